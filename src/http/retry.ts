@@ -1,0 +1,58 @@
+/**
+ * When to retry and how long to wait. Kept apart from the request loop so the rules read in one
+ * place: network errors, timeouts, 408, 429, 500, 502, 503, 504; exponential backoff with full
+ * jitter; the server's Retry-After wins (seconds or HTTP date) up to a cap.
+ */
+
+export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
+
+export interface RetryPolicy {
+  maxRetries: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** A Retry-After longer than this is not waited out: the error is thrown instead. */
+  maxRetryAfterMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxRetries: 2,
+  baseDelayMs: 500,
+  maxDelayMs: 8_000,
+  maxRetryAfterMs: 60_000,
+};
+
+/** Full jitter: uniform in [0, min(cap, base * 2^attempt)]. `attempt` counts from 0. */
+export function backoffDelay(attempt: number, policy: RetryPolicy, random: () => number = Math.random): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
+  return Math.round(random() * ceiling);
+}
+
+/** Retry-After in milliseconds: delta-seconds or an HTTP date; undefined when absent or unparsable. */
+export function parseRetryAfter(value: string | null | undefined, now: number = Date.now()): number | undefined {
+  if (value == null) return undefined;
+  const text = value.trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  const date = Date.parse(text);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}
+
+/** Methods safe to repeat. POST joins them only when the request carries an Idempotency-Key. */
+export function isRetryableMethod(method: string, hasIdempotencyKey: boolean): boolean {
+  return method !== 'POST' && method !== 'PATCH' ? true : hasIdempotencyKey;
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

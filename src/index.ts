@@ -1,0 +1,14 @@
+/**
+ * `trx-rent`: the account-API client, typed errors, and exact TRON helpers. This entry loads
+ * only ky and zod; payment and TRON-signing code lives in `trx-rent/x402` and loads lazily.
+ */
+export { TrxRent, type TrxRentOptions } from './client.js';
+export type { HttpClientOptions, RequestOptions, Hooks } from './http/client.js';
+export { ApiPromise, type WithResponse } from './http/api-promise.js';
+export type { Logger, LogLevel } from './http/log.js';
+export { OrderPage, type WaitForOptions } from './resources/orders.js';
+export * from './errors/index.js';
+export { isTronAddress, toTronAddress, tronAddressToHex } from './utils/address.js';
+export { trxToSun, sunToTrx, decimalToAtomic, atomicToDecimal, SUN_PER_TRX } from './utils/units.js';
+export { LIMITS } from './schemas/common.js';
+export type * from './schemas/index.js';

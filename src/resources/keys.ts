@@ -1,0 +1,19 @@
+import { validateRequest } from '../http/validate.js';
+import type { RequestOptions } from '../http/client.js';
+import { ApiKey, CreateKeyRequest, RevokeKeyResponse } from '../schemas/keys.js';
+import { OrderId } from '../schemas/orders.js';
+import { Resource, segment } from './resource.js';
+
+export class Keys extends Resource {
+  /** POST /api/v1/keys. The returned `key` is the only time the secret is shown. */
+  create(params: CreateKeyRequest, options?: RequestOptions) {
+    const body = validateRequest(CreateKeyRequest, params);
+    return this.call({ method: 'POST', path: '/api/v1/keys', body, schema: ApiKey, options });
+  }
+
+  /** DELETE /api/v1/keys/:id. Immediate and irreversible. */
+  revoke(id: string, options?: RequestOptions) {
+    validateRequest(OrderId, id);
+    return this.call({ method: 'DELETE', path: `/api/v1/keys/${segment(id)}`, schema: RevokeKeyResponse, options });
+  }
+}

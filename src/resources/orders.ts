@@ -1,0 +1,110 @@
+import { OrderFailedError, TimeoutError } from '../errors/index.js';
+import { ApiPromise, type WithResponse } from '../http/api-promise.js';
+import type { RequestOptions } from '../http/client.js';
+import { sleep } from '../http/retry.js';
+import { validateRequest } from '../http/validate.js';
+import {
+  CreateOrderRequest,
+  ListOrdersQuery,
+  Order,
+  OrderId,
+  OrderList,
+} from '../schemas/orders.js';
+import { Preview, PreviewQuery } from '../schemas/prices.js';
+import { Resource, segment } from './resource.js';
+
+export interface WaitForOptions {
+  /** Give up (TimeoutError) after this long. Default 120 000 ms. */
+  timeoutMs?: number;
+  /** First poll delay; grows 1.5x per poll up to maxPollIntervalMs. Default 500 ms. */
+  pollIntervalMs?: number;
+  /** Ceiling of the poll delay. Default 6 000 ms (10 polls a minute, the orders rate limit). */
+  maxPollIntervalMs?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * `await orders.list()` gives one page `{ orders, total }`; `for await (const o of orders.list())`
+ * walks every page from the given offset until `total` is reached.
+ */
+export class OrderPage extends ApiPromise<OrderList> implements AsyncIterable<Order> {
+  readonly #fetchPage: (offset: number) => Promise<WithResponse<OrderList>>;
+  readonly #offset: number;
+
+  constructor(fetchPage: (offset: number) => Promise<WithResponse<OrderList>>, offset: number) {
+    super(() => fetchPage(offset));
+    this.#fetchPage = fetchPage;
+    this.#offset = offset;
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<Order> {
+    let offset = this.#offset;
+    let page = await this.withResponse();
+    for (;;) {
+      const { orders, total } = page.data;
+      for (const order of orders) yield order;
+      offset += orders.length;
+      if (orders.length === 0 || offset >= total) return;
+      page = await this.#fetchPage(offset);
+    }
+  }
+}
+
+export class Orders extends Resource {
+  /** GET /api/v1/orders/preview: what an order would cost now; places nothing. */
+  preview(params: PreviewQuery, options?: RequestOptions) {
+    const query = validateRequest(PreviewQuery, params);
+    return this.call({ method: 'GET', path: '/api/v1/orders/preview', query, schema: Preview, options });
+  }
+
+  /**
+   * POST /api/v1/orders. An Idempotency-Key is generated when none is given and reused on every
+   * retry, so a retried create never places a second order. `.withResponse()` tells a replay
+   * (status 200) from a first create (201).
+   */
+  create(params: CreateOrderRequest, options: RequestOptions = {}) {
+    const body = validateRequest(CreateOrderRequest, params);
+    const idempotencyKey = options.idempotencyKey ?? crypto.randomUUID();
+    return this.call({ method: 'POST', path: '/api/v1/orders', body, schema: Order, idempotencyKey, options });
+  }
+
+  /** GET /api/v1/orders/:id: the full order with fills. */
+  get(id: string, options?: RequestOptions) {
+    validateRequest(OrderId, id);
+    return this.call({ method: 'GET', path: `/api/v1/orders/${segment(id)}`, schema: Order, options });
+  }
+
+  /** GET /api/v1/orders: one page (await) or every order from `offset` on (for await). */
+  list(params: ListOrdersQuery = {}, options?: RequestOptions): OrderPage {
+    const query = validateRequest(ListOrdersQuery, params);
+    const fetchPage = (offset: number) =>
+      this.http.request({ method: 'GET', path: '/api/v1/orders', query: { ...query, offset }, schema: OrderList, options });
+    return new OrderPage(fetchPage, query.offset ?? 0);
+  }
+
+  /**
+   * Poll an order until it is FILLED (resolves with it), FAILED (rejects with OrderFailedError
+   * carrying the order) or the deadline passes (TimeoutError). Polls back off 1.5x per round.
+   */
+  async waitFor(id: string, options: WaitForOptions = {}): Promise<Order> {
+    const timeoutMs = options.timeoutMs ?? 120_000;
+    const maxInterval = options.maxPollIntervalMs ?? 60_000 / 10;
+    let interval = options.pollIntervalMs ?? 500;
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const remaining = deadline - Date.now();
+      const order = await this.get(id, {
+        signal: options.signal,
+        timeoutMs: Math.max(1, Math.min(remaining, 30_000)),
+      });
+      if (order.status === 'FILLED') return order;
+      if (order.status === 'FAILED') throw new OrderFailedError(order);
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        throw new TimeoutError(`Order ${id} still ${order.status} after ${timeoutMs} ms`);
+      }
+      await sleep(Math.min(interval, left), options.signal);
+      interval = Math.min(maxInterval, Math.ceil(interval * 1.5));
+    }
+  }
+}

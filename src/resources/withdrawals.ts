@@ -1,0 +1,17 @@
+import { validateRequest } from '../http/validate.js';
+import type { RequestOptions } from '../http/client.js';
+import { CreateWithdrawalRequest, Withdrawal } from '../schemas/withdrawals.js';
+import { Resource } from './resource.js';
+
+export class Withdrawals extends Resource {
+  /**
+   * POST /api/v1/withdraw. `amount` is in SUN (minimum 50 TRX; use `trxToSun('50')`). An
+   * Idempotency-Key is generated when none is given and reused on every retry, so a retried
+   * withdrawal can never pay out twice.
+   */
+  create(params: CreateWithdrawalRequest, options: RequestOptions = {}) {
+    const body = validateRequest(CreateWithdrawalRequest, params);
+    const idempotencyKey = options.idempotencyKey ?? crypto.randomUUID();
+    return this.call({ method: 'POST', path: '/api/v1/withdraw', body, schema: Withdrawal, idempotencyKey, options });
+  }
+}

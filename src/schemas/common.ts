@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { isTronAddress } from '../utils/address.js';
+
+/**
+ * Building blocks shared by every resource schema. Requests are strict (unknown keys rejected,
+ * exact types); responses are lenient (unknown keys kept, unknown enum values kept, numbers
+ * that the live service sends as strings accepted).
+ */
+
+/** Constants from the spec's Limits table. */
+export const LIMITS = {
+  MIN_ENERGY_AMOUNT: 65_000,
+  MIN_WITHDRAWAL_SUN: 50_000_000,
+  MIN_DEPOSIT_SUN: 1_000_000,
+  ORDER_LIST_DEFAULT_LIMIT: 30,
+  ORDER_LIST_MAX_LIMIT: 100,
+  IDEMPOTENCY_TTL_MS: 24 * 60 * 60 * 1000,
+  IDEMPOTENCY_KEY_MAX_LENGTH: 64,
+  PRICE_POLL_INTERVAL_MS: 30_000,
+} as const;
+
+/**
+ * An enum that accepts its known values on requests but, on responses, also keeps values the
+ * live service added later (e.g. PARTIALLY_FILLED). The type stays autocomplete-friendly.
+ */
+export function lenientEnum<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.union([z.enum(values), z.string()]) as unknown as z.ZodType<T[number] | (string & {})>;
+}
+
+/** A number the live service sometimes sends as a numeric string. Parsed to a number. */
+export const looseNumber = z.union([
+  z.number(),
+  z.string().regex(/^-?\d+(\.\d+)?$/).transform(Number),
+]);
+
+/** A timestamp: ISO 8601 per the spec, Unix seconds or milliseconds from the live service. */
+export const looseTimestamp = z.union([z.string(), z.number()]);
+
+/** Base58check TRON address; a failure carries code INVALID_ADDRESS. */
+export const tronAddress = z.string().refine(isTronAddress, {
+  message: 'must be a valid base58check TRON address (T..., 34 characters)',
+  params: { code: 'INVALID_ADDRESS' },
+});
+
+/** Whole SUN, non-negative, within Number's exact integer range. */
+export const sun = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+
+export const positiveInt = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+
+export const RESOURCE_TYPES = ['ENERGY', 'BANDWIDTH'] as const;
+export const ResourceType = z.enum(RESOURCE_TYPES);
+export type ResourceType = z.infer<typeof ResourceType>;
+
+/** A query-string number: accepts a number, or digits as the mock receives them from a URL. */
+export const queryInt = z.union([z.number(), z.string().regex(/^\d+$/, 'must be a whole number').transform(Number)]);
+
+/** The success body is either bare (as the spec shows) or wrapped in `{ data }` (live service). */
+export function unwrapEnvelope(body: unknown): unknown {
+  if (body !== null && typeof body === 'object' && !Array.isArray(body) && 'data' in body) {
+    const keys = Object.keys(body);
+    if (keys.every((k) => k === 'data' || k === 'success' || k === 'meta' || k === 'request_id')) {
+      return (body as { data: unknown }).data;
+    }
+  }
+  return body;
+}

@@ -1,0 +1,55 @@
+import { sha256 } from '@noble/hashes/sha2';
+import { createBase58check } from '@scure/base';
+
+/**
+ * TRON addresses: base58check over 21 bytes (0x41 prefix + 20-byte account id), checksum =
+ * first 4 bytes of sha256(sha256(payload)). Pure functions, no tronweb.
+ */
+const base58check = createBase58check(sha256);
+const TRON_PREFIX = 0x41;
+const SHAPE = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
+
+/** True when `value` is a base58 TRON address whose checksum verifies. */
+export function isTronAddress(value: unknown): boolean {
+  if (typeof value !== 'string' || !SHAPE.test(value)) return false;
+  try {
+    const bytes = base58check.decode(value);
+    return bytes.length === 21 && bytes[0] === TRON_PREFIX;
+  } catch {
+    return false;
+  }
+}
+
+/** Base58 address -> 0x-prefixed 20-byte hex (the form EIP-712/TIP-712 signing uses). */
+export function tronAddressToEvmHex(address: string): `0x${string}` {
+  if (!isTronAddress(address)) throw new TypeError(`Not a TRON address: ${address}`);
+  const bytes = base58check.decode(address).subarray(1);
+  return `0x${toHex(bytes)}`;
+}
+
+/** Base58 address -> 41-prefixed hex (the form TRON nodes use in raw_data). */
+export function tronAddressToHex(address: string): string {
+  if (!isTronAddress(address)) throw new TypeError(`Not a TRON address: ${address}`);
+  return toHex(base58check.decode(address));
+}
+
+/** 41-prefixed hex, 0x-prefixed 20-byte hex, or base58 -> base58 address. */
+export function toTronAddress(value: string): string {
+  if (isTronAddress(value)) return value;
+  let hex = value.toLowerCase().replace(/^0x/, '');
+  if (hex.length === 40) hex = `41${hex}`;
+  if (!/^41[0-9a-f]{40}$/.test(hex)) throw new TypeError(`Not a TRON address: ${value}`);
+  return base58check.encode(fromHex(hex));
+}
+
+function toHex(bytes: Uint8Array): string {
+  let out = '';
+  for (const b of bytes) out += b.toString(16).padStart(2, '0');
+  return out;
+}
+
+function fromHex(hex: string): Uint8Array {
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}

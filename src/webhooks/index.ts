@@ -1,0 +1,204 @@
+/**
+ * `trx-rent/webhooks`: verify and sign webhook deliveries. No runtime dependencies: only Web
+ * Crypto (`crypto.subtle`) and TextEncoder, so it runs unchanged in Node, browsers, Deno, Bun
+ * and edge workers.
+ *
+ * The service signs `X-Service-Signature: sha256=<hex HMAC-SHA256 of the raw body>` keyed
+ * with the webhook's secret. Nothing else is signed, so replay protection can only use the
+ * body's own `timestamp` (which the signature covers).
+ */
+import type { DepositReceivedData, Order, Withdrawal } from '../schemas/index.js';
+
+export type RawBody = string | Uint8Array | ArrayBuffer;
+
+export type WebhookSignatureFailure =
+  | 'missing_header'
+  | 'bad_format'
+  | 'mismatch'
+  | 'too_old'
+  | 'invalid_timestamp'
+  | 'invalid_payload';
+
+export class WebhookSignatureError extends Error {
+  readonly code = 'WEBHOOK_SIGNATURE_INVALID';
+  constructor(
+    readonly reason: WebhookSignatureFailure,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'WebhookSignatureError';
+  }
+}
+
+interface EventBase<E extends string, D> {
+  event: E;
+  data: D;
+  /** Unix time (seconds) the service stamped on the delivery. */
+  timestamp: number;
+}
+export type OrderFilledEvent = EventBase<'order.filled', Order>;
+export type OrderFailedEvent = EventBase<'order.failed', Order>;
+export type DepositReceivedEvent = EventBase<'deposit.received', DepositReceivedData>;
+export type WithdrawalCompletedEvent = EventBase<'withdrawal.completed', Withdrawal & { tx_id?: string }>;
+export type KnownWebhookEvent = OrderFilledEvent | OrderFailedEvent | DepositReceivedEvent | WithdrawalCompletedEvent;
+/** An event type this version does not know yet; its body is kept as sent. */
+export type UnknownWebhookEvent = EventBase<string, Record<string, unknown>>;
+export type WebhookEvent = KnownWebhookEvent | UnknownWebhookEvent;
+
+export const KNOWN_WEBHOOK_EVENTS = ['order.filled', 'order.failed', 'deposit.received', 'withdrawal.completed'] as const;
+// The live service's README names the deposit event `deposit.confirmed`; it is the same event.
+const EVENT_ALIASES: Record<string, KnownWebhookEvent['event']> = { 'deposit.confirmed': 'deposit.received' };
+
+/** Narrow to the events this version types: `if (isKnownEvent(e)) switch (e.event) { … }`. */
+export function isKnownEvent(event: WebhookEvent): event is KnownWebhookEvent {
+  return (KNOWN_WEBHOOK_EVENTS as readonly string[]).includes(event.event);
+}
+
+export interface ConstructEventOptions {
+  /** Maximum age of the body's `timestamp`, in seconds. Default 300; 0 turns the check off. */
+  toleranceSec?: number;
+  /** Current time in ms (for tests). Default Date.now(). */
+  now?: number;
+}
+
+const encoder = new TextEncoder();
+const keyCache = new Map<string, Promise<CryptoKey>>();
+
+function hmacKey(secret: string): Promise<CryptoKey> {
+  let key = keyCache.get(secret);
+  if (!key) {
+    if (keyCache.size >= 32) keyCache.delete(keyCache.keys().next().value as string);
+    key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    keyCache.set(secret, key);
+  }
+  return key;
+}
+
+function bytesOf(body: RawBody): Uint8Array {
+  if (typeof body === 'string') return encoder.encode(body);
+  return body instanceof Uint8Array ? body : new Uint8Array(body);
+}
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+async function digestHex(body: RawBody, secret: string): Promise<string> {
+  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey(secret), bytesOf(body) as BufferSource));
+  let hex = '';
+  for (const b of mac) hex += HEX[b];
+  return hex;
+}
+
+/** Header value for a body: `sha256=<hex>`. For tests, the mock server and `trx-rent webhooks`. */
+export async function signWebhookPayload(rawBody: RawBody, secret: string): Promise<string> {
+  return `sha256=${await digestHex(rawBody, secret)}`;
+}
+
+/** Compares in time that depends only on the (public) length, never on where bytes differ. */
+function timingSafeEqualHex(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+/** The hex digest from a header value; `sha256=` is stripped, a bare hex digest is accepted too. */
+function parseHeader(header: string | null | undefined): string | WebhookSignatureFailure {
+  if (header == null || header.trim() === '') return 'missing_header';
+  let value = header.trim();
+  if (value.toLowerCase().startsWith('sha256=')) value = value.slice(7);
+  return /^[0-9a-fA-F]{64}$/.test(value) ? value.toLowerCase() : 'bad_format';
+}
+
+async function check(rawBody: RawBody, header: string | null | undefined, secret: string): Promise<WebhookSignatureFailure | undefined> {
+  const received = parseHeader(header);
+  if (received === 'missing_header' || received === 'bad_format') return received;
+  if (typeof secret !== 'string' || secret === '') return 'mismatch';
+  return timingSafeEqualHex(await digestHex(rawBody, secret), received) ? undefined : 'mismatch';
+}
+
+/**
+ * True when `signatureHeader` is the service's signature of exactly `rawBody` under `secret`.
+ * Pass the raw, unparsed body: re-serialised JSON does not verify.
+ */
+export async function verifyWebhookSignature(
+  rawBody: RawBody,
+  signatureHeader: string | null | undefined,
+  secret: string,
+): Promise<boolean> {
+  try {
+    return (await check(rawBody, signatureHeader, secret)) === undefined;
+  } catch {
+    return false;
+  }
+}
+
+const MESSAGES: Record<WebhookSignatureFailure, string> = {
+  missing_header: 'No signature header (X-Service-Signature) on the request',
+  bad_format: 'Signature header is not sha256=<64 hex characters>',
+  mismatch: 'Signature does not match the body: wrong secret, or the body was changed or re-serialised',
+  too_old: 'Event timestamp is older than the tolerance (possible replay)',
+  invalid_timestamp: 'Event has no usable timestamp, or one too far in the future',
+  invalid_payload: 'Body is not a JSON webhook event ({ event, data, timestamp })',
+};
+
+/**
+ * Verify the signature, then parse and return the typed event. Throws WebhookSignatureError
+ * with a `reason` when the header is missing or malformed, the signature does not match, the
+ * body is not an event, or its `timestamp` is outside `toleranceSec`.
+ */
+export async function constructWebhookEvent(
+  rawBody: RawBody,
+  signatureHeader: string | null | undefined,
+  secret: string,
+  options: ConstructEventOptions = {},
+): Promise<WebhookEvent> {
+  const failure = await check(rawBody, signatureHeader, secret);
+  if (failure) throw new WebhookSignatureError(failure, MESSAGES[failure]);
+
+  let body: unknown;
+  try {
+    body = JSON.parse(typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(bytesOf(rawBody)));
+  } catch {
+    throw new WebhookSignatureError('invalid_payload', MESSAGES.invalid_payload);
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) {
+    throw new WebhookSignatureError('invalid_payload', MESSAGES.invalid_payload);
+  }
+  const event = body as Record<string, unknown>;
+  if (typeof event.event !== 'string' || !event.data || typeof event.data !== 'object') {
+    throw new WebhookSignatureError('invalid_payload', MESSAGES.invalid_payload);
+  }
+
+  const tolerance = options.toleranceSec ?? 300;
+  if (tolerance > 0) {
+    const raw = typeof event.timestamp === 'string' ? Number(event.timestamp) : event.timestamp;
+    if (typeof raw !== 'number' || !Number.isFinite(raw)) {
+      throw new WebhookSignatureError('invalid_timestamp', MESSAGES.invalid_timestamp);
+    }
+    const seconds = raw > 1e12 ? raw / 1000 : raw; // tolerate milliseconds
+    const age = (options.now ?? Date.now()) / 1000 - seconds;
+    if (age > tolerance) throw new WebhookSignatureError('too_old', MESSAGES.too_old);
+    if (age < -tolerance) throw new WebhookSignatureError('invalid_timestamp', MESSAGES.invalid_timestamp);
+  }
+
+  const alias = EVENT_ALIASES[event.event];
+  return (alias ? { ...event, event: alias } : event) as unknown as WebhookEvent;
+}
+
+/** Header names the service has used for the signature (the spec's, and the live service's). */
+export const SIGNATURE_HEADERS = ['x-service-signature', 'x-merx-signature'] as const;
+
+/** Reads the signature from a Headers object or a Node-style header record, whichever name it uses. */
+export function getSignatureHeader(
+  headers: Headers | Record<string, string | string[] | undefined>,
+): string | undefined {
+  for (const name of SIGNATURE_HEADERS) {
+    const value =
+      typeof (headers as Headers).get === 'function'
+        ? (headers as Headers).get(name)
+        : (headers as Record<string, string | string[] | undefined>)[name];
+    if (typeof value === 'string') return value;
+    if (Array.isArray(value) && typeof value[0] === 'string') return value[0];
+  }
+  return undefined;
+}

@@ -1,0 +1,31 @@
+import { defineConfig } from 'tsup';
+
+// Library entries ship ESM + CJS + types. Heavy optional packages (tronweb, viem, @x402/*,
+// @inquirer/prompts) stay external and are only reached through dynamic import().
+export default defineConfig([
+  {
+    entry: {
+      index: 'src/index.ts',
+      'webhooks/index': 'src/webhooks/index.ts',
+      'schemas/index': 'src/schemas/index.ts',
+      'mock/index': 'src/mock/index.ts',
+      'x402/index': 'src/x402/index.ts',
+    },
+    format: ['esm', 'cjs'],
+    dts: true,
+    splitting: true,
+    sourcemap: false,
+    clean: true,
+    target: 'node20',
+    treeshake: true,
+  },
+  {
+    // The CLI is ESM only; bin/trx-rent.js imports it. Commands are split into lazy chunks.
+    entry: { 'cli/index': 'src/cli/index.ts' },
+    format: ['esm'],
+    dts: false,
+    splitting: true,
+    clean: false,
+    target: 'node20',
+  },
+]);
