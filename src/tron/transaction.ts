@@ -1,0 +1,362 @@
+import { secp256k1 } from '@noble/curves/secp256k1';
+import { sha256 } from '@noble/hashes/sha2';
+import { keccak_256 } from '@noble/hashes/sha3';
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
+import { isTronAddress, toTronAddress, tronAddressToHex } from '../utils/address.js';
+
+/**
+ * TRON transactions without tronweb: encode `raw_data` to protobuf (what `raw_data_hex` holds),
+ * decode it back, hash it (txID = sha256(raw_data_hex)), sign the txID with secp256k1 and
+ * recover the signer. Verifiers must trust only `raw_data_hex`, never the `raw_data` JSON
+ * that travels next to it.
+ */
+
+export const CONTRACT_TYPES = { TransferContract: 1, TriggerSmartContract: 31 } as const;
+const TYPE_NAMES: Record<number, string> = { 1: 'TransferContract', 31: 'TriggerSmartContract' };
+const TRC20_TRANSFER_SELECTOR = 'a9059cbb';
+
+export interface DecodedTransaction {
+  txID: string;
+  contractType: string;
+  ownerAddress: string;
+  /** TransferContract: the receiver. */
+  toAddress?: string;
+  /** TransferContract: amount in SUN. */
+  amountSun?: bigint;
+  /** TriggerSmartContract: the contract called. */
+  contractAddress?: string;
+  /** TriggerSmartContract: call data, hex. */
+  callData?: string;
+  /** TriggerSmartContract calling transfer(address,uint256). */
+  trc20Transfer?: { to: string; amount: bigint };
+  /** raw_data.data (the memo), hex. */
+  dataHex?: string;
+  refBlockBytes: string;
+  refBlockHash: string;
+  expiration: number;
+  timestamp?: number;
+  feeLimit?: number;
+}
+
+export interface UnsignedTransaction {
+  txID: string;
+  raw_data_hex: string;
+  raw_data: Record<string, unknown>;
+  visible: false;
+}
+
+export interface SignedTransactionLike {
+  txID: string;
+  raw_data_hex?: string | undefined;
+  raw_data?: unknown;
+  signature: string[];
+}
+
+// ---- protobuf, the few wire types TRON transactions use ----
+
+function varint(value: bigint | number): number[] {
+  let v = BigInt(value);
+  if (v < 0n) v += 1n << 64n; // int64 two's complement, as protobuf encodes negatives
+  const out: number[] = [];
+  do {
+    let byte = Number(v & 0x7fn);
+    v >>= 7n;
+    if (v > 0n) byte |= 0x80;
+    out.push(byte);
+  } while (v > 0n);
+  return out;
+}
+
+function fieldVarint(field: number, value: bigint | number): number[] {
+  return [...varint((field << 3) | 0), ...varint(value)];
+}
+
+function fieldBytes(field: number, bytes: Uint8Array | number[]): number[] {
+  return [...varint((field << 3) | 2), ...varint(bytes.length), ...bytes];
+}
+
+interface PbField {
+  field: number;
+  wire: number;
+  int?: bigint;
+  bytes?: Uint8Array;
+}
+
+function readPb(buf: Uint8Array): PbField[] {
+  const fields: PbField[] = [];
+  let i = 0;
+  const readVarint = (): bigint => {
+    let result = 0n;
+    let shift = 0n;
+    for (;;) {
+      if (i >= buf.length) throw new Error('truncated varint');
+      const byte = buf[i++]!;
+      result |= BigInt(byte & 0x7f) << shift;
+      if (!(byte & 0x80)) return result;
+      shift += 7n;
+      if (shift > 70n) throw new Error('varint too long');
+    }
+  };
+  while (i < buf.length) {
+    const key = Number(readVarint());
+    const field = key >> 3;
+    const wire = key & 7;
+    if (wire === 0) fields.push({ field, wire, int: readVarint() });
+    else if (wire === 2) {
+      const len = Number(readVarint());
+      if (i + len > buf.length) throw new Error('truncated field');
+      fields.push({ field, wire, bytes: buf.subarray(i, i + len) });
+      i += len;
+    } else if (wire === 1) i += 8;
+    else if (wire === 5) i += 4;
+    else throw new Error(`unsupported wire type ${wire}`);
+  }
+  return fields;
+}
+
+const first = (fields: PbField[], n: number) => fields.find((f) => f.field === n);
+const int64 = (v: bigint | undefined) => (v === undefined ? undefined : BigInt.asIntN(64, v));
+const addr = (b: Uint8Array | undefined) => (b && b.length === 21 ? toTronAddress(bytesToHex(b)) : undefined);
+
+/** Decode `raw_data_hex`. Throws on anything that is not a single-contract TRON transaction. */
+export function decodeRawDataHex(rawDataHex: string): DecodedTransaction {
+  const raw = readPb(hexToBytes(rawDataHex));
+  const contracts = raw.filter((f) => f.field === 11);
+  if (contracts.length !== 1) throw new Error(`expected exactly one contract, found ${contracts.length}`);
+  const contract = readPb(contracts[0]!.bytes!);
+  const type = Number(first(contract, 1)?.int ?? 0n);
+  const any = readPb(first(contract, 2)?.bytes ?? new Uint8Array());
+  const value = readPb(first(any, 2)?.bytes ?? new Uint8Array());
+  const owner = addr(first(value, 1)?.bytes);
+  if (!owner) throw new Error('contract has no owner_address');
+
+  const decoded: DecodedTransaction = {
+    txID: transactionId(rawDataHex),
+    contractType: TYPE_NAMES[type] ?? `Contract${type}`,
+    ownerAddress: owner,
+    refBlockBytes: bytesToHex(first(raw, 1)?.bytes ?? new Uint8Array()),
+    refBlockHash: bytesToHex(first(raw, 4)?.bytes ?? new Uint8Array()),
+    expiration: Number(int64(first(raw, 8)?.int) ?? 0n),
+  };
+  const data = first(raw, 10)?.bytes;
+  if (data) decoded.dataHex = bytesToHex(data);
+  const timestamp = int64(first(raw, 14)?.int);
+  if (timestamp !== undefined) decoded.timestamp = Number(timestamp);
+  const feeLimit = int64(first(raw, 18)?.int);
+  if (feeLimit !== undefined) decoded.feeLimit = Number(feeLimit);
+
+  if (type === CONTRACT_TYPES.TransferContract) {
+    const to = addr(first(value, 2)?.bytes);
+    if (to) decoded.toAddress = to;
+    decoded.amountSun = int64(first(value, 3)?.int) ?? 0n;
+  } else if (type === CONTRACT_TYPES.TriggerSmartContract) {
+    const contractAddress = addr(first(value, 2)?.bytes);
+    if (contractAddress) decoded.contractAddress = contractAddress;
+    const call = first(value, 4)?.bytes;
+    if (call) {
+      decoded.callData = bytesToHex(call);
+      // transfer(address,uint256): selector + 32-byte address word + 32-byte amount word
+      if (call.length === 68 && decoded.callData.startsWith(TRC20_TRANSFER_SELECTOR)) {
+        const toWord = decoded.callData.slice(8, 72);
+        decoded.trc20Transfer = {
+          to: toTronAddress(`41${toWord.slice(24)}`),
+          amount: BigInt(`0x${decoded.callData.slice(72)}`),
+        };
+      }
+    }
+  }
+  return decoded;
+}
+
+/** txID = sha256 of the protobuf-encoded raw data. */
+export function transactionId(rawDataHex: string): string {
+  return bytesToHex(sha256(hexToBytes(rawDataHex)));
+}
+
+// ---- keys and signatures ----
+
+function normaliseKey(privateKeyHex: string): Uint8Array {
+  const hex = privateKeyHex.replace(/^0x/i, '');
+  if (!/^[0-9a-fA-F]{64}$/.test(hex)) throw new TypeError('A private key is 64 hex characters (with or without 0x)');
+  return hexToBytes(hex);
+}
+
+/** The base58 address that owns an uncompressed or compressed secp256k1 public key. */
+export function publicKeyToTronAddress(publicKey: Uint8Array): string {
+  const point = secp256k1.ProjectivePoint.fromHex(publicKey).toRawBytes(false);
+  return toTronAddress(`41${bytesToHex(keccak_256(point.subarray(1)).subarray(12))}`);
+}
+
+export function privateKeyToTronAddress(privateKeyHex: string): string {
+  return publicKeyToTronAddress(secp256k1.getPublicKey(normaliseKey(privateKeyHex), false));
+}
+
+/** Signature over the txID as TRON nodes expect it: r || s || v (v = 27 + recovery), 130 hex. */
+export function signTransactionId(txID: string, privateKeyHex: string): string {
+  const sig = secp256k1.sign(hexToBytes(txID), normaliseKey(privateKeyHex));
+  return `${sig.toCompactHex()}${(sig.recovery + 27).toString(16).padStart(2, '0')}`;
+}
+
+/** The base58 address whose key made `signatureHex` over `txID`, or undefined if none. */
+export function recoverTransactionSigner(txID: string, signatureHex: string): string | undefined {
+  try {
+    const hex = signatureHex.replace(/^0x/i, '');
+    if (!/^[0-9a-fA-F]{130}$/.test(hex) || !/^[0-9a-fA-F]{64}$/.test(txID)) return undefined;
+    let v = Number.parseInt(hex.slice(128), 16);
+    if (v >= 27) v -= 27;
+    if (v !== 0 && v !== 1) return undefined;
+    const sig = secp256k1.Signature.fromCompact(hex.slice(0, 128)).addRecoveryBit(v);
+    return publicKeyToTronAddress(sig.recoverPublicKey(hexToBytes(txID)).toRawBytes(false));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Sign an unsigned transaction locally; the key never leaves the process. */
+export function signTransaction<T extends { txID: string }>(tx: T, privateKeyHex: string): T & { signature: string[] } {
+  return { ...tx, signature: [signTransactionId(tx.txID, privateKeyHex)] };
+}
+
+/**
+ * Everything a verifier checks that needs no chain: raw_data_hex decodes to one contract, its
+ * sha256 is the txID, and the first signature recovers to the contract's owner.
+ */
+export function verifySignedTransaction(
+  tx: SignedTransactionLike,
+): { ok: true; signer: string; decoded: DecodedTransaction } | { ok: false; reason: string } {
+  if (!tx || typeof tx.txID !== 'string' || !/^[0-9a-fA-F]{64}$/.test(tx.txID)) return { ok: false, reason: 'invalid_txid' };
+  if (typeof tx.raw_data_hex !== 'string' || !/^([0-9a-fA-F]{2})+$/.test(tx.raw_data_hex)) {
+    return { ok: false, reason: 'missing_raw_data_hex' };
+  }
+  if (transactionId(tx.raw_data_hex) !== tx.txID.toLowerCase()) return { ok: false, reason: 'txid_mismatch' };
+  let decoded: DecodedTransaction;
+  try {
+    decoded = decodeRawDataHex(tx.raw_data_hex);
+  } catch (error) {
+    return { ok: false, reason: `invalid_raw_data: ${(error as Error).message}` };
+  }
+  const sig = Array.isArray(tx.signature) ? tx.signature[0] : undefined;
+  if (typeof sig !== 'string') return { ok: false, reason: 'missing_signature' };
+  const signer = recoverTransactionSigner(tx.txID.toLowerCase(), sig);
+  if (!signer) return { ok: false, reason: 'invalid_signature' };
+  if (signer !== decoded.ownerAddress) return { ok: false, reason: 'signer_not_owner' };
+  return { ok: true, signer, decoded };
+}
+
+// ---- building ----
+
+export interface RefBlock {
+  /** Block number. */
+  number: number;
+  /** Block id (64 hex). */
+  hash: string;
+}
+
+export interface BuildOptions {
+  refBlock?: RefBlock;
+  /** Current time in ms. Default Date.now(). */
+  now?: number;
+  /** How long the transaction stays valid. Default 60 s (TRON nodes accept up to 24 h). */
+  expirationMs?: number;
+}
+
+// A fixed reference block for offline use when none is given (nodes would reject it on-chain).
+const OFFLINE_REF_BLOCK: RefBlock = { number: 0, hash: '0'.repeat(64) };
+
+function encodeRaw(
+  contractType: keyof typeof CONTRACT_TYPES,
+  value: number[],
+  valueJson: Record<string, unknown>,
+  options: BuildOptions & { dataHex?: string | undefined; feeLimit?: number | undefined },
+): UnsignedTransaction {
+  const now = options.now ?? Date.now();
+  const ref = options.refBlock ?? OFFLINE_REF_BLOCK;
+  const refBlockBytes = (ref.number & 0xffff).toString(16).padStart(4, '0');
+  const refBlockHash = ref.hash.replace(/^0x/, '').slice(16, 32);
+  const expiration = now + (options.expirationMs ?? 60_000);
+  const typeUrl = `type.googleapis.com/protocol.${contractType}`;
+  const any = [...fieldBytes(1, new TextEncoder().encode(typeUrl)), ...fieldBytes(2, value)];
+  const contract = [...fieldVarint(1, CONTRACT_TYPES[contractType]), ...fieldBytes(2, any)];
+  const raw = [
+    ...fieldBytes(1, hexToBytes(refBlockBytes)),
+    ...fieldBytes(4, hexToBytes(refBlockHash)),
+    ...fieldVarint(8, expiration),
+    ...(options.dataHex ? fieldBytes(10, hexToBytes(options.dataHex)) : []),
+    ...fieldBytes(11, contract),
+    ...fieldVarint(14, now),
+    ...(options.feeLimit !== undefined ? fieldVarint(18, options.feeLimit) : []),
+  ];
+  const raw_data_hex = bytesToHex(Uint8Array.from(raw));
+  const raw_data: Record<string, unknown> = {
+    contract: [{ parameter: { value: valueJson, type_url: typeUrl }, type: contractType }],
+    ref_block_bytes: refBlockBytes,
+    ref_block_hash: refBlockHash,
+    expiration,
+    timestamp: now,
+    ...(options.dataHex ? { data: options.dataHex } : {}),
+    ...(options.feeLimit !== undefined ? { fee_limit: options.feeLimit } : {}),
+  };
+  return { txID: transactionId(raw_data_hex), raw_data_hex, raw_data, visible: false };
+}
+
+function requireAddress(value: string, field: string): string {
+  if (!isTronAddress(value)) throw new TypeError(`${field} is not a valid TRON address: ${value}`);
+  return tronAddressToHex(value);
+}
+
+/** An unsigned TRX transfer; `memo` (UTF-8) goes into raw_data.data, as deposits need. */
+export function buildTrxTransfer(params: {
+  from: string;
+  to: string;
+  amountSun: bigint | number;
+  memo?: string;
+} & BuildOptions): UnsignedTransaction {
+  const owner = requireAddress(params.from, 'from');
+  const to = requireAddress(params.to, 'to');
+  const amount = BigInt(params.amountSun);
+  if (amount <= 0n) throw new RangeError('amountSun must be positive');
+  const value = [...fieldBytes(1, hexToBytes(owner)), ...fieldBytes(2, hexToBytes(to)), ...fieldVarint(3, amount)];
+  const dataHex = params.memo ? bytesToHex(new TextEncoder().encode(params.memo)) : undefined;
+  return encodeRaw(
+    'TransferContract',
+    value,
+    { owner_address: owner, to_address: to, amount: Number(amount) },
+    { ...params, dataHex },
+  );
+}
+
+/** An unsigned TRC-20 `transfer(to, amount)` call; `amount` in the token's atomic units. */
+export function buildTrc20Transfer(params: {
+  from: string;
+  contract: string;
+  to: string;
+  amount: bigint;
+  /** Maximum TRX burnt for energy, in SUN. Default 30 TRX. */
+  feeLimitSun?: number;
+} & BuildOptions): UnsignedTransaction {
+  const owner = requireAddress(params.from, 'from');
+  const contract = requireAddress(params.contract, 'contract');
+  const to = requireAddress(params.to, 'to');
+  if (params.amount <= 0n) throw new RangeError('amount must be positive');
+  const callData =
+    TRC20_TRANSFER_SELECTOR + to.slice(2).padStart(64, '0') + params.amount.toString(16).padStart(64, '0');
+  const value = [
+    ...fieldBytes(1, hexToBytes(owner)),
+    ...fieldBytes(2, hexToBytes(contract)),
+    ...fieldBytes(4, hexToBytes(callData)),
+  ];
+  return encodeRaw(
+    'TriggerSmartContract',
+    value,
+    { owner_address: owner, contract_address: contract, data: callData },
+    { ...params, feeLimit: params.feeLimitSun ?? 30_000_000 },
+  );
+}
+
+/** UTF-8 text <-> hex, for memos in raw_data.data. */
+export function memoToHex(memo: string): string {
+  return bytesToHex(new TextEncoder().encode(memo));
+}
+export function hexToMemo(hex: string): string {
+  return new TextDecoder().decode(hexToBytes(hex));
+}
