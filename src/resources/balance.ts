@@ -5,6 +5,6 @@ import { Resource } from './resource.js';
 export class BalanceResource extends Resource {
   /** GET /api/v1/balance: available TRX and USDT, and TRX locked in open orders (all in SUN). */
   get(options?: RequestOptions) {
-    return this.call({ method: 'GET', path: '/api/v1/balance', schema: Balance, options });
+    return this.call(() => ({ method: 'GET', path: '/api/v1/balance', schema: Balance, options }));
   }
 }

@@ -6,12 +6,14 @@ import { Resource } from './resource.js';
 export class History extends Resource {
   /** GET /api/v1/history: fills in the period (default 7D), newest first. */
   list(params: HistoryQuery = {}, options?: RequestOptions) {
-    const query = validateRequest(HistoryQuery, params);
-    return this.call({ method: 'GET', path: '/api/v1/history', query, schema: HistoryList, options });
+    return this.call(() => {
+      const query = validateRequest(HistoryQuery, params);
+      return { method: 'GET', path: '/api/v1/history', query, schema: HistoryList, options };
+    });
   }
 
   /** GET /api/v1/history/summary: totals over the whole account. */
   summary(options?: RequestOptions) {
-    return this.call({ method: 'GET', path: '/api/v1/history/summary', schema: HistorySummary, options });
+    return this.call(() => ({ method: 'GET', path: '/api/v1/history/summary', schema: HistorySummary, options }));
   }
 }

@@ -7,13 +7,17 @@ import { Resource, segment } from './resource.js';
 export class Keys extends Resource {
   /** POST /api/v1/keys. The returned `key` is the only time the secret is shown. */
   create(params: CreateKeyRequest, options?: RequestOptions) {
-    const body = validateRequest(CreateKeyRequest, params);
-    return this.call({ method: 'POST', path: '/api/v1/keys', body, schema: ApiKey, options });
+    return this.call(() => {
+      const body = validateRequest(CreateKeyRequest, params);
+      return { method: 'POST', path: '/api/v1/keys', body, schema: ApiKey, options };
+    });
   }
 
   /** DELETE /api/v1/keys/:id. Immediate and irreversible. */
   revoke(id: string, options?: RequestOptions) {
-    validateRequest(OrderId, id);
-    return this.call({ method: 'DELETE', path: `/api/v1/keys/${segment(id)}`, schema: RevokeKeyResponse, options });
+    return this.call(() => {
+      validateRequest(OrderId, id);
+      return { method: 'DELETE', path: `/api/v1/keys/${segment(id)}`, schema: RevokeKeyResponse, options };
+    });
   }
 }

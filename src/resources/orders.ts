@@ -53,8 +53,10 @@ export class OrderPage extends ApiPromise<OrderList> implements AsyncIterable<Or
 export class Orders extends Resource {
   /** GET /api/v1/orders/preview: what an order would cost now; places nothing. */
   preview(params: PreviewQuery, options?: RequestOptions) {
-    const query = validateRequest(PreviewQuery, params);
-    return this.call({ method: 'GET', path: '/api/v1/orders/preview', query, schema: Preview, options });
+    return this.call(() => {
+      const query = validateRequest(PreviewQuery, params);
+      return { method: 'GET', path: '/api/v1/orders/preview', query, schema: Preview, options };
+    });
   }
 
   /**
@@ -63,23 +65,32 @@ export class Orders extends Resource {
    * (status 200) from a first create (201).
    */
   create(params: CreateOrderRequest, options: RequestOptions = {}) {
-    const body = validateRequest(CreateOrderRequest, params);
-    const idempotencyKey = options.idempotencyKey ?? crypto.randomUUID();
-    return this.call({ method: 'POST', path: '/api/v1/orders', body, schema: Order, idempotencyKey, options });
+    return this.call(() => ({
+      method: 'POST',
+      path: '/api/v1/orders',
+      body: validateRequest(CreateOrderRequest, params),
+      schema: Order,
+      idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
+      options,
+    }));
   }
 
   /** GET /api/v1/orders/:id: the full order with fills. */
   get(id: string, options?: RequestOptions) {
-    validateRequest(OrderId, id);
-    return this.call({ method: 'GET', path: `/api/v1/orders/${segment(id)}`, schema: Order, options });
+    return this.call(() => {
+      validateRequest(OrderId, id);
+      return { method: 'GET', path: `/api/v1/orders/${segment(id)}`, schema: Order, options };
+    });
   }
 
   /** GET /api/v1/orders: one page (await) or every order from `offset` on (for await). */
   list(params: ListOrdersQuery = {}, options?: RequestOptions): OrderPage {
-    const query = validateRequest(ListOrdersQuery, params);
-    const fetchPage = (offset: number) =>
-      this.http.request({ method: 'GET', path: '/api/v1/orders', query: { ...query, offset }, schema: OrderList, options });
-    return new OrderPage(fetchPage, query.offset ?? 0);
+    // Validated on first use, so a bad limit rejects the await (or the loop) and sends nothing.
+    const fetchPage = async (offset: number) => {
+      const query = validateRequest(ListOrdersQuery, params);
+      return this.http.request({ method: 'GET', path: '/api/v1/orders', query: { ...query, offset }, schema: OrderList, options });
+    };
+    return new OrderPage(fetchPage, Number(params.offset ?? 0));
   }
 
   /**

@@ -6,8 +6,12 @@ import type { HttpClient, HttpRequest } from '../http/client.js';
 export abstract class Resource {
   constructor(protected readonly http: HttpClient) {}
 
-  protected call<S extends z.ZodType>(req: HttpRequest<S>): ApiPromise<z.output<S>> {
-    return new ApiPromise(() => this.http.request(req));
+  /**
+   * `build` runs on first use, inside the promise: a local validation error rejects the returned
+   * promise like any API error (and nothing is sent), rather than throwing synchronously.
+   */
+  protected call<S extends z.ZodType>(build: () => HttpRequest<S>): ApiPromise<z.output<S>> {
+    return new ApiPromise(async () => this.http.request(build()));
   }
 }
 

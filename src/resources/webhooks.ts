@@ -7,18 +7,22 @@ import { Resource, segment } from './resource.js';
 export class Webhooks extends Resource {
   /** POST /api/v1/webhooks. The returned `secret` (64 hex) is shown only here: store it. */
   create(params: CreateWebhookRequest, options?: RequestOptions) {
-    const body = validateRequest(CreateWebhookRequest, params);
-    return this.call({ method: 'POST', path: '/api/v1/webhooks', body, schema: Webhook, options });
+    return this.call(() => {
+      const body = validateRequest(CreateWebhookRequest, params);
+      return { method: 'POST', path: '/api/v1/webhooks', body, schema: Webhook, options };
+    });
   }
 
   /** GET /api/v1/webhooks (follows the live service; secrets are not included). */
   list(options?: RequestOptions) {
-    return this.call({ method: 'GET', path: '/api/v1/webhooks', schema: WebhookList, options });
+    return this.call(() => ({ method: 'GET', path: '/api/v1/webhooks', schema: WebhookList, options }));
   }
 
   /** DELETE /api/v1/webhooks/:id (follows the live service). */
   delete(id: string, options?: RequestOptions) {
-    validateRequest(OrderId, id);
-    return this.call({ method: 'DELETE', path: `/api/v1/webhooks/${segment(id)}`, schema: DeleteWebhookResponse, options });
+    return this.call(() => {
+      validateRequest(OrderId, id);
+      return { method: 'DELETE', path: `/api/v1/webhooks/${segment(id)}`, schema: DeleteWebhookResponse, options };
+    });
   }
 }

@@ -10,8 +10,13 @@ export class Withdrawals extends Resource {
    * withdrawal can never pay out twice.
    */
   create(params: CreateWithdrawalRequest, options: RequestOptions = {}) {
-    const body = validateRequest(CreateWithdrawalRequest, params);
-    const idempotencyKey = options.idempotencyKey ?? crypto.randomUUID();
-    return this.call({ method: 'POST', path: '/api/v1/withdraw', body, schema: Withdrawal, idempotencyKey, options });
+    return this.call(() => ({
+      method: 'POST',
+      path: '/api/v1/withdraw',
+      body: validateRequest(CreateWithdrawalRequest, params),
+      schema: Withdrawal,
+      idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
+      options,
+    }));
   }
 }

@@ -1,0 +1,425 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  BelowMinimumOrderError,
+  BroadcastFailedError,
+  ConnectionError,
+  DuplicateRequestError,
+  ForbiddenError,
+  InsufficientBalanceError,
+  InternalError,
+  InvalidAddressError,
+  MaintenanceError,
+  NotFoundError,
+  PriceExceededError,
+  ProviderUnavailableError,
+  RateLimitedError,
+  TimeoutError,
+  TrxRent,
+  TrxRentError,
+  UnauthorizedError,
+  ValidationError,
+} from '../../src/index.js';
+import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter } from '../../src/http/retry.js';
+import { error, type Reply, scriptedServer } from '../helpers/scripted-server.js';
+
+const KEY = `sk_live_${'ab'.repeat(32)}`;
+const ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+const FAST = { retry: { baseDelayMs: 5, maxDelayMs: 20 } };
+const orderBody = {
+  id: '5d0b8a0c-8f6e-4c1e-9d1e-000000000001',
+  status: 'PENDING',
+  resource_type: 'ENERGY',
+  order_type: 'MARKET',
+  amount: 65_000,
+  duration_sec: 3600,
+  target_address: ADDRESS,
+  created_at: '2026-11-20T00:00:00Z',
+};
+const orderParams = { resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: ADDRESS } as const;
+const priceBody = [
+  {
+    provider: 'netts',
+    is_market: false,
+    energy_prices: [{ duration_sec: 3600, price_sun: 30 }],
+    bandwidth_prices: [],
+    available_energy: 1_000_000,
+    available_bandwidth: 0,
+    fetched_at: '2026-11-20T00:00:00Z',
+  },
+];
+
+let servers: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
+});
+
+async function serve(handler: (req: { method: string; url: string; headers: Record<string, unknown>; body: string }, i: number) => Reply) {
+  const server = await scriptedServer(handler);
+  servers.push(server);
+  return server;
+}
+
+describe('requests and authentication', () => {
+  it('sends X-API-Key, or Authorization: Bearer for a JWT, and never both', async () => {
+    const server = await serve(() => ({ status: 200, body: { trx: 1, usdt: 2, trx_locked: 3 } }));
+    await new TrxRent({ apiKey: KEY, baseUrl: server.url }).balance.get();
+    await new TrxRent({ jwt: 'eyJhbGciOiJIUzI1NiJ9.e30.sig', baseUrl: server.url }).balance.get();
+    expect(server.requests[0]!.headers['x-api-key']).toBe(KEY);
+    expect(server.requests[0]!.headers.authorization).toBeUndefined();
+    expect(server.requests[1]!.headers.authorization).toBe('Bearer eyJhbGciOiJIUzI1NiJ9.e30.sig');
+    expect(server.requests[1]!.headers['x-api-key']).toBeUndefined();
+  });
+
+  it('has no silent default host: baseUrl comes from the option or TRX_RENT_BASE_URL', async () => {
+    const saved = process.env.TRX_RENT_BASE_URL;
+    delete process.env.TRX_RENT_BASE_URL;
+    try {
+      expect(() => new TrxRent({ apiKey: KEY })).toThrow(/TRX_RENT_BASE_URL/);
+      const server = await serve(() => ({ status: 200, body: priceBody }));
+      process.env.TRX_RENT_BASE_URL = `${server.url}/api/v1/`;
+      await new TrxRent().prices.list();
+      expect(server.requests[0]!.url).toBe('/api/v1/prices'); // a base ending in /api/v1 is not doubled
+    } finally {
+      if (saved === undefined) delete process.env.TRX_RENT_BASE_URL;
+      else process.env.TRX_RENT_BASE_URL = saved;
+    }
+  });
+
+  it('fails locally without credentials on authenticated endpoints, but public ones work', async () => {
+    const saved = process.env.TRX_RENT_API_KEY;
+    delete process.env.TRX_RENT_API_KEY;
+    try {
+      const server = await serve(() => ({ status: 200, body: priceBody }));
+      const client = new TrxRent({ baseUrl: server.url });
+      await expect(client.balance.get()).rejects.toBeInstanceOf(UnauthorizedError);
+      await expect(client.prices.list()).resolves.toHaveLength(1);
+      expect(server.requests).toHaveLength(1);
+    } finally {
+      if (saved !== undefined) process.env.TRX_RENT_API_KEY = saved;
+    }
+  });
+
+  it('encodes path ids and query parameters', async () => {
+    const server = await serve(() => ({ status: 200, body: orderBody }));
+    const client = new TrxRent({ apiKey: KEY, baseUrl: server.url });
+    await client.orders.get('a/b?c');
+    await client.orders.preview({ resource: 'ENERGY', amount: 65_000, duration: 3600 }).catch(() => undefined);
+    expect(server.requests[0]!.url).toBe('/api/v1/orders/a%2Fb%3Fc');
+    expect(server.requests[1]!.url).toBe('/api/v1/orders/preview?resource=ENERGY&amount=65000&duration=3600');
+  });
+});
+
+describe('envelopes', () => {
+  it('accepts the {data} envelope and the bare body alike', async () => {
+    const server = await serve((_, i) => ({ status: 200, body: i === 0 ? priceBody : { data: priceBody } }));
+    const client = new TrxRent({ baseUrl: server.url });
+    const bare = await client.prices.list();
+    const wrapped = await client.prices.list();
+    expect(wrapped).toEqual(bare);
+    expect(bare[0]!.provider).toBe('netts');
+  });
+
+  it('keeps unknown fields and unknown enum values, and accepts the live service number/string variants', async () => {
+    const live = {
+      ...orderBody,
+      status: 'PARTIALLY_FILLED',
+      expires_at: '2026-11-21T00:00:00Z',
+      fills: [
+        {
+          provider: 'netts', amount: 65_000, price_sun: 30, cost_sun: 1_950_000, tx_id: 'ab'.repeat(32),
+          status: 'CONFIRMED', verified: false, tronscan_url: 'https://tronscan.org/#/transaction/x', delegation_tx: 'cd'.repeat(32),
+        },
+      ],
+    };
+    const server = await serve((_, i) =>
+      i === 0
+        ? { status: 200, body: { data: live } }
+        : { status: 200, body: [{ ...priceBody[0], fetched_at: 1_763_000_000, extra_field: true }] },
+    );
+    const client = new TrxRent({ apiKey: KEY, baseUrl: server.url });
+    const order = await client.orders.get(orderBody.id);
+    expect(order.status).toBe('PARTIALLY_FILLED');
+    expect((order as Record<string, unknown>).expires_at).toBe('2026-11-21T00:00:00Z');
+    expect((order.fills![0] as Record<string, unknown>).delegation_tx).toBe('cd'.repeat(32));
+    const prices = await client.prices.list();
+    expect(prices[0]!.fetched_at).toBe(1_763_000_000);
+    expect((prices[0] as Record<string, unknown>).extra_field).toBe(true);
+  });
+
+  it('treats an error envelope on a 2xx as the error it is', async () => {
+    const server = await serve(() => ({ status: 200, body: error('INSUFFICIENT_BALANCE', 'balance too low') }));
+    await expect(new TrxRent({ apiKey: KEY, baseUrl: server.url }).balance.get()).rejects.toBeInstanceOf(InsufficientBalanceError);
+  });
+
+  it('a response that does not match the schema is an INVALID_RESPONSE error, not a crash later', async () => {
+    const server = await serve((_, i) => (i === 0 ? { status: 200, body: { trx: 'lots' } } : { status: 200, raw: '<html>' }));
+    const client = new TrxRent({ apiKey: KEY, baseUrl: server.url });
+    await expect(client.balance.get()).rejects.toMatchObject({ code: 'INVALID_RESPONSE' });
+    await expect(client.balance.get()).rejects.toMatchObject({ code: 'INVALID_RESPONSE', status: 200 });
+  });
+
+  it('withResponse() exposes the raw response (201 first create vs 200 replay)', async () => {
+    const server = await serve((_, i) => ({ status: i === 0 ? 201 : 200, body: orderBody }));
+    const client = new TrxRent({ apiKey: KEY, baseUrl: server.url });
+    const first = await client.orders.create(orderParams, { idempotencyKey: 'k1' }).withResponse();
+    const replay = await client.orders.create(orderParams, { idempotencyKey: 'k1' }).withResponse();
+    expect(first.response.status).toBe(201);
+    expect(replay.response.status).toBe(200);
+    expect(replay.data).toEqual(first.data);
+  });
+});
+
+describe('typed errors follow the body code under both statuses', () => {
+  const cases: Array<[string, number[], new (...a: never[]) => TrxRentError]> = [
+    ['UNAUTHORIZED', [401], UnauthorizedError],
+    ['FORBIDDEN', [403], ForbiddenError],
+    ['NOT_FOUND', [404], NotFoundError],
+    ['DUPLICATE_REQUEST', [409], DuplicateRequestError],
+    ['VALIDATION_ERROR', [422, 400], ValidationError],
+    ['INSUFFICIENT_BALANCE', [422, 402, 400], InsufficientBalanceError],
+    ['BELOW_MINIMUM_ORDER', [422], BelowMinimumOrderError],
+    ['INVALID_ADDRESS', [422], InvalidAddressError],
+    ['PRICE_EXCEEDED', [422], PriceExceededError],
+    ['RATE_LIMITED', [429], RateLimitedError],
+    ['PROVIDER_UNAVAILABLE', [503], ProviderUnavailableError],
+    ['MAINTENANCE', [503], MaintenanceError],
+    ['INTERNAL_ERROR', [500], InternalError],
+    ['BROADCAST_FAILED', [502], BroadcastFailedError],
+  ];
+  for (const [code, statuses, Class] of cases) {
+    for (const status of statuses) {
+      it(`${code} as ${status}`, async () => {
+        const server = await serve(() => ({ status, body: error(code, `msg ${code}`, { field: 'amount', min: 65000 }) }));
+        const client = new TrxRent({ apiKey: KEY, baseUrl: server.url, maxRetries: 0 });
+        const err = await client.balance.get().catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(Class);
+        expect(err).toBeInstanceOf(TrxRentError);
+        expect(err).toMatchObject({ code, status, message: `msg ${code}`, details: { field: 'amount', min: 65000 } });
+        expect((err as TrxRentError).headers?.get('content-type')).toBe('application/json');
+      });
+    }
+  }
+
+  it('an unknown code keeps its code on a plain TrxRentError', async () => {
+    const server = await serve(() => ({ status: 400, body: error('INSUFFICIENT_FUNDS', 'old name') }));
+    const err = await new TrxRent({ apiKey: KEY, baseUrl: server.url }).balance.get().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TrxRentError);
+    expect(err).not.toBeInstanceOf(InsufficientBalanceError);
+    expect(err).toMatchObject({ code: 'INSUFFICIENT_FUNDS', status: 400 });
+  });
+
+  it('a non-JSON error body (proxy HTML) still gives a typed error by status', async () => {
+    const server = await serve(() => ({ status: 404, raw: '<html>Not Found</html>', headers: { 'content-type': 'text/html' } }));
+    const err = await new TrxRent({ apiKey: KEY, baseUrl: server.url }).orders.get('x').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NotFoundError);
+  });
+});
+
+describe('retries', () => {
+  it('retries a GET on 503 and succeeds', async () => {
+    const server = await serve((_, i) => (i < 2 ? { status: 503, body: error('PROVIDER_UNAVAILABLE') } : { status: 200, body: priceBody }));
+    await expect(new TrxRent({ baseUrl: server.url, ...FAST }).prices.list()).resolves.toHaveLength(1);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('gives up after maxRetries and throws the last typed error', async () => {
+    const server = await serve(() => ({ status: 500, body: error('INTERNAL_ERROR') }));
+    await expect(new TrxRent({ baseUrl: server.url, maxRetries: 1, ...FAST }).prices.list()).rejects.toBeInstanceOf(InternalError);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('honours Retry-After in seconds on 429', async () => {
+    const server = await serve((_, i) =>
+      i === 0 ? { status: 429, body: error('RATE_LIMITED'), headers: { 'retry-after': '1' } } : { status: 200, body: priceBody },
+    );
+    const started = Date.now();
+    await new TrxRent({ baseUrl: server.url, ...FAST }).prices.list();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('honours Retry-After as an HTTP date', () => {
+    const now = Date.parse('2026-11-20T10:00:00Z');
+    expect(parseRetryAfter('Fri, 20 Nov 2026 10:00:03 GMT', now)).toBe(3000);
+    expect(parseRetryAfter('2', now)).toBe(2000);
+    expect(parseRetryAfter('0.5', now)).toBe(500);
+    expect(parseRetryAfter('soon', now)).toBeUndefined();
+    expect(parseRetryAfter(null, now)).toBeUndefined();
+  });
+
+  it('does not wait out a Retry-After beyond the cap: throws RateLimitedError with retryAfterMs', async () => {
+    const server = await serve(() => ({ status: 429, body: error('RATE_LIMITED', 'slow down'), headers: { 'retry-after': '3600' } }));
+    const err = await new TrxRent({ baseUrl: server.url, ...FAST }).prices.list().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RateLimitedError);
+    expect((err as RateLimitedError).retryAfterMs).toBe(3_600_000);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('backoff is exponential with full jitter and a ceiling', () => {
+    const policy = DEFAULT_RETRY_POLICY;
+    expect(backoffDelay(0, policy, () => 1)).toBe(500);
+    expect(backoffDelay(1, policy, () => 1)).toBe(1000);
+    expect(backoffDelay(10, policy, () => 1)).toBe(8000);
+    expect(backoffDelay(3, policy, () => 0)).toBe(0);
+    expect(backoffDelay(2, policy, () => 0.5)).toBe(1000);
+  });
+
+  it('retries network errors (dropped connection) on GET', async () => {
+    const server = await serve((_, i) => (i === 0 ? 'drop' : { status: 200, body: priceBody }));
+    await expect(new TrxRent({ baseUrl: server.url, ...FAST }).prices.list()).resolves.toHaveLength(1);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('a connection that never opens is a ConnectionError', async () => {
+    const server = await serve(() => ({ status: 200, body: priceBody }));
+    const url = server.url;
+    await server.close();
+    servers = [];
+    await expect(new TrxRent({ baseUrl: url, maxRetries: 0 }).prices.list()).rejects.toBeInstanceOf(ConnectionError);
+  });
+
+  it('times out each attempt and retries; TimeoutError when all attempts time out', async () => {
+    const server = await serve((_, i) => ({ status: 200, body: priceBody, delayMs: i === 0 ? 500 : 0 }));
+    await expect(new TrxRent({ baseUrl: server.url, timeoutMs: 100, ...FAST }).prices.list()).resolves.toHaveLength(1);
+    expect(server.requests).toHaveLength(2);
+    const slow = await serve(() => ({ status: 200, body: priceBody, delayMs: 400 }));
+    await expect(new TrxRent({ baseUrl: slow.url, timeoutMs: 80, maxRetries: 1, ...FAST }).prices.list()).rejects.toBeInstanceOf(TimeoutError);
+    expect(slow.requests).toHaveLength(2);
+  });
+
+  it('a retried POST reuses one generated Idempotency-Key', async () => {
+    const server = await serve((_, i) =>
+      i === 0 ? 'drop' : i === 1 ? { status: 503, body: error('MAINTENANCE') } : { status: 201, body: orderBody },
+    );
+    const order = await new TrxRent({ apiKey: KEY, baseUrl: server.url, ...FAST }).orders.create(orderParams);
+    expect(order.id).toBe(orderBody.id);
+    const keys = server.requests.map((r) => r.headers['idempotency-key']);
+    expect(keys).toHaveLength(3);
+    expect(typeof keys[0]).toBe('string');
+    expect(new Set(keys).size).toBe(1);
+    expect(server.requests.every((r) => JSON.parse(r.body).amount === 65_000)).toBe(true);
+  });
+
+  it('withdrawals.create generates a key too, and uses the caller key when given', async () => {
+    const withdrawal = { id: 'w1', status: 'PENDING', amount: 50_000_000, currency: 'TRX', address: ADDRESS };
+    const server = await serve((_, i) => (i % 2 === 0 ? { status: 503, body: error('MAINTENANCE') } : { status: 200, body: withdrawal }));
+    const client = new TrxRent({ apiKey: KEY, baseUrl: server.url, ...FAST });
+    await client.withdrawals.create({ address: ADDRESS, amount: 50_000_000, currency: 'TRX' });
+    await client.withdrawals.create({ address: ADDRESS, amount: 50_000_000, currency: 'TRX' }, { idempotencyKey: 'mine' });
+    const keys = server.requests.map((r) => r.headers['idempotency-key']);
+    expect(keys[0]).toBe(keys[1]);
+    expect(keys[2]).toBe('mine');
+    expect(keys[3]).toBe('mine');
+    expect(keys[0]).not.toBe('mine');
+  });
+
+  it('never retries a POST without an Idempotency-Key', async () => {
+    const server = await serve(() => ({ status: 503, body: error('MAINTENANCE') }));
+    const client = new TrxRent({ apiKey: KEY, baseUrl: server.url, ...FAST });
+    await expect(client.webhooks.create({ url: 'https://example.com/hook', events: ['order.filled'] })).rejects.toBeInstanceOf(MaintenanceError);
+    expect(server.requests).toHaveLength(1);
+    const dropped = await serve(() => 'drop');
+    await expect(
+      new TrxRent({ apiKey: KEY, baseUrl: dropped.url, ...FAST }).keys.create({ name: 'ci', permissions: ['view_orders'] }),
+    ).rejects.toBeInstanceOf(ConnectionError);
+    expect(dropped.requests).toHaveLength(1);
+  });
+
+  it('does not retry 4xx other than 408/429', async () => {
+    const server = await serve(() => ({ status: 422, body: error('PRICE_EXCEEDED') }));
+    await expect(new TrxRent({ apiKey: KEY, baseUrl: server.url, ...FAST }).orders.get('x')).rejects.toBeInstanceOf(PriceExceededError);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('a caller abort stops at once and is not retried', async () => {
+    const server = await serve(() => ({ status: 200, body: priceBody, delayMs: 1000 }));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    await expect(new TrxRent({ baseUrl: server.url, ...FAST }).prices.list({ signal: controller.signal })).rejects.toThrow();
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('local validation sends nothing', () => {
+  const invalid: Array<[string, (c: TrxRent) => Promise<unknown>, string, new (...a: never[]) => TrxRentError]> = [
+    ['energy below 65000', (c) => c.orders.create({ ...orderParams, amount: 64_999 }), 'amount', ValidationError],
+    ['bad checksum address', (c) => c.orders.create({ ...orderParams, target_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u' }), 'target_address', InvalidAddressError],
+    ['unknown resource', (c) => c.orders.create({ ...orderParams, resource_type: 'GAS' as never }), 'resource_type', ValidationError],
+    ['unknown order type', (c) => c.orders.create({ ...orderParams, order_type: 'FOK' as never }), 'order_type', ValidationError],
+    ['fractional duration', (c) => c.orders.create({ ...orderParams, duration_sec: 1.5 }), 'duration_sec', ValidationError],
+    ['zero duration', (c) => c.orders.create({ ...orderParams, duration_sec: 0 }), 'duration_sec', ValidationError],
+    ['LIMIT without a cap', (c) => c.orders.create({ ...orderParams, order_type: 'LIMIT' }), 'max_price_sun', ValidationError],
+    ['unknown field', (c) => c.orders.create({ ...orderParams, energy_amount: 1 } as never), '', ValidationError],
+    ['preview below minimum', (c) => c.orders.preview({ resource: 'ENERGY', amount: 100, duration: 3600 }), 'amount', ValidationError],
+    ['withdrawal below 50 TRX', (c) => c.withdrawals.create({ address: ADDRESS, amount: 49_999_999, currency: 'TRX' }), 'amount', ValidationError],
+    ['withdrawal currency', (c) => c.withdrawals.create({ address: ADDRESS, amount: 50_000_000, currency: 'BTC' as never }), 'currency', ValidationError],
+    ['withdrawal address', (c) => c.withdrawals.create({ address: 'T123', amount: 50_000_000, currency: 'TRX' }), 'address', InvalidAddressError],
+    ['deposit below 1 TRX', (c) => c.deposits.prepare({ amount_sun: 999_999 }), 'amount_sun', ValidationError],
+    ['list limit 0', (c) => c.orders.list({ limit: 0 }), 'limit', ValidationError],
+    ['list limit 101', (c) => c.orders.list({ limit: 101 }), 'limit', ValidationError],
+    ['list status', (c) => c.orders.list({ status: 'DONE' as never }), 'status', ValidationError],
+    ['history period', (c) => c.history.list({ period: '1Y' as never }), 'period', ValidationError],
+    ['key permissions', (c) => c.keys.create({ name: 'x', permissions: ['admin' as never] }), 'permissions.0', ValidationError],
+    ['webhook url not https', (c) => c.webhooks.create({ url: 'http://example.com/h', events: ['order.filled'] }), 'url', ValidationError],
+    ['webhook no events', (c) => c.webhooks.create({ url: 'https://example.com/h', events: [] }), 'events', ValidationError],
+  ];
+  for (const [name, call, field, Class] of invalid) {
+    it(name, async () => {
+      const server = await serve(() => ({ status: 500, body: error('INTERNAL_ERROR') }));
+      const client = new TrxRent({ apiKey: KEY, baseUrl: server.url });
+      let thrown: unknown;
+      try {
+        await call(client);
+      } catch (e) {
+        thrown = e;
+      }
+      expect(thrown).toBeInstanceOf(Class);
+      if (field) expect((thrown as TrxRentError).field).toBe(field);
+      expect((thrown as TrxRentError).message.length).toBeGreaterThan(5);
+      expect(server.requests).toHaveLength(0);
+    });
+  }
+
+  it('the minimum is reported in details', async () => {
+    const client = new TrxRent({ apiKey: KEY, baseUrl: 'http://127.0.0.1:9' });
+    const err = (await client.orders.create({ ...orderParams, amount: 1 }).catch((e: unknown) => e)) as ValidationError;
+    expect(err.details).toMatchObject({ field: 'amount', min: 65_000 });
+  });
+});
+
+describe('hooks, custom fetch and the debug log', () => {
+  it('runs beforeRequest/afterResponse hooks and a custom fetch', async () => {
+    const server = await serve(() => ({ status: 200, body: priceBody }));
+    const seen: string[] = [];
+    const client = new TrxRent({
+      baseUrl: server.url,
+      fetch: (input, init) => {
+        seen.push('fetch');
+        return fetch(input, init);
+      },
+      hooks: {
+        beforeRequest: [(req) => void seen.push(`before ${req.method} ${new URL(req.url).pathname}`)],
+        afterResponse: [(_req, res) => void seen.push(`after ${res.status}`)],
+      },
+    });
+    await client.prices.list();
+    expect(seen).toEqual(['before GET /api/v1/prices', 'fetch', 'after 200']);
+  });
+
+  it('logs requests, statuses and retries without ever printing the key or the JWT', async () => {
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1MSJ9.c2lnbmF0dXJl';
+    const server = await serve((_, i) => (i === 0 ? { status: 503, body: error('MAINTENANCE', `key ${KEY} jwt ${jwt}`) } : { status: 200, body: { trx: 1, usdt: 0, trx_locked: 0 } }));
+    const lines: string[] = [];
+    const logger = { debug: (m: string) => lines.push(m) };
+    await new TrxRent({ apiKey: KEY, baseUrl: server.url, logLevel: 'debug', logger, ...FAST }).balance.get();
+    await new TrxRent({ jwt, baseUrl: server.url, logLevel: 'debug', logger, ...FAST }).balance.get();
+    const log = lines.join('\n');
+    expect(log).toContain('GET /api/v1/balance');
+    expect(log).toContain('503');
+    expect(log).toMatch(/retrying in \d+ ms/);
+    expect(log).not.toContain(KEY);
+    expect(log).not.toContain(KEY.slice(8));
+    expect(log).not.toContain(jwt);
+  });
+});
