@@ -1,0 +1,56 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * `import 'trx-rent'` (the built package, both module systems) must not load tronweb, viem,
+ * the x402 packages or @inquirer/prompts: they are heavy and only some users need them.
+ */
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const HEAVY = /node_modules[\\/](tronweb|viem|ox|ethers|x402|x402-fetch|@x402|@inquirer|msw)[\\/]/;
+
+function esmImports(entry: string): string[] {
+  const log = join(mkdtempSync(join(tmpdir(), 'trx-rent-imports-')), 'imports.log');
+  const hooks = new URL('../helpers/record-imports.mjs', import.meta.url).href;
+  const code = `import { register } from 'node:module'; register(${JSON.stringify(hooks)}); await import(${JSON.stringify(entry)});`;
+  execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: root, env: { ...process.env, TRX_RENT_IMPORT_LOG: log } });
+  return readFileSync(log, 'utf8').split('\n').filter(Boolean);
+}
+
+function cjsModules(entry: string): string[] {
+  const out = execFileSync(
+    process.execPath,
+    ['-e', `require(${JSON.stringify(entry)}); console.log(JSON.stringify(Object.keys(require.cache)))`],
+    { cwd: root, encoding: 'utf8' },
+  );
+  return JSON.parse(out) as string[];
+}
+
+describe('light core', () => {
+  it("import 'trx-rent' (ESM) loads ky and zod but nothing heavy", () => {
+    const urls = esmImports('trx-rent');
+    expect(urls.some((u) => u.includes('/dist/index.js'))).toBe(true);
+    expect(urls.some((u) => /node_modules\/ky\//.test(u))).toBe(true);
+    expect(urls.filter((u) => HEAVY.test(u))).toEqual([]);
+  });
+
+  it("require('trx-rent') (CJS) loads nothing heavy", () => {
+    const modules = cjsModules('trx-rent');
+    expect(modules.some((m) => m.endsWith(join('dist', 'index.cjs')))).toBe(true);
+    expect(modules.filter((m) => HEAVY.test(m))).toEqual([]);
+  });
+
+  it("'trx-rent/webhooks' loads no package at all", () => {
+    const urls = esmImports('trx-rent/webhooks');
+    expect(urls.filter((u) => u.includes('node_modules'))).toEqual([]);
+    expect(cjsModules('trx-rent/webhooks').filter((m) => m.includes('node_modules'))).toEqual([]);
+  });
+
+  it("'trx-rent/schemas' imports and requires", () => {
+    expect(esmImports('trx-rent/schemas').some((u) => u.includes('/dist/schemas/index.js'))).toBe(true);
+    expect(cjsModules('trx-rent/schemas').some((m) => m.endsWith(join('dist', 'schemas', 'index.cjs')))).toBe(true);
+  });
+});
