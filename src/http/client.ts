@@ -208,7 +208,10 @@ export class HttpClient {
 
       const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
       const error = errorFromBody(response.status, body === INVALID_JSON ? undefined : body, response.headers, retryAfterMs);
-      if (canRetry && attempt < maxRetries && RETRYABLE_STATUSES.has(response.status)) {
+      // A 409 on a *retry* of our own keyed POST means the earlier attempt (which we gave up on)
+      // is still being processed: wait and ask again; the server then replays its result.
+      const inFlight = response.status === 409 && attempt > 0 && Boolean(req.idempotencyKey) && error.code === 'DUPLICATE_REQUEST';
+      if (canRetry && attempt < maxRetries && (RETRYABLE_STATUSES.has(response.status) || inFlight)) {
         if (retryAfterMs !== undefined && retryAfterMs > this.#policy.maxRetryAfterMs) throw error;
         const delay = retryAfterMs ?? backoffDelay(attempt, this.#policy);
         this.#log(`  ${error.code} (${response.status}); retrying in ${delay} ms`);

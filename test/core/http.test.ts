@@ -314,6 +314,22 @@ describe('retries', () => {
     expect(keys[0]).not.toBe('mine');
   });
 
+  it('a 409 on a retry means our first attempt is still in flight: wait and ask again', async () => {
+    const server = await serve((_, i) =>
+      i === 0 ? 'drop' : i === 1 ? { status: 409, body: error('DUPLICATE_REQUEST', 'still being processed') } : { status: 200, body: orderBody },
+    );
+    await expect(new TrxRent({ apiKey: KEY, baseUrl: server.url, ...FAST }).orders.create(orderParams)).resolves.toMatchObject({ id: orderBody.id });
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('a 409 on the first attempt (key reused with other parameters) is thrown at once', async () => {
+    const server = await serve(() => ({ status: 409, body: error('DUPLICATE_REQUEST', 'different parameters') }));
+    await expect(
+      new TrxRent({ apiKey: KEY, baseUrl: server.url, ...FAST }).orders.create(orderParams, { idempotencyKey: 'used' }),
+    ).rejects.toBeInstanceOf(DuplicateRequestError);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('never retries a POST without an Idempotency-Key', async () => {
     const server = await serve(() => ({ status: 503, body: error('MAINTENANCE') }));
     const client = new TrxRent({ apiKey: KEY, baseUrl: server.url, ...FAST });
