@@ -6,7 +6,6 @@ export default defineConfig([
   {
     entry: {
       index: 'src/index.ts',
-      'webhooks/index': 'src/webhooks/index.ts',
       'schemas/index': 'src/schemas/index.ts',
       'mock/index': 'src/mock/index.ts',
       'x402/index': 'src/x402/index.ts',
@@ -16,6 +15,17 @@ export default defineConfig([
     splitting: true,
     sourcemap: false,
     clean: true,
+    target: 'node20',
+    treeshake: true,
+  },
+  {
+    // The webhook verifier is built alone, without code splitting: its output must be one
+    // self-contained file with no imports, for browsers and edge runtimes.
+    entry: { 'webhooks/index': 'src/webhooks/index.ts' },
+    format: ['esm', 'cjs'],
+    dts: true,
+    splitting: false,
+    clean: false,
     target: 'node20',
     treeshake: true,
   },

@@ -109,6 +109,7 @@ async function digestHex(body: RawBody, secret: string): Promise<string> {
 
 /** Header value for a body: `sha256=<hex>`. For tests, the mock server and `trx-rent webhooks`. */
 export async function signWebhookPayload(rawBody: RawBody, secret: string): Promise<string> {
+  if (typeof secret !== 'string' || secret === '') throw new TypeError('signWebhookPayload needs a non-empty secret');
   return `sha256=${await digestHex(rawBody, secret)}`;
 }
 
@@ -122,6 +123,7 @@ function timingSafeEqualHex(a: string, b: string): boolean {
 
 /** The hex digest from a header value; `sha256=` is stripped, a bare hex digest is accepted too. */
 function parseHeader(header: string | null | undefined): string | WebhookSignatureFailure {
+  if (header != null && typeof header !== 'string') return 'bad_format'; // e.g. a string[] from Node's IncomingHttpHeaders
   if (header == null || header.trim() === '') return 'missing_header';
   let value = header.trim();
   if (value.toLowerCase().startsWith('sha256=')) value = value.slice(7);
@@ -188,7 +190,9 @@ export async function constructWebhookEvent(
     throw new WebhookSignatureError('invalid_payload', MESSAGES.invalid_payload);
   }
 
-  const tolerance = options.toleranceSec ?? 300;
+  // A NaN or non-number tolerance (e.g. Number(undefined) from an unset env var) must not turn
+  // replay protection off silently: only an explicit 0 does.
+  const tolerance = typeof options.toleranceSec === 'number' && Number.isFinite(options.toleranceSec) ? options.toleranceSec : 300;
   if (tolerance > 0) {
     const raw = typeof event.timestamp === 'string' ? Number(event.timestamp) : event.timestamp;
     if (typeof raw !== 'number' || !Number.isFinite(raw)) {
@@ -200,7 +204,7 @@ export async function constructWebhookEvent(
     if (age < -tolerance) throw new WebhookSignatureError('invalid_timestamp', MESSAGES.invalid_timestamp);
   }
 
-  const alias = EVENT_ALIASES[event.event];
+  const alias = Object.hasOwn(EVENT_ALIASES, event.event) ? EVENT_ALIASES[event.event] : undefined; // not 'constructor', '__proto__'…
   return (alias ? { ...event, event: alias } : event) as unknown as WebhookEvent;
 }
 

@@ -1,0 +1,141 @@
+// Footprint measurements shared by scripts/check-package.mjs and bench/footprint.mjs.
+import { lstatSync, readdirSync, readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+/**
+ * Size of a built entry as a user's bundler would ship it: the entry and its local chunks bundled
+ * and minified with esbuild, every package (and node: builtin) left external, then gzip -9.
+ * `imports` lists what stays external, so "no dependencies" can be asserted.
+ */
+export async function bundleSize(file, { bundleDeps = false, lazyPeers = [] } = {}) {
+  const esbuild = await import('esbuild');
+  const result = await esbuild.build({
+    entryPoints: [file],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    packages: bundleDeps ? undefined : 'external',
+    mainFields: ['module', 'main'],
+    conditions: ['import', 'module', 'default'],
+    // With dependencies bundled, the optional peers stay out: they are reached only through a lazy import().
+    external: bundleDeps ? ['node:*', ...lazyPeers.flatMap((p) => [p, `${p}/*`])] : undefined,
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const code = result.outputFiles[0].contents;
+  const imports = new Set();
+  for (const output of Object.values(result.metafile.outputs)) {
+    for (const i of output.imports) if (i.external) imports.add(i.path);
+  }
+  return {
+    minified: code.byteLength,
+    gzip: gzipSync(code, { level: 9 }).byteLength,
+    inputs: Object.keys(result.metafile.inputs).length,
+    imports: [...imports].sort(),
+  };
+}
+
+/** Sizes of the `trx-rent` and `trx-rent/webhooks` entries of a built package root. */
+export async function coreBundleSizes(root) {
+  const index = join(root, 'dist', 'index.js');
+  const webhooks = join(root, 'dist', 'webhooks', 'index.js');
+  if (!existsSync(index) || !existsSync(webhooks)) throw new Error(`no build in ${root}/dist (run \`npm run build\`)`);
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  return {
+    'trx-rent': await bundleSize(index),
+    'trx-rent, dependencies bundled too': await bundleSize(index, { bundleDeps: true, lazyPeers: Object.keys(pkg.peerDependencies ?? {}) }),
+    'trx-rent/webhooks': await bundleSize(webhooks),
+  };
+}
+
+/**
+ * Bytes (sum of file sizes, symlinks not followed) and packages of a node_modules tree. A package
+ * is a directory with a package.json directly under a node_modules folder (scoped or not, nested
+ * or hoisted); `duplicates` lists names installed in more than one version.
+ */
+export function nodeModulesFootprint(nodeModules) {
+  let bytes = 0;
+  let files = 0;
+  const packages = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isSymbolicLink()) continue;
+      if (entry.isDirectory()) walk(path);
+      else if (entry.isFile()) {
+        bytes += lstatSync(path).size;
+        files++;
+      }
+    }
+  };
+  const collect = (modules) => {
+    if (!existsSync(modules)) return;
+    for (const entry of readdirSync(modules, { withFileTypes: true })) {
+      if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
+      const dirs = entry.name.startsWith('@')
+        ? readdirSync(join(modules, entry.name), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join(modules, entry.name, e.name))
+        : [join(modules, entry.name)];
+      for (const dir of dirs) {
+        const manifest = join(dir, 'package.json');
+        if (existsSync(manifest)) {
+          try {
+            const { name, version } = JSON.parse(readFileSync(manifest, 'utf8'));
+            packages.push({ name, version, dir });
+          } catch {
+            packages.push({ name: dir, version: '?', dir });
+          }
+        }
+        collect(join(dir, 'node_modules'));
+      }
+    }
+  };
+  if (existsSync(nodeModules)) {
+    walk(nodeModules);
+    collect(nodeModules);
+  }
+  const versions = new Map();
+  for (const p of packages) versions.set(p.name, new Set([...(versions.get(p.name) ?? []), p.version]));
+  const duplicates = [...versions].filter(([, v]) => v.size > 1).map(([name, v]) => `${name}@${[...v].join('|')}`);
+  return { bytes, files, packages: packages.length, duplicates, list: packages.map((p) => `${p.name}@${p.version}`).sort() };
+}
+
+/** The biggest packages of a tree (by their own directory, nested node_modules excluded). */
+export function largestPackages(nodeModules, n = 8) {
+  const sizes = [];
+  const sizeOf = (dir) => {
+    let total = 0;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isSymbolicLink()) continue;
+      if (entry.isDirectory()) {
+        if (entry.name !== 'node_modules') total += sizeOf(path);
+      } else if (entry.isFile()) total += lstatSync(path).size;
+    }
+    return total;
+  };
+  const visit = (modules) => {
+    if (!existsSync(modules)) return;
+    for (const entry of readdirSync(modules, { withFileTypes: true })) {
+      if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
+      const dirs = entry.name.startsWith('@')
+        ? readdirSync(join(modules, entry.name), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => [`${entry.name}/${e.name}`, join(modules, entry.name, e.name)])
+        : [[entry.name, join(modules, entry.name)]];
+      for (const [name, dir] of dirs) {
+        sizes.push({ name, bytes: sizeOf(dir) });
+        visit(join(dir, 'node_modules'));
+      }
+    }
+  };
+  visit(nodeModules);
+  const merged = new Map();
+  for (const s of sizes) merged.set(s.name, (merged.get(s.name) ?? 0) + s.bytes);
+  return [...merged].map(([name, bytes]) => ({ name, bytes })).sort((a, b) => b.bytes - a.bytes).slice(0, n);
+}
+
+export const MB = 1_000_000;
+export const fmtMB = (bytes) => `${(bytes / MB).toFixed(2)} MB`;
+export const fmtKB = (bytes) => `${(bytes / 1000).toFixed(2)} kB`;
