@@ -14,7 +14,7 @@ export default defineConfig([
     dts: true,
     splitting: true,
     sourcemap: false,
-    clean: true,
+    clean: false, // npm run build empties dist first: parallel configs must not wipe each other
     target: 'node20',
     treeshake: true,
   },
@@ -25,7 +25,7 @@ export default defineConfig([
     format: ['esm', 'cjs'],
     dts: true,
     splitting: false,
-    clean: false,
+    clean: false, // npm run build empties dist first: parallel configs must not wipe each other
     target: 'node20',
     treeshake: true,
   },
@@ -35,7 +35,7 @@ export default defineConfig([
     format: ['esm'],
     dts: false,
     splitting: true,
-    clean: false,
+    clean: false, // npm run build empties dist first: parallel configs must not wipe each other
     target: 'node20',
   },
 ]);

@@ -1,3 +1,4 @@
+import { TrxRentError, ValidationError } from '../errors/index.js';
 import { validateRequest } from '../http/validate.js';
 import type { RequestOptions } from '../http/client.js';
 import {
@@ -7,7 +8,40 @@ import {
   SubmitDepositRequest,
   SubmitDepositResponse,
 } from '../schemas/deposits.js';
+import { privateKeyToTronAddress, verifySignedTransaction } from '../tron/transaction.js';
+import { isTronAddress } from '../utils/address.js';
 import { Resource } from './resource.js';
+
+/** A TronWeb instance with a default account, as far as `deposits.create` uses one. */
+export interface DepositTronWeb {
+  defaultAddress?: { base58?: string | false } | undefined;
+  transactionBuilder: {
+    sendTrx(to: string, amount: number, from?: string): Promise<unknown>;
+    addUpdateData(tx: never, data: string, dataFormat?: 'utf8' | 'hex', options?: { txLocal?: boolean }): Promise<unknown>;
+  };
+  trx: { sign(tx: never, privateKey?: string): Promise<unknown> };
+}
+
+/**
+ * Who signs a deposit: a private key (hex, with or without 0x) and the full node tronweb builds
+ * against (default TronGrid mainnet), or a TronWeb instance that holds its own key. The key is
+ * used in this process only.
+ */
+export type DepositSigner = { privateKey: string; fullHost?: string } | DepositTronWeb;
+
+export interface CreateDepositParams {
+  amount_sun: number;
+  signer: DepositSigner;
+}
+
+export interface CreatedDeposit {
+  tx_id: string;
+  status: string;
+  address: string;
+  memo: string;
+  amount_sun: number;
+  from_address: string;
+}
 
 export class Deposits extends Resource {
   /** GET /api/v1/deposit/info: address and memo for a manual TRX deposit (follows the live service). */
@@ -29,5 +63,77 @@ export class Deposits extends Resource {
       const body = validateRequest(SubmitDepositRequest, params);
       return { method: 'POST', path: '/api/v1/deposit/submit', body, schema: SubmitDepositResponse, auth: false, options };
     });
+  }
+
+  /**
+   * Deposit TRX in one call: prepare (address + memo), build the TRX transfer with the memo in
+   * its data field (tronweb, loaded here on first use), check the built transaction decodes to
+   * exactly that transfer, sign it locally, and submit it. The private key never leaves the
+   * process. Needs the optional peer `tronweb`.
+   */
+  async create(params: CreateDepositParams, options?: RequestOptions): Promise<CreatedDeposit> {
+    const { amount_sun } = validateRequest(PrepareDepositRequest, { amount_sun: params?.amount_sun });
+    const signer = params.signer;
+    const isInstance = Boolean(signer && typeof signer === 'object' && 'transactionBuilder' in signer);
+    let privateKey: string | undefined;
+    let from: string;
+    if (isInstance) {
+      from = (signer as DepositTronWeb).defaultAddress?.base58 || '';
+      if (!isTronAddress(from)) {
+        throw new ValidationError({ code: 'VALIDATION_ERROR', message: 'signer: the TronWeb instance has no default address', details: { field: 'signer' } });
+      }
+    } else {
+      privateKey = (signer as { privateKey?: unknown } | undefined)?.privateKey as string | undefined;
+      try {
+        from = privateKeyToTronAddress(String(privateKey ?? ''));
+      } catch {
+        throw new ValidationError({
+          code: 'VALIDATION_ERROR',
+          message: 'signer.privateKey must be 64 hex characters (with or without 0x), or pass a TronWeb instance',
+          details: { field: 'signer.privateKey' },
+        });
+      }
+      privateKey = String(privateKey).replace(/^0x/i, '');
+    }
+
+    const prepared = await this.prepare({ amount_sun }, options);
+    let tronWeb = signer as DepositTronWeb;
+    if (!isInstance) {
+      let mod: { TronWeb: new (options: { fullHost: string }) => unknown };
+      try {
+        mod = (await import('tronweb')) as never;
+      } catch (cause) {
+        throw new TrxRentError({
+          code: 'MISSING_PEER_DEPENDENCY',
+          message: 'deposits.create needs tronweb. Install with: npm install tronweb@6.5.1',
+          cause,
+        });
+      }
+      const fullHost = (signer as { fullHost?: string }).fullHost ?? 'https://api.trongrid.io';
+      tronWeb = new mod.TronWeb({ fullHost }) as DepositTronWeb;
+    }
+    const unsigned = await tronWeb.transactionBuilder.sendTrx(prepared.address, amount_sun, from);
+    const withMemo = await tronWeb.transactionBuilder.addUpdateData(unsigned as never, prepared.memo_hex.replace(/^0x/, ''), 'hex', { txLocal: true });
+    const signed = (await tronWeb.trx.sign(withMemo as never, privateKey)) as { txID: string; raw_data: Record<string, unknown>; raw_data_hex?: string; signature: string[] };
+
+    // Trust only raw_data_hex: it must be exactly the deposit we asked for, signed by us.
+    const check = verifySignedTransaction(signed);
+    const d = check.ok ? check.decoded : undefined;
+    if (
+      !check.ok ||
+      !d ||
+      d.contractType !== 'TransferContract' ||
+      d.toAddress !== prepared.address ||
+      d.amountSun !== BigInt(amount_sun) ||
+      d.ownerAddress !== from ||
+      (d.dataHex ?? '').toLowerCase() !== prepared.memo_hex.replace(/^0x/, '').toLowerCase()
+    ) {
+      throw new TrxRentError({
+        code: 'INVALID_TRANSACTION',
+        message: `The built deposit transaction is not the expected transfer${check.ok ? '' : ` (${check.reason})`}; nothing was submitted`,
+      });
+    }
+    const result = await this.submit({ signed_tx: signed }, options);
+    return { ...result, tx_id: result.tx_id, status: result.status, address: prepared.address, memo: prepared.memo, amount_sun, from_address: from };
   }
 }

@@ -1,0 +1,443 @@
+/**
+ * `trx-rent x402 <command>`: the twelve pay-per-call endpoints, each paid through x402.
+ *
+ * The wallet comes from a key file (`--key-file`), the environment (`TRX_RENT_X402_TRON_KEY`,
+ * `TRX_RENT_X402_EVM_KEY`) or a hidden prompt — never from a bare argument (it would land in
+ * shell history and `ps`). The price is shown before paying and confirmed (a terminal prompt, or
+ * `--yes` for scripts); `--max-payment` caps what one call may cost.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import type { Command } from 'commander';
+import { type Context, action } from '../context.js';
+import { CliError, EXIT, UsageError } from '../errors.js';
+import { renderPairs } from '../output.js';
+import { parseChoice, parseInteger } from '../parse.js';
+import { readStdin } from '../stdin.js';
+import type { CommandModule } from '../types.js';
+
+type X402 = typeof import('../../x402/index.js');
+
+interface PaidOptions {
+  keyFile?: string;
+  payWith?: string;
+  maxPayment?: string;
+  prefer?: string;
+  scheme?: string;
+  gasfreeRelayer?: string;
+  fullNode?: string;
+}
+
+const ENV_TRON = 'TRX_RENT_X402_TRON_KEY';
+const ENV_EVM = 'TRX_RENT_X402_EVM_KEY';
+const HEX_KEY = /^(0x)?[0-9a-fA-F]{64}$/;
+
+function paidOptions(cmd: Command): Command {
+  return cmd
+    .option('--key-file <path>', 'wallet key file: a hex private key, or JSON {"tron": "…", "evm": "…"}')
+    .option('--pay-with <chain>', 'tron (USDT/USDC/USDD) or base (USDC); default: every wallet found')
+    .option('--max-payment <usd>', 'most this call may cost, in USD', '0.01')
+    .option('--prefer <list>', 'preferred offers, comma separated: tron, base, USDT, tron/USDD, exact_permit…')
+    .option('--scheme <scheme>', 'TRON scheme: exact_permit, exact_gasfree or exact (default: any)')
+    .option('--gasfree-relayer <url>', 'GasFree relayer for exact_gasfree (default: BankofAI, or the embedded mock’s)')
+    .option('--full-node <url>', 'TRON full node for reference blocks (default: TronGrid, or the embedded mock)');
+}
+
+interface Wallet {
+  tron?: string;
+  evm?: string;
+  source: string;
+}
+
+function readKeyFile(ctx: Context, path: string): Wallet {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8').trim();
+  } catch (error) {
+    throw new UsageError(`cannot read --key-file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  try {
+    if (process.platform !== 'win32' && (statSync(path).mode & 0o077) !== 0) ctx.out.warn(`${path} is readable by other users; chmod 600 it`);
+  } catch {
+    // advisory only
+  }
+  if (HEX_KEY.test(text)) return { tron: text, source: `--key-file ${path}` };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // never echo the file: it holds a key
+    throw new UsageError(`--key-file ${path} holds neither a hex private key nor JSON {"tron": "…", "evm": "…"}`);
+  }
+  const obj = (parsed ?? {}) as Record<string, unknown>;
+  const wallet: Wallet = { source: `--key-file ${path}` };
+  for (const chain of ['tron', 'evm'] as const) {
+    const value = obj[chain] ?? (chain === 'evm' ? obj.base : undefined);
+    if (value === undefined) continue;
+    if (typeof value !== 'string' || !HEX_KEY.test(value.trim())) throw new UsageError(`--key-file ${path}: "${chain}" is not a 64-hex private key`);
+    wallet[chain] = value.trim();
+  }
+  if (!wallet.tron && !wallet.evm) throw new UsageError(`--key-file ${path} has no "tron" or "evm" key`);
+  return wallet;
+}
+
+async function loadWallet(ctx: Context, opts: PaidOptions): Promise<Wallet> {
+  if (opts.keyFile) return readKeyFile(ctx, opts.keyFile);
+  const tron = ctx.env[ENV_TRON]?.trim();
+  const evm = ctx.env[ENV_EVM]?.trim();
+  if (tron || evm) {
+    for (const [name, value] of [[ENV_TRON, tron], [ENV_EVM, evm]] as const) {
+      if (value && !HEX_KEY.test(value)) throw new UsageError(`${name} is not a 64-hex private key`);
+    }
+    return { ...(tron ? { tron } : {}), ...(evm ? { evm } : {}), source: 'environment' };
+  }
+  if (!ctx.interactive) {
+    throw new UsageError('no wallet to pay with', `pass --key-file FILE or set ${ENV_TRON} / ${ENV_EVM} (a key is never taken as an argument)`, 'MISSING_ARGUMENT');
+  }
+  const { password } = await ctx.prompts();
+  const chain = opts.payWith === 'base' ? 'evm' : 'tron';
+  const key = (
+    await password({
+      message: `${chain === 'evm' ? 'Base (EVM)' : 'TRON'} private key (hex, not shown):`,
+      mask: true,
+      validate: (v: string) => HEX_KEY.test(v.trim()) || '64 hex characters, with or without 0x',
+    })
+  ).trim();
+  return { [chain]: key, source: 'prompt' } as Wallet;
+}
+
+interface PaidRun {
+  sdk: X402;
+  client: InstanceType<X402['X402Client']>;
+}
+
+/** The x402 client for this run: wallet, payers, limits, and the confirm-before-paying hook. */
+async function paidClient(ctx: Context, opts: PaidOptions): Promise<PaidRun> {
+  const settings = await ctx.settings(false);
+  if (!settings.baseUrl) {
+    throw new UsageError('No API base URL', 'pass --base-url URL, set TRX_RENT_BASE_URL, run `trx-rent login`, or try --mock', 'CONFIGURATION_ERROR');
+  }
+  const payWith = opts.payWith === undefined ? undefined : parseChoice(opts.payWith.toLowerCase(), ['tron', 'base'] as const, '--pay-with');
+  const scheme = opts.scheme === undefined ? undefined : parseChoice(opts.scheme, ['exact_permit', 'exact_gasfree', 'exact'] as const, '--scheme');
+  const sdk = await import('../../x402/index.js');
+  const wallet = await loadWallet(ctx, opts);
+  ctx.debug(`x402 wallet from ${wallet.source}`);
+  const mock = Boolean(ctx.opts.mock);
+  const payers = [];
+  if (wallet.tron && payWith !== 'base') {
+    payers.push(
+      sdk.tronPayer({
+        privateKey: wallet.tron,
+        ...(scheme ? { schemes: [scheme] } : {}),
+        ...(opts.gasfreeRelayer || mock ? { gasfreeRelayer: opts.gasfreeRelayer ?? `${settings.baseUrl}/__mock/gasfree` } : {}),
+        ...(opts.fullNode || mock ? { fullNode: opts.fullNode ?? settings.baseUrl } : {}),
+      }),
+    );
+  }
+  if (wallet.evm && payWith !== 'tron') payers.push(sdk.evmPayer({ privateKey: wallet.evm }));
+  if (!payers.length) throw new UsageError(`no ${payWith} key in the wallet (${wallet.source})`);
+  const client = new sdk.X402Client({
+    baseUrl: settings.baseUrl,
+    payers,
+    maxPayment: opts.maxPayment ?? '0.01',
+    ...(opts.prefer ? { prefer: opts.prefer.split(',').map((p) => p.trim()).filter(Boolean) } : {}),
+    headers: { 'user-agent': 'trx-rent-cli' },
+    onPayment: async (quote) => {
+      const price = `${quote.amount_usd} USD in ${quote.symbol} on ${quote.networkLabel} (${quote.scheme}) to ${quote.payTo}`;
+      ctx.out.info(`${ctx.out.e.bold('x402')} ${quote.method} ${quote.path} costs ${ctx.out.e.bold(price)}, paid by ${quote.payer}`);
+      await ctx.confirm(`Pay ${quote.amount_usd} USD for ${quote.path}?`, `pay ${quote.amount_usd} USD`);
+    },
+    ...(ctx.opts.verbose ? { logLevel: 'debug' as const, logger: { debug: (m: string) => ctx.debug(m) } } : {}),
+  });
+  return { sdk, client };
+}
+
+/** Run one paid call; print `{ data, payment }` (json) or the data and a receipt line (human). */
+async function paid<T>(ctx: Context, opts: PaidOptions, call: (run: PaidRun) => Promise<{ data: T; payment: unknown }>): Promise<void> {
+  const run = await paidClient(ctx, opts);
+  let result: { data: T; payment: unknown };
+  try {
+    result = await call(run);
+  } catch (error) {
+    throw translate(run.sdk, error);
+  }
+  const payment = result.payment as { amount_usd: string; symbol: string; network: string; scheme: string; transaction: string | null } | null;
+  ctx.out.result({ data: result.data, payment }, () => {
+    const s = ctx.out.s;
+    const body = render(result.data, s);
+    const receipt = payment
+      ? s.dim(`paid ${payment.amount_usd} USD in ${payment.symbol} on ${run.sdk.networkLabel(payment.network)} (${payment.scheme})${payment.transaction ? `, tx ${payment.transaction}` : ''}`)
+      : s.dim('no payment was asked for');
+    return `${body}\n${receipt}`;
+  });
+}
+
+function translate(sdk: X402, error: unknown): unknown {
+  if (error instanceof sdk.PaymentRefusedError) {
+    const reasons = [...new Set(error.offers.map((o) => o.reason))];
+    const above = error.offers.find((o) => o.reason === 'above_max_payment');
+    const hint = reasons.includes('declined')
+      ? 'nothing was paid'
+      : above
+        ? `the cheapest offer costs ${above.amount_usd ?? '?'} USD; raise --max-payment to pay it`
+        : reasons.includes('no_payer')
+          ? 'no wallet can pay these offers; try --pay-with base or another --scheme'
+          : 'nothing was signed';
+    return new CliError(reasons.includes('declined') ? 'CANCELLED' : 'PAYMENT_REFUSED', error.message, { exitCode: EXIT.USAGE, hint });
+  }
+  if (error instanceof sdk.PaymentFailedError) {
+    return new CliError('PAYMENT_FAILED', error.message, { exitCode: EXIT.API, hint: `the server rejected the payment (${error.reason}); it was not retried` });
+  }
+  if (error instanceof sdk.MissingPeerDependencyError) {
+    return new CliError('MISSING_PEER_DEPENDENCY', error.message, { exitCode: EXIT.API, hint: `npm install ${error.packages.join(' ')}` });
+  }
+  return error;
+}
+
+function render(data: unknown, s: { bold(t: string): string }): string {
+  if (data && typeof data === 'object' && !Array.isArray(data)) {
+    const entries = Object.entries(data as Record<string, unknown>);
+    if (entries.every(([, v]) => v === null || typeof v !== 'object')) {
+      return renderPairs(entries.map(([k, v]) => [k, String(v)]), s as never).replace(/\n$/, '');
+    }
+  }
+  return JSON.stringify(data, null, 2);
+}
+
+function decimal(input: string, name: string): string {
+  const text = String(input).trim();
+  if (!/^\d+(\.\d+)?$/.test(text) || !/[1-9]/.test(text)) throw new UsageError(`${name} must be a positive decimal like 1.5, got ${JSON.stringify(input)}`);
+  return text;
+}
+
+function jsonArg(input: string | undefined, name: string): Record<string, unknown> {
+  if (input === undefined) return {};
+  try {
+    const value = JSON.parse(input) as unknown;
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // fall through
+  }
+  throw new UsageError(`${name} must be a JSON object, got ${JSON.stringify(input)}`);
+}
+
+async function readFileOrStdin(path: string | undefined, what: string): Promise<string> {
+  if (path && path !== '-') {
+    try {
+      return readFileSync(path, 'utf8');
+    } catch (error) {
+      throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
+  }
+  if (process.stdin.isTTY) throw new UsageError(`no ${what}`, `pass --file FILE or pipe it on stdin`, 'MISSING_ARGUMENT');
+  return readStdin();
+}
+
+const command: CommandModule = {
+  description:
+    'Pay-per-call API (x402): each call is paid in USDT/USDC/USDD on TRON or USDC on Base from your ' +
+    `wallet (--key-file, or ${ENV_TRON} / ${ENV_EVM}, or a hidden prompt; never an argument). ` +
+    'The price is shown before paying; confirm on the terminal or pass --yes. --max-payment caps one call (default 0.01 USD).',
+  register(cmd: Command) {
+    paidOptions(cmd.command('prices').description('energy/bandwidth prices from several providers').argument('[resource]', 'energy, bandwidth or all', 'all')).action(
+      action<[string], PaidOptions>(async (ctx, { args: [resource], opts }) => {
+        const r = resource.toLowerCase();
+        const query = r === 'all' ? {} : { resource: parseChoice(r, ['energy', 'bandwidth'] as const, 'resource').toUpperCase() as 'ENERGY' | 'BANDWIDTH' };
+        await paid(ctx, opts, ({ client }) => client.prices(query));
+      }),
+    );
+
+    paidOptions(cmd.command('account').description('TRX balance, resources and TRC-20 balances of an address').argument('<address>', 'TRON address')).action(
+      action<[string], PaidOptions>(async (ctx, { args: [address], opts }) => {
+        await paid(ctx, opts, ({ client }) => client.account(address));
+      }),
+    );
+
+    paidOptions(
+      cmd
+        .command('estimate')
+        .description('energy, bandwidth and TRX cost of a transaction')
+        .argument('<operation>', 'trc20_transfer, trx_transfer or custom')
+        .option('--to <address>', 'recipient')
+        .option('--amount <amount>', 'amount (token units)')
+        .option('--contract <address>', 'token or contract'),
+    ).action(
+      action<[string], PaidOptions & { to?: string; amount?: string; contract?: string }>(async (ctx, { args: [operation], opts }) => {
+        const op = parseChoice(operation, ['trc20_transfer', 'trx_transfer', 'custom'] as const, 'operation');
+        await paid(ctx, opts, ({ client }) =>
+          client.estimate({
+            operation: op,
+            ...(opts.to ? { to: opts.to } : {}),
+            ...(opts.amount ? { amount: decimal(opts.amount, '--amount') } : {}),
+            ...(opts.contract ? { contract: opts.contract } : {}),
+          }),
+        );
+      }),
+    );
+
+    paidOptions(
+      cmd.command('swap-quote').description('DEX quote for a token swap').argument('<from>', 'symbol or contract').argument('<to>', 'symbol or contract').argument('<amount>', 'amount of <from>'),
+    ).action(
+      action<[string, string, string], PaidOptions>(async (ctx, { args: [from, to, amount], opts }) => {
+        await paid(ctx, opts, ({ client }) => client.swapQuote({ from, to, amount: decimal(amount, 'amount') }));
+      }),
+    );
+
+    paidOptions(cmd.command('network').description('TRON chain parameters').option('--summary', 'the short form')).action(
+      action<[], PaidOptions & { summary?: boolean }>(async (ctx, { opts }) => {
+        await paid(ctx, opts, ({ client }) => client.network({ format: opts.summary ? 'summary' : 'full' }));
+      }),
+    );
+
+    paidOptions(
+      cmd
+        .command('invoice')
+        .description('a USDT invoice whose payments are detected automatically')
+        .argument('<amount>', 'USDT')
+        .option('--description <text>')
+        .option('--pay-to <address>', 'receiving address (default: a fresh one)')
+        .option('--expires-in <seconds>', 'lifetime in seconds', '3600'),
+    ).action(
+      action<[string], PaidOptions & { description?: string; payTo?: string; expiresIn: string }>(async (ctx, { args: [amount], opts }) => {
+        await paid(ctx, opts, ({ client }) =>
+          client.invoice({
+            amount_usdt: decimal(amount, 'amount'),
+            ...(opts.description ? { description: opts.description } : {}),
+            ...(opts.payTo ? { pay_to_address: opts.payTo } : {}),
+            expires_in_seconds: parseInteger(opts.expiresIn, '--expires-in', { min: 1 }),
+          }),
+        );
+      }),
+    );
+
+    paidOptions(
+      cmd
+        .command('watch')
+        .description('a webhook on each incoming TRC-20 transfer to an address, for 24 hours')
+        .argument('<address>', 'TRON address to watch')
+        .requiredOption('--webhook-url <url>', 'where events are POSTed')
+        .option('--events <list>', 'usdt_incoming, usdc_incoming, usdd_incoming, trc20_incoming (comma separated)')
+        .option('--token <address>', 'only this token contract')
+        .option('--min-amount <amount>', 'ignore smaller transfers'),
+    ).action(
+      action<[string], PaidOptions & { webhookUrl: string; events?: string; token?: string; minAmount?: string }>(async (ctx, { args: [address], opts }) => {
+        await paid(ctx, opts, ({ client }) =>
+          client.watch({
+            address,
+            webhook_url: opts.webhookUrl,
+            ...(opts.events ? { event_types: opts.events.split(',').map((e) => e.trim()) as never } : {}),
+            ...(opts.token ? { token_contract: opts.token } : {}),
+            ...(opts.minAmount ? { min_amount: decimal(opts.minAmount, '--min-amount') } : {}),
+          }),
+        );
+      }),
+    );
+
+    paidOptions(
+      cmd
+        .command('receive')
+        .description('a one-time watch for an expected payment')
+        .argument('<amount>', 'expected amount (token units)')
+        .option('--token <address>', 'token contract (default USDT)')
+        .option('--tolerance <pct>', 'accepted difference, percent', '0')
+        .option('--timeout <seconds>', 'how long to wait', '300')
+        .option('--webhook-url <url>', 'notified when the payment arrives'),
+    ).action(
+      action<[string], PaidOptions & { token?: string; tolerance: string; timeout: string; webhookUrl?: string }>(async (ctx, { args: [amount], opts }) => {
+        const tolerance = Number(opts.tolerance);
+        if (!/^\d+(\.\d+)?$/.test(opts.tolerance) || tolerance > 100) throw new UsageError('--tolerance must be a percentage between 0 and 100');
+        await paid(ctx, opts, ({ client }) =>
+          client.receive({
+            expected_amount: decimal(amount, 'amount'),
+            ...(opts.token ? { token_contract: opts.token } : {}),
+            tolerance_pct: tolerance,
+            timeout_seconds: parseInteger(opts.timeout, '--timeout', { min: 1 }),
+            ...(opts.webhookUrl ? { webhook_url: opts.webhookUrl } : {}),
+          }),
+        );
+      }),
+    );
+
+    paidOptions(
+      cmd
+        .command('send')
+        .description('send USDT: a transfer you signed (--signed-tx-file), or one signed here with the wallet’s TRON key')
+        .requiredOption('--to <address>', 'recipient')
+        .requiredOption('--amount <usdt>', 'USDT amount')
+        .option('--signed-tx-file <path>', 'a signed transaction (JSON); "-" for stdin')
+        .option('--memo <text>'),
+    ).action(
+      action<[], PaidOptions & { to: string; amount: string; signedTxFile?: string; memo?: string }>(async (ctx, { opts }) => {
+        const amount = decimal(opts.amount, '--amount');
+        let signedTx: string | undefined;
+        if (opts.signedTxFile) signedTx = (await readFileOrStdin(opts.signedTxFile, 'signed transaction')).trim();
+        await paid(ctx, opts, async ({ client, sdk }) => {
+          if (!signedTx) {
+            const wallet = await loadWallet(ctx, opts);
+            if (!wallet.tron) throw new UsageError('signing a transfer needs a TRON key in the wallet');
+            const settings = await ctx.settings(false);
+            const signed = await sdk.signTrc20Transfer({
+              privateKey: wallet.tron,
+              to: opts.to,
+              amount,
+              ...(opts.fullNode || ctx.opts.mock ? { fullNode: opts.fullNode ?? settings.baseUrl! } : {}),
+            });
+            ctx.out.info(`signed transfer ${signed.txID} from ${signed.from}`);
+            signedTx = signed.signed_tx;
+          }
+          return client.send({ to: opts.to, amount_usdt: amount, signed_tx: signedTx, ...(opts.memo ? { memo: opts.memo } : {}) });
+        });
+      }),
+    );
+
+    paidOptions(
+      cmd
+        .command('send-batch')
+        .description('up to 50 signed transfers in one call: a JSON array of {to, amount, signed_tx}')
+        .option('-f, --file <path>', 'the JSON array; "-" or omitted: stdin'),
+    ).action(
+      action<[], PaidOptions & { file?: string }>(async (ctx, { opts }) => {
+        const text = await readFileOrStdin(opts.file, 'transfers');
+        let transfers: unknown;
+        try {
+          transfers = JSON.parse(text);
+        } catch {
+          throw new UsageError('the transfers are not JSON', 'pass a JSON array of {to, amount, signed_tx}');
+        }
+        const list = Array.isArray(transfers) ? transfers : (transfers as { transfers?: unknown })?.transfers;
+        if (!Array.isArray(list)) throw new UsageError('expected a JSON array of {to, amount, signed_tx}');
+        await paid(ctx, opts, ({ client }) => client.sendBatch(list as never));
+      }),
+    );
+
+    paidOptions(
+      cmd
+        .command('swap-execute')
+        .description('execute a token swap (energy provided)')
+        .argument('<from>', 'symbol or contract')
+        .argument('<to>', 'symbol or contract')
+        .argument('<amount>', 'amount of <from>')
+        .option('--slippage <pct>', 'accepted slippage, percent', '0.5'),
+    ).action(
+      action<[string, string, string], PaidOptions & { slippage: string }>(async (ctx, { args: [from, to, amount], opts }) => {
+        const slippage = Number(opts.slippage);
+        if (!/^\d+(\.\d+)?$/.test(opts.slippage) || slippage > 50) throw new UsageError('--slippage must be a percentage between 0 and 50');
+        await paid(ctx, opts, ({ client }) => client.swapExecute({ from_token: from, to_token: to, amount: decimal(amount, 'amount'), slippage_pct: slippage }));
+      }),
+    );
+
+    paidOptions(
+      cmd
+        .command('rpc')
+        .description('a whitelisted TRON node call, e.g. `rpc getnowblock` or `rpc getaccount \'{"address":"T…","visible":true}\'`')
+        .argument('<method>', 'getnowblock, getaccount, getaccountresource, gettransactionbyid, gettransactioninfobyid, getcontractinfo, triggerconstantcontract, getchainparameters, getblockbynum')
+        .argument('[body]', 'JSON object', '{}'),
+    ).action(
+      action<[string, string], PaidOptions>(async (ctx, { args: [method, body], opts }) => {
+        const parsed = jsonArg(body, 'body');
+        await paid(ctx, opts, ({ client }) => client.rpc(method, parsed));
+      }),
+    );
+  },
+};
+
+export default command;

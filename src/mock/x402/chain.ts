@@ -1,0 +1,505 @@
+/**
+ * A small simulated TRON chain: blocks every 3 s of mock time (ids derived from the height, so
+ * any recent block can serve as a TAPOS reference), TRX and TRC-20 balances, delegated energy,
+ * signed transactions that really verify (txID = sha256(raw_data_hex), secp256k1 signature by
+ * the owner, expiration, TAPOS, no duplicates), and TRC-20 Transfer events that watchers
+ * (watch, receive, invoices) subscribe to. It backs the simulated node (/wallet/*), the paid
+ * endpoints and the deposit flow, so everything runs offline.
+ */
+import { sha256 } from '@noble/hashes/sha2';
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
+import { type DecodedTransaction, type SignedTransactionLike, verifySignedTransaction } from '../../tron/transaction.js';
+import { isTronAddress, toTronAddress, tronAddressToHex } from '../../utils/address.js';
+
+export const BLOCK_INTERVAL_MS = 3_000;
+const GENESIS_HEIGHT = 70_000_000;
+
+/** Chain parameters the node reports (mainnet-like values). */
+export const CHAIN_PARAMETERS = {
+  getEnergyFee: 100, // SUN per energy unit burnt
+  getTransactionFee: 1_000, // SUN per bandwidth byte burnt
+  getFreeNetLimit: 600,
+  getCreateAccountFee: 100_000,
+  getCreateNewAccountFeeInSystemContract: 1_000_000,
+  getMaintenanceTimeInterval: 21_600_000,
+  getTotalEnergyLimit: 180_000_000_000,
+  getTotalEnergyCurrentLimit: 180_000_000_000,
+  getMemoFee: 1_000_000,
+} as const;
+
+/** Energy a TRC-20 transfer uses: to an address that already holds the token, and to an empty one. */
+export const TRC20_ENERGY = { existing: 65_000, empty: 130_000 } as const;
+
+export interface ChainToken {
+  symbol: string;
+  name: string;
+  address: string;
+  decimals: number;
+}
+
+/** TRC-20 contracts the simulated chain runs (mainnet addresses). */
+export const CHAIN_TOKENS: readonly ChainToken[] = [
+  { symbol: 'USDT', name: 'Tether USD', address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', decimals: 6 },
+  { symbol: 'USDC', name: 'USD Coin', address: 'TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8', decimals: 6 },
+  { symbol: 'USDD', name: 'Decentralized USD', address: 'TPYmHEhy5n8TCEfYGqW2rPxsghSfzghPDn', decimals: 18 },
+  { symbol: 'USDD', name: 'Decentralized USD', address: 'TXDk8mbtRbXeYuMNS83CfKPaYYT8XWv9Hz', decimals: 18 },
+];
+
+export interface ChainAccount {
+  address: string;
+  trx: bigint;
+  tokens: Map<string, bigint>;
+  /** Energy delegated to the account (rented), and used in the current window. */
+  energyLimit: number;
+  energyUsed: number;
+  freeNetUsed: number;
+  createdAt: number;
+}
+
+export interface Trc20Transfer {
+  txid: string;
+  token: ChainToken;
+  from: string;
+  to: string;
+  amount: bigint;
+  block: number;
+  timestamp: number;
+}
+
+export interface ChainTransaction {
+  txid: string;
+  /** The signed transaction as submitted (JSON form), or a synthetic one for mock transfers. */
+  tx: Record<string, unknown>;
+  block: number;
+  timestamp: number;
+  result: 'SUCCESS' | 'REVERT';
+  owner: string;
+  contractType: string;
+  energyUsed: number;
+  netUsed: number;
+  feeSun: number;
+  transfer?: Trc20Transfer;
+  trxTransfer?: { from: string; to: string; amountSun: bigint; memoHex?: string };
+}
+
+export type BroadcastResult =
+  | { result: true; txid: string; code: 'SUCCESS'; transaction: ChainTransaction }
+  | { result: false; txid?: string; code: string; message: string };
+
+export interface ChainOptions {
+  now: () => number;
+  seed?: number;
+  /** Transaction ids already accepted elsewhere in the mock (shared duplicate check). */
+  broadcasted?: Set<string>;
+}
+
+const ZERO_HASH = '0'.repeat(64);
+
+function hashHex(text: string): string {
+  return bytesToHex(sha256(new TextEncoder().encode(text)));
+}
+
+/** A deterministic TRON address for a label (mock treasuries, invoice addresses, …). */
+export function labelAddress(label: string): string {
+  return toTronAddress(`41${hashHex(`trx-rent mock address ${label}`).slice(0, 40)}`);
+}
+
+export class SimulatedChain {
+  readonly now: () => number;
+  readonly seed: number;
+  readonly genesisTime: number;
+  readonly accounts = new Map<string, ChainAccount>();
+  readonly transactions = new Map<string, ChainTransaction>();
+  readonly #byBlock = new Map<number, string[]>();
+  readonly #listeners = new Set<(transfer: Trc20Transfer) => void>();
+  readonly #broadcasted: Set<string>;
+  /** Source of mock transfers and funding (unlimited balance). */
+  readonly faucet = labelAddress('faucet');
+  #synthetic = 0;
+
+  constructor(options: ChainOptions) {
+    this.now = options.now;
+    this.seed = options.seed ?? 1;
+    this.genesisTime = Math.floor(options.now() / BLOCK_INTERVAL_MS) * BLOCK_INTERVAL_MS - 1_000 * BLOCK_INTERVAL_MS;
+    this.#broadcasted = options.broadcasted ?? new Set();
+  }
+
+  // ---- tokens ----
+
+  token(ref: string): ChainToken | undefined {
+    if (isTronAddress(ref)) return CHAIN_TOKENS.find((t) => t.address === ref);
+    return CHAIN_TOKENS.find((t) => t.symbol === ref.toUpperCase());
+  }
+
+  // ---- blocks ----
+
+  height(at = this.now()): number {
+    return GENESIS_HEIGHT + Math.max(0, Math.floor((at - this.genesisTime) / BLOCK_INTERVAL_MS));
+  }
+
+  blockTime(height: number): number {
+    return this.genesisTime + (height - GENESIS_HEIGHT) * BLOCK_INTERVAL_MS;
+  }
+
+  /** Block id: 8 bytes of height then 24 bytes of hash, as on TRON. */
+  blockId(height: number): string {
+    return height.toString(16).padStart(16, '0') + hashHex(`trx-rent mock block ${this.seed} ${height}`).slice(16);
+  }
+
+  block(height = this.height(), detail = true): Record<string, unknown> | undefined {
+    if (height < GENESIS_HEIGHT || height > this.height()) return undefined;
+    const raw = {
+      number: height,
+      txTrieRoot: ZERO_HASH,
+      witness_address: tronAddressToHex(labelAddress(`witness ${height % 27}`)),
+      parentHash: height > GENESIS_HEIGHT ? this.blockId(height - 1) : ZERO_HASH,
+      version: 31,
+      timestamp: this.blockTime(height),
+    };
+    const out: Record<string, unknown> = {
+      blockID: this.blockId(height),
+      block_header: { raw_data: raw, witness_signature: hashHex(`sig ${height}`).repeat(2) + '00' },
+    };
+    const txs = this.#byBlock.get(height);
+    if (detail && txs?.length) out.transactions = txs.map((id) => this.transactionJson(id));
+    return out;
+  }
+
+  /** True when (ref_block_bytes, ref_block_hash) name one of the last 65 536 blocks. */
+  taposMatches(refBlockBytes: string, refBlockHash: string): boolean {
+    const low = Number.parseInt(refBlockBytes, 16);
+    if (!Number.isFinite(low)) return false;
+    const head = this.height();
+    let candidate = head - ((head - low) & 0xffff);
+    for (; candidate >= GENESIS_HEIGHT && candidate > head - 65_536; candidate -= 65_536) {
+      if (this.blockId(candidate).slice(16, 32) === refBlockHash.toLowerCase()) return true;
+    }
+    return false;
+  }
+
+  // ---- accounts ----
+
+  account(address: string, create = false): ChainAccount | undefined {
+    let account = this.accounts.get(address);
+    if (!account && create) {
+      account = { address, trx: 0n, tokens: new Map(), energyLimit: 0, energyUsed: 0, freeNetUsed: 0, createdAt: this.now() };
+      this.accounts.set(address, account);
+    }
+    return account;
+  }
+
+  trxBalance(address: string): bigint {
+    return address === this.faucet ? 10n ** 30n : (this.accounts.get(address)?.trx ?? 0n);
+  }
+
+  tokenBalance(address: string, token: string): bigint {
+    if (address === this.faucet) return 10n ** 40n;
+    return this.accounts.get(address)?.tokens.get(token) ?? 0n;
+  }
+
+  availableEnergy(address: string): number {
+    const a = this.accounts.get(address);
+    return a ? Math.max(0, a.energyLimit - a.energyUsed) : 0;
+  }
+
+  /** Delegate (rent) energy to an address. */
+  delegateEnergy(address: string, amount: number): void {
+    this.account(address, true)!.energyLimit += amount;
+  }
+
+  /** Energy a TRC-20 transfer of `token` to `to` uses. */
+  trc20TransferEnergy(token: string, to: string): number {
+    return this.tokenBalance(to, token) > 0n ? TRC20_ENERGY.existing : TRC20_ENERGY.empty;
+  }
+
+  // ---- events ----
+
+  onTransfer(listener: (transfer: Trc20Transfer) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #emit(transfer: Trc20Transfer): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(transfer);
+      } catch {
+        // a watcher's bug must not undo a block
+      }
+    }
+  }
+
+  // ---- transactions ----
+
+  #moveToken(token: ChainToken, from: string, to: string, amount: bigint, mint: boolean): boolean {
+    if (from !== this.faucet) {
+      const source = this.account(from, true)!;
+      const have = source.tokens.get(token.address) ?? 0n;
+      if (have < amount) {
+        if (!mint) return false;
+        source.tokens.set(token.address, 0n);
+      } else source.tokens.set(token.address, have - amount);
+    }
+    const target = this.account(to, true)!;
+    target.tokens.set(token.address, (target.tokens.get(token.address) ?? 0n) + amount);
+    return true;
+  }
+
+  #record(entry: Omit<ChainTransaction, 'block' | 'timestamp'>): ChainTransaction {
+    const block = this.height();
+    const tx: ChainTransaction = { ...entry, block, timestamp: this.now() };
+    this.transactions.set(tx.txid, tx);
+    this.#broadcasted.add(tx.txid);
+    const list = this.#byBlock.get(block) ?? [];
+    list.push(tx.txid);
+    this.#byBlock.set(block, list);
+    if (tx.transfer) {
+      tx.transfer.block = block;
+      tx.transfer.timestamp = tx.timestamp;
+      this.#emit(tx.transfer);
+    }
+    return tx;
+  }
+
+  /**
+   * Validate and execute a signed transaction, as a node's broadcasttransaction does. The
+   * all-zero reference block that `buildTrxTransfer` uses offline is accepted (a real node
+   * would answer TAPOS_ERROR); any other reference must be one of this chain's recent blocks.
+   */
+  broadcast(signed: SignedTransactionLike & Record<string, unknown>, options: { fundShortfall?: boolean } = {}): BroadcastResult {
+    const verified = verifySignedTransaction(signed);
+    if (!verified.ok) return { result: false, code: 'SIGERROR', message: `validate signature error: ${verified.reason}` };
+    const d = verified.decoded;
+    const txid = d.txID.toLowerCase();
+    if (this.#broadcasted.has(txid) || this.transactions.has(txid)) return { result: false, txid, code: 'DUP_TRANSACTION_ERROR', message: 'dup transaction' };
+    const now = this.now();
+    if (d.expiration <= now) return { result: false, txid, code: 'TRANSACTION_EXPIRATION_ERROR', message: 'transaction expired' };
+    if (d.expiration > now + 24 * 3_600_000) return { result: false, txid, code: 'TRANSACTION_EXPIRATION_ERROR', message: 'expiration more than 24 h ahead' };
+    const offline = /^0+$/.test(d.refBlockHash) && /^0+$/.test(d.refBlockBytes);
+    if (!offline && !this.taposMatches(d.refBlockBytes, d.refBlockHash)) {
+      return { result: false, txid, code: 'TAPOS_ERROR', message: 'Tapos check error: reference block not found' };
+    }
+    if (options.fundShortfall) this.#fundShortfall(d);
+    return this.#execute(signed, d);
+  }
+
+  /** Top up the owner so the transaction can execute (test wallets have no on-chain history here). */
+  #fundShortfall(d: DecodedTransaction): void {
+    if (d.contractType === 'TransferContract' && d.amountSun !== undefined) {
+      const short = d.amountSun - this.trxBalance(d.ownerAddress);
+      if (short > 0n) this.fundTrx(d.ownerAddress, short);
+    } else if (d.trc20Transfer && d.contractAddress) {
+      const token = this.token(d.contractAddress);
+      const short = token ? d.trc20Transfer.amount - this.tokenBalance(d.ownerAddress, token.address) : 0n;
+      if (token && short > 0n) this.syntheticTransfer({ token, to: d.ownerAddress, amount: short, label: 'top-up' });
+    }
+  }
+
+  #execute(signed: Record<string, unknown>, d: DecodedTransaction): BroadcastResult {
+    const txid = d.txID.toLowerCase();
+    const owner = d.ownerAddress;
+    const rawLength = ((signed.raw_data_hex as string | undefined)?.length ?? 0) / 2;
+    const netUsed = rawLength + 65 * ((signed.signature as string[] | undefined)?.length ?? 1) + 64;
+    const json = { ...signed, txID: txid };
+    if (d.contractType === 'TransferContract' && d.toAddress && d.amountSun !== undefined) {
+      const from = this.account(owner, true)!;
+      if (from.trx < d.amountSun) {
+        return { result: false, txid, code: 'CONTRACT_VALIDATE_ERROR', message: 'Validate TransferContract error, balance is not sufficient.' };
+      }
+      from.trx -= d.amountSun;
+      const to = this.account(d.toAddress, true)!;
+      to.trx += d.amountSun;
+      const feeSun = this.#chargeBandwidth(from, netUsed);
+      const transaction = this.#record({
+        txid,
+        tx: json,
+        result: 'SUCCESS',
+        owner,
+        contractType: d.contractType,
+        energyUsed: 0,
+        netUsed,
+        feeSun,
+        trxTransfer: { from: owner, to: d.toAddress, amountSun: d.amountSun, ...(d.dataHex ? { memoHex: d.dataHex } : {}) },
+      });
+      return { result: true, txid, code: 'SUCCESS', transaction };
+    }
+    if (d.contractType === 'TriggerSmartContract' && d.contractAddress) {
+      const token = this.token(d.contractAddress);
+      const from = this.account(owner, true)!;
+      if (!token || !d.trc20Transfer) {
+        const transaction = this.#record({ txid, tx: json, result: 'REVERT', owner, contractType: d.contractType, energyUsed: 0, netUsed, feeSun: 0 });
+        return { result: true, txid, code: 'SUCCESS', transaction };
+      }
+      const energy = this.trc20TransferEnergy(token.address, d.trc20Transfer.to);
+      const moved = this.#moveToken(token, owner, d.trc20Transfer.to, d.trc20Transfer.amount, false);
+      const feeSun = this.#chargeEnergy(from, energy) + this.#chargeBandwidth(from, netUsed);
+      const transfer: Trc20Transfer = { txid, token, from: owner, to: d.trc20Transfer.to, amount: d.trc20Transfer.amount, block: 0, timestamp: 0 };
+      const transaction = this.#record({
+        txid,
+        tx: json,
+        result: moved ? 'SUCCESS' : 'REVERT',
+        owner,
+        contractType: d.contractType,
+        energyUsed: energy,
+        netUsed,
+        feeSun,
+        ...(moved ? { transfer } : {}),
+      });
+      return { result: true, txid, code: 'SUCCESS', transaction };
+    }
+    return { result: false, txid, code: 'CONTRACT_VALIDATE_ERROR', message: `contract ${d.contractType} is not simulated` };
+  }
+
+  #chargeEnergy(account: ChainAccount, energy: number): number {
+    const free = Math.max(0, account.energyLimit - account.energyUsed);
+    const fromLimit = Math.min(free, energy);
+    account.energyUsed += fromLimit;
+    const burnt = (energy - fromLimit) * CHAIN_PARAMETERS.getEnergyFee;
+    account.trx = account.trx > BigInt(burnt) ? account.trx - BigInt(burnt) : 0n;
+    return burnt;
+  }
+
+  #chargeBandwidth(account: ChainAccount, bytes: number): number {
+    if (account.freeNetUsed + bytes <= CHAIN_PARAMETERS.getFreeNetLimit) {
+      account.freeNetUsed += bytes;
+      return 0;
+    }
+    const burnt = bytes * CHAIN_PARAMETERS.getTransactionFee;
+    account.trx = account.trx > BigInt(burnt) ? account.trx - BigInt(burnt) : 0n;
+    return burnt;
+  }
+
+  /**
+   * A TRC-20 transfer the mock makes itself (no signature): funding from the faucet, the
+   * `/__mock/` transfer helper, x402 settlements. With `mint`, a payer short of funds is not an
+   * error (the mock does not require x402 payers to hold tokens unless configured to).
+   */
+  syntheticTransfer(input: { token: ChainToken; from?: string; to: string; amount: bigint; mint?: boolean; label?: string }): ChainTransaction {
+    const from = input.from ?? this.faucet;
+    const txid = hashHex(`trx-rent mock tx ${this.seed} ${++this.#synthetic} ${input.label ?? ''} ${this.now()}`);
+    const moved = this.#moveToken(input.token, from, input.to, input.amount, input.mint ?? false);
+    const transfer: Trc20Transfer = { txid, token: input.token, from, to: input.to, amount: input.amount, block: 0, timestamp: 0 };
+    const callData = `a9059cbb${tronAddressToHex(input.to).slice(2).padStart(64, '0')}${input.amount.toString(16).padStart(64, '0')}`;
+    return this.#record({
+      txid,
+      tx: {
+        txID: txid,
+        raw_data: {
+          contract: [
+            {
+              parameter: {
+                value: { owner_address: tronAddressToHex(from), contract_address: tronAddressToHex(input.token.address), data: callData },
+                type_url: 'type.googleapis.com/protocol.TriggerSmartContract',
+              },
+              type: 'TriggerSmartContract',
+            },
+          ],
+          timestamp: this.now(),
+          expiration: this.now() + 60_000,
+        },
+        signature: [],
+      },
+      result: moved ? 'SUCCESS' : 'REVERT',
+      owner: from,
+      contractType: 'TriggerSmartContract',
+      energyUsed: this.trc20TransferEnergy(input.token.address, input.to),
+      netUsed: 345,
+      feeSun: 0,
+      ...(moved ? { transfer } : {}),
+    });
+  }
+
+  /** Give an address TRX (SUN), from the faucet. */
+  fundTrx(address: string, amountSun: bigint): void {
+    this.account(address, true)!.trx += amountSun;
+  }
+
+  /** Record a swap or other synthetic contract call (no balance effects). */
+  recordCall(owner: string, label: string, energyUsed = 0): ChainTransaction {
+    const txid = hashHex(`trx-rent mock call ${this.seed} ${++this.#synthetic} ${label} ${this.now()}`);
+    return this.#record({
+      txid,
+      tx: { txID: txid, raw_data: { contract: [{ type: 'TriggerSmartContract', parameter: { value: { owner_address: tronAddressToHex(owner) } } }], timestamp: this.now() }, signature: [] },
+      result: 'SUCCESS',
+      owner,
+      contractType: 'TriggerSmartContract',
+      energyUsed,
+      netUsed: 345,
+      feeSun: 0,
+    });
+  }
+
+  // ---- node JSON views ----
+
+  transactionJson(txid: string): Record<string, unknown> | undefined {
+    const tx = this.transactions.get(txid.toLowerCase());
+    if (!tx) return undefined;
+    return { ...tx.tx, ret: [{ contractRet: tx.result }] };
+  }
+
+  transactionInfo(txid: string): Record<string, unknown> | undefined {
+    const tx = this.transactions.get(txid.toLowerCase());
+    if (!tx) return undefined;
+    const info: Record<string, unknown> = {
+      id: tx.txid,
+      blockNumber: tx.block,
+      blockTimeStamp: this.blockTime(tx.block),
+      contractResult: [''],
+      receipt: {
+        ...(tx.energyUsed ? { energy_usage_total: tx.energyUsed } : {}),
+        net_usage: tx.netUsed,
+        ...(tx.feeSun ? { energy_fee: tx.feeSun } : {}),
+        result: tx.result,
+      },
+    };
+    if (tx.feeSun) info.fee = tx.feeSun;
+    if (tx.transfer) {
+      const t = tx.transfer;
+      info.contract_address = tronAddressToHex(t.token.address);
+      info.log = [
+        {
+          address: tronAddressToHex(t.token.address).slice(2),
+          topics: [
+            'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef',
+            tronAddressToHex(t.from).slice(2).padStart(64, '0'),
+            tronAddressToHex(t.to).slice(2).padStart(64, '0'),
+          ],
+          data: t.amount.toString(16).padStart(64, '0'),
+        },
+      ];
+    }
+    if (tx.result === 'REVERT') info.result = 'FAILED';
+    return info;
+  }
+
+  /** Node-style decode of a broadcasthex payload: Transaction { raw_data = 1; signature = 2 }. */
+  static decodeTransactionHex(hex: string): SignedTransactionLike & Record<string, unknown> {
+    const bytes = hexToBytes(hex.replace(/^0x/, ''));
+    let i = 0;
+    let raw: Uint8Array | undefined;
+    const signature: string[] = [];
+    const varint = () => {
+      let result = 0;
+      let shift = 0;
+      for (;;) {
+        if (i >= bytes.length) throw new Error('truncated');
+        const b = bytes[i++]!;
+        result += (b & 0x7f) * 2 ** shift;
+        if (!(b & 0x80)) return result;
+        shift += 7;
+      }
+    };
+    while (i < bytes.length) {
+      const key = varint();
+      if ((key & 7) !== 2) throw new Error('unexpected wire type');
+      const len = varint();
+      const value = bytes.subarray(i, i + len);
+      i += len;
+      if (key >> 3 === 1) raw = value;
+      else if (key >> 3 === 2) signature.push(bytesToHex(value));
+    }
+    if (!raw) throw new Error('no raw_data');
+    const raw_data_hex = bytesToHex(raw);
+    return { txID: bytesToHex(sha256(raw)), raw_data_hex, signature };
+  }
+}

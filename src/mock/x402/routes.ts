@@ -1,0 +1,630 @@
+/**
+ * The twelve paid routes of `/x402/tron/*`. Each request goes: run due work -> validate the
+ * query/body with the SDK's own strict schemas (400 VALIDATION_ERROR, free) -> price it -> no
+ * payment header: 402 challenge -> verify the payment (402 + reason on failure) -> run the
+ * endpoint -> settle -> 200 `{ data }` with PAYMENT-RESPONSE (X-PAYMENT-RESPONSE for v1).
+ *
+ * Prices: 0.01 USD for the fixed endpoints. Dynamic endpoints cost 0.001 USD plus up to
+ * 0.009 USD for the work the request causes, capped at 0.01 USD:
+ *   send          0.001 + 0.009 × energy to buy ÷ 130 000 (one transfer to an empty address)
+ *   send/batch    0.001 + 0.009 × energy to buy ÷ 1 300 000 (ten such transfers)
+ *   swap/execute  0.001 + 0.009 × swap value in USD ÷ 10 000
+ * "Energy to buy" is what the sender lacks on the simulated chain for the transfer(s).
+ */
+import { sha256 } from '@noble/hashes/sha2';
+import { bytesToHex } from '@noble/hashes/utils';
+import { http, HttpResponse, type RequestHandler } from 'msw';
+import type { z } from 'zod';
+import { requestIssuesToError } from '../../http/validate.js';
+import {
+  BatchSendRequest,
+  EstimateRequest,
+  InvoiceRequest,
+  NetworkQuery,
+  RPC_METHODS,
+  ReceiveRequest,
+  RpcBody,
+  SendRequest,
+  SwapExecuteRequest,
+  SwapQuoteRequest,
+  WatchRequest,
+  X402AccountParams,
+  X402PricesQuery,
+  X402_LIMITS,
+} from '../../schemas/x402.js';
+import { type SignedTransactionLike, verifySignedTransaction, type DecodedTransaction } from '../../tron/transaction.js';
+import { isTronAddress } from '../../utils/address.js';
+import { atomicToDecimal, decimalToAtomic, sunToTrx } from '../../utils/units.js';
+import { decodeBase64Json, HEADERS } from '../../x402/codec.js';
+import { CHAIN_PARAMETERS, CHAIN_TOKENS, type ChainToken, SimulatedChain, TRC20_ENERGY, labelAddress } from './chain.js';
+import type { PaidMock } from './context.js';
+import { NodeError, nodeCall } from './node.js';
+import type { PriceRequest } from './paywall.js';
+
+const FIXED_MICRO = 10_000n;
+const DYNAMIC_BASE = 1_000n;
+const DYNAMIC_SPAN = 9_000n;
+const HOUR_SEC = 3600;
+const USDT = CHAIN_TOKENS.find((t) => t.symbol === 'USDT')!;
+
+export function dynamicPrice(work: bigint, cap: bigint): bigint {
+  const w = work < 0n ? 0n : work > cap ? cap : work;
+  return DYNAMIC_BASE + (DYNAMIC_SPAN * w) / cap;
+}
+
+class ApiFail extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return HttpResponse.json(body as never, { status, headers });
+}
+
+function errorBody(code: string, message: string, details?: Record<string, unknown>) {
+  return { error: { code, message, ...(details ? { details } : {}) } };
+}
+
+function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const error = requestIssuesToError(result.error.issues);
+  throw new ApiFail(400, error.code, error.message, error.details);
+}
+
+async function readJson(request: Request): Promise<unknown> {
+  const text = await request.clone().text();
+  if (!text.trim()) return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiFail(400, 'VALIDATION_ERROR', 'Body is not valid JSON');
+  }
+}
+
+function queryOf(url: URL): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of url.searchParams) out[k] = v;
+  return out;
+}
+
+interface RouteSpec<I> {
+  method: 'get' | 'post';
+  path: string;
+  description: string;
+  input(request: Request, url: URL, params: Record<string, string>, mock: PaidMock): Promise<I> | I;
+  price(mock: PaidMock, input: I): bigint;
+  run(mock: PaidMock, input: I, ctx: { payer: string; origin: string }): unknown;
+}
+
+function route<I>(spec: RouteSpec<I>) {
+  return spec as RouteSpec<unknown>;
+}
+
+/**
+ * The URL the client used. The HTTP server hands handlers a request on a fixed placeholder
+ * origin (so a request target cannot change it); the Host header names the real one.
+ */
+function publicUrl(request: Request): URL {
+  const url = new URL(request.url);
+  const host = request.headers.get('host');
+  if (url.hostname === 'mock.local' && host && /^[A-Za-z0-9.:[\]-]+$/.test(host)) {
+    return new URL(`${url.pathname}${url.search}`, `http://${host}`);
+  }
+  return url;
+}
+
+function versionOverride(request: Request): 1 | 2 | undefined {
+  const v = request.headers.get('x-mock-x402-version');
+  return v === '1' ? 1 : v === '2' ? 2 : undefined;
+}
+
+function payloadVersion(request: Request): 1 | 2 | undefined {
+  const raw = request.headers.get(HEADERS.PAYMENT_SIGNATURE) ?? request.headers.get(HEADERS.X_PAYMENT);
+  if (!raw) return undefined;
+  try {
+    const v = (decodeBase64Json(raw) as { x402Version?: unknown }).x402Version;
+    return v === 1 ? 1 : v === 2 ? 2 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function paidHandlers(getMock: () => PaidMock): RequestHandler[] {
+  return ROUTES.map((spec) =>
+    http[spec.method](`*${spec.path}`, async ({ request, params }) => {
+      const mock = getMock();
+      mock.tick();
+      const url = publicUrl(request);
+      const flat: Record<string, string> = {};
+      for (const [k, v] of Object.entries(params)) if (typeof v === 'string') flat[k] = v;
+      try {
+        const input = await spec.input(request, url, flat, mock);
+        const bodyText = spec.method === 'post' ? await request.clone().text() : '';
+        const req: PriceRequest = {
+          method: spec.method.toUpperCase(),
+          url: url.href,
+          key: bytesToHex(sha256(new TextEncoder().encode(`${spec.method} ${url.pathname}${url.search} ${bodyText}`))),
+          priceMicroUsd: spec.price(mock, input),
+          description: spec.description,
+          ...(versionOverride(request) ? { version: versionOverride(request) } : {}),
+        };
+        const paying = request.headers.has(HEADERS.PAYMENT_SIGNATURE) || request.headers.has(HEADERS.X_PAYMENT);
+        if (!paying) {
+          const challenge = mock.paywall.challenge(req);
+          return json(402, challenge.body, challenge.headers);
+        }
+        const verification = await mock.paywall.verify(request.headers, req);
+        const version = payloadVersion(request) ?? req.version ?? mock.paywall.options.version;
+        if (!verification.ok) {
+          if (verification.status === 400) {
+            return json(400, errorBody('INVALID_PAYMENT', verification.message, { reason: verification.reason }), mock.paywall.failureHeader(verification, version));
+          }
+          const challenge = mock.paywall.challenge({ ...req, version }, verification.reason);
+          return json(402, challenge.body, { ...challenge.headers, ...mock.paywall.failureHeader(verification, version) });
+        }
+        const data = await spec.run(mock, input, { payer: verification.payer, origin: url.origin });
+        const settled = verification.settle();
+        if ('ok' in settled && settled.ok === false) {
+          const challenge = mock.paywall.challenge({ ...req, version }, settled.reason);
+          return json(402, challenge.body, { ...challenge.headers, ...mock.paywall.failureHeader(settled, version) });
+        }
+        const ok = settled as { header: string; headerName: string };
+        return json(200, { data }, { [ok.headerName]: ok.header, 'access-control-expose-headers': 'PAYMENT-RESPONSE, X-PAYMENT-RESPONSE' });
+      } catch (error) {
+        if (error instanceof ApiFail) return json(error.status, errorBody(error.code, error.message, error.details));
+        return json(500, errorBody('INTERNAL_ERROR', `Mock error: ${(error as Error)?.message ?? String(error)}`));
+      }
+    }),
+  );
+}
+
+// ---- signed transactions in request bodies ----
+
+/** `signed_tx` as a JSON string of a signed transaction, or the hex of a serialized Transaction. */
+function parseSignedTx(text: string, field: string): SignedTransactionLike & Record<string, unknown> {
+  const trimmed = text.trim();
+  if (trimmed.startsWith('{')) {
+    try {
+      return JSON.parse(trimmed);
+    } catch {
+      throw new ApiFail(400, 'VALIDATION_ERROR', `${field} is not valid JSON`, { field });
+    }
+  }
+  if (/^(0x)?[0-9a-fA-F]+$/.test(trimmed)) {
+    try {
+      return SimulatedChain.decodeTransactionHex(trimmed);
+    } catch (error) {
+      throw new ApiFail(400, 'VALIDATION_ERROR', `${field} is not a serialized transaction (${(error as Error).message})`, { field });
+    }
+  }
+  throw new ApiFail(400, 'VALIDATION_ERROR', `${field} must be a signed transaction as JSON or hex`, { field });
+}
+
+interface CheckedTransfer {
+  tx: SignedTransactionLike & Record<string, unknown>;
+  decoded: DecodedTransaction;
+  token: ChainToken;
+  to: string;
+  amount: bigint;
+  owner: string;
+  energyNeeded: number;
+}
+
+/** Everything the network would check before accepting, so a bad transfer is a free 400. */
+function checkTransfer(mock: PaidMock, signedText: string, to: string, amount: string, field: string, onlyUsdt: boolean): CheckedTransfer {
+  const tx = parseSignedTx(signedText, field);
+  const verified = verifySignedTransaction(tx);
+  if (!verified.ok) throw new ApiFail(400, 'VALIDATION_ERROR', `${field} does not verify (${verified.reason})`, { field, reason: verified.reason });
+  const d = verified.decoded;
+  if (d.contractType !== 'TriggerSmartContract' || !d.trc20Transfer || !d.contractAddress) {
+    throw new ApiFail(400, 'VALIDATION_ERROR', `${field} is not a TRC-20 transfer`, { field, reason: 'not_trc20_transfer' });
+  }
+  const token = mock.chain.token(d.contractAddress);
+  if (!token || (onlyUsdt && token.address !== USDT.address)) {
+    throw new ApiFail(400, 'VALIDATION_ERROR', `${field} transfers ${d.contractAddress}, not ${onlyUsdt ? 'USDT' : 'a supported stablecoin'}`, { field, reason: 'unsupported_token' });
+  }
+  if (d.trc20Transfer.to !== to) throw new ApiFail(400, 'VALIDATION_ERROR', `${field} pays ${d.trc20Transfer.to}, not ${to}`, { field, reason: 'recipient_mismatch' });
+  let expected: bigint;
+  try {
+    expected = decimalToAtomic(amount, token.decimals, field);
+  } catch {
+    throw new ApiFail(400, 'VALIDATION_ERROR', `amount has more than ${token.decimals} decimals`, { field });
+  }
+  if (d.trc20Transfer.amount !== expected) {
+    throw new ApiFail(400, 'VALIDATION_ERROR', `${field} moves ${atomicToDecimal(d.trc20Transfer.amount, token.decimals)} ${token.symbol}, not ${amount}`, { field, reason: 'amount_mismatch' });
+  }
+  const now = mock.now();
+  if (d.expiration <= now) throw new ApiFail(400, 'VALIDATION_ERROR', `${field} has expired`, { field, reason: 'TRANSACTION_EXPIRATION_ERROR' });
+  if (mock.chain.transactions.has(d.txID)) throw new ApiFail(400, 'VALIDATION_ERROR', `${field} was already broadcast`, { field, reason: 'DUP_TRANSACTION_ERROR' });
+  const offline = /^0+$/.test(d.refBlockHash) && /^0+$/.test(d.refBlockBytes);
+  if (!offline && !mock.chain.taposMatches(d.refBlockBytes, d.refBlockHash)) {
+    throw new ApiFail(400, 'VALIDATION_ERROR', `${field} references an unknown block`, { field, reason: 'TAPOS_ERROR' });
+  }
+  return { tx, decoded: d, token, to, amount: expected, owner: verified.signer, energyNeeded: mock.chain.trc20TransferEnergy(token.address, to) };
+}
+
+function energyToBuy(mock: PaidMock, transfers: CheckedTransfer[]): bigint {
+  const needByOwner = new Map<string, number>();
+  for (const t of transfers) needByOwner.set(t.owner, (needByOwner.get(t.owner) ?? 0) + t.energyNeeded);
+  let total = 0;
+  for (const [owner, need] of needByOwner) total += Math.max(0, need - mock.chain.availableEnergy(owner));
+  return BigInt(total);
+}
+
+/** Rent what the owner lacks from the cheapest provider (1-hour tier) and delegate it. */
+function buyEnergy(mock: PaidMock, owner: string, needed: number) {
+  const missing = Math.max(0, needed - mock.chain.availableEnergy(owner));
+  if (missing === 0) return { energy_purchased: 0, energy_provider: null as string | null, energy_price_sun: 0, energy_cost_trx: '0' };
+  let selection = mock.market.select({ resource: 'ENERGY', amount: missing, duration_sec: HOUR_SEC });
+  let amount = missing;
+  if (!selection.best && selection.reason === 'below_minimum' && selection.min_amount) {
+    amount = selection.min_amount;
+    selection = mock.market.select({ resource: 'ENERGY', amount, duration_sec: HOUR_SEC });
+  }
+  const best = selection.best;
+  if (!best) return { energy_purchased: 0, energy_provider: null, energy_price_sun: 0, energy_cost_trx: '0' };
+  mock.market.consume?.(best.provider, 'ENERGY', amount);
+  mock.chain.delegateEnergy(owner, amount);
+  return { energy_purchased: amount, energy_provider: best.provider, energy_price_sun: best.price_sun, energy_cost_trx: sunToTrx(amount * best.price_sun) };
+}
+
+function execute(mock: PaidMock, t: CheckedTransfer) {
+  const bought = buyEnergy(mock, t.owner, t.energyNeeded);
+  const result = mock.chain.broadcast(t.tx);
+  if (!result.result) return { ok: false as const, code: result.code, message: result.message, bought };
+  const tx = result.transaction;
+  return {
+    ok: true as const,
+    txid: tx.txid,
+    status: tx.result === 'SUCCESS' ? 'confirmed' : 'reverted',
+    block_number: tx.block,
+    resources: {
+      energy_used: tx.energyUsed,
+      bandwidth_used: tx.netUsed,
+      ...bought,
+      trx_burnt: sunToTrx(tx.feeSun),
+    },
+  };
+}
+
+function bestEnergyPrice(mock: PaidMock): { provider: string | null; price_sun: number } {
+  const best = mock.market.select({ resource: 'ENERGY', duration_sec: HOUR_SEC }).best;
+  return best ? { provider: best.provider, price_sun: best.price_sun } : { provider: null, price_sun: CHAIN_PARAMETERS.getEnergyFee };
+}
+
+function swapUsdMicro(mock: PaidMock, from: string, amount: string): bigint {
+  const token = mock.dex.resolve(from);
+  if (!token) return 0n;
+  if (token.symbol === 'TRX') return mock.dex.quote('TRX', 'USDT', amount).amountOut;
+  const atomic = decimalToAtomic(amount, token.decimals);
+  return token.decimals >= 6 ? atomic / 10n ** BigInt(token.decimals - 6) : atomic;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+// ---- the routes ----
+
+const ROUTES: Array<RouteSpec<unknown>> = [
+  route({
+    method: 'get',
+    path: '/x402/tron/prices',
+    description: 'Live TRON energy and bandwidth prices from several providers',
+    input: (_r, url) => parse(X402PricesQuery, queryOf(url)),
+    price: () => FIXED_MICRO,
+    run(mock, input) {
+      const resources = input.resource ? [input.resource] : (['ENERGY', 'BANDWIDTH'] as const);
+      return resources.flatMap((resource) => {
+        const selection = mock.market.select({ resource, duration_sec: HOUR_SEC });
+        return [selection.best, ...selection.fallbacks]
+          .filter((c) => c !== null)
+          .map((c) => ({ provider: c!.provider, resource_type: resource, price_sun: c!.price_sun, available: c!.available, duration_sec: c!.duration_sec }));
+      });
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/x402/tron/account/:address',
+    description: 'TRON account balances and resources',
+    input: (_r, _u, params) => parse(X402AccountParams, { address: params.address }),
+    price: () => FIXED_MICRO,
+    run(mock, { address }) {
+      const account = mock.chain.accounts.get(address);
+      return {
+        address,
+        balance: Number(account?.trx ?? 0n),
+        energy_limit: account?.energyLimit ?? 0,
+        energy_used: account?.energyUsed ?? 0,
+        bandwidth_limit: CHAIN_PARAMETERS.getFreeNetLimit,
+        bandwidth_used: account?.freeNetUsed ?? 0,
+        trc20_balances: CHAIN_TOKENS.filter((t) => mock.chain.tokenBalance(address, t.address) > 0n).map((t) => ({
+          symbol: t.symbol,
+          contract: t.address,
+          balance: atomicToDecimal(mock.chain.tokenBalance(address, t.address), t.decimals),
+          decimals: t.decimals,
+        })),
+      };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/x402/tron/estimate',
+    description: 'Energy and bandwidth estimate for a TRON transaction',
+    input: async (request) => parse(EstimateRequest, await readJson(request)),
+    price: () => FIXED_MICRO,
+    run(mock, input) {
+      const best = bestEnergyPrice(mock);
+      let energy = 0;
+      let bandwidth = 268;
+      let extraSun = 0;
+      if (input.operation === 'trc20_transfer') {
+        const contract = input.contract ?? USDT.address;
+        energy = input.to ? mock.chain.trc20TransferEnergy(contract, input.to) : TRC20_ENERGY.empty;
+        bandwidth = 345;
+      } else if (input.operation === 'trx_transfer') {
+        if (input.to && !mock.chain.accounts.has(input.to)) extraSun = CHAIN_PARAMETERS.getCreateAccountFee * 10;
+      } else {
+        energy = input.contract && mock.chain.token(input.contract) ? 30_000 : 100_000;
+        bandwidth = 400;
+      }
+      const costSun = energy * best.price_sun + bandwidth * CHAIN_PARAMETERS.getTransactionFee + extraSun;
+      return {
+        energy_needed: energy,
+        bandwidth_needed: bandwidth,
+        cost_trx: sunToTrx(costSun),
+        energy_price_sun: best.price_sun,
+        energy_provider: best.provider,
+        burn_cost_trx: sunToTrx(energy * CHAIN_PARAMETERS.getEnergyFee + bandwidth * CHAIN_PARAMETERS.getTransactionFee + extraSun),
+      };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/x402/tron/swap/quote',
+    description: 'Token swap quote from a decentralized exchange',
+    input: async (request, _u, _p, mock) => {
+      const body = parse(SwapQuoteRequest, await readJson(request));
+      checkSwap(mock, body.from, body.to, body.amount);
+      return body;
+    },
+    price: () => FIXED_MICRO,
+    run(mock, body) {
+      const q = mock.dex.quote(body.from, body.to, body.amount);
+      return { amount_out: q.amount_out, price_impact: q.price_impact, rate: q.rate, route: q.route, fee_pct: '0.3' };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/x402/tron/network',
+    description: 'TRON chain parameters',
+    input: (_r, url) => parse(NetworkQuery, queryOf(url)),
+    price: () => FIXED_MICRO,
+    run(mock, input) {
+      const now = mock.now();
+      const interval = CHAIN_PARAMETERS.getMaintenanceTimeInterval;
+      const height = mock.chain.height();
+      const best = bestEnergyPrice(mock);
+      const summary = {
+        block_height: height,
+        energy_fee_sun: CHAIN_PARAMETERS.getEnergyFee,
+        bandwidth_fee_sun: CHAIN_PARAMETERS.getTransactionFee,
+        energy_market_price_sun: best.price_sun,
+        next_maintenance_time: iso(Math.ceil((now + 1) / interval) * interval),
+      };
+      if (input.format === 'summary') return summary;
+      return {
+        ...summary,
+        block_id: mock.chain.blockId(height),
+        block_time: iso(mock.chain.blockTime(height)),
+        free_bandwidth: CHAIN_PARAMETERS.getFreeNetLimit,
+        account_creation_fee_sun: CHAIN_PARAMETERS.getCreateAccountFee,
+        memo_fee_sun: CHAIN_PARAMETERS.getMemoFee,
+        maintenance_interval_ms: interval,
+        total_energy_limit: CHAIN_PARAMETERS.getTotalEnergyLimit,
+        chain_parameters: Object.entries(CHAIN_PARAMETERS).map(([key, value]) => ({ key, value })),
+      };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/x402/tron/invoice',
+    description: 'Create a USDT invoice with automatic payment detection',
+    input: async (request) => parse(InvoiceRequest, await readJson(request)),
+    price: () => FIXED_MICRO,
+    run(mock, input, ctx) {
+      const id = `inv_${mock.hex(12)}`;
+      const payTo = input.pay_to_address ?? labelAddress(`invoice ${id}`);
+      const now = mock.now();
+      const expires = now + (input.expires_in_seconds ?? X402_LIMITS.INVOICE_EXPIRES_DEFAULT_S) * 1000;
+      mock.watchers.invoices.set(id, {
+        invoice_id: id,
+        amount_usdt: atomicToDecimal(decimalToAtomic(input.amount_usdt, 6, 'amount_usdt'), 6),
+        description: input.description ?? null,
+        pay_to_address: payTo,
+        token_contract: USDT.address,
+        created_at: now,
+        expires_at: expires,
+        status: 'pending',
+        paid_total: '0',
+        paid_at: null,
+        payments: [],
+      });
+      const invoice = mock.watchers.invoices.get(id)!;
+      return {
+        invoice_id: id,
+        payment_url: `${ctx.origin}/__mock/x402/invoices/${id}`,
+        pay_to_address: payTo,
+        qr_data: `tron:${payTo}?token=${USDT.address}&amount=${invoice.amount_usdt}`,
+        amount_usdt: invoice.amount_usdt,
+        status: 'pending',
+        expires_at: iso(expires),
+      };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/x402/tron/watch',
+    description: 'Watch an address for incoming TRC-20 transfers (24 hours)',
+    input: async (request) => parse(WatchRequest, await readJson(request)),
+    price: () => FIXED_MICRO,
+    run(mock, input) {
+      const id = `wch_${mock.hex(12)}`;
+      const now = mock.now();
+      const record = {
+        watch_id: id,
+        address: input.address,
+        webhook_url: input.webhook_url,
+        event_types: input.event_types ?? ['trc20_incoming'],
+        token_contract: input.token_contract ?? null,
+        min_amount: input.min_amount ?? null,
+        created_at: now,
+        expires_at: now + X402_LIMITS.WATCH_DURATION_MS,
+        secret: mock.hex(32),
+        deliveries: 0,
+      };
+      mock.watchers.watches.set(id, record);
+      return { watch_id: id, expires_at: iso(record.expires_at), status: 'active', address: record.address, event_types: record.event_types, webhook_secret: record.secret };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/x402/tron/receive',
+    description: 'One-time watch for an expected incoming payment',
+    input: async (request, _u, _p, mock) => {
+      const body = parse(ReceiveRequest, await readJson(request));
+      const token = body.token_contract ? mock.chain.token(body.token_contract) : USDT;
+      if (!token) throw new ApiFail(400, 'VALIDATION_ERROR', 'token_contract is not a supported token', { field: 'token_contract' });
+      return { ...body, token };
+    },
+    price: () => FIXED_MICRO,
+    run(mock, input) {
+      const id = `pay_${mock.hex(12)}`;
+      const now = mock.now();
+      const record = {
+        payment_id: id,
+        watch_address: labelAddress(`receive ${id}`),
+        expected_amount: input.expected_amount,
+        token_contract: input.token.address,
+        tolerance_pct: input.tolerance_pct ?? 0,
+        webhook_url: input.webhook_url ?? null,
+        created_at: now,
+        expires_at: now + (input.timeout_seconds ?? X402_LIMITS.RECEIVE_TIMEOUT_DEFAULT_S) * 1000,
+        secret: mock.hex(32),
+        status: 'waiting' as const,
+        payment: null,
+      };
+      mock.watchers.receives.set(id, record);
+      return { payment_id: id, watch_address: record.watch_address, expires_at: iso(record.expires_at), status: 'waiting', webhook_secret: record.secret };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/x402/tron/send',
+    description: 'Broadcast a pre-signed USDT transfer, buying the energy it needs',
+    input: async (request, _u, _p, mock) => {
+      const body = parse(SendRequest, await readJson(request));
+      return { body, transfer: checkTransfer(mock, body.signed_tx, body.to, body.amount_usdt, 'signed_tx', true) };
+    },
+    price: (mock, input) => dynamicPrice(energyToBuy(mock, [input.transfer]), 130_000n),
+    run(mock, input) {
+      const result = execute(mock, input.transfer);
+      if (!result.ok) throw new ApiFail(502, 'BROADCAST_FAILED', `The network rejected the transaction: ${result.code}`, { reason: result.code });
+      const { ok: _ok, ...out } = result;
+      return { ...out, ...(input.body.memo ? { memo: input.body.memo } : {}) };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/x402/tron/send/batch',
+    description: 'Broadcast up to 50 pre-signed transfers, buying the energy they need',
+    input: async (request, _u, _p, mock) => {
+      const body = parse(BatchSendRequest, await readJson(request));
+      return body.transfers.map((t, i) => {
+        try {
+          return { index: i, to: t.to, amount: t.amount, transfer: checkTransfer(mock, t.signed_tx, t.to, t.amount, `transfers.${i}.signed_tx`, false) };
+        } catch (error) {
+          if (error instanceof ApiFail) return { index: i, to: t.to, amount: t.amount, error: error.message, reason: String(error.details?.reason ?? 'invalid') };
+          throw error;
+        }
+      });
+    },
+    price: (mock, items) => dynamicPrice(energyToBuy(mock, items.flatMap((i) => ('transfer' in i && i.transfer ? [i.transfer] : []))), 1_300_000n),
+    run(mock, items) {
+      const results = items.map((item) => {
+        if (!('transfer' in item) || !item.transfer) return { index: item.index, to: item.to, amount: item.amount, status: 'failed', error: item.error, reason: item.reason };
+        const r = execute(mock, item.transfer);
+        if (!r.ok) return { index: item.index, to: item.to, amount: item.amount, status: 'failed', error: r.message, reason: r.code };
+        return { index: item.index, to: item.to, amount: item.amount, txid: r.txid, status: r.status, resources: r.resources };
+      });
+      const succeeded = results.filter((r) => r.status === 'confirmed').length;
+      return { total: results.length, succeeded, failed: results.length - succeeded, results };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/x402/tron/swap/execute',
+    description: 'Execute a token swap with energy provided',
+    input: async (request, _u, _p, mock) => {
+      const body = parse(SwapExecuteRequest, await readJson(request));
+      checkSwap(mock, body.from_token, body.to_token, body.amount);
+      return body;
+    },
+    price: (mock, body) => dynamicPrice(swapUsdMicro(mock, body.from_token, body.amount), 10_000n * 1_000_000n),
+    run(mock, body, ctx) {
+      const quoted = mock.dex.quote(body.from_token, body.to_token, body.amount);
+      const slippage = body.slippage_pct ?? X402_LIMITS.SWAP_SLIPPAGE_DEFAULT_PCT;
+      const minOut = (quoted.amountOut * BigInt(Math.round((100 - slippage) * 1000))) / 100_000n;
+      const done = mock.dex.execute(body.from_token, body.to_token, body.amount);
+      if (done.amountOut < minOut) throw new ApiFail(409, 'SLIPPAGE_EXCEEDED', 'Price moved beyond slippage_pct');
+      const owner = isTronAddress(ctx.payer) ? ctx.payer : labelAddress('dex router');
+      const tx = mock.chain.recordCall(owner, `swap ${body.from_token}->${body.to_token} ${body.amount}`, 120_000);
+      return {
+        txid: tx.txid,
+        amount_out: done.amount_out,
+        amount_in: body.amount,
+        from_token: done.from.symbol,
+        to_token: done.to.symbol,
+        rate: done.rate,
+        price_impact: done.price_impact,
+        min_amount_out: atomicToDecimal(minOut, done.to.decimals),
+        energy_provided: 120_000,
+        block_number: tx.block,
+      };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/x402/tron/rpc/wallet/:method',
+    description: 'Whitelisted TRON node call',
+    input: async (request, _u, params) => {
+      const method = `wallet/${params.method ?? ''}`;
+      if (!(RPC_METHODS as readonly string[]).includes(method)) {
+        throw new ApiFail(400, 'VALIDATION_ERROR', `method must be one of ${RPC_METHODS.join(', ')}`, { field: 'method' });
+      }
+      return { method, body: parse(RpcBody, await readJson(request)) };
+    },
+    price: () => FIXED_MICRO,
+    run(mock, input) {
+      try {
+        return nodeCall(mock.chain, input.method, input.body);
+      } catch (error) {
+        if (error instanceof NodeError) throw new ApiFail(400, 'VALIDATION_ERROR', error.message);
+        throw error;
+      }
+    },
+  }),
+];
+
+function checkSwap(mock: PaidMock, from: string, to: string, amount: string): void {
+  try {
+    mock.dex.quote(from, to, amount);
+  } catch (error) {
+    throw new ApiFail(400, 'VALIDATION_ERROR', (error as Error).message, { field: 'amount' });
+  }
+}

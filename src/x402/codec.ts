@@ -1,0 +1,47 @@
+/**
+ * The x402 HTTP header codec: standard base64 of UTF-8 JSON (what @x402/core and x402@1 use),
+ * plus canonical JSON for comparing requirement objects. Dependency-free; the mock uses it too.
+ */
+
+export const HEADERS = {
+  PAYMENT_REQUIRED: 'PAYMENT-REQUIRED',
+  PAYMENT_SIGNATURE: 'PAYMENT-SIGNATURE',
+  PAYMENT_RESPONSE: 'PAYMENT-RESPONSE',
+  X_PAYMENT: 'X-PAYMENT',
+  X_PAYMENT_RESPONSE: 'X-PAYMENT-RESPONSE',
+} as const;
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+export function encodeBase64Json(value: unknown): string {
+  const bytes = new TextEncoder().encode(JSON.stringify(value));
+  let binary = '';
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary);
+}
+
+/** Decode a base64 JSON header; throws on anything that is not base64 of JSON. */
+export function decodeBase64Json(value: string): unknown {
+  const text = value.trim();
+  if (!text || !BASE64.test(text)) throw new Error('not base64');
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+}
+
+/** JSON with object keys sorted, for order-independent equality of requirement objects. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export function sameJson(a: unknown, b: unknown): boolean {
+  return canonicalJson(a) === canonicalJson(b);
+}

@@ -1,0 +1,76 @@
+import { TrxRentError } from '../errors/index.js';
+
+/** Why one offer of a 402 challenge was not paid. */
+export type RefusalReason =
+  | 'above_max_payment'
+  | 'over_budget'
+  | 'unknown_asset'
+  | 'asset_not_allowed'
+  | 'pay_to_not_allowed'
+  | 'network_not_allowed'
+  | 'no_payer'
+  | 'invalid_offer'
+  | 'declined';
+
+export interface RefusedOffer {
+  scheme: string;
+  network: string;
+  asset: string;
+  /** Atomic units, including any fee the scheme adds on top (permit fee, GasFree maxFee). */
+  amount: string;
+  /** The same in USD, when the asset is known. */
+  amount_usd?: string | undefined;
+  payTo: string;
+  reason: RefusalReason;
+  message: string;
+}
+
+/**
+ * The client refused to pay: no offer of the challenge fits the spend controls (maxPayment,
+ * budget, allow-lists, known assets) or the caller declined. Thrown before anything is signed.
+ */
+export class PaymentRefusedError extends TrxRentError {
+  readonly offers: RefusedOffer[];
+  constructor(message: string, offers: RefusedOffer[], extra?: Record<string, unknown>) {
+    super({ code: 'PAYMENT_REFUSED', message, status: 402, details: { offers, ...extra } });
+    this.offers = offers;
+  }
+}
+
+/**
+ * A payment was made and the server still answered 402 (or could not settle it). `reason` is the
+ * server's error code (e.g. `invalid_exact_evm_payload_signature`). The client does not retry.
+ */
+export class PaymentFailedError extends TrxRentError {
+  readonly reason: string;
+  constructor(init: { reason: string; message?: string; status?: number; headers?: Headers; details?: Record<string, unknown> }) {
+    super({
+      code: 'PAYMENT_FAILED',
+      message: init.message ?? `The server rejected the payment: ${init.reason}`,
+      status: init.status ?? 402,
+      headers: init.headers,
+      details: { reason: init.reason, ...init.details },
+    });
+    this.reason = init.reason;
+  }
+}
+
+/** The payer could not produce a payment (signer error, relayer unreachable, …). Nothing was sent. */
+export class PaymentSigningError extends TrxRentError {
+  constructor(message: string, cause?: unknown) {
+    super({ code: 'PAYMENT_SIGNING_FAILED', message, cause });
+  }
+}
+
+/** An optional peer dependency is not installed; the message names the `npm install` to run. */
+export class MissingPeerDependencyError extends TrxRentError {
+  readonly packages: string[];
+  constructor(packages: string[], feature: string, cause?: unknown) {
+    super({
+      code: 'MISSING_PEER_DEPENDENCY',
+      message: `${feature} needs ${packages.join(', ')}. Install with: npm install ${packages.join(' ')}`,
+      cause,
+    });
+    this.packages = packages;
+  }
+}

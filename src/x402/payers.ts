@@ -1,0 +1,243 @@
+/**
+ * Payers: who signs a payment, on which chain, with which schemes.
+ *
+ * - `evmPayer`: USDC on Base (`exact`, EIP-3009 TransferWithAuthorization), signed by viem through
+ *   @x402/evm's own scheme client.
+ * - `tronPayer`: USDT / USDC / USDD on TRON with `exact_permit` (PaymentPermit), `exact_gasfree`
+ *   (GasFreeController) and `exact` (a signed, not broadcast, TRC-20 transfer). TIP-712 is signed
+ *   by viem over normalised addresses (no tronweb), or by a TronWeb instance you pass.
+ *
+ * A private key is kept in a closure: it is never a property, never serialised, never logged,
+ * never sent. Addresses are derived locally with @noble (no peer needed to construct a payer).
+ */
+import { secp256k1 } from '@noble/curves/secp256k1';
+import { keccak_256 } from '@noble/hashes/sha3';
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
+import { ValidationError } from '../errors/index.js';
+import { isTronAddress } from '../utils/address.js';
+import { privateKeyToTronAddress, signTransaction } from '../tron/transaction.js';
+import { loadViemAccounts, loadX402Evm } from './peers.js';
+import { type TronSchemeOptions, createTronSchemeClients } from './schemes/tron.js';
+import type { TypedDataDefinition } from './tip712.js';
+import { type TronScheme, TRON_SCHEMES, isEvmNetwork, isTronNetwork } from './networks.js';
+import type { Offer } from './spend.js';
+
+type Hex = `0x${string}`;
+
+/** The few members of @x402/core's x402Client a payer registers on (kept structural so our types need no peer). */
+export interface CoreClientLike {
+  register(network: string, client: SchemeClientLike): unknown;
+  registerV1(network: string, client: SchemeClientLike): unknown;
+}
+
+/** @x402/core's SchemeNetworkClient, structurally. */
+export interface SchemeClientLike {
+  readonly scheme: string;
+  findDefaultAsset?: (asset: string, network: string) => { asset: string; decimals: number; symbol: string } | undefined;
+  createPaymentPayload(
+    x402Version: number,
+    requirements: Record<string, unknown> & { scheme: string; network: string; asset: string; amount: string; payTo: string; maxTimeoutSeconds: number; extra: Record<string, unknown> },
+    context?: { extensions?: Record<string, unknown>; maxAmountPerPayment?: string },
+  ): Promise<{ x402Version: number; payload: Record<string, unknown>; extensions?: Record<string, unknown> }>;
+}
+
+/** What a payment in progress offers the schemes (spend checks for fees learnt late, fetch, time). */
+export interface PaymentContext {
+  /**
+   * A scheme learnt a fee on top of the offer's amount while building the payment (GasFree
+   * maxFee). Throws PaymentRefusedError when amount + fee no longer fits maxPayment or the budget.
+   */
+  authorizeFee(offer: { asset: string; network: string; amount: string }, feeAtomic: bigint): void;
+  fetch: typeof fetch;
+  signal?: AbortSignal | undefined;
+  timeoutMs: number;
+}
+
+export interface Payer {
+  readonly kind: 'evm' | 'tron';
+  /** 0x address (EVM) or base58 address (TRON). */
+  readonly address: string;
+  /** Schemes this payer signs. */
+  readonly schemes: readonly string[];
+  /** Can this payer sign this offer (network family, scheme, transfer method)? */
+  supports(offer: Pick<Offer, 'scheme' | 'network' | 'extra'>): boolean;
+  /** @internal Registers this payer's scheme clients on a per-call x402 client. */
+  register(client: CoreClientLike, context: PaymentContext): Promise<void>;
+}
+
+// ---- keys ----
+
+function normaliseKey(privateKey: string, field: string): string {
+  if (typeof privateKey !== 'string') throw invalidKey(field);
+  const hex = privateKey.trim().replace(/^0x/i, '');
+  if (!/^[0-9a-fA-F]{64}$/.test(hex)) throw invalidKey(field);
+  const n = BigInt(`0x${hex}`);
+  if (n === 0n || n >= secp256k1.CURVE.n) throw invalidKey(field);
+  return hex.toLowerCase();
+}
+
+function invalidKey(field: string): ValidationError {
+  // Never echo the value: it may be a real key with a typo.
+  return new ValidationError({
+    code: 'VALIDATION_ERROR',
+    message: `${field} must be a secp256k1 private key: 64 hex characters, with or without 0x`,
+    details: { field },
+  });
+}
+
+/** EIP-55 checksummed address of a private key (no viem). */
+export function evmAddressOfKey(privateKeyHex: string): Hex {
+  const pub = secp256k1.getPublicKey(hexToBytes(normaliseKey(privateKeyHex, 'privateKey')), false);
+  return checksumAddress(bytesToHex(keccak_256(pub.subarray(1)).subarray(12)));
+}
+
+function checksumAddress(hex40: string): Hex {
+  const lower = hex40.toLowerCase().replace(/^0x/, '');
+  const hash = bytesToHex(keccak_256(new TextEncoder().encode(lower)));
+  let out = '0x';
+  for (let i = 0; i < 40; i++) out += Number.parseInt(hash[i]!, 16) >= 8 ? lower[i]!.toUpperCase() : lower[i]!;
+  return out as Hex;
+}
+
+const redacted = { toJSON: () => '[payer]' };
+
+// ---- EVM ----
+
+/** A viem LocalAccount, or anything with its `address` and `signTypedData`. */
+export interface EvmAccountLike {
+  address: Hex;
+  signTypedData(args: { domain: Record<string, unknown>; types: Record<string, unknown>; primaryType: string; message: Record<string, unknown> }): Promise<Hex>;
+}
+
+export type EvmPayerOptions = { privateKey: string; account?: never } | { account: EvmAccountLike; privateKey?: never };
+
+/** USDC on Base (`exact`, EIP-3009). Signing goes through @x402/evm with a viem account. */
+export function evmPayer(options: EvmPayerOptions): Payer {
+  const account = options.account;
+  const key = account ? undefined : normaliseKey(options.privateKey as string, 'privateKey');
+  if (account && !/^0x[0-9a-fA-F]{40}$/.test(String(account.address))) {
+    throw new ValidationError({ code: 'VALIDATION_ERROR', message: 'account.address must be a 0x EVM address', details: { field: 'account' } });
+  }
+  const address = account ? checksumAddress(account.address) : evmAddressOfKey(key!);
+  return Object.freeze({
+    ...redacted,
+    kind: 'evm' as const,
+    address,
+    schemes: ['exact'] as const,
+    supports(offer: Pick<Offer, 'scheme' | 'network' | 'extra'>) {
+      if (offer.scheme !== 'exact' || !isEvmNetwork(offer.network)) return false;
+      // Only EIP-3009: Permit2 flows can require an approve transaction, which we never send.
+      const method = offer.extra?.assetTransferMethod;
+      return method === undefined || method === 'eip3009';
+    },
+    async register(client: CoreClientLike) {
+      const signer = account ?? (await loadViemAccounts()).privateKeyToAccount(`0x${key}`);
+      const { registerExactEvmScheme } = await loadX402Evm();
+      registerExactEvmScheme(client as never, { signer: signer as never });
+    },
+  });
+}
+
+// ---- TRON ----
+
+/** The parts of a TronWeb instance a payer uses. */
+export interface TronWebLike {
+  defaultAddress?: { base58?: string | false } | undefined;
+  trx: {
+    signTypedData(domain: unknown, types: unknown, value: unknown, privateKey?: string): string | Promise<string>;
+    sign(transaction: unknown, privateKey?: string): Promise<unknown>;
+    getCurrentBlock?(): Promise<unknown>;
+  };
+}
+
+export type TronPayerOptions = (
+  | { privateKey: string; tronWeb?: never; address?: never }
+  | { tronWeb: TronWebLike; address?: string; privateKey?: never }
+) &
+  TronSchemeOptions & {
+    /** Schemes to offer, in no particular order (the client chooses). Default: all three. */
+    schemes?: readonly TronScheme[];
+  };
+
+/** Signs TIP-712 typed data and TRON transactions for the TRON schemes. */
+export interface TronSigner {
+  address: string;
+  signTypedData(data: TypedDataDefinition): Promise<Hex>;
+  signTransaction<T extends { txID: string }>(tx: T): Promise<T & { signature: string[] }>;
+  tronWeb: TronWebLike | undefined;
+}
+
+function normaliseSignature(sig: unknown): Hex {
+  const text = String(sig ?? '');
+  const hex = text.replace(/^0x/i, '');
+  if (!/^[0-9a-fA-F]{130}$/.test(hex)) throw new Error('signer returned something that is not a 65-byte signature');
+  return `0x${hex.toLowerCase()}`;
+}
+
+/** USDT, USDC, USDD on TRON: `exact_permit`, `exact_gasfree`, `exact`. */
+export function tronPayer(options: TronPayerOptions): Payer {
+  const tronWeb = options.tronWeb;
+  const key = tronWeb ? undefined : normaliseKey(options.privateKey as string, 'privateKey');
+  let address: string;
+  if (tronWeb) {
+    const fromInstance = tronWeb.defaultAddress?.base58 || undefined;
+    address = options.address ?? fromInstance ?? '';
+    if (!isTronAddress(address)) {
+      throw new ValidationError({
+        code: 'VALIDATION_ERROR',
+        message: 'tronPayer({ tronWeb }) needs a TronWeb with a default address, or { address }',
+        details: { field: 'address' },
+      });
+    }
+  } else {
+    address = privateKeyToTronAddress(key!);
+  }
+  const schemes = [...(options.schemes ?? TRON_SCHEMES)];
+  for (const s of schemes) {
+    if (!(TRON_SCHEMES as readonly string[]).includes(s)) {
+      throw new ValidationError({ code: 'VALIDATION_ERROR', message: `Unknown TRON scheme: ${s}`, details: { field: 'schemes' } });
+    }
+  }
+
+  const signer: TronSigner = {
+    address,
+    tronWeb,
+    async signTypedData(data) {
+      if (tronWeb) {
+        // tronweb derives EIP712Domain itself; domain and message already use hex addresses.
+        return normaliseSignature(await tronWeb.trx.signTypedData(data.domain, data.types, data.message));
+      }
+      const { privateKeyToAccount } = await loadViemAccounts();
+      const account = privateKeyToAccount(`0x${key}`);
+      return normaliseSignature(
+        await account.signTypedData({
+          domain: data.domain,
+          types: data.types,
+          primaryType: data.primaryType,
+          message: data.message,
+        } as never),
+      );
+    },
+    async signTransaction(tx) {
+      if (tronWeb) {
+        const signed = (await tronWeb.trx.sign(tx)) as { signature?: string[] };
+        if (!Array.isArray(signed?.signature) || signed.signature.length === 0) throw new Error('TronWeb returned an unsigned transaction');
+        return { ...tx, signature: signed.signature };
+      }
+      return signTransaction(tx, key!);
+    },
+  };
+
+  return Object.freeze({
+    ...redacted,
+    kind: 'tron' as const,
+    address,
+    schemes,
+    supports(offer: Pick<Offer, 'scheme' | 'network' | 'extra'>) {
+      return isTronNetwork(offer.network) && (schemes as string[]).includes(offer.scheme);
+    },
+    async register(client: CoreClientLike, context: PaymentContext) {
+      for (const scheme of createTronSchemeClients(signer, schemes, options, context)) client.register('tron:*', scheme);
+    },
+  });
+}

@@ -1,0 +1,56 @@
+/**
+ * Lazy loading of the optional peers. Nothing here runs at import time: viem, @x402/* and
+ * tronweb load on the first payment that needs them, and a missing one becomes a
+ * MissingPeerDependencyError naming the exact `npm install …`.
+ */
+import { MissingPeerDependencyError } from './errors.js';
+
+// Exact pins the package was built and tested with (keep in step with package.json).
+export const PEER_VERSIONS = {
+  viem: '2.57.1',
+  '@x402/core': '2.27.0',
+  '@x402/fetch': '2.27.0',
+  '@x402/evm': '2.27.0',
+  tronweb: '6.5.1',
+} as const;
+
+type PeerName = keyof typeof PEER_VERSIONS;
+
+const cache = new Map<string, Promise<unknown>>();
+
+function isMissing(error: unknown): boolean {
+  const code = (error as { code?: string } | undefined)?.code;
+  const message = String((error as Error | undefined)?.message ?? '');
+  return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND' || /Cannot find (module|package)/.test(message);
+}
+
+async function load<T>(specifier: string, importer: () => Promise<T>, packages: PeerName[], feature: string): Promise<T> {
+  let pending = cache.get(specifier) as Promise<T> | undefined;
+  if (!pending) {
+    pending = importer().catch((error: unknown) => {
+      cache.delete(specifier);
+      if (isMissing(error)) {
+        throw new MissingPeerDependencyError(
+          packages.map((p) => `${p}@${PEER_VERSIONS[p]}`),
+          feature,
+          error,
+        );
+      }
+      throw error;
+    });
+    cache.set(specifier, pending);
+  }
+  return pending;
+}
+
+// Each import() names its module literally so bundlers keep it external and lazy.
+export const loadViem = () => load('viem', () => import('viem'), ['viem'], 'TIP-712/EIP-712 signing and verification');
+export const loadViemAccounts = () =>
+  load('viem/accounts', () => import('viem/accounts'), ['viem'], 'Signing with a private key');
+export const loadX402Core = () =>
+  load('@x402/core/client', () => import('@x402/core/client'), ['@x402/core', 'viem'], 'Paying x402 challenges');
+export const loadX402Fetch = () =>
+  load('@x402/fetch', () => import('@x402/fetch'), ['@x402/fetch', '@x402/core'], 'Paying x402 challenges');
+export const loadX402Evm = () =>
+  load('@x402/evm/exact/client', () => import('@x402/evm/exact/client'), ['@x402/evm', 'viem'], 'Paying in USDC on Base');
+export const loadTronWeb = () => load('tronweb', () => import('tronweb'), ['tronweb'], 'Building transactions with tronweb');

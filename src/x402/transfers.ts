@@ -1,0 +1,99 @@
+/**
+ * Build and sign TRON transfers locally for `send()` / `sendBatch()`, without tronweb: the
+ * transaction is encoded by hand (src/tron/transaction.ts), signed with the key in this process,
+ * and returned as the `signed_tx` string the API takes. Nothing is broadcast here.
+ */
+import { ValidationError } from '../errors/index.js';
+import { type RefBlock, buildTrc20Transfer, signTransaction, privateKeyToTronAddress } from '../tron/transaction.js';
+import { isTronAddress } from '../utils/address.js';
+import { decimalToAtomic } from '../utils/units.js';
+import { NETWORKS, TRON_FULL_NODES, findToken, tokenBySymbol, tronNetworkName } from './networks.js';
+
+export interface SignTrc20TransferParams {
+  /** Sender's private key (hex, with or without 0x). Used here, never sent. */
+  privateKey: string;
+  to: string;
+  /** Decimal amount in token units, e.g. '12.5'. */
+  amount: string;
+  /** `USDT` (default), `USDC`, `USDD`, or a TRC-20 contract address. */
+  token?: string;
+  /** Token decimals when `token` is a contract this package does not know. */
+  decimals?: number;
+  /** TRON network (alias accepted). Default mainnet. */
+  network?: string;
+  /** Reference block (TAPOS). When absent, fetched from `fullNode`; `'offline'` uses a zero block (rejected by real nodes). */
+  refBlock?: RefBlock | 'offline';
+  /** Full node for the reference block. Default TronGrid of the network. */
+  fullNode?: string;
+  /** Lifetime of the transaction. Default 60 s. */
+  expirationSeconds?: number;
+  /** Energy fee limit in SUN. Default 30 TRX. */
+  feeLimitSun?: number;
+  fetch?: typeof fetch;
+}
+
+export interface SignedTransfer {
+  txID: string;
+  from: string;
+  /** The string `send()` / `sendBatch()` take as `signed_tx` (JSON of the signed transaction). */
+  signed_tx: string;
+  transaction: { txID: string; raw_data: Record<string, unknown>; raw_data_hex: string; signature: string[]; visible: false };
+}
+
+function invalid(field: string, message: string): ValidationError {
+  return new ValidationError({ code: 'VALIDATION_ERROR', message, details: { field } });
+}
+
+/** Latest block of a TRON full node, as a TAPOS reference. */
+export async function fetchReferenceBlock(fullNode: string, fetchImpl: typeof fetch = globalThis.fetch, timeoutMs = 15_000): Promise<RefBlock> {
+  const response = await fetchImpl(`${fullNode.replace(/\/+$/, '')}/wallet/getnowblock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: '{}',
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  const block = (await response.json().catch(() => undefined)) as { blockID?: string; block_header?: { raw_data?: { number?: number } } } | undefined;
+  const number = block?.block_header?.raw_data?.number;
+  if (!response.ok || typeof number !== 'number' || typeof block?.blockID !== 'string') {
+    throw new Error(`${fullNode} sent no usable block (status ${response.status})`);
+  }
+  return { number, hash: block.blockID };
+}
+
+/** Build and sign a TRC-20 `transfer(to, amount)` locally; the result goes into `send()` as `signed_tx`. */
+export async function signTrc20Transfer(params: SignTrc20TransferParams): Promise<SignedTransfer> {
+  const networkName = tronNetworkName(params.network ?? NETWORKS.TRON_MAINNET);
+  if (!networkName) throw invalid('network', `Not a TRON network: ${params.network}`);
+  if (!isTronAddress(params.to)) throw invalid('to', `to is not a TRON address: ${params.to}`);
+  const ref = params.token ?? 'USDT';
+  const network = `tron:${networkName}`;
+  const token = isTronAddress(ref) ? findToken(ref, network) : tokenBySymbol(ref, network);
+  const contract = isTronAddress(ref) ? ref : token?.address;
+  if (!contract) throw invalid('token', `Unknown token ${ref} on ${network}`);
+  const decimals = token?.decimals ?? params.decimals;
+  if (decimals === undefined) throw invalid('decimals', `decimals are required for ${contract}`);
+  const amount = decimalToAtomic(params.amount, decimals, 'amount');
+  if (amount <= 0n) throw invalid('amount', 'amount must be positive');
+  let from: string;
+  try {
+    from = privateKeyToTronAddress(params.privateKey);
+  } catch {
+    throw invalid('privateKey', 'privateKey must be 64 hex characters, with or without 0x');
+  }
+  const refBlock =
+    params.refBlock === 'offline'
+      ? undefined
+      : (params.refBlock ?? (await fetchReferenceBlock(params.fullNode ?? TRON_FULL_NODES[networkName], params.fetch)));
+  const unsigned = buildTrc20Transfer({
+    from,
+    contract,
+    to: params.to,
+    amount,
+    ...(refBlock ? { refBlock } : {}),
+    expirationMs: (params.expirationSeconds ?? 60) * 1000,
+    ...(params.feeLimitSun !== undefined ? { feeLimitSun: params.feeLimitSun } : {}),
+  });
+  const signed = signTransaction(unsigned, params.privateKey);
+  const transaction = { txID: signed.txID, raw_data: signed.raw_data, raw_data_hex: signed.raw_data_hex, signature: signed.signature, visible: false as const };
+  return { txID: signed.txID, from, signed_tx: JSON.stringify(transaction), transaction };
+}

@@ -1,0 +1,123 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startMockServer, type MockServer } from '../../src/mock/index.js';
+import { getPaidMock } from '../../src/mock/x402/index.js';
+import { privateKeyToTronAddress } from '../../src/tron/transaction.js';
+import { evmAddressOfKey } from '../../src/x402/index.js';
+import { KEYS } from './helpers.js';
+
+/**
+ * `trx-rent x402 <command>` (the built CLI) against the mock server on 127.0.0.1: the wallet from
+ * a key file or the environment (never an argument), the price shown before paying, --yes for
+ * scripts, --max-payment, refusals with exit codes.
+ */
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = join(ROOT, 'bin', 'trx-rent.js');
+
+let server: MockServer;
+beforeAll(async () => {
+  server = await startMockServer({ rateLimits: false, seed: 9 });
+});
+afterAll(() => server.close());
+
+const payments = () => getPaidMock(server.state).paywall.payments;
+
+function run(args: string[], env: Record<string, string> = {}) {
+  const clean: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('TRX_RENT_') && !k.startsWith('VITEST') && k !== 'NODE_OPTIONS') clean[k] = v;
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: ROOT,
+    env: { ...clean, TRX_RENT_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'trx-rent-x402-cli-')), TRX_RENT_BASE_URL: server.url, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  child.stdin.end();
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    }),
+  );
+}
+
+const TRON_ENV = { TRX_RENT_X402_TRON_KEY: KEYS.tron };
+
+describe('trx-rent x402', () => {
+  test('prices --yes --json: paid from the environment wallet, prints { data, payment }', async () => {
+    const before = payments().length;
+    const r = await run(['x402', 'prices', 'energy', '--yes', '--json', '--scheme', 'exact_permit'], TRON_ENV);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { data: Array<{ provider: string }>; payment: { scheme: string; payer: string; amount_usd: string } };
+    expect(out.data.length).toBeGreaterThan(0);
+    expect(out.payment).toMatchObject({ scheme: 'exact_permit', payer: privateKeyToTronAddress(KEYS.tron), amount_usd: '0.01' });
+    expect(payments().length).toBe(before + 1);
+    expect(r.stdout + r.stderr).not.toContain(KEYS.tron);
+  });
+
+  test('the price is shown before paying (human mode)', async () => {
+    const r = await run(['x402', 'network', '--summary', '--yes', '--no-json', '--scheme', 'exact_permit'], TRON_ENV);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/GET \/x402\/tron\/network costs 0\.01 USD in USDT on TRON \(exact_permit\)/);
+    expect(r.stdout).toMatch(/block_height/);
+    expect(r.stdout).toMatch(/paid 0\.01 USD in USDT/);
+  });
+
+  test('without --yes and without a terminal nothing is paid (exit 2)', async () => {
+    const before = payments().length;
+    const r = await run(['x402', 'prices', '--json'], TRON_ENV);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/CONFIRMATION_REQUIRED|CANCELLED/);
+    expect(payments().length).toBe(before);
+  });
+
+  test('--max-payment below the price is refused before signing (exit 2, with a hint)', async () => {
+    const before = payments().length;
+    const r = await run(['x402', 'prices', '--yes', '--json', '--max-payment', '0.005'], TRON_ENV);
+    expect(r.code).toBe(2);
+    const error = JSON.parse(r.stderr.trim().split('\n').at(-1)!).error as { code: string; hint: string };
+    expect(error.code).toBe('PAYMENT_REFUSED');
+    expect(error.hint).toMatch(/--max-payment/);
+    expect(payments().length).toBe(before);
+  });
+
+  test('a key file (JSON, EVM) with --pay-with base pays USDC on Base', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trx-rent-wallet-'));
+    const file = join(dir, 'wallet.json');
+    writeFileSync(file, JSON.stringify({ evm: KEYS.evm }));
+    chmodSync(file, 0o600);
+    const r = await run(['x402', 'account', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', '--key-file', file, '--pay-with', 'base', '--yes', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { data: { address: string }; payment: { network_id: string; payer: string } };
+    expect(out.data.address).toBe('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t');
+    expect(out.payment).toMatchObject({ network_id: 'eip155:8453', payer: evmAddressOfKey(KEYS.evm) });
+  });
+
+  test('send signs the transfer locally with the wallet and pays for the broadcast', async () => {
+    const paid = getPaidMock(server.state);
+    const usdt = paid.chain.token('USDT')!;
+    paid.chain.syntheticTransfer({ token: usdt, to: privateKeyToTronAddress(KEYS.tron), amount: 3_000_000n });
+    const to = 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf';
+    const r = await run(['x402', 'send', '--to', to, '--amount', '1.25', '--full-node', server.url, '--scheme', 'exact_permit', '--yes', '--json'], TRON_ENV);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { data: { txid: string; status: string } };
+    expect(out.data.status).toBe('confirmed');
+    expect(paid.chain.tokenBalance(to, usdt.address)).toBe(1_250_000n);
+  });
+
+  test('no wallet: a usage error that points at --key-file (keys are never arguments)', async () => {
+    const r = await run(['x402', 'prices', '--yes', '--json']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--key-file/);
+    const bare = await run(['x402', 'prices', '--key', KEYS.tron, '--yes', '--json'], TRON_ENV);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).not.toContain(KEYS.tron);
+  });
+});
