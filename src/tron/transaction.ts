@@ -38,12 +38,13 @@ export interface DecodedTransaction {
   feeLimit?: number;
 }
 
-export interface UnsignedTransaction {
+// A type alias, not an interface, so it fits the lenient (index-signature) request schemas.
+export type UnsignedTransaction = {
   txID: string;
   raw_data_hex: string;
   raw_data: Record<string, unknown>;
   visible: false;
-}
+};
 
 export interface SignedTransactionLike {
   txID: string;
