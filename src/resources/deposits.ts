@@ -8,7 +8,6 @@ import {
   SubmitDepositRequest,
   SubmitDepositResponse,
 } from '../schemas/deposits.js';
-import { privateKeyToTronAddress, verifySignedTransaction } from '../tron/transaction.js';
 import { isTronAddress } from '../utils/address.js';
 import { Resource } from './resource.js';
 
@@ -72,6 +71,8 @@ export class Deposits extends Resource {
    * process. Needs the optional peer `tronweb`.
    */
   async create(params: CreateDepositParams, options?: RequestOptions): Promise<CreatedDeposit> {
+    // secp256k1 and protobuf code load only for deposits, not with the core.
+    const { privateKeyToTronAddress, verifySignedTransaction } = await import('../tron/transaction.js');
     const { amount_sun } = validateRequest(PrepareDepositRequest, { amount_sun: params?.amount_sun });
     const signer = params.signer;
     const isInstance = Boolean(signer && typeof signer === 'object' && 'transactionBuilder' in signer);

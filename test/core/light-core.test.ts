@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
  * the x402 packages or @inquirer/prompts: they are heavy and only some users need them.
  */
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const HEAVY = /node_modules[\\/](tronweb|viem|ox|ethers|x402|x402-fetch|@x402|@inquirer|msw)[\\/]/;
+const HEAVY = /node_modules[\\/](tronweb|viem|ox|ethers|x402|x402-fetch|@x402|@inquirer|msw|@noble[\\/]curves)[\\/]/;
 
 function esmImports(entry: string): string[] {
   const log = join(mkdtempSync(join(tmpdir(), 'trx-rent-imports-')), 'imports.log');

@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import type { Command } from 'commander';
+import { CliError } from '../errors.js';
+import { type Context, action } from '../context.js';
+import { formatDuration, groupDigits, sunAndTrx } from '../format.js';
+import {
+  type Resource,
+  parseAddress,
+  parseChoice,
+  parseDuration,
+  parseResource,
+  parseSunPrice,
+  parseUnits,
+} from '../parse.js';
+import { addressQuestion, amountQuestion, durationQuestion, resourceQuestion } from '../prompts.js';
+import type { CommandModule } from '../types.js';
+import { optionCostSun, renderOrder, renderPreview, resourceName } from '../views.js';
+import { waitForOrder } from '../wait.js';
+
+const ORDER_TYPES = ['MARKET', 'LIMIT', 'PERIODIC', 'BROADCAST'] as const;
+
+interface BuyOptions {
+  to?: string;
+  duration?: string;
+  maxPrice?: string;
+  type?: string;
+  wait?: boolean;
+  timeout: string;
+  idempotencyKey?: string;
+  dryRun?: boolean;
+}
+
+const command: CommandModule = {
+  description:
+    'Rent energy or bandwidth for a TRON address. Shows the preview, asks to confirm (unless --yes), ' +
+    'places the order with an idempotency key, and with --wait follows it to FILLED and prints the ' +
+    'fills with explorer links.',
+  register(cmd: Command) {
+    cmd
+      .usage('<amount> [energy|bandwidth] --to ADDRESS --duration 1h [--max-price SUN] [--type MARKET|LIMIT|PERIODIC|BROADCAST] [--wait]')
+      .argument('[amount]', 'resource units, e.g. 65000 or 65k (energy: at least 65000)')
+      .argument('[resource]', 'energy (default) or bandwidth')
+      .option('-t, --to <address>', 'TRON address that receives the resource (default: the profile\'s default_address)')
+      .option('-d, --duration <duration>', 'rental duration: 30m, 1h, 3d or seconds (default: the profile\'s default_duration)')
+      .option('--max-price <sun>', 'highest price per unit in SUN (required for LIMIT)')
+      .option('--type <type>', 'MARKET (default), LIMIT, PERIODIC or BROADCAST')
+      .option('-w, --wait', 'follow the order to FILLED and print the fills')
+      .option('--timeout <duration>', 'how long --wait waits', '2m')
+      .option('--idempotency-key <key>', 'reuse a key to make a retried command safe (default: a new UUID)')
+      .option('--dry-run', 'show the preview and stop; places nothing')
+      .addHelpText(
+        'after',
+        '\nExamples:\n  trx-rent buy 65000 --to TXYZ… --duration 1h\n  trx-rent buy 130k energy --to TXYZ… --duration 1d --max-price 40 --yes --wait --json',
+      )
+      .action(
+        action<[string?, string?], BuyOptions>(async (ctx, { args: [amountArg, resourceArg], opts }) => {
+          const orderType = opts.type ? parseChoice(opts.type, ORDER_TYPES, '--type') : undefined;
+          const maxPrice = opts.maxPrice ? parseSunPrice(opts.maxPrice) : undefined;
+          if (orderType === 'LIMIT' && maxPrice === undefined) {
+            throw new CliError('VALIDATION_ERROR', 'a LIMIT order needs --max-price', { exitCode: 2, hint: 'e.g. --max-price 30' });
+          }
+          const timeoutMs = parseDuration(opts.timeout, '--timeout') * 1000;
+          if (opts.idempotencyKey !== undefined && !/^[\x21-\x7e]{1,64}$/.test(opts.idempotencyKey)) {
+            throw new CliError('VALIDATION_ERROR', '--idempotency-key must be 1 to 64 visible ASCII characters', { exitCode: 2 });
+          }
+          // Profile defaults (`trx-rent config set default_address …`) stand in for missing flags.
+          const toText = opts.to ?? (await ctx.profileDefault('default_address'));
+          const durationText = opts.duration ?? (await ctx.profileDefault('default_duration'));
+          let tiers: number[] | undefined;
+          const input = await ctx.inputs<{ resource: Resource; amount: number; to: string; duration: number }>({
+            resource: {
+              value: resourceArg ? parseResource(resourceArg) : undefined,
+              label: '[energy|bandwidth]',
+              default: 'ENERGY',
+              ask: (p) => p.select(resourceQuestion()),
+            },
+            amount: {
+              value: amountArg ? parseUnits(amountArg) : undefined,
+              label: '<amount>',
+              ask: async (p, soFar) => parseUnits(await p.input(amountQuestion(soFar.resource as Resource))),
+            },
+            to: {
+              value: toText ? await parseAddress(toText, opts.to ? '--to' : 'default_address') : undefined,
+              label: '--to ADDRESS',
+              ask: async (p) => (await p.input(addressQuestion())).trim(),
+            },
+            duration: {
+              value: durationText ? parseDuration(durationText, opts.duration ? '--duration' : 'default_duration') : undefined,
+              label: '--duration',
+              ask: async (p, soFar) => {
+                tiers ??= await knownTiers(ctx, soFar.resource as Resource);
+                return p.select(durationQuestion(tiers));
+              },
+            },
+          });
+          const { resource, amount, to, duration } = input;
+          const client = await ctx.client();
+          const request = { resource, amount, duration_sec: duration, max_price_sun: maxPrice };
+          const preview = await (await client.get('orders')).preview({
+            resource,
+            amount,
+            duration,
+            ...(maxPrice !== undefined ? { max_price_sun: maxPrice } : {}),
+          });
+          if (!ctx.out.json) ctx.out.print(renderPreview(preview, request, ctx.out.s));
+          if (preview.no_providers || !preview.best) {
+            if (orderType !== 'LIMIT') {
+              throw new CliError('PROVIDER_UNAVAILABLE', `no provider can fill ${amount} ${resourceName(resource)} for ${formatDuration(duration)} now`, {
+                hint: maxPrice ? 'raise --max-price, or place a LIMIT order that waits (--type LIMIT)' : 'try another duration or amount, or again later',
+              });
+            }
+          }
+          const costSun = preview.best ? optionCostSun(preview.best, amount) : undefined;
+          if (costSun !== undefined) ctx.spending = { sun: costSun, currency: 'TRX' };
+          if (opts.dryRun) {
+            ctx.out.result({ dry_run: true, request: { ...request, target_address: to, order_type: orderType ?? 'MARKET' }, ...preview }, () =>
+              ctx.out.s.dim('Dry run: no order placed.'),
+            );
+            return;
+          }
+          const what = `${groupDigits(String(amount))} ${resourceName(resource)} for ${formatDuration(duration)} to ${to}`;
+          await ctx.confirm(
+            `Rent ${what}${costSun !== undefined ? ` for about ${sunAndTrx(costSun)}` : ''}?`,
+            'place the order',
+          );
+          const idempotencyKey = opts.idempotencyKey ?? randomUUID();
+          ctx.debug(`idempotency key ${idempotencyKey}`);
+          const { data: created, response } = await (await client.get('orders'))
+            .create(
+              {
+                resource_type: resource,
+                amount,
+                duration_sec: duration,
+                target_address: to,
+                ...(orderType ? { order_type: orderType } : {}),
+                ...(maxPrice !== undefined ? { max_price_sun: maxPrice } : {}),
+              },
+              { idempotencyKey },
+            )
+            .withResponse();
+          const replayed = response.status === 200;
+          ctx.out.info(
+            `${ctx.out.e.green('✓')} Order ${ctx.out.e.bold(created.id)} ${replayed ? 'already placed with this idempotency key' : 'placed'} (${created.status}); idempotency key ${idempotencyKey}`,
+          );
+          let order = created;
+          if (opts.wait && created.status !== 'FILLED') {
+            order = await waitForOrder(ctx, client, created.id, timeoutMs);
+          } else if (opts.wait) {
+            order = await (await client.get('orders')).get(created.id);
+          }
+          ctx.out.result(order, () => {
+            const s = ctx.out.s;
+            let text = renderOrder(order, s);
+            if (!opts.wait) text += `\n${s.dim(`Follow it with: trx-rent orders wait ${order.id}`)}\n`;
+            return text;
+          });
+        }),
+      );
+  },
+};
+
+/** Durations the providers offer for the select prompt (public prices; best effort). */
+async function knownTiers(ctx: Context, resource: Resource): Promise<number[]> {
+  try {
+    const client = await ctx.client({ auth: false });
+    const list = await (await client.get('prices')).list({ maxRetries: 0, timeoutMs: 5_000 });
+    return [
+      ...new Set(list.flatMap((p) => (resource === 'ENERGY' ? p.energy_prices : p.bandwidth_prices).map((t) => Number(t.duration_sec)))),
+    ];
+  } catch {
+    return [];
+  }
+}
+
+export default command;

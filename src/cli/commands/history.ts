@@ -1,0 +1,76 @@
+import type { Command } from 'commander';
+import { action } from '../context.js';
+import { formatTime, groupDigits, sunAndTrx, trxOf } from '../format.js';
+import { renderPairs, renderTable } from '../output.js';
+import { parseChoice } from '../parse.js';
+import type { CommandModule } from '../types.js';
+import { resourceName } from '../views.js';
+
+const PERIODS = ['7D', '30D', '90D'] as const;
+
+const command: CommandModule = {
+  description: 'Your fills over a period (newest first), or `history summary` for the whole account.',
+  register(cmd: Command) {
+    cmd
+      .option('--period <period>', '7D, 30D or 90D', '7D')
+      .action(
+        action<[], { period: string }>(async (ctx, { opts }) => {
+          const period = parseChoice(opts.period, PERIODS, '--period');
+          const client = await ctx.client();
+          const fills = await (await client.get('history')).list({ period });
+          ctx.out.result(fills, () => {
+            const s = ctx.out.s;
+            if (!fills.length) return s.dim(`No fills in the last ${period}.`);
+            const total = fills.reduce((sum, f) => sum + BigInt(Math.round(Number(f.cost_sun))), 0n);
+            const table = renderTable(
+              [
+                { header: 'TIME' },
+                { header: 'PROVIDER' },
+                { header: 'RESOURCE' },
+                { header: 'AMOUNT', align: 'right' },
+                { header: 'SUN/UNIT', align: 'right' },
+                { header: 'COST', align: 'right' },
+                { header: 'ORDER' },
+                { header: 'TX' },
+              ],
+              fills.map((f) => [
+                formatTime(f.created_at),
+                String(f.provider),
+                resourceName(String(f.resource_type)),
+                groupDigits(String(f.amount)),
+                String(f.price_sun),
+                `${trxOf(Number(f.cost_sun))} TRX`,
+                String(f.order_id),
+                s.dim(String(f.tx_id)),
+              ]),
+              s,
+            );
+            return `${table}${s.dim(`${fills.length} fills in ${period}, ${trxOf(total)} TRX spent`)}`;
+          });
+        }),
+      );
+
+    cmd
+      .command('summary')
+      .description('totals over the whole account')
+      .action(
+        action(async (ctx) => {
+          const client = await ctx.client();
+          const summary = await (await client.get('history')).summary();
+          ctx.out.result(summary, () =>
+            renderPairs(
+              [
+                ['orders', groupDigits(String(summary.total_orders))],
+                ['energy rented', `${groupDigits(String(summary.total_energy))} units`],
+                ['spent', sunAndTrx(Number(summary.total_spent_sun))],
+                ['average price', `${summary.avg_price_sun} SUN per energy unit`],
+              ],
+              ctx.out.s,
+            ),
+          );
+        }),
+      );
+  },
+};
+
+export default command;

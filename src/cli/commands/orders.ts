@@ -1,0 +1,110 @@
+import type { Command } from 'commander';
+import type { Order } from '../../schemas/index.js';
+import { action } from '../context.js';
+import { formatDuration, formatTime, groupDigits } from '../format.js';
+import { renderTable } from '../output.js';
+import { parseChoice, parseDuration, parseInteger } from '../parse.js';
+import type { CommandModule } from '../types.js';
+import { renderOrder, resourceName, statusColor } from '../views.js';
+import { waitForOrder } from '../wait.js';
+
+const STATUSES = ['PENDING', 'EXECUTING', 'FILLED', 'FAILED'] as const;
+
+function idInput(id: string | undefined) {
+  return {
+    value: id?.trim() || undefined,
+    label: '<id>',
+    ask: async (p: import('../context.js').Prompts) =>
+      (await p.input({ message: 'Order id?', validate: (v: string) => (v.trim() ? true : 'An order id is required') })).trim(),
+  };
+}
+
+const command: CommandModule = {
+  description: 'List your orders, show one with its fills, or wait for one to fill.',
+  register(cmd: Command) {
+    cmd
+      .command('list')
+      .description('orders, newest first (one page, or every page with --all)')
+      .option('--status <status>', 'PENDING, EXECUTING, FILLED or FAILED')
+      .option('--limit <n>', 'page size (1-100)', '30')
+      .option('--offset <n>', 'skip this many orders', '0')
+      .option('--all', 'walk every page')
+      .action(
+        action<[], { status?: string; limit: string; offset: string; all?: boolean }>(async (ctx, { opts }) => {
+          const status = opts.status ? parseChoice(opts.status, STATUSES, '--status') : undefined;
+          const limit = parseInteger(opts.limit, '--limit', { min: 1, max: 100 });
+          const offset = parseInteger(opts.offset, '--offset');
+          const client = await ctx.client();
+          const query = { limit, offset, ...(status ? { status } : {}) };
+          let orders: Order[];
+          let total: number;
+          if (opts.all) {
+            orders = [];
+            const page = (await client.get('orders')).list(query);
+            for await (const order of page) orders.push(order);
+            total = orders.length + offset;
+          } else {
+            const page = await (await client.get('orders')).list(query);
+            orders = page.orders;
+            total = Number(page.total);
+          }
+          ctx.out.result({ orders, total }, () => {
+            const s = ctx.out.s;
+            if (!orders.length) return s.dim(`No orders${status ? ` with status ${status}` : ''}.`);
+            const table = renderTable(
+              [
+                { header: 'ID' },
+                { header: 'STATUS' },
+                { header: 'RESOURCE' },
+                { header: 'AMOUNT', align: 'right' },
+                { header: 'DURATION' },
+                { header: 'TO' },
+                { header: 'CREATED' },
+              ],
+              orders.map((o) => [
+                o.id,
+                statusColor(String(o.status), s),
+                resourceName(String(o.resource_type)),
+                groupDigits(String(o.amount)),
+                formatDuration(Number(o.duration_sec)),
+                String(o.target_address),
+                formatTime(o.created_at),
+              ]),
+              s,
+            );
+            return `${table}${s.dim(`${orders.length} shown of ${total}`)}`;
+          });
+        }),
+      );
+
+    cmd
+      .command('get')
+      .description('one order with its fills and explorer links')
+      .argument('[id]', 'order id')
+      .action(
+        action<[string?]>(async (ctx, { args: [idArg] }) => {
+          const { id } = await ctx.inputs<{ id: string }>({ id: idInput(idArg) });
+          const client = await ctx.client();
+          const order = await (await client.get('orders')).get(id);
+          ctx.out.result(order, () => renderOrder(order, ctx.out.s));
+        }),
+      );
+
+    cmd
+      .command('wait')
+      .description('wait until an order is FILLED (exit 1 if it FAILED or the timeout passes)')
+      .argument('[id]', 'order id')
+      .option('--timeout <duration>', 'give up after this long', '2m')
+      .action(
+        action<[string?], { timeout: string }>(async (ctx, { args: [idArg], opts }) => {
+          const timeoutMs = parseDuration(opts.timeout, '--timeout') * 1000;
+          const { id } = await ctx.inputs<{ id: string }>({ id: idInput(idArg) });
+          const client = await ctx.client();
+          const order = await waitForOrder(ctx, client, id, timeoutMs);
+          ctx.out.result(order, () => renderOrder(order, ctx.out.s));
+        }),
+      );
+  },
+};
+
+export default command;

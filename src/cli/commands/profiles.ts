@@ -1,0 +1,66 @@
+import type { Command } from 'commander';
+import { action } from '../context.js';
+import { UsageError } from '../errors.js';
+import { validateProfileName } from '../config.js';
+import { renderTable } from '../output.js';
+import type { CommandModule } from '../types.js';
+
+const command: CommandModule = {
+  description: 'List saved profiles (the current one is marked), switch the current one, or remove one.',
+  register(cmd: Command) {
+    cmd
+      .command('list', { isDefault: true })
+      .description('saved profiles (default)')
+      .action(
+        action(async (ctx) => {
+          const store = await ctx.config();
+          const current = store.currentProfile();
+          const active = ctx.opts.profile || ctx.env.TRX_RENT_PROFILE || current || 'default';
+          const profiles = Object.entries(store.profiles()).map(([name, p]) => ({
+            name,
+            current: name === current,
+            active: name === active,
+            base_url: p.base_url ?? null,
+            api_key: p.api_key ? '(set)' : null,
+          }));
+          ctx.out.result({ current: current ?? null, active, config_path: store.path, profiles }, () => {
+            const s = ctx.out.s;
+            if (!profiles.length) return s.dim('No profiles yet: run `trx-rent login`.');
+            return renderTable(
+              [{ header: '' }, { header: 'PROFILE' }, { header: 'BASE URL' }, { header: 'API KEY' }],
+              profiles.map((p) => [p.active ? s.green('*') : '', p.name, p.base_url ?? s.dim('-'), p.api_key ?? s.dim('-')]),
+              s,
+            );
+          });
+        }),
+      );
+
+    cmd
+      .command('use')
+      .description('make a profile the current one')
+      .argument('<name>')
+      .action(
+        action<[string]>(async (ctx, { args: [name] }) => {
+          validateProfileName(name);
+          const store = await ctx.config();
+          if (!store.getProfile(name)) throw new UsageError(`profile "${name}" does not exist`, 'create it with `trx-rent login --profile NAME`');
+          store.setCurrentProfile(name);
+          ctx.out.result({ current: name }, () => `${ctx.out.s.green('✓')} Now using profile ${name}`);
+        }),
+      );
+
+    cmd
+      .command('remove')
+      .description('delete a profile and its saved key')
+      .argument('<name>')
+      .action(
+        action<[string]>(async (ctx, { args: [name] }) => {
+          const store = await ctx.config();
+          if (!store.removeProfile(name)) throw new UsageError(`profile "${name}" does not exist`);
+          ctx.out.result({ removed: name }, () => `${ctx.out.s.green('✓')} Removed profile ${name}`);
+        }),
+      );
+  },
+};
+
+export default command;

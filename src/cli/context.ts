@@ -1,0 +1,464 @@
+/**
+ * The per-run context every command action receives: resolved global options, output, and
+ * lazy access to the heavy parts (SDK, conf, prompts, the mock server). Nothing heavy is
+ * imported at the top of this file.
+ *
+ * Settings resolve flag > environment > config profile:
+ *   base URL  --base-url        > TRX_RENT_BASE_URL > profile.base_url
+ *   API key   --api-key-file    > TRX_RENT_API_KEY  > profile.api_key (saved by `login`)
+ *   profile   --profile         > TRX_RENT_PROFILE  > current_profile in the config > "default"
+ * `--mock` replaces base URL and key with an embedded mock server's for the run.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import type { Command } from 'commander';
+import type { HttpClient } from '../http/client.js';
+import type { BalanceResource } from '../resources/balance.js';
+import type { Deposits } from '../resources/deposits.js';
+import type { History } from '../resources/history.js';
+import type { Keys } from '../resources/keys.js';
+import type { Orders } from '../resources/orders.js';
+import type { Prices } from '../resources/prices.js';
+import type { Webhooks } from '../resources/webhooks.js';
+import type { Withdrawals } from '../resources/withdrawals.js';
+import { redactText } from '../http/log.js';
+import { CancelledError, CliError, EXIT, UsageError, formatReport, reportFor } from './errors.js';
+import type { ConfigStore, ProfileSettings } from './config.js';
+import { Output, colorEnabled } from './output.js';
+import { runState } from './state.js';
+
+/** The SDK's resources, by the name `TrxRent` gives them. */
+export interface Resources {
+  prices: Prices;
+  orders: Orders;
+  balance: BalanceResource;
+  history: History;
+  deposits: Deposits;
+  withdrawals: Withdrawals;
+  keys: Keys;
+  webhooks: Webhooks;
+}
+
+const RESOURCE_LOADERS: { [K in keyof Resources]: () => Promise<new (http: HttpClient) => Resources[K]> } = {
+  prices: () => import('../resources/prices.js').then((m) => m.Prices),
+  orders: () => import('../resources/orders.js').then((m) => m.Orders),
+  balance: () => import('../resources/balance.js').then((m) => m.BalanceResource),
+  history: () => import('../resources/history.js').then((m) => m.History),
+  deposits: () => import('../resources/deposits.js').then((m) => m.Deposits),
+  withdrawals: () => import('../resources/withdrawals.js').then((m) => m.Withdrawals),
+  keys: () => import('../resources/keys.js').then((m) => m.Keys),
+  webhooks: () => import('../resources/webhooks.js').then((m) => m.Webhooks),
+};
+
+/**
+ * The SDK client the CLI uses: the same HttpClient and resource classes as `TrxRent`, but each
+ * resource module is imported on first use (`await client.get('orders')`).
+ */
+export class LazyClient {
+  readonly http: HttpClient;
+  readonly #resources = new Map<keyof Resources, Promise<unknown>>();
+  constructor(http: HttpClient) {
+    this.http = http;
+  }
+
+  get<K extends keyof Resources>(name: K): Promise<Resources[K]> {
+    let resource = this.#resources.get(name);
+    if (!resource) {
+      resource = RESOURCE_LOADERS[name]().then((Resource) => new Resource(this.http));
+      this.#resources.set(name, resource);
+    }
+    return resource as Promise<Resources[K]>;
+  }
+}
+
+export interface GlobalOptions {
+  baseUrl?: string;
+  profile?: string;
+  apiKeyFile?: string;
+  json?: boolean;
+  yes?: boolean;
+  mock?: boolean;
+  verbose?: boolean;
+  color?: boolean;
+}
+
+export type Prompts = typeof import('@inquirer/prompts');
+
+/** What `startMockServer` from `trx-rent/mock` resolves to. */
+export interface MockHandle {
+  url: string;
+  apiKey: string;
+  jwt: string;
+  memo: string;
+  state: unknown;
+  close(): Promise<void>;
+}
+export interface MockOptions {
+  port?: number;
+  host?: string;
+  envelope?: boolean;
+  seed?: number;
+  chaos?: unknown;
+  rateLimits?: false | Record<string, unknown>;
+  clock?: 'real' | 'manual';
+}
+
+export interface Settings {
+  baseUrl: string | undefined;
+  baseUrlSource: string | undefined;
+  apiKey: string | undefined;
+  apiKeySource: string | undefined;
+}
+
+
+/** The package version (read by the entry from package.json). */
+export function cliVersion(): string {
+  return runState.version;
+}
+
+export class Context {
+  readonly opts: GlobalOptions;
+  readonly out: Output;
+  readonly env: NodeJS.ProcessEnv;
+  /** A person is there: stdin and stdout are TTYs, and neither --json nor --yes rules prompts out. */
+  readonly interactive: boolean;
+  /** e.g. `orders get` */
+  readonly commandPath: string;
+  /** Money the running command is about to spend (for the INSUFFICIENT_BALANCE hint). */
+  spending: { sun: number; currency: 'TRX' | 'USDT' } | undefined;
+
+  #settings: Settings | undefined;
+  #config: Promise<ConfigStore> | undefined;
+  #mock: Promise<MockHandle> | undefined;
+  #clients = new Map<boolean, Promise<LazyClient>>();
+  #disposers: Array<() => unknown> = [];
+  #lastClient: LazyClient | undefined;
+
+  constructor(opts: GlobalOptions, commandPath: string, env: NodeJS.ProcessEnv = process.env) {
+    this.opts = opts;
+    this.env = env;
+    this.commandPath = commandPath;
+    const stdoutTTY = Boolean(process.stdout.isTTY);
+    const mode = opts.json === true || (opts.json !== false && !stdoutTTY) ? 'json' : 'human';
+    this.out = new Output({
+      mode,
+      stdoutColor: colorEnabled(process.stdout, env, opts.color),
+      stderrColor: colorEnabled(process.stderr, env, opts.color),
+      spinner: Boolean(process.stderr.isTTY) && env.TERM !== 'dumb' && !opts.verbose,
+    });
+    this.interactive = Boolean(process.stdin.isTTY) && stdoutTTY && mode === 'human' && !opts.yes;
+  }
+
+  /** Verbose diagnostics (stderr, redacted). */
+  debug(message: string): void {
+    if (this.opts.verbose) this.out.diag(this.out.e.dim(redactText(message)));
+  }
+
+  onDispose(fn: () => unknown): void {
+    this.#disposers.push(fn);
+  }
+
+  async dispose(): Promise<void> {
+    for (const fn of this.#disposers.reverse()) {
+      try {
+        await fn();
+      } catch (error) {
+        this.debug(`cleanup failed: ${String(error)}`);
+      }
+    }
+    this.#disposers = [];
+  }
+
+  // ---- configuration ------------------------------------------------------------------
+
+  config(): Promise<ConfigStore> {
+    this.#config ??= import('./config.js').then((m) => m.openConfig(this.env));
+    return this.#config;
+  }
+
+  /** The profile name in effect (flag > env > current profile > "default"). Opens the store only if needed. */
+  async profileName(): Promise<string> {
+    const explicit = this.opts.profile || this.env.TRX_RENT_PROFILE;
+    if (explicit) return explicit;
+    return (await this.config()).currentProfile() ?? 'default';
+  }
+
+  /** The profile's settings (undefined when it does not exist). */
+  async profile(): Promise<{ name: string; settings: ProfileSettings | undefined }> {
+    const name = await this.profileName();
+    const settings = (await this.config()).getProfile(name);
+    return { name, settings };
+  }
+
+  /** A profile default (default_address, default_duration) for a flag that was not given. */
+  async profileDefault(key: 'default_address' | 'default_duration'): Promise<string | undefined> {
+    try {
+      return (await this.profile()).settings?.[key] || undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Base URL and API key by precedence. The config store is opened only when a flag or the
+   * environment leaves something open (or a profile was named explicitly).
+   */
+  async settings(needKey: boolean): Promise<Settings> {
+    if (this.opts.mock) {
+      const mock = await this.mock();
+      return { baseUrl: mock.url, baseUrlSource: 'embedded mock', apiKey: mock.apiKey, apiKeySource: 'embedded mock' };
+    }
+    if (this.#settings && (this.#settings.apiKey || !needKey)) return this.#settings;
+    let baseUrl = this.opts.baseUrl || undefined;
+    let baseUrlSource = baseUrl ? '--base-url' : undefined;
+    if (!baseUrl && this.env.TRX_RENT_BASE_URL) {
+      baseUrl = this.env.TRX_RENT_BASE_URL;
+      baseUrlSource = 'TRX_RENT_BASE_URL';
+    }
+    let apiKey: string | undefined;
+    let apiKeySource: string | undefined;
+    if (this.opts.apiKeyFile) {
+      apiKey = this.readKeyFile(this.opts.apiKeyFile);
+      apiKeySource = `--api-key-file ${this.opts.apiKeyFile}`;
+    } else if (this.env.TRX_RENT_API_KEY) {
+      apiKey = this.env.TRX_RENT_API_KEY.trim();
+      apiKeySource = 'TRX_RENT_API_KEY';
+    }
+    const explicitProfile = this.opts.profile || this.env.TRX_RENT_PROFILE;
+    if (!baseUrl || (needKey && !apiKey) || explicitProfile) {
+      const { name, settings } = await this.profile();
+      if (!settings && explicitProfile) {
+        throw new UsageError(`profile "${name}" does not exist`, 'list profiles with `trx-rent profiles`, or create it with `trx-rent login --profile NAME`');
+      }
+      if (!baseUrl && settings?.base_url) {
+        baseUrl = settings.base_url;
+        baseUrlSource = `profile ${name}`;
+      }
+      if (!apiKey && settings?.api_key) {
+        apiKey = settings.api_key;
+        apiKeySource = `profile ${name}`;
+      }
+    }
+    this.#settings = { baseUrl, baseUrlSource, apiKey, apiKeySource };
+    this.debug(`base URL ${baseUrl ?? '(none)'} from ${baseUrlSource ?? '-'}; API key ${apiKey ? `from ${apiKeySource}` : '(none)'}`);
+    return this.#settings;
+  }
+
+  readKeyFile(path: string): string {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      throw new UsageError(`cannot read --api-key-file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
+    try {
+      if (process.platform !== 'win32' && (statSync(path).mode & 0o077) !== 0) {
+        this.out.warn(`${path} is readable by other users; chmod 600 it`);
+      }
+    } catch {
+      // stat is advisory only
+    }
+    const key = text.trim();
+    if (!key) throw new UsageError(`--api-key-file ${path} is empty`);
+    return key;
+  }
+
+  // ---- SDK ----------------------------------------------------------------------------
+
+  /**
+   * One SDK resource (e.g. `await ctx.api('orders')`) on the run's HTTP client. Only that
+   * resource's module (and its schemas) is imported, not the whole client: `prices` never loads
+   * the deposit signing code. `auth: false` for public endpoints (no key needed).
+   */
+  async api<K extends keyof Resources>(name: K, { auth = true }: { auth?: boolean } = {}): Promise<Resources[K]> {
+    return (await this.client({ auth })).get(name);
+  }
+
+  /** The run's lazily-loaded SDK client (settings resolved, credentials checked). */
+  client({ auth = true }: { auth?: boolean } = {}): Promise<LazyClient> {
+    let client = this.#clients.get(auth);
+    if (!client) {
+      client = this.#makeClient(auth);
+      this.#clients.set(auth, client);
+    }
+    return client;
+  }
+
+  async #makeClient(auth: boolean): Promise<LazyClient> {
+    const s = await this.settings(auth);
+    if (!s.baseUrl) {
+      throw new UsageError(
+        'No API base URL',
+        'pass --base-url URL, set TRX_RENT_BASE_URL, run `trx-rent login`, or try --mock',
+        'CONFIGURATION_ERROR',
+      );
+    }
+    if (auth && !s.apiKey) {
+      throw new CliError('UNAUTHORIZED', 'No API key', {
+        exitCode: EXIT.AUTH,
+        hint: 'set TRX_RENT_API_KEY, pass --api-key-file FILE, or run `trx-rent login`',
+      });
+    }
+    return this.clientFor(s.baseUrl, s.apiKey);
+  }
+
+  /** An SDK client for an explicit origin and key (the demo's embedded mock, `login`'s check). */
+  async clientFor(baseUrl: string, apiKey: string | undefined, extra: { maxRetries?: number } = {}): Promise<LazyClient> {
+    const { HttpClient } = await import('../http/client.js');
+    const http = new HttpClient({
+      baseUrl,
+      apiKey,
+      headers: { 'user-agent': `trx-rent-cli/${cliVersion()}` },
+      // A person (or a script) should not sit silently through a long Retry-After: fail with
+      // exit code 5 and the wait in the hint instead.
+      retry: { maxRetryAfterMs: 10_000 },
+      ...extra,
+      ...(this.opts.verbose ? { logLevel: 'debug' as const, logger: { debug: (m: string) => this.debug(m) } } : {}),
+    });
+    const client = new LazyClient(http);
+    this.#lastClient = client;
+    return client;
+  }
+
+  /** The base URL in use (for hints), when resolved. */
+  get baseUrl(): string | undefined {
+    return this.#settings?.baseUrl ?? this.#lastClient?.http.baseUrl;
+  }
+
+  // ---- mock server --------------------------------------------------------------------
+
+  /** The embedded mock of `--mock` (started once per run, closed on exit). */
+  mock(): Promise<MockHandle> {
+    this.#mock ??= this.startMock({ port: 0, host: '127.0.0.1' }).then((m) => {
+      this.debug(`embedded mock server at ${m.url}`);
+      return m;
+    });
+    return this.#mock;
+  }
+
+  async startMock(options: MockOptions): Promise<MockHandle> {
+    const mod = (await import('../mock/index.js')) as unknown as {
+      startMockServer?: (o: MockOptions) => Promise<MockHandle>;
+    };
+    if (typeof mod.startMockServer !== 'function') {
+      throw new CliError('NOT_AVAILABLE', 'The mock server is not part of this build');
+    }
+    const handle = await mod.startMockServer(options);
+    this.onDispose(() => handle.close());
+    return handle;
+  }
+
+  // ---- people -------------------------------------------------------------------------
+
+  async prompts(): Promise<Prompts> {
+    if (!this.interactive) throw new Error('internal: prompts need a terminal');
+    return import('@inquirer/prompts');
+  }
+
+  /**
+   * Ask before doing something that spends money or cannot be undone. `--yes` answers yes;
+   * without a terminal the command fails with exit 2 and does nothing.
+   */
+  async confirm(message: string, what: string): Promise<void> {
+    if (this.opts.yes) return;
+    if (!this.interactive) {
+      throw new UsageError(
+        `refusing to ${what} without confirmation (no terminal to ask on)`,
+        'pass --yes to confirm non-interactively',
+        'CONFIRMATION_REQUIRED',
+      );
+    }
+    const { confirm } = await this.prompts();
+    const ok = await confirm({ message, default: false });
+    if (!ok) throw new CancelledError(`Cancelled; did not ${what}.`);
+  }
+
+  /**
+   * Fill in missing inputs: given value > prompt (when a person is there) > default > error.
+   * Without a terminal every missing input is named in one usage error (exit 2), at once.
+   */
+  async inputs<T extends Record<string, unknown>>(specs: { [K in keyof T]: InputSpec<T[K]> }): Promise<T> {
+    const result: Record<string, unknown> = {};
+    const missing: string[] = [];
+    for (const [key, spec] of Object.entries(specs) as Array<[string, InputSpec<unknown>]>) {
+      if (spec.value !== undefined) result[key] = spec.value;
+      else if (!(this.interactive && spec.ask) && spec.default !== undefined) result[key] = spec.default;
+      else if (!this.interactive || !spec.ask) missing.push(spec.label);
+    }
+    if (missing.length) {
+      throw new UsageError(
+        `missing ${missing.join(', ')}`,
+        this.opts.yes || this.opts.json
+          ? 'pass them as arguments (prompts are off with --yes/--json)'
+          : 'pass them as arguments, or run on a terminal to be asked',
+        'MISSING_ARGUMENT',
+      );
+    }
+    for (const [key, spec] of Object.entries(specs) as Array<[string, InputSpec<unknown>]>) {
+      if (key in result) continue;
+      result[key] = await spec.ask!(await this.prompts(), { ...result });
+    }
+    return result as T;
+  }
+
+  // ---- errors -------------------------------------------------------------------------
+
+  /** Print the one-line error report (stderr) and return the exit code. */
+  async report(error: unknown): Promise<number> {
+    const report = await reportFor(error, {
+      baseUrl: this.baseUrl,
+      command: this.commandPath,
+      spending: this.spending,
+      balance: this.#lastClient
+        ? async () => (await this.#lastClient!.get('balance')).get({ maxRetries: 0, timeoutMs: 5_000 })
+        : undefined,
+    });
+    if (this.out.json) this.out.diag(JSON.stringify({ error: report }));
+    else this.out.diag(formatReport(report, this.out.e));
+    if (this.opts.verbose && error instanceof Error && error.stack && report.code === 'UNEXPECTED') {
+      this.out.diag(this.out.e.dim(redactText(error.stack)));
+    }
+    return report.exit_code;
+  }
+}
+
+export interface InputSpec<T> {
+  /** The value from the command line, or undefined when missing. */
+  value: T | undefined;
+  /** How the missing value is named in the usage error, e.g. `--to ADDRESS`. */
+  label: string;
+  /** Asks a person for it. */
+  ask?: (prompts: Prompts, soFar: Record<string, unknown>) => Promise<T>;
+  /** Used without a terminal (and when there is no prompt). */
+  default?: T;
+}
+
+/** `orders get` for a command `get` under `orders` under the program. */
+export function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/**
+ * Wrap a command implementation as a commander action: builds the context from the global
+ * options, runs, reports errors as one line with the exit code, and always cleans up.
+ */
+export function action<A extends unknown[] = string[], O = Record<string, unknown>>(
+  fn: (ctx: Context, input: { args: A; opts: O; cmd: Command }) => Promise<number | void>,
+) {
+  return async (...params: unknown[]): Promise<void> => {
+    const cmd = params[params.length - 1] as Command;
+    const opts = params[params.length - 2] as O;
+    const args = params.slice(0, -2) as A;
+    const ctx = new Context(cmd.optsWithGlobals() as GlobalOptions, commandPath(cmd));
+    try {
+      if (ctx.opts.mock && ctx.opts.baseUrl) ctx.out.warn('--mock replaces --base-url for this run');
+      const code = await fn(ctx, { args, opts, cmd });
+      runState.exitCode = code ?? 0;
+    } catch (error) {
+      runState.exitCode = await ctx.report(error);
+    } finally {
+      await ctx.dispose();
+    }
+  };
+}

@@ -1,0 +1,223 @@
+/**
+ * Exit codes and one-line, actionable error reports.
+ *
+ *   0 success · 1 API or network error · 2 usage or validation error (also: cancelled or not
+ *   confirmed) · 3 authentication or permission · 4 not found · 5 rate limited
+ */
+import {
+  ForbiddenError,
+  InvalidAddressError,
+  NotFoundError,
+  RateLimitedError,
+  TrxRentError,
+  UnauthorizedError,
+  ValidationError,
+} from '../errors/index.js';
+import { redactText } from '../http/log.js';
+import { amountOf } from './format.js';
+
+export const EXIT = {
+  OK: 0,
+  API: 1,
+  USAGE: 2,
+  AUTH: 3,
+  NOT_FOUND: 4,
+  RATE_LIMITED: 5,
+} as const;
+
+/** An error raised by the CLI itself, with its exit code and a hint. */
+export class CliError extends Error {
+  readonly code: string;
+  readonly exitCode: number;
+  readonly hint: string | undefined;
+  constructor(code: string, message: string, options: { exitCode?: number; hint?: string; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'CliError';
+    this.code = code;
+    this.exitCode = options.exitCode ?? EXIT.API;
+    this.hint = options.hint;
+  }
+}
+
+/** Wrong or missing arguments, options or settings: exit 2. */
+export class UsageError extends CliError {
+  constructor(message: string, hint?: string, code = 'USAGE_ERROR') {
+    super(code, message, { exitCode: EXIT.USAGE, ...(hint ? { hint } : {}) });
+    this.name = 'UsageError';
+  }
+}
+
+/** The user declined a confirmation or interrupted a prompt: nothing was done, exit 2. */
+export class CancelledError extends CliError {
+  constructor(message = 'Cancelled; nothing was changed.') {
+    super('CANCELLED', message, { exitCode: EXIT.USAGE });
+    this.name = 'CancelledError';
+  }
+}
+
+const USAGE_CODES = new Set(['VALIDATION_ERROR', 'INVALID_ADDRESS', 'CONFIGURATION_ERROR', 'USAGE_ERROR', 'BELOW_MINIMUM_ORDER']);
+
+export function exitCodeFor(error: unknown): number {
+  if (error instanceof CliError) return error.exitCode;
+  if (error instanceof ValidationError || error instanceof InvalidAddressError) return EXIT.USAGE;
+  if (error instanceof UnauthorizedError || error instanceof ForbiddenError) return EXIT.AUTH;
+  if (error instanceof NotFoundError) return EXIT.NOT_FOUND;
+  if (error instanceof RateLimitedError) return EXIT.RATE_LIMITED;
+  if (error instanceof TrxRentError) {
+    // Codes without their own class (older live-service names) by meaning.
+    if (USAGE_CODES.has(error.code) || error.code === 'INVALID_AMOUNT') return EXIT.USAGE;
+    if (error.code === 'ORDER_NOT_FOUND') return EXIT.NOT_FOUND;
+    return EXIT.API;
+  }
+  if (isPromptExit(error)) return EXIT.USAGE;
+  return EXIT.API;
+}
+
+export function isPromptExit(error: unknown): boolean {
+  const name = (error as { name?: unknown } | null)?.name;
+  return name === 'ExitPromptError' || name === 'AbortPromptError' || name === 'CancelPromptError';
+}
+
+export interface ErrorReport {
+  code: string;
+  message: string;
+  hint?: string;
+  exit_code: number;
+  status?: number;
+  details?: Record<string, unknown>;
+}
+
+export interface HintContext {
+  /** Base URL the command talked to, when known. */
+  baseUrl?: string | undefined;
+  /** The command path, e.g. `orders get`. */
+  command?: string | undefined;
+  /** Money the command needed (for INSUFFICIENT_BALANCE), in SUN. */
+  spending?: { sun: number; currency: 'TRX' | 'USDT' } | undefined;
+  /** Looks up the balance for the INSUFFICIENT_BALANCE hint; may fail. */
+  balance?: (() => Promise<{ trx: number; usdt: number; trx_locked: number }>) | undefined;
+}
+
+const PERMISSION_FOR: Record<string, string> = {
+  buy: 'create_orders',
+  'orders list': 'view_orders',
+  'orders get': 'view_orders',
+  'orders wait': 'view_orders',
+  balance: 'view_balance',
+  history: 'view_balance',
+  'history summary': 'view_balance',
+};
+
+/** The structured report of any error: code, message and, where we can, what to do about it. */
+export async function reportFor(error: unknown, hc: HintContext = {}): Promise<ErrorReport> {
+  const exit_code = exitCodeFor(error);
+  if (error instanceof CliError) {
+    return { code: error.code, message: redactText(error.message), exit_code, ...(error.hint ? { hint: error.hint } : {}) };
+  }
+  if (error instanceof TrxRentError) {
+    const report: ErrorReport = { code: error.code, message: redactText(error.message), exit_code };
+    if (error.status !== undefined) report.status = error.status;
+    const hint = await hintFor(error, hc);
+    if (hint) report.hint = hint;
+    return report;
+  }
+  if (isPromptExit(error)) return { code: 'CANCELLED', message: 'Cancelled; nothing was changed.', exit_code };
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: 'UNEXPECTED', message: redactText(message), exit_code, hint: 'Run again with --verbose for details.' };
+}
+
+async function hintFor(error: TrxRentError, hc: HintContext): Promise<string | undefined> {
+  const details = error.details ?? {};
+  switch (error.code) {
+    case 'INSUFFICIENT_BALANCE':
+    case 'INSUFFICIENT_FUNDS': {
+      const need = hc.spending;
+      let available: number | undefined;
+      try {
+        const balance = hc.balance ? await hc.balance() : undefined;
+        if (balance) available = need?.currency === 'USDT' ? balance.usdt : balance.trx;
+      } catch {
+        // The hint is best effort; the error itself is what matters.
+      }
+      const currency = need?.currency ?? 'TRX';
+      const unit = (n: number) => amountOf(n, currency);
+      const parts: string[] = [];
+      if (available !== undefined) parts.push(`balance ${unit(available)}`);
+      if (need) parts.push(`needed ${unit(need.sun)}`);
+      if (available !== undefined && need && need.sun > available) parts.push(`short by ${unit(need.sun - available)}`);
+      parts.push('top up with `trx-rent deposit info`');
+      return parts.join('; ');
+    }
+    case 'RATE_LIMITED': {
+      const ms = error instanceof RateLimitedError ? error.retryAfterMs : undefined;
+      return ms !== undefined
+        ? `wait ${formatWait(ms)} before retrying, as the server's Retry-After asks`
+        : 'wait a minute before retrying';
+    }
+    case 'UNAUTHORIZED':
+      return 'set TRX_RENT_API_KEY, pass --api-key-file FILE, or run `trx-rent login`';
+    case 'FORBIDDEN': {
+      const permission = hc.command ? PERMISSION_FOR[hc.command] : undefined;
+      return permission
+        ? `this key lacks the ${permission} permission; create one that has it with \`trx-rent keys create --permissions ${permission}\``
+        : 'this key lacks the permission; create a key with it (`trx-rent keys create`)';
+    }
+    case 'NOT_FOUND':
+    case 'ORDER_NOT_FOUND':
+      return hc.command?.startsWith('orders')
+        ? 'check the id with `trx-rent orders list`'
+        : hc.command?.startsWith('webhooks')
+          ? 'check the id with `trx-rent webhooks list`'
+          : 'check the id';
+    case 'VALIDATION_ERROR':
+    case 'BELOW_MINIMUM_ORDER':
+    case 'INVALID_AMOUNT': {
+      const field = typeof details.field === 'string' ? details.field : undefined;
+      const min = details.min;
+      if (field && min !== undefined) return `${field} must be at least ${String(min)}`;
+      return field ? `check ${field}` : 'check the arguments (see --help)';
+    }
+    case 'INVALID_ADDRESS':
+      return 'a TRON address starts with T and has 34 base58 characters';
+    case 'PRICE_EXCEEDED':
+      return 'raise --max-price, or place a LIMIT order (--type LIMIT) that waits for the price';
+    case 'PROVIDER_UNAVAILABLE':
+      return 'no provider can fill this now; try another duration or amount, or again later';
+    case 'DUPLICATE_REQUEST':
+      return 'this idempotency key was used with different parameters; use a new --idempotency-key';
+    case 'MAINTENANCE':
+      return 'the service is in maintenance; try again later';
+    case 'CONNECTION_ERROR':
+      return hc.baseUrl ? `is the API at ${hc.baseUrl} reachable? check --base-url / TRX_RENT_BASE_URL` : 'check the network and --base-url';
+    case 'TIMEOUT': {
+      const order = /^Order (\S+) still/.exec(error.message)?.[1];
+      return order
+        ? `it may still fill: run \`trx-rent orders wait ${order}\` again, or raise --timeout`
+        : 'the server did not answer in time; try again (safe: orders and withdrawals carry an idempotency key)';
+    }
+    case 'ORDER_FAILED':
+      return 'nothing was delivered; see `trx-rent orders get <id>` and try again, perhaps with a higher --max-price';
+    case 'CONFIGURATION_ERROR':
+      return 'pass --base-url URL, set TRX_RENT_BASE_URL, run `trx-rent login`, or use --mock';
+    case 'INVALID_RESPONSE':
+      return 'the server answered something unexpected; run with --verbose and check --base-url';
+    case 'INTERNAL_ERROR':
+      return 'a server-side failure; try again later';
+    case 'BROADCAST_FAILED':
+      return 'the TRON network refused the transaction (expired, already broadcast, or not enough TRX); sign a new one';
+    default:
+      return undefined;
+  }
+}
+
+export function formatWait(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  const s = Math.ceil(ms / 1000);
+  if (s < 120) return `${s} s`;
+  return `${Math.ceil(s / 60)} min`;
+}
+
+/** One line for people: `error CODE: message (hint: …)`. */
+export function formatReport(report: ErrorReport, style: { red(s: string): string; dim(s: string): string }): string {
+  return `${style.red(`error ${report.code}`)}: ${report.message}${report.hint ? style.dim(` (hint: ${report.hint})`) : ''}`;
+}

@@ -1,0 +1,82 @@
+/**
+ * The commander program: global options and one placeholder per registry entry. Imports only
+ * commander's types; `main()` passes the class in after loading it.
+ */
+import type { Command as CommandClass } from 'commander';
+import { REGISTRY, type RegistryEntry } from './registry.js';
+import { runState } from './state.js';
+
+const GLOBAL_HELP = `
+Settings (flag > environment > profile):
+  base URL   --base-url, TRX_RENT_BASE_URL, or the profile saved by \`trx-rent login\`
+  API key    --api-key-file FILE, TRX_RENT_API_KEY, or the profile (never a flag value)
+  profile    --profile, TRX_RENT_PROFILE, or the current profile (\`trx-rent profiles\`)
+  config dir TRX_RENT_CONFIG_DIR (default: your XDG config dir)
+
+Output: tables and colour on a terminal; one JSON document on stdout with --json or when
+stdout is not a terminal (--no-json forces tables). Diagnostics go to stderr. NO_COLOR,
+--no-color, FORCE_COLOR and CLICOLOR_FORCE are honoured.
+
+Exit codes: 0 ok · 1 API or network error · 2 usage or validation error, or not confirmed
+· 3 authentication or permission · 4 not found · 5 rate limited
+
+Try it without an account: trx-rent demo`;
+
+const GROUP_ORDER = ['Trading', 'Account', 'Money', 'Setup', 'Developer'];
+
+export interface ProgramState {
+  /** The last error commander reported (it is printed by main in our one-line format). */
+  commanderMessage?: string;
+}
+
+export function createProgram(Command: typeof CommandClass, version: string): { program: CommandClass; state: ProgramState } {
+  const state: ProgramState = {};
+  const program = new Command('trx-rent');
+  program
+    .description('Rent TRON energy and bandwidth from the command line (SDK, CLI and mock server).')
+    .version(version, '-V, --version', 'print the version')
+    .option('--base-url <url>', 'API origin, e.g. https://api.example.com (env TRX_RENT_BASE_URL)')
+    .option('--profile <name>', 'profile to use (env TRX_RENT_PROFILE)')
+    .option('--api-key-file <path>', 'read the API key from this file (or env TRX_RENT_API_KEY)')
+    .option('--json', 'one JSON document on stdout (default when stdout is not a terminal)')
+    .option('--no-json', 'tables and text even when stdout is not a terminal')
+    .option('-y, --yes', 'answer yes to confirmations; never prompt')
+    .option('--mock', 'run against an embedded in-process mock server')
+    .option('--verbose', 'log requests, retries and status codes to stderr (secrets redacted)')
+    .option('--no-color', 'no colour (also NO_COLOR)')
+    .addHelpText('after', GLOBAL_HELP)
+    .showSuggestionAfterError(true)
+    .configureHelp({ showGlobalOptions: true })
+    .exitOverride()
+    .configureOutput({
+      outputError: (message) => {
+        state.commanderMessage = message.replace(/^error:\s*/, '').trim();
+      },
+    });
+  const ordered = [...REGISTRY].sort((a, b) => GROUP_ORDER.indexOf(a.group) - GROUP_ORDER.indexOf(b.group));
+  for (const entry of ordered) {
+    program.command(entry.name).summary(entry.summary).description(entry.summary).helpGroup(`${entry.group}:`);
+  }
+  return { program, state };
+}
+
+const loaded = new WeakSet<CommandClass>();
+
+/** Import a command's module and let it register its arguments, options, subcommands and actions. */
+export async function loadCommand(sub: CommandClass, entry: RegistryEntry): Promise<void> {
+  if (loaded.has(sub)) return;
+  loaded.add(sub);
+  const mod = (await entry.load()).default;
+  sub.description(mod.description || entry.summary);
+  if (mod.register) {
+    mod.register(sub);
+  } else {
+    sub
+      .allowUnknownOption()
+      .allowExcessArguments()
+      .action(async () => {
+        process.stderr.write(`error NOT_AVAILABLE: \`trx-rent ${entry.name}\` is not available in this build\n`);
+        runState.exitCode = 1;
+      });
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * The questions the CLI asks, as plain configurations for @inquirer/prompts (which is imported
+ * lazily, through `ctx.prompts()`, only when a person is at a terminal). Kept apart so tests can
+ * drive them with @inquirer/testing.
+ */
+import { formatDuration } from './format.js';
+import { type Resource, validate } from './parse.js';
+
+export const DURATION_PRESETS = [1_800, 3_600, 10_800, 21_600, 86_400, 259_200, 604_800, 2_592_000] as const;
+
+/** Choices for the duration select: the providers' tiers when known, else common presets. */
+export function durationChoices(tiers: number[] = []): Array<{ name: string; value: number }> {
+  const values = [...new Set(tiers.length ? tiers : DURATION_PRESETS)].filter((v) => v > 0).sort((a, b) => a - b);
+  return values.map((value) => ({ name: `${formatDuration(value)}${value === 3600 ? ' (most common)' : ''}`, value }));
+}
+
+export function resourceQuestion() {
+  return {
+    message: 'Which resource?',
+    choices: [
+      { name: 'Energy (smart-contract calls, e.g. USDT transfers)', value: 'ENERGY' as Resource },
+      { name: 'Bandwidth (plain transfers)', value: 'BANDWIDTH' as Resource },
+    ],
+    default: 'ENERGY' as Resource,
+  };
+}
+
+export function durationQuestion(tiers?: number[]) {
+  const choices = durationChoices(tiers);
+  return {
+    message: 'For how long?',
+    choices,
+    default: choices.find((c) => c.value === 3600)?.value ?? choices[0]?.value,
+  };
+}
+
+export function amountQuestion(resource: Resource = 'ENERGY') {
+  return {
+    message: resource === 'ENERGY' ? 'How much energy (units, at least 65000)?' : 'How much bandwidth (units)?',
+    default: resource === 'ENERGY' ? '65000' : '1000',
+    validate: resource === 'ENERGY' ? validate.energyUnits : validate.units,
+  };
+}
+
+export function addressQuestion(message = 'Deliver to which TRON address?') {
+  return { message, validate: validate.address };
+}
+
+export function trxAmountQuestion(message: string) {
+  return { message, validate: validate.trx };
+}
+
+export function durationInputQuestion() {
+  return { message: 'Duration (30m, 1h, 3d or seconds)?', default: '1h', validate: validate.duration };
+}

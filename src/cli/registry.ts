@@ -1,0 +1,40 @@
+/**
+ * The static command table. `trx-rent --help` lists these summaries without loading any command
+ * module; a command's module (and whatever it needs: the SDK, prompts, conf, the mock) is
+ * imported only when that command runs or shows its own help. Keep this file free of imports.
+ */
+import type { CommandModule } from './types.js';
+
+export interface RegistryEntry {
+  name: string;
+  /** One line for the top-level help. */
+  summary: string;
+  /** Loads the command module (one file under ./commands/). */
+  load: () => Promise<{ default: CommandModule }>;
+  /** Listed in a group in the top-level help. */
+  group: 'Account' | 'Trading' | 'Money' | 'Developer' | 'Setup';
+}
+
+export const REGISTRY: readonly RegistryEntry[] = [
+  { name: 'login', group: 'Setup', summary: 'Save an API key (checked with a real call) to a profile', load: () => import('./commands/login.js') },
+  { name: 'config', group: 'Setup', summary: 'Read and change profile settings (get, set, list)', load: () => import('./commands/config.js') },
+  { name: 'profiles', group: 'Setup', summary: 'List profiles, switch or remove one', load: () => import('./commands/profiles.js') },
+  { name: 'prices', group: 'Trading', summary: 'Providers sorted by price for a resource and duration', load: () => import('./commands/prices.js') },
+  { name: 'preview', group: 'Trading', summary: 'What an order would cost now (places nothing)', load: () => import('./commands/preview.js') },
+  { name: 'buy', group: 'Trading', summary: 'Rent energy or bandwidth for an address', load: () => import('./commands/buy.js') },
+  { name: 'orders', group: 'Trading', summary: 'List, show and wait for orders', load: () => import('./commands/orders.js') },
+  { name: 'balance', group: 'Account', summary: 'Available and locked TRX, and USDT', load: () => import('./commands/balance.js') },
+  { name: 'history', group: 'Account', summary: 'Fills over a period, or the account summary', load: () => import('./commands/history.js') },
+  { name: 'deposit', group: 'Money', summary: 'Deposit TRX: address and memo, prepare, submit a signed transfer', load: () => import('./commands/deposit.js') },
+  { name: 'withdraw', group: 'Money', summary: 'Withdraw TRX or USDT to an address (always confirms)', load: () => import('./commands/withdraw.js') },
+  { name: 'keys', group: 'Account', summary: 'Create and revoke API keys', load: () => import('./commands/keys.js') },
+  { name: 'webhooks', group: 'Developer', summary: 'Create, list, delete, verify webhooks; listen and forward locally', load: () => import('./commands/webhooks.js') },
+  { name: 'x402', group: 'Developer', summary: 'Pay-per-call (x402) commands', load: () => import('./commands/x402.js') },
+  { name: 'mock', group: 'Developer', summary: 'Run the reference mock server', load: () => import('./commands/mock.js') },
+  { name: 'demo', group: 'Developer', summary: 'A guided tour on an embedded mock server', load: () => import('./commands/demo.js') },
+  { name: 'completion', group: 'Setup', summary: 'Shell completion script (bash, zsh, fish)', load: () => import('./commands/completion.js') },
+];
+
+export function findEntry(name: string): RegistryEntry | undefined {
+  return REGISTRY.find((e) => e.name === name);
+}

@@ -1,0 +1,95 @@
+/**
+ * Human renderings shared by several commands (orders, fills, previews). JSON output never goes
+ * through here: it is the API's own document.
+ */
+import type { Fill, Order, Preview, PreviewOption } from '../schemas/index.js';
+import { trxToSun } from '../utils/units.js';
+import { costSun, formatDuration, formatTime, groupDigits, sunAndTrx, trxOf } from './format.js';
+import { type Styles, renderPairs, renderTable } from './output.js';
+
+export function statusColor(status: string, s: Styles): string {
+  if (status === 'FILLED' || status === 'COMPLETED' || status === 'CONFIRMED') return s.green(status);
+  if (status === 'FAILED' || status === 'CANCELLED') return s.red(status);
+  return s.yellow(status);
+}
+
+export function resourceName(resource: string): string {
+  return resource.toLowerCase();
+}
+
+export function renderOrder(order: Order, s: Styles): string {
+  const pairs: Array<[string, string]> = [
+    ['order', s.bold(order.id)],
+    ['status', statusColor(String(order.status), s)],
+    ['resource', `${groupDigits(String(order.amount))} ${resourceName(String(order.resource_type))} for ${formatDuration(Number(order.duration_sec))}`],
+    ['type', String(order.order_type)],
+    ['to', String(order.target_address)],
+  ];
+  if (order.max_price_sun != null) pairs.push(['max price', `${order.max_price_sun} SUN per unit`]);
+  if (order.total_cost_sun != null) pairs.push(['total cost', sunAndTrx(Number(order.total_cost_sun))]);
+  if (order.total_fee_sun != null) pairs.push(['fee', sunAndTrx(Number(order.total_fee_sun))]);
+  pairs.push(['created', formatTime(order.created_at)]);
+  if (order.filled_at) pairs.push(['filled', formatTime(order.filled_at)]);
+  let text = renderPairs(pairs, s);
+  if (order.fills?.length) text += `\n${renderFills(order.fills, s)}`;
+  return text;
+}
+
+export function renderFills(fills: Fill[], s: Styles): string {
+  const table = renderTable(
+    [
+      { header: 'PROVIDER' },
+      { header: 'AMOUNT', align: 'right' },
+      { header: 'PRICE (SUN)', align: 'right' },
+      { header: 'COST', align: 'right' },
+      { header: 'STATUS' },
+      { header: 'VERIFIED' },
+    ],
+    fills.map((f) => [
+      String(f.provider),
+      groupDigits(String(f.amount)),
+      String(f.price_sun),
+      `${trxOf(Number(f.cost_sun))} TRX`,
+      statusColor(String(f.status), s),
+      f.verified ? s.green('yes') : s.yellow('not yet'),
+    ]),
+    s,
+  );
+  const links = fills.map((f) => `  ${s.dim('tx')} ${f.tx_id}  ${s.cyan(String(f.tronscan_url))}`).join('\n');
+  return `${table}${links}\n`;
+}
+
+/** Total cost of a preview option in SUN, exactly: the server's cost_trx when it is exact, else amount × price. */
+export function optionCostSun(option: PreviewOption, amount: number): number {
+  try {
+    return trxToSun(String(option.cost_trx));
+  } catch {
+    return Math.ceil(Number(costSun(amount, Number(option.price_sun))));
+  }
+}
+
+export function renderPreview(
+  preview: Preview,
+  request: { resource: string; amount: number; duration_sec: number; max_price_sun?: number | undefined },
+  s: Styles,
+): string {
+  const head = `${groupDigits(String(request.amount))} ${resourceName(request.resource)} for ${formatDuration(request.duration_sec)}${
+    request.max_price_sun ? ` at most ${request.max_price_sun} SUN per unit` : ''
+  }`;
+  if (preview.no_providers || !preview.best) {
+    return `${s.bold('Preview')} ${head}\n${s.red('No provider can fill this now.')}\n`;
+  }
+  const options = [preview.best, ...preview.fallbacks];
+  const rows = options.map((o, i) => [
+    i === 0 ? s.green('best') : '',
+    `${o.displayName} ${s.dim(`(${o.provider})`)}`,
+    `${o.price_sun}`,
+    formatDuration(Number(o.duration_sec)),
+    sunAndTrx(optionCostSun(o, request.amount)),
+  ]);
+  return `${s.bold('Preview')} ${head}\n${renderTable(
+    [{ header: '' }, { header: 'PROVIDER' }, { header: 'SUN/UNIT', align: 'right' }, { header: 'TIER' }, { header: 'TOTAL', align: 'right' }],
+    rows,
+    s,
+  )}`;
+}

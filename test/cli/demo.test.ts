@@ -1,0 +1,33 @@
+/**
+ * `trx-rent demo`: the whole tour on an embedded mock, no account and no settings needed.
+ */
+import { describe, expect, it } from 'vitest';
+import { json, runCli } from './helpers.js';
+
+describe('demo', { timeout: 60_000 }, () => {
+  it('--json: exits 0 with one document covering every step', async () => {
+    const r = await runCli(['demo', '--json'], { timeoutMs: 50_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const doc = json(r);
+    expect(doc.prices.length).toBeGreaterThan(0);
+    expect(doc.preview.best).toBeTruthy();
+    expect(doc.order.status).toBe('FILLED');
+    expect(doc.order.fills[0].tronscan_url).toMatch(/^https:\/\//);
+    expect(doc.balance.spent_sun).toBe(doc.order.total_cost_sun);
+    expect(doc.balance.before.trx - doc.balance.after.trx).toBe(doc.order.total_cost_sun);
+    expect(doc.webhook).toMatchObject({ event: 'order.filled', order_id: doc.order.id, verified: true });
+  });
+
+  it('for people: eight numbered steps with the equivalent commands, ending in a verified webhook', async () => {
+    const r = await runCli(['demo', '--no-json'], { timeoutMs: 50_000, env: { TRX_RENT_BASE_URL: 'http://127.0.0.1:9', TRX_RENT_API_KEY: 'ignored' } });
+    expect(r.code, r.stderr).toBe(0);
+    for (let i = 1; i <= 8; i++) expect(r.stdout).toContain(`${i}/8 `);
+    for (const cmd of ['$ trx-rent prices', '$ trx-rent preview', '$ trx-rent buy', '$ trx-rent orders wait', '$ trx-rent balance', '$ trx-rent webhooks verify']) {
+      expect(r.stdout).toContain(cmd);
+    }
+    expect(r.stdout).toMatch(/8\/8 Webhook {2}✓ order\.filled for \S+ received and verified/);
+    expect(r.stdout).toContain('https://tronscan.org/');
+    expect(r.stdout).toContain('Tour complete.');
+    expect(r.stderr).toMatch(/FILLED after [\d.]+ s/);
+  });
+});

@@ -1,0 +1,157 @@
+/**
+ * People at a terminal: missing arguments are asked for and spending is confirmed. Driven two
+ * ways: the built CLI in a pseudo-terminal (util-linux `script`), and the CLI's questions through
+ * @inquirer/testing.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { input, select } from '@inquirer/prompts';
+import { render } from '@inquirer/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MockServer, startMockServer } from '../../src/mock/index.js';
+import { addressQuestion, amountQuestion, durationQuestion } from '../../src/cli/prompts.js';
+import { ADDRESS, BIN, ROOT, cleanEnv } from './helpers.js';
+
+const hasScript = spawnSync('script', ['--version']).status === 0;
+
+let mock: MockServer;
+beforeAll(async () => {
+  mock = await startMockServer({ port: 0, rateLimits: false, seed: 21 });
+});
+afterAll(async () => {
+  await mock?.close();
+});
+
+const demoBalance = () => mock.state.balance(mock.state.demo.account_id);
+// eslint-disable-next-line no-control-regex
+const plain = (s: string) => s.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
+const fold = (s: string) => plain(s).replace(/\s*\n\s*/g, ' ');
+
+/**
+ * Run the CLI in a pseudo-terminal; each step waits for `expect` in the output (since the last
+ * step) and then types `send`.
+ */
+function inPty(args: string[], steps: Array<{ expect: RegExp; send: string }>, env: Record<string, string>, timeoutMs = 20_000) {
+  const command = ['node', BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  // A wide terminal so prompts do not wrap; output is also matched with line breaks folded.
+  const child = spawn('script', ['-qfec', `stty cols 200 rows 50 2>/dev/null; exec ${command}`, '/dev/null'], {
+    cwd: ROOT,
+    env: cleanEnv({ ...env, TERM: 'xterm', COLUMNS: '160', LINES: '50' }),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  let seen = 0;
+  const pending = [...steps];
+  const matched: string[] = [];
+  child.stdout.on('data', (d: Buffer) => {
+    output += d.toString();
+    const step = pending[0];
+    if (step && step.expect.test(fold(output.slice(seen)))) {
+      pending.shift();
+      matched.push(step.expect.source);
+      seen = output.length;
+      setTimeout(() => child.stdin.write(step.send), 50);
+    }
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  return new Promise<{ code: number | null; output: string; matched: string[]; unmatched: string[] }>((resolve) => {
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output: plain(output), matched, unmatched: pending.map((s) => s.expect.source) });
+    });
+  });
+}
+
+describe.skipIf(!hasScript)('in a pseudo-terminal', { timeout: 30_000 }, () => {
+  it('buy with nothing given asks for resource, amount, address (validated), duration, confirms, and waits', async () => {
+    const before = demoBalance().trx;
+    const r = await inPty(
+      ['buy', '--wait'],
+      [
+        { expect: /Which resource\?/, send: '\r' }, // Energy (default)
+        { expect: /How much energy/, send: '\r' }, // 65000 (default)
+        { expect: /Deliver to which TRON address\?/, send: 'Tnot-an-address\r' },
+        { expect: /Not a TRON address/, send: `${'\x7f'.repeat(20)}${ADDRESS}\r` },
+        { expect: /For how long\?/, send: '\r' }, // 1h (default)
+        { expect: /Rent 65,000 energy for 1h to T\w+ for about [\d,]+ SUN/, send: 'y\r' },
+      ],
+      { TRX_RENT_BASE_URL: mock.url, TRX_RENT_API_KEY: mock.apiKey },
+    );
+    expect(r.unmatched, r.output).toEqual([]);
+    expect(r.code, r.output).toBe(0);
+    expect(r.output).toMatch(/Preview 65,000 energy for 1h/);
+    expect(r.output).toMatch(/Order \S+ placed \(PENDING\)/);
+    expect(r.output).toMatch(/Waiting for order \S+ to fill/); // the spinner, on a terminal
+    expect(r.output).toMatch(/Order \S+ FILLED after [\d.]+ s/);
+    expect(r.output).toMatch(/status\s+FILLED/); // human output on a terminal, not JSON
+    expect(r.output).toContain('https://tronscan.org/');
+    expect(demoBalance().trx).toBeLessThan(before);
+  });
+
+  it('withdraw: answering no to the confirmation exits 2 and moves no money', async () => {
+    const before = demoBalance();
+    const r = await inPty(
+      ['withdraw', '75', '--to', ADDRESS],
+      [{ expect: /Withdraw 75 TRX \(75,000,000 SUN\) to T\w+ \(available: [\d.]+ TRX/, send: 'n\r' }],
+      { TRX_RENT_BASE_URL: mock.url, TRX_RENT_API_KEY: mock.apiKey },
+    );
+    expect(r.unmatched, r.output).toEqual([]);
+    expect(r.code).toBe(2);
+    expect(r.output).toContain('error CANCELLED: Cancelled; did not withdraw.');
+    expect(demoBalance()).toEqual(before);
+  });
+
+  it('--yes on a terminal never prompts: missing arguments are a usage error', async () => {
+    const r = await inPty(['buy', '65000', '--yes'], [], { TRX_RENT_BASE_URL: mock.url, TRX_RENT_API_KEY: mock.apiKey }, 10_000);
+    expect(r.code).toBe(2);
+    expect(r.output).toMatch(/error MISSING_ARGUMENT: missing --to ADDRESS, --duration/);
+  });
+
+  it('login asks for the key without echoing it', async () => {
+    const r = await inPty(
+      ['login', '--base-url', mock.url],
+      [{ expect: /API key \(sk_live_…, input hidden\)\?/, send: `${mock.apiKey}\r` }],
+      {},
+    );
+    expect(r.code, r.output).toBe(0);
+    expect(r.output).toContain('Logged in to');
+    expect(r.output).not.toContain(mock.apiKey);
+  });
+});
+
+describe("the CLI's questions (@inquirer/testing)", () => {
+  it('the address question rejects a bad checksum and accepts a valid address', async () => {
+    const { answer, events, getScreen } = await render(input, addressQuestion());
+    events.type('TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMX');
+    events.keypress('enter');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(getScreen()).toContain('Not a TRON address');
+    for (let i = 0; i < 34; i++) events.keypress('backspace');
+    events.type(ADDRESS);
+    events.keypress('enter');
+    await expect(answer).resolves.toBe(ADDRESS);
+  });
+
+  it('the amount question enforces the energy minimum and takes 65k', async () => {
+    const { answer, events, getScreen } = await render(input, amountQuestion('ENERGY'));
+    for (let i = 0; i < 5; i++) events.keypress('backspace');
+    events.type('1000');
+    events.keypress('enter');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(getScreen()).toContain('Energy orders start at 65000 units');
+    for (let i = 0; i < 4; i++) events.keypress('backspace');
+    events.type('130k');
+    events.keypress('enter');
+    await expect(answer).resolves.toBe('130k');
+  });
+
+  it("the duration select offers the providers' tiers with 1h preselected", async () => {
+    const { answer, events, getScreen } = await render(select, durationQuestion([86_400, 3_600, 10_800, 3_600]));
+    const screen = getScreen();
+    expect(screen).toMatch(/❯ 1h \(most common\)/);
+    expect(screen).toContain('3h');
+    expect(screen).toContain('1d');
+    events.keypress('down');
+    events.keypress('enter');
+    await expect(answer).resolves.toBe(10_800);
+  });
+});

@@ -1,0 +1,62 @@
+/**
+ * `trx-rent mock` serves until SIGTERM, and the CLI works against it (the acceptance flow).
+ */
+import { describe, expect, it } from 'vitest';
+import { ADDRESS, errorLine, json, runCli, startCli } from './helpers.js';
+
+describe('trx-rent mock', { timeout: 60_000 }, () => {
+  it('prints URL, key, JWT and memo; prices, buy --wait, preview and withdraw work against it; SIGTERM stops it', async () => {
+    const server = await startCli(['mock', '--port', '0', '--seed', '5', '--no-rate-limits', '--json'], /"memo": "[^"]+"\s*}/);
+    try {
+      const info = JSON.parse(server.output().stdout);
+      expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(info.api_key).toMatch(/^sk_live_[0-9a-f]{64}$/);
+      expect(info.jwt.split('.')).toHaveLength(3);
+      const env = { TRX_RENT_BASE_URL: info.url, TRX_RENT_API_KEY: info.api_key };
+
+      const prices = await runCli(['prices', '--json'], { env });
+      expect(prices.code).toBe(0);
+      expect(json(prices)[0]).toMatchObject({ resource: 'ENERGY', duration_sec: 3600 });
+
+      const preview = await runCli(['preview', '65000', '--duration', '30m', '--json'], { env });
+      expect(preview.code, preview.stderr).toBe(0);
+      expect(json(preview)).toMatchObject({ request: { resource: 'ENERGY', amount: 65000, duration_sec: 1800 }, no_providers: false });
+      const previewHuman = await runCli(['preview', '65k', '--no-json'], { env });
+      expect(previewHuman.stdout).toMatch(/^Preview 65,000 energy for 1h\n\s+PROVIDER\s+SUN\/UNIT\s+TIER\s+TOTAL\nbest /);
+      const previewMissing = await runCli(['preview', '--json'], { env });
+      expect(previewMissing.code).toBe(2);
+      expect(errorLine(previewMissing).message).toBe('missing <amount>');
+
+      const buy = await runCli(['buy', '65000', '--to', ADDRESS, '--duration', '1h', '--yes', '--wait', '--json'], { env, timeoutMs: 30_000 });
+      expect(buy.code, buy.stderr).toBe(0);
+      expect(json(buy).status).toBe('FILLED');
+
+      const before = json(await runCli(['balance', '--json'], { env }));
+      const withdraw = await runCli(['withdraw', '50', '--to', ADDRESS], { env });
+      expect(withdraw.code).toBe(2);
+      expect(json(await runCli(['balance', '--json'], { env }))).toEqual(before);
+    } finally {
+      const result = await server.stop();
+      expect(result.code).toBe(0);
+    }
+  });
+
+  it('human output lists the key and the export line; bad options are usage errors', async () => {
+    const server = await startCli(['mock', '--port', '0', '--envelope', '--no-json'], /Press Ctrl\+C to stop/);
+    try {
+      const { stdout } = server.output();
+      expect(stdout).toMatch(/trx-rent mock listening on http:\/\/127\.0\.0\.1:\d+/);
+      expect(stdout).toMatch(/API key\s+sk_live_/);
+      expect(stdout).toMatch(/options\s+envelope, rate limits on, no chaos/);
+      const url = stdout.match(/listening on (\S+)/)![1]!;
+      const key = stdout.match(/API key\s+(\S+)/)![1]!;
+      // The SDK reads the { data } envelope the live service uses.
+      const balance = await runCli(['balance', '--json'], { env: { TRX_RENT_BASE_URL: url, TRX_RENT_API_KEY: key } });
+      expect(json(balance).trx).toBe(1_000_000_000);
+    } finally {
+      expect((await server.stop()).code).toBe(0);
+    }
+    expect((await runCli(['mock', '--chaos', '2'])).code).toBe(2);
+    expect((await runCli(['mock', '--port', 'http'])).code).toBe(2);
+  });
+});
