@@ -1,0 +1,39 @@
+import { CreateKeyRequest } from '../../schemas/keys.js';
+import { MockApiError } from '../errors.js';
+import type { RouteDef } from './route.js';
+
+export const keyRoutes: RouteDef[] = [
+  {
+    // Any authenticated caller; a key can only grant permissions it holds itself (a JWT
+    // session can grant all), so a narrow key cannot mint a wider one.
+    method: 'POST',
+    path: '/api/v1/keys',
+    group: 'other',
+    auth: 'account',
+    body: true,
+    handle: ({ state, body, auth, account, parse }) => {
+      const input = parse(CreateKeyRequest, body);
+      const missing = input.permissions.filter((p) => !auth!.permissions.has(p));
+      if (missing.length) {
+        throw new MockApiError('FORBIDDEN', `A key cannot grant permissions it does not hold: ${missing.join(', ')}`, { permissions: missing });
+      }
+      const key = state.accounts.createKey(account, input.name, input.permissions);
+      return {
+        status: 201,
+        body: { id: key.id, name: key.name, key: key.secret, permissions: key.permissions, created_at: new Date(key.created_at).toISOString() },
+      };
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/keys/:id',
+    group: 'other',
+    auth: 'account',
+    handle: ({ state, params, account }) => {
+      if (!state.accounts.revokeKey(account, params.id ?? '')) {
+        throw new MockApiError('NOT_FOUND', `API key ${params.id} does not exist or is already revoked`, { field: 'id' });
+      }
+      return { status: 200, body: { revoked: true } };
+    },
+  },
+];

@@ -1,0 +1,351 @@
+import { sha256 } from '@noble/hashes/sha2';
+import { bytesToHex } from '@noble/hashes/utils';
+import { PERMISSIONS, type Permission } from '../../schemas/keys.js';
+import { toTronAddress } from '../../utils/address.js';
+import { type AuthContext, Accounts, type MockAccount, memoHex } from './accounts.js';
+import { type ClockOption, type MockClock, resolveClock } from './clock.js';
+import { IdempotencyStore } from './idempotency.js';
+import type { Currency } from './ledger.js';
+import { Market, type MarketOptions, type ProviderOverride } from './market.js';
+import { DEFAULT_MONEY_TIMINGS, type DepositRecord, Money, type MoneyTimings } from './money.js';
+import { DEFAULT_ORDER_TIMINGS, OrderEngine, type OrderTimings } from './orders.js';
+import { type Rng, createRng } from './rng.js';
+import { Scheduler } from './scheduler.js';
+import { type WebhookDelivery, WebhookHub } from './webhooks.js';
+
+export type MockTimings = OrderTimings & MoneyTimings;
+
+export interface MockStateOptions {
+  /** Seeds ids, secrets, keys, the market drift and chaos. Same seed, same run. Default 1. */
+  seed?: number;
+  /** 'real' (default): wall time, work runs on timers. 'manual': time moves only on advance(). */
+  clock?: ClockOption;
+  /** Delays of the simulated steps (mock-clock ms). */
+  timings?: Partial<MockTimings>;
+  market?: MarketOptions;
+  /** Opening balance of the demo account. Default 1 000 TRX and 100 USDT. */
+  demoBalance?: { trx_sun?: number; usdt?: number };
+  /** fetch used for webhook deliveries. Default globalThis.fetch at delivery time. */
+  fetch?: typeof fetch;
+}
+
+export interface CreateAccountOptions {
+  name?: string;
+  /** Opening TRX balance in SUN. Default 0. */
+  trx_sun?: number;
+  /** Opening USDT balance in 6-decimal units. Default 0. */
+  usdt?: number;
+  /** Permissions of the account's first API key. Default: all. */
+  permissions?: Permission[];
+}
+
+/** An account made by createAccount or /__mock/accounts, with everything needed to call the API. */
+export interface CreatedAccount {
+  account_id: string;
+  /** `sk_live_…` secret of the account's first key. */
+  api_key: string;
+  key_id: string;
+  /** A JWT (Authorization: Bearer) for the account. */
+  jwt: string;
+  /** Deposit memo and its hex (for raw_data.data). */
+  memo: string;
+  memo_hex: string;
+}
+
+export interface InvariantReport {
+  ok: boolean;
+  problems: string[];
+}
+
+const DEFAULT_DEMO = { trx_sun: 1_000_000_000, usdt: 100_000_000 };
+
+/**
+ * The whole simulated service: accounts and keys, the market, orders, money, webhooks, on one
+ * clock. Handlers read and change it; tests and other parts of the mock (the x402 side) use
+ * its methods directly.
+ */
+export class MockState {
+  readonly seed: number;
+  /** The mock clock: `now()`, `advance(ms)`. Prefer `state.advance(ms)`, which also runs due work. */
+  readonly clock: MockClock;
+  /** Seeded random stream (ids, secrets). Use `rng.fork(label)` for an independent stream. */
+  readonly rng: Rng;
+  /** Timed work on the mock clock; `schedule(at, label, fn)` for other parts of the mock. */
+  readonly scheduler = new Scheduler();
+  /** Providers and current prices: `market.snapshot()`, `market.prices()`, `market.select(q)`. */
+  readonly market: Market;
+  /** Accounts, keys, JWTs, memos. */
+  readonly accounts: Accounts;
+  readonly orders: OrderEngine;
+  /** Deposits, withdrawals, and the simulated network's accepted transaction ids. */
+  readonly money: Money;
+  readonly webhooks: WebhookHub;
+  readonly idempotency: IdempotencyStore;
+  readonly timings: MockTimings;
+  /** TRON address users deposit TRX to (base58). */
+  readonly platformAddress: string;
+  /** The seeded demo account (every permission, 1 000 TRX by default). */
+  readonly demo: CreatedAccount;
+  /** Errors thrown by scheduled tasks (always empty unless there is a bug). */
+  readonly taskErrors: unknown[] = [];
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timerAt = Infinity;
+  #disposed = false;
+
+  constructor(options: MockStateOptions = {}) {
+    this.seed = options.seed ?? 1;
+    this.clock = resolveClock(options.clock);
+    this.rng = createRng(this.seed);
+    const now = () => this.clock.now();
+    this.timings = { ...DEFAULT_ORDER_TIMINGS, ...DEFAULT_MONEY_TIMINGS, ...options.timings };
+    this.platformAddress = PLATFORM_ADDRESS;
+    this.market = new Market(this.seed, now, options.market);
+    this.accounts = new Accounts(this.rng.fork('accounts'), now);
+    const fetchImpl = options.fetch;
+    this.webhooks = new WebhookHub(this.rng.fork('webhooks'), now, this.scheduler, () => fetchImpl ?? globalThis.fetch);
+    this.orders = new OrderEngine({
+      rng: this.rng.fork('orders'),
+      now,
+      scheduler: this.scheduler,
+      market: this.market,
+      webhooks: this.webhooks,
+      account: (id) => this.accounts.get(id),
+      timings: this.timings,
+    });
+    this.money = new Money({
+      rng: this.rng.fork('money'),
+      now,
+      scheduler: this.scheduler,
+      accounts: this.accounts,
+      webhooks: this.webhooks,
+      platformAddress: this.platformAddress,
+      timings: this.timings,
+    });
+    this.idempotency = new IdempotencyStore(now);
+    this.scheduler.onError = (error) => {
+      this.taskErrors.push(error);
+    };
+    this.scheduler.onChange = () => this.#arm();
+    const demo = { ...DEFAULT_DEMO, ...options.demoBalance };
+    this.demo = this.createAccount({ name: 'demo', trx_sun: demo.trx_sun, usdt: demo.usdt });
+  }
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  /** Run every task that is due. Handlers call it on each request; timers call it on a real clock. */
+  tick(): void {
+    if (!this.#disposed) this.scheduler.runDue(this.clock.now());
+  }
+
+  /**
+   * Move the clock forward by `ms`, running due work in time order at the time it is due
+   * (order steps, credits, price polls, webhook attempts and their retries), and waiting for
+   * webhook attempts to finish so their retries land at the right time. Bounded.
+   */
+  async advance(ms: number): Promise<void> {
+    if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) throw new RangeError('advance(ms) needs a non-negative number');
+    const target = this.clock.now() + ms;
+    for (let step = 0; step < 1_000_000; step++) {
+      if (this.webhooks.inflight) await this.webhooks.idle();
+      const next = this.scheduler.peek();
+      if (next === undefined || next > target) break;
+      if (next > this.clock.now()) this.clock.advance(next - this.clock.now());
+      this.scheduler.runDue(this.clock.now());
+    }
+    if (this.clock.now() < target) this.clock.advance(target - this.clock.now());
+    this.tick();
+    await this.webhooks.idle();
+    this.#arm();
+  }
+
+  /** Resolves when no webhook attempt is in flight. */
+  idle(): Promise<void> {
+    return this.webhooks.idle();
+  }
+
+  createAccount(options: CreateAccountOptions = {}): CreatedAccount {
+    const account = this.accounts.create(options.name);
+    if (options.trx_sun) account.ledger.credit('TRX', options.trx_sun, 'opening');
+    if (options.usdt) account.ledger.credit('USDT', options.usdt, 'opening');
+    const key = this.accounts.createKey(account, options.name ?? 'default', options.permissions ?? [...PERMISSIONS]);
+    return {
+      account_id: account.id,
+      api_key: key.secret,
+      key_id: key.id,
+      jwt: this.accounts.issueJwt(account),
+      memo: account.memo,
+      memo_hex: memoHex(account.memo),
+    };
+  }
+
+  getAccount(id: string): MockAccount | undefined {
+    return this.accounts.get(id);
+  }
+
+  findAccountByApiKey(secret: string): MockAccount | undefined {
+    const key = this.accounts.keyBySecret(secret);
+    return key ? this.accounts.get(key.account_id) : undefined;
+  }
+
+  findAccountByMemo(memo: string): MockAccount | undefined {
+    return this.accounts.byMemo(memo);
+  }
+
+  /** Resolve request headers to an account (X-API-Key or Authorization: Bearer). */
+  authenticate(headers: Headers): AuthContext | undefined {
+    return this.accounts.authenticate(headers);
+  }
+
+  /** Add money to an account (a test credit, not a deposit: no webhook). */
+  credit(accountId: string, amount: number, currency: Currency = 'TRX'): void {
+    const account = this.#account(accountId);
+    account.ledger.credit(currency, amount, 'test-credit');
+  }
+
+  /** GET /balance body for an account. */
+  balance(accountId: string): { trx: number; usdt: number; trx_locked: number; updated_at: string } {
+    const { ledger } = this.#account(accountId);
+    return {
+      trx: ledger.available('TRX'),
+      usdt: ledger.available('USDT'),
+      trx_locked: ledger.locked('TRX'),
+      updated_at: new Date(ledger.updatedAt).toISOString(),
+    };
+  }
+
+  /**
+   * An on-chain TRX deposit carrying the account's memo arrived (no signature needed). It is
+   * credited after `depositCreditMs` and fires deposit.received, like a submitted one.
+   */
+  simulateDeposit(input: { account_id?: string; memo?: string; amount_sun: number; from_address?: string }): DepositRecord {
+    const account = input.memo !== undefined ? this.accounts.byMemo(input.memo) : this.accounts.get(input.account_id ?? this.demo.account_id);
+    if (!account) throw new RangeError(`No account for ${input.memo ?? input.account_id}`);
+    const record = this.money.simulateDeposit(account, input.amount_sun, input.from_address);
+    this.tick();
+    return record;
+  }
+
+  /** Recorded webhook deliveries (every attempt), oldest first. */
+  webhookDeliveries(filter?: { webhook_id?: string; event?: string; account_id?: string; status?: string }): WebhookDelivery[] {
+    return this.webhooks.deliveries(filter);
+  }
+
+  /**
+   * POST a signed body to `url` with the mock's delivery policy (10 s timeout, attempts at once,
+   * +30 s, +5 min on the mock clock). `X-Service-Signature` is `signWebhookPayload(body, secret)`.
+   */
+  deliverWebhook(url: string, body: string | object, secret: string, event?: string): WebhookDelivery {
+    const delivery = this.webhooks.deliver(url, body, secret, event);
+    this.tick();
+    return delivery;
+  }
+
+  /** Change a provider for tests (offline, cheaper, out of stock, failing delegations); null clears. */
+  setProviderOverride(providerId: string, override: ProviderOverride | null): void {
+    this.market.setOverride(providerId, override);
+    this.tick();
+  }
+
+  /**
+   * Every account's books balance (credited = available + locked + spent + withdrawn, no
+   * negative or fractional amounts), locks match open orders and pending withdrawals, spent
+   * matches confirmed fills, withdrawn matches completed withdrawals, and no task threw.
+   */
+  checkInvariants(): InvariantReport {
+    const problems: string[] = [];
+    for (const account of this.accounts.byId.values()) {
+      const { ledger } = account;
+      problems.push(...ledger.problems(account.id));
+      let spent = 0;
+      const openRefs = new Set<string>();
+      for (const order of this.orders.all(account.id)) {
+        let cost = 0;
+        for (const fill of order.fills) {
+          if (fill.status === 'CONFIRMED') {
+            cost += fill.cost_sun;
+            if (fill.cost_sun !== fill.amount * fill.price_sun) problems.push(`fill ${fill.id}: cost ${fill.cost_sun} != amount x price`);
+          } else if (fill.cost_sun !== 0) problems.push(`failed fill ${fill.id} charged ${fill.cost_sun}`);
+        }
+        spent += cost;
+        if (order.status === 'FILLED') {
+          if (order.total_cost_sun !== cost) problems.push(`order ${order.id}: total_cost_sun ${order.total_cost_sun} != fills ${cost}`);
+          if (order.filled_at === null || order.total_fee_sun !== 0) problems.push(`order ${order.id}: FILLED without filled_at or fee 0`);
+        }
+        const open = order.status === 'PENDING' || order.status === 'EXECUTING' || order.plan !== null;
+        if (open) openRefs.add(order.id);
+        else if (ledger.lockedFor(order.id) !== 0) problems.push(`order ${order.id} (${order.status}) still holds ${ledger.lockedFor(order.id)}`);
+      }
+      if (spent !== ledger.pots.TRX.spent) problems.push(`${account.id}: spent ${ledger.pots.TRX.spent} != confirmed fills ${spent}`);
+      const withdrawn: Record<Currency, number> = { TRX: 0, USDT: 0 };
+      for (const w of this.money.withdrawals.values()) {
+        if (w.account_id !== account.id) continue;
+        if (w.status === 'COMPLETED') withdrawn[w.currency] += w.amount;
+        if (w.status === 'PENDING') openRefs.add(`withdrawal:${w.id}`);
+      }
+      for (const currency of ['TRX', 'USDT'] as const) {
+        if (withdrawn[currency] !== ledger.pots[currency].withdrawn) {
+          problems.push(`${account.id}: withdrawn ${currency} ${ledger.pots[currency].withdrawn} != completed withdrawals ${withdrawn[currency]}`);
+        }
+      }
+      for (const ref of ledger.locks.keys()) if (!openRefs.has(ref)) problems.push(`${account.id}: lock ${ref} has no open order or withdrawal`);
+    }
+    for (const error of this.taskErrors) problems.push(`scheduled task threw: ${String((error as Error)?.stack ?? error)}`);
+    return { ok: problems.length === 0, problems };
+  }
+
+  /** Stop timers and abort webhook attempts in flight. */
+  dispose(): void {
+    this.#disposed = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.webhooks.dispose();
+  }
+
+  #account(id: string): MockAccount {
+    const account = this.accounts.get(id);
+    if (!account) throw new RangeError(`No account ${id}`);
+    return account;
+  }
+
+  /** Real clock: one unref'd timer for the earliest due task. */
+  #arm(): void {
+    if (this.#disposed || this.clock.kind !== 'real') return;
+    const next = this.scheduler.peek();
+    if (next === this.#timerAt && this.#timer) return;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#timerAt = Infinity;
+    if (next === undefined) return;
+    const delay = Math.min(Math.max(0, next - this.clock.now()), 2 ** 31 - 1);
+    this.#timerAt = next;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#timerAt = Infinity;
+      this.tick();
+      this.#arm();
+    }, delay);
+    (this.#timer as { unref?: () => void }).unref?.();
+  }
+}
+
+export function createMockState(options?: MockStateOptions): MockState {
+  return new MockState(options);
+}
+
+/** A fixed, valid TRON address for the simulated platform (the same for every seed). */
+const PLATFORM_ADDRESS = toTronAddress(`41${bytesToHex(sha256(new TextEncoder().encode('trx-rent mock platform deposit address'))).slice(0, 40)}`);
+
+export type { AuthContext, MockAccount, ApiKeyRecord } from './accounts.js';
+export { JWT_LIFETIME_MS } from './accounts.js';
+export type { MockClock, ClockOption } from './clock.js';
+export { createManualClock, createRealClock } from './clock.js';
+export type { Currency } from './ledger.js';
+export type { MarketOptions, ProviderOverride, Selection, SelectionQuery, Candidate, PlanItem, MarketSnapshot, ProviderSnapshot } from './market.js';
+export { MARKET_RULES, PROVIDERS } from './market.js';
+export type { DepositRecord, WithdrawalRecord, MoneyTimings } from './money.js';
+export type { OrderRecord, FillRecord, OrderTimings } from './orders.js';
+export type { Rng } from './rng.js';
+export type { WebhookDelivery, DeliveryAttempt, WebhookRecord } from './webhooks.js';
+export { WEBHOOK_POLICY } from './webhooks.js';

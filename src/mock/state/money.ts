@@ -1,0 +1,215 @@
+import { LIMITS } from '../../schemas/common.js';
+import type { SignedTransaction } from '../../schemas/deposits.js';
+import { hexToMemo, verifySignedTransaction } from '../../tron/transaction.js';
+import { MockApiError } from '../errors.js';
+import type { Accounts, MockAccount } from './accounts.js';
+import type { Currency } from './ledger.js';
+import type { Rng } from './rng.js';
+import type { Scheduler } from './scheduler.js';
+import type { WebhookHub } from './webhooks.js';
+
+/**
+ * Deposits and withdrawals.
+ *
+ * Deposit submit runs the spec's checks in order (each failure is 400 VALIDATION_ERROR naming
+ * the field): the transaction verifies (txID = sha256(raw_data_hex), one contract, first
+ * signature recovers to the owner), it is a TRX TransferContract, the destination is the
+ * platform address, raw_data.data holds a memo, the memo is well formed and belongs to a
+ * registered user, and the amount is at least 1 TRX. Then the simulated network may reject it
+ * (502 BROADCAST_FAILED): expired, or already broadcast. An accepted deposit answers
+ * `pending` and is credited `depositCreditMs` later, firing deposit.received.
+ *
+ * Withdrawals lock the amount at once (so balances never go negative), complete after
+ * `withdrawalMs` (the amount leaves the ledger) and fire withdrawal.completed. The spec shows
+ * no condition for FAILED; the mock never fails a withdrawal on its own.
+ */
+
+export interface MoneyTimings {
+  /** Deposit accepted -> credited. Default 3 000 ms. */
+  depositCreditMs: number;
+  /** Withdrawal PENDING -> COMPLETED. Default 2 000 ms. */
+  withdrawalMs: number;
+}
+
+export const DEFAULT_MONEY_TIMINGS: MoneyTimings = { depositCreditMs: 3_000, withdrawalMs: 2_000 };
+
+export interface DepositRecord {
+  tx_id: string;
+  account_id: string;
+  amount_sun: number;
+  memo: string;
+  from_address: string | null;
+  status: 'pending' | 'credited';
+  created_at: number;
+  credited_at: number | null;
+}
+
+export interface WithdrawalRecord {
+  id: string;
+  account_id: string;
+  status: 'PENDING' | 'COMPLETED' | 'FAILED';
+  amount: number;
+  currency: Currency;
+  address: string;
+  created_at: number;
+  completed_at: number | null;
+  tx_id: string | null;
+}
+
+interface Deps {
+  rng: Rng;
+  now: () => number;
+  scheduler: Scheduler;
+  accounts: Accounts;
+  webhooks: WebhookHub;
+  platformAddress: string;
+  timings: MoneyTimings;
+}
+
+export class Money {
+  readonly deposits = new Map<string, DepositRecord>();
+  readonly withdrawals = new Map<string, WithdrawalRecord>();
+  /** Transaction ids the simulated network has accepted (deposits and /broadcast). */
+  readonly broadcasted = new Set<string>();
+
+  constructor(private readonly deps: Deps) {}
+
+  /** POST /deposit/submit after schema validation. */
+  submitDeposit(tx: SignedTransaction): DepositRecord {
+    const verified = verifySignedTransaction(tx);
+    if (!verified.ok) {
+      throw invalid('signed_tx', `Not a valid signed transaction (${verified.reason})`, { reason: verified.reason });
+    }
+    const d = verified.decoded;
+    if (d.contractType !== 'TransferContract' || d.amountSun === undefined || !d.toAddress) {
+      throw invalid('signed_tx.raw_data.contract', `Not a TRX transfer (contract ${d.contractType})`, { reason: 'not_trx_transfer' });
+    }
+    if (d.toAddress !== this.deps.platformAddress) {
+      throw invalid('signed_tx.raw_data.contract', `Wrong destination ${d.toAddress}: deposits go to ${this.deps.platformAddress}`, {
+        reason: 'wrong_destination',
+        expected: this.deps.platformAddress,
+      });
+    }
+    if (!d.dataHex) throw invalid('signed_tx.raw_data.data', 'Missing memo: raw_data.data must hold your deposit memo', { reason: 'missing_memo' });
+    const memo = hexToMemo(d.dataHex).trim();
+    if (!this.deps.accounts.isMemoShaped(memo)) {
+      throw invalid('signed_tx.raw_data.data', `Not a deposit memo: ${JSON.stringify(memo.slice(0, 40))}`, { reason: 'invalid_memo' });
+    }
+    const account = this.deps.accounts.byMemo(memo);
+    if (!account) throw invalid('signed_tx.raw_data.data', `Memo ${memo} belongs to no registered user`, { reason: 'unknown_memo' });
+    if (d.amountSun < BigInt(LIMITS.MIN_DEPOSIT_SUN) || d.amountSun > BigInt(Number.MAX_SAFE_INTEGER)) {
+      throw invalid('signed_tx.raw_data.contract', `Deposit amount must be at least ${LIMITS.MIN_DEPOSIT_SUN} SUN`, {
+        reason: 'amount',
+        min: LIMITS.MIN_DEPOSIT_SUN,
+      });
+    }
+    if (!account.ledger.canCredit('TRX', Number(d.amountSun))) {
+      throw invalid('signed_tx.raw_data.contract', 'The amount would take the balance beyond exact integer range', { reason: 'amount' });
+    }
+    this.#broadcast(d.txID, d.expiration);
+    return this.#record(account, d.txID, Number(d.amountSun), memo, verified.signer);
+  }
+
+  /** POST /broadcast: any valid signed transaction; the network checks apply. */
+  broadcast(tx: SignedTransaction): { tx_id: string; status: 'pending'; contract_type: string; owner_address: string } {
+    const verified = verifySignedTransaction(tx);
+    if (!verified.ok) throw invalid('signed_tx', `Not a valid signed transaction (${verified.reason})`, { reason: verified.reason });
+    this.#broadcast(verified.decoded.txID, verified.decoded.expiration);
+    return { tx_id: verified.decoded.txID, status: 'pending', contract_type: verified.decoded.contractType, owner_address: verified.signer };
+  }
+
+  /** Test helper: an on-chain deposit that arrived with the account's memo (no signature needed). */
+  simulateDeposit(account: MockAccount, amountSun: number, fromAddress?: string): DepositRecord {
+    if (!Number.isSafeInteger(amountSun) || amountSun <= 0) throw invalid('amount_sun', 'amount_sun must be a positive integer');
+    if (!account.ledger.canCredit('TRX', amountSun)) throw invalid('amount_sun', 'The amount would take the balance beyond exact integer range');
+    const txId = this.deps.rng.hex(32);
+    this.broadcasted.add(txId);
+    return this.#record(account, txId, amountSun, account.memo, fromAddress ?? null);
+  }
+
+  /** POST /withdraw after validation: locks the amount (INSUFFICIENT_BALANCE when short). */
+  withdraw(account: MockAccount, input: { address: string; amount: number; currency: Currency }): WithdrawalRecord {
+    const record: WithdrawalRecord = {
+      id: this.deps.rng.uuid(),
+      account_id: account.id,
+      status: 'PENDING',
+      amount: input.amount,
+      currency: input.currency,
+      address: input.address,
+      created_at: this.deps.now(),
+      completed_at: null,
+      tx_id: null,
+    };
+    account.ledger.lock(input.currency, input.amount, `withdrawal:${record.id}`);
+    this.withdrawals.set(record.id, record);
+    this.deps.scheduler.schedule(this.deps.now() + this.deps.timings.withdrawalMs, `withdraw ${record.id}`, () => {
+      if (record.status !== 'PENDING') return;
+      account.ledger.withdraw(`withdrawal:${record.id}`, record.amount);
+      record.status = 'COMPLETED';
+      record.completed_at = this.deps.now();
+      record.tx_id = this.deps.rng.hex(32);
+      this.deps.webhooks.emit(account.id, 'withdrawal.completed', { ...withdrawalShape(record), tx_id: record.tx_id });
+    });
+    return record;
+  }
+
+  #broadcast(txId: string, expiration: number): void {
+    const id = txId.toLowerCase();
+    if (this.broadcasted.has(id)) {
+      throw new MockApiError('BROADCAST_FAILED', 'The network rejected the transaction: DUP_TRANSACTION_ERROR (already broadcast)', {
+        reason: 'DUP_TRANSACTION_ERROR',
+        tx_id: id,
+      });
+    }
+    if (expiration <= this.deps.now()) {
+      throw new MockApiError('BROADCAST_FAILED', 'The network rejected the transaction: TRANSACTION_EXPIRATION_ERROR', {
+        reason: 'TRANSACTION_EXPIRATION_ERROR',
+        expiration,
+      });
+    }
+    this.broadcasted.add(id);
+  }
+
+  #record(account: MockAccount, txId: string, amount: number, memo: string, from: string | null): DepositRecord {
+    const record: DepositRecord = {
+      tx_id: txId.toLowerCase(),
+      account_id: account.id,
+      amount_sun: amount,
+      memo,
+      from_address: from,
+      status: 'pending',
+      created_at: this.deps.now(),
+      credited_at: null,
+    };
+    account.ledger.expectCredit('TRX', amount); // checked by the callers: cannot fail here
+    this.deposits.set(record.tx_id, record);
+    this.deps.scheduler.schedule(this.deps.now() + this.deps.timings.depositCreditMs, `credit ${record.tx_id}`, () => {
+      account.ledger.credit('TRX', record.amount_sun, `deposit:${record.tx_id}`, true);
+      record.status = 'credited';
+      record.credited_at = this.deps.now();
+      this.deps.webhooks.emit(account.id, 'deposit.received', {
+        tx_id: record.tx_id,
+        amount_sun: record.amount_sun,
+        currency: 'TRX',
+        memo: record.memo,
+        ...(record.from_address ? { from_address: record.from_address } : {}),
+      });
+    });
+    return record;
+  }
+}
+
+export function withdrawalShape(w: WithdrawalRecord) {
+  return {
+    id: w.id,
+    status: w.status,
+    amount: w.amount,
+    currency: w.currency,
+    address: w.address,
+    created_at: new Date(w.created_at).toISOString(),
+  };
+}
+
+function invalid(field: string, message: string, extra: Record<string, unknown> = {}): MockApiError {
+  return new MockApiError('VALIDATION_ERROR', `${field}: ${message}`, { field, ...extra });
+}

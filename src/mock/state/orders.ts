@@ -1,0 +1,494 @@
+import type { ResourceType } from '../../schemas/common.js';
+import type { OrderStatus, OrderType } from '../../schemas/orders.js';
+import { MockApiError } from '../errors.js';
+import type { MockAccount } from './accounts.js';
+import { MARKET_RULES, type Market, type PlanItem, type Selection, planItem } from './market.js';
+import type { Rng } from './rng.js';
+import type { ScheduledTask, Scheduler } from './scheduler.js';
+import type { WebhookHub } from './webhooks.js';
+
+/**
+ * The order state machine of the spec, driven by the scheduler on the mock clock:
+ *
+ *   POST /orders -> PENDING --(selectMs: provider selected)--> EXECUTING
+ *                  --(fillMs: delegation confirmed)--> FILLED   (fills verified after verifyMs)
+ *   PENDING or EXECUTING --(no provider / price above cap / every delegation failed)--> FAILED
+ *
+ * Money: the expected cost is locked in trx_locked at creation (LIMIT: amount x max_price_sun),
+ * topped up at selection if the price rose, spent fill by fill, and the rest released when the
+ * order settles or fails. Types:
+ *  - MARKET: best price at once; PRICE_EXCEEDED (422) at creation when the best price is above
+ *    max_price_sun, FAILED if that happens by the time a provider is selected.
+ *  - LIMIT: waits in PENDING, re-checked at every price poll and on market changes, until a
+ *    provider is at or below max_price_sun; expires (FAILED, reason EXPIRED) after limitOrderTtlMs.
+ *  - BROADCAST: split across up to three of the cheapest providers (one fill each).
+ *  - PERIODIC: executes like MARKET, then re-executes every duration_sec (the rental is renewed
+ *    as it runs out), at most periodicMaxRuns times in all; a renewal that cannot be paid or
+ *    placed stops the series (the order stays FILLED). Each run adds fills and fires order.filled.
+ * A failing delegation is retried on the next cheapest provider, at most twice per share.
+ */
+
+export interface OrderTimings {
+  /** PENDING -> EXECUTING (provider selection). Default 300 ms. */
+  selectMs: number;
+  /** EXECUTING -> FILLED (delegation confirmed). Default 700 ms. */
+  fillMs: number;
+  /** FILLED -> fills verified. Default 3 000 ms. */
+  verifyMs: number;
+  /** How long a LIMIT order waits before it fails with EXPIRED. Default 24 h. */
+  limitOrderTtlMs: number;
+  /** PERIODIC: total executions including the first. Default 24. */
+  periodicMaxRuns: number;
+}
+
+export const DEFAULT_ORDER_TIMINGS: OrderTimings = {
+  selectMs: 300,
+  fillMs: 700,
+  verifyMs: 3_000,
+  limitOrderTtlMs: 24 * 60 * 60 * 1000,
+  periodicMaxRuns: 24,
+};
+
+const MAX_DELEGATION_RETRIES = 2;
+
+export interface FillRecord {
+  id: string;
+  order_id: string;
+  provider: string;
+  amount: number;
+  price_sun: number;
+  cost_sun: number;
+  tx_id: string;
+  status: 'CONFIRMED' | 'FAILED';
+  verified: boolean;
+  tronscan_url: string;
+  resource_type: ResourceType;
+  created_at: number;
+  confirmed_at: number | null;
+  run: number;
+}
+
+export interface OrderRecord {
+  seq: number;
+  id: string;
+  account_id: string;
+  status: OrderStatus;
+  resource_type: ResourceType;
+  order_type: OrderType;
+  amount: number;
+  duration_sec: number;
+  target_address: string;
+  max_price_sun: number | null;
+  created_at: number;
+  filled_at: number | null;
+  total_cost_sun: number | null;
+  total_fee_sun: number | null;
+  fills: FillRecord[];
+  /** LIMIT only. */
+  expires_at: number | null;
+  /** The providers chosen for the current execution. */
+  plan: PlanItem[] | null;
+  /** PERIODIC: executions done so far. */
+  runs: number;
+  next_run_at: number | null;
+  periodic_stopped: string | null;
+  failure_reason: string | null;
+  failure_message: string | null;
+}
+
+export interface NewOrder {
+  resource_type: ResourceType;
+  order_type?: OrderType | undefined;
+  amount: number;
+  duration_sec: number;
+  target_address: string;
+  max_price_sun?: number | undefined;
+}
+
+export class OrderEngine {
+  readonly #orders = new Map<string, OrderRecord>();
+  readonly #byAccount = new Map<string, OrderRecord[]>();
+  /** LIMIT orders still waiting for their price. */
+  readonly #waiting = new Set<OrderRecord>();
+  #seq = 0;
+  #limitCheck: ScheduledTask | undefined;
+
+  constructor(
+    private readonly deps: {
+      rng: Rng;
+      now: () => number;
+      scheduler: Scheduler;
+      market: Market;
+      webhooks: WebhookHub;
+      account: (id: string) => MockAccount | undefined;
+      timings: OrderTimings;
+    },
+  ) {
+    deps.market.onChange = () => this.#scheduleLimitCheck(this.deps.now());
+  }
+
+  /** Duration bounds (the spec gives none; see MARKET_RULES). VALIDATION_ERROR naming the field. */
+  checkDuration(durationSec: number, field = 'duration_sec'): void {
+    const { MIN_DURATION_SEC, MAX_DURATION_SEC } = MARKET_RULES;
+    if (durationSec < MIN_DURATION_SEC || durationSec > MAX_DURATION_SEC) {
+      throw new MockApiError('VALIDATION_ERROR', `${field}: must be between ${MIN_DURATION_SEC} and ${MAX_DURATION_SEC} seconds`, {
+        field,
+        min: MIN_DURATION_SEC,
+        max: MAX_DURATION_SEC,
+      });
+    }
+  }
+
+  create(account: MockAccount, input: NewOrder): OrderRecord {
+    this.checkDuration(input.duration_sec);
+    if (input.resource_type === 'BANDWIDTH' && input.amount < MARKET_RULES.MIN_BANDWIDTH_AMOUNT) {
+      throw belowMinimum(MARKET_RULES.MIN_BANDWIDTH_AMOUNT);
+    }
+    const type: OrderType = input.order_type ?? 'MARKET';
+    const now = this.deps.now();
+    const query = {
+      resource: input.resource_type,
+      amount: input.amount,
+      duration_sec: input.duration_sec,
+      max_price_sun: input.max_price_sun ?? null,
+    };
+    const selection = this.deps.market.select(query);
+    let lock: number;
+    if (type === 'LIMIT') {
+      if (selection.reason === 'below_minimum') throw belowMinimum(selection.min_amount ?? input.amount);
+      lock = Math.ceil(input.amount * (input.max_price_sun ?? 0));
+    } else {
+      const plan = type === 'BROADCAST' ? this.deps.market.planBroadcast(query) : selection.best ? [planItem(selection.best, input.amount)] : null;
+      if (!plan) throw selectionError(selection, input.max_price_sun);
+      lock = plan.reduce((sum, item) => sum + item.cost_sun, 0);
+    }
+    if (!Number.isSafeInteger(lock)) {
+      throw new MockApiError('INSUFFICIENT_BALANCE', 'The order would cost more than any balance can hold', {
+        required_sun: lock,
+        available_sun: account.ledger.available('TRX'),
+      });
+    }
+    const order: OrderRecord = {
+      seq: ++this.#seq,
+      id: this.deps.rng.uuid(),
+      account_id: account.id,
+      status: 'PENDING',
+      resource_type: input.resource_type,
+      order_type: type,
+      amount: input.amount,
+      duration_sec: input.duration_sec,
+      target_address: input.target_address,
+      max_price_sun: input.max_price_sun ?? null,
+      created_at: now,
+      filled_at: null,
+      total_cost_sun: null,
+      total_fee_sun: null,
+      fills: [],
+      expires_at: type === 'LIMIT' ? now + this.deps.timings.limitOrderTtlMs : null,
+      plan: null,
+      runs: 0,
+      next_run_at: null,
+      periodic_stopped: null,
+      failure_reason: null,
+      failure_message: null,
+    };
+    account.ledger.lock('TRX', lock, order.id); // throws INSUFFICIENT_BALANCE before anything is stored
+    this.#orders.set(order.id, order);
+    let list = this.#byAccount.get(account.id);
+    if (!list) this.#byAccount.set(account.id, (list = []));
+    list.push(order);
+    this.deps.scheduler.schedule(now + this.deps.timings.selectMs, `select ${order.id}`, () => this.#select(order));
+    if (order.expires_at !== null) {
+      this.#waiting.add(order);
+      this.deps.scheduler.schedule(order.expires_at, `expire ${order.id}`, () => {
+        if (order.status === 'PENDING') this.#fail(order, 'EXPIRED', 'No provider reached the limit price before the order expired');
+      });
+    }
+    return order;
+  }
+
+  get(accountId: string, id: string): OrderRecord | undefined {
+    const order = this.#orders.get(id);
+    return order && order.account_id === accountId ? order : undefined;
+  }
+
+  list(accountId: string, filter: { status?: OrderStatus; limit: number; offset: number }): { orders: OrderRecord[]; total: number } {
+    const all = (this.#byAccount.get(accountId) ?? []).filter((o) => !filter.status || o.status === filter.status);
+    all.sort((a, b) => b.created_at - a.created_at || b.seq - a.seq);
+    return { orders: all.slice(filter.offset, filter.offset + filter.limit), total: all.length };
+  }
+
+  all(accountId?: string): OrderRecord[] {
+    return accountId ? [...(this.#byAccount.get(accountId) ?? [])] : [...this.#orders.values()];
+  }
+
+  // ---- transitions ----
+
+  #select(order: OrderRecord): void {
+    if (order.status !== 'PENDING') return;
+    this.#waiting.delete(order);
+    const account = this.deps.account(order.account_id);
+    if (!account) return;
+    const query = {
+      resource: order.resource_type,
+      amount: order.amount,
+      duration_sec: order.duration_sec,
+      max_price_sun: order.max_price_sun,
+    };
+    const selection = this.deps.market.select(query);
+    const plan =
+      order.order_type === 'BROADCAST'
+        ? this.deps.market.planBroadcast(query)
+        : selection.best
+          ? [planItem(selection.best, order.amount)]
+          : null;
+    if (!plan) {
+      if (order.order_type === 'LIMIT') {
+        this.#waiting.add(order);
+        this.#scheduleLimitCheck(this.deps.market.nextPollAt());
+        return; // keeps waiting, funds stay locked
+      }
+      const error = selectionError(selection, order.max_price_sun ?? undefined);
+      this.#fail(order, error.code, error.message);
+      return;
+    }
+    if (!this.#cover(account, order.id, plan)) {
+      this.#fail(order, 'INSUFFICIENT_BALANCE', 'The price rose above what the balance can cover');
+      return;
+    }
+    for (const item of plan) this.deps.market.consume(item.provider, order.resource_type, item.amount);
+    order.plan = plan;
+    order.status = 'EXECUTING';
+    this.deps.scheduler.schedule(this.deps.now() + this.deps.timings.fillMs, `fill ${order.id}`, () => this.#fill(order));
+  }
+
+  /** Make the lock of `ref` cover the plan's cost, locking more if needed. */
+  #cover(account: MockAccount, ref: string, plan: PlanItem[]): boolean {
+    const cost = plan.reduce((sum, item) => sum + item.cost_sun, 0);
+    const held = account.ledger.lockedFor(ref);
+    if (cost <= held) return true;
+    if (account.ledger.available('TRX') < cost - held) return false;
+    account.ledger.lock('TRX', cost - held, ref);
+    return true;
+  }
+
+  /** The delegations of the current plan: each share confirmed, or retried elsewhere, or failed. */
+  #fill(order: OrderRecord): void {
+    const periodicRun = order.order_type === 'PERIODIC' && order.status === 'FILLED';
+    if (!(order.status === 'EXECUTING' || periodicRun) || !order.plan) return;
+    const account = this.deps.account(order.account_id);
+    if (!account) return;
+    const now = this.deps.now();
+    const run = order.runs + 1;
+    const confirmed: FillRecord[] = [];
+    const tried = new Set(order.plan.map((p) => p.provider));
+    for (const share of order.plan) {
+      let item: PlanItem | undefined = share;
+      for (let attempt = 0; item && attempt <= MAX_DELEGATION_RETRIES; attempt++) {
+        if (this.deps.market.isFailing(item.provider) || !this.#affordable(account, order.id, item)) {
+          order.fills.push(this.#fillRecord(order, item, 'FAILED', now, run));
+          tried.add(item.provider);
+          const next: Selection = this.deps.market.select({
+            resource: order.resource_type,
+            amount: item.amount,
+            duration_sec: order.duration_sec,
+            max_price_sun: order.max_price_sun,
+            exclude: tried,
+          });
+          item = next.best ? planItem(next.best, item.amount) : undefined;
+          if (item) this.deps.market.consume(item.provider, order.resource_type, item.amount);
+          continue;
+        }
+        account.ledger.spend(order.id, item.cost_sun);
+        const fill = this.#fillRecord(order, item, 'CONFIRMED', now, run);
+        order.fills.push(fill);
+        confirmed.push(fill);
+        break;
+      }
+    }
+    order.plan = null;
+    if (confirmed.length === 0) {
+      if (periodicRun) {
+        this.#stopPeriodic(order, 'delegation failed on every provider tried');
+        return;
+      }
+      this.#fail(order, 'PROVIDER_UNAVAILABLE', 'Delegation failed on every provider tried');
+      return;
+    }
+    account.ledger.release(order.id); // whatever the lock held beyond the cost
+    order.runs = run;
+    order.status = 'FILLED';
+    order.filled_at ??= now;
+    order.total_cost_sun = (order.total_cost_sun ?? 0) + confirmed.reduce((s, f) => s + f.cost_sun, 0);
+    order.total_fee_sun = 0;
+    this.deps.scheduler.schedule(now + this.deps.timings.verifyMs, `verify ${order.id}`, () => {
+      for (const fill of confirmed) fill.verified = true;
+    });
+    if (order.order_type === 'PERIODIC') {
+      if (order.runs < this.deps.timings.periodicMaxRuns) {
+        order.next_run_at = now + order.duration_sec * 1000;
+        this.deps.scheduler.schedule(order.next_run_at, `renew ${order.id}`, () => this.#renew(order));
+      } else {
+        order.next_run_at = null;
+        order.periodic_stopped = 'completed';
+      }
+    }
+    this.deps.webhooks.emit(order.account_id, 'order.filled', orderFull(order));
+  }
+
+  #affordable(account: MockAccount, ref: string, item: PlanItem): boolean {
+    const held = account.ledger.lockedFor(ref);
+    if (item.cost_sun <= held) return true;
+    if (account.ledger.available('TRX') < item.cost_sun - held) return false;
+    account.ledger.lock('TRX', item.cost_sun - held, ref);
+    return true;
+  }
+
+  /** PERIODIC: the next run, priced like a MARKET order at this moment. */
+  #renew(order: OrderRecord): void {
+    if (order.status !== 'FILLED' || order.periodic_stopped) return;
+    const account = this.deps.account(order.account_id);
+    if (!account) return;
+    order.next_run_at = null;
+    const selection = this.deps.market.select({
+      resource: order.resource_type,
+      amount: order.amount,
+      duration_sec: order.duration_sec,
+      max_price_sun: order.max_price_sun,
+    });
+    if (!selection.best) {
+      this.#stopPeriodic(order, selectionError(selection, order.max_price_sun ?? undefined).code);
+      return;
+    }
+    const plan = [planItem(selection.best, order.amount)];
+    if (!this.#cover(account, order.id, plan)) {
+      this.#stopPeriodic(order, 'INSUFFICIENT_BALANCE');
+      return;
+    }
+    this.deps.market.consume(selection.best.provider, order.resource_type, order.amount);
+    order.plan = plan;
+    this.deps.scheduler.schedule(this.deps.now() + this.deps.timings.fillMs, `fill ${order.id} run ${order.runs + 1}`, () => this.#fill(order));
+  }
+
+  #stopPeriodic(order: OrderRecord, reason: string): void {
+    this.deps.account(order.account_id)?.ledger.release(order.id);
+    order.plan = null;
+    order.next_run_at = null;
+    order.periodic_stopped = reason;
+  }
+
+  #fail(order: OrderRecord, reason: string, message: string): void {
+    if (order.status === 'FILLED' || order.status === 'FAILED') return;
+    this.deps.account(order.account_id)?.ledger.release(order.id);
+    this.#waiting.delete(order);
+    order.status = 'FAILED';
+    order.plan = null;
+    order.failure_reason = reason;
+    order.failure_message = message;
+    this.deps.webhooks.emit(order.account_id, 'order.failed', orderFull(order));
+  }
+
+  #fillRecord(order: OrderRecord, item: PlanItem, status: 'CONFIRMED' | 'FAILED', now: number, run: number): FillRecord {
+    const tx_id = this.deps.rng.hex(32);
+    return {
+      id: `fill_${this.deps.rng.hex(10)}`,
+      order_id: order.id,
+      provider: item.provider,
+      amount: item.amount,
+      price_sun: item.price_sun,
+      cost_sun: status === 'CONFIRMED' ? item.cost_sun : 0,
+      tx_id,
+      status,
+      verified: false,
+      tronscan_url: `https://tronscan.org/#/transaction/${tx_id}`,
+      resource_type: order.resource_type,
+      created_at: now,
+      confirmed_at: status === 'CONFIRMED' ? now : null,
+      run,
+    };
+  }
+
+  /** One task re-checks every waiting LIMIT order (at each poll, or at once after a market change). */
+  #scheduleLimitCheck(at: number): void {
+    if (this.#waiting.size === 0) return;
+    const current = this.#limitCheck;
+    if (current && !current.cancelled && current.at <= at) return;
+    if (current) current.cancelled = true;
+    this.#limitCheck = this.deps.scheduler.schedule(at, 'limit check', () => {
+      this.#limitCheck = undefined;
+      const now = this.deps.now();
+      for (const order of [...this.#waiting]) {
+        // Orders still inside their first selection delay are picked up by their own task.
+        if (now - order.created_at >= this.deps.timings.selectMs) this.#select(order);
+      }
+      if (this.#waiting.size) this.#scheduleLimitCheck(this.deps.market.nextPollAt());
+    });
+  }
+}
+
+function belowMinimum(min: number): MockApiError {
+  return new MockApiError('BELOW_MINIMUM_ORDER', `amount: below the provider minimum of ${min} units`, { field: 'amount', min });
+}
+
+/** The error for a selection that found nothing: price, minimum, or capacity. */
+export function selectionError(selection: Selection, maxPrice: number | undefined): MockApiError {
+  if (selection.reason === 'price_exceeded') {
+    const best = selection.over_price[0]!;
+    return new MockApiError('PRICE_EXCEEDED', `Best price ${best.price_sun} SUN is above max_price_sun ${maxPrice}`, {
+      field: 'max_price_sun',
+      best_price_sun: best.price_sun,
+      max_price_sun: maxPrice,
+      provider: best.provider,
+    });
+  }
+  if (selection.reason === 'below_minimum') return belowMinimum(selection.min_amount ?? 0);
+  return new MockApiError('PROVIDER_UNAVAILABLE', 'No provider can fulfil this amount and duration right now');
+}
+
+// ---- wire shapes (the spec's three Order shapes) ----
+
+const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
+
+/** POST /orders response. */
+export function orderCreated(o: OrderRecord) {
+  return {
+    id: o.id,
+    status: o.status,
+    resource_type: o.resource_type,
+    order_type: o.order_type,
+    amount: o.amount,
+    duration_sec: o.duration_sec,
+    target_address: o.target_address,
+    max_price_sun: o.max_price_sun,
+    created_at: iso(o.created_at),
+  };
+}
+
+/** GET /orders items. */
+export function orderListItem(o: OrderRecord) {
+  return { ...orderCreated(o), filled_at: iso(o.filled_at) };
+}
+
+/** GET /orders/:id and webhook data. Extra fields where the spec is silent are marked in the README. */
+export function orderFull(o: OrderRecord) {
+  return {
+    ...orderListItem(o),
+    total_cost_sun: o.total_cost_sun,
+    total_fee_sun: o.total_fee_sun,
+    fills: o.fills.map((f) => ({
+      provider: f.provider,
+      amount: f.amount,
+      price_sun: f.price_sun,
+      cost_sun: f.cost_sun,
+      tx_id: f.tx_id,
+      status: f.status,
+      verified: f.verified,
+      tronscan_url: f.tronscan_url,
+    })),
+    ...(o.order_type === 'LIMIT' ? { expires_at: iso(o.expires_at) } : {}),
+    ...(o.order_type === 'PERIODIC'
+      ? { interval_sec: o.duration_sec, runs: o.runs, next_run_at: iso(o.next_run_at) }
+      : {}),
+    ...(o.status === 'FAILED' ? { failure_reason: o.failure_reason, failure_message: o.failure_message } : {}),
+  };
+}
