@@ -6,6 +6,7 @@ import type { RateLimitOptions } from './rules/ratelimit.js';
 import { createHandlers, notFound } from './handlers/index.js';
 import { errorResponse, responseText, setClientIp } from './handlers/route.js';
 import type { MockClock } from './state/clock.js';
+import type { PaidMockOptions } from './x402/index.js';
 import { type MockState, type MockStateOptions, createMockState } from './state/index.js';
 
 export interface MockServerOptions {
@@ -19,6 +20,8 @@ export interface MockServerOptions {
   chaos?: ChaosOptions | false;
   /** false turns limits off; an object changes numbers or the window. */
   rateLimits?: false | RateLimitOptions;
+  /** Options of the paid side (/x402/tron/*), e.g. `{ version: 1 }` for v1-only clients. */
+  x402?: PaidMockOptions;
   /** 'real' (default), 'manual', or your own MockClock. */
   clock?: 'real' | 'manual' | MockClock;
   timings?: MockStateOptions['timings'];
@@ -57,7 +60,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       market: options.market,
       demoBalance: options.demoBalance,
     });
-  const handlers = createHandlers(state, { envelope: options.envelope, chaos: options.chaos, rateLimits: options.rateLimits });
+  const handlers = createHandlers(state, { envelope: options.envelope, chaos: options.chaos, rateLimits: options.rateLimits, x402: options.x402 });
   const candidates = indexHandlers(handlers);
   const maxBody = options.maxBodyBytes ?? 1024 * 1024;
   const server = createServer((req, res) => {

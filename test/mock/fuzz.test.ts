@@ -187,7 +187,9 @@ it('2,000+ malformed requests across all routes: only well-formed envelopes with
         codes.set(String(response.status), (codes.get(String(response.status)) ?? 0) + 1);
       }
     }),
-    { numRuns: 2_500, interruptAfterTimeLimit: 100_000 },
+    // A fixed seed keeps CI deterministic (the coverage checks below must not flake); set
+    // FUZZ_SEED to explore other inputs locally.
+    { numRuns: 2_500, interruptAfterTimeLimit: 100_000, seed: Number(process.env.FUZZ_SEED ?? 20_261_120) },
   );
   expect(sent).toBeGreaterThanOrEqual(2_000);
   expect(routesHit.size).toBe(ROUTES.length);

@@ -221,6 +221,11 @@ describe('money', () => {
     const submitted = await client.deposits.submit({ signed_tx: tx });
     expect(submitted).toEqual({ tx_id: tx.txID, status: 'pending' });
     await expect.poll(async () => (await client.balance.get()).trx, { timeout: 3000, interval: 20 }).toBe(5_000_000);
+    // The deposit went through the simulated TRON node: the transaction is on its chain.
+    const onChain = await (await fetch(`${BASE}/wallet/gettransactionbyid`, { method: 'POST', body: JSON.stringify({ value: tx.txID }) })).json();
+    expect(onChain).toMatchObject({ txID: tx.txID });
+    // …and the same transaction cannot be credited twice.
+    await expect(client.deposits.submit({ signed_tx: tx })).rejects.toMatchObject({ code: 'BROADCAST_FAILED', status: 502 });
   });
 
   it('withdrawals: PENDING, then COMPLETED; funds leave the balance', async () => {

@@ -18,12 +18,13 @@ const command: CommandModule = {
       .option('--seed <n>', 'seed for ids, keys, prices and chaos (same seed, same run)')
       .option('--chaos <rate>', 'inject faults (429, 500, 503, slow, dropped) into this share of requests, 0-1')
       .option('--no-rate-limits', "turn off the spec's per-IP rate limits")
+      .option('--x402-version <n>', 'wire version of the x402 challenges: 2 (header + body, default) or 1 (body only, for v1 clients)', '2')
       .addHelpText(
         'after',
         '\nThen, in another terminal:\n  export TRX_RENT_BASE_URL=http://127.0.0.1:8787 TRX_RENT_API_KEY=<the key printed>\n  trx-rent prices\n  trx-rent buy 65000 --to T… --duration 1h --wait',
       )
       .action(
-        action<[], { port: string; host: string; envelope?: boolean; seed?: string; chaos?: string; rateLimits: boolean }>(
+        action<[], { port: string; host: string; envelope?: boolean; seed?: string; chaos?: string; rateLimits: boolean; x402Version: string }>(
           async (ctx, { opts }) => {
             const port = parseInteger(opts.port, '--port', { max: 65_535 });
             const seed = opts.seed === undefined ? undefined : parseInteger(opts.seed, '--seed');
@@ -35,7 +36,11 @@ const command: CommandModule = {
               }
               chaos = { rate };
             }
+            if (opts.x402Version !== '1' && opts.x402Version !== '2') {
+              throw new UsageError(`--x402-version must be 1 or 2, got ${JSON.stringify(opts.x402Version)}`);
+            }
             const server = await ctx.startMock({
+              ...(opts.x402Version === '1' ? { x402: { version: 1 as const } } : {}),
               port,
               host: opts.host,
               ...(opts.envelope ? { envelope: true } : {}),

@@ -1,5 +1,5 @@
 import { http, type RequestHandler } from 'msw';
-import { createPaidHandlers } from '../x402/index.js';
+import { type PaidMockOptions, createPaidHandlers } from '../x402/index.js';
 import { Chaos, type ChaosOptions } from '../rules/chaos.js';
 import { type RateLimitOptions, RateLimiter } from '../rules/ratelimit.js';
 import type { MockState } from '../state/index.js';
@@ -19,6 +19,8 @@ export interface HandlerOptions {
   chaos?: ChaosOptions | false;
   /** The spec's per-IP limits (default), different numbers (e.g. `{ orders: 2, windowMs: 1000 }`), or false for none. */
   rateLimits?: false | RateLimitOptions;
+  /** The paid side's challenge: `{ version: 1 }` for v1-only clients (x402-fetch), schemes, networks. */
+  x402?: PaidMockOptions;
 }
 
 /** Every account-API route and /__mock/ helper, in match order (preview before /orders/:id). */
@@ -51,7 +53,7 @@ export function createHandlers(state: MockState, options: HandlerOptions = {}): 
   return [
     ...routes,
     // The paid side (/x402/tron/*) and the simulated TRON node, on the same state.
-    ...createPaidHandlers(state),
+    ...createPaidHandlers(state, options.x402),
     http.all('*/api/v1/*', ({ request }) => notFound(request)),
     http.all('*/__mock/*', ({ request }) => notFound(request)),
   ];

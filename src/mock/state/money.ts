@@ -56,6 +56,9 @@ export interface WithdrawalRecord {
   tx_id: string | null;
 }
 
+/** A node's broadcasttransaction: accepts and executes a signed transaction, or says why not. */
+export type NetworkBroadcast = (tx: SignedTransaction) => { result: boolean; code?: string; message?: string };
+
 interface Deps {
   rng: Rng;
   now: () => number;
@@ -71,8 +74,18 @@ export class Money {
   readonly withdrawals = new Map<string, WithdrawalRecord>();
   /** Transaction ids the simulated network has accepted (deposits and /broadcast). */
   readonly broadcasted = new Set<string>();
+  /**
+   * The simulated TRON node, once the paid side attaches it: deposits are then broadcast on
+   * its chain (balances, TAPOS, expiry and duplicate checks, visible to /wallet/* and rpc).
+   * Without it, only the duplicate and expiry checks below apply.
+   */
+  #network: NetworkBroadcast | undefined;
 
   constructor(private readonly deps: Deps) {}
+
+  attachNetwork(broadcast: NetworkBroadcast): void {
+    this.#network = broadcast;
+  }
 
   /** POST /deposit/submit after schema validation. */
   submitDeposit(tx: SignedTransaction): DepositRecord {
@@ -106,7 +119,7 @@ export class Money {
     if (!account.ledger.canCredit('TRX', Number(d.amountSun))) {
       throw invalid('signed_tx.raw_data.contract', 'The amount would take the balance beyond exact integer range', { reason: 'amount' });
     }
-    this.#broadcast(d.txID, d.expiration);
+    this.#broadcast(tx, d.txID, d.expiration);
     return this.#record(account, d.txID, Number(d.amountSun), memo, verified.signer);
   }
 
@@ -114,7 +127,7 @@ export class Money {
   broadcast(tx: SignedTransaction): { tx_id: string; status: 'pending'; contract_type: string; owner_address: string } {
     const verified = verifySignedTransaction(tx);
     if (!verified.ok) throw invalid('signed_tx', `Not a valid signed transaction (${verified.reason})`, { reason: verified.reason });
-    this.#broadcast(verified.decoded.txID, verified.decoded.expiration);
+    this.#broadcast(tx, verified.decoded.txID, verified.decoded.expiration);
     return { tx_id: verified.decoded.txID, status: 'pending', contract_type: verified.decoded.contractType, owner_address: verified.signer };
   }
 
@@ -153,8 +166,19 @@ export class Money {
     return record;
   }
 
-  #broadcast(txId: string, expiration: number): void {
+  #broadcast(tx: SignedTransaction, txId: string, expiration: number): void {
     const id = txId.toLowerCase();
+    if (this.#network) {
+      const outcome = this.#network(tx);
+      if (!outcome.result) {
+        throw new MockApiError('BROADCAST_FAILED', `The network rejected the transaction: ${outcome.code ?? 'ERROR'}${outcome.message ? ` (${outcome.message})` : ''}`, {
+          reason: outcome.code ?? 'ERROR',
+          tx_id: id,
+        });
+      }
+      this.broadcasted.add(id);
+      return;
+    }
     if (this.broadcasted.has(id)) {
       throw new MockApiError('BROADCAST_FAILED', 'The network rejected the transaction: DUP_TRANSACTION_ERROR (already broadcast)', {
         reason: 'DUP_TRANSACTION_ERROR',

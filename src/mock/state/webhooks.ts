@@ -226,7 +226,9 @@ export class WebhookHub {
         redirect: 'manual',
       });
       attempt.status_code = response.status;
-      await response.body?.cancel().catch(() => undefined);
+      // Not awaited: with some fetch implementations (msw in-process) cancel() never settles,
+      // and the body is of no interest anyway.
+      void response.body?.cancel().catch(() => undefined);
       if (response.status < 200 || response.status >= 300) attempt.error = `HTTP ${response.status}`;
     } catch (error) {
       attempt.error = (error as Error)?.name === 'TimeoutError' ? `timed out after ${WEBHOOK_POLICY.timeoutMs} ms` : String((error as Error)?.message ?? error);

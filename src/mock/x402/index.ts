@@ -16,7 +16,11 @@ import { paidHandlers } from './routes.js';
 export function createPaidHandlers(context: PaidContext | unknown, options?: PaidMockOptions): RequestHandler[] {
   const ctx = (context ?? {}) as PaidContext;
   const mock = () => getPaidMock(ctx, options);
-  mock(); // create now, so the chain exists before the first request (deposits, helpers)
+  const { chain } = mock(); // create now, so the chain exists before the first request (deposits, helpers)
+  // Deposits submitted to the account API are broadcast on this chain, like any transaction.
+  // Test wallets have no on-chain history, so a deposit's sender is funded for its shortfall.
+  const money = (ctx as { money?: { attachNetwork?: (b: (tx: never) => { result: boolean; code?: string; message?: string }) => void } }).money;
+  money?.attachNetwork?.((tx) => chain.broadcast(tx, { fundShortfall: true }));
   // Order matters: `*/wallet/:method` would also match `/x402/tron/rpc/wallet/…`, so the paid
   // routes come first.
   return [...paidHandlers(mock), ...nodeHandlers(mock), ...relayerHandlers(mock), ...helperHandlers(mock)];
