@@ -1,7 +1,7 @@
 import ky, { type KyInstance, type Options as KyOptions } from 'ky';
 import type { z } from 'zod';
 import { ConnectionError, TimeoutError, TrxRentError, errorFromBody } from '../errors/index.js';
-import { unwrapEnvelope } from '../schemas/common.js';
+import { isErrorEnvelope, unwrapEnvelope } from '../schemas/common.js';
 import type { WithResponse } from './api-promise.js';
 import { type Logger, type LogLevel, redactText, stderrLogger } from './log.js';
 import {
@@ -242,17 +242,4 @@ async function readBody(response: Response): Promise<unknown> {
   } catch {
     return INVALID_JSON;
   }
-}
-
-// The live service may send an error envelope with a 2xx status; treat it as the error it is.
-function isErrorEnvelope(body: unknown): boolean {
-  return (
-    body !== null &&
-    typeof body === 'object' &&
-    !Array.isArray(body) &&
-    'error' in body &&
-    typeof (body as { error: unknown }).error === 'object' &&
-    (body as { error: unknown }).error !== null &&
-    !('data' in body)
-  );
 }

@@ -64,3 +64,19 @@ export function unwrapEnvelope(body: unknown): unknown {
   }
   return body;
 }
+
+/**
+ * `{ error: { … } }` without `data`: an error, whatever the status (the live service sends
+ * error envelopes with 2xx statuses too).
+ */
+export function isErrorEnvelope(body: unknown): boolean {
+  return (
+    body !== null &&
+    typeof body === 'object' &&
+    !Array.isArray(body) &&
+    'error' in body &&
+    typeof (body as { error: unknown }).error === 'object' &&
+    (body as { error: unknown }).error !== null &&
+    !('data' in body)
+  );
+}

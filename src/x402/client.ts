@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { ConnectionError, TimeoutError, TrxRentError, ValidationError, errorFromBody } from '../errors/index.js';
 import { validateRequest } from '../http/validate.js';
 import { type Logger, type LogLevel, redactText, stderrLogger } from '../http/log.js';
-import { unwrapEnvelope } from '../schemas/common.js';
+import { isErrorEnvelope, unwrapEnvelope } from '../schemas/common.js';
 import {
   BatchSendRequest,
   BatchSendResult,
@@ -638,14 +638,3 @@ function readSettlement(headers: Headers): SettlementResponse | undefined {
   }
 }
 
-function isErrorEnvelope(body: unknown): boolean {
-  return (
-    body !== null &&
-    typeof body === 'object' &&
-    !Array.isArray(body) &&
-    'error' in body &&
-    typeof (body as { error: unknown }).error === 'object' &&
-    (body as { error: unknown }).error !== null &&
-    !('data' in body)
-  );
-}
