@@ -7,6 +7,7 @@ export type { HttpClientOptions, RequestOptions, Hooks } from './http/client.js'
 export { ApiPromise, type WithResponse } from './http/api-promise.js';
 export type { Logger, LogLevel } from './http/log.js';
 export { OrderPage, type WaitForOptions } from './resources/orders.js';
+export type { CreateDepositParams, CreatedDeposit, DepositSigner, DepositTronWeb } from './resources/deposits.js';
 export * from './errors/index.js';
 export { isTronAddress, toTronAddress, tronAddressToHex } from './utils/address.js';
 export { trxToSun, sunToTrx, decimalToAtomic, atomicToDecimal, SUN_PER_TRX } from './utils/units.js';
