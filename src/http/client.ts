@@ -4,6 +4,7 @@ import { ConnectionError, TimeoutError, TrxRentError, errorFromBody } from '../e
 import { isErrorEnvelope, unwrapEnvelope } from '../schemas/common.js';
 import type { WithResponse } from './api-promise.js';
 import { type Logger, type LogLevel, redactText, stderrLogger } from './log.js';
+import { buildUrl } from './url.js';
 import {
   DEFAULT_RETRY_POLICY,
   RETRYABLE_STATUSES,
@@ -134,14 +135,7 @@ export class HttpClient {
   }
 
   url(path: string, query?: HttpRequest<z.ZodType>['query']): string {
-    let url = this.baseUrl + path;
-    if (query) {
-      const params = new URLSearchParams();
-      for (const [k, v] of Object.entries(query)) if (v !== undefined) params.set(k, String(v));
-      const qs = params.toString();
-      if (qs) url += `?${qs}`;
-    }
-    return url;
+    return buildUrl(this.baseUrl, path, query);
   }
 
   async request<S extends z.ZodType>(req: HttpRequest<S>): Promise<WithResponse<z.output<S>>> {

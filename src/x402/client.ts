@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { ConnectionError, TimeoutError, TrxRentError, ValidationError, errorFromBody } from '../errors/index.js';
 import { validateRequest } from '../http/validate.js';
 import { type Logger, type LogLevel, redactText, stderrLogger } from '../http/log.js';
+import { buildUrl } from '../http/url.js';
 import { isErrorEnvelope, unwrapEnvelope } from '../schemas/common.js';
 import {
   BatchSendRequest,
@@ -533,14 +534,7 @@ export class X402Client {
   }
 
   #url(path: string, query?: Record<string, unknown>): string {
-    let url = this.baseUrl + path;
-    if (query) {
-      const params = new URLSearchParams();
-      for (const [k, v] of Object.entries(query)) if (v !== undefined) params.set(k, String(v));
-      const qs = params.toString();
-      if (qs) url += `?${qs}`;
-    }
-    return url;
+    return buildUrl(this.baseUrl, path, query);
   }
 
   #receipt(state: CallState, settlement: SettlementResponse | undefined): PaymentReceipt {

@@ -168,38 +168,24 @@ const command: CommandModule = {
           'Example: trx-rent webhooks listen --mock --forward-to http://localhost:3000/webhooks',
       )
       .action(
-        action<
-          [],
-          {
-            forwardTo?: string;
-            secret?: string;
-            secretFile?: string;
-            register?: boolean;
-            events?: string;
-            port: string;
-            host: string;
-            path: string;
-            tolerance: string;
-          }
-        >(async (ctx, { opts }) => listen(ctx, opts)),
+        action<[], ListenOptions>(async (ctx, { opts }) => listen(ctx, opts)),
       );
   },
 };
 
-async function listen(
-  ctx: Context,
-  opts: {
-    forwardTo?: string;
-    secret?: string;
-    secretFile?: string;
-    register?: boolean;
-    events?: string;
-    port: string;
-    host: string;
-    path: string;
-    tolerance: string;
-  },
-): Promise<number> {
+interface ListenOptions {
+  forwardTo?: string;
+  secret?: string;
+  secretFile?: string;
+  register?: boolean;
+  events?: string;
+  port: string;
+  host: string;
+  path: string;
+  tolerance: string;
+}
+
+async function listen(ctx: Context, opts: ListenOptions): Promise<number> {
   const port = parseInteger(opts.port, '--port', { max: 65_535 });
   const toleranceSec = parseInteger(opts.tolerance, '--tolerance');
   const events = parseEvents(opts.events) ?? [...EVENTS];
