@@ -1,6 +1,6 @@
 /**
  * `trx-rent`: the account-API client, typed errors, and exact TRON helpers. This entry loads
- * only ky and zod; payment and TRON-signing code lives in `trx-rent/x402` and loads lazily.
+ * only zod (HTTP is the platform's fetch); payment and TRON-signing code lives in `trx-rent/x402` and loads lazily.
  */
 export { TrxRent, type TrxRentOptions } from './client.js';
 export type { HttpClientOptions, RequestOptions, Hooks } from './http/client.js';

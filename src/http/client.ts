@@ -1,9 +1,9 @@
-import ky, { type KyInstance, type Options as KyOptions } from 'ky';
 import type { z } from 'zod';
-import { ConnectionError, TimeoutError, TrxRentError, errorFromBody } from '../errors/index.js';
+import { TrxRentError, errorFromBody } from '../errors/index.js';
 import { isErrorEnvelope, unwrapEnvelope } from '../schemas/common.js';
 import type { WithResponse } from './api-promise.js';
-import { type Logger, type LogLevel, redactText, stderrLogger } from './log.js';
+import { type Logger, type LogLevel, stderrLogger } from './log.js';
+import { type Hooks, sendOnce } from './transport.js';
 import { buildUrl } from './url.js';
 import {
   DEFAULT_RETRY_POLICY,
@@ -17,12 +17,7 @@ import {
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
-export interface Hooks {
-  /** Runs before every attempt; may return a replacement Request. */
-  beforeRequest?: Array<(request: Request) => Request | Response | void | Promise<Request | Response | void>>;
-  /** Runs after every response (including error statuses); may return a replacement Response. */
-  afterResponse?: Array<(request: Request, response: Response) => Response | void | Promise<Response | void>>;
-}
+export type { Hooks } from './transport.js';
 
 export interface HttpClientOptions {
   /** Account API key (`sk_live_…`), sent as X-API-Key. */
@@ -84,7 +79,8 @@ export class HttpClient {
   readonly #jwt: string | undefined;
   readonly #timeoutMs: number;
   readonly #policy: RetryPolicy;
-  readonly #ky: KyInstance;
+  readonly #fetch: typeof fetch;
+  readonly #hooks: Hooks | undefined;
   readonly #headers: Record<string, string>;
   readonly #logger: Logger | undefined;
 
@@ -111,23 +107,9 @@ export class HttpClient {
     this.#headers = { accept: 'application/json', ...options.headers };
     const level = options.logLevel ?? (env('TRX_RENT_LOG') === 'debug' ? 'debug' : 'off');
     this.#logger = level === 'debug' ? (options.logger ?? stderrLogger) : undefined;
-    // Hooks are passed to ky only when given: ky merges option objects on every request, and
-    // empty hook arrays still cost time on the hot path (measured in bench/sdk.mjs).
-    const hooks: KyOptions['hooks'] = {};
-    if (options.hooks?.beforeRequest?.length) {
-      hooks.beforeRequest = options.hooks.beforeRequest.map((hook) => (request: Request) => hook(request));
-    }
-    if (options.hooks?.afterResponse?.length) {
-      hooks.afterResponse = options.hooks.afterResponse.map(
-        (hook) => (request: Request, _options: unknown, response: Response) => hook(request, response),
-      );
-    }
-    this.#ky = ky.create({
-      retry: 0,
-      throwHttpErrors: false,
-      ...(hooks.beforeRequest || hooks.afterResponse ? { hooks } : {}),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-    });
+    // globalThis.fetch is looked up per call, so fetch patched later (msw, undici mocks) is used.
+    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.#hooks = options.hooks?.beforeRequest?.length || options.hooks?.afterResponse?.length ? options.hooks : undefined;
   }
 
   get hasCredentials(): boolean {
@@ -156,21 +138,19 @@ export class HttpClient {
     const maxRetries = options.maxRetries ?? this.#policy.maxRetries;
     const canRetry = isRetryableMethod(method, Boolean(req.idempotencyKey));
     const timeout = options.timeoutMs ?? this.#timeoutMs;
-    const init: KyOptions = { method, headers, timeout, ...(options.signal ? { signal: options.signal } : {}) };
-    if (req.body !== undefined) init.json = req.body;
+    const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const label = `${method} ${req.path}`;
 
     for (let attempt = 0; ; attempt++) {
       const started = this.#logger ? Date.now() : 0;
-      this.#log(`→ ${method} ${req.path}${attempt ? ` (retry ${attempt}/${maxRetries})` : ''}`);
+      this.#log(`→ ${label}${attempt ? ` (retry ${attempt}/${maxRetries})` : ''}`);
       let response: Response;
+      let text: string;
       try {
-        response = await this.#ky(url, init);
-      } catch (cause) {
-        if (options.signal?.aborted) throw cause; // the caller cancelled: not ours to retry
-        const error =
-          (cause as Error)?.name === 'TimeoutError'
-            ? new TimeoutError(`${method} ${req.path} timed out after ${timeout} ms`, cause)
-            : new ConnectionError(`${method} ${req.path} failed: ${redactText(String((cause as Error)?.message ?? cause))}`, cause);
+        ({ response, text } = await sendOnce(this.#fetch, url, { method, headers, body, timeoutMs: timeout, signal: options.signal, hooks: this.#hooks, label }));
+      } catch (error) {
+        if (!(error instanceof TrxRentError)) throw error; // the caller's abort
         if (canRetry && attempt < maxRetries) {
           const delay = backoffDelay(attempt, this.#policy);
           this.#log(`  ${error.code}; retrying in ${delay} ms`);
@@ -179,11 +159,11 @@ export class HttpClient {
         }
         throw error;
       }
-      this.#log(`← ${response.status} ${method} ${req.path} ${this.#logger ? `${Date.now() - started} ms` : ''}`);
-      const body = await readBody(response);
+      this.#log(`← ${response.status} ${label} ${this.#logger ? `${Date.now() - started} ms` : ''}`);
+      const parsedBody = parseBody(text);
 
-      if (response.ok && !isErrorEnvelope(body)) {
-        if (body === INVALID_JSON) {
+      if (response.ok && !isErrorEnvelope(parsedBody)) {
+        if (parsedBody === INVALID_JSON) {
           throw new TrxRentError({
             code: 'INVALID_RESPONSE',
             message: `${method} ${req.path} answered ${response.status} with a body that is not JSON`,
@@ -191,7 +171,7 @@ export class HttpClient {
             headers: response.headers,
           });
         }
-        const parsed = req.schema.safeParse(unwrapEnvelope(body));
+        const parsed = req.schema.safeParse(unwrapEnvelope(parsedBody));
         if (!parsed.success) {
           const issue = parsed.error.issues[0];
           throw new TrxRentError({
@@ -206,7 +186,7 @@ export class HttpClient {
       }
 
       const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
-      const error = errorFromBody(response.status, body === INVALID_JSON ? undefined : body, response.headers, retryAfterMs);
+      const error = errorFromBody(response.status, parsedBody === INVALID_JSON ? undefined : parsedBody, response.headers, retryAfterMs);
       // A 409 on a *retry* of our own keyed POST means the earlier attempt (which we gave up on)
       // is still being processed: wait and ask again; the server then replays its result.
       const inFlight = response.status === 409 && attempt > 0 && Boolean(req.idempotencyKey) && error.code === 'DUPLICATE_REQUEST';
@@ -228,8 +208,7 @@ export class HttpClient {
 
 const INVALID_JSON = Symbol('invalid-json');
 
-async function readBody(response: Response): Promise<unknown> {
-  const text = await response.text();
+function parseBody(text: string): unknown {
   if (!text) return undefined;
   try {
     return JSON.parse(text);
