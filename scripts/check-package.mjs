@@ -217,7 +217,10 @@ function checkFiles(files) {
   const notes = [];
   // Links a user cannot follow on npm: README pointing into folders the tarball does not ship.
   const readme = readFileSync(join(pkgRoot, 'README.md'), 'utf8');
-  const dangling = [...new Set([...readme.matchAll(/`((?:src|examples|test|bench|scripts)\/[^`\s]+)`/g)].map((m) => m[1]))];
+  const shipped = new Set(files);
+  const dangling = [...new Set([...readme.matchAll(/`((?:src|examples|test|bench|scripts)\/[^`\s]+)`/g)].map((m) => m[1]))].filter(
+    (f) => !shipped.has(f),
+  );
   if (dangling.length) notes.push(`note: README names files not in the package: ${dangling.join(', ')}`);
   return `${files.length} files${notes.length ? `; ${notes.join('; ')}` : ''}`;
 }
