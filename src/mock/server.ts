@@ -20,6 +20,8 @@ export interface MockServerOptions {
   chaos?: ChaosOptions | false;
   /** false turns limits off; an object changes numbers or the window. */
   rateLimits?: false | RateLimitOptions;
+  /** Where webhooks may really be sent: 'loopback' (default) or 'any'. */
+  webhookTargets?: MockStateOptions['webhookTargets'];
   /** Options of the paid side (/x402/tron/*), e.g. `{ version: 1 }` for v1-only clients. */
   x402?: PaidMockOptions;
   /** 'real' (default), 'manual', or your own MockClock. */
@@ -59,6 +61,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       timings: options.timings,
       market: options.market,
       demoBalance: options.demoBalance,
+      webhookTargets: options.webhookTargets,
     });
   const handlers = createHandlers(state, { envelope: options.envelope, chaos: options.chaos, rateLimits: options.rateLimits, x402: options.x402 });
   const candidates = indexHandlers(handlers);

@@ -18,13 +18,14 @@ const command: CommandModule = {
       .option('--seed <n>', 'seed for ids, keys, prices and chaos (same seed, same run)')
       .option('--chaos <rate>', 'inject faults (429, 500, 503, slow, dropped) into this share of requests, 0-1')
       .option('--no-rate-limits', "turn off the spec's per-IP rate limits")
+      .option('--webhooks-anywhere', 'deliver webhooks to any host (default: loopback hosts only, so nothing leaves this machine)')
       .option('--x402-version <n>', 'wire version of the x402 challenges: 2 (header + body, default) or 1 (body only, for v1 clients)', '2')
       .addHelpText(
         'after',
         '\nThen, in another terminal:\n  export TRX_RENT_BASE_URL=http://127.0.0.1:8787 TRX_RENT_API_KEY=<the key printed>\n  trx-rent prices\n  trx-rent buy 65000 --to T… --duration 1h --wait',
       )
       .action(
-        action<[], { port: string; host: string; envelope?: boolean; seed?: string; chaos?: string; rateLimits: boolean; x402Version: string }>(
+        action<[], { port: string; host: string; envelope?: boolean; seed?: string; chaos?: string; rateLimits: boolean; x402Version: string; webhooksAnywhere?: boolean }>(
           async (ctx, { opts }) => {
             const port = parseInteger(opts.port, '--port', { max: 65_535 });
             const seed = opts.seed === undefined ? undefined : parseInteger(opts.seed, '--seed');
@@ -41,6 +42,7 @@ const command: CommandModule = {
             }
             const server = await ctx.startMock({
               ...(opts.x402Version === '1' ? { x402: { version: 1 as const } } : {}),
+              ...(opts.webhooksAnywhere ? { webhookTargets: 'any' as const } : {}),
               port,
               host: opts.host,
               ...(opts.envelope ? { envelope: true } : {}),

@@ -27,6 +27,13 @@ export interface MockStateOptions {
   demoBalance?: { trx_sun?: number; usdt?: number };
   /** fetch used for webhook deliveries. Default globalThis.fetch at delivery time. */
   fetch?: typeof fetch;
+  /**
+   * Where webhooks may really be sent. 'loopback' (default, unless `fetch` is given): only
+   * 127.0.0.0/8, ::1 and localhost, so a test that registers https://example.com/hook never
+   * reaches the internet; other targets get a recorded failed attempt. 'any': wherever the URL
+   * points (e.g. a tunnel to a staging receiver, or an msw-intercepted fake host).
+   */
+  webhookTargets?: 'loopback' | 'any';
 }
 
 export interface CreateAccountOptions {
@@ -102,7 +109,10 @@ export class MockState {
     this.market = new Market(this.seed, now, options.market);
     this.accounts = new Accounts(this.rng.fork('accounts'), now);
     const fetchImpl = options.fetch;
-    this.webhooks = new WebhookHub(this.rng.fork('webhooks'), now, this.scheduler, () => fetchImpl ?? globalThis.fetch);
+    const anywhere = (options.webhookTargets ?? (fetchImpl ? 'any' : 'loopback')) === 'any';
+    this.webhooks = new WebhookHub(this.rng.fork('webhooks'), now, this.scheduler, () => fetchImpl ?? globalThis.fetch, (url) =>
+      anywhere || isLoopbackHost(url.hostname),
+    );
     this.orders = new OrderEngine({
       rng: this.rng.fork('orders'),
       now,
@@ -349,3 +359,9 @@ export type { OrderRecord, FillRecord, OrderTimings } from './orders.js';
 export type { Rng } from './rng.js';
 export type { WebhookDelivery, DeliveryAttempt, WebhookRecord } from './webhooks.js';
 export { WEBHOOK_POLICY } from './webhooks.js';
+
+/** 127.0.0.0/8, ::1, localhost and *.localhost: the hosts a webhook may reach by default. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}

@@ -77,6 +77,8 @@ export class WebhookHub {
     private readonly now: () => number,
     private readonly scheduler: Scheduler,
     private readonly fetchImpl: () => typeof fetch,
+    /** Whether a URL may be contacted (see MockStateOptions.webhookTargets). */
+    private readonly mayDeliverTo: (url: URL) => boolean = () => true,
   ) {}
 
   create(accountId: string, url: string, events: readonly WebhookEventType[]): WebhookRecord {
@@ -211,6 +213,9 @@ export class WebhookHub {
     const started = Date.now();
     try {
       job.signature ??= await signWebhookPayload(delivery.body, job.secret);
+      if (!this.mayDeliverTo(new URL(delivery.url))) {
+        throw new Error('not sent: this mock delivers webhooks only to loopback hosts (webhookTargets: "any" to allow others)');
+      }
       const signal = AbortSignal.any([this.#abort.signal, AbortSignal.timeout(WEBHOOK_POLICY.timeoutMs)]);
       const response = await this.fetchImpl()(delivery.url, {
         method: 'POST',
