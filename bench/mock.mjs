@@ -1,39 +1,37 @@
 // Mock server throughput: GET /api/v1/prices on the mock (msw handlers behind node:http, the
 // full pipeline: route match, rate-limit bookkeeping off, market snapshot, JSON) against a bare
-// node:http server answering the same bytes. Same client, same keep-alive agent, same
-// concurrency, both on 127.0.0.1, rounds interleaved so both see the same machine state.
-import { createServer, Agent, get } from 'node:http';
-import { performance } from 'node:perf_hooks';
+// node:http server answering the same bytes. The load comes from a second process (same
+// client, keep-alive, concurrency for both), so each server has this process's core to itself;
+// rounds are interleaved so both see the same machine state.
+import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
 
 const CONCURRENCY = 32;
 const ROUND_MS = 1_250; // x2 rounds = 2.5 s per side
 const ROUNDS = 2;
 const WARMUP_MS = 300;
 
-function request(url, agent) {
-  return new Promise((resolve, reject) => {
-    get(url, { agent }, (res) => {
-      res.resume();
-      res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${res.statusCode}`))));
-    }).on('error', reject);
-  });
-}
+// The load generator, run with `node -e` in its own process: prints { count, seconds }.
+const LOADER = `
+const { Agent, get } = require('node:http');
+const [url, ms, concurrency] = [process.argv[1], Number(process.argv[2]), Number(process.argv[3])];
+const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+const request = () => new Promise((resolve, reject) => {
+  get(url, { agent }, (res) => { res.resume(); res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error('HTTP ' + res.statusCode)))); }).on('error', reject);
+});
+let count = 0;
+const started = performance.now();
+const end = started + ms;
+Promise.all(Array.from({ length: concurrency }, async () => { while (performance.now() < end) { await request(); count++; } }))
+  .then(() => { console.log(JSON.stringify({ count, seconds: (performance.now() - started) / 1000 })); agent.destroy(); });
+`;
 
-async function load(url, ms) {
-  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  let count = 0;
-  const end = performance.now() + ms;
-  const started = performance.now();
-  const worker = async () => {
-    while (performance.now() < end) {
-      await request(url, agent);
-      count++;
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  const seconds = (performance.now() - started) / 1000;
-  agent.destroy();
-  return { count, seconds };
+function load(url, ms) {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['-e', LOADER, url, String(ms), String(CONCURRENCY)], (error, stdout) =>
+      error ? reject(error) : resolve(JSON.parse(stdout)),
+    );
+  });
 }
 
 export async function run() {
