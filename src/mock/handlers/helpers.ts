@@ -36,6 +36,7 @@ const ProviderBody = z.strictObject({
   fail_delegations: z.boolean().optional(),
   reset: z.boolean().optional(),
 });
+const TreasuryBody = z.strictObject({ fail_withdrawals: z.boolean(), reason: z.string().min(1).max(200).optional() });
 const DeliveryQuery = z.strictObject({
   webhook_id: z.string().optional(),
   event: z.string().optional(),
@@ -132,6 +133,17 @@ export const helperRoutes: RouteDef[] = [
       if (Object.keys(override).length) state.setProviderOverride(id, override);
       const snapshot = state.market.prices().find((p) => p.provider === id);
       return { status: 200, body: { provider: snapshot, override: state.market.getOverride(id) ?? null } };
+    },
+  },
+  {
+    ...helper,
+    method: 'POST',
+    path: '/__mock/treasury',
+    body: true,
+    handle: ({ state, body, parse }) => {
+      const input = parse(TreasuryBody, body);
+      state.setWithdrawalFailure(input.fail_withdrawals ? (input.reason ?? 'treasury signer unavailable') : null);
+      return { status: 200, body: { fail_withdrawals: state.money.failWithdrawals !== false, reason: state.money.failWithdrawals || null } };
     },
   },
   {

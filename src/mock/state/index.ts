@@ -252,6 +252,14 @@ export class MockState {
     return delivery;
   }
 
+  /**
+   * Make the treasury fail withdrawals from now on (PENDING -> FAILED when they would complete,
+   * funds released back to available), with `reason`; null makes it pay out again.
+   */
+  setWithdrawalFailure(reason: string | null): void {
+    this.money.failWithdrawals = reason ?? false;
+  }
+
   /** Change a provider for tests (offline, cheaper, out of stock, failing delegations); null clears. */
   setProviderOverride(providerId: string, override: ProviderOverride | null): void {
     this.market.setOverride(providerId, override);

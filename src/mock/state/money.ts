@@ -54,6 +54,8 @@ export interface WithdrawalRecord {
   created_at: number;
   completed_at: number | null;
   tx_id: string | null;
+  /** Why the treasury failed it (FAILED only). */
+  failure_reason?: string;
 }
 
 /** A node's broadcasttransaction: accepts and executes a signed transaction, or says why not. */
@@ -80,6 +82,11 @@ export class Money {
    * Without it, only the duplicate and expiry checks below apply.
    */
   #network: NetworkBroadcast | undefined;
+  /**
+   * When set, the treasury signer fails withdrawals (PENDING -> FAILED, funds released). The
+   * spec lists FAILED but not what causes it; this lets a test drive that path on purpose.
+   */
+  failWithdrawals: string | false = false;
 
   constructor(private readonly deps: Deps) {}
 
@@ -157,6 +164,13 @@ export class Money {
     this.withdrawals.set(record.id, record);
     this.deps.scheduler.schedule(this.deps.now() + this.deps.timings.withdrawalMs, `withdraw ${record.id}`, () => {
       if (record.status !== 'PENDING') return;
+      if (this.failWithdrawals) {
+        account.ledger.release(`withdrawal:${record.id}`);
+        record.status = 'FAILED';
+        record.completed_at = this.deps.now();
+        record.failure_reason = this.failWithdrawals;
+        return;
+      }
       account.ledger.withdraw(`withdrawal:${record.id}`, record.amount);
       record.status = 'COMPLETED';
       record.completed_at = this.deps.now();
