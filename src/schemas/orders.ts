@@ -83,7 +83,8 @@ export const ListOrdersQuery = z.strictObject({
   limit: queryInt.pipe(z.number().int().min(1).max(LIMITS.ORDER_LIST_MAX_LIMIT)).optional(),
   offset: queryInt.pipe(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)).optional(),
 });
-export type ListOrdersQuery = z.input<typeof ListOrdersQuery>;
+// What callers pass: numbers (the schema also accepts the digit strings a URL query carries).
+export type ListOrdersQuery = z.output<typeof ListOrdersQuery>;
 
 export const OrderList = z.looseObject({
   orders: z.array(Order),

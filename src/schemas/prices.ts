@@ -29,7 +29,8 @@ export const BestPriceQuery = z.strictObject({
   resource: ResourceType,
   amount: queryInt.pipe(positiveInt).optional(),
 });
-export type BestPriceQuery = z.input<typeof BestPriceQuery>;
+// What callers pass: numbers (the schema also accepts the digit strings a URL query carries).
+export type BestPriceQuery = z.output<typeof BestPriceQuery>;
 
 export const PriceEntry = z.looseObject({
   provider: z.string(),
@@ -81,7 +82,8 @@ export const PreviewQuery = z
       });
     }
   });
-export type PreviewQuery = z.input<typeof PreviewQuery>;
+// What callers pass: numbers (the schema also accepts the digit strings a URL query carries).
+export type PreviewQuery = z.output<typeof PreviewQuery>;
 
 export const PreviewOption = z.looseObject({
   provider: z.string(),
