@@ -2,7 +2,8 @@
  * A Promise of the parsed result that also offers the raw Response, without a second API:
  * `await client.orders.create(p)` gives the order; `.withResponse()` gives `{ data, response }`
  * (e.g. to tell an idempotent replay, status 200, from a first create, status 201).
- * The request starts on first use (await, then, withResponse), not at construction.
+ * Like any promise-returning call, the request starts at once: `void client.webhooks.delete(id)`
+ * really deletes, and a rejection nobody handles is reported as unhandled.
  */
 export interface WithResponse<T> {
   data: T;
@@ -10,12 +11,11 @@ export interface WithResponse<T> {
 }
 
 export class ApiPromise<T> extends Promise<T> {
-  #run: () => Promise<WithResponse<T>>;
-  #started: Promise<WithResponse<T>> | undefined;
+  readonly #started: Promise<WithResponse<T>>;
 
   constructor(run: () => Promise<WithResponse<T>>) {
     super((resolve) => resolve(undefined as T));
-    this.#run = run;
+    this.#started = run();
   }
 
   // Promise subclasses must construct plain Promises for derived promises (then/catch chains).
@@ -25,7 +25,6 @@ export class ApiPromise<T> extends Promise<T> {
 
   /** The parsed result together with the HTTP Response it came from. */
   withResponse(): Promise<WithResponse<T>> {
-    this.#started ??= this.#run();
     return this.#started;
   }
 

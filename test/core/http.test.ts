@@ -170,6 +170,29 @@ describe('envelopes', () => {
   });
 });
 
+describe('promise semantics', () => {
+  it('a call starts at once: fire-and-forget really sends, and awaiting twice sends once', async () => {
+    const server = await serve(() => ({ status: 200, body: { deleted: true } }));
+    const client = new TrxRent({ apiKey: KEY, baseUrl: server.url });
+    void client.webhooks.delete('wh_1');
+    await expect.poll(() => server.requests.length, { timeout: 2000, interval: 5 }).toBe(1);
+    const pending = client.webhooks.delete('wh_2');
+    await pending;
+    await pending;
+    await pending.withResponse();
+    expect(server.requests.map((r) => r.url)).toEqual(['/api/v1/webhooks/wh_1', '/api/v1/webhooks/wh_2']);
+  });
+
+  it('a validation failure is a rejected promise, never a synchronous throw', async () => {
+    const client = new TrxRent({ apiKey: KEY, baseUrl: 'http://127.0.0.1:9' });
+    let promise: Promise<unknown> | undefined;
+    expect(() => {
+      promise = client.orders.create({ ...orderParams, amount: 1 });
+    }).not.toThrow();
+    await expect(promise).rejects.toBeInstanceOf(ValidationError);
+  });
+});
+
 describe('typed errors follow the body code under both statuses', () => {
   const cases: Array<[string, number[], new (...a: never[]) => TrxRentError]> = [
     ['UNAUTHORIZED', [401], UnauthorizedError],
