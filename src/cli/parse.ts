@@ -1,6 +1,7 @@
 /**
  * Human units in, exact units out. Every parser throws UsageError (exit 2) naming the option.
  */
+import { LIMITS } from '../schemas/limits.js';
 import { trxToSun } from '../utils/units.js';
 import { CliError, EXIT, UsageError } from './errors.js';
 
@@ -135,7 +136,7 @@ export const validate = {
   energyUnits: (v: string): true | string => {
     const ok = attempt(() => parseUnits(v));
     if (ok !== true) return ok;
-    return parseUnits(v) >= 65_000 ? true : 'Energy orders start at 65000 units';
+    return parseUnits(v) >= LIMITS.MIN_ENERGY_AMOUNT ? true : `Energy orders start at ${LIMITS.MIN_ENERGY_AMOUNT} units`;
   },
   duration: (v: string): true | string => attempt(() => parseDuration(v)),
   trx: (v: string): true | string => attempt(() => parseTrx(v)),

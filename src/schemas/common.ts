@@ -7,17 +7,7 @@ import { isTronAddress } from '../utils/address.js';
  * that the live service sends as strings accepted).
  */
 
-/** Constants from the spec's Limits table. */
-export const LIMITS = {
-  MIN_ENERGY_AMOUNT: 65_000,
-  MIN_WITHDRAWAL_SUN: 50_000_000,
-  MIN_DEPOSIT_SUN: 1_000_000,
-  ORDER_LIST_DEFAULT_LIMIT: 30,
-  ORDER_LIST_MAX_LIMIT: 100,
-  IDEMPOTENCY_TTL_MS: 24 * 60 * 60 * 1000,
-  IDEMPOTENCY_KEY_MAX_LENGTH: 64,
-  PRICE_POLL_INTERVAL_MS: 30_000,
-} as const;
+export { LIMITS } from './limits.js';
 
 /**
  * An enum that accepts its known values on requests but, on responses, also keeps values the

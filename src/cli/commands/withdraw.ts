@@ -7,12 +7,12 @@ import { renderPairs } from '../output.js';
 import { oneAmount, parseAddress, parseChoice, parseTrx } from '../parse.js';
 import { addressQuestion, trxAmountQuestion } from '../prompts.js';
 import type { CommandModule } from '../types.js';
+import { LIMITS } from '../../schemas/limits.js';
 import { statusColor } from '../views.js';
 
 const CURRENCIES = ['TRX', 'USDT'] as const;
-// The spec's minimum withdrawal (LIMITS.MIN_WITHDRAWAL_SUN); repeated here so the check runs
-// before the confirmation without loading the schemas.
-const MIN_WITHDRAWAL_SUN = 50_000_000;
+// Checked before the confirmation; limits.ts has no imports, so this loads no schemas.
+const { MIN_WITHDRAWAL_SUN } = LIMITS;
 
 const command: CommandModule = {
   description:
