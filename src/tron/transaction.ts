@@ -317,7 +317,7 @@ export function buildTrxTransfer(params: {
   const amount = BigInt(params.amountSun);
   if (amount <= 0n) throw new RangeError('amountSun must be positive');
   const value = [...fieldBytes(1, hexToBytes(owner)), ...fieldBytes(2, hexToBytes(to)), ...fieldVarint(3, amount)];
-  const dataHex = params.memo ? bytesToHex(new TextEncoder().encode(params.memo)) : undefined;
+  const dataHex = params.memo ? memoToHex(params.memo) : undefined;
   return encodeRaw(
     'TransferContract',
     value,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LIMITS } from '../../schemas/common.js';
 import { PrepareDepositRequest, SignedTransaction, SubmitDepositRequest } from '../../schemas/deposits.js';
 import { CreateWithdrawalRequest } from '../../schemas/withdrawals.js';
-import { memoHex } from '../state/accounts.js';
+import { memoToHex } from '../../tron/transaction.js';
 import { withdrawalShape } from '../state/money.js';
 import { MockApiError } from '../errors.js';
 import type { RouteDef } from './route.js';
@@ -40,7 +40,7 @@ export const moneyRoutes: RouteDef[] = [
           address: state.platformAddress,
           memo: account.memo,
           amount_sun: input.amount_sun,
-          memo_hex: memoHex(account.memo),
+          memo_hex: memoToHex(account.memo),
           note: `Send a TRX transfer of at least ${input.amount_sun} SUN to ${state.platformAddress} with raw_data.data = memo_hex (${account.memo}), sign it with the sending account's key, and POST it to /api/v1/deposit/submit as { signed_tx }. Without the memo the deposit cannot be credited.`,
         },
       };

@@ -1,6 +1,5 @@
 import { hmac } from '@noble/hashes/hmac';
 import { sha256 } from '@noble/hashes/sha2';
-import { bytesToHex } from '@noble/hashes/utils';
 import { base64urlnopad } from '@scure/base';
 import { PERMISSIONS, type Permission } from '../../schemas/keys.js';
 import { Ledger } from './ledger.js';
@@ -179,7 +178,3 @@ function constantTimeEqual(a: string, b: string): boolean {
   return diff === 0;
 }
 
-/** Hex of a memo's UTF-8 bytes (what goes into raw_data.data). */
-export function memoHex(memo: string): string {
-  return bytesToHex(new TextEncoder().encode(memo));
-}

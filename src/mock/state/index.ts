@@ -2,7 +2,8 @@ import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex } from '@noble/hashes/utils';
 import { PERMISSIONS, type Permission } from '../../schemas/keys.js';
 import { toTronAddress } from '../../utils/address.js';
-import { type AuthContext, Accounts, type MockAccount, memoHex } from './accounts.js';
+import { type AuthContext, Accounts, type MockAccount } from './accounts.js';
+import { memoToHex } from '../../tron/transaction.js';
 import { type ClockOption, type MockClock, resolveClock } from './clock.js';
 import { IdempotencyStore } from './idempotency.js';
 import type { Currency } from './ledger.js';
@@ -186,7 +187,7 @@ export class MockState {
       key_id: key.id,
       jwt: this.accounts.issueJwt(account),
       memo: account.memo,
-      memo_hex: memoHex(account.memo),
+      memo_hex: memoToHex(account.memo),
     };
   }
 
