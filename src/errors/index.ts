@@ -84,6 +84,19 @@ export class OrderFailedError extends TrxRentError {
   }
 }
 
+/** An optional peer dependency is not installed; the message names the `npm install` to run. */
+export class MissingPeerDependencyError extends TrxRentError {
+  readonly packages: string[];
+  constructor(packages: string[], feature: string, cause?: unknown) {
+    super({
+      code: 'MISSING_PEER_DEPENDENCY',
+      message: `${feature} needs ${packages.join(', ')}. Install with: npm install ${packages.join(' ')}`,
+      cause,
+    });
+    this.packages = packages;
+  }
+}
+
 /** Spec error codes and the class each one maps to. */
 export const ERROR_CLASSES = {
   UNAUTHORIZED: UnauthorizedError,

@@ -72,7 +72,7 @@ export class Deposits extends Resource {
    */
   async create(params: CreateDepositParams, options?: RequestOptions): Promise<CreatedDeposit> {
     // secp256k1 and protobuf code load only for deposits, not with the core.
-    const { privateKeyToTronAddress, verifySignedTransaction } = await import('../tron/transaction.js');
+    const { privateKeyToTronAddress, verifySignedTransaction } = await import('../protocol/tron-transaction.js');
     const { amount_sun } = validateRequest(PrepareDepositRequest, { amount_sun: params?.amount_sun });
     const signer = params.signer;
     const isInstance = Boolean(signer && typeof signer === 'object' && 'transactionBuilder' in signer);

@@ -36,10 +36,10 @@ import {
   X402_LIMITS,
   type RpcMethod,
 } from '../schemas/x402.js';
-import { HEADERS, decodeBase64Json, sameJson } from './codec.js';
+import { HEADERS, decodeBase64Json, sameJson } from '../protocol/codec.js';
 import { PaymentFailedError, PaymentRefusedError, PaymentSigningError } from './errors.js';
-import { type TokenInfo, networkLabel, normaliseNetwork } from './networks.js';
-import { loadX402Core, loadX402Fetch } from './peers.js';
+import { type TokenInfo, networkLabel, normaliseNetwork } from '../protocol/networks.js';
+import { loadX402Core, loadX402Fetch } from '../peers/index.js';
 import type { CoreClientLike, Payer, PaymentContext } from './payers.js';
 import {
   type AllowList,

@@ -62,15 +62,4 @@ export class PaymentSigningError extends TrxRentError {
   }
 }
 
-/** An optional peer dependency is not installed; the message names the `npm install` to run. */
-export class MissingPeerDependencyError extends TrxRentError {
-  readonly packages: string[];
-  constructor(packages: string[], feature: string, cause?: unknown) {
-    super({
-      code: 'MISSING_PEER_DEPENDENCY',
-      message: `${feature} needs ${packages.join(', ')}. Install with: npm install ${packages.join(' ')}`,
-      cause,
-    });
-    this.packages = packages;
-  }
-}
+export { MissingPeerDependencyError } from '../errors/index.js';

@@ -49,7 +49,7 @@ export {
   type TokenInfo,
   type TronScheme,
   type TronNetworkName,
-} from './networks.js';
+} from '../protocol/networks.js';
 export {
   paymentPermitTypedData,
   gasFreeTypedData,
@@ -60,8 +60,8 @@ export {
   type TypedDataDefinition,
   type PaymentPermitJson,
   type GasFreeMessageJson,
-} from './tip712.js';
+} from '../protocol/tip712.js';
 export { signTrc20Transfer, fetchReferenceBlock, type SignTrc20TransferParams, type SignedTransfer } from './transfers.js';
-export { encodeBase64Json, decodeBase64Json, HEADERS } from './codec.js';
-export { PEER_VERSIONS } from './peers.js';
+export { encodeBase64Json, decodeBase64Json, HEADERS } from '../protocol/codec.js';
+export { PEER_VERSIONS } from '../peers/index.js';
 export * from '../schemas/x402.js';

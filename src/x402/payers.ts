@@ -15,11 +15,11 @@ import { keccak_256 } from '@noble/hashes/sha3';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
 import { ValidationError } from '../errors/index.js';
 import { isTronAddress } from '../utils/address.js';
-import { privateKeyToTronAddress, signTransaction } from '../tron/transaction.js';
-import { loadViemAccounts, loadX402Evm } from './peers.js';
+import { privateKeyToTronAddress, signTransaction } from '../protocol/tron-transaction.js';
+import { loadViemAccounts, loadX402Evm } from '../peers/index.js';
 import { type TronSchemeOptions, createTronSchemeClients } from './schemes/tron.js';
-import type { TypedDataDefinition } from './tip712.js';
-import { type TronScheme, TRON_SCHEMES, isEvmNetwork, isTronNetwork } from './networks.js';
+import type { TypedDataDefinition } from '../protocol/tip712.js';
+import { type TronScheme, TRON_SCHEMES, isEvmNetwork, isTronNetwork } from '../protocol/networks.js';
 import type { Offer } from './spend.js';
 
 type Hex = `0x${string}`;

@@ -16,7 +16,7 @@ import {
   isTronNetwork,
   normaliseNetwork,
   tronNetworkName,
-} from './networks.js';
+} from '../protocol/networks.js';
 
 /** USD amounts are held as bigint with 18 decimals ("atto-USD"). */
 export const USD_DECIMALS = 18;

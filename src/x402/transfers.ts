@@ -4,10 +4,10 @@
  * and returned as the `signed_tx` string the API takes. Nothing is broadcast here.
  */
 import { ValidationError } from '../errors/index.js';
-import { type RefBlock, buildTrc20Transfer, signTransaction, privateKeyToTronAddress } from '../tron/transaction.js';
+import { type RefBlock, buildTrc20Transfer, signTransaction, privateKeyToTronAddress } from '../protocol/tron-transaction.js';
 import { isTronAddress } from '../utils/address.js';
 import { decimalToAtomic } from '../utils/units.js';
-import { NETWORKS, TRON_FULL_NODES, findToken, tokenBySymbol, tronNetworkName } from './networks.js';
+import { NETWORKS, TRON_FULL_NODES, findToken, tokenBySymbol, tronNetworkName } from '../protocol/networks.js';
 
 export interface SignTrc20TransferParams {
   /** Sender's private key (hex, with or without 0x). Used here, never sent. */

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
-import { buildTrxTransfer, privateKeyToTronAddress, signTransaction } from '../../src/tron/transaction.js';
+import { buildTrxTransfer, privateKeyToTronAddress, signTransaction } from '../../src/protocol/tron-transaction.js';
 import { ADDRESS, errorLine, json, runCli } from './helpers.js';
 
 let mock: MockServer;

@@ -9,7 +9,7 @@ import {
   recoverTransactionSigner,
   signTransaction,
   verifySignedTransaction,
-} from '../../src/tron/transaction.js';
+} from '../../src/protocol/tron-transaction.js';
 
 const KEY = '0x' + '11'.repeat(32);
 const OTHER_KEY = '22'.repeat(32);

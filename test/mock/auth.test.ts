@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ForbiddenError, TrxRent, UnauthorizedError } from '../../src/index.js';
 import { PERMISSIONS, type Permission } from '../../src/schemas/keys.js';
-import { buildTrxTransfer, signTransaction } from '../../src/tron/transaction.js';
+import { buildTrxTransfer, signTransaction } from '../../src/protocol/tron-transaction.js';
 import { JWT_LIFETIME_MS, type MockServer } from '../../src/mock/index.js';
 import { TARGET, USER_ADDRESS, USER_KEY, isErrorEnvelope, manualServer, raw } from './helpers.js';
 

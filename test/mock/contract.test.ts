@@ -27,7 +27,7 @@ import {
   WebhookList,
   Withdrawal,
 } from '../../src/schemas/index.js';
-import { buildTrxTransfer, signTransaction } from '../../src/tron/transaction.js';
+import { buildTrxTransfer, signTransaction } from '../../src/protocol/tron-transaction.js';
 import { type MockServer, MARKET_RULES } from '../../src/mock/index.js';
 import { BAD_ADDRESS, TARGET, USER_ADDRESS, USER_KEY, isErrorEnvelope, manualServer, raw } from './helpers.js';
 

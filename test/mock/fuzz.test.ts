@@ -9,7 +9,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ERROR_STATUS } from '../../src/schemas/errors.js';
-import { buildTrxTransfer, signTransaction } from '../../src/tron/transaction.js';
+import { buildTrxTransfer, signTransaction } from '../../src/protocol/tron-transaction.js';
 import { type MockServer, ROUTES } from '../../src/mock/index.js';
 import { BAD_ADDRESS, TARGET, USER_ADDRESS, USER_KEY, isErrorEnvelope, manualServer, raw } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import { type IncomingHttpHeaders, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { privateKeyToTronAddress } from '../../src/tron/transaction.js';
+import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
 import { ERROR_CODES } from '../../src/schemas/errors.js';
 import { type MockServer, type MockServerOptions, createManualClock, startMockServer } from '../../src/mock/index.js';
 

@@ -1,7 +1,7 @@
 /** Deposits (every check the spec lists), withdrawals, and the ledger invariant. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TrxRent } from '../../src/index.js';
-import { buildTrc20Transfer, buildTrxTransfer, signTransaction, signTransactionId } from '../../src/tron/transaction.js';
+import { buildTrc20Transfer, buildTrxTransfer, signTransaction, signTransactionId } from '../../src/protocol/tron-transaction.js';
 import type { MockServer } from '../../src/mock/index.js';
 import { TARGET, USER_ADDRESS, USER_KEY, manualServer, raw } from './helpers.js';
 

@@ -11,7 +11,7 @@ import {
   trxToSun,
 } from '../../src/index.js';
 import { createHandlers, createMockState, type MockState } from '../../src/mock/index.js';
-import { buildTrxTransfer, privateKeyToTronAddress, signTransaction } from '../../src/tron/transaction.js';
+import { buildTrxTransfer, privateKeyToTronAddress, signTransaction } from '../../src/protocol/tron-transaction.js';
 import { constructWebhookEvent } from '../../src/webhooks/index.js';
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TrxRent, trxToSun } from '../../src/index.js';
 import { startMockServer, type MockServer } from '../../src/mock/index.js';
-import { buildTrxTransfer, privateKeyToTronAddress, signTransaction } from '../../src/tron/transaction.js';
+import { buildTrxTransfer, privateKeyToTronAddress, signTransaction } from '../../src/protocol/tron-transaction.js';
 
 /**
  * Secret hygiene of the SDK: with debug logging on, through success, failure and retry paths,

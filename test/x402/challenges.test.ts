@@ -4,7 +4,7 @@ import { wrapFetchWithPayment as wrapV1, decodeXPaymentResponse } from 'x402-fet
 import { wrapFetchWithPayment as wrapV2, x402Client, decodePaymentResponseHeader } from '@x402/fetch';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import { PaymentRequiredV1, PaymentRequiredV2, PaymentRequirementsV1, PaymentRequirementsV2 } from '../../src/schemas/x402.js';
-import { decodeBase64Json } from '../../src/x402/codec.js';
+import { decodeBase64Json } from '../../src/protocol/codec.js';
 import { MOCK_PAY_TO } from '../../src/mock/x402/index.js';
 import { X402Client, PaymentRefusedError, evmPayer, tronPayer, evmAddressOfKey } from '../../src/x402/index.js';
 import { BASE_URL, KEYS, startMock } from './helpers.js';

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startMockServer, type MockServer } from '../../src/mock/index.js';
 import { getPaidMock } from '../../src/mock/x402/index.js';
-import { privateKeyToTronAddress } from '../../src/tron/transaction.js';
+import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
 import { evmAddressOfKey } from '../../src/x402/index.js';
 import { KEYS } from './helpers.js';
 

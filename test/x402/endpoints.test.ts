@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { privateKeyToTronAddress } from '../../src/tron/transaction.js';
+import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
 import { atomicToDecimal } from '../../src/utils/units.js';
 import { CHAIN_TOKENS, labelAddress } from '../../src/mock/x402/index.js';
 import {

@@ -1,7 +1,7 @@
 import { x402Client } from '@x402/core/client';
-import { decodeBase64Json, encodeBase64Json } from '../../src/x402/codec.js';
+import { decodeBase64Json, encodeBase64Json } from '../../src/protocol/codec.js';
 import type { Payer, PaymentContext } from '../../src/x402/payers.js';
-import { normaliseNetwork } from '../../src/x402/networks.js';
+import { normaliseNetwork } from '../../src/protocol/networks.js';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { createHandlers } from '../../src/mock/handlers/index.js';

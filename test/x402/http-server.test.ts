@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TrxRent } from '../../src/index.js';
 import { startMockServer, type MockServer } from '../../src/mock/index.js';
 import { getSimulatedChain } from '../../src/mock/x402/index.js';
-import { privateKeyToTronAddress } from '../../src/tron/transaction.js';
+import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
 import { X402Client, evmPayer, signTrc20Transfer, tronPayer } from '../../src/x402/index.js';
 import { KEYS } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import { TronWeb } from 'tronweb';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { buildTrc20Transfer, buildTrxTransfer, privateKeyToTronAddress, signTransaction } from '../../src/tron/transaction.js';
+import { buildTrc20Transfer, buildTrxTransfer, privateKeyToTronAddress, signTransaction } from '../../src/protocol/tron-transaction.js';
 import { verifyWebhookSignature } from '../../src/webhooks/index.js';
 import { CHAIN_TOKENS, labelAddress } from '../../src/mock/x402/index.js';
 import { X402Client, tronPayer } from '../../src/x402/index.js';

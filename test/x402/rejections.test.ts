@@ -1,8 +1,8 @@
 import { afterAll, beforeEach, describe, expect, test } from 'vitest';
-import { privateKeyToTronAddress } from '../../src/tron/transaction.js';
+import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
 import { labelAddress } from '../../src/mock/x402/index.js';
 import { X402Client, PaymentFailedError, evmPayer, tronPayer, type Payer } from '../../src/x402/index.js';
-import { decodeBase64Json, encodeBase64Json } from '../../src/x402/codec.js';
+import { decodeBase64Json, encodeBase64Json } from '../../src/protocol/codec.js';
 import { BASE_URL, KEYS, preparePayment, rejection, startMock } from './helpers.js';
 
 /**

@@ -3,8 +3,8 @@ import { TronWeb } from 'tronweb';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { InvalidAddressError, ValidationError } from '../../src/errors/index.js';
-import { privateKeyToTronAddress } from '../../src/tron/transaction.js';
-import { decodeBase64Json, encodeBase64Json } from '../../src/x402/codec.js';
+import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
+import { decodeBase64Json, encodeBase64Json } from '../../src/protocol/codec.js';
 import {
   PaymentRefusedError,
   X402Client,

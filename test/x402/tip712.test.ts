@@ -1,7 +1,7 @@
 import { TronWeb, Trx } from 'tronweb';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { privateKeyToTronAddress } from '../../src/tron/transaction.js';
+import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
 import { tronAddressToEvmHex } from '../../src/utils/address.js';
 import {
   X402Client,

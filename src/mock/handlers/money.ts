@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LIMITS } from '../../schemas/common.js';
 import { PrepareDepositRequest, SignedTransaction, SubmitDepositRequest } from '../../schemas/deposits.js';
 import { CreateWithdrawalRequest } from '../../schemas/withdrawals.js';
-import { memoToHex } from '../../tron/transaction.js';
+import { memoToHex } from '../../protocol/tron-transaction.js';
 import { withdrawalShape } from '../state/money.js';
 import { MockApiError } from '../errors.js';
 import type { RouteDef } from './route.js';

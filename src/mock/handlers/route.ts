@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ErrorCode } from '../../errors/index.js';
-import { requestIssuesToError } from '../../http/validate.js';
+import { issuesToErrorData } from '../../schemas/issues.js';
 import { LIMITS } from '../../schemas/common.js';
 import type { Permission } from '../../schemas/keys.js';
 import { MockApiError, tableStatus } from '../errors.js';
@@ -121,8 +121,8 @@ function toErrorResponse(error: unknown, route: RouteDef, headers: Record<string
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const error = requestIssuesToError(result.error.issues);
-  throw new MockApiError(error.code as ErrorCode, error.message, error.details);
+  const error = issuesToErrorData(result.error.issues);
+  throw new MockApiError(error.code, error.message, error.details);
 }
 
 /** Run one request through the pipeline. Never throws. */

@@ -3,7 +3,7 @@ import { bytesToHex } from '@noble/hashes/utils';
 import { PERMISSIONS, type Permission } from '../../schemas/keys.js';
 import { toTronAddress } from '../../utils/address.js';
 import { type AuthContext, Accounts, type MockAccount } from './accounts.js';
-import { memoToHex } from '../../tron/transaction.js';
+import { memoToHex } from '../../protocol/tron-transaction.js';
 import { type ClockOption, type MockClock, resolveClock } from './clock.js';
 import { IdempotencyStore } from './idempotency.js';
 import type { Currency } from './ledger.js';

@@ -1,6 +1,6 @@
 import { LIMITS } from '../../schemas/common.js';
 import type { SignedTransaction } from '../../schemas/deposits.js';
-import { hexToMemo, verifySignedTransaction } from '../../tron/transaction.js';
+import { hexToMemo, verifySignedTransaction } from '../../protocol/tron-transaction.js';
 import { MockApiError } from '../errors.js';
 import type { Accounts, MockAccount } from './accounts.js';
 import type { Currency } from './ledger.js';

@@ -8,7 +8,7 @@
  */
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
-import { type DecodedTransaction, type SignedTransactionLike, verifySignedTransaction } from '../../tron/transaction.js';
+import { type DecodedTransaction, type SignedTransactionLike, verifySignedTransaction } from '../../protocol/tron-transaction.js';
 import { isTronAddress, toTronAddress, tronAddressToHex } from '../../utils/address.js';
 
 export const BLOCK_INTERVAL_MS = 3_000;

@@ -4,7 +4,7 @@
  * build and broadcast a transfer) and the paid `/x402/tron/rpc/{method}` proxy.
  */
 import { bytesToHex } from '@noble/hashes/utils';
-import { buildTrxTransfer } from '../../tron/transaction.js';
+import { buildTrxTransfer } from '../../protocol/tron-transaction.js';
 import { isTronAddress, toTronAddress, tronAddressToHex } from '../../utils/address.js';
 import { CHAIN_PARAMETERS, CHAIN_TOKENS, SimulatedChain } from './chain.js';
 

@@ -13,9 +13,9 @@ import { sha256 } from '@noble/hashes/sha2';
 import { keccak_256 } from '@noble/hashes/sha3';
 import { bytesToHex } from '@noble/hashes/utils';
 import { PaymentPayloadV1, PaymentPayloadV2 } from '../../schemas/x402.js';
-import { verifySignedTransaction } from '../../tron/transaction.js';
+import { verifySignedTransaction } from '../../protocol/tron-transaction.js';
 import { isTronAddress, toTronAddress, tronAddressToEvmHex } from '../../utils/address.js';
-import { decodeBase64Json, encodeBase64Json, HEADERS } from '../../x402/codec.js';
+import { decodeBase64Json, encodeBase64Json, HEADERS } from '../../protocol/codec.js';
 import {
   GASFREE_CONTROLLERS,
   PAYMENT_PERMIT_CONTRACTS,
@@ -26,8 +26,8 @@ import {
   evmChainId,
   normaliseNetwork,
   tronNetworkName,
-} from '../../x402/networks.js';
-import { loadViem } from '../../x402/peers.js';
+} from '../../protocol/networks.js';
+import { loadViem } from '../../peers/index.js';
 import {
   gasFreeTypedData,
   paymentPermitTypedData,
@@ -35,7 +35,7 @@ import {
   type GasFreeMessageJson,
   type PaymentPermitJson,
   type TypedDataDefinition,
-} from '../../x402/tip712.js';
+} from '../../protocol/tip712.js';
 import { type ChainToken, CHAIN_TOKENS, type SimulatedChain, labelAddress } from './chain.js';
 
 export interface PaywallOptions {

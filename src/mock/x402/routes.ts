@@ -15,7 +15,7 @@ import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex } from '@noble/hashes/utils';
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import type { z } from 'zod';
-import { requestIssuesToError } from '../../http/validate.js';
+import { issuesToErrorData } from '../../schemas/issues.js';
 import {
   BatchSendRequest,
   EstimateRequest,
@@ -32,10 +32,10 @@ import {
   X402PricesQuery,
   X402_LIMITS,
 } from '../../schemas/x402.js';
-import { type SignedTransactionLike, verifySignedTransaction, type DecodedTransaction } from '../../tron/transaction.js';
+import { type SignedTransactionLike, verifySignedTransaction, type DecodedTransaction } from '../../protocol/tron-transaction.js';
 import { isTronAddress } from '../../utils/address.js';
 import { atomicToDecimal, decimalToAtomic, sunToTrx } from '../../utils/units.js';
-import { decodeBase64Json, HEADERS } from '../../x402/codec.js';
+import { decodeBase64Json, HEADERS } from '../../protocol/codec.js';
 import { CHAIN_PARAMETERS, CHAIN_TOKENS, type ChainToken, SimulatedChain, TRC20_ENERGY, labelAddress } from './chain.js';
 import type { PaidMock } from './context.js';
 import { NodeError, nodeCall } from './node.js';
@@ -74,7 +74,7 @@ function errorBody(code: string, message: string, details?: Record<string, unkno
 function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const error = requestIssuesToError(result.error.issues);
+  const error = issuesToErrorData(result.error.issues);
   throw new ApiFail(400, error.code, error.message, error.details);
 }
 

@@ -12,7 +12,7 @@
  *
  * None of them ever sends an approve or any other transaction.
  */
-import { buildTrc20Transfer } from '../../tron/transaction.js';
+import { buildTrc20Transfer } from '../../protocol/tron-transaction.js';
 import { isTronAddress } from '../../utils/address.js';
 import {
   GASFREE_CONTROLLERS,
@@ -25,8 +25,8 @@ import {
   type TronScheme,
   findToken,
   tronNetworkName,
-} from '../networks.js';
-import { type GasFreeMessageJson, type PaymentPermitJson, gasFreeTypedData, paymentPermitTypedData } from '../tip712.js';
+} from '../../protocol/networks.js';
+import { type GasFreeMessageJson, type PaymentPermitJson, gasFreeTypedData, paymentPermitTypedData } from '../../protocol/tip712.js';
 import type { PaymentContext, SchemeClientLike, TronSigner } from '../payers.js';
 
 type PerNetwork = string | Partial<Record<TronNetworkName, string>>;

@@ -3,7 +3,7 @@
  * tronweb load on the first payment that needs them, and a missing one becomes a
  * MissingPeerDependencyError naming the exact `npm install …`.
  */
-import { MissingPeerDependencyError } from './errors.js';
+import { MissingPeerDependencyError } from '../errors/index.js';
 
 // Exact pins the package was built and tested with (keep in step with package.json).
 export const PEER_VERSIONS = {

@@ -1,0 +1,40 @@
+/**
+ * From zod issues to the spec's error data (`{ code, message, details }`), as plain data with no
+ * error classes: the SDK wraps it in ValidationError / InvalidAddressError before sending, the
+ * mock sends it as the error envelope. One mapping, so a field is named the same on both sides.
+ * @module
+ */
+import type { z } from 'zod';
+
+/** The spec's error data for a request that failed its schema. */
+export interface IssueErrorData {
+  /** `INVALID_ADDRESS` when the first issue is an address check, else `VALIDATION_ERROR`. */
+  code: 'VALIDATION_ERROR' | 'INVALID_ADDRESS';
+  /** Names the field, e.g. `amount: Too small: expected number to be >=65000`. */
+  message: string;
+  /** `field` (dotted path of the first issue), `issues` (every issue), `min` when the rule had one. */
+  details: Record<string, unknown>;
+}
+
+/** Describe the issues of a failed request parse; the first issue names the field. */
+export function issuesToErrorData(issues: readonly z.core.$ZodIssue[]): IssueErrorData {
+  const issue = issues[0];
+  const field = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : undefined;
+  const params = (issue as { params?: Record<string, unknown> } | undefined)?.params ?? {};
+  const message = issue ? describeIssue(issue, field) : 'Request failed validation';
+  const details: Record<string, unknown> = {
+    field,
+    issues: issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message, code: i.code })),
+  };
+  const min = params.min ?? (issue as { minimum?: unknown } | undefined)?.minimum;
+  if (min !== undefined) details.min = typeof min === 'bigint' ? Number(min) : min;
+  return { code: params.code === 'INVALID_ADDRESS' ? 'INVALID_ADDRESS' : 'VALIDATION_ERROR', message, details };
+}
+
+function describeIssue(issue: z.core.$ZodIssue, field: string | undefined): string {
+  if (issue.code === 'unrecognized_keys') return `Unknown field(s): ${issue.keys.join(', ')}`;
+  if (issue.code === 'invalid_type' && issue.message.includes('received undefined')) {
+    return `${field ?? 'value'} is required`;
+  }
+  return field ? `${field}: ${issue.message}` : issue.message;
+}
