@@ -1,0 +1,216 @@
+/**
+ * The architecture's import rules, checked on the source: which folder may import which, where
+ * msw may appear, and no import cycles. Imports are read with TypeScript's own pre-processor
+ * (static, re-exports, dynamic `import()`, type-only included), so what is checked is what the
+ * compiler sees, not a regex's guess.
+ */
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SRC = join(ROOT, 'src');
+
+interface SourceFile {
+  /** Path from the repository root, e.g. `src/mock/server.ts`. */
+  path: string;
+  /** Resolved project files this file imports. */
+  local: string[];
+  /** Package specifiers (`msw`, `zod`, `@x402/core/client`). */
+  packages: string[];
+  /** Project files imported by code that stays in the output (not `import type`). */
+  runtime: string[];
+}
+
+interface ImportRef {
+  specifier: string;
+  /** `import type` / `export type` / every named binding marked `type`: erased from the output. */
+  typeOnly: boolean;
+}
+
+/** Every import of a file, from TypeScript's own parse: static, re-export and dynamic `import()`. */
+function importsOf(fileName: string, text: string): ImportRef[] {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const refs: ImportRef[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      const clause = node.importClause;
+      const named = clause?.namedBindings && ts.isNamedImports(clause.namedBindings) ? clause.namedBindings.elements : undefined;
+      const typeOnly = Boolean(clause && (clause.isTypeOnly || (!clause.name && named && named.length > 0 && named.every((e) => e.isTypeOnly))));
+      refs.push({ specifier: node.moduleSpecifier.text, typeOnly });
+    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      const named = node.exportClause && ts.isNamedExports(node.exportClause) ? node.exportClause.elements : undefined;
+      refs.push({ specifier: node.moduleSpecifier.text, typeOnly: node.isTypeOnly || Boolean(named && named.length > 0 && named.every((e) => e.isTypeOnly)) });
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const [arg] = node.arguments;
+      if (arg && ts.isStringLiteralLike(arg)) refs.push({ specifier: arg.text, typeOnly: false });
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+      refs.push({ specifier: node.argument.literal.text, typeOnly: true });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return refs;
+}
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) return walk(full);
+    return /\.ts$/.test(name) && !/\.d\.ts$/.test(name) ? [full] : [];
+  });
+}
+
+function resolveLocal(from: string, specifier: string): string | undefined {
+  const base = resolve(dirname(from), specifier.replace(/\.(m?js|cjs)$/, ''));
+  for (const candidate of [`${base}.ts`, join(base, 'index.ts')]) {
+    try {
+      if (statSync(candidate).isFile()) return relative(ROOT, candidate).split('\\').join('/');
+    } catch {
+      // not this one
+    }
+  }
+  return undefined;
+}
+
+function readGraph(): Map<string, SourceFile> {
+  const graph = new Map<string, SourceFile>();
+  for (const file of walk(SRC)) {
+    const path = relative(ROOT, file).split('\\').join('/');
+    const local: string[] = [];
+    const runtime: string[] = [];
+    const packages: string[] = [];
+    for (const { specifier, typeOnly } of importsOf(file, readFileSync(file, 'utf8'))) {
+      if (specifier.startsWith('.')) {
+        const target = resolveLocal(file, specifier);
+        if (!target) throw new Error(`${path}: cannot resolve ${specifier}`);
+        local.push(target);
+        if (!typeOnly) runtime.push(target);
+      } else if (!specifier.startsWith('node:') && !typeOnly) packages.push(specifier);
+    }
+    graph.set(path, { path, local, packages, runtime });
+  }
+  return graph;
+}
+
+/** Strongly connected components with more than one file (or a file importing itself): the cycles. */
+function cycles(graph: Map<string, SourceFile>): string[][] {
+  let index = 0;
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const found: string[][] = [];
+  const visit = (v: string): void => {
+    order.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v)?.local ?? []) {
+      if (!order.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, order.get(w)!));
+    }
+    if (low.get(v) === order.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1 || graph.get(v)?.local.includes(v)) found.push(component.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!order.has(v)) visit(v);
+  return found;
+}
+
+const graph = readGraph();
+const files = [...graph.values()];
+const folder = (path: string) => path.split('/')[1] ?? '';
+
+/** Every import of a project file in `from` that lands in one of the `banned` folders. */
+function crossings(from: (f: SourceFile) => boolean, banned: string[]): string[] {
+  return files.filter(from).flatMap((f) => f.local.filter((t) => banned.includes(folder(t))).map((t) => `${f.path} -> ${t}`));
+}
+
+describe('import rules', () => {
+  it('reads the whole source tree', () => {
+    expect(files.length).toBeGreaterThan(100);
+    expect(graph.get('src/index.ts')?.local.length).toBeGreaterThan(3);
+  });
+
+  it('has no import cycle anywhere under src/', () => {
+    expect(cycles(graph)).toEqual([]);
+  });
+
+  it('finds a cycle when there is one (the checker itself works)', () => {
+    const fake = new Map<string, SourceFile>([
+      ['a', { path: 'a', local: ['b'], packages: [], runtime: [] }],
+      ['b', { path: 'b', local: ['c'], packages: [], runtime: [] }],
+      ['c', { path: 'c', local: ['a'], packages: [], runtime: [] }],
+      ['d', { path: 'd', local: ['a'], packages: [], runtime: [] }],
+    ]);
+    expect(cycles(fake)).toEqual([['a', 'b', 'c']]);
+  });
+
+  it('the mock imports neither the account client (src/http) nor the x402 client (src/x402)', () => {
+    expect(crossings((f) => f.path.startsWith('src/mock/'), ['http', 'x402', 'resources', 'cli'])).toEqual([]);
+  });
+
+  it('only the msw adapter of the mock imports msw', () => {
+    const importers = files.filter((f) => f.path.startsWith('src/mock/') && f.packages.some((p) => p === 'msw' || p.startsWith('msw/')));
+    expect(importers.length).toBeLessThanOrEqual(1);
+    for (const f of importers) expect(f.path).toMatch(/msw/);
+    // and nothing outside the mock imports msw at all
+    expect(files.filter((f) => !f.path.startsWith('src/mock/') && f.packages.some((p) => p === 'msw' || p.startsWith('msw/'))).map((f) => f.path)).toEqual([]);
+  });
+
+  it('protocol facts stay below both sides: src/protocol imports no client, mock or CLI code', () => {
+    expect(crossings((f) => folder(f.path) === 'protocol', ['http', 'x402', 'mock', 'cli', 'resources'])).toEqual([]);
+  });
+
+  it('the layers below the clients import nothing above them', () => {
+    // schemas, utils, errors, protocol, peers: shared by every side, so they import no side.
+    const shared = ['schemas', 'utils', 'errors', 'protocol', 'peers'];
+    expect(crossings((f) => shared.includes(folder(f.path)), ['http', 'x402', 'mock', 'cli', 'resources'])).toEqual([]);
+    // The account client knows nothing of payments, the mock or the CLI.
+    expect(crossings((f) => ['http', 'resources'].includes(folder(f.path)), ['x402', 'mock', 'cli'])).toEqual([]);
+    // The x402 client uses the request core, never the mock or the CLI.
+    expect(crossings((f) => folder(f.path) === 'x402', ['mock', 'cli'])).toEqual([]);
+  });
+
+  it('the webhook verifier is self-contained at run time (edge-safe: no package, only types from schemas)', () => {
+    const verifier = files.filter((f) => folder(f.path) === 'webhooks');
+    expect(verifier.length).toBeGreaterThan(0);
+    for (const f of verifier) {
+      expect(f.packages).toEqual([]);
+      expect(f.runtime.filter((t) => folder(t) !== 'webhooks')).toEqual([]);
+    }
+  });
+
+  it('the CLI takes facts from zod-free modules: its help path reaches no zod', () => {
+    // Files the CLI entry reaches by static imports only (commands load lazily by import()).
+    const seen = new Set<string>();
+    const statics = (path: string): void => {
+      if (seen.has(path)) return;
+      seen.add(path);
+      const text = readFileSync(join(ROOT, path), 'utf8');
+      // import() calls are the lazy edges; keep only static, value imports.
+      const statics_ = importsOf(path, text.replace(/import\(\s*(['"])[^'"]+\1\s*\)/g, 'undefined')).filter((r) => !r.typeOnly);
+      for (const { specifier } of statics_) {
+        if (specifier === 'zod' || specifier.startsWith('zod/')) throw new Error(`${path} statically imports ${specifier}`);
+        if (specifier.startsWith('.')) {
+          const target = resolveLocal(join(ROOT, path), specifier);
+          if (target) statics(target);
+        }
+      }
+    };
+    expect(() => statics('src/cli/index.ts')).not.toThrow();
+    expect(seen.size).toBeGreaterThan(1);
+  });
+});
