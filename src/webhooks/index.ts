@@ -55,8 +55,17 @@ export function isKnownEvent(event: WebhookEvent): event is KnownWebhookEvent {
 }
 
 export interface ConstructEventOptions {
-  /** Maximum age of the body's `timestamp`, in seconds. Default 300; 0 turns the check off. */
+  /**
+   * Maximum age of the body's `timestamp`, in seconds: a positive, finite number (anything else
+   * throws a RangeError rather than weakening the check).
+   * @default 300
+   */
   toleranceSec?: number;
+  /**
+   * Skip the replay check (e.g. to verify a delivery saved long ago). The signature is still checked.
+   * @default false
+   */
+  skipTimestampCheck?: boolean;
   /** Current time in ms (for tests). Default Date.now(). */
   now?: number;
 }
@@ -173,6 +182,12 @@ export async function constructWebhookEvent(
   secret: string,
   options: ConstructEventOptions = {},
 ): Promise<WebhookEvent> {
+  // Replay protection is never turned off by an odd number (0, -1, NaN from an unset env var,
+  // Infinity): only the explicit, named `skipTimestampCheck` does that.
+  const tolerance = options.toleranceSec ?? 300;
+  if (typeof tolerance !== 'number' || !Number.isFinite(tolerance) || tolerance <= 0) {
+    throw new RangeError(`toleranceSec must be a positive, finite number of seconds (got ${String(tolerance)}); to skip the replay check on purpose, pass { skipTimestampCheck: true }`);
+  }
   const failure = await check(rawBody, signatureHeader, secret);
   if (failure) throw new WebhookSignatureError(failure, MESSAGES[failure]);
 
@@ -190,10 +205,7 @@ export async function constructWebhookEvent(
     throw new WebhookSignatureError('invalid_payload', MESSAGES.invalid_payload);
   }
 
-  // A NaN or non-number tolerance (e.g. Number(undefined) from an unset env var) must not turn
-  // replay protection off silently: only an explicit 0 does.
-  const tolerance = typeof options.toleranceSec === 'number' && Number.isFinite(options.toleranceSec) ? options.toleranceSec : 300;
-  if (tolerance > 0) {
+  if (options.skipTimestampCheck !== true) {
     const raw = typeof event.timestamp === 'string' ? Number(event.timestamp) : event.timestamp;
     if (typeof raw !== 'number' || !Number.isFinite(raw)) {
       throw new WebhookSignatureError('invalid_timestamp', MESSAGES.invalid_timestamp);

@@ -137,7 +137,7 @@ function suite(label: string, load: () => Promise<Webhooks>) {
         fc.asyncProperty(input, fc.constantFrom(0, 60, 300, 3600), async ([b, s, h], toleranceSec) => {
           let result: unknown;
           try {
-            result = await w.constructWebhookEvent(b, h, s, { toleranceSec, now });
+            result = await w.constructWebhookEvent(b, h, s, toleranceSec > 0 ? { toleranceSec, now } : { skipTimestampCheck: true, now });
           } catch (error) {
             expect(error).toBeInstanceOf(w.WebhookSignatureError);
             const reason = (error as nodePath.WebhookSignatureError).reason;

@@ -138,7 +138,7 @@ const command: CommandModule = {
           const raw = await readStdinBytes();
           const { constructWebhookEvent } = await import('../../webhooks/index.js');
           try {
-            const event = await constructWebhookEvent(raw, opts.signature, secret!, { toleranceSec });
+            const event = await constructWebhookEvent(raw, opts.signature, secret!, toleranceSec > 0 ? { toleranceSec } : { skipTimestampCheck: true });
             ctx.out.result({ verified: true, event }, () => `${ctx.out.s.green('✓ verified')} ${event.event}\n${JSON.stringify(event.data, null, 2)}`);
           } catch (error) {
             const reason = String((error as { reason?: unknown }).reason ?? 'invalid');
