@@ -62,6 +62,15 @@ export function createProgram(Command: typeof CommandClass, version: string): { 
 
 const loaded = new WeakSet<CommandClass>();
 
+/** Load every registry entry's module onto `program` (for the completion scripts). */
+export async function loadAllCommands(program: CommandClass): Promise<CommandClass> {
+  for (const entry of REGISTRY) {
+    const sub = program.commands.find((c) => c.name() === entry.name);
+    if (sub) await loadCommand(sub, entry);
+  }
+  return program;
+}
+
 /** Import a command's module and let it register its arguments, options, subcommands and actions. */
 export async function loadCommand(sub: CommandClass, entry: RegistryEntry): Promise<void> {
   if (loaded.has(sub)) return;
@@ -69,7 +78,7 @@ export async function loadCommand(sub: CommandClass, entry: RegistryEntry): Prom
   const mod = (await entry.load()).default;
   sub.description(mod.description || entry.summary);
   if (mod.register) {
-    mod.register(sub);
+    mod.register(sub, { loadAll: () => loadAllCommands(sub.parent ?? sub) });
   } else {
     sub
       .allowUnknownOption()

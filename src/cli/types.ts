@@ -16,5 +16,15 @@ import type { Command } from 'commander';
 export interface CommandModule {
   /** Longer description shown by `trx-rent <name> --help`. */
   description: string;
-  register?(cmd: Command): void;
+  /** Add arguments, options, subcommands and actions to the already-named `cmd`. */
+  register?(cmd: Command, host: CommandHost): void;
+}
+
+/**
+ * What the program offers a command module besides its own `Command`. Passed in, not imported,
+ * so no command module imports the program or the registry (that would be an import cycle).
+ */
+export interface CommandHost {
+  /** The root program with every command's module loaded (used by `completion`). */
+  loadAll(): Promise<Command>;
 }

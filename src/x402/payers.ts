@@ -21,37 +21,12 @@ import { type TronSchemeOptions, createTronSchemeClients } from './schemes/tron.
 import type { TypedDataDefinition } from '../protocol/tip712.js';
 import { type TronScheme, TRON_SCHEMES, isEvmNetwork, isTronNetwork } from '../protocol/networks.js';
 import type { Offer } from './spend.js';
+import type { CoreClientLike, PaymentContext, TronSigner, TronWebLike } from './schemes/types.js';
+
+export type { CoreClientLike, PaymentContext, SchemeClientLike, TronSigner, TronWebLike } from './schemes/types.js';
 
 type Hex = `0x${string}`;
 
-/** The few members of @x402/core's x402Client a payer registers on (kept structural so our types need no peer). */
-export interface CoreClientLike {
-  register(network: string, client: SchemeClientLike): unknown;
-  registerV1(network: string, client: SchemeClientLike): unknown;
-}
-
-/** @x402/core's SchemeNetworkClient, structurally. */
-export interface SchemeClientLike {
-  readonly scheme: string;
-  findDefaultAsset?: (asset: string, network: string) => { asset: string; decimals: number; symbol: string } | undefined;
-  createPaymentPayload(
-    x402Version: number,
-    requirements: Record<string, unknown> & { scheme: string; network: string; asset: string; amount: string; payTo: string; maxTimeoutSeconds: number; extra: Record<string, unknown> },
-    context?: { extensions?: Record<string, unknown>; maxAmountPerPayment?: string },
-  ): Promise<{ x402Version: number; payload: Record<string, unknown>; extensions?: Record<string, unknown> }>;
-}
-
-/** What a payment in progress offers the schemes (spend checks for fees learnt late, fetch, time). */
-export interface PaymentContext {
-  /**
-   * A scheme learnt a fee on top of the offer's amount while building the payment (GasFree
-   * maxFee). Throws PaymentRefusedError when amount + fee no longer fits maxPayment or the budget.
-   */
-  authorizeFee(offer: { asset: string; network: string; amount: string }, feeAtomic: bigint): void;
-  fetch: typeof fetch;
-  signal?: AbortSignal | undefined;
-  timeoutMs: number;
-}
 
 export interface Payer {
   readonly kind: 'evm' | 'tron';
@@ -140,15 +115,6 @@ export function evmPayer(options: EvmPayerOptions): Payer {
 
 // ---- TRON ----
 
-/** The parts of a TronWeb instance a payer uses. */
-export interface TronWebLike {
-  defaultAddress?: { base58?: string | false } | undefined;
-  trx: {
-    signTypedData(domain: unknown, types: unknown, value: unknown, privateKey?: string): string | Promise<string>;
-    sign(transaction: unknown, privateKey?: string): Promise<unknown>;
-    getCurrentBlock?(): Promise<unknown>;
-  };
-}
 
 export type TronPayerOptions = (
   | { privateKey: string; tronWeb?: never; address?: never }
@@ -159,13 +125,6 @@ export type TronPayerOptions = (
     schemes?: readonly TronScheme[];
   };
 
-/** Signs TIP-712 typed data and TRON transactions for the TRON schemes. */
-export interface TronSigner {
-  address: string;
-  signTypedData(data: TypedDataDefinition): Promise<Hex>;
-  signTransaction<T extends { txID: string }>(tx: T): Promise<T & { signature: string[] }>;
-  tronWeb: TronWebLike | undefined;
-}
 
 function normaliseSignature(sig: unknown): Hex {
   const text = String(sig ?? '');

@@ -2,7 +2,7 @@ import type { Command, Option } from 'commander';
 import { action, cliVersion } from '../context.js';
 import { UsageError } from '../errors.js';
 import { parseChoice } from '../parse.js';
-import type { CommandModule } from '../types.js';
+import type { CommandHost, CommandModule } from '../types.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
@@ -53,18 +53,8 @@ function optionSpec(o: Option): OptionSpec {
   };
 }
 
-/** The whole command tree, with every command module loaded. */
-export async function commandTree(): Promise<{ root: CommandNode; global: OptionSpec[] }> {
-  const [{ Command }, { createProgram, loadCommand }, { REGISTRY }] = await Promise.all([
-    import('commander'),
-    import('../program.js'),
-    import('../registry.js'),
-  ]);
-  const { program } = createProgram(Command, cliVersion());
-  for (const entry of REGISTRY) {
-    const sub = program.commands.find((c) => c.name() === entry.name);
-    if (sub) await loadCommand(sub, entry);
-  }
+/** The whole command tree of `program` (whose command modules are all loaded). */
+function commandTree(program: Command): { root: CommandNode; global: OptionSpec[] } {
   const walk = (cmd: Command, prefix: string[]): CommandNode => {
     const path = [...prefix, cmd.name()];
     return {
@@ -245,14 +235,14 @@ const command: CommandModule = {
     '  bash: trx-rent completion bash > ~/.local/share/bash-completion/completions/trx-rent\n' +
     '  zsh:  trx-rent completion zsh > "${fpath[1]}/_trx-rent"\n' +
     '  fish: trx-rent completion fish > ~/.config/fish/completions/trx-rent.fish',
-  register(cmd: Command) {
+  register(cmd: Command, host: CommandHost) {
     cmd.argument('[shell]', SHELLS.join(' | ')).action(
       action<[string?]>(async (ctx, { args: [shellArg] }) => {
         const fromEnv = ctx.env.SHELL?.split('/').pop();
         const shellName = shellArg ?? (SHELLS as readonly string[]).find((s) => s === fromEnv);
         if (!shellName) throw new UsageError('missing <shell>', 'trx-rent completion bash|zsh|fish', 'MISSING_ARGUMENT');
         const shell = parseChoice(shellName, SHELLS, 'shell');
-        const { root, global } = await commandTree();
+        const { root, global } = commandTree(await host.loadAll());
         const script = shell === 'bash' ? bashScript(root, global) : shell === 'zsh' ? zshScript(root, global) : fishScript(root, global);
         // A script, not data: written as is in both output modes.
         process.stdout.write(script);

@@ -27,7 +27,7 @@ import {
   tronNetworkName,
 } from '../../protocol/networks.js';
 import { type GasFreeMessageJson, type PaymentPermitJson, gasFreeTypedData, paymentPermitTypedData } from '../../protocol/tip712.js';
-import type { PaymentContext, SchemeClientLike, TronSigner } from '../payers.js';
+import type { PaymentContext, SchemeClientLike, TronSigner } from './types.js';
 
 type PerNetwork = string | Partial<Record<TronNetworkName, string>>;
 

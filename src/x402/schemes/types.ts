@@ -1,0 +1,57 @@
+/**
+ * The structural types a payer and its scheme clients share: the few members of @x402/core's
+ * client they touch, what a payment in progress offers a scheme, and the TRON signer. Kept apart
+ * from `payers.ts` so the scheme modules and the payers import this, not each other.
+ *
+ * @module
+ */
+import type { TypedDataDefinition } from '../../protocol/tip712.js';
+
+type Hex = `0x${string}`;
+
+/** The few members of @x402/core's x402Client a payer registers on (kept structural so our types need no peer). */
+export interface CoreClientLike {
+  register(network: string, client: SchemeClientLike): unknown;
+  registerV1(network: string, client: SchemeClientLike): unknown;
+}
+
+/** @x402/core's SchemeNetworkClient, structurally. */
+export interface SchemeClientLike {
+  readonly scheme: string;
+  findDefaultAsset?: (asset: string, network: string) => { asset: string; decimals: number; symbol: string } | undefined;
+  createPaymentPayload(
+    x402Version: number,
+    requirements: Record<string, unknown> & { scheme: string; network: string; asset: string; amount: string; payTo: string; maxTimeoutSeconds: number; extra: Record<string, unknown> },
+    context?: { extensions?: Record<string, unknown>; maxAmountPerPayment?: string },
+  ): Promise<{ x402Version: number; payload: Record<string, unknown>; extensions?: Record<string, unknown> }>;
+}
+
+/** What a payment in progress offers the schemes (spend checks for fees learnt late, fetch, time). */
+export interface PaymentContext {
+  /**
+   * A scheme learnt a fee on top of the offer's amount while building the payment (GasFree
+   * maxFee). Throws PaymentRefusedError when amount + fee no longer fits maxPayment or the budget.
+   */
+  authorizeFee(offer: { asset: string; network: string; amount: string }, feeAtomic: bigint): void;
+  fetch: typeof fetch;
+  signal?: AbortSignal | undefined;
+  timeoutMs: number;
+}
+
+/** The parts of a TronWeb instance a payer uses. */
+export interface TronWebLike {
+  defaultAddress?: { base58?: string | false } | undefined;
+  trx: {
+    signTypedData(domain: unknown, types: unknown, value: unknown, privateKey?: string): string | Promise<string>;
+    sign(transaction: unknown, privateKey?: string): Promise<unknown>;
+    getCurrentBlock?(): Promise<unknown>;
+  };
+}
+
+/** Signs TIP-712 typed data and TRON transactions for the TRON schemes. */
+export interface TronSigner {
+  address: string;
+  signTypedData(data: TypedDataDefinition): Promise<Hex>;
+  signTransaction<T extends { txID: string }>(tx: T): Promise<T & { signature: string[] }>;
+  tronWeb: TronWebLike | undefined;
+}
