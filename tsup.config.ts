@@ -8,6 +8,7 @@ export default defineConfig([
       index: 'src/index.ts',
       'schemas/index': 'src/schemas/index.ts',
       'mock/index': 'src/mock/index.ts',
+      'mock/msw': 'src/mock/msw.ts',
       'x402/index': 'src/x402/index.ts',
     },
     format: ['esm', 'cjs'],

@@ -1,73 +1,91 @@
-// Mock server throughput: GET /api/v1/prices on the mock (msw handlers behind node:http, the
-// full pipeline: route match, rate-limit bookkeeping off, market snapshot, JSON) against a bare
-// node:http server answering the same bytes. The load comes from a second process (same
-// client, keep-alive, concurrency for both), so each server has this process's core to itself;
-// rounds are interleaved so both see the same machine state.
+// Mock server throughput against a bare node:http server answering the same bytes, measured with
+// autocannon (a load generator that drives a bare server to its real rate) in its own process,
+// so each server has this process's core to itself. Rounds alternate which side goes first.
+//   GET /api/v1/prices  - route match, market snapshot (cached JSON), headers
+//   POST /api/v1/orders - auth, body parse + zod validation, balance lock, order engine, JSON
+// Rate limits are off (autocannon sends thousands of requests a second).
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 
-const CONCURRENCY = 32;
-const ROUND_MS = 1_250; // x2 rounds = 2.5 s per side
+const CONNECTIONS = 32;
+const ROUND_S = 2;
 const ROUNDS = 2;
-const WARMUP_MS = 300;
 
-// The load generator, run with `node -e` in its own process: prints { count, seconds }.
+// The load generator, run with `node -e` in its own process: prints autocannon's summary.
 const LOADER = `
-const { Agent, get } = require('node:http');
-const [url, ms, concurrency] = [process.argv[1], Number(process.argv[2]), Number(process.argv[3])];
-const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
-const request = () => new Promise((resolve, reject) => {
-  get(url, { agent }, (res) => { res.resume(); res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error('HTTP ' + res.statusCode)))); }).on('error', reject);
+const autocannon = require('autocannon');
+const [url, seconds, connections, method, body, headers] = process.argv.slice(1);
+autocannon({ url, duration: Number(seconds), connections: Number(connections), method, body: body || undefined, headers: JSON.parse(headers) }, (error, result) => {
+  if (error) { console.error(error); process.exit(1); }
+  console.log(JSON.stringify({ rps: result.requests.average, total: result.requests.total, non2xx: result.non2xx, errors: result.errors, seconds: result.duration }));
 });
-let count = 0;
-const started = performance.now();
-const end = started + ms;
-Promise.all(Array.from({ length: concurrency }, async () => { while (performance.now() < end) { await request(); count++; } }))
-  .then(() => { console.log(JSON.stringify({ count, seconds: (performance.now() - started) / 1000 })); agent.destroy(); });
 `;
 
-function load(url, ms) {
+function load(target, seconds) {
+  const args = ['-e', LOADER, target.url, String(seconds), String(CONNECTIONS), target.method, target.body ?? '', JSON.stringify(target.headers ?? {})];
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['-e', LOADER, url, String(ms), String(CONCURRENCY)], (error, stdout) =>
+    execFile(process.execPath, args, { cwd: new URL('..', import.meta.url).pathname, maxBuffer: 1 << 20 }, (error, stdout) =>
       error ? reject(error) : resolve(JSON.parse(stdout)),
     );
   });
 }
 
-export async function run() {
-  const { startMockServer } = await import(new URL('../dist/mock/index.js', import.meta.url).href);
-  const mock = await startMockServer({ rateLimits: false, seed: 1 });
-  const body = await (await fetch(`${mock.url}/api/v1/prices`)).text();
-  const bare = createServer((req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-    res.end(body);
+async function bareServer(status, body) {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    });
   });
-  await new Promise((resolve) => bare.listen(0, '127.0.0.1', resolve));
-  const bareUrl = `http://127.0.0.1:${bare.address().port}/api/v1/prices`;
-  const mockUrl = `${mock.url}/api/v1/prices`;
-  try {
-    await load(mockUrl, WARMUP_MS);
-    await load(bareUrl, WARMUP_MS);
-    const totals = { mock: { count: 0, seconds: 0 }, bare: { count: 0, seconds: 0 } };
-    for (let r = 0; r < ROUNDS; r++) {
-      const order = r % 2 ? ['bare', 'mock'] : ['mock', 'bare'];
-      for (const side of order) {
-        const { count, seconds } = await load(side === 'mock' ? mockUrl : bareUrl, ROUND_MS);
-        totals[side].count += count;
-        totals[side].seconds += seconds;
-      }
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+async function compare(mockTarget, bareTarget) {
+  await load(mockTarget, 1);
+  await load(bareTarget, 1);
+  const totals = { mock: { rps: 0, non2xx: 0, errors: 0 }, bare: { rps: 0, non2xx: 0, errors: 0 } };
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const side of r % 2 ? ['bare', 'mock'] : ['mock', 'bare']) {
+      const result = await load(side === 'mock' ? mockTarget : bareTarget, ROUND_S);
+      totals[side].rps += result.rps / ROUNDS;
+      totals[side].non2xx += result.non2xx;
+      totals[side].errors += result.errors;
     }
-    const mockRps = totals.mock.count / totals.mock.seconds;
-    const bareRps = totals.bare.count / totals.bare.seconds;
+  }
+  return totals;
+}
+
+export async function run() {
+  const { startMockServer, PROVIDERS } = await import(new URL('../dist/mock/index.js', import.meta.url).href);
+  // Enough money and supply that every order in the run is placed (201), as a real load test would arrange.
+  const mock = await startMockServer({ rateLimits: false, seed: 1, demoBalance: { trx_sun: 4_000_000_000_000_000 }, market: { offlineRate: 0 } });
+  for (const p of PROVIDERS) mock.state.setProviderOverride(p.id, { online: true, available_energy: 1_000_000_000_000 });
+  const headers = { 'x-api-key': mock.apiKey, 'content-type': 'application/json' };
+  const orderBody = JSON.stringify({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' });
+  const pricesBody = await (await fetch(`${mock.url}/api/v1/prices`)).text();
+  const orderRes = await fetch(`${mock.url}/api/v1/orders`, { method: 'POST', headers, body: orderBody });
+  const orderText = await orderRes.text();
+  const barePrices = await bareServer(200, pricesBody);
+  const bareOrders = await bareServer(orderRes.status, orderText);
+  try {
+    const get = await compare({ url: `${mock.url}/api/v1/prices`, method: 'GET' }, { url: `${barePrices.url}/api/v1/prices`, method: 'GET' });
+    const post = await compare(
+      { url: `${mock.url}/api/v1/orders`, method: 'POST', body: orderBody, headers },
+      { url: `${bareOrders.url}/api/v1/orders`, method: 'POST', body: orderBody, headers },
+    );
+    const note = (t) => (t.non2xx || t.errors ? ` (${t.non2xx} non-2xx, ${t.errors} errors)` : '');
     return {
-      title: `Mock server: GET /api/v1/prices, ${Buffer.byteLength(body)} B body, loopback, concurrency ${CONCURRENCY}`,
+      title: `Mock server vs bare node:http, same bytes, autocannon in another process, ${CONNECTIONS} connections, ${ROUNDS}x${ROUND_S} s per side`,
       rows: [
-        { name: 'mock server (msw handlers on node:http)', value: mockRps, unit: 'req/s', baseline: bareRps, ratio: mockRps / bareRps },
-        { name: 'bare node:http, same body', value: bareRps, unit: 'req/s' },
+        { name: `GET /api/v1/prices (${Buffer.byteLength(pricesBody)} B)${note(get.mock)}`, value: get.mock.rps, unit: 'req/s', baseline: get.bare.rps, ratio: get.mock.rps / get.bare.rps, target: '>= 0.6x', ok: get.mock.rps / get.bare.rps >= 0.6 },
+        { name: `POST /api/v1/orders (${Buffer.byteLength(orderText)} B)${note(post.mock)}`, value: post.mock.rps, unit: 'req/s', baseline: post.bare.rps, ratio: post.mock.rps / post.bare.rps },
       ],
     };
   } finally {
     await mock.close();
-    await new Promise((resolve) => bare.close(resolve));
+    await barePrices.close();
+    await bareOrders.close();
   }
 }

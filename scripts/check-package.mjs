@@ -49,7 +49,7 @@ const EXPECTED = {
   ],
   'trx-rent/webhooks': ['verifyWebhookSignature', 'constructWebhookEvent', 'signWebhookPayload', 'WebhookSignatureError', 'getSignatureHeader', 'isKnownEvent'],
   'trx-rent/schemas': ['CreateOrderRequest', 'Order', 'Balance', 'ErrorEnvelope', 'Webhook', 'tronAddress'],
-  'trx-rent/mock': ['startMockServer', 'createMockState', 'handlers'],
+  'trx-rent/mock': ['startMockServer', 'createMockState', 'createFetchHandler', 'createPipeline', 'ALL_ROUTES'],
   'trx-rent/x402': ['X402Client', 'MissingPeerDependencyError'],
 };
 
@@ -376,12 +376,13 @@ export const request = CreateOrderRequest.parse({ resource_type: 'ENERGY', amoun
 export const amount: number = request.amount;
 `,
     'consumer-mock.ts': `
-import { startMockServer, createMockState, handlers } from 'trx-rent/mock';
+import { startMockServer, createMockState, createFetchHandler } from 'trx-rent/mock';
 export async function withMock(): Promise<string> {
   const mock = await startMockServer({ port: 0 });
   const url: string = mock.url;
   await mock.close();
-  void [createMockState, handlers];
+  const handle: (request: Request) => Promise<Response> = createFetchHandler(createMockState({ clock: 'manual' }));
+  void handle;
   return url;
 }
 `,

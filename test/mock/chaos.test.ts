@@ -1,7 +1,8 @@
 /** Seeded chaos: determinism, kinds, slow responses, dropped connections after commit. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { TrxRent } from '../../src/index.js';
-import { type MockServer, type MockServerOptions, createMockState, createHandlers } from '../../src/mock/index.js';
+import { type MockServer, type MockServerOptions, createMockState } from '../../src/mock/index.js';
+import { createHandlers } from '../../src/mock/msw.js';
 import { TARGET, isErrorEnvelope, manualServer, raw } from './helpers.js';
 
 const open: MockServer[] = [];

@@ -4,7 +4,8 @@ import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TrxRent } from '../../src/index.js';
 import { Order } from '../../src/schemas/orders.js';
-import { createHandlers, createManualClock, createMockState, defaultState, handlers } from '../../src/mock/index.js';
+import { createManualClock, createMockState } from '../../src/mock/index.js';
+import { createHandlers, defaultHandlers, defaultState } from '../../src/mock/msw.js';
 import { T0, TARGET, isErrorEnvelope } from './helpers.js';
 
 const BASE = 'https://api.trx-rent.test';
@@ -16,11 +17,11 @@ const server = setupServer(
   ...createHandlers(manual, { rateLimits: false }).map((h) => scoped(h, 'manual.test')),
   ...createHandlers(enveloped, { envelope: true, rateLimits: false }).map((h) => scoped(h, 'envelope.test')),
   ...createHandlers(dropping, { rateLimits: false }).map((h) => scoped(h, 'drop.test')),
-  ...handlers,
+  ...defaultHandlers(),
 );
 
 /** Restrict a handler to one host by wrapping its resolver. */
-function scoped(handler: (typeof handlers)[number], host: string) {
+function scoped(handler: ReturnType<typeof defaultHandlers>[number], host: string) {
   return http.all(`https://${host}/*`, async ({ request }) => {
     const result = await handler.run({ request, requestId: crypto.randomUUID() });
     return result?.response;
@@ -37,7 +38,7 @@ const order = { resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, tar
 
 describe('setupServer(...handlers) with the default state (real clock)', () => {
   it('lists prices, previews, places a MARKET order and sees it FILLED with fills', async () => {
-    const sdk = new TrxRent({ baseUrl: BASE, apiKey: defaultState.demo.api_key, maxRetries: 0 });
+    const sdk = new TrxRent({ baseUrl: BASE, apiKey: defaultState().demo.api_key, maxRetries: 0 });
     expect((await sdk.prices.list()).length).toBe(6);
     const preview = await sdk.orders.preview({ resource: 'ENERGY', amount: 65_000, duration: 3600 });
     const before = await sdk.balance.get();

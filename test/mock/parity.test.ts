@@ -6,7 +6,8 @@
  */
 import { getResponse } from 'msw';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type MockServer, ROUTES, createHandlers, createManualClock, createMockState, startMockServer } from '../../src/mock/index.js';
+import { type MockServer, ROUTES, createManualClock, createMockState, startMockServer } from '../../src/mock/index.js';
+import { createHandlers } from '../../src/mock/msw.js';
 import { T0, TARGET } from './helpers.js';
 
 const state = createMockState({ seed: 21, clock: createManualClock(T0) });

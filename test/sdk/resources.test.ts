@@ -10,7 +10,8 @@ import {
   UnauthorizedError,
   trxToSun,
 } from '../../src/index.js';
-import { createHandlers, createMockState, type MockState } from '../../src/mock/index.js';
+import { createMockState, type MockState } from '../../src/mock/index.js';
+import { createHandlers } from '../../src/mock/msw.js';
 import { buildTrxTransfer, privateKeyToTronAddress, signTransaction } from '../../src/protocol/tron-transaction.js';
 import { constructWebhookEvent } from '../../src/webhooks/index.js';
 

@@ -4,7 +4,7 @@ import type { Payer, PaymentContext } from '../../src/x402/payers.js';
 import { normaliseNetwork } from '../../src/protocol/networks.js';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { createHandlers } from '../../src/mock/handlers/index.js';
+import { createHandlers } from '../../src/mock/msw.js';
 import { createMockState, type MockState } from '../../src/mock/state/index.js';
 import { getPaidMock, type PaidMockOptions } from '../../src/mock/x402/index.js';
 

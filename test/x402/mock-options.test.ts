@@ -1,6 +1,7 @@
 import { setupServer } from 'msw/node';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createHandlers, createMockState, startMockServer } from '../../src/mock/index.js';
+import { createMockState, startMockServer } from '../../src/mock/index.js';
+import { createHandlers } from '../../src/mock/msw.js';
 
 describe('the paid side is configured through the mock server options', () => {
   it('startMockServer({ x402: { version: 1 } }) answers unpaid calls with a v1 body only', async () => {

@@ -4,6 +4,7 @@ import { base64urlnopad } from '@scure/base';
 import { PERMISSIONS, type Permission } from '../../schemas/keys.js';
 import { Ledger } from './ledger.js';
 import type { Rng } from './rng.js';
+import type { HeaderReader } from '../http/headers.js';
 
 /** JWTs the mock issues stay valid this long (by the mock clock). The spec does not say. */
 export const JWT_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
@@ -141,7 +142,7 @@ export class Accounts {
    * Resolve credentials from headers: `X-API-Key` (any case), or `Authorization: Bearer`
    * carrying a JWT (or, leniently, a key). Undefined when missing or invalid.
    */
-  authenticate(headers: Headers): AuthContext | undefined {
+  authenticate(headers: HeaderReader): AuthContext | undefined {
     const apiKey = headers.get('x-api-key')?.trim();
     if (apiKey) return this.#fromKey(apiKey);
     const authorization = headers.get('authorization')?.trim();

@@ -3,6 +3,7 @@ import { bytesToHex } from '@noble/hashes/utils';
 import { PERMISSIONS, type Permission } from '../../schemas/keys.js';
 import { toTronAddress } from '../../utils/address.js';
 import { type AuthContext, Accounts, type MockAccount } from './accounts.js';
+import type { HeaderReader } from '../http/headers.js';
 import { memoToHex } from '../../protocol/tron-transaction.js';
 import { type ClockOption, type MockClock, resolveClock } from './clock.js';
 import { IdempotencyStore } from './idempotency.js';
@@ -13,6 +14,8 @@ import { DEFAULT_ORDER_TIMINGS, OrderEngine, type OrderTimings } from './orders.
 import { type Rng, createRng } from './rng.js';
 import { Scheduler } from './scheduler.js';
 import { type WebhookDelivery, WebhookHub } from './webhooks.js';
+import { SimulatedChain } from '../chain/chain.js';
+import { PaidMock, type PaidMockOptions } from '../x402/paid.js';
 
 export type MockTimings = OrderTimings & MoneyTimings;
 
@@ -35,6 +38,8 @@ export interface MockStateOptions {
    * points (e.g. a tunnel to a staging receiver, or an msw-intercepted fake host).
    */
   webhookTargets?: 'loopback' | 'any';
+  /** Options of the paid side (/x402/tron/*), e.g. `{ version: 1 }` for v1-only clients. */
+  x402?: PaidMockOptions;
 }
 
 export interface CreateAccountOptions {
@@ -89,6 +94,10 @@ export class MockState {
   readonly money: Money;
   readonly webhooks: WebhookHub;
   readonly idempotency: IdempotencyStore;
+  /** The simulated TRON chain: deposits, fills, paid sends and the node routes all land on it. */
+  readonly chain: SimulatedChain;
+  /** The paid side (/x402/tron/*): paywall, watchers, DEX, on this state's chain and market. */
+  readonly paid: PaidMock;
   readonly timings: MockTimings;
   /** TRON address users deposit TRX to (base58). */
   readonly platformAddress: string;
@@ -133,6 +142,22 @@ export class MockState {
       timings: this.timings,
     });
     this.idempotency = new IdempotencyStore(now);
+    this.chain = new SimulatedChain({ now, seed: this.seed, broadcasted: this.money.broadcasted });
+    // Deposits submitted to the account API are broadcast on this chain, like any transaction.
+    // Test wallets have no on-chain history, so a deposit's sender is funded for its shortfall.
+    this.money.attachNetwork((tx) => this.chain.broadcast(tx as never, { fundShortfall: true }));
+    const paidRng = this.rng.fork('x402');
+    this.paid = new PaidMock(
+      {
+        now,
+        hex: (bytes) => paidRng.hex(bytes),
+        chain: this.chain,
+        market: this.market,
+        deliverWebhook: (url, body, secret, event) => this.deliverWebhook(url, body, secret, event),
+        tick: () => this.tick(),
+      },
+      options.x402,
+    );
     this.scheduler.onError = (error) => {
       this.taskErrors.push(error);
     };
@@ -205,7 +230,7 @@ export class MockState {
   }
 
   /** Resolve request headers to an account (X-API-Key or Authorization: Bearer). */
-  authenticate(headers: Headers): AuthContext | undefined {
+  authenticate(headers: HeaderReader): AuthContext | undefined {
     return this.accounts.authenticate(headers);
   }
 

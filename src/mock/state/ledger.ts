@@ -1,4 +1,4 @@
-import { MockApiError } from '../errors.js';
+import { MockApiError } from '../http/errors.js';
 
 /**
  * One account's money, in integer SUN (USDT in 6-decimal units). Every movement goes through

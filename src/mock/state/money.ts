@@ -1,7 +1,7 @@
 import { LIMITS } from '../../schemas/common.js';
 import type { SignedTransaction } from '../../schemas/deposits.js';
 import { hexToMemo, verifySignedTransaction } from '../../protocol/tron-transaction.js';
-import { MockApiError } from '../errors.js';
+import { MockApiError } from '../http/errors.js';
 import type { Accounts, MockAccount } from './accounts.js';
 import type { Currency } from './ledger.js';
 import type { Rng } from './rng.js';

@@ -1,6 +1,6 @@
 import type { ResourceType } from '../../schemas/common.js';
 import type { OrderStatus, OrderType } from '../../schemas/orders.js';
-import { MockApiError } from '../errors.js';
+import { MockApiError } from '../http/errors.js';
 import type { MockAccount } from './accounts.js';
 import { MARKET_RULES, type Market, type PlanItem, type Selection, planItem } from './market.js';
 import type { Rng } from './rng.js';

@@ -4,7 +4,7 @@
  * quotes and executions use the same math, and executions move the reserves.
  */
 import { atomicToDecimal, decimalToAtomic } from '../../utils/units.js';
-import { CHAIN_TOKENS } from './chain.js';
+import { CHAIN_TOKENS } from '../chain/chain.js';
 
 export interface DexToken {
   symbol: string;

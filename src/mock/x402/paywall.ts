@@ -36,7 +36,8 @@ import {
   type PaymentPermitJson,
   type TypedDataDefinition,
 } from '../../protocol/tip712.js';
-import { type ChainToken, CHAIN_TOKENS, type SimulatedChain, labelAddress } from './chain.js';
+import { type ChainToken, CHAIN_TOKENS, type SimulatedChain, labelAddress } from '../chain/chain.js';
+import type { HeaderReader } from '../http/headers.js';
 
 export interface PaywallOptions {
   /** Wire version of the challenge: 2 (header + body) or 1 (body only, Base USDC only). Default 2. */
@@ -284,7 +285,7 @@ export class Paywall {
   // ---- verification ----
 
   /** Verify the payment headers of a request; on success, `settle()` records and moves funds. */
-  async verify(headers: Headers, req: PriceRequest): Promise<Verification> {
+  async verify(headers: HeaderReader, req: PriceRequest): Promise<Verification> {
     const raw = headers.get(HEADERS.PAYMENT_SIGNATURE) ?? headers.get(HEADERS.X_PAYMENT);
     if (!raw) return fail('missing_payment', 'no PAYMENT-SIGNATURE or X-PAYMENT header');
     let decoded: unknown;

@@ -1,8 +1,9 @@
 /**
- * The twelve paid routes of `/x402/tron/*`. Each request goes: run due work -> validate the
- * query/body with the SDK's own strict schemas (400 VALIDATION_ERROR, free) -> price it -> no
- * payment header: 402 challenge -> verify the payment (402 + reason on failure) -> run the
- * endpoint -> settle -> 200 `{ data }` with PAYMENT-RESPONSE (X-PAYMENT-RESPONSE for v1).
+ * The twelve paid routes of `/x402/tron/*`, run by the mock's one pipeline (`../http/pipeline.ts`):
+ * chaos and rate limits (group `x402`) like every route, then validate the query/body with the
+ * SDK's own strict schemas (400 VALIDATION_ERROR, free) -> price it -> no payment header: 402
+ * challenge -> verify the payment (402 + reason on failure) -> run the endpoint -> settle ->
+ * 200 `{ data }` with PAYMENT-RESPONSE (X-PAYMENT-RESPONSE for v1).
  *
  * Prices: 0.01 USD for the fixed endpoints. Dynamic endpoints cost 0.001 USD plus up to
  * 0.009 USD for the work the request causes, capped at 0.01 USD:
@@ -10,12 +11,9 @@
  *   send/batch    0.001 + 0.009 × energy to buy ÷ 1 300 000 (ten such transfers)
  *   swap/execute  0.001 + 0.009 × swap value in USD ÷ 10 000
  * "Energy to buy" is what the sender lacks on the simulated chain for the transfer(s).
+ *
+ * @module
  */
-import { sha256 } from '@noble/hashes/sha2';
-import { bytesToHex } from '@noble/hashes/utils';
-import { http, HttpResponse, type RequestHandler } from 'msw';
-import type { z } from 'zod';
-import { issuesToErrorData } from '../../schemas/issues.js';
 import {
   BatchSendRequest,
   EstimateRequest,
@@ -35,11 +33,11 @@ import {
 import { type SignedTransactionLike, verifySignedTransaction, type DecodedTransaction } from '../../protocol/tron-transaction.js';
 import { isTronAddress } from '../../utils/address.js';
 import { atomicToDecimal, decimalToAtomic, sunToTrx } from '../../utils/units.js';
-import { decodeBase64Json, HEADERS } from '../../protocol/codec.js';
-import { CHAIN_PARAMETERS, CHAIN_TOKENS, type ChainToken, SimulatedChain, TRC20_ENERGY, labelAddress } from './chain.js';
-import type { PaidMock } from './context.js';
-import { NodeError, nodeCall } from './node.js';
-import type { PriceRequest } from './paywall.js';
+import { CHAIN_PARAMETERS, CHAIN_TOKENS, type ChainToken, SimulatedChain, TRC20_ENERGY, labelAddress } from '../chain/chain.js';
+import type { PaidMock } from './paid.js';
+import { MockApiError } from '../http/errors.js';
+import type { RouteContext, RouteDef } from '../http/route.js';
+import { NodeError, nodeCall } from '../chain/node.js';
 
 const FIXED_MICRO = 10_000n;
 const DYNAMIC_BASE = 1_000n;
@@ -52,137 +50,39 @@ export function dynamicPrice(work: bigint, cap: bigint): bigint {
   return DYNAMIC_BASE + (DYNAMIC_SPAN * w) / cap;
 }
 
-class ApiFail extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly details?: Record<string, unknown>,
-  ) {
-    super(message);
-  }
+/** A spec error with its status (paid routes give theirs explicitly). */
+function fail(status: number, code: string, message: string, details?: Record<string, unknown>): MockApiError {
+  return new MockApiError(code, message, details, status);
 }
 
-function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return HttpResponse.json(body as never, { status, headers });
-}
-
-function errorBody(code: string, message: string, details?: Record<string, unknown>) {
-  return { error: { code, message, ...(details ? { details } : {}) } };
-}
-
-function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  const error = issuesToErrorData(result.error.issues);
-  throw new ApiFail(400, error.code, error.message, error.details);
-}
-
-async function readJson(request: Request): Promise<unknown> {
-  const text = await request.clone().text();
-  if (!text.trim()) return {};
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ApiFail(400, 'VALIDATION_ERROR', 'Body is not valid JSON');
-  }
-}
-
-function queryOf(url: URL): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of url.searchParams) out[k] = v;
-  return out;
-}
-
-interface RouteSpec<I> {
-  method: 'get' | 'post';
+interface PaidRouteSpec<I> {
+  method: 'GET' | 'POST';
   path: string;
   description: string;
-  input(request: Request, url: URL, params: Record<string, string>, mock: PaidMock): Promise<I> | I;
+  /** Validate the request (free: a 400 before any challenge). `body` is the parsed JSON body of a POST. */
+  input(ctx: RouteContext, mock: PaidMock): I;
   price(mock: PaidMock, input: I): bigint;
   run(mock: PaidMock, input: I, ctx: { payer: string; origin: string }): unknown;
 }
 
-function route<I>(spec: RouteSpec<I>) {
-  return spec as RouteSpec<unknown>;
-}
-
-/**
- * The URL the client used. The HTTP server hands handlers a request on a fixed placeholder
- * origin (so a request target cannot change it); the Host header names the real one.
- */
-function publicUrl(request: Request): URL {
-  const url = new URL(request.url);
-  const host = request.headers.get('host');
-  if (url.hostname === 'mock.local' && host && /^[A-Za-z0-9.:[\]-]+$/.test(host)) {
-    return new URL(`${url.pathname}${url.search}`, `http://${host}`);
-  }
-  return url;
-}
-
-function versionOverride(request: Request): 1 | 2 | undefined {
-  const v = request.headers.get('x-mock-x402-version');
-  return v === '1' ? 1 : v === '2' ? 2 : undefined;
-}
-
-function payloadVersion(request: Request): 1 | 2 | undefined {
-  const raw = request.headers.get(HEADERS.PAYMENT_SIGNATURE) ?? request.headers.get(HEADERS.X_PAYMENT);
-  if (!raw) return undefined;
-  try {
-    const v = (decodeBase64Json(raw) as { x402Version?: unknown }).x402Version;
-    return v === 1 ? 1 : v === 2 ? 2 : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-export function paidHandlers(getMock: () => PaidMock): RequestHandler[] {
-  return ROUTES.map((spec) =>
-    http[spec.method](`*${spec.path}`, async ({ request, params }) => {
-      const mock = getMock();
-      mock.tick();
-      const url = publicUrl(request);
-      const flat: Record<string, string> = {};
-      for (const [k, v] of Object.entries(params)) if (typeof v === 'string') flat[k] = v;
-      try {
-        const input = await spec.input(request, url, flat, mock);
-        const bodyText = spec.method === 'post' ? await request.clone().text() : '';
-        const req: PriceRequest = {
-          method: spec.method.toUpperCase(),
-          url: url.href,
-          key: bytesToHex(sha256(new TextEncoder().encode(`${spec.method} ${url.pathname}${url.search} ${bodyText}`))),
-          priceMicroUsd: spec.price(mock, input),
-          description: spec.description,
-          ...(versionOverride(request) ? { version: versionOverride(request) } : {}),
-        };
-        const paying = request.headers.has(HEADERS.PAYMENT_SIGNATURE) || request.headers.has(HEADERS.X_PAYMENT);
-        if (!paying) {
-          const challenge = mock.paywall.challenge(req);
-          return json(402, challenge.body, challenge.headers);
-        }
-        const verification = await mock.paywall.verify(request.headers, req);
-        const version = payloadVersion(request) ?? req.version ?? mock.paywall.options.version;
-        if (!verification.ok) {
-          if (verification.status === 400) {
-            return json(400, errorBody('INVALID_PAYMENT', verification.message, { reason: verification.reason }), mock.paywall.failureHeader(verification, version));
-          }
-          const challenge = mock.paywall.challenge({ ...req, version }, verification.reason);
-          return json(402, challenge.body, { ...challenge.headers, ...mock.paywall.failureHeader(verification, version) });
-        }
-        const data = await spec.run(mock, input, { payer: verification.payer, origin: url.origin });
-        const settled = verification.settle();
-        if ('ok' in settled && settled.ok === false) {
-          const challenge = mock.paywall.challenge({ ...req, version }, settled.reason);
-          return json(402, challenge.body, { ...challenge.headers, ...mock.paywall.failureHeader(settled, version) });
-        }
-        const ok = settled as { header: string; headerName: string };
-        return json(200, { data }, { [ok.headerName]: ok.header, 'access-control-expose-headers': 'PAYMENT-RESPONSE, X-PAYMENT-RESPONSE' });
-      } catch (error) {
-        if (error instanceof ApiFail) return json(error.status, errorBody(error.code, error.message, error.details));
-        return json(500, errorBody('INTERNAL_ERROR', `Mock error: ${(error as Error)?.message ?? String(error)}`));
-      }
-    }),
-  );
+/** A paid route on the shared pipeline: input, price (x402 exchange), handler, settle; always `{ data }`. */
+function route<I>(spec: PaidRouteSpec<I>): RouteDef {
+  return {
+    method: spec.method,
+    path: spec.path,
+    group: 'x402',
+    auth: 'public',
+    body: spec.method === 'POST',
+    raw: true,
+    statuses: { VALIDATION_ERROR: 400 },
+    description: spec.description,
+    input: (ctx) => spec.input(ctx, ctx.state.paid),
+    price: (ctx) => spec.price(ctx.state.paid, ctx.input as I),
+    async handle(ctx) {
+      const data = await spec.run(ctx.state.paid, ctx.input as I, { payer: ctx.payer, origin: ctx.request.origin });
+      return { status: 200, body: { data } };
+    },
+  };
 }
 
 // ---- signed transactions in request bodies ----
@@ -194,17 +94,17 @@ function parseSignedTx(text: string, field: string): SignedTransactionLike & Rec
     try {
       return JSON.parse(trimmed);
     } catch {
-      throw new ApiFail(400, 'VALIDATION_ERROR', `${field} is not valid JSON`, { field });
+      throw fail(400, 'VALIDATION_ERROR', `${field} is not valid JSON`, { field });
     }
   }
   if (/^(0x)?[0-9a-fA-F]+$/.test(trimmed)) {
     try {
       return SimulatedChain.decodeTransactionHex(trimmed);
     } catch (error) {
-      throw new ApiFail(400, 'VALIDATION_ERROR', `${field} is not a serialized transaction (${(error as Error).message})`, { field });
+      throw fail(400, 'VALIDATION_ERROR', `${field} is not a serialized transaction (${(error as Error).message})`, { field });
     }
   }
-  throw new ApiFail(400, 'VALIDATION_ERROR', `${field} must be a signed transaction as JSON or hex`, { field });
+  throw fail(400, 'VALIDATION_ERROR', `${field} must be a signed transaction as JSON or hex`, { field });
 }
 
 interface CheckedTransfer {
@@ -221,31 +121,31 @@ interface CheckedTransfer {
 function checkTransfer(mock: PaidMock, signedText: string, to: string, amount: string, field: string, onlyUsdt: boolean): CheckedTransfer {
   const tx = parseSignedTx(signedText, field);
   const verified = verifySignedTransaction(tx);
-  if (!verified.ok) throw new ApiFail(400, 'VALIDATION_ERROR', `${field} does not verify (${verified.reason})`, { field, reason: verified.reason });
+  if (!verified.ok) throw fail(400, 'VALIDATION_ERROR', `${field} does not verify (${verified.reason})`, { field, reason: verified.reason });
   const d = verified.decoded;
   if (d.contractType !== 'TriggerSmartContract' || !d.trc20Transfer || !d.contractAddress) {
-    throw new ApiFail(400, 'VALIDATION_ERROR', `${field} is not a TRC-20 transfer`, { field, reason: 'not_trc20_transfer' });
+    throw fail(400, 'VALIDATION_ERROR', `${field} is not a TRC-20 transfer`, { field, reason: 'not_trc20_transfer' });
   }
   const token = mock.chain.token(d.contractAddress);
   if (!token || (onlyUsdt && token.address !== USDT.address)) {
-    throw new ApiFail(400, 'VALIDATION_ERROR', `${field} transfers ${d.contractAddress}, not ${onlyUsdt ? 'USDT' : 'a supported stablecoin'}`, { field, reason: 'unsupported_token' });
+    throw fail(400, 'VALIDATION_ERROR', `${field} transfers ${d.contractAddress}, not ${onlyUsdt ? 'USDT' : 'a supported stablecoin'}`, { field, reason: 'unsupported_token' });
   }
-  if (d.trc20Transfer.to !== to) throw new ApiFail(400, 'VALIDATION_ERROR', `${field} pays ${d.trc20Transfer.to}, not ${to}`, { field, reason: 'recipient_mismatch' });
+  if (d.trc20Transfer.to !== to) throw fail(400, 'VALIDATION_ERROR', `${field} pays ${d.trc20Transfer.to}, not ${to}`, { field, reason: 'recipient_mismatch' });
   let expected: bigint;
   try {
     expected = decimalToAtomic(amount, token.decimals, field);
   } catch {
-    throw new ApiFail(400, 'VALIDATION_ERROR', `amount has more than ${token.decimals} decimals`, { field });
+    throw fail(400, 'VALIDATION_ERROR', `amount has more than ${token.decimals} decimals`, { field });
   }
   if (d.trc20Transfer.amount !== expected) {
-    throw new ApiFail(400, 'VALIDATION_ERROR', `${field} moves ${atomicToDecimal(d.trc20Transfer.amount, token.decimals)} ${token.symbol}, not ${amount}`, { field, reason: 'amount_mismatch' });
+    throw fail(400, 'VALIDATION_ERROR', `${field} moves ${atomicToDecimal(d.trc20Transfer.amount, token.decimals)} ${token.symbol}, not ${amount}`, { field, reason: 'amount_mismatch' });
   }
   const now = mock.now();
-  if (d.expiration <= now) throw new ApiFail(400, 'VALIDATION_ERROR', `${field} has expired`, { field, reason: 'TRANSACTION_EXPIRATION_ERROR' });
-  if (mock.chain.transactions.has(d.txID)) throw new ApiFail(400, 'VALIDATION_ERROR', `${field} was already broadcast`, { field, reason: 'DUP_TRANSACTION_ERROR' });
+  if (d.expiration <= now) throw fail(400, 'VALIDATION_ERROR', `${field} has expired`, { field, reason: 'TRANSACTION_EXPIRATION_ERROR' });
+  if (mock.chain.transactions.has(d.txID)) throw fail(400, 'VALIDATION_ERROR', `${field} was already broadcast`, { field, reason: 'DUP_TRANSACTION_ERROR' });
   const offline = /^0+$/.test(d.refBlockHash) && /^0+$/.test(d.refBlockBytes);
   if (!offline && !mock.chain.taposMatches(d.refBlockBytes, d.refBlockHash)) {
-    throw new ApiFail(400, 'VALIDATION_ERROR', `${field} references an unknown block`, { field, reason: 'TAPOS_ERROR' });
+    throw fail(400, 'VALIDATION_ERROR', `${field} references an unknown block`, { field, reason: 'TAPOS_ERROR' });
   }
   return { tx, decoded: d, token, to, amount: expected, owner: verified.signer, energyNeeded: mock.chain.trc20TransferEnergy(token.address, to) };
 }
@@ -311,12 +211,13 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 // ---- the routes ----
 
-const ROUTES: Array<RouteSpec<unknown>> = [
+/** The twelve paid routes of `/x402/tron/*`. */
+export const paidRoutes: RouteDef[] = [
   route({
-    method: 'get',
+    method: 'GET',
     path: '/x402/tron/prices',
     description: 'Live TRON energy and bandwidth prices from several providers',
-    input: (_r, url) => parse(X402PricesQuery, queryOf(url)),
+    input: (ctx) => ctx.parse(X402PricesQuery, ctx.query),
     price: () => FIXED_MICRO,
     run(mock, input) {
       const resources = input.resource ? [input.resource] : (['ENERGY', 'BANDWIDTH'] as const);
@@ -329,10 +230,10 @@ const ROUTES: Array<RouteSpec<unknown>> = [
     },
   }),
   route({
-    method: 'get',
+    method: 'GET',
     path: '/x402/tron/account/:address',
     description: 'TRON account balances and resources',
-    input: (_r, _u, params) => parse(X402AccountParams, { address: params.address }),
+    input: (ctx) => ctx.parse(X402AccountParams, { address: ctx.params.address }),
     price: () => FIXED_MICRO,
     run(mock, { address }) {
       const account = mock.chain.accounts.get(address);
@@ -353,10 +254,10 @@ const ROUTES: Array<RouteSpec<unknown>> = [
     },
   }),
   route({
-    method: 'post',
+    method: 'POST',
     path: '/x402/tron/estimate',
     description: 'Energy and bandwidth estimate for a TRON transaction',
-    input: async (request) => parse(EstimateRequest, await readJson(request)),
+    input: (ctx) => ctx.parse(EstimateRequest, ctx.body),
     price: () => FIXED_MICRO,
     run(mock, input) {
       const best = bestEnergyPrice(mock);
@@ -385,11 +286,11 @@ const ROUTES: Array<RouteSpec<unknown>> = [
     },
   }),
   route({
-    method: 'post',
+    method: 'POST',
     path: '/x402/tron/swap/quote',
     description: 'Token swap quote from a decentralized exchange',
-    input: async (request, _u, _p, mock) => {
-      const body = parse(SwapQuoteRequest, await readJson(request));
+    input: (ctx, mock) => {
+      const body = ctx.parse(SwapQuoteRequest, ctx.body);
       checkSwap(mock, body.from, body.to, body.amount);
       return body;
     },
@@ -400,10 +301,10 @@ const ROUTES: Array<RouteSpec<unknown>> = [
     },
   }),
   route({
-    method: 'get',
+    method: 'GET',
     path: '/x402/tron/network',
     description: 'TRON chain parameters',
-    input: (_r, url) => parse(NetworkQuery, queryOf(url)),
+    input: (ctx) => ctx.parse(NetworkQuery, ctx.query),
     price: () => FIXED_MICRO,
     run(mock, input) {
       const now = mock.now();
@@ -432,10 +333,10 @@ const ROUTES: Array<RouteSpec<unknown>> = [
     },
   }),
   route({
-    method: 'post',
+    method: 'POST',
     path: '/x402/tron/invoice',
     description: 'Create a USDT invoice with automatic payment detection',
-    input: async (request) => parse(InvoiceRequest, await readJson(request)),
+    input: (ctx) => ctx.parse(InvoiceRequest, ctx.body),
     price: () => FIXED_MICRO,
     run(mock, input, ctx) {
       const id = `inv_${mock.hex(12)}`;
@@ -468,10 +369,10 @@ const ROUTES: Array<RouteSpec<unknown>> = [
     },
   }),
   route({
-    method: 'post',
+    method: 'POST',
     path: '/x402/tron/watch',
     description: 'Watch an address for incoming TRC-20 transfers (24 hours)',
-    input: async (request) => parse(WatchRequest, await readJson(request)),
+    input: (ctx) => ctx.parse(WatchRequest, ctx.body),
     price: () => FIXED_MICRO,
     run(mock, input) {
       const id = `wch_${mock.hex(12)}`;
@@ -493,13 +394,13 @@ const ROUTES: Array<RouteSpec<unknown>> = [
     },
   }),
   route({
-    method: 'post',
+    method: 'POST',
     path: '/x402/tron/receive',
     description: 'One-time watch for an expected incoming payment',
-    input: async (request, _u, _p, mock) => {
-      const body = parse(ReceiveRequest, await readJson(request));
+    input: (ctx, mock) => {
+      const body = ctx.parse(ReceiveRequest, ctx.body);
       const token = body.token_contract ? mock.chain.token(body.token_contract) : USDT;
-      if (!token) throw new ApiFail(400, 'VALIDATION_ERROR', 'token_contract is not a supported token', { field: 'token_contract' });
+      if (!token) throw fail(400, 'VALIDATION_ERROR', 'token_contract is not a supported token', { field: 'token_contract' });
       return { ...body, token };
     },
     price: () => FIXED_MICRO,
@@ -524,32 +425,32 @@ const ROUTES: Array<RouteSpec<unknown>> = [
     },
   }),
   route({
-    method: 'post',
+    method: 'POST',
     path: '/x402/tron/send',
     description: 'Broadcast a pre-signed USDT transfer, buying the energy it needs',
-    input: async (request, _u, _p, mock) => {
-      const body = parse(SendRequest, await readJson(request));
+    input: (ctx, mock) => {
+      const body = ctx.parse(SendRequest, ctx.body);
       return { body, transfer: checkTransfer(mock, body.signed_tx, body.to, body.amount_usdt, 'signed_tx', true) };
     },
     price: (mock, input) => dynamicPrice(energyToBuy(mock, [input.transfer]), 130_000n),
     run(mock, input) {
       const result = execute(mock, input.transfer);
-      if (!result.ok) throw new ApiFail(502, 'BROADCAST_FAILED', `The network rejected the transaction: ${result.code}`, { reason: result.code });
+      if (!result.ok) throw fail(502, 'BROADCAST_FAILED', `The network rejected the transaction: ${result.code}`, { reason: result.code });
       const { ok: _ok, ...out } = result;
       return { ...out, ...(input.body.memo ? { memo: input.body.memo } : {}) };
     },
   }),
   route({
-    method: 'post',
+    method: 'POST',
     path: '/x402/tron/send/batch',
     description: 'Broadcast up to 50 pre-signed transfers, buying the energy they need',
-    input: async (request, _u, _p, mock) => {
-      const body = parse(BatchSendRequest, await readJson(request));
+    input: (ctx, mock) => {
+      const body = ctx.parse(BatchSendRequest, ctx.body);
       return body.transfers.map((t, i) => {
         try {
           return { index: i, to: t.to, amount: t.amount, transfer: checkTransfer(mock, t.signed_tx, t.to, t.amount, `transfers.${i}.signed_tx`, false) };
         } catch (error) {
-          if (error instanceof ApiFail) return { index: i, to: t.to, amount: t.amount, error: error.message, reason: String(error.details?.reason ?? 'invalid') };
+          if (error instanceof MockApiError) return { index: i, to: t.to, amount: t.amount, error: error.message, reason: String(error.details?.reason ?? 'invalid') };
           throw error;
         }
       });
@@ -567,11 +468,11 @@ const ROUTES: Array<RouteSpec<unknown>> = [
     },
   }),
   route({
-    method: 'post',
+    method: 'POST',
     path: '/x402/tron/swap/execute',
     description: 'Execute a token swap with energy provided',
-    input: async (request, _u, _p, mock) => {
-      const body = parse(SwapExecuteRequest, await readJson(request));
+    input: (ctx, mock) => {
+      const body = ctx.parse(SwapExecuteRequest, ctx.body);
       checkSwap(mock, body.from_token, body.to_token, body.amount);
       return body;
     },
@@ -581,7 +482,7 @@ const ROUTES: Array<RouteSpec<unknown>> = [
       const slippage = body.slippage_pct ?? X402_LIMITS.SWAP_SLIPPAGE_DEFAULT_PCT;
       const minOut = (quoted.amountOut * BigInt(Math.round((100 - slippage) * 1000))) / 100_000n;
       const done = mock.dex.execute(body.from_token, body.to_token, body.amount);
-      if (done.amountOut < minOut) throw new ApiFail(409, 'SLIPPAGE_EXCEEDED', 'Price moved beyond slippage_pct');
+      if (done.amountOut < minOut) throw fail(409, 'SLIPPAGE_EXCEEDED', 'Price moved beyond slippage_pct');
       const owner = isTronAddress(ctx.payer) ? ctx.payer : labelAddress('dex router');
       const tx = mock.chain.recordCall(owner, `swap ${body.from_token}->${body.to_token} ${body.amount}`, 120_000);
       return {
@@ -599,22 +500,24 @@ const ROUTES: Array<RouteSpec<unknown>> = [
     },
   }),
   route({
-    method: 'post',
-    path: '/x402/tron/rpc/wallet/:method',
+    method: 'POST',
+    path: '/x402/tron/rpc/*method',
     description: 'Whitelisted TRON node call',
-    input: async (request, _u, params) => {
-      const method = `wallet/${params.method ?? ''}`;
+    input: (ctx) => {
+      // `wallet/getnowblock` as two segments or one (`wallet%2Fgetnowblock`); `wallet/` may be left out.
+      const raw = ctx.params.method ?? '';
+      const method = raw.includes('/') ? raw : `wallet/${raw}`;
       if (!(RPC_METHODS as readonly string[]).includes(method)) {
-        throw new ApiFail(400, 'VALIDATION_ERROR', `method must be one of ${RPC_METHODS.join(', ')}`, { field: 'method' });
+        throw fail(400, 'VALIDATION_ERROR', `method must be one of ${RPC_METHODS.join(', ')}`, { field: 'method' });
       }
-      return { method, body: parse(RpcBody, await readJson(request)) };
+      return { method, body: ctx.parse(RpcBody, ctx.body) };
     },
     price: () => FIXED_MICRO,
     run(mock, input) {
       try {
         return nodeCall(mock.chain, input.method, input.body);
       } catch (error) {
-        if (error instanceof NodeError) throw new ApiFail(400, 'VALIDATION_ERROR', error.message);
+        if (error instanceof NodeError) throw fail(400, 'VALIDATION_ERROR', error.message);
         throw error;
       }
     },
@@ -625,6 +528,6 @@ function checkSwap(mock: PaidMock, from: string, to: string, amount: string): vo
   try {
     mock.dex.quote(from, to, amount);
   } catch (error) {
-    throw new ApiFail(400, 'VALIDATION_ERROR', (error as Error).message, { field: 'amount' });
+    throw fail(400, 'VALIDATION_ERROR', (error as Error).message, { field: 'amount' });
   }
 }

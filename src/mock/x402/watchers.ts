@@ -6,7 +6,7 @@
  * timeout, an invoice after expires_in_seconds.
  */
 import { atomicToDecimal, decimalToAtomic } from '../../utils/units.js';
-import type { SimulatedChain, Trc20Transfer } from './chain.js';
+import type { SimulatedChain, Trc20Transfer } from '../chain/chain.js';
 
 export interface WatchRecord {
   watch_id: string;

@@ -4,8 +4,8 @@ import { PrepareDepositRequest, SignedTransaction, SubmitDepositRequest } from '
 import { CreateWithdrawalRequest } from '../../schemas/withdrawals.js';
 import { memoToHex } from '../../protocol/tron-transaction.js';
 import { withdrawalShape } from '../state/money.js';
-import { MockApiError } from '../errors.js';
-import type { RouteDef } from './route.js';
+import { MockApiError } from '../http/errors.js';
+import type { RouteDef } from '../http/route.js';
 
 const BroadcastRequest = z.strictObject({ signed_tx: SignedTransaction });
 

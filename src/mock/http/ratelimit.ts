@@ -5,10 +5,11 @@
  * `RateLimit-Reset` (seconds until the window resets); a 429 adds `Retry-After` (seconds).
  *
  * Groups: GET /orders/:id, preview, keys, deposits, webhooks and broadcast fall in `other`,
- * as the spec's table says ("all other endpoints"); /__mock/ helpers and unknown routes are
- * not limited.
+ * as the spec's table says ("all other endpoints"); the paid routes (/x402/tron/*, whose limits
+ * the spec does not show) have their own group `x402` at the same 100 per minute; /__mock/
+ * helpers, the simulated TRON node and unknown routes are not limited.
  */
-export type RateLimitGroup = 'prices' | 'balance' | 'history' | 'orders' | 'withdraw' | 'other';
+export type RateLimitGroup = 'prices' | 'balance' | 'history' | 'orders' | 'withdraw' | 'other' | 'x402';
 
 export type RateLimits = Record<RateLimitGroup, number> & { windowMs: number };
 
@@ -20,6 +21,8 @@ export const DEFAULT_RATE_LIMITS: Readonly<RateLimits> = {
   orders: 10,
   withdraw: 5,
   other: 100,
+  // The spec shows no limits for the paid API; the mock applies the account API's catch-all.
+  x402: 100,
   windowMs: 60_000,
 };
 

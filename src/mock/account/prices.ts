@@ -1,6 +1,6 @@
 import { BestPriceQuery, PriceHistoryQuery } from '../../schemas/prices.js';
-import { MockApiError } from '../errors.js';
-import type { RouteDef } from './route.js';
+import { MockApiError } from '../http/errors.js';
+import type { RouteDef } from '../http/route.js';
 
 /** Prices: public, one rate-limit group (300/min). best/history/stats follow the live service. */
 export const priceRoutes: RouteDef[] = [

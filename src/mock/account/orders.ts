@@ -2,10 +2,10 @@ import { CreateOrderRequest, ListOrdersQuery } from '../../schemas/orders.js';
 import { PreviewQuery } from '../../schemas/prices.js';
 import { LIMITS } from '../../schemas/common.js';
 import { sunToTrx } from '../../utils/units.js';
-import { MockApiError } from '../errors.js';
+import { MockApiError } from '../http/errors.js';
 import type { Candidate } from '../state/market.js';
 import { orderCreated, orderFull, orderListItem } from '../state/orders.js';
-import type { RouteDef } from './route.js';
+import type { RouteDef } from '../http/route.js';
 
 function option(c: Candidate, amount: number) {
   return {

@@ -1,7 +1,7 @@
 import { CreateWebhookRequest } from '../../schemas/webhooks.js';
-import { MockApiError } from '../errors.js';
+import { MockApiError } from '../http/errors.js';
 import type { WebhookRecord } from '../state/webhooks.js';
-import type { RouteDef } from './route.js';
+import type { RouteDef } from '../http/route.js';
 
 function shape(hook: WebhookRecord, withSecret: boolean) {
   return {

@@ -1,5 +1,5 @@
 import { HistoryQuery } from '../../schemas/history.js';
-import type { RouteDef } from './route.js';
+import type { RouteDef } from '../http/route.js';
 
 const DAY = 86_400_000;
 const PERIODS: Record<string, number> = { '7D': 7 * DAY, '30D': 30 * DAY, '90D': 90 * DAY };

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { PERMISSIONS } from '../../schemas/keys.js';
 import { tronAddress } from '../../schemas/common.js';
-import { MockApiError } from '../errors.js';
-import type { RouteDef } from './route.js';
+import { MockApiError } from '../http/errors.js';
+import type { RouteDef } from '../http/route.js';
 
 /**
  * Test helpers under /__mock/ (not part of the service): no auth, no rate limit, no chaos, no

@@ -1,6 +1,6 @@
 import { CreateKeyRequest } from '../../schemas/keys.js';
-import { MockApiError } from '../errors.js';
-import type { RouteDef } from './route.js';
+import { MockApiError } from '../http/errors.js';
+import type { RouteDef } from '../http/route.js';
 
 export const keyRoutes: RouteDef[] = [
   {

@@ -1,0 +1,248 @@
+/**
+ * The mock over real HTTP: a node:http server that hands each request to the pipeline as a
+ * plain record and writes the record it gets back. No web `Request`/`Response` is built on the
+ * way (building them per request alone costs most of a bare server's rate).
+ *
+ * @module
+ */
+import { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ChaosOptions } from './chaos.js';
+import { type MockPipeline, createPipeline } from './pipeline.js';
+import type { RateLimitOptions } from './ratelimit.js';
+import { type HeaderReader, type MockRequest, type MockResponse, errorResult } from './route.js';
+import { ALL_ROUTES } from '../routes.js';
+import type { MockClock } from '../state/clock.js';
+import { type MockState, type MockStateOptions, createMockState } from '../state/index.js';
+import type { PaywallOptions } from '../x402/paywall.js';
+
+/** Options of {@link startMockServer}. */
+export interface MockServerOptions {
+  /** Port to listen on; 0 picks a free one. @default 0 */
+  port?: number;
+  /** Address to bind. Anything but loopback exposes the demo key and the `/__mock/` control routes. @default '127.0.0.1' */
+  host?: string;
+  /** Wrap successes in `{ data }` like the live service, so its official clients work. @default false */
+  envelope?: boolean;
+  /** Seed of ids, secrets, the market and chaos. @default 1 */
+  seed?: number;
+  /** Seeded fault injection. @default false */
+  chaos?: ChaosOptions | false;
+  /** The spec's per-IP limits (default); false turns them off; an object changes numbers or the window. */
+  rateLimits?: false | RateLimitOptions;
+  /** Where webhooks may really be sent: 'loopback' or 'any'. @default 'loopback' */
+  webhookTargets?: MockStateOptions['webhookTargets'];
+  /** Options of the paid side (/x402/tron/*), e.g. `{ version: 1 }` for v1-only clients. */
+  x402?: PaywallOptions;
+  /** 'real', 'manual', or your own MockClock. @default 'real' */
+  clock?: 'real' | 'manual' | MockClock;
+  /** Delays of the simulated steps (mock-clock ms). */
+  timings?: MockStateOptions['timings'];
+  /** Market overrides (providers, drift). */
+  market?: MockStateOptions['market'];
+  /** Opening balance of the demo account. @default 1 000 TRX and 100 USDT */
+  demoBalance?: MockStateOptions['demoBalance'];
+  /** Serve an existing state instead of creating one (it is not disposed on close). */
+  state?: MockState;
+  /** Largest request body accepted, in bytes; a larger one is a 413. @default 1 MiB */
+  maxBodyBytes?: number;
+  /**
+   * Answer browsers' CORS requests (preflights, `Access-Control-Allow-Origin: *`). Off by default:
+   * any web page the developer visits could otherwise drive the mock's demo account.
+   * @default false
+   */
+  cors?: boolean;
+}
+
+/** A running mock server. */
+export interface MockServer {
+  /** Origin to use as the SDK's baseUrl, e.g. `http://127.0.0.1:8787`. */
+  url: string;
+  port: number;
+  /** The demo account's API key (every permission). */
+  apiKey: string;
+  /** A JWT for the demo account. */
+  jwt: string;
+  /** The demo account's deposit memo. */
+  memo: string;
+  state: MockState;
+  /** The pipeline this server runs (call `pipeline.handle` to answer a request record in-process). */
+  pipeline: MockPipeline;
+  /** Stop listening, drop open connections, and dispose the state if the server created it. */
+  close(): Promise<void>;
+}
+
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers':
+    'ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy, retry-after, idempotent-replayed, x-mock-chaos, payment-required, payment-response, x-payment-response',
+};
+
+/** Serve the mock over real HTTP on loopback (node:http, no framework). */
+export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+  const ownState = !options.state;
+  const state =
+    options.state ??
+    createMockState({
+      seed: options.seed,
+      clock: options.clock,
+      timings: options.timings,
+      market: options.market,
+      demoBalance: options.demoBalance,
+      webhookTargets: options.webhookTargets,
+    });
+  const pipeline = createPipeline(state, ALL_ROUTES, { envelope: options.envelope, chaos: options.chaos, rateLimits: options.rateLimits, x402: options.x402 });
+  const maxBody = options.maxBodyBytes ?? 1024 * 1024;
+  const cors = options.cors ?? false;
+  const host = options.host ?? '127.0.0.1';
+  let fallbackOrigin = '';
+  const server = createServer((req, res) => {
+    serve(pipeline, req, res, { maxBody, cors, fallbackOrigin });
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  fallbackOrigin = url;
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    apiKey: state.demo.api_key,
+    jwt: state.demo.jwt,
+    memo: state.demo.memo,
+    state,
+    pipeline,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+        if (ownState) state.dispose();
+      });
+      return closing;
+    },
+  };
+}
+
+/** node:http's already lower-cased header object, read through the pipeline's interface. */
+class NodeHeaders implements HeaderReader {
+  constructor(private readonly raw: IncomingHttpHeaders) {}
+  get(name: string): string | null {
+    const value = this.raw[name.toLowerCase()];
+    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+  }
+  has(name: string): boolean {
+    return this.raw[name.toLowerCase()] !== undefined;
+  }
+}
+
+interface ServeOptions {
+  maxBody: number;
+  cors: boolean;
+  fallbackOrigin: string;
+}
+
+const HOST = /^[A-Za-z0-9.:[\]-]{1,255}$/;
+
+function serve(pipeline: MockPipeline, req: IncomingMessage, res: ServerResponse, options: ServeOptions): void {
+  const method = req.method ?? 'GET';
+  if (method === 'OPTIONS' && options.cors) {
+    res.writeHead(204, {
+      ...CORS,
+      'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+      'access-control-allow-headers': req.headers['access-control-request-headers'] ?? '*',
+      'access-control-max-age': '600',
+    });
+    res.end();
+    return;
+  }
+  // Origin-form only ('/path?query'); an absolute-form target is read for its path alone.
+  let target = req.url ?? '/';
+  if (!target.startsWith('/')) {
+    try {
+      const parsed = new URL(target);
+      target = `${parsed.pathname}${parsed.search}`;
+    } catch {
+      target = `/${target}`;
+    }
+  }
+  const q = target.indexOf('?');
+  const host = req.headers.host;
+  const record: MockRequest = {
+    method,
+    path: q === -1 ? target : target.slice(0, q),
+    query: q === -1 ? '' : target.slice(q + 1),
+    headers: new NodeHeaders(req.headers),
+    body: '',
+    ip: req.socket.remoteAddress ?? '127.0.0.1',
+    origin: host && HOST.test(host) ? `http://${host}` : options.fallbackOrigin,
+  };
+  const length = req.headers['content-length'];
+  const hasBody = (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+  if (!hasBody) {
+    void dispatch(pipeline, record, req, res, options.cors);
+    return;
+  }
+  if (length !== undefined && Number(length) > options.maxBody) {
+    tooLarge(req, res, options);
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let over = false;
+  req.on('data', (chunk: Buffer) => {
+    if (over) return;
+    size += chunk.length;
+    if (size > options.maxBody) {
+      over = true;
+      chunks.length = 0;
+      tooLarge(req, res, options);
+      return;
+    }
+    chunks.push(chunk);
+  });
+  req.on('end', () => {
+    if (over) return;
+    record.body = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+    void dispatch(pipeline, record, req, res, options.cors);
+  });
+  req.on('error', () => res.destroy());
+}
+
+/** 413 with the envelope, then close: the rest of the body is read and thrown away, not buffered. */
+function tooLarge(req: IncomingMessage, res: ServerResponse, options: ServeOptions): void {
+  write(res, errorResult(413, 'VALIDATION_ERROR', `Request body larger than ${options.maxBody} bytes`, { field: 'body' }), options.cors, true);
+  req.resume();
+  // A client that never stops sending loses the connection soon after its answer.
+  setTimeout(() => req.socket.destroy(), 2_000).unref();
+}
+
+async function dispatch(pipeline: MockPipeline, record: MockRequest, req: IncomingMessage, res: ServerResponse, cors: boolean): Promise<void> {
+  let response: MockResponse;
+  try {
+    response = (await pipeline.handle(record)) ?? errorResult(404, 'NOT_FOUND', `No route ${record.method} ${record.path}`);
+  } catch {
+    response = errorResult(500, 'INTERNAL_ERROR', 'Unexpected error in the mock server');
+  }
+  if (response.drop) {
+    // Chaos "drop": the work is committed; the client sees the connection die.
+    req.socket.destroy();
+    return;
+  }
+  write(res, response, cors, false);
+}
+
+function write(res: ServerResponse, response: MockResponse, cors: boolean, close: boolean): void {
+  if (res.headersSent) return;
+  const headers: Record<string, string | number> = cors ? { ...CORS, ...response.headers } : { ...response.headers };
+  headers['content-length'] = Buffer.byteLength(response.body);
+  if (close) headers.connection = 'close';
+  res.writeHead(response.status, headers);
+  res.end(response.body);
+}

@@ -1,0 +1,201 @@
+/**
+ * The paid side's test helpers and its simulated GasFree relayer, on the mock's pipeline:
+ * `/__mock/chain/*` (land transfers, fund addresses, read accounts), `/__mock/x402/*` (paywall
+ * config, payments, invoices, receives, watches) and `/__mock/gasfree/api/v1/*` (the relayer's
+ * BankofAI API shape). Not part of the service: no chaos, no rate limit; every body is validated
+ * and a bad one is a 400 VALIDATION_ERROR envelope.
+ *
+ * @module
+ */
+import { z } from 'zod';
+import { tronAddress } from '../../schemas/common.js';
+import { TRON_SCHEMES } from '../../protocol/networks.js';
+import { atomicToDecimal, decimalToAtomic } from '../../utils/units.js';
+import { CHAIN_TOKENS } from '../chain/chain.js';
+import { MockApiError } from '../http/errors.js';
+import type { RouteContext, RouteDef, RouteResult } from '../http/route.js';
+import { MOCK_PAY_TO, gasFreeAddressOf } from './paywall.js';
+import { isTronAddress } from '../../utils/address.js';
+
+const helper = { group: null, auth: 'public', helper: true, raw: true, statuses: { VALIDATION_ERROR: 400 } } as const;
+
+const ok = (body: unknown): RouteResult => ({ status: 200, body });
+const invalid = (message: string, field: string) => new MockApiError('VALIDATION_ERROR', message, { field }, 400);
+
+/** POST /__mock/chain/transfer */
+const TransferBody = z.strictObject({
+  to: tronAddress,
+  amount: z.union([z.string().min(1).max(80), z.number().positive()]).transform(String),
+  token: z.string().min(1).max(64).optional(),
+  from: tronAddress.optional(),
+});
+/** POST /__mock/chain/fund */
+const FundBody = z.strictObject({ address: tronAddress, amount_sun: z.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+/** POST /__mock/x402/config: the paywall's options, each optional. */
+const PaywallConfigBody = z.strictObject({
+  version: z.union([z.literal(1), z.literal(2)]).optional(),
+  tronNetwork: z.string().min(1).max(64).optional(),
+  schemes: z.array(z.enum(TRON_SCHEMES)).optional(),
+  offerBase: z.boolean().optional(),
+  requireFunds: z.boolean().optional(),
+  strictEvmAmount: z.boolean().optional(),
+  maxTimeoutSeconds: z.number().int().positive().max(86_400).optional(),
+  gasfreeTransferFee: z.string().regex(/^\d+$/, 'gasfreeTransferFee must be an integer string (atomic units)').optional(),
+});
+
+function relayerAddress(ctx: RouteContext): RouteResult {
+  const mock = ctx.state.paid;
+  const user = ctx.params.user ?? '';
+  if (!isTronAddress(user)) return { status: 400, body: { code: 400, reason: 'InvalidAddress', message: 'not a TRON address', data: null } };
+  const gasFreeAddress = gasFreeAddressOf(user);
+  const fee = mock.paywall.options.gasfreeTransferFee;
+  return ok({
+    code: 200,
+    reason: null,
+    message: null,
+    data: {
+      accountAddress: user,
+      gasFreeAddress,
+      active: true,
+      allowSubmit: true,
+      nonce: mock.paywall.gasfreeNonces.get(user) ?? 0,
+      assets: CHAIN_TOKENS.map((t) => ({
+        tokenAddress: t.address,
+        tokenSymbol: t.symbol,
+        activateFee: 0,
+        transferFee: fee,
+        decimal: t.decimals,
+        frozen: 0,
+        balance: mock.chain.tokenBalance(gasFreeAddress, t.address).toString(),
+      })),
+    },
+  });
+}
+
+const PROVIDERS = {
+  code: 200,
+  reason: null,
+  message: null,
+  data: {
+    providers: [
+      {
+        address: MOCK_PAY_TO.gasfreeProvider,
+        name: 'trx-rent mock provider',
+        icon: '',
+        website: '',
+        config: { maxPendingTransfer: 10, minDeadlineDuration: 60, maxDeadlineDuration: 600, defaultDeadlineDuration: 180 },
+      },
+    ],
+  },
+};
+
+function record<T>(found: T | undefined, what: string, id: string): T {
+  if (found === undefined) throw new MockApiError('NOT_FOUND', `No ${what} ${id}`);
+  return found;
+}
+
+/** The simulated GasFree relayer and the paid side's helpers. */
+export const paidHelperRoutes: RouteDef[] = [
+  { ...helper, method: 'GET', path: '/__mock/gasfree/api/v1/address/:user', handle: relayerAddress },
+  { ...helper, method: 'GET', path: '/__mock/gasfree/api/v1/config/provider/all', handle: () => ok(PROVIDERS) },
+  {
+    /**
+     * Land a TRC-20 transfer on the simulated chain (watch/receive/invoice detection runs at once).
+     * Body: { to, amount: '1.5', token?: 'USDT' | symbol | contract, from? }; without `from`, the
+     * faucet pays; with it, `from` must hold the amount.
+     */
+    ...helper,
+    method: 'POST',
+    path: '/__mock/chain/transfer',
+    body: true,
+    handle(ctx) {
+      const { chain } = ctx.state;
+      const body = ctx.parse(TransferBody, ctx.body);
+      const token = chain.token(body.token ?? 'USDT');
+      if (!token) throw invalid('token must be USDT, USDC, USDD or one of their contracts', 'token');
+      let amount: bigint;
+      try {
+        amount = decimalToAtomic(body.amount, token.decimals, 'amount');
+      } catch (error) {
+        throw invalid((error as Error).message, 'amount');
+      }
+      if (amount <= 0n) throw invalid('amount must be positive', 'amount');
+      if (body.from !== undefined && chain.tokenBalance(body.from, token.address) < amount) throw invalid(`${body.from} holds less than ${body.amount} ${token.symbol}`, 'from');
+      const tx = chain.syntheticTransfer({ token, to: body.to, amount, ...(body.from ? { from: body.from } : {}), label: 'helper' });
+      ctx.state.tick();
+      return ok({
+        txid: tx.txid,
+        block_number: tx.block,
+        from: tx.owner,
+        to: body.to,
+        token: token.symbol,
+        token_contract: token.address,
+        amount: atomicToDecimal(amount, token.decimals),
+      });
+    },
+  },
+  {
+    /** Give an address TRX: { address, amount_sun }. */
+    ...helper,
+    method: 'POST',
+    path: '/__mock/chain/fund',
+    body: true,
+    handle(ctx) {
+      const body = ctx.parse(FundBody, ctx.body);
+      ctx.state.chain.fundTrx(body.address, BigInt(body.amount_sun));
+      return ok({ address: body.address, balance_sun: Number(ctx.state.chain.trxBalance(body.address)) });
+    },
+  },
+  {
+    ...helper,
+    method: 'GET',
+    path: '/__mock/chain/accounts/:address',
+    handle(ctx) {
+      const { chain } = ctx.state;
+      const address = ctx.params.address ?? '';
+      if (!isTronAddress(address)) throw invalid('not a TRON address', 'address');
+      const a = chain.accounts.get(address);
+      return ok({
+        address,
+        trx_sun: Number(chain.trxBalance(address)),
+        energy_limit: a?.energyLimit ?? 0,
+        energy_used: a?.energyUsed ?? 0,
+        tokens: Object.fromEntries(
+          CHAIN_TOKENS.map((t) => [t.symbol === 'USDD' && t.address !== 'TPYmHEhy5n8TCEfYGqW2rPxsghSfzghPDn' ? 'USDD2' : t.symbol, atomicToDecimal(chain.tokenBalance(address, t.address), t.decimals)]),
+        ),
+      });
+    },
+  },
+  { ...helper, method: 'GET', path: '/__mock/x402/config', handle: (ctx) => ok(ctx.state.paid.paywall.options) },
+  {
+    /** Change the paid side's options at runtime, e.g. { version: 1 } for v1-only clients. */
+    ...helper,
+    method: 'POST',
+    path: '/__mock/x402/config',
+    body: true,
+    handle(ctx) {
+      const { paywall } = ctx.state.paid;
+      paywall.configure(ctx.parse(PaywallConfigBody, ctx.body));
+      return ok(paywall.options);
+    },
+  },
+  { ...helper, method: 'GET', path: '/__mock/x402/payments', handle: (ctx) => ok(ctx.state.paid.paywall.payments) },
+  {
+    ...helper,
+    method: 'GET',
+    path: '/__mock/x402/invoices/:id',
+    handle: ({ state, params }) => ok(state.paid.watchers.invoiceView(record(state.paid.watchers.invoices.get(params.id!), 'invoice', params.id!))),
+  },
+  {
+    ...helper,
+    method: 'GET',
+    path: '/__mock/x402/receives/:id',
+    handle: ({ state, params }) => ok(state.paid.watchers.receiveView(record(state.paid.watchers.receives.get(params.id!), 'receive', params.id!))),
+  },
+  {
+    ...helper,
+    method: 'GET',
+    path: '/__mock/x402/watches/:id',
+    handle: ({ state, params }) => ok(state.paid.watchers.watchView(record(state.paid.watchers.watches.get(params.id!), 'watch', params.id!))),
+  },
+];
