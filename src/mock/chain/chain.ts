@@ -104,7 +104,12 @@ export function labelAddress(label: string): string {
   return toTronAddress(`41${hashHex(`trx-rent mock address ${label}`).slice(0, 40)}`);
 }
 
+/**
+ * A simulated TRON chain: accounts (TRX, TRC-20 balances, energy), blocks every 3 s of mock time,
+ * transactions with receipts. Deposits, order fills, paid sends and the node routes all land here.
+ */
 export class SimulatedChain {
+/** The owning state's clock. */
   readonly now: () => number;
   readonly seed: number;
   readonly genesisTime: number;
@@ -126,6 +131,7 @@ export class SimulatedChain {
 
   // ---- tokens ----
 
+/** A supported stablecoin by symbol or contract address. */
   token(ref: string): ChainToken | undefined {
     if (isTronAddress(ref)) return CHAIN_TOKENS.find((t) => t.address === ref);
     return CHAIN_TOKENS.find((t) => t.symbol === ref.toUpperCase());
@@ -133,10 +139,12 @@ export class SimulatedChain {
 
   // ---- blocks ----
 
+/** The block height at a time (default now). */
   height(at = this.now()): number {
     return GENESIS_HEIGHT + Math.max(0, Math.floor((at - this.genesisTime) / BLOCK_INTERVAL_MS));
   }
 
+/** When block `height` was produced (ms since the epoch). */
   blockTime(height: number): number {
     return this.genesisTime + (height - GENESIS_HEIGHT) * BLOCK_INTERVAL_MS;
   }
@@ -146,6 +154,7 @@ export class SimulatedChain {
     return height.toString(16).padStart(16, '0') + hashHex(`trx-rent mock block ${this.seed} ${height}`).slice(16);
   }
 
+/** A block as java-tron's `getblock` shows it (undefined beyond the head). */
   block(height = this.height(), detail = true): Record<string, unknown> | undefined {
     if (height < GENESIS_HEIGHT || height > this.height()) return undefined;
     const raw = {
@@ -179,6 +188,7 @@ export class SimulatedChain {
 
   // ---- accounts ----
 
+/** An address's on-chain account (created empty when `create`). */
   account(address: string, create = false): ChainAccount | undefined {
     let account = this.accounts.get(address);
     if (!account && create) {
@@ -188,15 +198,18 @@ export class SimulatedChain {
     return account;
   }
 
+/** TRX held, in SUN. */
   trxBalance(address: string): bigint {
     return address === this.faucet ? 10n ** 30n : (this.accounts.get(address)?.trx ?? 0n);
   }
 
+/** A TRC-20 balance in atomic units. */
   tokenBalance(address: string, token: string): bigint {
     if (address === this.faucet) return 10n ** 40n;
     return this.accounts.get(address)?.tokens.get(token) ?? 0n;
   }
 
+/** Energy the address can spend now (delegated minus used). */
   availableEnergy(address: string): number {
     const a = this.accounts.get(address);
     return a ? Math.max(0, a.energyLimit - a.energyUsed) : 0;
@@ -214,6 +227,7 @@ export class SimulatedChain {
 
   // ---- events ----
 
+/** Call `listener` for every TRC-20 transfer that lands; returns the unsubscribe function. */
   onTransfer(listener: (transfer: Trc20Transfer) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
@@ -431,12 +445,14 @@ export class SimulatedChain {
 
   // ---- node JSON views ----
 
+/** A transaction as `gettransactionbyid` shows it. */
   transactionJson(txid: string): Record<string, unknown> | undefined {
     const tx = this.transactions.get(txid.toLowerCase());
     if (!tx) return undefined;
     return { ...tx.tx, ret: [{ contractRet: tx.result }] };
   }
 
+/** A transaction's receipt as `gettransactioninfobyid` shows it. */
   transactionInfo(txid: string): Record<string, unknown> | undefined {
     const tx = this.transactions.get(txid.toLowerCase());
     if (!tx) return undefined;

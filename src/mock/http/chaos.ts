@@ -14,6 +14,7 @@ import { createRng, type Rng } from '../state/rng.js';
  */
 export type ChaosKind = 429 | 500 | 503 | 'slow' | 'drop';
 
+/** Options of seeded fault injection. */
 export interface ChaosOptions {
   /** Probability in [0, 1] that a request gets a fault. */
   rate: number;
@@ -25,6 +26,7 @@ export interface ChaosOptions {
   slowMs?: number;
 }
 
+/** Every fault chaos can inject. */
 export const CHAOS_KINDS: readonly ChaosKind[] = [429, 500, 503, 'slow', 'drop'];
 
 export class Chaos {

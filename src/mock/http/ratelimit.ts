@@ -11,6 +11,7 @@
  */
 export type RateLimitGroup = 'prices' | 'balance' | 'history' | 'orders' | 'withdraw' | 'other' | 'x402';
 
+/** A limit per group per window, and the window in ms. */
 export type RateLimits = Record<RateLimitGroup, number> & { windowMs: number };
 
 /** The spec's Limits table. */
@@ -26,6 +27,7 @@ export const DEFAULT_RATE_LIMITS: Readonly<RateLimits> = {
   windowMs: 60_000,
 };
 
+/** Any of the limits or the window, to change from the spec's numbers. */
 export type RateLimitOptions = Partial<RateLimits>;
 
 export interface RateDecision {

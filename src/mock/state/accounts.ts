@@ -9,6 +9,7 @@ import type { HeaderReader } from '../http/headers.js';
 /** JWTs the mock issues stay valid this long (by the mock clock). The spec does not say. */
 export const JWT_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 
+/** An API key as the mock stores it (the secret itself is kept only as the key the caller holds). */
 export interface ApiKeyRecord {
   id: string;
   account_id: string;
@@ -20,6 +21,7 @@ export interface ApiKeyRecord {
   revoked_at: number | null;
 }
 
+/** One simulated account: id, name, deposit memo, ledger, keys. */
 export interface MockAccount {
   id: string;
   name: string;

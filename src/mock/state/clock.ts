@@ -12,6 +12,7 @@ export interface MockClock {
   advance(ms: number): void;
 }
 
+/** A clock to use: 'real' (wall time), 'manual' (moves only on advance), or your own. */
 export type ClockOption = 'real' | 'manual' | MockClock;
 
 /** Wall time. `advance(ms)` jumps ahead by adding an offset (useful on a long-running server). */

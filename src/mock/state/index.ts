@@ -17,8 +17,10 @@ import { type WebhookDelivery, WebhookHub } from './webhooks.js';
 import { SimulatedChain } from '../chain/chain.js';
 import { PaidMock, type PaidMockOptions } from '../x402/paid.js';
 
+/** Every delay of the simulated steps (orders and money), in mock-clock ms. */
 export type MockTimings = OrderTimings & MoneyTimings;
 
+/** Options of {@link createMockState}. */
 export interface MockStateOptions {
   /** Seeds ids, secrets, keys, the market drift and chaos. Same seed, same run. Default 1. */
   seed?: number;
@@ -42,6 +44,7 @@ export interface MockStateOptions {
   x402?: PaidMockOptions;
 }
 
+/** Options of {@link MockState.createAccount}. */
 export interface CreateAccountOptions {
   name?: string;
   /** Opening TRX balance in SUN. Default 0. */
@@ -65,6 +68,7 @@ export interface CreatedAccount {
   memo_hex: string;
 }
 
+/** The result of {@link MockState.checkInvariants}: ok, or the problems found. */
 export interface InvariantReport {
   ok: boolean;
   problems: string[];
@@ -166,6 +170,7 @@ export class MockState {
     this.demo = this.createAccount({ name: 'demo', trx_sun: demo.trx_sun, usdt: demo.usdt });
   }
 
+/** The mock clock's current time (ms since the epoch). */
   now(): number {
     return this.clock.now();
   }
@@ -201,6 +206,7 @@ export class MockState {
     return this.webhooks.idle();
   }
 
+/** A new account with an opening balance and a first API key; returns everything needed to call the API as it. */
   createAccount(options: CreateAccountOptions = {}): CreatedAccount {
     const account = this.accounts.create(options.name);
     if (options.trx_sun) account.ledger.credit('TRX', options.trx_sun, 'opening');
@@ -216,15 +222,18 @@ export class MockState {
     };
   }
 
+/** The account with this id. */
   getAccount(id: string): MockAccount | undefined {
     return this.accounts.get(id);
   }
 
+/** The account an API key secret belongs to (revoked keys included). */
   findAccountByApiKey(secret: string): MockAccount | undefined {
     const key = this.accounts.keyBySecret(secret);
     return key ? this.accounts.get(key.account_id) : undefined;
   }
 
+/** The account a deposit memo belongs to. */
   findAccountByMemo(memo: string): MockAccount | undefined {
     return this.accounts.byMemo(memo);
   }
@@ -374,6 +383,7 @@ export class MockState {
   }
 }
 
+/** A new simulated service: a seeded demo account, the market, the chain, on one clock. */
 export function createMockState(options?: MockStateOptions): MockState {
   return new MockState(options);
 }

@@ -35,6 +35,7 @@ export interface ProviderDef {
   bandwidth?: ResourceOffer;
 }
 
+/** The six simulated providers with their price tiers per duration, minimums and supply. */
 export const PROVIDERS: readonly ProviderDef[] = [
   {
     id: 'tem',
@@ -99,6 +100,7 @@ export const MARKET_RULES = {
   POLL_INTERVAL_MS: LIMITS.PRICE_POLL_INTERVAL_MS,
 } as const;
 
+/** Options of the simulated market. */
 export interface MarketOptions {
   /** Largest drift of a price from its base, as a fraction. Default 0.12 (±12 %). */
   drift?: number;
@@ -122,6 +124,7 @@ export interface ProviderOverride {
 // A type alias (not an interface) so it is assignable to the lenient schema types.
 export type PricePointOut = { duration_sec: number; price_sun: number };
 
+/** One provider at the current price poll (what GET /prices is built from). */
 export interface ProviderSnapshot {
   def: ProviderDef;
   online: boolean;
@@ -134,12 +137,14 @@ export interface ProviderSnapshot {
   fail_delegations: boolean;
 }
 
+/** Every provider at the current price poll, and when it was taken. */
 export interface MarketSnapshot {
   poll: number;
   polled_at: number;
   providers: ProviderSnapshot[];
 }
 
+/** What a preview or an order asks of the market: resource, amount, duration, price cap. */
 export interface SelectionQuery {
   resource: ResourceType;
   /** Units wanted; when omitted, minimums and availability are not checked (only availability > 0). */
@@ -150,6 +155,7 @@ export interface SelectionQuery {
   exclude?: ReadonlySet<string>;
 }
 
+/** A provider that can serve a query, with its unit price and the cost of the whole amount. */
 export interface Candidate {
   provider: string;
   displayName: string;
@@ -163,6 +169,7 @@ export interface Candidate {
   cost_sun: number;
 }
 
+/** The market's answer to a query: the best candidate, fallbacks, or why there is none. */
 export interface Selection {
   best: Candidate | null;
   /** The other matching providers, cheapest first. */
@@ -176,6 +183,7 @@ export interface Selection {
   min_amount?: number;
 }
 
+/** One provider's share of an order's execution plan. */
 export interface PlanItem {
   provider: string;
   displayName: string;

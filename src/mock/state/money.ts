@@ -31,8 +31,10 @@ export interface MoneyTimings {
   withdrawalMs: number;
 }
 
+/** Default delays of deposits and withdrawals (mock-clock ms). */
 export const DEFAULT_MONEY_TIMINGS: MoneyTimings = { depositCreditMs: 3_000, withdrawalMs: 2_000 };
 
+/** A deposit as the mock stores it (PENDING until credited). */
 export interface DepositRecord {
   tx_id: string;
   account_id: string;
@@ -44,6 +46,7 @@ export interface DepositRecord {
   credited_at: number | null;
 }
 
+/** A withdrawal as the mock stores it (PENDING, then COMPLETED or FAILED). */
 export interface WithdrawalRecord {
   id: string;
   account_id: string;

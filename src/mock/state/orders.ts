@@ -41,6 +41,7 @@ export interface OrderTimings {
   periodicMaxRuns: number;
 }
 
+/** Default delays of the order state machine (mock-clock ms); see the mock README's Timings. */
 export const DEFAULT_ORDER_TIMINGS: OrderTimings = {
   selectMs: 300,
   fillMs: 700,
@@ -51,6 +52,7 @@ export const DEFAULT_ORDER_TIMINGS: OrderTimings = {
 
 const MAX_DELEGATION_RETRIES = 2;
 
+/** One provider's delegation for an order, as the mock stores it. */
 export interface FillRecord {
   id: string;
   order_id: string;
@@ -68,6 +70,7 @@ export interface FillRecord {
   run: number;
 }
 
+/** An order as the mock stores it: the spec's fields plus its execution plan and runs. */
 export interface OrderRecord {
   seq: number;
   id: string;

@@ -22,6 +22,7 @@ export const WEBHOOK_POLICY = {
   retryDelaysMs: [30_000, 300_000] as const,
 } as const;
 
+/** A registered webhook endpoint (its secret, events, and whether it is still active). */
 export interface WebhookRecord {
   id: string;
   account_id: string;
@@ -33,6 +34,7 @@ export interface WebhookRecord {
   deleted: boolean;
 }
 
+/** One HTTP attempt of a delivery: when, the status (or error), how long it took. */
 export interface DeliveryAttempt {
   attempt: number;
   /** Mock-clock time the attempt started (ISO). */
@@ -43,6 +45,7 @@ export interface DeliveryAttempt {
   duration_ms: number;
 }
 
+/** One event sent to one endpoint, with every attempt made so far. */
 export interface WebhookDelivery {
   id: string;
   /** The subscription it was sent for; null for a direct `deliverWebhook` call. */
