@@ -2,10 +2,15 @@
  * Lazy loading of the optional peers. Nothing here runs at import time: viem, @x402/* and
  * tronweb load on the first payment that needs them, and a missing one becomes a
  * MissingPeerDependencyError naming the exact `npm install …`.
+ * @module
  */
 import { MissingPeerDependencyError } from '../errors/index.js';
 
-// Exact pins the package was built and tested with (keep in step with package.json).
+// Keep in step with package.json (peerDependencies, devDependencies).
+/**
+ * The versions of the optional peer dependencies this package was built and tested with; a
+ * MissingPeerDependencyError's install hint names these (e.g. `npm install viem@2.57.1`).
+ */
 export const PEER_VERSIONS = {
   viem: '2.57.1',
   '@x402/core': '2.27.0',
@@ -44,13 +49,19 @@ async function load<T>(specifier: string, importer: () => Promise<T>, packages: 
 }
 
 // Each import() names its module literally so bundlers keep it external and lazy.
+/** `viem`, imported on first call and cached. Not installed: rejects with MissingPeerDependencyError (viem). */
 export const loadViem = () => load('viem', () => import('viem'), ['viem'], 'TIP-712/EIP-712 signing and verification');
+/** `viem/accounts` (private-key accounts), imported on first call. Not installed: MissingPeerDependencyError (viem). */
 export const loadViemAccounts = () =>
   load('viem/accounts', () => import('viem/accounts'), ['viem'], 'Signing with a private key');
+/** `@x402/core/client`, imported on first call. Not installed: MissingPeerDependencyError (@x402/core, viem). */
 export const loadX402Core = () =>
   load('@x402/core/client', () => import('@x402/core/client'), ['@x402/core', 'viem'], 'Paying x402 challenges');
+/** `@x402/fetch`, imported on first call. Not installed: MissingPeerDependencyError (@x402/fetch, @x402/core). */
 export const loadX402Fetch = () =>
   load('@x402/fetch', () => import('@x402/fetch'), ['@x402/fetch', '@x402/core'], 'Paying x402 challenges');
+/** `@x402/evm/exact/client` (USDC on Base), imported on first call. Not installed: MissingPeerDependencyError (@x402/evm, viem). */
 export const loadX402Evm = () =>
   load('@x402/evm/exact/client', () => import('@x402/evm/exact/client'), ['@x402/evm', 'viem'], 'Paying in USDC on Base');
+/** `tronweb`, imported on first call. Not installed: MissingPeerDependencyError (tronweb). */
 export const loadTronWeb = () => load('tronweb', () => import('tronweb'), ['tronweb'], 'Building transactions with tronweb');

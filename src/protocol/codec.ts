@@ -1,18 +1,26 @@
 /**
  * The x402 HTTP header codec: standard base64 of UTF-8 JSON (what @x402/core and x402@1 use),
  * plus canonical JSON for comparing requirement objects. Dependency-free; the mock uses it too.
+ * @module
  */
 
+/** The x402 HTTP header names. Every value is base64 JSON (see {@link encodeBase64Json}). */
 export const HEADERS = {
+  /** v2 challenge on a 402 response (a `PaymentRequired`). */
   PAYMENT_REQUIRED: 'PAYMENT-REQUIRED',
+  /** v2 payment on the paid retry (a `PaymentPayload`). */
   PAYMENT_SIGNATURE: 'PAYMENT-SIGNATURE',
+  /** v2 settlement result on the paid response (a `SettlementResponse`). */
   PAYMENT_RESPONSE: 'PAYMENT-RESPONSE',
+  /** v1 payment on the paid retry; the v1 challenge travels in the 402's JSON body. */
   X_PAYMENT: 'X-PAYMENT',
+  /** v1 settlement result on the paid response. */
   X_PAYMENT_RESPONSE: 'X-PAYMENT-RESPONSE',
 } as const;
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
+/** A header value: standard-alphabet base64 (with padding) of the UTF-8 JSON of `value`. */
 export function encodeBase64Json(value: unknown): string {
   const bytes = new TextEncoder().encode(JSON.stringify(value));
   let binary = '';
@@ -42,6 +50,7 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/** True when `a` and `b` are the same JSON, whatever the order of object keys (undefined members ignored). */
 export function sameJson(a: unknown, b: unknown): boolean {
   return canonicalJson(a) === canonicalJson(b);
 }

@@ -5,17 +5,20 @@
  * TRON network ids come in at least five spellings (`tron:mainnet`, `tron:0x2b6653dc`,
  * `tron:728126428`, `tron:27Lqcw`, …). Every one normalises to the decimal chain id form
  * (`tron:728126428`), which is also the TIP-712 `chainId`.
+ * @module
  */
 import { isTronAddress } from '../utils/address.js';
 
+/** TIP-712 chain id of each TRON network (mainnet is 0x2b6653dc). */
 export const TRON_CHAIN_IDS = {
   mainnet: 728_126_428,
   nile: 3_448_148_188,
   shasta: 2_494_104_990,
 } as const;
+/** `mainnet`, `nile` or `shasta`. */
 export type TronNetworkName = keyof typeof TRON_CHAIN_IDS;
 
-/** Canonical CAIP-2 ids. */
+/** Canonical CAIP-2 ids of the networks this package pays on, as {@link normaliseNetwork} returns them. */
 export const NETWORKS = {
   TRON_MAINNET: 'tron:728126428',
   TRON_NILE: 'tron:3448148188',
@@ -87,15 +90,17 @@ export function normaliseNetwork(network: string): string {
   return network.trim();
 }
 
+/** True for any spelling of a TRON network id (see {@link tronNetworkName}). */
 export function isTronNetwork(network: string): boolean {
   return tronNetworkName(network) !== undefined;
 }
 
+/** True for `eip155:<id>` or a known x402 v1 EVM name (`base`, `base-sepolia`). */
 export function isEvmNetwork(network: string): boolean {
   return evmChainId(network) !== undefined;
 }
 
-/** Human label for a network id. */
+/** Human label for a network id: `TRON`, `TRON nile`, `Base`, `Base Sepolia`, else the id as given. */
 export function networkLabel(network: string): string {
   const tron = tronNetworkName(network);
   if (tron) return tron === 'mainnet' ? 'TRON' : `TRON ${tron}`;
@@ -105,17 +110,25 @@ export function networkLabel(network: string): string {
   return network;
 }
 
+/**
+ * The stablecoins this package pays with.
+ * @inline
+ */
 export type StablecoinSymbol = 'USDT' | 'USDC' | 'USDD';
 
+/** A token this package can pay with, on one network. */
 export interface TokenInfo {
+  /** `USDT`, `USDC` or `USDD`. */
   symbol: StablecoinSymbol;
   /** Canonical network id. */
   network: string;
   /** Contract: base58 on TRON, checksummed 0x on EVM. */
   address: string;
+  /** Decimals of the token's atomic unit (6 for USDT/USDC, 18 for USDD). */
   decimals: number;
-  /** EIP-712 / TIP-712 domain name and version of the token (EIP-3009 tokens). */
+  /** EIP-712 / TIP-712 domain name of the token (EIP-3009 tokens). */
   name?: string;
+  /** EIP-712 / TIP-712 domain version of the token (EIP-3009 tokens). */
   version?: string;
 }
 
@@ -139,7 +152,10 @@ function sameAddress(a: string, b: string): boolean {
   return a.startsWith('0x') || b.startsWith('0x') ? a.toLowerCase() === b.toLowerCase() : a === b;
 }
 
-/** The known token at `asset` on `network` (any alias), or undefined. */
+/**
+ * The known token at `asset` on `network` (any alias), or undefined. `extra` tokens are searched
+ * first (default: none). EVM addresses compare case-insensitively, base58 exactly.
+ */
 export function findToken(asset: string, network: string, extra: readonly TokenInfo[] = []): TokenInfo | undefined {
   const canonical = normaliseNetwork(network);
   return [...extra, ...KNOWN_TOKENS].find((t) => t.network === canonical && sameAddress(t.address, asset));
@@ -182,8 +198,13 @@ export const TRON_FULL_NODES: Record<TronNetworkName, string> = {
 /** The TRON zero address (base58 of 0x41 + 20 zero bytes). */
 export const TRON_ZERO_ADDRESS = 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb';
 
-/** TRON schemes this package signs. */
+/**
+ * TRON schemes this package signs: `exact_permit` (BankofAI PaymentPermit, TIP-712),
+ * `exact_gasfree` (GasFreeController PermitTransfer, TIP-712) and `exact` (a TRC-20 transfer
+ * signed locally; the facilitator broadcasts it).
+ */
 export const TRON_SCHEMES = ['exact_permit', 'exact_gasfree', 'exact'] as const;
+/** One of {@link TRON_SCHEMES}. */
 export type TronScheme = (typeof TRON_SCHEMES)[number];
 
 /** True for a base58 TRON address or a 0x EVM address. */

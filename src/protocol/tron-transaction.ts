@@ -1,23 +1,28 @@
+/**
+ * TRON transactions without tronweb: encode `raw_data` to protobuf (what `raw_data_hex` holds),
+ * decode it back, hash it (txID = sha256(raw_data_hex)), sign the txID with secp256k1 and
+ * recover the signer. Verifiers must trust only `raw_data_hex`, never the `raw_data` JSON
+ * that travels next to it.
+ * @module
+ */
 import { secp256k1 } from '@noble/curves/secp256k1';
 import { sha256 } from '@noble/hashes/sha2';
 import { keccak_256 } from '@noble/hashes/sha3';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
 import { isTronAddress, toTronAddress, tronAddressToHex } from '../utils/address.js';
 
-/**
- * TRON transactions without tronweb: encode `raw_data` to protobuf (what `raw_data_hex` holds),
- * decode it back, hash it (txID = sha256(raw_data_hex)), sign the txID with secp256k1 and
- * recover the signer. Verifiers must trust only `raw_data_hex`, never the `raw_data` JSON
- * that travels next to it.
- */
-
+/** Protobuf `ContractType` numbers of the two contracts this module builds and decodes. */
 export const CONTRACT_TYPES = { TransferContract: 1, TriggerSmartContract: 31 } as const;
 const TYPE_NAMES: Record<number, string> = { 1: 'TransferContract', 31: 'TriggerSmartContract' };
 const TRC20_TRANSFER_SELECTOR = 'a9059cbb';
 
+/** What {@link decodeRawDataHex} reads from `raw_data_hex`. Addresses are base58. */
 export interface DecodedTransaction {
+  /** sha256 of `raw_data_hex`, hex. */
   txID: string;
+  /** `TransferContract`, `TriggerSmartContract`, or `Contract<n>` for other types. */
   contractType: string;
+  /** The contract's owner: the address that must sign. */
   ownerAddress: string;
   /** TransferContract: the receiver. */
   toAddress?: string;
@@ -31,14 +36,20 @@ export interface DecodedTransaction {
   trc20Transfer?: { to: string; amount: bigint };
   /** raw_data.data (the memo), hex. */
   dataHex?: string;
+  /** TAPOS reference: low 2 bytes of the reference block number, hex. */
   refBlockBytes: string;
+  /** TAPOS reference: bytes 8 to 16 of the reference block id, hex. */
   refBlockHash: string;
+  /** Expiration time, Unix ms. */
   expiration: number;
+  /** Creation time, Unix ms. */
   timestamp?: number;
+  /** Most TRX the transaction may burn for energy, in SUN. */
   feeLimit?: number;
 }
 
 // A type alias, not an interface, so it fits the lenient (index-signature) request schemas.
+/** A built, unsigned transaction in tronweb's shape (`visible: false`: hex addresses in `raw_data`). */
 export type UnsignedTransaction = {
   txID: string;
   raw_data_hex: string;
@@ -46,6 +57,7 @@ export type UnsignedTransaction = {
   visible: false;
 };
 
+/** The fields of a signed transaction that {@link verifySignedTransaction} reads. */
 export interface SignedTransactionLike {
   txID: string;
   raw_data_hex?: string | undefined;
@@ -188,6 +200,7 @@ export function publicKeyToTronAddress(publicKey: Uint8Array): string {
   return toTronAddress(`41${bytesToHex(keccak_256(point.subarray(1)).subarray(12))}`);
 }
 
+/** The base58 address of a private key (64 hex characters, with or without 0x). */
 export function privateKeyToTronAddress(privateKeyHex: string): string {
   return publicKeyToTronAddress(secp256k1.getPublicKey(normaliseKey(privateKeyHex), false));
 }
@@ -246,6 +259,11 @@ export function verifySignedTransaction(
 
 // ---- building ----
 
+/**
+ * The recent block a transaction references (TAPOS); nodes reject transactions whose
+ * reference block they do not know.
+ * @inline
+ */
 export interface RefBlock {
   /** Block number. */
   number: number;
@@ -253,11 +271,23 @@ export interface RefBlock {
   hash: string;
 }
 
+/** Options shared by {@link buildTrxTransfer} and {@link buildTrc20Transfer}. */
 export interface BuildOptions {
+  /**
+   * Reference block. Omitted: a fixed offline reference (block 0, zero hash), fine for signing
+   * and verifying locally but rejected by nodes on-chain.
+   * @default { number: 0, hash: '0'.repeat(64) }
+   */
   refBlock?: RefBlock;
-  /** Current time in ms. Default Date.now(). */
+  /**
+   * Current time in Unix ms: the transaction's timestamp, from which `expirationMs` counts.
+   * @default Date.now()
+   */
   now?: number;
-  /** How long the transaction stays valid. Default 60 s (TRON nodes accept up to 24 h). */
+  /**
+   * How long the transaction stays valid, in ms (TRON nodes accept up to 24 h).
+   * @default 60_000
+   */
   expirationMs?: number;
 }
 
@@ -332,7 +362,10 @@ export function buildTrc20Transfer(params: {
   contract: string;
   to: string;
   amount: bigint;
-  /** Maximum TRX burnt for energy, in SUN. Default 30 TRX. */
+  /**
+   * Most TRX the transaction may burn for energy, in SUN (30 TRX).
+   * @default 30_000_000
+   */
   feeLimitSun?: number;
 } & BuildOptions): UnsignedTransaction {
   const owner = requireAddress(params.from, 'from');
@@ -354,10 +387,11 @@ export function buildTrc20Transfer(params: {
   );
 }
 
-/** UTF-8 text <-> hex, for memos in raw_data.data. */
+/** UTF-8 text -> hex, for a memo in raw_data.data. */
 export function memoToHex(memo: string): string {
   return bytesToHex(new TextEncoder().encode(memo));
 }
+/** Hex -> UTF-8 text, the inverse of {@link memoToHex}. */
 export function hexToMemo(hex: string): string {
   return new TextDecoder().decode(hexToBytes(hex));
 }

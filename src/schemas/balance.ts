@@ -1,10 +1,16 @@
 import { z } from 'zod';
 import { looseNumber } from './common.js';
 
-/** GET /api/v1/balance: amounts in SUN (USDT in SUN-equivalent 6-decimal units). */
+/**
+ * Response of GET /api/v1/balance. Every amount is an integer in SUN (1 TRX = 1,000,000 SUN);
+ * USDT is in SUN-equivalent 6-decimal units. Convert with `sunToTrx`.
+ */
 export const Balance = z.looseObject({
+  /** Available TRX, in SUN. */
   trx: looseNumber,
+  /** Available USDT, in 6-decimal units (1 USDT = 1,000,000). */
   usdt: looseNumber,
+  /** TRX locked in pending operations (e.g. withdrawals), in SUN. */
   trx_locked: looseNumber,
 });
 export type Balance = z.infer<typeof Balance>;

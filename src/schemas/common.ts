@@ -1,11 +1,11 @@
-import { z } from 'zod';
-import { isTronAddress } from '../utils/address.js';
-
 /**
  * Building blocks shared by every resource schema. Requests are strict (unknown keys rejected,
  * exact types); responses are lenient (unknown keys kept, unknown enum values kept, numbers
  * that the live service sends as strings accepted).
+ * @module
  */
+import { z } from 'zod';
+import { isTronAddress } from '../utils/address.js';
 
 export { LIMITS } from './limits.js';
 
@@ -35,16 +35,26 @@ export const tronAddress = z.string().refine(isTronAddress, {
 /** Whole SUN, non-negative, within Number's exact integer range. */
 export const sun = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 
+/** A whole number from 1 to `Number.MAX_SAFE_INTEGER` (resource amounts, durations in seconds). */
 export const positiveInt = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
+/** The resources the service rents: TRON energy and bandwidth. */
 export const RESOURCE_TYPES = ['ENERGY', 'BANDWIDTH'] as const;
+/**
+ * `ENERGY` or `BANDWIDTH`, as requests send it (strict: any other value is rejected). Responses
+ * parse `resource_type` leniently and keep values this version does not know.
+ */
 export const ResourceType = z.enum(RESOURCE_TYPES);
 export type ResourceType = z.infer<typeof ResourceType>;
 
 /** A query-string number: accepts a number, or digits as the mock receives them from a URL. */
 export const queryInt = z.union([z.number(), z.string().regex(/^\d+$/, 'must be a whole number').transform(Number)]);
 
-/** The success body is either bare (as the spec shows) or wrapped in `{ data }` (live service). */
+/**
+ * The result inside a success body. The spec shows bare bodies; the live service wraps them in
+ * `{ data }`. An object with `data` whose other keys are only `success`, `meta` or
+ * `request_id` is unwrapped to its `data`; anything else comes back unchanged.
+ */
 export function unwrapEnvelope(body: unknown): unknown {
   if (body !== null && typeof body === 'object' && !Array.isArray(body) && 'data' in body) {
     const keys = Object.keys(body);

@@ -1,43 +1,66 @@
 import { z } from 'zod';
 import { LIMITS, looseNumber, sun } from './common.js';
 
-/** GET /api/v1/deposit/info (follows the live service; the spec does not show it). */
+/**
+ * Response of GET /api/v1/deposit/info: where to send a manual TRX deposit (follows the live
+ * service; the spec does not show it).
+ */
 export const DepositInfo = z.looseObject({
+  /** Platform deposit address (base58). */
   address: z.string(),
+  /** Your memo; a transfer without it cannot be credited. */
   memo: z.string(),
+  /** Smallest TRX deposit, in TRX (not SUN). */
   min_amount_trx: looseNumber,
+  /** Smallest USDT deposit, in USDT. */
   min_amount_usdt: looseNumber,
 });
 export type DepositInfo = z.infer<typeof DepositInfo>;
 
-/** POST /api/v1/deposit/prepare */
+/** Body of POST /api/v1/deposit/prepare. */
 export const PrepareDepositRequest = z.strictObject({
+  /** Amount to deposit, in whole SUN: at least 1,000,000 (1 TRX). */
   amount_sun: sun.min(LIMITS.MIN_DEPOSIT_SUN, `must be at least ${LIMITS.MIN_DEPOSIT_SUN} SUN (1 TRX)`),
 });
 export type PrepareDepositRequest = z.input<typeof PrepareDepositRequest>;
 
+/** Response of POST /api/v1/deposit/prepare: what to put in the TRX transfer you sign. */
 export const PreparedDeposit = z.looseObject({
+  /** Platform deposit address: the transfer's destination. */
   address: z.string(),
+  /** Your unique memo. */
   memo: z.string(),
+  /** The amount to send, in SUN. */
   amount_sun: looseNumber,
+  /** The memo as hex, for the transaction's `raw_data.data` field. */
   memo_hex: z.string(),
+  /** Signing instructions, as text. */
   note: z.string(),
 });
 export type PreparedDeposit = z.infer<typeof PreparedDeposit>;
 
 /** A signed TRON transaction as tronweb produces it. */
 export const SignedTransaction = z.looseObject({
+  /** Transaction id: sha256 of `raw_data_hex`, 64 hex characters. */
   txID: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters'),
+  /** The transaction as JSON; for a deposit, `data` holds the memo hex. */
   raw_data: z.looseObject({}),
+  /** The protobuf-encoded transaction, hex; what the signature and txID cover. */
   raw_data_hex: z.string().regex(/^[0-9a-fA-F]*$/).optional(),
+  /** Signatures over txID, hex; at least one. */
   signature: z.array(z.string()).min(1, 'needs at least one signature'),
+  /** Whether addresses in `raw_data` are base58 (true) or hex (false). */
   visible: z.boolean().optional(),
 });
 export type SignedTransaction = z.infer<typeof SignedTransaction>;
 
-/** POST /api/v1/deposit/submit */
+/**
+ * Body of POST /api/v1/deposit/submit (no authentication): a signed TRX transfer to the deposit
+ * address carrying your memo.
+ */
 export const SubmitDepositRequest = z.strictObject({ signed_tx: SignedTransaction });
 export type SubmitDepositRequest = z.input<typeof SubmitDepositRequest>;
 
+/** Response of POST /api/v1/deposit/submit: the broadcast transaction, status `pending` until credited. */
 export const SubmitDepositResponse = z.looseObject({ tx_id: z.string(), status: z.string() });
 export type SubmitDepositResponse = z.infer<typeof SubmitDepositResponse>;

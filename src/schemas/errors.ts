@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { lenientEnum } from './common.js';
 
+/**
+ * The error codes of the spec's Errors table. Responses may carry others (older material of the
+ * live service uses e.g. `INSUFFICIENT_FUNDS`); {@link ErrorCodeSchema} keeps those as strings.
+ */
 export const ERROR_CODES = [
   'UNAUTHORIZED',
   'FORBIDDEN',
@@ -18,7 +22,11 @@ export const ERROR_CODES = [
   'BROADCAST_FAILED',
 ] as const;
 
-/** Status each code has in the spec's Errors table (endpoint rows may use another; see below). */
+/**
+ * HTTP status of each code in the spec's Errors table. Some endpoints answer with another status
+ * for the same code: `VALIDATION_ERROR` as 400 (order creation, deposit submit),
+ * `INSUFFICIENT_BALANCE` as 402 (order creation) and 400 (withdrawal). Both occur.
+ */
 export const ERROR_STATUS: Record<(typeof ERROR_CODES)[number], number> = {
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
@@ -36,13 +44,21 @@ export const ERROR_STATUS: Record<(typeof ERROR_CODES)[number], number> = {
   BROADCAST_FAILED: 502,
 };
 
+/** An error `code` in a response: one of {@link ERROR_CODES}, or any other string the service sends. */
 export const ErrorCodeSchema = lenientEnum(ERROR_CODES);
 
-/** `{ error: { code, message, details? } }` */
+/**
+ * The error body of the account API: `{ error: { code, message, details? } }`. `details` is
+ * free-form, e.g. `{ field, min }` for an energy amount below 65000. The live service sends this
+ * envelope with 2xx statuses too.
+ */
 export const ErrorEnvelope = z.looseObject({
   error: z.looseObject({
+    /** Machine-readable code, e.g. `INSUFFICIENT_BALANCE`; unknown codes are kept. */
     code: ErrorCodeSchema,
+    /** Human-readable explanation. */
     message: z.string(),
+    /** Extra data, when the service gives any (e.g. `{ field, min }`). */
     details: z.record(z.string(), z.unknown()).optional(),
   }),
 });

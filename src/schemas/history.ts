@@ -1,34 +1,57 @@
 import { z } from 'zod';
 import { RESOURCE_TYPES, lenientEnum, looseNumber, looseTimestamp } from './common.js';
 
+/** Periods GET /api/v1/history accepts: the last 7, 30 or 90 days. */
 export const HISTORY_PERIODS = ['7D', '30D', '90D'] as const;
 
-/** GET /api/v1/history */
-export const HistoryQuery = z.strictObject({ period: z.enum(HISTORY_PERIODS).optional() });
+/** Query of GET /api/v1/history. */
+export const HistoryQuery = z.strictObject({
+  /**
+   * How far back, one of {@link HISTORY_PERIODS}. Omitted: the service uses `7D`.
+   * @default '7D'
+   */
+  period: z.enum(HISTORY_PERIODS).optional(),
+});
 export type HistoryQuery = z.input<typeof HistoryQuery>;
 
+/** One fill in the spending history (GET /api/v1/history). Money in SUN. */
 export const HistoryFill = z.looseObject({
+  /** Fill identifier. */
   id: z.string(),
+  /** Parent order id. */
   order_id: z.string(),
+  /** Provider that executed the fill. */
   provider: z.string(),
+  /** Resource units delivered. */
   amount: looseNumber,
+  /** Price per unit, in SUN. */
   price_sun: looseNumber,
+  /** Total cost of the fill, in SUN. */
   cost_sun: looseNumber,
+  /** On-chain transaction hash. */
   tx_id: z.string(),
+  /** When the fill was made: ISO 8601 per the spec; Unix time is accepted too. */
   created_at: looseTimestamp,
+  /** On-chain confirmation time (ISO 8601 per the spec); null or absent when not confirmed. */
   confirmed_at: looseTimestamp.nullish(),
+  /** `ENERGY` or `BANDWIDTH`; unknown values are kept. */
   resource_type: lenientEnum(RESOURCE_TYPES),
 });
 export type HistoryFill = z.infer<typeof HistoryFill>;
 
+/** Response of GET /api/v1/history: the period's fills, newest `created_at` first. */
 export const HistoryList = z.array(HistoryFill);
 export type HistoryList = z.infer<typeof HistoryList>;
 
-/** GET /api/v1/history/summary */
+/** Response of GET /api/v1/history/summary: totals over the whole account. */
 export const HistorySummary = z.looseObject({
+  /** Number of orders. */
   total_orders: looseNumber,
+  /** Energy rented, in units. */
   total_energy: looseNumber,
+  /** Total spent, in SUN. */
   total_spent_sun: looseNumber,
+  /** Average price per energy unit, in SUN. */
   avg_price_sun: looseNumber,
 });
 export type HistorySummary = z.infer<typeof HistorySummary>;

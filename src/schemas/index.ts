@@ -2,6 +2,12 @@
  * `trx-rent/schemas`: the zod schemas every part of trx-rent shares. The client parses
  * responses with them, the mock validates requests and builds responses with them, the CLI
  * prints from them. Wire names stay snake_case as in the spec.
+ *
+ * Requests are strict (unknown keys rejected, validated before sending); responses are lenient
+ * (unknown fields and enum values kept). Money is in SUN (1 TRX = 1,000,000 SUN) unless a field
+ * says TRX. Most schemas have a type of the same name: what a response parses to, or what a
+ * request accepts.
+ * @module
  */
 export * from './common.js';
 export * from './errors.js';

@@ -1,27 +1,39 @@
 import { z } from 'zod';
 import { lenientEnum, looseTimestamp } from './common.js';
 
+/**
+ * What an API key may do: `create_orders` (POST /orders), `view_orders` (GET /orders,
+ * GET /orders/:id), `view_balance` (GET /balance, GET /history), `broadcast` (POST /broadcast).
+ */
 export const PERMISSIONS = ['create_orders', 'view_orders', 'view_balance', 'broadcast'] as const;
+/** One of {@link PERMISSIONS}, as a request sends it (strict). */
 export const Permission = z.enum(PERMISSIONS);
 export type Permission = z.infer<typeof Permission>;
 
-/** POST /api/v1/keys */
+/** Body of POST /api/v1/keys. */
 export const CreateKeyRequest = z.strictObject({
+  /** Label for the key: 1 to 100 characters after trimming. */
   name: z.string().trim().min(1, 'is required').max(100),
+  /** At least one of {@link PERMISSIONS}. */
   permissions: z.array(Permission).min(1, 'needs at least one permission'),
 });
 export type CreateKeyRequest = z.input<typeof CreateKeyRequest>;
 
+/** An API key as POST /api/v1/keys returns it (201). */
 export const ApiKey = z.looseObject({
+  /** Key identifier, the `:id` of DELETE /api/v1/keys/:id. */
   id: z.string(),
+  /** Label given at creation. */
   name: z.string(),
   /** Full secret (`sk_live_…`); present only in the creation response. */
   key: z.string().optional(),
+  /** Granted permissions; unknown values are kept. */
   permissions: z.array(lenientEnum(PERMISSIONS)),
+  /** ISO 8601 per the spec; Unix time is accepted too. */
   created_at: looseTimestamp,
 });
 export type ApiKey = z.infer<typeof ApiKey>;
 
-/** DELETE /api/v1/keys/:id */
+/** Response of DELETE /api/v1/keys/:id: `revoked` is always true; the key stops working at once. */
 export const RevokeKeyResponse = z.looseObject({ revoked: z.boolean() });
 export type RevokeKeyResponse = z.infer<typeof RevokeKeyResponse>;

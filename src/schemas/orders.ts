@@ -11,22 +11,47 @@ import {
   tronAddress,
 } from './common.js';
 
+/**
+ * How an order executes: `MARKET` at once at the best price (fails if that is above
+ * `max_price_sun`); `LIMIT` waits for a price at or below `max_price_sun`; `PERIODIC`
+ * re-executes at an interval; `BROADCAST` fills across several providers.
+ */
 export const ORDER_TYPES = ['MARKET', 'LIMIT', 'PERIODIC', 'BROADCAST'] as const;
+/**
+ * Order lifecycle: `PENDING` (awaiting a provider) → `EXECUTING` (delegation in progress) →
+ * `FILLED` (delivered), or `FAILED`. The live service also sends `PARTIALLY_FILLED` and
+ * `CANCELLED`; responses keep such values.
+ */
 export const ORDER_STATUSES = ['PENDING', 'EXECUTING', 'FILLED', 'FAILED'] as const;
+/** Status of one provider execution inside an order. */
 export const FILL_STATUSES = ['CONFIRMED', 'FAILED'] as const;
+/** One of {@link ORDER_TYPES}, as a request sends it (strict). */
 export const OrderType = z.enum(ORDER_TYPES);
 export type OrderType = z.infer<typeof OrderType>;
+/** One of {@link ORDER_STATUSES}, as a request (the `status` filter of GET /orders) sends it. */
 export const OrderStatus = z.enum(ORDER_STATUSES);
 export type OrderStatus = z.infer<typeof OrderStatus>;
 
-/** POST /api/v1/orders */
+/**
+ * Body of POST /api/v1/orders. Checked before sending: energy amounts of at least 65000, and
+ * `max_price_sun` present for LIMIT orders.
+ */
 export const CreateOrderRequest = z
   .strictObject({
+    /** `ENERGY` or `BANDWIDTH`. */
     resource_type: ResourceType,
+    /**
+     * How the order executes (see {@link ORDER_TYPES}). Omitted: the service uses `MARKET`.
+     * @default 'MARKET'
+     */
     order_type: OrderType.optional(),
+    /** Resource units to rent: a positive whole number, at least 65000 for energy. */
     amount: positiveInt,
+    /** Rental duration, in seconds (a positive whole number). */
     duration_sec: positiveInt,
+    /** Base58 TRON address that receives the delegated resource. */
     target_address: tronAddress,
+    /** Highest price per unit, in SUN. Required for LIMIT orders; a MARKET order fails above it. */
     max_price_sun: z.number().positive().optional(),
   })
   .superRefine((o, ctx) => {
@@ -44,50 +69,85 @@ export const CreateOrderRequest = z
   });
 export type CreateOrderRequest = z.input<typeof CreateOrderRequest>;
 
+/** One provider execution inside an order (a BROADCAST order may have several). */
 export const Fill = z.looseObject({
+  /** Provider that executed the fill. */
   provider: z.string(),
+  /** Units delivered. */
   amount: looseNumber,
+  /** Price per unit, in SUN. */
   price_sun: looseNumber,
+  /** Total cost of the fill, in SUN. */
   cost_sun: looseNumber,
+  /** On-chain delegation transaction hash. */
   tx_id: z.string(),
+  /** `CONFIRMED` or `FAILED`; unknown values are kept. */
   status: lenientEnum(FILL_STATUSES),
+  /** True once a verifier has confirmed the delegation on-chain; may be false briefly after the fill. */
   verified: z.boolean(),
+  /** Link to the transaction in a block explorer. */
   tronscan_url: z.string(),
 });
 export type Fill = z.infer<typeof Fill>;
 
 /**
- * One schema for the three shapes the spec gives: the create response, list items (plus
- * filled_at) and the full order (plus total_cost_sun, total_fee_sun, fills).
+ * An order as the API returns it. One schema for the three shapes the spec gives: the create
+ * response, list items (plus filled_at) and the full order of GET /orders/:id (plus
+ * total_cost_sun, total_fee_sun, fills). Money is in SUN; unknown statuses and fields are kept.
  */
 export const Order = z.looseObject({
+  /** Order UUID. */
   id: z.string(),
+  /** See {@link ORDER_STATUSES}; values this version does not know are kept. */
   status: lenientEnum(ORDER_STATUSES),
+  /** `ENERGY` or `BANDWIDTH`. */
   resource_type: lenientEnum(RESOURCE_TYPES),
+  /** See {@link ORDER_TYPES}. */
   order_type: lenientEnum(ORDER_TYPES),
+  /** Requested resource units. */
   amount: looseNumber,
+  /** Rental duration, in seconds. */
   duration_sec: looseNumber,
+  /** Base58 TRON address receiving the resource. */
   target_address: z.string(),
+  /** Highest price per unit, in SUN, when the order set one. */
   max_price_sun: looseNumber.nullish(),
+  /** Total cost in SUN; set once filled. Only in the full order (GET /orders/:id). */
   total_cost_sun: looseNumber.nullish(),
+  /** Fee in SUN, currently 0. Only in the full order (GET /orders/:id). */
   total_fee_sun: looseNumber.nullish(),
+  /** Provider executions. Only in the full order (GET /orders/:id). */
   fills: z.array(Fill).optional(),
+  /** Creation time: ISO 8601 per the spec; Unix time is accepted too. */
   created_at: looseTimestamp,
+  /** Completion time, null until filled. Absent from the create response. */
   filled_at: looseTimestamp.nullish(),
 });
 export type Order = z.infer<typeof Order>;
 
-/** GET /api/v1/orders */
+/** Query of GET /api/v1/orders. Every field is optional. */
 export const ListOrdersQuery = z.strictObject({
+  /** Only orders in this status. Omitted: every status. */
   status: OrderStatus.optional(),
+  /**
+   * Page size, 1 to 100. Omitted: the service uses 30.
+   * @default 30
+   */
   limit: queryInt.pipe(z.number().int().min(1).max(LIMITS.ORDER_LIST_MAX_LIMIT)).optional(),
+  /**
+   * Orders to skip.
+   * @default 0
+   */
   offset: queryInt.pipe(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)).optional(),
 });
 // What callers pass: numbers (the schema also accepts the digit strings a URL query carries).
 export type ListOrdersQuery = z.output<typeof ListOrdersQuery>;
 
+/** Response of GET /api/v1/orders: one page of orders (list shape, without fills). */
 export const OrderList = z.looseObject({
+  /** The page, in list shape: no total_cost_sun, total_fee_sun or fills. */
   orders: z.array(Order),
+  /** Number of orders matching the filter, over all pages. */
   total: looseNumber,
 });
 export type OrderList = z.infer<typeof OrderList>;

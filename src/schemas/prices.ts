@@ -1,75 +1,112 @@
 import { z } from 'zod';
 import { LIMITS, ResourceType, lenientEnum, looseNumber, looseTimestamp, positiveInt, queryInt, RESOURCE_TYPES } from './common.js';
 
+/** One price tier of a provider: the price per unit for renting that long. */
 export const PricePoint = z.looseObject({
+  /** Rental duration of the tier, in seconds. */
   duration_sec: looseNumber,
   /** SUN per unit of resource for that duration. */
   price_sun: looseNumber,
 });
 export type PricePoint = z.infer<typeof PricePoint>;
 
+/** One provider's prices and availability, as GET /api/v1/prices lists them. */
 export const ProviderPrice = z.looseObject({
+  /** Provider identifier. */
   provider: z.string(),
+  /** True when the provider runs a marketplace model. */
   is_market: z.boolean(),
+  /** Energy price tiers, one per duration. */
   energy_prices: z.array(PricePoint),
+  /** Bandwidth price tiers; may be empty. */
   bandwidth_prices: z.array(PricePoint),
+  /** Energy units available now. */
   available_energy: looseNumber,
+  /** Bandwidth units available now. */
   available_bandwidth: looseNumber,
-  /** ISO 8601 per the spec; Unix time from the live service. */
+  /** Time of the last successful fetch: ISO 8601 per the spec, Unix time from the live service. */
   fetched_at: looseTimestamp,
 });
 export type ProviderPrice = z.infer<typeof ProviderPrice>;
 
-/** GET /api/v1/prices */
+/** Response of GET /api/v1/prices (public): every active provider, refreshed every 30 seconds. */
 export const PriceList = z.array(ProviderPrice);
 export type PriceList = z.infer<typeof PriceList>;
 
-/** GET /api/v1/prices/best (follows the live service; the spec does not show it). */
+/** Query of GET /api/v1/prices/best (follows the live service; the spec does not show it). */
 export const BestPriceQuery = z.strictObject({
+  /** `ENERGY` or `BANDWIDTH`. */
   resource: ResourceType,
+  /** Units wanted, a positive whole number (the mock then skips providers that cannot supply it). */
   amount: queryInt.pipe(positiveInt).optional(),
 });
 // What callers pass: numbers (the schema also accepts the digit strings a URL query carries).
 export type BestPriceQuery = z.output<typeof BestPriceQuery>;
 
+/**
+ * One provider's price for one resource at one poll: the response of GET /api/v1/prices/best
+ * and the items of GET /api/v1/prices/history (both follow the live service).
+ */
 export const PriceEntry = z.looseObject({
+  /** Provider identifier. */
   provider: z.string(),
+  /** `ENERGY` or `BANDWIDTH`; unknown values are kept. */
   resource_type: lenientEnum(RESOURCE_TYPES),
+  /** Price per unit, in SUN. */
   price_sun: looseNumber,
+  /** Units available. */
   available: looseNumber,
+  /** Whether the provider answered the poll. */
   is_online: z.boolean(),
+  /** Time of the poll: ISO 8601 or Unix time. */
   polled_at: looseTimestamp,
 });
 export type PriceEntry = z.infer<typeof PriceEntry>;
 
+/** Periods GET /api/v1/prices/history accepts (live service). */
 export const PRICE_HISTORY_PERIODS = ['1h', '6h', '24h', '7d', '30d'] as const;
 
-/** GET /api/v1/prices/history (follows the live service). */
+/** Query of GET /api/v1/prices/history (follows the live service). Every field is optional. */
 export const PriceHistoryQuery = z.strictObject({
+  /** Only this provider. Omitted: every provider. */
   provider: z.string().min(1).optional(),
+  /** Only this resource. Omitted: both. */
   resource: ResourceType.optional(),
+  /** How far back, one of {@link PRICE_HISTORY_PERIODS}. Omitted: the service picks (the mock uses `24h`). */
   period: z.enum(PRICE_HISTORY_PERIODS).optional(),
 });
 export type PriceHistoryQuery = z.input<typeof PriceHistoryQuery>;
 
+/** Response of GET /api/v1/prices/history: price entries, one per provider, resource and poll. */
 export const PriceHistory = z.array(PriceEntry);
 export type PriceHistory = z.infer<typeof PriceHistory>;
 
-/** GET /api/v1/prices/stats (follows the live service). */
+/** Response of GET /api/v1/prices/stats (follows the live service). */
 export const PriceStats = z.looseObject({
+  /** Lowest current price per unit, in SUN. */
   best_price_sun: looseNumber,
+  /** Average current price per unit, in SUN (may have decimals). */
   avg_price_sun: looseNumber,
+  /** Number of providers aggregated. */
   total_providers: looseNumber,
+  /** How often the cheapest provider changed in the last 24 hours. */
   cheapest_changes_24h: looseNumber,
 });
 export type PriceStats = z.infer<typeof PriceStats>;
 
-/** GET /api/v1/orders/preview */
+/**
+ * Query of GET /api/v1/orders/preview: what an order would cost now, with the provider selection
+ * POST /orders uses. Places no order.
+ */
 export const PreviewQuery = z
   .strictObject({
+    /** `ENERGY` or `BANDWIDTH`. */
     resource: ResourceType,
+    /** Units wanted; at least 65000 for energy. */
     amount: queryInt.pipe(positiveInt),
+    /** Rental duration, in seconds (note: `duration`, not `duration_sec`). */
     duration: queryInt.pipe(positiveInt),
+    /** Highest price per unit, in SUN; providers above it are excluded. */
     max_price_sun: looseNumber.pipe(z.number().positive()).optional(),
   })
   .superRefine((q, ctx) => {
@@ -85,19 +122,28 @@ export const PreviewQuery = z
 // What callers pass: numbers (the schema also accepts the digit strings a URL query carries).
 export type PreviewQuery = z.output<typeof PreviewQuery>;
 
+/** One provider that could fill a previewed order, and what it would cost. */
 export const PreviewOption = z.looseObject({
+  /** Provider identifier. */
   provider: z.string(),
+  /** Provider name for display. */
   displayName: z.string(),
+  /** Price per unit, in SUN. */
   price_sun: looseNumber,
   /** Total cost in TRX: a number per the spec, a string from the live service. */
   cost_trx: z.union([z.number(), z.string()]),
+  /** Duration of the price tier that matched, in seconds. */
   duration_sec: looseNumber,
 });
 export type PreviewOption = z.infer<typeof PreviewOption>;
 
+/** Response of GET /api/v1/orders/preview. */
 export const Preview = z.looseObject({
+  /** The provider an order would go to now; null when none can fill it. */
   best: PreviewOption.nullable(),
+  /** The other candidates, cheapest first. */
   fallbacks: z.array(PreviewOption),
+  /** True when no provider can fulfil the request. */
   no_providers: z.boolean(),
 });
 export type Preview = z.infer<typeof Preview>;

@@ -3,7 +3,9 @@ import { lenientEnum, looseTimestamp } from './common.js';
 import { Order } from './orders.js';
 import { Withdrawal } from './withdrawals.js';
 
+/** Webhook event types of the spec. */
 export const WEBHOOK_EVENTS = ['order.filled', 'order.failed', 'deposit.received', 'withdrawal.completed'] as const;
+/** One of {@link WEBHOOK_EVENTS}, as a request (POST /webhooks) sends it (strict). */
 export const WebhookEventType = z.enum(WEBHOOK_EVENTS);
 export type WebhookEventType = z.infer<typeof WebhookEventType>;
 
@@ -22,30 +24,42 @@ export const WebhookUrl = z.string().refine(
   { message: 'must be an https:// URL (http:// is allowed only for loopback hosts)' },
 );
 
-/** POST /api/v1/webhooks */
+/** Body of POST /api/v1/webhooks. */
 export const CreateWebhookRequest = z.strictObject({
+  /** Where deliveries go: an https:// URL (http:// only on loopback). */
   url: WebhookUrl,
+  /** Event types to subscribe to; at least one. */
   events: z.array(WebhookEventType).min(1, 'needs at least one event'),
 });
 export type CreateWebhookRequest = z.input<typeof CreateWebhookRequest>;
 
+/**
+ * A registered webhook, as POST /api/v1/webhooks (201, with `secret`) and GET /api/v1/webhooks
+ * (without) return it.
+ */
 export const Webhook = z.looseObject({
+  /** Webhook identifier. */
   id: z.string(),
+  /** Owning user. */
   user_id: z.string(),
+  /** The registered endpoint. */
   url: z.string(),
+  /** Subscribed event types; unknown values are kept. */
   events: z.array(lenientEnum(WEBHOOK_EVENTS)),
   /** 64 hex characters; returned only at creation. */
   secret: z.string().optional(),
+  /** False once the service has deactivated an endpoint that keeps failing (live service). */
   is_active: z.boolean(),
+  /** ISO 8601 per the spec; Unix time is accepted too. */
   created_at: looseTimestamp,
 });
 export type Webhook = z.infer<typeof Webhook>;
 
-/** GET /api/v1/webhooks (follows the live service). */
+/** Response of GET /api/v1/webhooks: every webhook, without secrets (follows the live service). */
 export const WebhookList = z.array(Webhook);
 export type WebhookList = z.infer<typeof WebhookList>;
 
-/** DELETE /api/v1/webhooks/:id (follows the live service). */
+/** Response of DELETE /api/v1/webhooks/:id: `{ deleted: true }` (follows the live service). */
 export const DeleteWebhookResponse = z.looseObject({ deleted: z.boolean() });
 export type DeleteWebhookResponse = z.infer<typeof DeleteWebhookResponse>;
 
@@ -54,18 +68,38 @@ export type DeleteWebhookResponse = z.infer<typeof DeleteWebhookResponse>;
  * are the shapes trx-rent's mock sends and the verifier types: the order (or withdrawal) as the
  * API returns it, and for deposits the credited transfer.
  */
+
+/**
+ * `data` of a `deposit.received` delivery: the credited transfer. The spec does not show it;
+ * this is what trx-rent's mock sends.
+ */
 export const DepositReceivedData = z.looseObject({
+  /** The deposit transaction's hash. */
   tx_id: z.string(),
+  /** Amount credited, in SUN. */
   amount_sun: z.number(),
+  /** Currency credited (`TRX` for memo deposits). */
   currency: z.string(),
+  /** The memo the transfer carried. */
   memo: z.string().optional(),
+  /** Sender address, when known. */
   from_address: z.string().optional(),
 });
 export type DepositReceivedData = z.infer<typeof DepositReceivedData>;
 
+/**
+ * `data` of a `withdrawal.completed` delivery: the withdrawal as the API returns it, plus the
+ * payout transaction's `tx_id` (the spec does not show it; this is what trx-rent's mock sends).
+ */
 export const WithdrawalCompletedData = Withdrawal.extend({ tx_id: z.string().optional() });
 
 const timestamp = z.number();
+/**
+ * A webhook delivery body of a known event type: `{ event, data, timestamp }`, with `timestamp`
+ * in Unix seconds. `order.*` events carry the {@link Order}; see {@link AnyWebhookEventBody} for
+ * other event types. To check a signature and parse in one step, use `constructWebhookEvent`
+ * from `trx-rent/webhooks`.
+ */
 export const WebhookEventBody = z.discriminatedUnion('event', [
   z.looseObject({ event: z.literal('order.filled'), data: Order, timestamp }),
   z.looseObject({ event: z.literal('order.failed'), data: Order, timestamp }),

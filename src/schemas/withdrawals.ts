@@ -1,22 +1,33 @@
 import { z } from 'zod';
 import { LIMITS, lenientEnum, looseNumber, sun, tronAddress } from './common.js';
 
+/** Currencies an account holds and can withdraw. */
 export const CURRENCIES = ['TRX', 'USDT'] as const;
+/** Withdrawal lifecycle: `PENDING` until the on-chain transaction confirms, then `COMPLETED` (or `FAILED`). */
 export const WITHDRAWAL_STATUSES = ['PENDING', 'COMPLETED', 'FAILED'] as const;
 
-/** POST /api/v1/withdraw: amount in SUN. */
+/** Body of POST /api/v1/withdraw (5 requests per minute per IP). */
 export const CreateWithdrawalRequest = z.strictObject({
+  /** Base58 TRON destination address. */
   address: tronAddress,
+  /** Amount in whole SUN (USDT in 6-decimal units): at least 50,000,000 (50 TRX). */
   amount: sun.min(LIMITS.MIN_WITHDRAWAL_SUN, `must be at least ${LIMITS.MIN_WITHDRAWAL_SUN} SUN (50 TRX)`),
+  /** `TRX` or `USDT`. */
   currency: z.enum(CURRENCIES),
 });
 export type CreateWithdrawalRequest = z.input<typeof CreateWithdrawalRequest>;
 
+/** A withdrawal as POST /api/v1/withdraw returns it (status `PENDING`). */
 export const Withdrawal = z.looseObject({
+  /** Withdrawal identifier. */
   id: z.string(),
+  /** See {@link WITHDRAWAL_STATUSES}; unknown values are kept. */
   status: lenientEnum(WITHDRAWAL_STATUSES),
+  /** Amount in SUN (USDT in 6-decimal units). */
   amount: looseNumber,
+  /** `TRX` or `USDT`. */
   currency: lenientEnum(CURRENCIES),
+  /** Destination TRON address. */
   address: z.string(),
 });
 export type Withdrawal = z.infer<typeof Withdrawal>;

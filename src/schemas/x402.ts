@@ -1,20 +1,29 @@
-import { z } from 'zod';
-import { ResourceType, lenientEnum, looseNumber, looseTimestamp, tronAddress } from './common.js';
-
 /**
  * Schemas of the pay-per-call API (`/x402/tron/*`) and of the x402 wire format (challenges,
  * payment payloads, settlement responses). Requests are strict, responses lenient, as for the
  * account API. Amounts are decimal strings, never floats.
+ * @module
  */
+import { z } from 'zod';
+import { ResourceType, lenientEnum, looseNumber, looseTimestamp, tronAddress } from './common.js';
 
+/** Constants of the pay-per-call API (the x402 spec's Limits table). */
 export const X402_LIMITS = {
+  /** Most transfers in one POST /send/batch. */
   MAX_BATCH_TRANSFERS: 50,
+  /** How long a watch (POST /watch) lasts: 24 hours, in ms. */
   WATCH_DURATION_MS: 24 * 60 * 60 * 1000,
+  /** `expires_in_seconds` of POST /invoice when omitted. */
   INVOICE_EXPIRES_DEFAULT_S: 3600,
+  /** `timeout_seconds` of POST /receive when omitted. */
   RECEIVE_TIMEOUT_DEFAULT_S: 300,
+  /** `slippage_pct` of POST /swap/execute when omitted. */
   SWAP_SLIPPAGE_DEFAULT_PCT: 0.5,
+  /** Price of a fixed-price call, in USD (decimal string). */
   FIXED_PRICE_USD: '0.01',
+  /** Lowest price of a dynamic-price call (send, send/batch, swap/execute), in USD. */
   DYNAMIC_MIN_USD: '0.001',
+  /** Highest price of a dynamic-price call, in USD. */
   DYNAMIC_MAX_USD: '0.01',
 } as const;
 
@@ -34,69 +43,136 @@ const tokenRef = z.string().min(1).max(64);
 
 // ---- requests (strict) ----
 
-export const X402PricesQuery = z.strictObject({ resource: ResourceType.optional() });
+/** Query of GET /x402/tron/prices. */
+export const X402PricesQuery = z.strictObject({
+  /** Only this resource. Omitted: both energy and bandwidth. */
+  resource: ResourceType.optional(),
+});
 export type X402PricesQuery = z.input<typeof X402PricesQuery>;
 
+/** Path of GET /x402/tron/account/{address}: a base58 TRON address. */
 export const X402AccountParams = z.strictObject({ address: tronAddress });
 
+/** Operations POST /x402/tron/estimate can simulate. */
 export const ESTIMATE_OPERATIONS = ['trc20_transfer', 'trx_transfer', 'custom'] as const;
+/** Body of POST /x402/tron/estimate: the transaction to simulate. */
 export const EstimateRequest = z.strictObject({
+  /** What kind of transaction, one of {@link ESTIMATE_OPERATIONS}. */
   operation: z.enum(ESTIMATE_OPERATIONS),
+  /** Receiver (base58). */
   to: tronAddress.optional(),
+  /** Amount as a decimal string in token units (`"1.5"`), not atomic units. */
   amount: decimalAmount.optional(),
+  /** Contract called, e.g. a TRC-20 token (base58). */
   contract: tronAddress.optional(),
 });
 export type EstimateRequest = z.input<typeof EstimateRequest>;
 
-export const SwapQuoteRequest = z.strictObject({ from: tokenRef, to: tokenRef, amount: decimalAmount });
+/** Body of POST /x402/tron/swap/quote. */
+export const SwapQuoteRequest = z.strictObject({
+  /** Token sold: symbol (`USDT`, `TRX`, …) or TRC-20 contract address. */
+  from: tokenRef,
+  /** Token bought: symbol or TRC-20 contract address. */
+  to: tokenRef,
+  /** Amount of `from`, as a decimal string in token units (`"1.5"`). */
+  amount: decimalAmount,
+});
 export type SwapQuoteRequest = z.input<typeof SwapQuoteRequest>;
 
-export const NetworkQuery = z.strictObject({ format: z.enum(['full', 'summary']).optional() });
+/** Query of GET /x402/tron/network. */
+export const NetworkQuery = z.strictObject({
+  /**
+   * `full` or `summary`. Omitted: the service uses `full`.
+   * @default 'full'
+   */
+  format: z.enum(['full', 'summary']).optional(),
+});
 export type NetworkQuery = z.input<typeof NetworkQuery>;
 
+/** Body of POST /x402/tron/invoice; payments to the invoice are detected automatically. */
 export const InvoiceRequest = z.strictObject({
+  /** Amount due, in USDT, as a decimal string (`"12.5"`). */
   amount_usdt: decimalAmount,
+  /** Free text, at most 500 characters. */
   description: z.string().max(500).optional(),
+  /** Address to be paid (base58). Omitted: the service picks one (the mock does). */
   pay_to_address: tronAddress.optional(),
+  /**
+   * Lifetime of the invoice, in whole seconds, at most 30 days. Omitted: the service uses 3600.
+   * @default 3600
+   */
   expires_in_seconds: z.number().int().positive().max(30 * 24 * 3600).optional(),
 });
 export type InvoiceRequest = z.input<typeof InvoiceRequest>;
 
+/** Incoming-transfer kinds a watch can report. */
 export const WATCH_EVENT_TYPES = ['usdt_incoming', 'usdc_incoming', 'usdd_incoming', 'trc20_incoming'] as const;
+/** Body of POST /x402/tron/watch: report TRC-20 transfers to `address` for 24 hours. */
 export const WatchRequest = z.strictObject({
+  /** Address to watch (base58). */
   address: tronAddress,
+  /** Where each matching transfer is posted: an http(s) URL. */
   webhook_url: httpUrl,
+  /** Which transfers to report; at least one when given. Omitted: the service decides (the mock uses `trc20_incoming`). */
   event_types: z.array(z.enum(WATCH_EVENT_TYPES)).min(1).optional(),
+  /** Only this token contract (base58). */
   token_contract: tronAddress.optional(),
+  /** Ignore transfers below this amount, a decimal string in token units. */
   min_amount: decimalAmount.optional(),
 });
 export type WatchRequest = z.input<typeof WatchRequest>;
 
+/** Body of POST /x402/tron/receive: a one-time watch for one expected payment. */
 export const ReceiveRequest = z.strictObject({
+  /** Amount expected, a decimal string in token units. */
   expected_amount: decimalAmount,
+  /** Token expected (base58 contract). Omitted: the mock expects USDT. */
   token_contract: tronAddress.optional(),
+  /**
+   * Accepted deviation from `expected_amount`, in percent (0 to 100). Omitted: the service uses 0.
+   * @default 0
+   */
   tolerance_pct: z.number().min(0).max(100).optional(),
+  /**
+   * How long to wait, in whole seconds, at most 7 days. Omitted: the service uses 300.
+   * @default 300
+   */
   timeout_seconds: z.number().int().positive().max(7 * 24 * 3600).optional(),
+  /** Called once when the payment is detected: an http(s) URL. */
   webhook_url: httpUrl.optional(),
 });
 export type ReceiveRequest = z.input<typeof ReceiveRequest>;
 
+/**
+ * Body of POST /x402/tron/send: broadcast a pre-signed USDT transfer; the service buys the
+ * energy it needs first.
+ */
 export const SendRequest = z.strictObject({
+  /** Receiver (base58); must match the signed transfer. */
   to: tronAddress,
+  /** Amount in USDT, a decimal string (`"1.5"`); must match the signed transfer. */
   amount_usdt: decimalAmount,
+  /** The signed transaction as a string: the JSON `signTrc20Transfer` returns as `signed_tx`. */
   signed_tx: z.string().min(1, 'signed_tx is required'),
+  /** Free text, at most 200 characters. */
   memo: z.string().max(200).optional(),
 });
 export type SendRequest = z.input<typeof SendRequest>;
 
+/** One item of POST /x402/tron/send/batch. */
 export const BatchTransfer = z.strictObject({
+  /** Receiver (base58); must match the signed transfer. */
   to: tronAddress,
+  /** Amount, a decimal string in token units; must match the signed transfer. */
   amount: decimalAmount,
+  /** The signed transaction as a string (JSON of the signed transaction). */
   signed_tx: z.string().min(1, 'signed_tx is required'),
 });
 export type BatchTransfer = z.input<typeof BatchTransfer>;
 
+/** Body of POST /x402/tron/send/batch. */
 export const BatchSendRequest = z.strictObject({
+  /** 1 to 50 pre-signed transfers. */
   transfers: z
     .array(BatchTransfer)
     .min(1, 'needs at least one transfer')
@@ -104,14 +180,23 @@ export const BatchSendRequest = z.strictObject({
 });
 export type BatchSendRequest = z.input<typeof BatchSendRequest>;
 
+/** Body of POST /x402/tron/swap/execute; the energy the swap needs is provided. */
 export const SwapExecuteRequest = z.strictObject({
+  /** Token sold: symbol or TRC-20 contract address. */
   from_token: tokenRef,
+  /** Token bought: symbol or TRC-20 contract address. */
   to_token: tokenRef,
+  /** Amount of `from_token`, a decimal string in token units. */
   amount: decimalAmount,
+  /**
+   * Largest accepted price movement, in percent (0 to 50). Omitted: the service uses 0.5.
+   * @default 0.5
+   */
   slippage_pct: z.number().min(0).max(50).optional(),
 });
 export type SwapExecuteRequest = z.input<typeof SwapExecuteRequest>;
 
+/** Node methods POST /x402/tron/rpc/{method} forwards (the whitelist). */
 export const RPC_METHODS = [
   'wallet/getnowblock',
   'wallet/getaccount',
@@ -123,31 +208,49 @@ export const RPC_METHODS = [
   'wallet/getchainparameters',
   'wallet/getblockbynum',
 ] as const;
+/** One of {@link RPC_METHODS}, e.g. `wallet/getnowblock`. */
 export type RpcMethod = (typeof RPC_METHODS)[number];
+/** Validates an RPC method name against {@link RPC_METHODS}. */
 export const RpcMethodSchema = z.enum(RPC_METHODS);
+/** Body of POST /x402/tron/rpc/{method}: a JSON object, as the node method expects it. */
 export const RpcBody = z.record(z.string(), z.unknown());
 
 // ---- results (lenient) ----
 
+/** One provider's price, an item of GET /x402/tron/prices. */
 export const X402PriceEntry = z.looseObject({
+  /** Provider identifier. */
   provider: z.string(),
+  /** Price per unit of resource, in SUN. */
   price_sun: looseNumber,
+  /** Units available. */
   available: looseNumber,
 });
 export type X402PriceEntry = z.infer<typeof X402PriceEntry>;
+/** Result of GET /x402/tron/prices: entries from several providers, updated every 30 seconds. */
 export const X402PriceList = z.array(X402PriceEntry);
 
+/** One TRC-20 token balance of an account (the spec does not show this shape; the mock's). */
 export const Trc20Balance = z.looseObject({
+  /** Token symbol, when known. */
   symbol: z.string().optional(),
+  /** Token contract (base58). */
   contract: z.string(),
+  /** Balance; the mock sends a decimal string in token units. */
   balance: z.union([z.string(), z.number()]),
+  /** The token's decimals, when given. */
   decimals: looseNumber.optional(),
 });
 
+/** Result of GET /x402/tron/account/{address}. */
 export const X402Account = z.looseObject({
+  /** The account's address (base58). */
   address: z.string(),
+  /** TRX balance, in SUN. */
   balance: looseNumber,
+  /** Energy the account can use. */
   energy_limit: looseNumber,
+  /** Bandwidth the account can use. */
   bandwidth_limit: looseNumber,
   /** Not shown by the spec; the mock sends this name. */
   trc20_balances: z.array(Trc20Balance).optional(),
@@ -156,129 +259,230 @@ export type X402Account = z.infer<typeof X402Account>;
 
 const decimalOut = z.union([z.string(), z.number().transform(String)]);
 
+/** Result of POST /x402/tron/estimate, from a simulation. */
 export const Estimate = z.looseObject({
+  /** Energy the transaction would use. */
   energy_needed: looseNumber,
+  /** Bandwidth the transaction would use. */
   bandwidth_needed: looseNumber,
+  /** Estimated cost in TRX (not SUN), a decimal string. */
   cost_trx: decimalOut,
 });
 export type Estimate = z.infer<typeof Estimate>;
 
-export const SwapQuote = z.looseObject({ amount_out: decimalOut, price_impact: decimalOut, rate: decimalOut });
+/** Result of POST /x402/tron/swap/quote, from a decentralized exchange. Decimal strings. */
+export const SwapQuote = z.looseObject({
+  /** Amount of the bought token, in token units. */
+  amount_out: decimalOut,
+  /** Price impact of the trade. */
+  price_impact: decimalOut,
+  /** Exchange rate. */
+  rate: decimalOut,
+});
 export type SwapQuote = z.infer<typeof SwapQuote>;
 
-/** Chain parameters; individual fields are not shown by the spec, so any object is accepted. */
+/** Result of GET /x402/tron/network: chain parameters. The spec does not show the fields, so any object is accepted. */
 export const NetworkInfo = z.looseObject({});
 export type NetworkInfo = z.infer<typeof NetworkInfo>;
 
+/** Result of POST /x402/tron/invoice. */
 export const Invoice = z.looseObject({
+  /** Invoice identifier. */
   invoice_id: z.string(),
+  /** Page where the invoice can be paid. */
   payment_url: z.string(),
+  /** Address to pay (base58). */
   pay_to_address: z.string(),
+  /** Text to encode as a QR code for wallets. */
   qr_data: z.string(),
 });
 export type Invoice = z.infer<typeof Invoice>;
 
-export const Watch = z.looseObject({ watch_id: z.string(), expires_at: looseTimestamp, status: lenientEnum(['active', 'expired']) });
+/** Result of POST /x402/tron/watch. */
+export const Watch = z.looseObject({
+  /** Watch identifier. */
+  watch_id: z.string(),
+  /** End of the watch, 24 hours after creation. */
+  expires_at: looseTimestamp,
+  /** `active` or `expired` (the spec shows no values; others are kept). */
+  status: lenientEnum(['active', 'expired']),
+});
 export type Watch = z.infer<typeof Watch>;
 
-export const Receive = z.looseObject({ payment_id: z.string(), watch_address: z.string(), expires_at: looseTimestamp });
+/** Result of POST /x402/tron/receive. */
+export const Receive = z.looseObject({
+  /** Identifier of the expected payment. */
+  payment_id: z.string(),
+  /** Address the payer should send to. */
+  watch_address: z.string(),
+  /** When the one-time watch ends (`timeout_seconds` after creation). */
+  expires_at: looseTimestamp,
+});
 export type Receive = z.infer<typeof Receive>;
 
+/** Result of POST /x402/tron/send. */
 export const SendResult = z.looseObject({
+  /** Hash of the broadcast transaction. */
   txid: z.string(),
+  /** Transaction status (the spec shows no values; the mock sends `confirmed` or `reverted`). */
   status: z.string(),
+  /** Energy bought and resources used for the transfer; fields not shown by the spec (the mock sends e.g. `energy_used`, `energy_purchased`, `trx_burnt`). */
   resources: z.record(z.string(), z.unknown()),
 });
 export type SendResult = z.infer<typeof SendResult>;
 
+/** Result of POST /x402/tron/send/batch. */
 export const BatchSendResult = z.looseObject({
+  /** Transfers in the batch. */
   total: looseNumber,
+  /** Transfers that went through. */
   succeeded: looseNumber,
+  /** Transfers that did not. */
   failed: looseNumber,
+  /** One entry per transfer; the spec does not show their shape. */
   results: z.array(z.unknown()),
 });
 export type BatchSendResult = z.infer<typeof BatchSendResult>;
 
-export const SwapExecution = z.looseObject({ txid: z.string(), amount_out: decimalOut });
+/** Result of POST /x402/tron/swap/execute. */
+export const SwapExecution = z.looseObject({
+  /** Hash of the swap transaction. */
+  txid: z.string(),
+  /** Amount of the bought token received, a decimal string in token units. */
+  amount_out: decimalOut,
+});
 export type SwapExecution = z.infer<typeof SwapExecution>;
 
+/** Result of POST /x402/tron/rpc/{method}: the node's JSON, object or array, as returned. */
 export const RpcResult = z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]);
 export type RpcResult = z.infer<typeof RpcResult>;
 
 // ---- x402 wire format ----
 
+/** x402 v2: the resource a challenge or payload is about. */
 export const ResourceInfo = z.looseObject({
+  /** URL of the resource. */
   url: z.string(),
+  /** What the payment buys. */
   description: z.string().optional(),
+  /** Media type of the resource's response. */
   mimeType: z.string().optional(),
 });
 
 const atomic = z.string().regex(/^\d+$/, 'must be an integer amount in atomic units');
 
+/** x402 v2: one way to pay that a challenge accepts (an item of `accepts`). */
 export const PaymentRequirementsV2 = z.looseObject({
+  /** Settlement scheme, e.g. `exact`, `exact_permit`, `exact_gasfree`. */
   scheme: z.string().min(1),
+  /** CAIP-2 network id, e.g. `eip155:8453`, `tron:728126428` (TRON has several spellings). */
   network: z.string().min(1),
+  /** Amount to pay, in the token's atomic units, as an integer string. */
   amount: atomic,
+  /** Token contract (0x address on EVM, base58 on TRON). */
   asset: z.string().min(1),
+  /** Recipient address. */
   payTo: z.string().min(1),
+  /** How long the payment may take, in seconds. */
   maxTimeoutSeconds: z.number().int().nonnegative(),
+  /** Scheme-specific data, e.g. the token's EIP-712 `{ name, version }`. */
   extra: z.record(z.string(), z.unknown()).optional(),
 });
 export type PaymentRequirementsV2 = z.infer<typeof PaymentRequirementsV2>;
 
+/** x402 v2 challenge: the base64 JSON in the `PAYMENT-REQUIRED` header of a 402. */
 export const PaymentRequiredV2 = z.looseObject({
   x402Version: z.literal(2),
+  /** Why payment is required (or why the last payment failed). */
   error: z.string().optional(),
+  /** The resource being paid for. */
   resource: ResourceInfo.optional(),
+  /** Offers, parsed one by one with {@link PaymentRequirementsV2} so one odd entry does not void the rest. */
   accepts: z.array(z.unknown()),
+  /** Protocol extensions; a payer echoes what it received. */
   extensions: z.record(z.string(), z.unknown()).optional(),
 });
 
+/** x402 v1: one way to pay that a challenge accepts (an item of `accepts`). */
 export const PaymentRequirementsV1 = z.looseObject({
+  /** Settlement scheme; `exact` in v1. */
   scheme: z.string().min(1),
+  /** v1 short network name, e.g. `base`, `base-sepolia`. */
   network: z.string().min(1),
+  /** Amount to pay, in the token's atomic units, as an integer string. */
   maxAmountRequired: atomic,
+  /** Token contract. */
   asset: z.string().min(1),
+  /** Recipient address. */
   payTo: z.string().min(1),
+  /** URL of the resource. */
   resource: z.string(),
+  /** What the payment buys. */
   description: z.string(),
+  /** Media type of the resource's response. */
   mimeType: z.string().optional(),
+  /** JSON schema of the resource's response. */
   outputSchema: z.record(z.string(), z.unknown()).optional(),
+  /** How long the payment may take, in seconds. */
   maxTimeoutSeconds: z.number().int().nonnegative(),
+  /** Scheme-specific data, e.g. the token's EIP-712 `{ name, version }`. */
   extra: z.record(z.string(), z.unknown()).optional(),
 });
 export type PaymentRequirementsV1 = z.infer<typeof PaymentRequirementsV1>;
 
+/** x402 v1 challenge: the JSON body of a 402. */
 export const PaymentRequiredV1 = z.looseObject({
   x402Version: z.literal(1),
+  /** Why payment is required, e.g. "X-PAYMENT header is required". */
   error: z.string().optional(),
+  /** Offers, parsed one by one with {@link PaymentRequirementsV1}. */
   accepts: z.array(z.unknown()),
 });
 
+/** x402 v2 payment: the base64 JSON in the `PAYMENT-SIGNATURE` header of the paid retry. */
 export const PaymentPayloadV2 = z.looseObject({
   x402Version: z.literal(2),
+  /** The resource being paid for, as the challenge gave it. */
   resource: ResourceInfo.optional(),
+  /** A copy of the offer chosen from the challenge's `accepts`. */
   accepted: PaymentRequirementsV2,
+  /** Scheme-specific signed data (e.g. `signature` and `authorization`). */
   payload: z.record(z.string(), z.unknown()),
+  /** The challenge's extensions, echoed. */
   extensions: z.record(z.string(), z.unknown()).optional(),
 });
 export type PaymentPayloadV2 = z.infer<typeof PaymentPayloadV2>;
 
+/** x402 v1 payment: the base64 JSON in the `X-PAYMENT` header of the paid retry. */
 export const PaymentPayloadV1 = z.looseObject({
   x402Version: z.literal(1),
+  /** Scheme of the chosen offer. */
   scheme: z.string(),
+  /** v1 network name of the chosen offer. */
   network: z.string(),
+  /** Scheme-specific signed data (e.g. `signature` and `authorization`). */
   payload: z.record(z.string(), z.unknown()),
 });
 export type PaymentPayloadV1 = z.infer<typeof PaymentPayloadV1>;
 
+/**
+ * x402 settlement result: the base64 JSON in the `PAYMENT-RESPONSE` (v2) or
+ * `X-PAYMENT-RESPONSE` (v1) header of the paid response.
+ */
 export const SettlementResponse = z.looseObject({
+  /** Whether the payment settled. */
   success: z.boolean(),
+  /** Machine-readable failure reason, e.g. `insufficient_funds`; only on failure. */
   errorReason: z.string().optional(),
+  /** Human-readable failure text; only on failure. */
   errorMessage: z.string().optional(),
+  /** Settlement transaction hash; empty on failure. */
   transaction: z.string(),
+  /** Network the payment settled on. */
   network: z.string(),
+  /** Address that paid. */
   payer: z.string().optional(),
+  /** Amount settled, in atomic units (v2). */
   amount: z.string().optional(),
 });
 export type SettlementResponse = z.infer<typeof SettlementResponse>;

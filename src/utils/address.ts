@@ -1,10 +1,11 @@
-import { sha256 } from '@noble/hashes/sha2';
-import { createBase58check } from '@scure/base';
-
 /**
  * TRON addresses: base58check over 21 bytes (0x41 prefix + 20-byte account id), checksum =
  * first 4 bytes of sha256(sha256(payload)). Pure functions, no tronweb.
+ * @module
  */
+import { sha256 } from '@noble/hashes/sha2';
+import { createBase58check } from '@scure/base';
+
 const base58check = createBase58check(sha256);
 const TRON_PREFIX = 0x41;
 const SHAPE = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
@@ -20,20 +21,23 @@ export function isTronAddress(value: unknown): boolean {
   }
 }
 
-/** Base58 address -> 0x-prefixed 20-byte hex (the form EIP-712/TIP-712 signing uses). */
+/** Base58 address -> 0x-prefixed 20-byte hex (the form EIP-712/TIP-712 signing uses). Throws a TypeError if invalid. */
 export function tronAddressToEvmHex(address: string): `0x${string}` {
   if (!isTronAddress(address)) throw new TypeError(`Not a TRON address: ${address}`);
   const bytes = base58check.decode(address).subarray(1);
   return `0x${toHex(bytes)}`;
 }
 
-/** Base58 address -> 41-prefixed hex (the form TRON nodes use in raw_data). */
+/** Base58 address -> 41-prefixed hex (the form TRON nodes use in raw_data). Throws a TypeError if invalid. */
 export function tronAddressToHex(address: string): string {
   if (!isTronAddress(address)) throw new TypeError(`Not a TRON address: ${address}`);
   return toHex(base58check.decode(address));
 }
 
-/** 41-prefixed hex, 0x-prefixed 20-byte hex, or base58 -> base58 address. */
+/**
+ * 41-prefixed hex, 0x-prefixed 20-byte hex, or base58 -> base58 address. Throws a TypeError on
+ * anything else.
+ */
 export function toTronAddress(value: string): string {
   if (isTronAddress(value)) return value;
   let hex = value.toLowerCase().replace(/^0x/, '');

@@ -6,11 +6,22 @@
  * The service signs `X-Service-Signature: sha256=<hex HMAC-SHA256 of the raw body>` keyed
  * with the webhook's secret. Nothing else is signed, so replay protection can only use the
  * body's own `timestamp` (which the signature covers).
+ * @module
  */
 import type { DepositReceivedData, Order, Withdrawal } from '../schemas/index.js';
 
+/**
+ * The request body exactly as received, before any JSON parsing: a string (hashed as UTF-8),
+ * bytes or an ArrayBuffer.
+ */
 export type RawBody = string | Uint8Array | ArrayBuffer;
 
+/**
+ * Why a delivery was rejected: `missing_header` (no signature), `bad_format` (not
+ * `sha256=<64 hex>`), `mismatch` (wrong secret, or a changed or re-serialised body), `too_old`
+ * (`timestamp` older than the tolerance), `invalid_timestamp` (none, or too far in the future),
+ * `invalid_payload` (not a JSON `{ event, data, timestamp }` object).
+ */
 export type WebhookSignatureFailure =
   | 'missing_header'
   | 'bad_format'
@@ -19,9 +30,15 @@ export type WebhookSignatureFailure =
   | 'invalid_timestamp'
   | 'invalid_payload';
 
+/**
+ * Thrown by {@link constructWebhookEvent} when a delivery must not be trusted; `reason` says
+ * why. Do not process such a delivery (the example receiver answers 400).
+ */
 export class WebhookSignatureError extends Error {
+  /** Always `WEBHOOK_SIGNATURE_INVALID`. */
   readonly code = 'WEBHOOK_SIGNATURE_INVALID';
   constructor(
+    /** What failed; see {@link WebhookSignatureFailure}. */
     readonly reason: WebhookSignatureFailure,
     message: string,
   ) {
@@ -30,21 +47,37 @@ export class WebhookSignatureError extends Error {
   }
 }
 
+/** Shape every delivery body shares: `{ event, data, timestamp }`. */
 interface EventBase<E extends string, D> {
+  /** The event type, e.g. `order.filled`. */
   event: E;
+  /** The event's subject. */
   data: D;
   /** Unix time (seconds) the service stamped on the delivery. */
   timestamp: number;
 }
+/** `order.filled`: an order was delivered; `data` is the order as the API returns it. */
 export type OrderFilledEvent = EventBase<'order.filled', Order>;
+/** `order.failed`: an order failed; `data` is the order as the API returns it. */
 export type OrderFailedEvent = EventBase<'order.failed', Order>;
+/**
+ * `deposit.received`: a deposit was credited; `data` is the credited transfer. The live
+ * service's `deposit.confirmed` arrives under this name.
+ */
 export type DepositReceivedEvent = EventBase<'deposit.received', DepositReceivedData>;
+/** `withdrawal.completed`: a withdrawal was paid out; `data` is the withdrawal plus its `tx_id`. */
 export type WithdrawalCompletedEvent = EventBase<'withdrawal.completed', Withdrawal & { tx_id?: string }>;
+/** The events this version types; switch on `event` to narrow `data`. */
 export type KnownWebhookEvent = OrderFilledEvent | OrderFailedEvent | DepositReceivedEvent | WithdrawalCompletedEvent;
 /** An event type this version does not know yet; its body is kept as sent. */
 export type UnknownWebhookEvent = EventBase<string, Record<string, unknown>>;
+/**
+ * A verified delivery, as {@link constructWebhookEvent} returns it. Narrow with
+ * {@link isKnownEvent} before switching on `event`.
+ */
 export type WebhookEvent = KnownWebhookEvent | UnknownWebhookEvent;
 
+/** The event types {@link KnownWebhookEvent} covers (the spec's four). */
 export const KNOWN_WEBHOOK_EVENTS = ['order.filled', 'order.failed', 'deposit.received', 'withdrawal.completed'] as const;
 // The live service's README names the deposit event `deposit.confirmed`; it is the same event.
 const EVENT_ALIASES: Record<string, KnownWebhookEvent['event']> = { 'deposit.confirmed': 'deposit.received' };
@@ -54,10 +87,11 @@ export function isKnownEvent(event: WebhookEvent): event is KnownWebhookEvent {
   return (KNOWN_WEBHOOK_EVENTS as readonly string[]).includes(event.event);
 }
 
+/** Options of {@link constructWebhookEvent}. */
 export interface ConstructEventOptions {
   /**
-   * Maximum age of the body's `timestamp`, in seconds: a positive, finite number (anything else
-   * throws a RangeError rather than weakening the check).
+   * Maximum age of the body's `timestamp`, in seconds; also how far it may lie in the future.
+   * A positive, finite number (anything else throws a RangeError rather than weakening the check).
    * @default 300
    */
   toleranceSec?: number;
@@ -66,7 +100,10 @@ export interface ConstructEventOptions {
    * @default false
    */
   skipTimestampCheck?: boolean;
-  /** Current time in ms (for tests). Default Date.now(). */
+  /**
+   * Current time, in ms since the epoch, that the body's `timestamp` is checked against (for tests).
+   * @default Date.now()
+   */
   now?: number;
 }
 
@@ -204,7 +241,8 @@ const MESSAGES: Record<WebhookSignatureFailure, string> = {
 /**
  * Verify the signature, then parse and return the typed event. Throws WebhookSignatureError
  * with a `reason` when the header is missing or malformed, the signature does not match, the
- * body is not an event, or its `timestamp` is outside `toleranceSec`.
+ * body is not an event, or its `timestamp` is outside `toleranceSec`. A `deposit.confirmed`
+ * event (the live service's name) comes back as `deposit.received`.
  */
 export async function constructWebhookEvent(
   rawBody: RawBody,
