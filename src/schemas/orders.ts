@@ -87,6 +87,8 @@ export const Fill = z.looseObject({
   verified: z.boolean(),
   /** Link to the transaction in a block explorer. */
   tronscan_url: z.string(),
+  /** The delegation's transaction id (follows the live service, not the spec); null for a failed fill. */
+  delegation_tx: z.string().nullish(),
 });
 export type Fill = z.infer<typeof Fill>;
 
@@ -122,6 +124,11 @@ export const Order = z.looseObject({
   created_at: looseTimestamp,
   /** Completion time, null until filled. Absent from the create response. */
   filled_at: looseTimestamp.nullish(),
+  /**
+   * When the order ends (follows the live service, not the spec): a waiting LIMIT order's
+   * deadline, then the end of the rental once filled. Only in the full order; null until known.
+   */
+  expires_at: looseTimestamp.nullish(),
 });
 export type Order = z.infer<typeof Order>;
 

@@ -71,12 +71,16 @@ describe('endpoints (SDK and raw fetch, responses pass the shared schemas)', () 
     const stats = await sdk.prices.stats();
     expect(PriceStats.parse(stats).best_price_sun).toBe(best.price_sun);
     expect(stats.total_providers).toBe(6);
+    // exactly the live service's four fields: a client that builds typed objects strictly from the body must not crash
+    expect(Object.keys((await raw(mock.url, 'GET', '/api/v1/prices/stats')).json).sort()).toEqual(['avg_price_sun', 'best_price_sun', 'cheapest_changes_24h', 'total_providers']);
     const history = await sdk.prices.history({ provider: 'tem', resource: 'ENERGY', period: '1h' });
     expect(PriceHistory.parse(history).length).toBe(60);
     expect(history.every((e) => e.provider === 'tem' && e.resource_type === 'ENERGY')).toBe(true);
     expect(Date.parse(String(history[0]!.polled_at))).toBeGreaterThan(Date.parse(String(history[1]!.polled_at)));
     expectError(await raw(mock.url, 'GET', '/api/v1/prices/best'), 422, 'VALIDATION_ERROR', 'resource');
-    expectError(await raw(mock.url, 'GET', '/api/v1/prices/history?provider=nobody'), 404, 'NOT_FOUND');
+    // an unknown provider is a filter that matches nothing: an empty list, not a 404
+    const none = await raw(mock.url, 'GET', '/api/v1/prices/history?provider=nobody');
+    expect([none.status, none.json]).toEqual([200, []]);
   });
 
   it('GET /orders/preview: best, fallbacks sorted by price, no_providers, max_price_sun excludes', async () => {

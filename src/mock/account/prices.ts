@@ -30,9 +30,8 @@ export const priceRoutes: RouteDef[] = [
     auth: 'public',
     handle: ({ state, query, parse }) => {
       const q = parse(PriceHistoryQuery, query);
-      if (q.provider && !state.market.provider(q.provider)) {
-        throw new MockApiError('NOT_FOUND', `Unknown provider ${q.provider}`, { field: 'provider' });
-      }
+      // A filter that matches nothing is an empty list, as for any other list filter.
+      if (q.provider && !state.market.provider(q.provider)) return { status: 200, body: [] };
       return { status: 200, body: state.market.history(q) };
     },
   },

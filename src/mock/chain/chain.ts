@@ -52,6 +52,8 @@ export interface ChainAccount {
   /** Energy delegated to the account (rented), and used in the current window. */
   energyLimit: number;
   energyUsed: number;
+  /** Bandwidth delegated to the account (rented). */
+  netLimit: number;
   freeNetUsed: number;
   createdAt: number;
 }
@@ -109,7 +111,7 @@ export function labelAddress(label: string): string {
  * transactions with receipts. Deposits, order fills, paid sends and the node routes all land here.
  */
 export class SimulatedChain {
-/** The owning state's clock. */
+  /** The owning state's clock. */
   readonly now: () => number;
   readonly seed: number;
   readonly genesisTime: number;
@@ -131,7 +133,7 @@ export class SimulatedChain {
 
   // ---- tokens ----
 
-/** A supported stablecoin by symbol or contract address. */
+  /** A supported stablecoin by symbol or contract address. */
   token(ref: string): ChainToken | undefined {
     if (isTronAddress(ref)) return CHAIN_TOKENS.find((t) => t.address === ref);
     return CHAIN_TOKENS.find((t) => t.symbol === ref.toUpperCase());
@@ -139,12 +141,12 @@ export class SimulatedChain {
 
   // ---- blocks ----
 
-/** The block height at a time (default now). */
+  /** The block height at a time (default now). */
   height(at = this.now()): number {
     return GENESIS_HEIGHT + Math.max(0, Math.floor((at - this.genesisTime) / BLOCK_INTERVAL_MS));
   }
 
-/** When block `height` was produced (ms since the epoch). */
+  /** When block `height` was produced (ms since the epoch). */
   blockTime(height: number): number {
     return this.genesisTime + (height - GENESIS_HEIGHT) * BLOCK_INTERVAL_MS;
   }
@@ -154,7 +156,7 @@ export class SimulatedChain {
     return height.toString(16).padStart(16, '0') + hashHex(`trx-rent mock block ${this.seed} ${height}`).slice(16);
   }
 
-/** A block as java-tron's `getblock` shows it (undefined beyond the head). */
+  /** A block as java-tron's `getblock` shows it (undefined beyond the head). */
   block(height = this.height(), detail = true): Record<string, unknown> | undefined {
     if (height < GENESIS_HEIGHT || height > this.height()) return undefined;
     const raw = {
@@ -188,28 +190,28 @@ export class SimulatedChain {
 
   // ---- accounts ----
 
-/** An address's on-chain account (created empty when `create`). */
+  /** An address's on-chain account (created empty when `create`). */
   account(address: string, create = false): ChainAccount | undefined {
     let account = this.accounts.get(address);
     if (!account && create) {
-      account = { address, trx: 0n, tokens: new Map(), energyLimit: 0, energyUsed: 0, freeNetUsed: 0, createdAt: this.now() };
+      account = { address, trx: 0n, tokens: new Map(), energyLimit: 0, energyUsed: 0, netLimit: 0, freeNetUsed: 0, createdAt: this.now() };
       this.accounts.set(address, account);
     }
     return account;
   }
 
-/** TRX held, in SUN. */
+  /** TRX held, in SUN. */
   trxBalance(address: string): bigint {
     return address === this.faucet ? 10n ** 30n : (this.accounts.get(address)?.trx ?? 0n);
   }
 
-/** A TRC-20 balance in atomic units. */
+  /** A TRC-20 balance in atomic units. */
   tokenBalance(address: string, token: string): bigint {
     if (address === this.faucet) return 10n ** 40n;
     return this.accounts.get(address)?.tokens.get(token) ?? 0n;
   }
 
-/** Energy the address can spend now (delegated minus used). */
+  /** Energy the address can spend now (delegated minus used). */
   availableEnergy(address: string): number {
     const a = this.accounts.get(address);
     return a ? Math.max(0, a.energyLimit - a.energyUsed) : 0;
@@ -227,7 +229,7 @@ export class SimulatedChain {
 
   // ---- events ----
 
-/** Call `listener` for every TRC-20 transfer that lands; returns the unsubscribe function. */
+  /** Call `listener` for every TRC-20 transfer that lands; returns the unsubscribe function. */
   onTransfer(listener: (transfer: Trc20Transfer) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
@@ -423,6 +425,104 @@ export class SimulatedChain {
     });
   }
 
+  /**
+   * A provider delegates (rents out) energy or bandwidth to `to`: a DelegateResourceContract on
+   * the chain. A failed delegation is recorded as reverted and changes nothing. The resource shows
+   * on `getaccountresource` until {@link SimulatedChain.undelegateResource} takes it back.
+   */
+  delegateResource(input: { from: string; to: string; resource: 'ENERGY' | 'BANDWIDTH'; amount: number; lockSec: number; success: boolean; label: string }): ChainTransaction {
+    const txid = hashHex(`trx-rent mock delegation ${this.seed} ${++this.#synthetic} ${input.label} ${this.now()}`);
+    if (input.success) {
+      const target = this.account(input.to, true)!;
+      if (input.resource === 'ENERGY') target.energyLimit += input.amount;
+      else target.netLimit += input.amount;
+    }
+    return this.#record({
+      txid,
+      tx: {
+        txID: txid,
+        raw_data: {
+          contract: [
+            {
+              parameter: {
+                value: {
+                  owner_address: tronAddressToHex(input.from),
+                  receiver_address: tronAddressToHex(input.to),
+                  resource: input.resource,
+                  // The simulated chain has no staking: the delegated amount stands in for the staked SUN.
+                  balance: input.amount,
+                  lock: true,
+                  lock_period: Math.ceil(input.lockSec / 3),
+                },
+                type_url: 'type.googleapis.com/protocol.DelegateResourceContract',
+              },
+              type: 'DelegateResourceContract',
+            },
+          ],
+          timestamp: this.now(),
+          expiration: this.now() + 60_000,
+        },
+        signature: [],
+      },
+      result: input.success ? 'SUCCESS' : 'REVERT',
+      owner: input.from,
+      contractType: 'DelegateResourceContract',
+      energyUsed: 0,
+      netUsed: 280,
+      feeSun: 0,
+    });
+  }
+
+  /** The rental ended: take back what {@link SimulatedChain.delegateResource} gave. */
+  undelegateResource(to: string, resource: 'ENERGY' | 'BANDWIDTH', amount: number): void {
+    const target = this.accounts.get(to);
+    if (!target) return;
+    if (resource === 'ENERGY') target.energyLimit = Math.max(0, target.energyLimit - amount);
+    else target.netLimit = Math.max(0, target.netLimit - amount);
+  }
+
+  /**
+   * A TRX transfer the mock makes itself (the platform paying a withdrawal, an on-chain deposit
+   * simulated by memo). The sender is funded for any shortfall first: the mock's treasury and its
+   * test wallets have no on-chain history.
+   */
+  syntheticTrxTransfer(input: { from: string; to: string; amountSun: bigint; memo?: string; label: string }): ChainTransaction {
+    const txid = hashHex(`trx-rent mock trx ${this.seed} ${++this.#synthetic} ${input.label} ${this.now()}`);
+    const from = this.account(input.from, true)!;
+    if (from.trx < input.amountSun) from.trx = input.amountSun;
+    from.trx -= input.amountSun;
+    this.account(input.to, true)!.trx += input.amountSun;
+    const memoHex = input.memo === undefined ? undefined : bytesToHex(new TextEncoder().encode(input.memo));
+    return this.#record({
+      txid,
+      tx: {
+        txID: txid,
+        raw_data: {
+          contract: [
+            {
+              parameter: {
+                value: { owner_address: tronAddressToHex(input.from), to_address: tronAddressToHex(input.to), amount: Number(input.amountSun) },
+                type_url: 'type.googleapis.com/protocol.TransferContract',
+              },
+              type: 'TransferContract',
+            },
+          ],
+          ...(memoHex ? { data: memoHex } : {}),
+          timestamp: this.now(),
+          expiration: this.now() + 60_000,
+        },
+        signature: [],
+      },
+      result: 'SUCCESS',
+      owner: input.from,
+      contractType: 'TransferContract',
+      energyUsed: 0,
+      netUsed: 268,
+      feeSun: 0,
+      trxTransfer: { from: input.from, to: input.to, amountSun: input.amountSun, ...(memoHex ? { memoHex } : {}) },
+    });
+  }
+
   /** Give an address TRX (SUN), from the faucet. */
   fundTrx(address: string, amountSun: bigint): void {
     this.account(address, true)!.trx += amountSun;
@@ -445,14 +545,14 @@ export class SimulatedChain {
 
   // ---- node JSON views ----
 
-/** A transaction as `gettransactionbyid` shows it. */
+  /** A transaction as `gettransactionbyid` shows it. */
   transactionJson(txid: string): Record<string, unknown> | undefined {
     const tx = this.transactions.get(txid.toLowerCase());
     if (!tx) return undefined;
     return { ...tx.tx, ret: [{ contractRet: tx.result }] };
   }
 
-/** A transaction's receipt as `gettransactioninfobyid` shows it. */
+  /** A transaction's receipt as `gettransactioninfobyid` shows it. */
   transactionInfo(txid: string): Record<string, unknown> | undefined {
     const tx = this.transactions.get(txid.toLowerCase());
     if (!tx) return undefined;

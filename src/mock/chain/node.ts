@@ -94,6 +94,7 @@ export function nodeCall(chain: SimulatedChain, method: string, body: Record<str
         TotalEnergyWeight: 19_000_000_000,
       };
       if (account?.freeNetUsed) out.freeNetUsed = account.freeNetUsed;
+      if (account?.netLimit) out.NetLimit = account.netLimit;
       if (account?.energyLimit) out.EnergyLimit = account.energyLimit;
       if (account?.energyUsed) out.EnergyUsed = account.energyUsed;
       return out;

@@ -9,6 +9,6 @@
 export interface HeaderReader {
   /** The header's value (repeated headers joined with `, `), or null. Names are case-insensitive. */
   get(name: string): string | null;
-/** Whether the header was sent at all. */
+  /** Whether the header was sent at all. */
   has(name: string): boolean;
 }

@@ -104,7 +104,7 @@ export interface RouteDef {
   price?(ctx: RouteContext): bigint;
   /** One line for the 402 challenge's `description` (paid routes). */
   description?: string;
-/** The endpoint itself: read `ctx`, change the state, return the status and body. */
+  /** The endpoint itself: read `ctx`, change the state, return the status and body. */
   handle(ctx: RouteContext): RouteResult | Promise<RouteResult>;
 }
 

@@ -14,7 +14,7 @@ import { DEFAULT_ORDER_TIMINGS, OrderEngine, type OrderTimings } from './orders.
 import { type Rng, createRng } from './rng.js';
 import { Scheduler } from './scheduler.js';
 import { type WebhookDelivery, WebhookHub } from './webhooks.js';
-import { SimulatedChain } from '../chain/chain.js';
+import { SimulatedChain, labelAddress } from '../chain/chain.js';
 import { PaidMock, type PaidMockOptions } from '../x402/paid.js';
 
 /** Every delay of the simulated steps (orders and money), in mock-clock ms. */
@@ -135,7 +135,18 @@ export class MockState {
       webhooks: this.webhooks,
       account: (id) => this.accounts.get(id),
       timings: this.timings,
+      delegate: (fill) =>
+        this.chain.delegateResource({
+          from: providerAddress(fill.provider),
+          to: fill.target,
+          resource: fill.resource,
+          amount: fill.amount,
+          lockSec: fill.duration_sec,
+          success: fill.success,
+          label: fill.label,
+        }).txid,
     });
+    this.orders.onRentalEnd = (target, resource, amount) => this.chain.undelegateResource(target, resource, amount);
     this.money = new Money({
       rng: this.rng.fork('money'),
       now,
@@ -150,6 +161,15 @@ export class MockState {
     // Deposits submitted to the account API are broadcast on this chain, like any transaction.
     // Test wallets have no on-chain history, so a deposit's sender is funded for its shortfall.
     this.money.attachNetwork((tx) => this.chain.broadcast(tx as never, { fundShortfall: true }));
+    // Withdrawals and simulated deposits are transactions on the same chain, so balances agree.
+    const usdt = this.chain.token('USDT')!;
+    this.money.attachTreasury({
+      payOut: (to, amount, currency, label) =>
+        currency === 'TRX'
+          ? this.chain.syntheticTrxTransfer({ from: this.platformAddress, to, amountSun: BigInt(amount), label }).txid
+          : this.chain.syntheticTransfer({ token: usdt, from: this.platformAddress, to, amount: BigInt(amount), mint: true, label }).txid,
+      deposit: (from, amountSun, memo, label) => this.chain.syntheticTrxTransfer({ from, to: this.platformAddress, amountSun: BigInt(amountSun), memo, label }).txid,
+    });
     const paidRng = this.rng.fork('x402');
     this.paid = new PaidMock(
       {
@@ -170,7 +190,7 @@ export class MockState {
     this.demo = this.createAccount({ name: 'demo', trx_sun: demo.trx_sun, usdt: demo.usdt });
   }
 
-/** The mock clock's current time (ms since the epoch). */
+  /** The mock clock's current time (ms since the epoch). */
   now(): number {
     return this.clock.now();
   }
@@ -206,7 +226,7 @@ export class MockState {
     return this.webhooks.idle();
   }
 
-/** A new account with an opening balance and a first API key; returns everything needed to call the API as it. */
+  /** A new account with an opening balance and a first API key; returns everything needed to call the API as it. */
   createAccount(options: CreateAccountOptions = {}): CreatedAccount {
     const account = this.accounts.create(options.name);
     if (options.trx_sun) account.ledger.credit('TRX', options.trx_sun, 'opening');
@@ -222,18 +242,18 @@ export class MockState {
     };
   }
 
-/** The account with this id. */
+  /** The account with this id. */
   getAccount(id: string): MockAccount | undefined {
     return this.accounts.get(id);
   }
 
-/** The account an API key secret belongs to (revoked keys included). */
+  /** The account an API key secret belongs to (revoked keys included). */
   findAccountByApiKey(secret: string): MockAccount | undefined {
     const key = this.accounts.keyBySecret(secret);
     return key ? this.accounts.get(key.account_id) : undefined;
   }
 
-/** The account a deposit memo belongs to. */
+  /** The account a deposit memo belongs to. */
   findAccountByMemo(memo: string): MockAccount | undefined {
     return this.accounts.byMemo(memo);
   }
@@ -386,6 +406,11 @@ export class MockState {
 /** A new simulated service: a seeded demo account, the market, the chain, on one clock. */
 export function createMockState(options?: MockStateOptions): MockState {
   return new MockState(options);
+}
+
+/** A provider's delegating address on the simulated chain (the same for every seed). */
+function providerAddress(provider: string): string {
+  return labelAddress(`provider ${provider}`);
 }
 
 /** A fixed, valid TRON address for the simulated platform (the same for every seed). */

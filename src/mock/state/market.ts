@@ -424,7 +424,8 @@ export class Market {
   }
 
   /** GET /prices/stats: energy at the 1-hour tier across online providers. */
-  stats(): { best_price_sun: number; avg_price_sun: number; total_providers: number; online_providers: number; cheapest_changes_24h: number } {
+  /** GET /prices/stats: exactly the live service's four fields (production notes). */
+  stats(): { best_price_sun: number; avg_price_sun: number; total_providers: number; cheapest_changes_24h: number } {
     const current = this.snapshot();
     const prices = current.providers
       .filter((p) => p.online)
@@ -436,7 +437,6 @@ export class Market {
       best_price_sun: best,
       avg_price_sun: avg,
       total_providers: PROVIDERS.length,
-      online_providers: prices.length,
       cheapest_changes_24h: this.#cheapestChanges(current.poll),
     };
   }

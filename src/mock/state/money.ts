@@ -64,6 +64,14 @@ export interface WithdrawalRecord {
 /** A node's broadcasttransaction: accepts and executes a signed transaction, or says why not. */
 export type NetworkBroadcast = (tx: SignedTransaction) => { result: boolean; code?: string; message?: string };
 
+/** Transfers the mock's own treasury makes on the simulated chain; each returns the transaction id. */
+export interface TreasuryChain {
+  /** The platform pays a completed withdrawal (TRX in SUN, USDT in 6-decimal units). */
+  payOut(to: string, amount: number, currency: Currency, label: string): string;
+  /** An on-chain TRX deposit to the platform address carrying `memo` (the /__mock deposit helper). */
+  deposit(from: string, amountSun: number, memo: string, label: string): string;
+}
+
 interface Deps {
   rng: Rng;
   now: () => number;
@@ -73,6 +81,9 @@ interface Deps {
   platformAddress: string;
   timings: MoneyTimings;
 }
+
+/** The sender of a simulated deposit when the test names none (a fixed, valid address). */
+const DEPOSIT_SENDER = 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW';
 
 export class Money {
   readonly deposits = new Map<string, DepositRecord>();
@@ -96,6 +107,13 @@ export class Money {
   attachNetwork(broadcast: NetworkBroadcast): void {
     this.#network = broadcast;
   }
+
+  /** Withdrawals and simulated deposits become transactions on this chain (ids any node call finds). */
+  attachTreasury(chain: TreasuryChain): void {
+    this.#treasury = chain;
+  }
+
+  #treasury: TreasuryChain | undefined;
 
   /** POST /deposit/submit after schema validation. */
   submitDeposit(tx: SignedTransaction): DepositRecord {
@@ -145,7 +163,8 @@ export class Money {
   simulateDeposit(account: MockAccount, amountSun: number, fromAddress?: string): DepositRecord {
     if (!Number.isSafeInteger(amountSun) || amountSun <= 0) throw invalid('amount_sun', 'amount_sun must be a positive integer');
     if (!account.ledger.canCredit('TRX', amountSun)) throw invalid('amount_sun', 'The amount would take the balance beyond exact integer range');
-    const txId = this.deps.rng.hex(32);
+    const label = `deposit ${this.deposits.size + 1}`;
+    const txId = this.#treasury ? this.#treasury.deposit(fromAddress ?? DEPOSIT_SENDER, amountSun, account.memo, label) : this.deps.rng.hex(32);
     this.broadcasted.add(txId);
     return this.#record(account, txId, amountSun, account.memo, fromAddress ?? null);
   }
@@ -177,7 +196,7 @@ export class Money {
       account.ledger.withdraw(`withdrawal:${record.id}`, record.amount);
       record.status = 'COMPLETED';
       record.completed_at = this.deps.now();
-      record.tx_id = this.deps.rng.hex(32);
+      record.tx_id = this.#treasury ? this.#treasury.payOut(record.address, record.amount, record.currency, `withdrawal ${record.id}`) : this.deps.rng.hex(32);
       this.deps.webhooks.emit(account.id, 'withdrawal.completed', { ...withdrawalShape(record), tx_id: record.tx_id });
     });
     return record;

@@ -115,6 +115,8 @@ export class OrderEngine {
   readonly #waiting = new Set<OrderRecord>();
   #seq = 0;
   #limitCheck: ScheduledTask | undefined;
+  /** Called when a confirmed fill's rental ends (the state takes the resource back on the chain). */
+  onRentalEnd: ((target: string, resource: ResourceType, amount: number) => void) | undefined;
 
   constructor(
     private readonly deps: {
@@ -125,6 +127,11 @@ export class OrderEngine {
       webhooks: WebhookHub;
       account: (id: string) => MockAccount | undefined;
       timings: OrderTimings;
+      /**
+       * Put a fill's delegation on the simulated chain; returns its transaction id. Without it
+       * (the engine used alone), fills get a random id no node knows.
+       */
+      delegate?: (fill: { provider: string; target: string; resource: ResourceType; amount: number; duration_sec: number; success: boolean; label: string }) => string;
     },
   ) {
     deps.market.onChange = () => this.#scheduleLimitCheck(this.deps.now());
@@ -392,9 +399,25 @@ export class OrderEngine {
   }
 
   #fillRecord(order: OrderRecord, item: PlanItem, status: 'CONFIRMED' | 'FAILED', now: number, run: number): FillRecord {
-    const tx_id = this.deps.rng.hex(32);
+    const id = `fill_${this.deps.rng.hex(10)}`;
+    // Every fill is a transaction the mock's TRON node knows: a delegation (reverted when it failed).
+    const tx_id = this.deps.delegate
+      ? this.deps.delegate({
+          provider: item.provider,
+          target: order.target_address,
+          resource: order.resource_type,
+          amount: item.amount,
+          duration_sec: order.duration_sec,
+          success: status === 'CONFIRMED',
+          label: id,
+        })
+      : this.deps.rng.hex(32);
+    if (status === 'CONFIRMED' && this.deps.delegate) {
+      // The rental ends after its duration: the delegated resource leaves the target.
+      this.deps.scheduler.schedule(now + order.duration_sec * 1000, `undelegate ${id}`, () => this.onRentalEnd?.(order.target_address, order.resource_type, item.amount));
+    }
     return {
-      id: `fill_${this.deps.rng.hex(10)}`,
+      id,
       order_id: order.id,
       provider: item.provider,
       amount: item.amount,
@@ -467,6 +490,16 @@ export function orderCreated(o: OrderRecord) {
   };
 }
 
+/**
+ * `expires_at` (production notes): when a LIMIT order stops waiting for its price; once filled,
+ * when the rental ends (the last run's delegation plus its duration); null before either is known.
+ */
+function expiresAt(o: OrderRecord): number | null {
+  const lastFill = o.fills.filter((f) => f.status === 'CONFIRMED').at(-1);
+  if (lastFill?.confirmed_at) return lastFill.confirmed_at + o.duration_sec * 1000;
+  return o.expires_at;
+}
+
 /** GET /orders items. */
 export function orderListItem(o: OrderRecord) {
   return { ...orderCreated(o), filled_at: iso(o.filled_at) };
@@ -487,8 +520,10 @@ export function orderFull(o: OrderRecord) {
       status: f.status,
       verified: f.verified,
       tronscan_url: f.tronscan_url,
+      // The live service's clients read the delegation's transaction (production notes).
+      delegation_tx: f.status === 'CONFIRMED' ? f.tx_id : null,
     })),
-    ...(o.order_type === 'LIMIT' ? { expires_at: iso(o.expires_at) } : {}),
+    expires_at: iso(expiresAt(o)),
     ...(o.order_type === 'PERIODIC'
       ? { interval_sec: o.duration_sec, runs: o.runs, next_run_at: iso(o.next_run_at) }
       : {}),

@@ -49,16 +49,16 @@ export interface PaidMockDeps {
 
 /** The paid side of one mock state. */
 export class PaidMock {
-/** The owning state's clock. */
+  /** The owning state's clock. */
   readonly now: () => number;
-/** Seeded random hex (ids, secrets). */
+  /** Seeded random hex (ids, secrets). */
   readonly hex: (bytes: number) => string;
   readonly chain: SimulatedChain;
   readonly market: MarketLike;
   readonly paywall: Paywall;
   readonly watchers: Watchers;
   readonly dex = new Dex();
-/** Run the owning state's due work. */
+  /** Run the owning state's due work. */
   readonly tick: () => void;
 
   constructor(deps: PaidMockDeps, options?: PaidMockOptions) {
