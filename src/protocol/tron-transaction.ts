@@ -239,13 +239,23 @@ export function verifySignedTransaction(
   tx: SignedTransactionLike,
 ): { ok: true; signer: string; decoded: DecodedTransaction } | { ok: false; reason: string } {
   if (!tx || typeof tx.txID !== 'string' || !/^[0-9a-fA-F]{64}$/.test(tx.txID)) return { ok: false, reason: 'invalid_txid' };
-  if (typeof tx.raw_data_hex !== 'string' || !/^([0-9a-fA-F]{2})+$/.test(tx.raw_data_hex)) {
-    return { ok: false, reason: 'missing_raw_data_hex' };
+  // The spec's signed transaction is txID + raw_data + signature; raw_data_hex is optional. Without
+  // it, raw_data is encoded here: only bytes whose sha256 is the signed txID are trusted either way.
+  let rawHex = tx.raw_data_hex;
+  if (rawHex === undefined && tx.raw_data !== undefined) {
+    try {
+      rawHex = encodeRawDataJson(tx.raw_data);
+    } catch (error) {
+      return { ok: false, reason: `invalid_raw_data: ${(error as Error).message}` };
+    }
   }
-  if (transactionId(tx.raw_data_hex) !== tx.txID.toLowerCase()) return { ok: false, reason: 'txid_mismatch' };
+  if (typeof rawHex !== 'string' || !/^([0-9a-fA-F]{2})+$/.test(rawHex)) {
+    return { ok: false, reason: 'missing_raw_data' };
+  }
+  if (transactionId(rawHex) !== tx.txID.toLowerCase()) return { ok: false, reason: 'txid_mismatch' };
   let decoded: DecodedTransaction;
   try {
-    decoded = decodeRawDataHex(tx.raw_data_hex);
+    decoded = decodeRawDataHex(rawHex);
   } catch (error) {
     return { ok: false, reason: `invalid_raw_data: ${(error as Error).message}` };
   }
@@ -328,6 +338,69 @@ function encodeRaw(
     ...(options.feeLimit !== undefined ? { fee_limit: options.feeLimit } : {}),
   };
   return { txID: transactionId(raw_data_hex), raw_data_hex, raw_data, visible: false };
+}
+
+/** A hex (`41…`) or base58 address from raw_data JSON, as 21 bytes of hex. */
+function jsonAddress(value: unknown, field: string): string {
+  if (typeof value === 'string' && /^41[0-9a-fA-F]{40}$/.test(value)) return value.toLowerCase();
+  if (typeof value === 'string' && isTronAddress(value)) return tronAddressToHex(value);
+  throw new TypeError(`${field} is not a TRON address`);
+}
+
+function jsonInt(value: unknown, field: string): bigint {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
+  if (typeof value === 'string' && /^\d+$/.test(value)) return BigInt(value);
+  throw new TypeError(`${field} must be a non-negative integer`);
+}
+
+function jsonHex(value: unknown, field: string): string {
+  if (typeof value === 'string' && /^([0-9a-fA-F]{2})*$/.test(value)) return value.toLowerCase();
+  throw new TypeError(`${field} must be hex`);
+}
+
+/**
+ * The protobuf bytes (hex) of a transaction's `raw_data` JSON, in java-tron's field order, for
+ * the two contracts this module knows (TransferContract, TriggerSmartContract). Used when a
+ * signed transaction comes without `raw_data_hex`; a verifier still checks sha256(bytes) = txID.
+ */
+export function encodeRawDataJson(rawData: unknown): string {
+  if (!rawData || typeof rawData !== 'object') throw new TypeError('raw_data must be an object');
+  const r = rawData as Record<string, unknown>;
+  const contracts = r.contract;
+  if (!Array.isArray(contracts) || contracts.length !== 1) throw new TypeError('raw_data.contract must hold one contract');
+  const c = contracts[0] as { type?: unknown; parameter?: { value?: Record<string, unknown>; type_url?: unknown } };
+  const type = c?.type;
+  if (type !== 'TransferContract' && type !== 'TriggerSmartContract') throw new TypeError(`unsupported contract type ${String(type)}`);
+  const v = c.parameter?.value ?? {};
+  let value: number[];
+  if (type === 'TransferContract') {
+    value = [
+      ...fieldBytes(1, hexToBytes(jsonAddress(v.owner_address, 'owner_address'))),
+      ...fieldBytes(2, hexToBytes(jsonAddress(v.to_address, 'to_address'))),
+      ...fieldVarint(3, jsonInt(v.amount, 'amount')),
+    ];
+  } else {
+    value = [
+      ...fieldBytes(1, hexToBytes(jsonAddress(v.owner_address, 'owner_address'))),
+      ...fieldBytes(2, hexToBytes(jsonAddress(v.contract_address, 'contract_address'))),
+      ...(v.call_value ? fieldVarint(3, jsonInt(v.call_value, 'call_value')) : []),
+      ...(v.data !== undefined ? fieldBytes(4, hexToBytes(jsonHex(v.data, 'data'))) : []),
+    ];
+  }
+  const typeUrl = typeof c.parameter?.type_url === 'string' ? c.parameter.type_url : `type.googleapis.com/protocol.${type}`;
+  const any = [...fieldBytes(1, new TextEncoder().encode(typeUrl)), ...fieldBytes(2, value)];
+  const contract = [...fieldVarint(1, CONTRACT_TYPES[type]), ...fieldBytes(2, any)];
+  const raw = [
+    ...fieldBytes(1, hexToBytes(jsonHex(r.ref_block_bytes, 'ref_block_bytes'))),
+    ...(r.ref_block_num ? fieldVarint(3, jsonInt(r.ref_block_num, 'ref_block_num')) : []),
+    ...fieldBytes(4, hexToBytes(jsonHex(r.ref_block_hash, 'ref_block_hash'))),
+    ...fieldVarint(8, jsonInt(r.expiration, 'expiration')),
+    ...(r.data ? fieldBytes(10, hexToBytes(jsonHex(r.data, 'data'))) : []),
+    ...fieldBytes(11, contract),
+    ...(r.timestamp !== undefined ? fieldVarint(14, jsonInt(r.timestamp, 'timestamp')) : []),
+    ...(r.fee_limit !== undefined ? fieldVarint(18, jsonInt(r.fee_limit, 'fee_limit')) : []),
+  ];
+  return bytesToHex(Uint8Array.from(raw));
 }
 
 function requireAddress(value: string, field: string): string {

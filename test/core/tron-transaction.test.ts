@@ -62,7 +62,11 @@ describe('TRON transactions without tronweb', () => {
     const foreign = signTransaction(buildTrxTransfer({ from, to, amountSun: 5n }), OTHER_KEY);
     expect(verifySignedTransaction(foreign)).toMatchObject({ ok: false, reason: 'signer_not_owner' });
     expect(verifySignedTransaction({ ...tx, signature: ['00'.repeat(65)] })).toMatchObject({ ok: false });
-    expect(verifySignedTransaction({ ...tx, raw_data_hex: undefined })).toMatchObject({ ok: false, reason: 'missing_raw_data_hex' });
+    // The spec's form (txID, raw_data, signature): raw_data is encoded and must hash to the txID.
+    expect(verifySignedTransaction({ ...tx, raw_data_hex: undefined })).toMatchObject({ ok: true, signer: from });
+    const changed = { ...tx.raw_data, contract: [{ ...(tx.raw_data.contract as object[])[0], parameter: { type_url: 'type.googleapis.com/protocol.TransferContract', value: { ...((tx.raw_data.contract as Array<{ parameter: { value: object } }>)[0]!.parameter.value), amount: 6 } } }] };
+    expect(verifySignedTransaction({ ...tx, raw_data_hex: undefined, raw_data: changed })).toMatchObject({ ok: false, reason: 'txid_mismatch' });
+    expect(verifySignedTransaction({ ...tx, raw_data_hex: undefined, raw_data: undefined })).toMatchObject({ ok: false, reason: 'missing_raw_data' });
   });
 
   it('builds and decodes a TRC-20 transfer(to, amount)', () => {

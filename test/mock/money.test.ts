@@ -51,11 +51,16 @@ describe('deposit submit: the checks before broadcast (400 VALIDATION_ERROR)', (
     expect(mock.state.money.deposits.get(tx.txID)).toMatchObject({ status: 'credited', from_address: USER_ADDRESS, memo: mock.memo });
   });
 
-  it('txID must be the hash of the raw data, and raw_data_hex must be there', async () => {
+  it('txID must be the hash of the raw data; raw_data_hex is optional, as in the spec (txID, raw_data, signature)', async () => {
     const tx = transfer();
     rejected(await submit({ ...tx, txID: 'ab'.repeat(32) }), 'txid_mismatch', 'signed_tx');
     const { raw_data_hex: _, ...noHex } = tx;
-    rejected(await submit(noHex), 'missing_raw_data_hex', 'signed_tx');
+    const accepted = await submit(noHex);
+    expect(accepted.status, JSON.stringify(accepted.json)).toBe(200);
+    expect(accepted.json.tx_id).toBe(tx.txID);
+    const { raw_data: _r, ...nothing } = noHex;
+    const bare = await submit({ ...nothing, txID: transfer().txID });
+    expect([bare.status, bare.json.error.code, bare.json.error.details.field]).toEqual([400, 'VALIDATION_ERROR', 'signed_tx.raw_data']);
   });
 
   it('the signature must recover to the owner address', async () => {

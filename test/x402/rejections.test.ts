@@ -3,6 +3,7 @@ import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js'
 import { labelAddress } from '../../src/mock/x402/index.js';
 import { X402Client, PaymentFailedError, evmPayer, tronPayer, type Payer } from '../../src/x402/index.js';
 import { decodeBase64Json, encodeBase64Json } from '../../src/protocol/codec.js';
+import { normaliseNetwork } from '../../src/protocol/networks.js';
 import { BASE_URL, KEYS, preparePayment, rejection, startMock } from './helpers.js';
 
 /**
@@ -119,6 +120,10 @@ for (const c of CASES) {
       const res = await prepared.send(tampered);
       expect(res.status).toBe(402);
       expect(rejection(res)).toBe(c.reasons.signature);
+      // every settlement result names its network, failures too
+      const named = (decodeBase64Json(res.headers.get('PAYMENT-RESPONSE')!) as { network: string }).network;
+      expect(named).not.toBe('');
+      expect(normaliseNetwork(named)).toBe(normaliseNetwork(c.pick.network));
       // a fresh challenge comes with the rejection, its error naming the reason
       expect((decodeBase64Json(res.headers.get('PAYMENT-REQUIRED')!) as { error: string }).error).toBe(c.reasons.signature);
       expect(mock.paid.paywall.payments).toHaveLength(0);
@@ -149,6 +154,18 @@ for (const c of CASES) {
       expect(res.status).toBe(402);
       expect(rejection(res)).toBe(c.reasons.expired);
     });
+
+    if (c.pick.scheme === 'exact_permit' || c.pick.scheme === 'exact_gasfree') {
+      test('a TIP-712 signature without the 0x prefix (as the maintained TRON client sends it) is accepted', async () => {
+        const prepared = await preparePayment(URL_, GET, c.payer(), c.pick);
+        const bare = structuredClone(prepared.payload);
+        const inner = bare.payload as { signature: string };
+        expect(inner.signature.startsWith('0x')).toBe(true);
+        inner.signature = inner.signature.slice(2);
+        const res = await prepared.send(bare);
+        expect(res.status, rejection(res)).toBe(200);
+      });
+    }
 
     test('a reused nonce is rejected with a reason', async () => {
       const prepared = await preparePayment(URL_, GET, c.payer(), c.pick);

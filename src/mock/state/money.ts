@@ -12,7 +12,8 @@ import type { WebhookHub } from './webhooks.js';
  * Deposits and withdrawals.
  *
  * Deposit submit runs the spec's checks in order (each failure is 400 VALIDATION_ERROR naming
- * the field): the transaction verifies (txID = sha256(raw_data_hex), one contract, first
+ * the field): the transaction verifies (txID = sha256(raw_data_hex), or of raw_data encoded when
+ * raw_data_hex is absent, as the spec's txID + raw_data + signature form allows; one contract, first
  * signature recovers to the owner), it is a TRX TransferContract, the destination is the
  * platform address, raw_data.data holds a memo, the memo is well formed and belongs to a
  * registered user, and the amount is at least 1 TRX. Then the simulated network may reject it

@@ -133,6 +133,8 @@ export interface Failure {
   message: string;
   status: 400 | 402;
   payer?: string | undefined;
+  /** The network the payment named, so every settlement result names its network. */
+  network?: string | undefined;
 }
 
 const fail = (reason: string, message: string, payer?: string, status: 400 | 402 = 402): Failure => ({ ok: false, reason, message, status, payer });
@@ -298,12 +300,12 @@ export class Paywall {
     if (version === 2) {
       const parsed = PaymentPayloadV2.safeParse(decoded);
       if (!parsed.success) return fail('invalid_payload', `payment payload: ${parsed.error.issues[0]?.message}`, undefined, 400);
-      return this.#verifyV2(parsed.data, req);
+      return withNetwork(await this.#verifyV2(parsed.data, req), parsed.data.accepted.network);
     }
     if (version === 1) {
       const parsed = PaymentPayloadV1.safeParse(decoded);
       if (!parsed.success) return fail('invalid_payload', `payment payload: ${parsed.error.issues[0]?.message}`, undefined, 400);
-      return this.#verifyV1(parsed.data, req);
+      return withNetwork(await this.#verifyV1(parsed.data, req), parsed.data.network);
     }
     return fail('invalid_x402_version', `unsupported x402Version ${String(version)}`);
   }
@@ -565,8 +567,30 @@ export class Paywall {
   /** The PAYMENT-RESPONSE header of a failed payment. */
   failureHeader(failure: Failure, version: 1 | 2, network = ''): Record<string, string> {
     const name = version === 1 ? HEADERS.X_PAYMENT_RESPONSE : HEADERS.PAYMENT_RESPONSE;
-    return { [name]: encodeBase64Json({ success: false, errorReason: failure.reason, errorMessage: failure.message, transaction: '', network, ...(failure.payer ? { payer: failure.payer } : {}) }) };
+    return {
+      [name]: encodeBase64Json({
+        success: false,
+        errorReason: failure.reason,
+        errorMessage: failure.message,
+        transaction: '',
+        network: failure.network ?? network,
+        ...(failure.payer ? { payer: failure.payer } : {}),
+      }),
+    };
   }
+}
+
+/** Name the payment's network on a failure, now or at settlement. */
+function withNetwork(verification: Verification, network: string): Verification {
+  if (!verification.ok) return { ...verification, network: verification.network ?? network };
+  const settle = verification.settle;
+  return {
+    ...verification,
+    settle: () => {
+      const settled = settle();
+      return 'ok' in settled && settled.ok === false ? { ...settled, network: settled.network ?? network } : settled;
+    },
+  };
 }
 
 function sameAsset(a: string, b: string): boolean {
@@ -586,7 +610,9 @@ function amountReason(scheme: string, network: string): string {
 async function recover(typed: TypedDataDefinition, signature: string): Promise<string | undefined> {
   const { recoverTypedDataAddress } = await loadViem();
   try {
-    return await recoverTypedDataAddress({ ...typed, signature: signature as `0x${string}` } as never);
+    // The maintained TRON x402 client sends TIP-712 signatures without the 0x prefix.
+    const hex = /^0x/i.test(signature) ? signature : `0x${signature}`;
+    return await recoverTypedDataAddress({ ...typed, signature: hex as `0x${string}` } as never);
   } catch {
     return undefined;
   }
