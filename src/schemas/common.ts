@@ -4,7 +4,7 @@
  * that the live service sends as strings accepted).
  * @module
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { isTronAddress } from '../utils/address.js';
 
 export { LIMITS } from './limits.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { RESOURCE_TYPES, lenientEnum, looseNumber, looseTimestamp } from './common.js';
 
 /** Periods GET /api/v1/history accepts: the last 7, 30 or 90 days. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { lenientEnum, looseTimestamp } from './common.js';
 import { Order } from './orders.js';
 import { Withdrawal } from './withdrawals.js';

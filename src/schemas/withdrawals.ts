@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { LIMITS, lenientEnum, looseNumber, sun, tronAddress } from './common.js';
 
 /** Currencies an account holds and can withdraw. */

@@ -4,7 +4,7 @@
  * account API. Amounts are decimal strings, never floats.
  * @module
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ResourceType, lenientEnum, looseNumber, looseTimestamp, tronAddress } from './common.js';
 
 /** Constants of the pay-per-call API (the x402 spec's Limits table). */

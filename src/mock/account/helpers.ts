@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PERMISSIONS } from '../../schemas/keys.js';
 import { tronAddress } from '../../schemas/common.js';
 import { MockApiError } from '../http/errors.js';

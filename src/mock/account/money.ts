@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { LIMITS } from '../../schemas/common.js';
 import { PrepareDepositRequest, SignedTransaction, SubmitDepositRequest } from '../../schemas/deposits.js';
 import { CreateWithdrawalRequest } from '../../schemas/withdrawals.js';

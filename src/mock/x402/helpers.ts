@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { tronAddress } from '../../schemas/common.js';
 import { TRON_SCHEMES } from '../../protocol/networks.js';
 import { atomicToDecimal, decimalToAtomic } from '../../utils/units.js';
