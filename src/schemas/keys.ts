@@ -14,8 +14,11 @@ export type Permission = z.infer<typeof Permission>;
 export const CreateKeyRequest = z.strictObject({
   /** Label for the key: 1 to 100 characters after trimming. */
   name: z.string().trim().min(1, 'is required').max(100),
-  /** At least one of {@link PERMISSIONS}. */
-  permissions: z.array(Permission).min(1, 'needs at least one permission'),
+  /**
+   * A subset of {@link PERMISSIONS}, as the spec says; the empty subset is valid (a key that can
+   * read only what needs no permission). Rules here are the spec's, no stricter.
+   */
+  permissions: z.array(Permission),
 });
 export type CreateKeyRequest = z.input<typeof CreateKeyRequest>;
 

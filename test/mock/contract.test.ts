@@ -150,6 +150,29 @@ describe('endpoints (SDK and raw fetch, responses pass the shared schemas)', () 
     expectError(await raw(mock.url, 'GET', '/api/v1/balance', { key: key.key }), 401, 'UNAUTHORIZED');
     expectError(await raw(mock.url, 'DELETE', `/api/v1/keys/${key.id}`, { key: mock.apiKey }), 404, 'NOT_FOUND');
     expectError(await raw(mock.url, 'POST', '/api/v1/keys', { key: mock.apiKey, body: { name: 'x', permissions: ['admin'] } }), 422, 'VALIDATION_ERROR', 'permissions.0');
+    // the spec's rule is "a subset": the empty subset is valid on both sides, no stricter
+    const none = await sdk.keys.create({ name: 'read-only', permissions: [] });
+    expect(none.permissions).toEqual([]);
+    expectError(await raw(mock.url, 'GET', '/api/v1/balance', { key: none.key }), 403, 'FORBIDDEN');
+    expect((await raw(mock.url, 'GET', '/api/v1/history/summary', { key: none.key })).status).toBe(200);
+  });
+
+  it('the SDK omits absent optional fields: no null where the spec says number', async () => {
+    const sent: string[] = [];
+    const spy = new TrxRent({
+      baseUrl: mock.url,
+      apiKey: mock.apiKey,
+      maxRetries: 0,
+      fetch: async (input, init) => {
+        sent.push(String(init?.body ?? ''));
+        return fetch(input, init);
+      },
+    });
+    await spy.orders.create({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: TARGET, max_price_sun: undefined });
+    await spy.orders.preview({ resource: 'ENERGY', amount: 65_000, duration: 3600, max_price_sun: undefined });
+    const body = JSON.parse(sent[0]!) as Record<string, unknown>;
+    expect('max_price_sun' in body).toBe(false);
+    expect(sent.join('\n')).not.toMatch(/null/);
   });
 
   it('deposit info/prepare/submit: platform address, memo and hex; submit pending then credited', async () => {
