@@ -6,6 +6,8 @@
  */
 import * as z from 'zod';
 import { isTronAddress } from '../utils/address.js';
+import { RESOURCE_TYPES } from './enums.js';
+export { RESOURCE_TYPES } from './enums.js';
 
 export { LIMITS } from './limits.js';
 
@@ -38,8 +40,6 @@ export const sun = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 /** A whole number from 1 to `Number.MAX_SAFE_INTEGER` (resource amounts, durations in seconds). */
 export const positiveInt = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
-/** The resources the service rents: TRON energy and bandwidth. */
-export const RESOURCE_TYPES = ['ENERGY', 'BANDWIDTH'] as const;
 /**
  * `ENERGY` or `BANDWIDTH`, as requests send it (strict: any other value is rejected). Responses
  * parse `resource_type` leniently and keep values this version does not know.

@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { RESOURCE_TYPES, lenientEnum, looseNumber, looseTimestamp } from './common.js';
+import { HISTORY_PERIODS } from './enums.js';
+export { HISTORY_PERIODS } from './enums.js';
 
-/** Periods GET /api/v1/history accepts: the last 7, 30 or 90 days. */
-export const HISTORY_PERIODS = ['7D', '30D', '90D'] as const;
 
 /** Query of GET /api/v1/history. */
 export const HistoryQuery = z.strictObject({

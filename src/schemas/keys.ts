@@ -1,11 +1,8 @@
 import * as z from 'zod';
 import { lenientEnum, looseTimestamp } from './common.js';
+import { PERMISSIONS } from './enums.js';
+export { PERMISSIONS } from './enums.js';
 
-/**
- * What an API key may do: `create_orders` (POST /orders), `view_orders` (GET /orders,
- * GET /orders/:id), `view_balance` (GET /balance, GET /history), `broadcast` (POST /broadcast).
- */
-export const PERMISSIONS = ['create_orders', 'view_orders', 'view_balance', 'broadcast'] as const;
 /** One of {@link PERMISSIONS}, as a request sends it (strict). */
 export const Permission = z.enum(PERMISSIONS);
 export type Permission = z.infer<typeof Permission>;

@@ -10,21 +10,9 @@ import {
   queryInt,
   tronAddress,
 } from './common.js';
+import { ORDER_TYPES, ORDER_STATUSES, FILL_STATUSES, ORDER_TYPES_NEEDING_PRICE } from './enums.js';
+export { ORDER_TYPES, ORDER_STATUSES, FILL_STATUSES, ORDER_TYPES_NEEDING_PRICE } from './enums.js';
 
-/**
- * How an order executes: `MARKET` at once at the best price (fails if that is above
- * `max_price_sun`); `LIMIT` waits for a price at or below `max_price_sun`; `PERIODIC`
- * re-executes at an interval; `BROADCAST` fills across several providers.
- */
-export const ORDER_TYPES = ['MARKET', 'LIMIT', 'PERIODIC', 'BROADCAST'] as const;
-/**
- * Order lifecycle: `PENDING` (awaiting a provider) → `EXECUTING` (delegation in progress) →
- * `FILLED` (delivered), or `FAILED`. The live service also sends `PARTIALLY_FILLED` and
- * `CANCELLED`; responses keep such values.
- */
-export const ORDER_STATUSES = ['PENDING', 'EXECUTING', 'FILLED', 'FAILED'] as const;
-/** Status of one provider execution inside an order. */
-export const FILL_STATUSES = ['CONFIRMED', 'FAILED'] as const;
 /** One of {@link ORDER_TYPES}, as a request sends it (strict). */
 export const OrderType = z.enum(ORDER_TYPES);
 export type OrderType = z.infer<typeof OrderType>;
@@ -63,7 +51,7 @@ export const CreateOrderRequest = z
         params: { min: LIMITS.MIN_ENERGY_AMOUNT },
       });
     }
-    if (o.order_type === 'LIMIT' && o.max_price_sun === undefined) {
+    if (ORDER_TYPES_NEEDING_PRICE.includes(o.order_type ?? 'MARKET') && o.max_price_sun === undefined) {
       ctx.addIssue({ code: 'custom', path: ['max_price_sun'], message: 'is required for LIMIT orders' });
     }
   });

@@ -2,9 +2,9 @@ import * as z from 'zod';
 import { lenientEnum, looseTimestamp } from './common.js';
 import { Order } from './orders.js';
 import { Withdrawal } from './withdrawals.js';
+import { WEBHOOK_EVENTS } from './enums.js';
+export { WEBHOOK_EVENTS } from './enums.js';
 
-/** Webhook event types of the spec. */
-export const WEBHOOK_EVENTS = ['order.filled', 'order.failed', 'deposit.received', 'withdrawal.completed'] as const;
 /** One of {@link WEBHOOK_EVENTS}, as a request (POST /webhooks) sends it (strict). */
 export const WebhookEventType = z.enum(WEBHOOK_EVENTS);
 export type WebhookEventType = z.infer<typeof WebhookEventType>;

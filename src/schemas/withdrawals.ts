@@ -1,10 +1,8 @@
 import * as z from 'zod';
 import { LIMITS, lenientEnum, looseNumber, sun, tronAddress } from './common.js';
+import { CURRENCIES, WITHDRAWAL_STATUSES } from './enums.js';
+export { CURRENCIES, WITHDRAWAL_STATUSES } from './enums.js';
 
-/** Currencies an account holds and can withdraw. */
-export const CURRENCIES = ['TRX', 'USDT'] as const;
-/** Withdrawal lifecycle: `PENDING` until the on-chain transaction confirms, then `COMPLETED` (or `FAILED`). */
-export const WITHDRAWAL_STATUSES = ['PENDING', 'COMPLETED', 'FAILED'] as const;
 
 /** Body of POST /api/v1/withdraw (5 requests per minute per IP). */
 export const CreateWithdrawalRequest = z.strictObject({

@@ -6,6 +6,8 @@
  */
 import * as z from 'zod';
 import { ResourceType, lenientEnum, looseNumber, looseTimestamp, tronAddress } from './common.js';
+import { ESTIMATE_OPERATIONS, WATCH_EVENT_TYPES, RPC_METHODS } from './enums.js';
+export { ESTIMATE_OPERATIONS, WATCH_EVENT_TYPES, RPC_METHODS } from './enums.js';
 
 /** Constants of the pay-per-call API (the x402 spec's Limits table). */
 export const X402_LIMITS = {
@@ -53,8 +55,6 @@ export type X402PricesQuery = z.input<typeof X402PricesQuery>;
 /** Path of GET /x402/tron/account/{address}: a base58 TRON address. */
 export const X402AccountParams = z.strictObject({ address: tronAddress });
 
-/** Operations POST /x402/tron/estimate can simulate. */
-export const ESTIMATE_OPERATIONS = ['trc20_transfer', 'trx_transfer', 'custom'] as const;
 /** Body of POST /x402/tron/estimate: the transaction to simulate. */
 export const EstimateRequest = z.strictObject({
   /** What kind of transaction, one of {@link ESTIMATE_OPERATIONS}. */
@@ -105,8 +105,6 @@ export const InvoiceRequest = z.strictObject({
 });
 export type InvoiceRequest = z.input<typeof InvoiceRequest>;
 
-/** Incoming-transfer kinds a watch can report. */
-export const WATCH_EVENT_TYPES = ['usdt_incoming', 'usdc_incoming', 'usdd_incoming', 'trc20_incoming'] as const;
 /** Body of POST /x402/tron/watch: report TRC-20 transfers to `address` for 24 hours. */
 export const WatchRequest = z.strictObject({
   /** Address to watch (base58). */
@@ -196,18 +194,6 @@ export const SwapExecuteRequest = z.strictObject({
 });
 export type SwapExecuteRequest = z.input<typeof SwapExecuteRequest>;
 
-/** Node methods POST /x402/tron/rpc/{method} forwards (the whitelist). */
-export const RPC_METHODS = [
-  'wallet/getnowblock',
-  'wallet/getaccount',
-  'wallet/getaccountresource',
-  'wallet/gettransactionbyid',
-  'wallet/gettransactioninfobyid',
-  'wallet/getcontractinfo',
-  'wallet/triggerconstantcontract',
-  'wallet/getchainparameters',
-  'wallet/getblockbynum',
-] as const;
 /** One of {@link RPC_METHODS}, e.g. `wallet/getnowblock`. */
 export type RpcMethod = (typeof RPC_METHODS)[number];
 /** Validates an RPC method name against {@link RPC_METHODS}. */
