@@ -6,7 +6,6 @@ import { sunAndTrx, trxAndSun } from '../format.js';
 import { renderPairs } from '../output.js';
 import { oneAmount, parseTrx } from '../parse.js';
 import { trxAmountQuestion } from '../prompts.js';
-import { readStdin } from '../stdin.js';
 import type { CommandModule } from '../types.js';
 
 const command: CommandModule = {
@@ -82,8 +81,8 @@ const command: CommandModule = {
               throw new UsageError(`cannot read ${opts.file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
             }
           } else {
-            if (process.stdin.isTTY) throw new UsageError('no signed transaction', 'pass --file tx.json or pipe it: trx-rent deposit submit < tx.json', 'MISSING_ARGUMENT');
-            text = await readStdin();
+            if (ctx.stdin.isTTY) throw new UsageError('no signed transaction', 'pass --file tx.json or pipe it: trx-rent deposit submit < tx.json', 'MISSING_ARGUMENT');
+            text = await ctx.readStdin();
           }
           let parsed: unknown;
           try {
