@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { constructWebhookEvent, signWebhookPayload } from '../../src/webhooks/index.js';
-import { runCli } from './hostile.js';
+import { runCliInProcess } from '../cli/run.js';
 
 const SECRET_KEY = `sk_live_${'d4'.repeat(32)}`;
 
@@ -16,7 +16,7 @@ describe('security: secrets stay out of echoes', () => {
       ['balance', '--api-key', SECRET_KEY, 'extra', 'words'],
       ['webhooks', 'verify', '--secret=whsec_topsecret', '--signature'],
     ]) {
-      const run = await runCli(args, { TRX_RENT_BASE_URL: 'http://127.0.0.1:9' });
+      const run = await runCliInProcess(args, { env: { TRX_RENT_BASE_URL: 'http://127.0.0.1:9' } });
       expect(run.code, args.join(' ')).toBe(2);
       const out = run.stdout + run.stderr;
       expect(out).not.toContain(SECRET_KEY);
@@ -27,7 +27,7 @@ describe('security: secrets stay out of echoes', () => {
 
   it('every command that takes a secret says to prefer the environment, a file or stdin', async () => {
     for (const args of [['webhooks', 'verify', '--help'], ['webhooks', 'listen', '--help'], ['login', '--help'], ['x402', 'prices', '--help']]) {
-      const run = await runCli(args);
+      const run = await runCliInProcess(args);
       expect(run.code, args.join(' ')).toBe(0);
       expect(run.stdout, args.join(' ')).toMatch(/TRX_RENT_[A-Z_]+/);
       expect(run.stdout, args.join(' ')).toMatch(/prefer/i);

@@ -1,10 +1,11 @@
 /**
  * Rule 4: the CLI is terminal-safe. Text from a server (provider names, error messages,
  * addresses) reaches a terminal with every control and escape sequence stripped; `--json` stays
- * exact JSON, escapes kept as data.
+ * exact JSON, escapes kept as data. (The CLI runs in-process.)
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { CONTROL, type Hostile, hostileServer, json, runCli } from './hostile.js';
+import { runCliInProcess } from '../cli/run.js';
+import { CONTROL, type Hostile, hostileServer, json } from './hostile.js';
 
 const KEY = `sk_live_${'c3'.repeat(32)}`;
 // Set the window title, clear the screen, hide the cursor, a bell, a carriage return, an OSC 8 link.
@@ -33,11 +34,11 @@ describe('security: terminal-safe CLI', () => {
     const server = await hostileServer((_req, res) => json(res, 200, prices()));
     servers.push(server);
     const env = { TRX_RENT_BASE_URL: server.url, TRX_RENT_API_KEY: KEY };
-    const human = await runCli(['prices', '--no-json'], env);
+    const human = await runCliInProcess(['prices', '--no-json'], { env });
     expect(human.code).toBe(0);
     expect(human.stdout).toContain('evil');
     expect(human.stdout).not.toMatch(CONTROL);
-    const piped = await runCli(['prices', '--json'], env);
+    const piped = await runCliInProcess(['prices', '--json'], { env });
     expect(piped.code).toBe(0);
     expect(JSON.parse(piped.stdout)[0].provider).toBe(EVIL);
   });
@@ -45,7 +46,7 @@ describe('security: terminal-safe CLI', () => {
   it("escape codes in a server's error message are stripped on stderr", async () => {
     const server = await hostileServer((_req, res) => json(res, 400, { error: { code: 'VALIDATION_ERROR', message: `bad ${EVIL}`, details: { field: EVIL } } }));
     servers.push(server);
-    const run = await runCli(['balance', '--no-json'], { TRX_RENT_BASE_URL: server.url, TRX_RENT_API_KEY: KEY });
+    const run = await runCliInProcess(['balance', '--no-json'], { env: { TRX_RENT_BASE_URL: server.url, TRX_RENT_API_KEY: KEY } });
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain('bad evil');
     expect(run.stderr).not.toMatch(CONTROL);
