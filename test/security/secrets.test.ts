@@ -34,6 +34,46 @@ describe('security: secrets stay out of echoes', () => {
     }
   });
 
+  it('an option glued to its value (-kVALUE, --opt=VALUE) is named without the value, in both output modes', async () => {
+    for (const args of [['balance', `-k${SECRET_KEY}`], ['balance', `--token=${SECRET_KEY}`], ['balance', `-xk=${SECRET_KEY}`]]) {
+      for (const mode of ['--json', '--no-json']) {
+        const run = await runCliInProcess([...args, mode]);
+        expect(run.code, args.join(' ')).toBe(2);
+        expect(run.stdout + run.stderr).not.toContain('d4d4d4');
+        expect(run.stderr).toMatch(/unknown option '-/);
+      }
+    }
+  });
+
+  it('webhooks listen takes its secret from stdin (--secret-file -) and never prints it', async () => {
+    const { startCliInProcess } = await import('../cli/run.js');
+    const secret = 'whsec_from_stdin_0123456789';
+    const listener = await startCliInProcess(['webhooks', 'listen', '--port', '0', '--secret-file', '-', '--json', '--verbose'], /Listening on (http:\/\/127\.0\.0\.1:\d+\/webhooks)/, {
+      input: `${secret}\n`,
+    });
+    const raw = JSON.stringify({ event: 'order.filled', data: { id: 'ord_1' }, timestamp: Math.floor(Date.now() / 1000) });
+    const res = await fetch(listener.match[1]!, { method: 'POST', headers: { 'x-service-signature': await signWebhookPayload(raw, secret) }, body: raw });
+    expect(res.status).toBe(200);
+    const result = await listener.stop();
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout.trim())).toMatchObject({ verified: true, event: 'order.filled' });
+    expect(result.stderr).toContain('webhook secret from stdin (--secret-file -)');
+    expect(result.stdout + result.stderr).not.toContain(secret);
+  });
+
+  it('webhooks verify reads its secret from TRX_RENT_WEBHOOK_SECRET or a file; stdin is the body, not a secret', async () => {
+    const raw = JSON.stringify({ event: 'order.filled', data: { id: 'ord_1' }, timestamp: Math.floor(Date.now() / 1000) });
+    const secret = 'whsec_env_secret';
+    const signature = await signWebhookPayload(raw, secret);
+    const fromEnv = await runCliInProcess(['webhooks', 'verify', '--signature', signature, '--json', '--verbose'], { input: raw, env: { TRX_RENT_WEBHOOK_SECRET: secret } });
+    expect(fromEnv.code, fromEnv.stderr).toBe(0);
+    expect(fromEnv.stderr).toContain('webhook secret from TRX_RENT_WEBHOOK_SECRET');
+    expect(fromEnv.stdout + fromEnv.stderr).not.toContain(secret);
+    const dash = await runCliInProcess(['webhooks', 'verify', '--secret-file', '-', '--signature', signature, '--json'], { input: raw });
+    expect(dash.code).toBe(2);
+    expect(dash.stderr).toContain('--secret-file - reads stdin');
+  });
+
   it('the verifier rejects a non-positive or non-finite tolerance instead of disabling the replay check', async () => {
     const body = JSON.stringify({ event: 'order.filled', data: { id: 'ord_1' }, timestamp: 1 }); // 1970
     const signature = await signWebhookPayload(body, 'whsec_test');

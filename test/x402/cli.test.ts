@@ -90,6 +90,22 @@ describe('trx-rent x402', () => {
     expect(paid.chain.tokenBalance(to, usdt.address)).toBe(1_250_000n);
   });
 
+  test('the wallet from stdin (--key-file -); the key is never printed, its source is named in --verbose', async () => {
+    const before = payments().length;
+    const r = await runCliInProcess(['x402', 'prices', 'energy', '--key-file', '-', '--yes', '--json', '--verbose', '--scheme', 'exact_permit'], {
+      env: { TRX_RENT_BASE_URL: server.url },
+      input: `${KEYS.tron}\n`,
+      timeoutMs: 30_000,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(payments().length).toBe(before + 1);
+    expect(r.stderr).toContain('x402 wallet from stdin (--key-file -)');
+    expect(r.stdout + r.stderr).not.toContain(KEYS.tron);
+    const garbage = await runCliInProcess(['x402', 'prices', '--key-file', '-', '--yes', '--json'], { env: { TRX_RENT_BASE_URL: server.url }, input: 'not-a-key-123' });
+    expect(garbage.code).toBe(2);
+    expect(garbage.stderr).not.toContain('not-a-key-123');
+  });
+
   test('no wallet: a usage error that points at --key-file (keys are never arguments)', async () => {
     const r = await run(['x402', 'prices', '--yes', '--json']);
     expect(r.code).toBe(2);
