@@ -1,32 +1,37 @@
 import type { Command, Option } from 'commander';
 import { action } from '../context.js';
 import { UsageError } from '../errors.js';
+import { READABLE_KEYS, SETTABLE_KEYS } from '../config.js';
+import { CURRENCIES, HISTORY_PERIODS, ORDER_STATUSES, ORDER_TYPES, PERMISSIONS, RESOURCE_TYPES, WEBHOOK_EVENTS } from '../facts.js';
 import { parseChoice } from '../parse.js';
+import { DURATION_PRESETS } from '../prompts.js';
+import { formatDuration } from '../format.js';
 import type { CommandHost, CommandModule } from '../types.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
 /** Values offered after an option. */
 const OPTION_VALUES: Record<string, string[]> = {
-  '--type': ['MARKET', 'LIMIT', 'PERIODIC', 'BROADCAST'],
-  '--period': ['7D', '30D', '90D'],
-  '--currency': ['TRX', 'USDT'],
-  '--status': ['PENDING', 'EXECUTING', 'FILLED', 'FAILED'],
-  '--events': ['all', 'order.filled', 'order.failed', 'deposit.received', 'withdrawal.completed'],
-  '--permissions': ['create_orders', 'view_orders', 'view_balance', 'broadcast'],
-  '--duration': ['30m', '1h', '3h', '6h', '1d', '3d', '7d', '30d'],
+  '--type': [...ORDER_TYPES],
+  '--period': [...HISTORY_PERIODS],
+  '--currency': [...CURRENCIES],
+  '--status': [...ORDER_STATUSES],
+  '--events': ['all', ...WEBHOOK_EVENTS],
+  '--permissions': [...PERMISSIONS],
+  '--duration': DURATION_PRESETS.map(formatDuration),
 };
 const FILE_OPTIONS = new Set(['--api-key-file', '--secret-file', '--file']);
 
 /** Words offered as positional arguments of a command path. */
+const RESOURCES = RESOURCE_TYPES.map((r) => r.toLowerCase());
 const POSITIONALS: Record<string, string[]> = {
-  prices: ['energy', 'bandwidth'],
-  preview: ['energy', 'bandwidth'],
-  buy: ['energy', 'bandwidth'],
+  prices: RESOURCES,
+  preview: RESOURCES,
+  buy: RESOURCES,
   completion: [...SHELLS],
-  'config get': ['base_url', 'default_address', 'default_duration', 'api_key'],
-  'config set': ['base_url', 'default_address', 'default_duration'],
-  'config unset': ['base_url', 'default_address', 'default_duration', 'api_key'],
+  'config get': [...READABLE_KEYS],
+  'config set': [...SETTABLE_KEYS],
+  'config unset': [...READABLE_KEYS],
 };
 
 export interface OptionSpec {

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { action } from '../context.js';
 import { UsageError } from '../errors.js';
-import { sunAndTrx, trxAndSun } from '../format.js';
+import { LIMITS } from '../facts.js';
+import { sunAndTrx, trxAndSun, trxOf } from '../format.js';
 import { renderPairs } from '../output.js';
 import { oneAmount, parseTrx } from '../parse.js';
 import { trxAmountQuestion } from '../prompts.js';
@@ -38,7 +39,7 @@ const command: CommandModule = {
     cmd
       .command('prepare')
       .description('address, memo and memo hex for a deposit of AMOUNT TRX')
-      .argument('[amount]', 'TRX, e.g. 25 or 1.5 (at least 1)')
+      .argument('[amount]', `TRX, e.g. 25 or 1.5 (at least ${trxOf(LIMITS.MIN_DEPOSIT_SUN)})`)
       .option('-a, --amount <trx>', 'the amount, as an option (same as the argument)')
       .action(
         action<[string?], { amount?: string }>(async (ctx, { args: [amountPositional], opts }) => {

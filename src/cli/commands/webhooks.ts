@@ -3,12 +3,11 @@ import { type Context, action } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import { formatTime } from '../format.js';
 import { renderPairs, renderTable } from '../output.js';
+import { WEBHOOK_EVENTS as EVENTS } from '../facts.js';
 import { parseChoice, parseInteger, parseList } from '../parse.js';
 import { type DeliveryOutcome, startReceiver } from '../receiver.js';
 import { ENV, describeSource } from '../settings.js';
 import type { CommandModule } from '../types.js';
-
-const EVENTS = ['order.filled', 'order.failed', 'deposit.received', 'withdrawal.completed'] as const;
 
 function parseEvents(input: string | undefined): Array<(typeof EVENTS)[number]> | undefined {
   if (input === undefined) return undefined;

@@ -12,6 +12,7 @@ import type { Command } from 'commander';
 import { type Context, action } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import { renderPairs } from '../output.js';
+import { ESTIMATE_OPERATIONS, WATCH_EVENT_TYPES, orList } from '../facts.js';
 import { parseChoice, parseInteger } from '../parse.js';
 import { ENV, type Sourced, type X402Keys, describeSource, isHexKey } from '../settings.js';
 import type { CommandModule } from '../types.js';
@@ -234,13 +235,13 @@ const command: CommandModule = {
       cmd
         .command('estimate')
         .description('energy, bandwidth and TRX cost of a transaction')
-        .argument('<operation>', 'trc20_transfer, trx_transfer or custom')
+        .argument('<operation>', orList(ESTIMATE_OPERATIONS))
         .option('--to <address>', 'recipient')
         .option('--amount <amount>', 'amount (token units)')
         .option('--contract <address>', 'token or contract'),
     ).action(
       action<[string], PaidOptions & { to?: string; amount?: string; contract?: string }>(async (ctx, { args: [operation], opts }) => {
-        const op = parseChoice(operation, ['trc20_transfer', 'trx_transfer', 'custom'] as const, 'operation');
+        const op = parseChoice(operation, ESTIMATE_OPERATIONS, 'operation');
         await paid(ctx, opts, ({ client }) =>
           client.estimate({
             operation: op,
@@ -293,7 +294,7 @@ const command: CommandModule = {
         .description('a webhook on each incoming TRC-20 transfer to an address, for 24 hours')
         .argument('<address>', 'TRON address to watch')
         .requiredOption('--webhook-url <url>', 'where events are POSTed')
-        .option('--events <list>', 'usdt_incoming, usdc_incoming, usdd_incoming, trc20_incoming (comma separated)')
+        .option('--events <list>', `${WATCH_EVENT_TYPES.join(', ')} (comma separated)`)
         .option('--token <address>', 'only this token contract')
         .option('--min-amount <amount>', 'ignore smaller transfers'),
     ).action(
