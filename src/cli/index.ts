@@ -40,7 +40,8 @@ function readVersion(): string {
 export function withoutOptionValues(message: string): string {
   return message
     .replace(/'(--?[A-Za-z0-9][\w-]*)=[^']*'/g, "'$1'")
-    .replace(/'(-[A-Za-z0-9])[^'\s-][^']*'/g, "'$1'");
+    // a short flag glued to its value (-kVALUE); not commander's own '-d, --duration <value>'
+    .replace(/'(-[A-Za-z0-9])[^'\s,-][^']*'/g, "'$1'");
 }
 
 /**

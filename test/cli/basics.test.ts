@@ -144,6 +144,45 @@ describe('usage errors (exit 2)', () => {
   });
 });
 
+describe('in-process runs', () => {
+  it('side by side and one after another share no state: exit code, output mode, colour, commander message', async () => {
+    const env = { TRX_RENT_BASE_URL: mock.url, TRX_RENT_API_KEY: mock.apiKey };
+    const [bad, good, coloured, missing] = await Promise.all([
+      runCliInProcess(['balance', '--frob', '--json'], { env }),
+      runCliInProcess(['balance', '--no-json'], { env }),
+      runCliInProcess(['balance', '--no-json'], { env: { ...env, FORCE_COLOR: '1' } }),
+      runCliInProcess(['orders', 'get', '00000000-0000-0000-0000-000000000000', '--json'], { env }),
+    ]);
+    expect(bad.code).toBe(2);
+    expect(errorLine(bad).message).toMatch(/unknown option '--frob'/);
+    expect(good.code).toBe(0);
+    expect(good.stdout).toMatch(/TRX available/);
+    expect(good.stdout).not.toMatch(/\u001b\[/);
+    expect(good.stderr).toBe('');
+    expect(coloured.stdout).toMatch(/\u001b\[1m/);
+    expect(missing.code).toBe(4);
+    // After a usage error and a not-found, a plain run exits 0 with nothing left over.
+    const after = await runCliInProcess(['balance', '--json'], { env });
+    expect(after.code).toBe(0);
+    expect(after.stderr).toBe('');
+    expect(JSON.parse(after.stdout).trx).toBeTypeOf('number');
+    const usage = await runCliInProcess(['prices', '--json', '--duration'], { env });
+    expect(usage.code).toBe(2);
+    expect(errorLine(usage).message).toMatch(/--duration/);
+    expect(errorLine(usage).message).not.toMatch(/frob/);
+  });
+
+  it('stdout and stdin as terminals: tables by default, prompts ruled out by --yes', async () => {
+    const env = { TRX_RENT_BASE_URL: mock.url, TRX_RENT_API_KEY: mock.apiKey };
+    const r = await runCliInProcess(['balance'], { env, isTTY: true, columns: 120 });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/TRX available/);
+    const yes = await runCliInProcess(['buy', '65000', '--yes'], { env, isTTY: true });
+    expect(yes.code).toBe(2);
+    expect(yes.stderr).toMatch(/missing --to ADDRESS, --duration/);
+  });
+});
+
 describe('colour', () => {
   const env = () => ({ TRX_RENT_BASE_URL: mock.url, TRX_RENT_API_KEY: mock.apiKey });
   it('none off a terminal; FORCE_COLOR / CLICOLOR_FORCE turn it on; NO_COLOR and --no-color win', async () => {
