@@ -7,6 +7,7 @@
  * profile, each value with its source. `--mock` replaces base URL and key with an embedded mock
  * server's for the run.
  */
+import { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import type { HttpClient } from '../http/client.js';
 import type { BalanceResource } from '../resources/balance.js';
@@ -324,8 +325,21 @@ export class Context {
     const mod = await import('@inquirer/prompts');
     const { stdin, stdout } = this.runtime;
     if (isProcessStream(stdin) && isProcessStream(stdout)) return mod;
-    // Another terminal than the process's (an in-process run): ask on the run's streams.
-    const context = { input: stdin as NodeJS.ReadableStream, output: stdout as NodeJS.WritableStream };
+    // Another terminal than the process's (an in-process run): ask on the run's streams. The
+    // prompts pipe into their output, so a plain writer is wrapped in a stream.
+    const output: NodeJS.WritableStream =
+      typeof (stdout as { on?: unknown }).on === 'function'
+        ? (stdout as NodeJS.WritableStream)
+        : Object.assign(
+            new Writable({
+              write(chunk: Buffer | string, _encoding, done) {
+                stdout.write(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
+                done();
+              },
+            }),
+            { isTTY: stdout.isTTY, columns: stdout.columns },
+          );
+    const context = { input: stdin as NodeJS.ReadableStream, output };
     return {
       input: ((config: Parameters<PromptsModule['input']>[0]) => mod.input(config, context)) as PromptsModule['input'],
       password: ((config: Parameters<PromptsModule['password']>[0]) => mod.password(config, context)) as PromptsModule['password'],

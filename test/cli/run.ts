@@ -50,6 +50,8 @@ export interface InProcessOptions {
   isTTY?: boolean | { stdin?: boolean; stdout?: boolean; stderr?: boolean };
   /** Terminal width (with isTTY). */
   columns?: number;
+  /** With isTTY: the terminal's keyboard (write keystrokes into it; default: nothing typed). */
+  keyboard?: PassThrough;
   fetch?: typeof fetch;
   configDir?: string;
   /** The run fails (the promise rejects) when it takes longer. */
@@ -85,7 +87,7 @@ function setup(args: string[], options: InProcessOptions) {
   const stderr = capture(tty.stderr, options.columns);
   let stdin: Readable & { isTTY?: boolean };
   if (tty.stdin) {
-    stdin = new PassThrough();
+    stdin = options.keyboard ?? new PassThrough();
     stdin.isTTY = true;
   } else {
     stdin = Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]);
