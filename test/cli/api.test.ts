@@ -11,7 +11,8 @@ let mock: MockServer;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  mock = await startMockServer({ port: 0, rateLimits: false, seed: 7 });
+  // Fast fills: the CLI's behaviour is the point here, not the mock's pacing.
+  mock = await startMockServer({ port: 0, rateLimits: false, seed: 7, timings: { selectMs: 20, fillMs: 30, verifyMs: 40 } });
   env = { TRX_RENT_BASE_URL: mock.url, TRX_RENT_API_KEY: mock.apiKey };
 });
 afterAll(async () => {
