@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 import { main } from '../dist/cli/index.js';
 
-main(process.argv).then(
+// main() never exits the process: it resolves to the exit code, and the process ends by itself
+// once nothing is left to do (so pending output is flushed).
+main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code ?? 0;
   },

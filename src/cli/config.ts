@@ -94,9 +94,10 @@ export function validateProfileName(name: string): string {
   return name;
 }
 
-export async function openConfig(env: NodeJS.ProcessEnv = process.env): Promise<ConfigStore> {
+/** Open the store in `configDir` (the run's TRX_RENT_CONFIG_DIR), else the XDG config dir. */
+export async function openConfig(configDir: string | undefined): Promise<ConfigStore> {
   const { default: Conf } = await import('conf');
-  const cwd = env.TRX_RENT_CONFIG_DIR || undefined;
+  const cwd = configDir || undefined;
   if (cwd) mkdirSync(cwd, { recursive: true, mode: 0o700 });
   const conf = new Conf<Record<string, unknown>>({
     projectName: 'trx-rent',

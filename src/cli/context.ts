@@ -1,15 +1,13 @@
 /**
- * The per-run context every command action receives: resolved global options, output, and
- * lazy access to the heavy parts (SDK, conf, prompts, the mock server). Nothing heavy is
- * imported at the top of this file.
+ * The per-run context every command action receives: resolved global options, output, the
+ * run's runtime (streams, environment, fetch, signals), and lazy access to the heavy parts (SDK,
+ * conf, prompts, the mock server). Nothing heavy is imported at the top of this file.
  *
- * Settings resolve flag > environment > config profile:
- *   base URL  --base-url        > TRX_RENT_BASE_URL > profile.base_url
- *   API key   --api-key-file    > TRX_RENT_API_KEY  > profile.api_key (saved by `login`)
- *   profile   --profile         > TRX_RENT_PROFILE  > current_profile in the config > "default"
- * `--mock` replaces base URL and key with an embedded mock server's for the run.
+ * Settings (base URL, API key, profile, secrets) resolve in `settings.ts`: flag > environment >
+ * profile, each value with its source. `--mock` replaces base URL and key with an embedded mock
+ * server's for the run.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import type { HttpClient } from '../http/client.js';
 import type { BalanceResource } from '../resources/balance.js';
@@ -20,11 +18,15 @@ import type { Orders } from '../resources/orders.js';
 import type { Prices } from '../resources/prices.js';
 import type { Webhooks } from '../resources/webhooks.js';
 import type { Withdrawals } from '../resources/withdrawals.js';
+import type { MockServer, MockServerOptions } from '../mock/index.js';
 import { redactText } from '../http/log.js';
 import { CancelledError, CliError, EXIT, UsageError, formatReport, reportFor } from './errors.js';
 import type { ConfigStore, ProfileSettings } from './config.js';
 import { Output, colorEnabled } from './output.js';
-import { runState } from './state.js';
+import { type CliReader, type CliRuntime, isProcessStream } from './runtime.js';
+import { type Connection, SettingsResolver, describeSource } from './settings.js';
+import { type Run, runOf } from './state.js';
+import { readStdin, readStdinBytes } from './stdin.js';
 
 /** The SDK's resources, by the name `TrxRent` gives them. */
 export interface Resources {
@@ -81,44 +83,23 @@ export interface GlobalOptions {
   color?: boolean;
 }
 
-export type Prompts = typeof import('@inquirer/prompts');
+type PromptsModule = typeof import('@inquirer/prompts');
+/** The prompts the CLI asks with, bound to the run's terminal. */
+export type Prompts = Pick<PromptsModule, 'input' | 'password' | 'select' | 'confirm' | 'checkbox'>;
 
-/** What `startMockServer` from `trx-rent/mock` resolves to. */
-export interface MockHandle {
-  url: string;
-  apiKey: string;
-  jwt: string;
-  memo: string;
-  state: unknown;
-  close(): Promise<void>;
-}
-export interface MockOptions {
-  port?: number;
-  host?: string;
-  envelope?: boolean;
-  seed?: number;
-  chaos?: unknown;
-  rateLimits?: false | Record<string, unknown>;
-  clock?: 'real' | 'manual';
-}
-
-export interface Settings {
-  baseUrl: string | undefined;
-  baseUrlSource: string | undefined;
-  apiKey: string | undefined;
-  apiKeySource: string | undefined;
-}
-
-
-/** The package version (read by the entry from package.json). */
-export function cliVersion(): string {
-  return runState.version;
-}
+/** What `startMockServer` from `trx-rent/mock` resolves to, and its options. */
+export type MockHandle = MockServer;
+export type MockOptions = MockServerOptions;
 
 export class Context {
   readonly opts: GlobalOptions;
   readonly out: Output;
-  readonly env: NodeJS.ProcessEnv;
+  readonly run: Run;
+  readonly runtime: CliRuntime;
+  /** The run's environment (never `process.env` directly). */
+  readonly env: CliRuntime['env'];
+  /** Flag > environment > profile, with sources. */
+  readonly settingsResolver: SettingsResolver;
   /** A person is there: stdin and stdout are TTYs, and neither --json nor --yes rules prompts out. */
   readonly interactive: boolean;
   /** e.g. `orders get` */
@@ -126,26 +107,68 @@ export class Context {
   /** Money the running command is about to spend (for the INSUFFICIENT_BALANCE hint). */
   spending: { sun: number; currency: 'TRX' | 'USDT' } | undefined;
 
-  #settings: Settings | undefined;
+  #connection: Connection | undefined;
   #config: Promise<ConfigStore> | undefined;
   #mock: Promise<MockHandle> | undefined;
   #clients = new Map<boolean, Promise<LazyClient>>();
   #disposers: Array<() => unknown> = [];
   #lastClient: LazyClient | undefined;
 
-  constructor(opts: GlobalOptions, commandPath: string, env: NodeJS.ProcessEnv = process.env) {
+  constructor(opts: GlobalOptions, commandPath: string, run: Run) {
     this.opts = opts;
+    this.run = run;
+    this.runtime = run.runtime;
+    const { env, stdout, stderr, stdin } = run.runtime;
     this.env = env;
     this.commandPath = commandPath;
-    const stdoutTTY = Boolean(process.stdout.isTTY);
+    const stdoutTTY = Boolean(stdout.isTTY);
     const mode = opts.json === true || (opts.json !== false && !stdoutTTY) ? 'json' : 'human';
     this.out = new Output({
       mode,
-      stdoutColor: colorEnabled(process.stdout, env, opts.color),
-      stderrColor: colorEnabled(process.stderr, env, opts.color),
-      spinner: Boolean(process.stderr.isTTY) && env.TERM !== 'dumb' && !opts.verbose,
+      stdout,
+      stderr,
+      stdoutColor: colorEnabled(stdout, env, opts.color),
+      stderrColor: colorEnabled(stderr, env, opts.color),
+      spinner: Boolean(stderr.isTTY) && env.TERM !== 'dumb' && !opts.verbose,
     });
-    this.interactive = Boolean(process.stdin.isTTY) && stdoutTTY && mode === 'human' && !opts.yes;
+    this.interactive = Boolean(stdin.isTTY) && stdoutTTY && mode === 'human' && !opts.yes;
+    this.settingsResolver = new SettingsResolver({
+      flags: opts,
+      env,
+      store: () => this.config(),
+      warn: (message) => this.out.warn(message),
+      mock: () => this.mock(),
+    });
+  }
+
+  /** The package version. */
+  get version(): string {
+    return this.run.version;
+  }
+
+  /** The run's stdin (piped input; `isTTY` when a person types). */
+  get stdin(): CliReader {
+    return this.runtime.stdin;
+  }
+
+  /** The run's fetch (every HTTP request goes through it). */
+  get fetch(): typeof fetch {
+    return this.runtime.fetch;
+  }
+
+  /** All of stdin as text. */
+  readStdin(): Promise<string> {
+    return readStdin(this.runtime.stdin);
+  }
+
+  /** All of stdin as bytes. */
+  readStdinBytes(): Promise<Uint8Array> {
+    return readStdinBytes(this.runtime.stdin);
+  }
+
+  /** Resolves on the first interrupt (Ctrl+C, SIGTERM): long-running commands stop there. */
+  untilSignal(): Promise<string> {
+    return this.runtime.untilSignal();
   }
 
   /** Verbose diagnostics (stderr, redacted). */
@@ -171,22 +194,18 @@ export class Context {
   // ---- configuration ------------------------------------------------------------------
 
   config(): Promise<ConfigStore> {
-    this.#config ??= import('./config.js').then((m) => m.openConfig(this.env));
+    this.#config ??= import('./config.js').then((m) => m.openConfig(this.runtime.configDir));
     return this.#config;
   }
 
   /** The profile name in effect (flag > env > current profile > "default"). Opens the store only if needed. */
   async profileName(): Promise<string> {
-    const explicit = this.opts.profile || this.env.TRX_RENT_PROFILE;
-    if (explicit) return explicit;
-    return (await this.config()).currentProfile() ?? 'default';
+    return (await this.settingsResolver.profileName()).value;
   }
 
   /** The profile's settings (undefined when it does not exist). */
-  async profile(): Promise<{ name: string; settings: ProfileSettings | undefined }> {
-    const name = await this.profileName();
-    const settings = (await this.config()).getProfile(name);
-    return { name, settings };
+  profile(): Promise<{ name: string; settings: ProfileSettings | undefined }> {
+    return this.settingsResolver.profile();
   }
 
   /** A profile default (default_address, default_duration) for a flag that was not given. */
@@ -199,67 +218,18 @@ export class Context {
   }
 
   /**
-   * Base URL and API key by precedence. The config store is opened only when a flag or the
-   * environment leaves something open (or a profile was named explicitly).
+   * Base URL and API key by precedence, each with its source. The config store is opened only
+   * when a flag or the environment leaves something open (or a profile was named explicitly).
    */
-  async settings(needKey: boolean): Promise<Settings> {
-    if (this.opts.mock) {
-      const mock = await this.mock();
-      return { baseUrl: mock.url, baseUrlSource: 'embedded mock', apiKey: mock.apiKey, apiKeySource: 'embedded mock' };
-    }
-    if (this.#settings && (this.#settings.apiKey || !needKey)) return this.#settings;
-    let baseUrl = this.opts.baseUrl || undefined;
-    let baseUrlSource = baseUrl ? '--base-url' : undefined;
-    if (!baseUrl && this.env.TRX_RENT_BASE_URL) {
-      baseUrl = this.env.TRX_RENT_BASE_URL;
-      baseUrlSource = 'TRX_RENT_BASE_URL';
-    }
-    let apiKey: string | undefined;
-    let apiKeySource: string | undefined;
-    if (this.opts.apiKeyFile) {
-      apiKey = this.readKeyFile(this.opts.apiKeyFile);
-      apiKeySource = `--api-key-file ${this.opts.apiKeyFile}`;
-    } else if (this.env.TRX_RENT_API_KEY) {
-      apiKey = this.env.TRX_RENT_API_KEY.trim();
-      apiKeySource = 'TRX_RENT_API_KEY';
-    }
-    const explicitProfile = this.opts.profile || this.env.TRX_RENT_PROFILE;
-    if (!baseUrl || (needKey && !apiKey) || explicitProfile) {
-      const { name, settings } = await this.profile();
-      if (!settings && explicitProfile) {
-        throw new UsageError(`profile "${name}" does not exist`, 'list profiles with `trx-rent profiles`, or create it with `trx-rent login --profile NAME`');
-      }
-      if (!baseUrl && settings?.base_url) {
-        baseUrl = settings.base_url;
-        baseUrlSource = `profile ${name}`;
-      }
-      if (!apiKey && settings?.api_key) {
-        apiKey = settings.api_key;
-        apiKeySource = `profile ${name}`;
-      }
-    }
-    this.#settings = { baseUrl, baseUrlSource, apiKey, apiKeySource };
-    this.debug(`base URL ${baseUrl ?? '(none)'} from ${baseUrlSource ?? '-'}; API key ${apiKey ? `from ${apiKeySource}` : '(none)'}`);
-    return this.#settings;
-  }
-
-  readKeyFile(path: string): string {
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (error) {
-      throw new UsageError(`cannot read --api-key-file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-    }
-    try {
-      if (process.platform !== 'win32' && (statSync(path).mode & 0o077) !== 0) {
-        this.out.warn(`${path} is readable by other users; chmod 600 it`);
-      }
-    } catch {
-      // stat is advisory only
-    }
-    const key = text.trim();
-    if (!key) throw new UsageError(`--api-key-file ${path} is empty`);
-    return key;
+  async settings(needKey: boolean): Promise<Connection> {
+    if (this.#connection && (this.#connection.apiKey || !needKey)) return this.#connection;
+    const connection = await this.settingsResolver.connection(needKey);
+    this.#connection = connection;
+    const { baseUrl, apiKey } = connection;
+    this.debug(
+      `base URL ${baseUrl?.value ?? '(none)'} from ${baseUrl ? describeSource(baseUrl.source) : '-'}; API key ${apiKey ? `from ${describeSource(apiKey.source)}` : '(none)'}`,
+    );
+    return connection;
   }
 
   // ---- SDK ----------------------------------------------------------------------------
@@ -298,7 +268,7 @@ export class Context {
         hint: 'set TRX_RENT_API_KEY, pass --api-key-file FILE, or run `trx-rent login`',
       });
     }
-    return this.clientFor(s.baseUrl, s.apiKey);
+    return this.clientFor(s.baseUrl.value, s.apiKey?.value);
   }
 
   /** An SDK client for an explicit origin and key (the demo's embedded mock, `login`'s check). */
@@ -306,8 +276,11 @@ export class Context {
     const { HttpClient } = await import('../http/client.js');
     const http = new HttpClient({
       baseUrl,
-      apiKey,
-      headers: { 'user-agent': `trx-rent-cli/${cliVersion()}` },
+      // '' (not undefined): the SDK would fall back to process.env; the CLI reads only its runtime's env.
+      apiKey: apiKey ?? '',
+      fetch: this.runtime.fetch,
+      logLevel: this.opts.verbose ? 'debug' : 'off',
+      headers: { 'user-agent': `trx-rent-cli/${this.version}` },
       // A person (or a script) should not sit silently through a long Retry-After: fail with
       // exit code 5 and the wait in the hint instead.
       retry: { maxRetryAfterMs: 10_000 },
@@ -321,7 +294,7 @@ export class Context {
 
   /** The base URL in use (for hints), when resolved. */
   get baseUrl(): string | undefined {
-    return this.#settings?.baseUrl ?? this.#lastClient?.http.baseUrl;
+    return this.#connection?.baseUrl?.value ?? this.#lastClient?.http.baseUrl;
   }
 
   // ---- mock server --------------------------------------------------------------------
@@ -336,9 +309,7 @@ export class Context {
   }
 
   async startMock(options: MockOptions): Promise<MockHandle> {
-    const mod = (await import('../mock/index.js')) as unknown as {
-      startMockServer?: (o: MockOptions) => Promise<MockHandle>;
-    };
+    const mod = (await import('../mock/index.js')) as { startMockServer?: (o: MockOptions) => Promise<MockHandle> };
     if (typeof mod.startMockServer !== 'function') {
       throw new CliError('NOT_AVAILABLE', 'The mock server is not part of this build');
     }
@@ -351,7 +322,31 @@ export class Context {
 
   async prompts(): Promise<Prompts> {
     if (!this.interactive) throw new Error('internal: prompts need a terminal');
-    return import('@inquirer/prompts');
+    const mod = await import('@inquirer/prompts');
+    const { stdin, stdout } = this.runtime;
+    if (isProcessStream(stdin) && isProcessStream(stdout)) return mod;
+    // Another terminal than the process's (an in-process run): ask on the run's streams. The
+    // prompts pipe into their output, so a plain writer is wrapped in a stream.
+    const output: NodeJS.WritableStream =
+      typeof (stdout as { on?: unknown }).on === 'function'
+        ? (stdout as NodeJS.WritableStream)
+        : Object.assign(
+            new Writable({
+              write(chunk: Buffer | string, _encoding, done) {
+                stdout.write(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
+                done();
+              },
+            }),
+            { isTTY: stdout.isTTY, columns: stdout.columns },
+          );
+    const context = { input: stdin as NodeJS.ReadableStream, output };
+    return {
+      input: ((config: Parameters<PromptsModule['input']>[0]) => mod.input(config, context)) as PromptsModule['input'],
+      password: ((config: Parameters<PromptsModule['password']>[0]) => mod.password(config, context)) as PromptsModule['password'],
+      select: ((config: Parameters<PromptsModule['select']>[0]) => mod.select(config, context)) as PromptsModule['select'],
+      confirm: ((config: Parameters<PromptsModule['confirm']>[0]) => mod.confirm(config, context)) as PromptsModule['confirm'],
+      checkbox: ((config: Parameters<PromptsModule['checkbox']>[0]) => mod.checkbox(config, context)) as PromptsModule['checkbox'],
+    };
   }
 
   /**
@@ -412,7 +407,7 @@ export class Context {
         ? async () => (await this.#lastClient!.get('balance')).get({ maxRetries: 0, timeoutMs: 5_000 })
         : undefined,
     });
-    if (this.out.json) this.out.diag(JSON.stringify({ error: report }));
+    if (this.out.json) this.out.diagJson({ error: report });
     else this.out.diag(formatReport(report, this.out.e));
     if (this.opts.verbose && error instanceof Error && error.stack && report.code === 'UNEXPECTED') {
       this.out.diag(this.out.e.dim(redactText(error.stack)));
@@ -450,13 +445,14 @@ export function action<A extends unknown[] = string[], O = Record<string, unknow
     const cmd = params[params.length - 1] as Command;
     const opts = params[params.length - 2] as O;
     const args = params.slice(0, -2) as A;
-    const ctx = new Context(cmd.optsWithGlobals() as GlobalOptions, commandPath(cmd));
+    const run = runOf(cmd);
+    const ctx = new Context(cmd.optsWithGlobals() as GlobalOptions, commandPath(cmd), run);
     try {
       if (ctx.opts.mock && ctx.opts.baseUrl) ctx.out.warn('--mock replaces --base-url for this run');
       const code = await fn(ctx, { args, opts, cmd });
-      runState.exitCode = code ?? 0;
+      run.exitCode = code ?? 0;
     } catch (error) {
-      runState.exitCode = await ctx.report(error);
+      run.exitCode = await ctx.report(error);
     } finally {
       await ctx.dispose();
     }

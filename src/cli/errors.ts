@@ -14,6 +14,7 @@ import {
   ValidationError,
 } from '../errors/index.js';
 import { redactText } from '../http/log.js';
+import type { PERMISSIONS } from './facts.js';
 import { amountOf } from './format.js';
 
 export const EXIT = {
@@ -98,7 +99,8 @@ export interface HintContext {
   balance?: (() => Promise<{ trx: number; usdt: number; trx_locked: number }>) | undefined;
 }
 
-const PERMISSION_FOR: Record<string, string> = {
+/** The permission each command needs (for the FORBIDDEN hint). */
+const PERMISSION_FOR: Record<string, (typeof PERMISSIONS)[number]> = {
   buy: 'create_orders',
   'orders list': 'view_orders',
   'orders get': 'view_orders',

@@ -4,39 +4,62 @@
  * module is imported when that command is dispatched (commander's preSubcommand hook, which also
  * runs for `<command> --help` and `help <command>`), and registers its own arguments, options,
  * subcommands and actions on the placeholder.
+ *
+ * `main` never exits the process: it resolves to the exit code (`bin/trx-rent.js` sets
+ * `process.exitCode`). Each call has its own run state and runtime (streams, environment, fetch,
+ * config dir, signals), so tests run it in-process, many times, side by side.
  */
 import { readFileSync } from 'node:fs';
 import { createProgram, loadCommand } from './program.js';
 import { findEntry } from './registry.js';
-import { runState } from './state.js';
+import { type CliRuntime, resolveRuntime } from './runtime.js';
+import { sanitizeText, safeJson } from './sanitize.js';
+import { createRun } from './state.js';
+
+export type { CliReader, CliRuntime, CliWriter } from './runtime.js';
 
 const EXIT_USAGE = 2;
 
+let version: string | undefined;
 function readVersion(): string {
-  try {
-    return String(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version);
-  } catch {
-    return '0.0.0';
+  if (version === undefined) {
+    try {
+      version = String(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version);
+    } catch {
+      version = '0.0.0';
+    }
   }
+  return version;
 }
 
-/** Runs the CLI with `process.argv`-style arguments; resolves to the exit code. */
-export async function main(argv: readonly string[] = process.argv): Promise<number> {
-  const args = argv.slice(2);
+/**
+ * Commander's message for a usage error, without any option value the user typed: an unknown
+ * `--api-key=sk_live_…` is reported as `--api-key` (the value may be a secret, and error output
+ * ends up in logs and CI transcripts).
+ */
+export function withoutOptionValues(message: string): string {
+  return message
+    .replace(/'(--?[A-Za-z0-9][\w-]*)=[^']*'/g, "'$1'")
+    // a short flag glued to its value (-kVALUE); not commander's own '-d, --duration <value>'
+    .replace(/'(-[A-Za-z0-9])[^'\s,-][^']*'/g, "'$1'");
+}
+
+/**
+ * Runs the CLI with the arguments after the program name (`process.argv.slice(2)`); resolves
+ * to the exit code. `runtime` replaces parts of the process (see `CliRuntime`).
+ */
+export async function main(argv: readonly string[] = process.argv.slice(2), runtime: Partial<CliRuntime> = {}): Promise<number> {
+  const args = [...argv];
+  const rt = resolveRuntime(runtime);
   // The fastest path of all: `trx-rent --version` needs nothing but package.json.
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-    process.stdout.write(`${readVersion()}\n`);
+    rt.stdout.write(`${readVersion()}\n`);
     return 0;
   }
-  // Reading stops quietly when the reader goes away (`trx-rent orders list --json | head`).
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') process.stderr.write(`error WRITE_FAILED: ${error.message}\n`);
-  });
 
   const { Command, CommanderError } = await import('commander');
-  runState.exitCode = 0;
-  runState.version = readVersion();
-  const { program, state } = createProgram(Command, runState.version);
+  const run = createRun(rt, readVersion());
+  const program = createProgram(Command, run);
   program.hook('preSubcommand', async (_root, sub) => {
     const entry = findEntry(sub.name());
     if (entry) await loadCommand(sub, entry);
@@ -50,17 +73,18 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
   }
 
   try {
-    await program.parseAsync(argv as string[]);
-    return runState.exitCode;
+    await program.parseAsync(args, { from: 'user' });
+    return run.exitCode;
   } catch (error) {
     if (!(error instanceof CommanderError)) throw error;
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
     // `help` asked for is 0; `trx-rent` or `trx-rent orders` alone prints the help to stderr: a usage error.
     if (error.code === 'commander.help') return error.exitCode === 0 ? 0 : EXIT_USAGE;
-    const message = (state.commanderMessage ?? error.message.replace(/^error:\s*/, '')).replace(/\s*\n\s*/g, ' ');
-    const wantsJson = args.includes('--json') || (!args.includes('--no-json') && !process.stdout.isTTY);
+    const raw = (run.commanderMessage ?? error.message.replace(/^error:\s*/, '')).replace(/\s*\n\s*/g, ' ');
+    const message = withoutOptionValues(raw);
+    const wantsJson = args.includes('--json') || (!args.includes('--no-json') && !rt.stdout.isTTY);
     const report = { code: 'USAGE_ERROR', message, hint: 'see --help', exit_code: EXIT_USAGE };
-    process.stderr.write(wantsJson ? `${JSON.stringify({ error: report })}\n` : `error USAGE_ERROR: ${message} (hint: see --help)\n`);
+    rt.stderr.write(wantsJson ? `${safeJson({ error: report })}\n` : `${sanitizeText(`error USAGE_ERROR: ${message} (hint: see --help)`)}\n`);
     return EXIT_USAGE;
   }
 }

@@ -5,8 +5,13 @@
  * - json (--json, or stdout is not a TTY): exactly one JSON document on stdout, nothing else
  *   there. Streaming commands (`webhooks listen`) write one JSON document per line.
  * Diagnostics (progress, warnings, errors) always go to stderr.
+ *
+ * Terminal safety lives here, once: every human line is written through `sanitizeText` (server
+ * text cannot move the cursor, retitle the window, clear the screen or reorder text; only our
+ * own colours pass), every JSON document through `safeJson` (exact JSON, terminal-safe escapes).
  */
-import type { Writable } from 'node:stream';
+import type { CliWriter } from './runtime.js';
+import { safeJson, sanitizeText } from './sanitize.js';
 
 export type OutputMode = 'json' | 'human';
 
@@ -44,8 +49,8 @@ export function makeStyles(enabled: boolean): Styles {
  * the stream must be a TTY.
  */
 export function colorEnabled(
-  stream: { isTTY?: boolean },
-  env: NodeJS.ProcessEnv,
+  stream: { isTTY?: boolean | undefined },
+  env: Readonly<Record<string, string | undefined>>,
   flag: boolean | undefined,
 ): boolean {
   if (flag === false) return false;
@@ -57,10 +62,9 @@ export function colorEnabled(
   return Boolean(stream.isTTY);
 }
 
-// eslint-disable-next-line no-control-regex
-const ANSI_PATTERN = /\u001b\[[0-9;]*m/g;
+/** Columns `s` takes once written (escape codes and controls take none). */
 export function visibleLength(s: string): number {
-  return [...s.replace(ANSI_PATTERN, '')].length;
+  return [...sanitizeText(s)].length;
 }
 
 export interface Column {
@@ -100,24 +104,38 @@ export class Output {
   /** Styles for stderr. */
   readonly e: Styles;
   #emitted = false;
-  readonly #stdout: Writable;
-  readonly #stderr: Writable & { isTTY?: boolean };
+  readonly #stdout: CliWriter;
+  readonly #stderr: CliWriter;
   readonly #spinnerAllowed: boolean;
+  readonly #stdoutColor: boolean;
+  readonly #stderrColor: boolean;
 
   constructor(options: {
     mode: OutputMode;
     stdoutColor: boolean;
     stderrColor: boolean;
     spinner: boolean;
-    stdout?: Writable;
-    stderr?: Writable & { isTTY?: boolean };
+    stdout: CliWriter;
+    stderr: CliWriter;
   }) {
     this.mode = options.mode;
-    this.s = makeStyles(options.mode === 'human' && options.stdoutColor);
-    this.e = makeStyles(options.stderrColor);
-    this.#stdout = options.stdout ?? process.stdout;
-    this.#stderr = options.stderr ?? process.stderr;
+    this.#stdoutColor = options.mode === 'human' && options.stdoutColor;
+    this.#stderrColor = options.stderrColor;
+    this.s = makeStyles(this.#stdoutColor);
+    this.e = makeStyles(this.#stderrColor);
+    this.#stdout = options.stdout;
+    this.#stderr = options.stderr;
     this.#spinnerAllowed = options.spinner;
+  }
+
+  /** Human text for stdout: controls and foreign escapes removed, our colours kept. */
+  #out(text: string): void {
+    this.#stdout.write(sanitizeText(text.endsWith('\n') ? text : `${text}\n`, { keepStyles: this.#stdoutColor }));
+  }
+
+  /** Human text for stderr, the same way. */
+  #err(text: string): void {
+    this.#stderr.write(sanitizeText(`${text}\n`, { keepStyles: this.#stderrColor }));
   }
 
   get json(): boolean {
@@ -137,39 +155,50 @@ export class Output {
     if (this.json) {
       if (this.#emitted) throw new Error('internal: a second JSON document in one run');
       this.#emitted = true;
-      this.#stdout.write(`${JSON.stringify(data, jsonReplacer, 2)}\n`);
+      this.#stdout.write(`${safeJson(data, 2)}\n`);
       return;
     }
     this.#emitted = true;
-    const text = human ? human() : `${JSON.stringify(data, jsonReplacer, 2)}\n`;
-    if (text) this.#stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+    const text = human ? human() : `${safeJson(data, 2)}\n`;
+    if (text) this.#out(text);
   }
 
   /** One JSON document per line (streaming commands in json mode). */
   line(data: unknown): void {
-    this.#stdout.write(`${JSON.stringify(data, jsonReplacer)}\n`);
+    this.#stdout.write(`${safeJson(data)}\n`);
   }
 
   /** Human text on stdout (only in human mode; json mode keeps stdout for the document). */
   print(text: string): void {
     if (this.json) return;
-    this.#stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+    this.#out(text);
   }
 
   /** Progress and notes for people: stderr, human mode only. */
   info(text: string): void {
     if (this.json) return;
-    this.#stderr.write(`${text}\n`);
+    this.#err(text);
   }
 
   /** Warnings: stderr, both modes. */
   warn(text: string): void {
-    this.#stderr.write(`${this.e.yellow('warning')} ${text}\n`);
+    this.#err(`${this.e.yellow('warning')} ${text}`);
   }
 
-  /** Raw diagnostics line on stderr (verbose log, errors). */
+  /** A diagnostics line on stderr (verbose log, error reports), sanitised like all human text. */
   diag(text: string): void {
-    this.#stderr.write(`${text}\n`);
+    this.#err(text);
+  }
+
+  /** One JSON document on stderr (the `{ error }` line of a failing json-mode run). */
+  diagJson(data: unknown): void {
+    this.#stderr.write(`${safeJson(data)}\n`);
+  }
+
+  /** Text that is ours alone and must reach stdout byte for byte (a completion script). */
+  raw(text: string): void {
+    this.#emitted = true;
+    this.#stdout.write(text);
   }
 
   spinner(text: string): Spinner {
@@ -177,9 +206,11 @@ export class Output {
       return { update() {}, stop: (final) => final && this.info(final) };
     }
     const stream = this.#stderr;
+    const keepStyles = this.#stderrColor;
     let frame = 0;
     let current = text;
-    const draw = () => stream.write(`\r\u001b[2K${this.e.cyan(FRAMES[frame++ % FRAMES.length] ?? '')} ${current}`);
+    // The spinner's own \r and erase-line are written around the sanitised text, never through it.
+    const draw = () => stream.write(`\r\u001b[2K${sanitizeText(`${this.e.cyan(FRAMES[frame++ % FRAMES.length] ?? '')} ${current}`, { keepStyles })}`);
     draw();
     const timer = setInterval(draw, 80);
     timer.unref();
@@ -190,12 +221,8 @@ export class Output {
       stop(final) {
         clearInterval(timer);
         stream.write('\r\u001b[2K');
-        if (final) stream.write(`${final}\n`);
+        if (final) stream.write(`${sanitizeText(final, { keepStyles })}\n`);
       },
     };
   }
-}
-
-function jsonReplacer(_key: string, value: unknown): unknown {
-  return typeof value === 'bigint' ? value.toString() : value;
 }

@@ -1,9 +1,9 @@
 /**
  * Human units in, exact units out. Every parser throws UsageError (exit 2) naming the option.
  */
-import { LIMITS } from '../schemas/limits.js';
 import { trxToSun } from '../utils/units.js';
 import { CliError, EXIT, UsageError } from './errors.js';
+import { IDEMPOTENCY_KEY_PATTERN, LIMITS, type RESOURCE_TYPES } from './facts.js';
 
 const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3_600, d: 86_400, w: 604_800 };
 
@@ -25,7 +25,7 @@ export function parseDuration(input: string, name = '--duration'): number {
   throw new UsageError(`${name} must be a duration like 30m, 1h, 3d, 90s or a number of seconds, got ${JSON.stringify(input)}`);
 }
 
-export type Resource = 'ENERGY' | 'BANDWIDTH';
+export type Resource = (typeof RESOURCE_TYPES)[number];
 
 /** `energy` / `bandwidth` (any case; `e`, `bw` accepted). */
 export function parseResource(input: string, name = 'resource'): Resource {
@@ -112,6 +112,13 @@ export function parseChoice<const T extends readonly string[]>(input: string, va
   const found = values.find((v) => v.toLowerCase() === String(input).trim().toLowerCase());
   if (found) return found;
   throw new UsageError(`${name} must be one of ${values.join(', ')}, got ${JSON.stringify(input)}`);
+}
+
+/** An `--idempotency-key`: the API's length limit, visible ASCII (the value is a header). */
+export function parseIdempotencyKey(input: string | undefined, name = '--idempotency-key'): string | undefined {
+  if (input === undefined) return undefined;
+  if (IDEMPOTENCY_KEY_PATTERN.test(input)) return input;
+  throw new CliError('VALIDATION_ERROR', `${name} must be 1 to ${LIMITS.IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters`, { exitCode: EXIT.USAGE });
 }
 
 /** The amount from the argument or --amount (both only if they agree). */

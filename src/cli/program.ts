@@ -4,7 +4,7 @@
  */
 import type { Command as CommandClass } from 'commander';
 import { REGISTRY, type RegistryEntry } from './registry.js';
-import { runState } from './state.js';
+import { type Run, attachRun, runOf } from './state.js';
 
 const GLOBAL_HELP = `
 Settings (flag > environment > profile):
@@ -24,17 +24,14 @@ Try it without an account: trx-rent demo`;
 
 const GROUP_ORDER = ['Trading', 'Account', 'Money', 'Setup', 'Developer'];
 
-export interface ProgramState {
-  /** The last error commander reported (it is printed by main in our one-line format). */
-  commanderMessage?: string;
-}
-
-export function createProgram(Command: typeof CommandClass, version: string): { program: CommandClass; state: ProgramState } {
-  const state: ProgramState = {};
+/** The program of one run: its help and errors go to the run's writers, its actions find the run. */
+export function createProgram(Command: typeof CommandClass, run: Run): CommandClass {
+  const { stdout, stderr } = run.runtime;
   const program = new Command('trx-rent');
+  attachRun(program, run);
   program
     .description('Rent TRON energy and bandwidth from the command line (SDK, CLI and mock server).')
-    .version(version, '-V, --version', 'print the version')
+    .version(run.version, '-V, --version', 'print the version')
     .option('--base-url <url>', 'API origin, e.g. https://api.example.com (env TRX_RENT_BASE_URL)')
     .option('--profile <name>', 'profile to use (env TRX_RENT_PROFILE)')
     .option('--api-key-file <path>', 'read the API key from this file (or env TRX_RENT_API_KEY)')
@@ -49,15 +46,21 @@ export function createProgram(Command: typeof CommandClass, version: string): { 
     .configureHelp({ showGlobalOptions: true })
     .exitOverride()
     .configureOutput({
+      writeOut: (text) => void stdout.write(text),
+      writeErr: (text) => void stderr.write(text),
+      getOutHelpWidth: () => (stdout.isTTY && stdout.columns) || 80,
+      getErrHelpWidth: () => (stderr.isTTY && stderr.columns) || 80,
+      getOutHasColors: () => false,
+      getErrHasColors: () => false,
       outputError: (message) => {
-        state.commanderMessage = message.replace(/^error:\s*/, '').trim();
+        run.commanderMessage = message.replace(/^error:\s*/, '').trim();
       },
     });
   const ordered = [...REGISTRY].sort((a, b) => GROUP_ORDER.indexOf(a.group) - GROUP_ORDER.indexOf(b.group));
   for (const entry of ordered) {
     program.command(entry.name).summary(entry.summary).description(entry.summary).helpGroup(`${entry.group}:`);
   }
-  return { program, state };
+  return program;
 }
 
 const loaded = new WeakSet<CommandClass>();
@@ -84,8 +87,9 @@ export async function loadCommand(sub: CommandClass, entry: RegistryEntry): Prom
       .allowUnknownOption()
       .allowExcessArguments()
       .action(async () => {
-        process.stderr.write(`error NOT_AVAILABLE: \`trx-rent ${entry.name}\` is not available in this build\n`);
-        runState.exitCode = 1;
+        const run = runOf(sub);
+        run.runtime.stderr.write(`error NOT_AVAILABLE: \`trx-rent ${entry.name}\` is not available in this build\n`);
+        run.exitCode = 1;
       });
   }
 }

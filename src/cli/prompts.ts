@@ -3,6 +3,7 @@
  * lazily, through `ctx.prompts()`, only when a person is at a terminal). Kept apart so tests can
  * drive them with @inquirer/testing.
  */
+import { LIMITS } from './facts.js';
 import { formatDuration } from './format.js';
 import { type Resource, validate } from './parse.js';
 
@@ -36,8 +37,8 @@ export function durationQuestion(tiers?: number[]) {
 
 export function amountQuestion(resource: Resource = 'ENERGY') {
   return {
-    message: resource === 'ENERGY' ? 'How much energy (units, at least 65000)?' : 'How much bandwidth (units)?',
-    default: resource === 'ENERGY' ? '65000' : '1000',
+    message: resource === 'ENERGY' ? `How much energy (units, at least ${LIMITS.MIN_ENERGY_AMOUNT})?` : 'How much bandwidth (units)?',
+    default: resource === 'ENERGY' ? String(LIMITS.MIN_ENERGY_AMOUNT) : '1000',
     validate: resource === 'ENERGY' ? validate.energyUnits : validate.units,
   };
 }

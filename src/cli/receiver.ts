@@ -89,16 +89,3 @@ export async function startReceiver(options: {
       }),
   };
 }
-
-/** Resolves on the first SIGINT or SIGTERM (and stops listening for them). */
-export function untilSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const handler = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', handler);
-      process.off('SIGTERM', handler);
-      resolve(signal);
-    };
-    process.on('SIGINT', handler);
-    process.on('SIGTERM', handler);
-  });
-}

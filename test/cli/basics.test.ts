@@ -1,5 +1,7 @@
 /**
  * Start-up behaviour: --help/--version, lazy loading, usage errors, colour, completion scripts.
+ * The real process (spawned from the build) where the process itself is the point: --version,
+ * --help, what start-up loads, a usage error's exit status, the bash script; the rest in-process.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -7,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { BIN, ROOT, cleanEnv, errorLine, runCli, tempDir } from './helpers.js';
+import { runCliInProcess } from './run.js';
 import { writeFileSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
@@ -66,12 +69,12 @@ describe('--version and --help', () => {
   });
 
   it('a command\'s own --help and `help <command>` show its options', async () => {
-    const own = await runCli(['buy', '--help']);
+    const own = await runCliInProcess(['buy', '--help']);
     expect(own.code).toBe(0);
     expect(own.stdout).toContain('Usage: trx-rent buy <amount> [energy|bandwidth] --to ADDRESS --duration 1h');
     expect(own.stdout).toContain('--max-price <sun>');
     expect(own.stdout).toContain('Global Options:');
-    const viaHelp = await runCli(['help', 'orders']);
+    const viaHelp = await runCliInProcess(['help', 'orders']);
     expect(viaHelp.code).toBe(0);
     expect(viaHelp.stdout).toMatch(/list \[options\]/);
     expect(viaHelp.stdout).toContain('wait [options] [id]');
@@ -111,41 +114,89 @@ describe('usage errors (exit 2)', () => {
       [['completion', 'powershell'], /shell must be one of bash, zsh, fish/],
     ];
     for (const [args, message] of cases) {
-      const r = await runCli([...args, '--json'], { env: { TRX_RENT_BASE_URL: mock.url, TRX_RENT_API_KEY: mock.apiKey } });
+      const r = await runCliInProcess([...args, '--json'], { env: { TRX_RENT_BASE_URL: mock.url, TRX_RENT_API_KEY: mock.apiKey } });
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stdout, args.join(' ')).toBe('');
       expect(errorLine(r).message, args.join(' ')).toMatch(message);
     }
   });
 
+  it('the real process exits with status 2 and one JSON error line on stderr', async () => {
+    const r = await runCli(['buyy', '--json']);
+    expect(r.code).toBe(2);
+    expect(r.signal).toBeNull();
+    expect(r.stdout).toBe('');
+    expect(errorLine(r)).toMatchObject({ code: 'USAGE_ERROR', exit_code: 2 });
+    expect(errorLine(r).message).toMatch(/unknown command 'buyy'/);
+  });
+
   it('errors are one line on stderr for people, with code and hint', async () => {
-    const r = await runCli(['orders', 'get', 'nope', '--no-json'], { env: { TRX_RENT_BASE_URL: mock.url, TRX_RENT_API_KEY: mock.apiKey } });
+    const r = await runCliInProcess(['orders', 'get', 'nope', '--no-json'], { env: { TRX_RENT_BASE_URL: mock.url, TRX_RENT_API_KEY: mock.apiKey } });
     expect(r.code).toBe(4);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/^error NOT_FOUND: .+ \(hint: check the id with `trx-rent orders list`\)\n$/);
   });
 
   it('the x402 command (its own module, from the x402 work) is reached through the registry', async () => {
-    const r = await runCli(['x402', '--help']);
+    const r = await runCliInProcess(['x402', '--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Usage: trx-rent x402');
+  });
+});
+
+describe('in-process runs', () => {
+  it('side by side and one after another share no state: exit code, output mode, colour, commander message', async () => {
+    const env = { TRX_RENT_BASE_URL: mock.url, TRX_RENT_API_KEY: mock.apiKey };
+    const [bad, good, coloured, missing] = await Promise.all([
+      runCliInProcess(['balance', '--frob', '--json'], { env }),
+      runCliInProcess(['balance', '--no-json'], { env }),
+      runCliInProcess(['balance', '--no-json'], { env: { ...env, FORCE_COLOR: '1' } }),
+      runCliInProcess(['orders', 'get', '00000000-0000-0000-0000-000000000000', '--json'], { env }),
+    ]);
+    expect(bad.code).toBe(2);
+    expect(errorLine(bad).message).toMatch(/unknown option '--frob'/);
+    expect(good.code).toBe(0);
+    expect(good.stdout).toMatch(/TRX available/);
+    expect(good.stdout).not.toMatch(/\u001b\[/);
+    expect(good.stderr).toBe('');
+    expect(coloured.stdout).toMatch(/\u001b\[1m/);
+    expect(missing.code).toBe(4);
+    // After a usage error and a not-found, a plain run exits 0 with nothing left over.
+    const after = await runCliInProcess(['balance', '--json'], { env });
+    expect(after.code).toBe(0);
+    expect(after.stderr).toBe('');
+    expect(JSON.parse(after.stdout).trx).toBeTypeOf('number');
+    const usage = await runCliInProcess(['prices', '--json', '--duration'], { env });
+    expect(usage.code).toBe(2);
+    expect(errorLine(usage).message).toMatch(/--duration/);
+    expect(errorLine(usage).message).not.toMatch(/frob/);
+  });
+
+  it('stdout and stdin as terminals: tables by default, prompts ruled out by --yes', async () => {
+    const env = { TRX_RENT_BASE_URL: mock.url, TRX_RENT_API_KEY: mock.apiKey };
+    const r = await runCliInProcess(['balance'], { env, isTTY: true, columns: 120 });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/TRX available/);
+    const yes = await runCliInProcess(['buy', '65000', '--yes'], { env, isTTY: true });
+    expect(yes.code).toBe(2);
+    expect(yes.stderr).toMatch(/missing --to ADDRESS, --duration/);
   });
 });
 
 describe('colour', () => {
   const env = () => ({ TRX_RENT_BASE_URL: mock.url, TRX_RENT_API_KEY: mock.apiKey });
   it('none off a terminal; FORCE_COLOR / CLICOLOR_FORCE turn it on; NO_COLOR and --no-color win', async () => {
-    const plain = await runCli(['balance', '--no-json'], { env: env() });
+    const plain = await runCliInProcess(['balance', '--no-json'], { env: env() });
     expect(plain.stdout).not.toMatch(/\u001b\[/);
-    const forced = await runCli(['balance', '--no-json'], { env: { ...env(), FORCE_COLOR: '1' } });
+    const forced = await runCliInProcess(['balance', '--no-json'], { env: { ...env(), FORCE_COLOR: '1' } });
     expect(forced.stdout).toMatch(/\u001b\[1m/);
-    const clicolor = await runCli(['balance', '--no-json'], { env: { ...env(), CLICOLOR_FORCE: '1' } });
+    const clicolor = await runCliInProcess(['balance', '--no-json'], { env: { ...env(), CLICOLOR_FORCE: '1' } });
     expect(clicolor.stdout).toMatch(/\u001b\[/);
-    const noColor = await runCli(['balance', '--no-json'], { env: { ...env(), FORCE_COLOR: '1', NO_COLOR: '1' } });
+    const noColor = await runCliInProcess(['balance', '--no-json'], { env: { ...env(), FORCE_COLOR: '1', NO_COLOR: '1' } });
     expect(noColor.stdout).not.toMatch(/\u001b\[/);
-    const flag = await runCli(['balance', '--no-json', '--no-color'], { env: { ...env(), FORCE_COLOR: '1' } });
+    const flag = await runCliInProcess(['balance', '--no-json', '--no-color'], { env: { ...env(), FORCE_COLOR: '1' } });
     expect(flag.stdout).not.toMatch(/\u001b\[/);
-    const json = await runCli(['balance', '--json'], { env: { ...env(), FORCE_COLOR: '1' } });
+    const json = await runCliInProcess(['balance', '--json'], { env: { ...env(), FORCE_COLOR: '1' } });
     expect(() => JSON.parse(json.stdout)).not.toThrow();
   });
 });
@@ -179,7 +230,7 @@ describe('completion', () => {
   });
 
   it('zsh and fish scripts cover the same tree', async () => {
-    const zsh = await runCli(['completion', 'zsh']);
+    const zsh = await runCliInProcess(['completion', 'zsh']);
     expect(zsh.code).toBe(0);
     expect(zsh.stdout.startsWith('#compdef trx-rent')).toBe(true);
     expect(zsh.stdout).toContain("'orders') [[ \" list get wait \"");
@@ -188,7 +239,7 @@ describe('completion', () => {
       writeFileSync(file, zsh.stdout);
       execFileSync('zsh', ['-n', file]);
     }
-    const fish = await runCli(['completion', 'fish']);
+    const fish = await runCliInProcess(['completion', 'fish']);
     expect(fish.code).toBe(0);
     expect(fish.stdout).toContain("complete -c trx-rent -n 'not __fish_seen_subcommand_from");
     expect(fish.stdout).toMatch(/-a 'withdraw' -d 'Withdraw TRX or USDT/);

@@ -6,7 +6,7 @@ import { readFileSync, statSync, writeFileSync, chmodSync, existsSync } from 'no
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
-import { errorLine, json, runCli, tempDir } from './helpers.js';
+import { errorLine, json, runCliInProcess, tempDir } from './run.js';
 
 let mock: MockServer;
 let other: MockServer;
@@ -24,7 +24,7 @@ afterAll(async () => {
 describe('login', () => {
   it('checks the key with a real call, saves it to a 0600 file in a 0700 dir, and never prints it', async () => {
     const configDir = join(tempDir(), 'cfg');
-    const r = await runCli(['login', '--base-url', mock.url, '--json'], { configDir, env: { TRX_RENT_API_KEY: mock.apiKey } });
+    const r = await runCliInProcess(['login', '--base-url', mock.url, '--json'], { configDir, env: { TRX_RENT_API_KEY: mock.apiKey } });
     expect(r.code, r.stderr).toBe(0);
     const result = json(r);
     expect(result).toMatchObject({ profile: 'default', base_url: mock.url, saved: true, current: true, balance_sun: 1_000_000_000 });
@@ -37,14 +37,14 @@ describe('login', () => {
     expect(saved.profiles.default).toEqual({ base_url: mock.url, api_key: mock.apiKey });
 
     // The saved profile now serves commands with no flags or environment.
-    const balance = await runCli(['balance', '--json'], { configDir });
+    const balance = await runCliInProcess(['balance', '--json'], { configDir });
     expect(balance.code, balance.stderr).toBe(0);
     expect(json(balance).trx).toBe(1_000_000_000);
   });
 
   it('a rejected key exits 3 and saves nothing', async () => {
     const configDir = tempDir();
-    const r = await runCli(['login', '--base-url', mock.url, '--json'], {
+    const r = await runCliInProcess(['login', '--base-url', mock.url, '--json'], {
       configDir,
       env: { TRX_RENT_API_KEY: `sk_live_${'0'.repeat(64)}` },
     });
@@ -58,24 +58,24 @@ describe('login', () => {
     const keyFile = join(configDir, 'key.txt');
     writeFileSync(keyFile, `${mock.apiKey}\n`);
     chmodSync(keyFile, 0o644);
-    const fromFile = await runCli(['login', '--profile', 'work', '--base-url', mock.url, '--api-key-file', keyFile, '--json'], { configDir });
+    const fromFile = await runCliInProcess(['login', '--profile', 'work', '--base-url', mock.url, '--api-key-file', keyFile, '--json'], { configDir });
     expect(fromFile.code, fromFile.stderr).toBe(0);
     expect(fromFile.stderr).toContain('readable by other users');
-    const fromStdin = await runCli(['login', '--profile', 'other', '--base-url', other.url, '--with-token', '--json'], {
+    const fromStdin = await runCliInProcess(['login', '--profile', 'other', '--base-url', other.url, '--with-token', '--json'], {
       configDir,
       input: `${other.apiKey}\n`,
     });
     expect(fromStdin.code, fromStdin.stderr).toBe(0);
     expect(json(fromStdin)).toMatchObject({ profile: 'other', current: false });
     // There is no --api-key option at all.
-    const flag = await runCli(['login', '--api-key', mock.apiKey], { configDir });
+    const flag = await runCliInProcess(['login', '--api-key', mock.apiKey], { configDir });
     expect(flag.code).toBe(2);
     expect(flag.stderr).toContain("unknown option '--api-key'");
     expect(flag.stderr).not.toContain(mock.apiKey);
   });
 
   it('without a terminal and without a key: a usage error naming the ways, no prompt, no hang', async () => {
-    const r = await runCli(['login', '--base-url', mock.url, '--json'], { timeoutMs: 10_000 });
+    const r = await runCliInProcess(['login', '--base-url', mock.url, '--json'], { timeoutMs: 10_000 });
     expect(r.code).toBe(2);
     expect(errorLine(r).message).toMatch(/missing an API key/);
   });
@@ -85,16 +85,16 @@ describe('settings precedence: flag > environment > profile', () => {
   it('uses the profile, then the environment over it, then the flag over both', async () => {
     const configDir = tempDir();
     // Profile "default" points at `other` (5 TRX); `mock` has 1 000 TRX.
-    expect((await runCli(['login', '--base-url', other.url], { configDir, env: { TRX_RENT_API_KEY: other.apiKey } })).code).toBe(0);
-    const fromProfile = json(await runCli(['balance', '--json'], { configDir }));
+    expect((await runCliInProcess(['login', '--base-url', other.url], { configDir, env: { TRX_RENT_API_KEY: other.apiKey } })).code).toBe(0);
+    const fromProfile = json(await runCliInProcess(['balance', '--json'], { configDir }));
     expect(fromProfile.trx).toBe(5_000_000);
     const fromEnv = json(
-      await runCli(['balance', '--json'], { configDir, env: { TRX_RENT_BASE_URL: mock.url, TRX_RENT_API_KEY: mock.apiKey } }),
+      await runCliInProcess(['balance', '--json'], { configDir, env: { TRX_RENT_BASE_URL: mock.url, TRX_RENT_API_KEY: mock.apiKey } }),
     );
     expect(fromEnv.trx).toBe(1_000_000_000);
     const keyFile = join(configDir, 'mock.key');
     writeFileSync(keyFile, mock.apiKey, { mode: 0o600 });
-    const fromFlags = await runCli(['balance', '--json', '--base-url', mock.url, '--api-key-file', keyFile, '--verbose'], {
+    const fromFlags = await runCliInProcess(['balance', '--json', '--base-url', mock.url, '--api-key-file', keyFile, '--verbose'], {
       configDir,
       env: { TRX_RENT_BASE_URL: other.url, TRX_RENT_API_KEY: other.apiKey },
     });
@@ -105,13 +105,13 @@ describe('settings precedence: flag > environment > profile', () => {
 
   it('--profile and TRX_RENT_PROFILE pick the profile; an unknown one is a usage error', async () => {
     const configDir = tempDir();
-    await runCli(['login', '--profile', 'a', '--base-url', mock.url], { configDir, env: { TRX_RENT_API_KEY: mock.apiKey } });
-    await runCli(['login', '--profile', 'b', '--base-url', other.url], { configDir, env: { TRX_RENT_API_KEY: other.apiKey } });
-    expect(json(await runCli(['balance', '--json'], { configDir })).trx).toBe(1_000_000_000); // a is current (first login)
-    expect(json(await runCli(['balance', '--json', '--profile', 'b'], { configDir })).trx).toBe(5_000_000);
-    expect(json(await runCli(['balance', '--json'], { configDir, env: { TRX_RENT_PROFILE: 'b' } })).trx).toBe(5_000_000);
-    expect(json(await runCli(['balance', '--json', '--profile', 'a'], { configDir, env: { TRX_RENT_PROFILE: 'b' } })).trx).toBe(1_000_000_000);
-    const missing = await runCli(['balance', '--json', '--profile', 'nope'], { configDir });
+    await runCliInProcess(['login', '--profile', 'a', '--base-url', mock.url], { configDir, env: { TRX_RENT_API_KEY: mock.apiKey } });
+    await runCliInProcess(['login', '--profile', 'b', '--base-url', other.url], { configDir, env: { TRX_RENT_API_KEY: other.apiKey } });
+    expect(json(await runCliInProcess(['balance', '--json'], { configDir })).trx).toBe(1_000_000_000); // a is current (first login)
+    expect(json(await runCliInProcess(['balance', '--json', '--profile', 'b'], { configDir })).trx).toBe(5_000_000);
+    expect(json(await runCliInProcess(['balance', '--json'], { configDir, env: { TRX_RENT_PROFILE: 'b' } })).trx).toBe(5_000_000);
+    expect(json(await runCliInProcess(['balance', '--json', '--profile', 'a'], { configDir, env: { TRX_RENT_PROFILE: 'b' } })).trx).toBe(1_000_000_000);
+    const missing = await runCliInProcess(['balance', '--json', '--profile', 'nope'], { configDir });
     expect(missing.code).toBe(2);
     expect(errorLine(missing).message).toContain('profile "nope" does not exist');
   });
@@ -120,59 +120,59 @@ describe('settings precedence: flag > environment > profile', () => {
 describe('config and profiles', () => {
   it('config set / get / list / unset; api_key only as "(set)"; api_key cannot be set by argument', async () => {
     const configDir = tempDir();
-    await runCli(['login', '--base-url', mock.url], { configDir, env: { TRX_RENT_API_KEY: mock.apiKey } });
-    expect((await runCli(['config', 'set', 'default_duration', '3h'], { configDir })).code).toBe(0);
-    expect(json(await runCli(['config', 'get', 'default_duration', '--json'], { configDir }))).toMatchObject({ value: '3h' });
-    expect((await runCli(['config', 'get', 'base_url', '--no-json'], { configDir })).stdout.trim()).toBe(mock.url);
-    const key = await runCli(['config', 'get', 'api_key', '--json'], { configDir });
+    await runCliInProcess(['login', '--base-url', mock.url], { configDir, env: { TRX_RENT_API_KEY: mock.apiKey } });
+    expect((await runCliInProcess(['config', 'set', 'default_duration', '3h'], { configDir })).code).toBe(0);
+    expect(json(await runCliInProcess(['config', 'get', 'default_duration', '--json'], { configDir }))).toMatchObject({ value: '3h' });
+    expect((await runCliInProcess(['config', 'get', 'base_url', '--no-json'], { configDir })).stdout.trim()).toBe(mock.url);
+    const key = await runCliInProcess(['config', 'get', 'api_key', '--json'], { configDir });
     expect(json(key).value).toBe('(set)');
-    const list = await runCli(['config', 'list', '--json'], { configDir });
+    const list = await runCliInProcess(['config', 'list', '--json'], { configDir });
     expect(json(list).settings).toEqual({ base_url: mock.url, default_address: null, default_duration: '3h', api_key: '(set)' });
     expect(list.stdout).not.toContain(mock.apiKey);
-    const human = await runCli(['config', 'list', '--no-json'], { configDir });
+    const human = await runCliInProcess(['config', 'list', '--no-json'], { configDir });
     expect(human.stdout).toMatch(/api_key\s+\(set\)/);
     expect(human.stdout).not.toContain(mock.apiKey);
 
-    const setKey = await runCli(['config', 'set', 'api_key', 'sk_live_abc'], { configDir });
+    const setKey = await runCliInProcess(['config', 'set', 'api_key', 'sk_live_abc'], { configDir });
     expect(setKey.code).toBe(2);
     expect(setKey.stderr).toContain('trx-rent login');
-    expect((await runCli(['config', 'set', 'base_url', 'not a url'], { configDir })).code).toBe(2);
-    expect((await runCli(['config', 'set', 'default_address', 'T123'], { configDir })).code).toBe(2);
-    expect((await runCli(['config', 'set', 'colour', 'blue'], { configDir })).code).toBe(2);
+    expect((await runCliInProcess(['config', 'set', 'base_url', 'not a url'], { configDir })).code).toBe(2);
+    expect((await runCliInProcess(['config', 'set', 'default_address', 'T123'], { configDir })).code).toBe(2);
+    expect((await runCliInProcess(['config', 'set', 'colour', 'blue'], { configDir })).code).toBe(2);
 
-    expect((await runCli(['config', 'unset', 'api_key'], { configDir })).code).toBe(0);
-    expect((await runCli(['balance', '--json'], { configDir })).code).toBe(3);
+    expect((await runCliInProcess(['config', 'unset', 'api_key'], { configDir })).code).toBe(0);
+    expect((await runCliInProcess(['balance', '--json'], { configDir })).code).toBe(3);
     const file = json(list).config_path as string;
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
   it("buy takes --to and --duration from the profile's default_address / default_duration", async () => {
     const configDir = tempDir();
-    await runCli(['login', '--base-url', mock.url], { configDir, env: { TRX_RENT_API_KEY: mock.apiKey } });
-    expect((await runCli(['config', 'set', 'default_address', 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW'], { configDir })).code).toBe(0);
-    expect((await runCli(['config', 'set', 'default_duration', '3h'], { configDir })).code).toBe(0);
-    const r = await runCli(['buy', '65000', '--yes', '--dry-run', '--json'], { configDir });
+    await runCliInProcess(['login', '--base-url', mock.url], { configDir, env: { TRX_RENT_API_KEY: mock.apiKey } });
+    expect((await runCliInProcess(['config', 'set', 'default_address', 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW'], { configDir })).code).toBe(0);
+    expect((await runCliInProcess(['config', 'set', 'default_duration', '3h'], { configDir })).code).toBe(0);
+    const r = await runCliInProcess(['buy', '65000', '--yes', '--dry-run', '--json'], { configDir });
     expect(r.code, r.stderr).toBe(0);
     expect(json(r).request).toMatchObject({ target_address: 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW', duration_sec: 10_800 });
-    const flagWins = await runCli(['buy', '65000', '--duration', '1h', '--yes', '--dry-run', '--json'], { configDir });
+    const flagWins = await runCliInProcess(['buy', '65000', '--duration', '1h', '--yes', '--dry-run', '--json'], { configDir });
     expect(json(flagWins).request.duration_sec).toBe(3600);
   });
 
   it('profiles list / use / remove', async () => {
     const configDir = tempDir();
-    expect(json(await runCli(['profiles', '--json'], { configDir })).profiles).toEqual([]);
-    await runCli(['login', '--profile', 'a', '--base-url', mock.url], { configDir, env: { TRX_RENT_API_KEY: mock.apiKey } });
-    await runCli(['login', '--profile', 'b', '--base-url', other.url], { configDir, env: { TRX_RENT_API_KEY: other.apiKey } });
-    const listed = json(await runCli(['profiles', '--json'], { configDir }));
+    expect(json(await runCliInProcess(['profiles', '--json'], { configDir })).profiles).toEqual([]);
+    await runCliInProcess(['login', '--profile', 'a', '--base-url', mock.url], { configDir, env: { TRX_RENT_API_KEY: mock.apiKey } });
+    await runCliInProcess(['login', '--profile', 'b', '--base-url', other.url], { configDir, env: { TRX_RENT_API_KEY: other.apiKey } });
+    const listed = json(await runCliInProcess(['profiles', '--json'], { configDir }));
     expect(listed.current).toBe('a');
     expect(listed.profiles.map((p: { name: string }) => p.name).sort()).toEqual(['a', 'b']);
     expect(JSON.stringify(listed)).not.toContain(mock.apiKey);
-    expect((await runCli(['profiles', 'use', 'b'], { configDir })).code).toBe(0);
-    expect(json(await runCli(['balance', '--json'], { configDir })).trx).toBe(5_000_000);
-    const table = await runCli(['profiles', 'list', '--no-json'], { configDir });
+    expect((await runCliInProcess(['profiles', 'use', 'b'], { configDir })).code).toBe(0);
+    expect(json(await runCliInProcess(['balance', '--json'], { configDir })).trx).toBe(5_000_000);
+    const table = await runCliInProcess(['profiles', 'list', '--no-json'], { configDir });
     expect(table.stdout).toMatch(/\*\s+b\s+http/);
-    expect((await runCli(['profiles', 'use', 'zzz'], { configDir })).code).toBe(2);
-    expect((await runCli(['profiles', 'remove', 'b'], { configDir })).code).toBe(0);
-    expect(json(await runCli(['profiles', '--json'], { configDir })).current).toBeNull();
+    expect((await runCliInProcess(['profiles', 'use', 'zzz'], { configDir })).code).toBe(2);
+    expect((await runCliInProcess(['profiles', 'remove', 'b'], { configDir })).code).toBe(0);
+    expect(json(await runCliInProcess(['profiles', '--json'], { configDir })).current).toBeNull();
   });
 });

@@ -1,8 +1,10 @@
 /**
- * `trx-rent demo`: the whole tour on an embedded mock, no account and no settings needed.
+ * `trx-rent demo`: the whole tour on an embedded mock, no account and no settings needed. The
+ * --json run is the real process (a smoke test of the build); the human tour runs in-process.
  */
 import { describe, expect, it } from 'vitest';
 import { json, runCli } from './helpers.js';
+import { runCliInProcess } from './run.js';
 
 describe('demo', { timeout: 60_000 }, () => {
   it('--json: exits 0 with one document covering every step', async () => {
@@ -19,7 +21,7 @@ describe('demo', { timeout: 60_000 }, () => {
   });
 
   it('for people: eight numbered steps with the equivalent commands, ending in a verified webhook', async () => {
-    const r = await runCli(['demo', '--no-json'], { timeoutMs: 50_000, env: { TRX_RENT_BASE_URL: 'http://127.0.0.1:9', TRX_RENT_API_KEY: 'ignored' } });
+    const r = await runCliInProcess(['demo', '--no-json'], { timeoutMs: 50_000, env: { TRX_RENT_BASE_URL: 'http://127.0.0.1:9', TRX_RENT_API_KEY: 'ignored' } });
     expect(r.code, r.stderr).toBe(0);
     for (let i = 1; i <= 8; i++) expect(r.stdout).toContain(`${i}/8 `);
     for (const cmd of ['$ trx-rent prices', '$ trx-rent preview', '$ trx-rent buy', '$ trx-rent orders wait', '$ trx-rent balance', '$ trx-rent webhooks verify']) {

@@ -1,12 +1,17 @@
 /**
  * Spawn the built CLI (`node bin/trx-rent.js`, dist/ built by `npm test` before vitest) with an
- * isolated config dir and a clean environment, bounded in time.
+ * isolated config dir and a clean environment, bounded in time. Only the smoke tests of the real
+ * process (start-up, lazy loading, signals, pipes, a terminal) use this; everything else runs the
+ * CLI in-process (./run.ts), which needs no build.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type RunResult, tempDir } from './run.js';
+
+export { ADDRESS, type RunResult, errorLine, json, tempDir } from './run.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -31,26 +36,11 @@ function snapshotBuild(): string {
 export const BUILD = snapshotBuild();
 export const BIN = join(BUILD, 'bin', 'trx-rent.js');
 
-/** A valid base58check TRON address (the mock delivers nothing real). */
-export const ADDRESS = 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW';
-
-export interface RunResult {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
-
 export interface RunOptions {
   env?: Record<string, string | undefined>;
   input?: string | Buffer;
   timeoutMs?: number;
   configDir?: string;
-}
-
-export function tempDir(prefix = 'trx-rent-cli-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
 }
 
 /** The environment a test run sees: nothing of ours from the outer shell, no colour forcing. */
@@ -94,22 +84,6 @@ export function collect(child: ChildProcess, options: { input?: string | Buffer;
       resolve({ code, signal, stdout, stderr, ms: Date.now() - started });
     });
   });
-}
-
-/** Parse the one JSON document a --json run must print, failing loudly if there is anything else. */
-export function json<T = any>(result: RunResult): T {
-  try {
-    return JSON.parse(result.stdout) as T;
-  } catch {
-    throw new Error(`stdout is not one JSON document (exit ${result.code}):\n${result.stdout}\n--- stderr ---\n${result.stderr}`);
-  }
-}
-
-/** The `{ error }` line a failing --json run prints on stderr. */
-export function errorLine(result: RunResult): { code: string; message: string; hint?: string; exit_code: number } {
-  const line = result.stderr.split('\n').find((l) => l.startsWith('{"error"'));
-  if (!line) throw new Error(`no JSON error line on stderr:\n${result.stderr}`);
-  return JSON.parse(line).error;
 }
 
 /** Start a long-running CLI process (mock, webhooks listen) and wait until stderr/stdout match `ready`. */

@@ -9,7 +9,9 @@ import { render } from '@inquirer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { addressQuestion, amountQuestion, durationQuestion } from '../../src/cli/prompts.js';
+import { PassThrough } from 'node:stream';
 import { ADDRESS, BIN, ROOT, cleanEnv } from './helpers.js';
+import { runCliInProcess } from './run.js';
 
 const hasScript = spawnSync('script', ['--version']).status === 0;
 
@@ -115,6 +117,25 @@ describe.skipIf(!hasScript)('in a pseudo-terminal', { timeout: 30_000 }, () => {
     expect(r.code, r.output).toBe(0);
     expect(r.output).toContain('Logged in to');
     expect(r.output).not.toContain(mock.apiKey);
+  });
+});
+
+describe('in-process, on a pretend terminal (the run\'s own streams, not the process\'s)', () => {
+  it('withdraw asks on the run\'s stdout and reads the answer from its stdin: "n" cancels (exit 2), nothing moves', async () => {
+    const before = demoBalance();
+    const keyboard = new PassThrough();
+    keyboard.write('n\r');
+    const r = await runCliInProcess(['withdraw', '75', '--to', ADDRESS], {
+      env: { TRX_RENT_BASE_URL: mock.url, TRX_RENT_API_KEY: mock.apiKey, TERM: 'xterm' },
+      isTTY: true,
+      columns: 200,
+      keyboard,
+      timeoutMs: 10_000,
+    });
+    expect(fold(r.stdout)).toMatch(/Withdraw 75 TRX \(75,000,000 SUN\) to T\w+ \(available: [\d.]+ TRX/);
+    expect(r.code, r.stdout + r.stderr).toBe(2);
+    expect(plain(r.stderr)).toContain('error CANCELLED: Cancelled; did not withdraw.');
+    expect(demoBalance()).toEqual(before);
   });
 });
 

@@ -1,8 +1,10 @@
 /**
- * `trx-rent mock` serves until SIGTERM, and the CLI works against it (the acceptance flow).
+ * `trx-rent mock` serves until SIGTERM, and the CLI works against it (the acceptance flow). The
+ * first server is the real process (its SIGTERM is the point); the rest runs in-process.
  */
 import { describe, expect, it } from 'vitest';
-import { ADDRESS, errorLine, json, runCli, startCli } from './helpers.js';
+import { startCli } from './helpers.js';
+import { ADDRESS, errorLine, json, runCliInProcess, startCliInProcess } from './run.js';
 
 describe('trx-rent mock', { timeout: 60_000 }, () => {
   it('prints URL, key, JWT and memo; prices, buy --wait, preview and withdraw work against it; SIGTERM stops it', async () => {
@@ -14,27 +16,27 @@ describe('trx-rent mock', { timeout: 60_000 }, () => {
       expect(info.jwt.split('.')).toHaveLength(3);
       const env = { TRX_RENT_BASE_URL: info.url, TRX_RENT_API_KEY: info.api_key };
 
-      const prices = await runCli(['prices', '--json'], { env });
+      const prices = await runCliInProcess(['prices', '--json'], { env });
       expect(prices.code).toBe(0);
       expect(json(prices)[0]).toMatchObject({ resource: 'ENERGY', duration_sec: 3600 });
 
-      const preview = await runCli(['preview', '65000', '--duration', '30m', '--json'], { env });
+      const preview = await runCliInProcess(['preview', '65000', '--duration', '30m', '--json'], { env });
       expect(preview.code, preview.stderr).toBe(0);
       expect(json(preview)).toMatchObject({ request: { resource: 'ENERGY', amount: 65000, duration_sec: 1800 }, no_providers: false });
-      const previewHuman = await runCli(['preview', '65k', '--no-json'], { env });
+      const previewHuman = await runCliInProcess(['preview', '65k', '--no-json'], { env });
       expect(previewHuman.stdout).toMatch(/^Preview 65,000 energy for 1h\n\s+PROVIDER\s+SUN\/UNIT\s+TIER\s+TOTAL\nbest /);
-      const previewMissing = await runCli(['preview', '--json'], { env });
+      const previewMissing = await runCliInProcess(['preview', '--json'], { env });
       expect(previewMissing.code).toBe(2);
       expect(errorLine(previewMissing).message).toBe('missing <amount>');
 
-      const buy = await runCli(['buy', '65000', '--to', ADDRESS, '--duration', '1h', '--yes', '--wait', '--json'], { env, timeoutMs: 30_000 });
+      const buy = await runCliInProcess(['buy', '65000', '--to', ADDRESS, '--duration', '1h', '--yes', '--wait', '--json'], { env, timeoutMs: 30_000 });
       expect(buy.code, buy.stderr).toBe(0);
       expect(json(buy).status).toBe('FILLED');
 
-      const before = json(await runCli(['balance', '--json'], { env }));
-      const withdraw = await runCli(['withdraw', '50', '--to', ADDRESS], { env });
+      const before = json(await runCliInProcess(['balance', '--json'], { env }));
+      const withdraw = await runCliInProcess(['withdraw', '50', '--to', ADDRESS], { env });
       expect(withdraw.code).toBe(2);
-      expect(json(await runCli(['balance', '--json'], { env }))).toEqual(before);
+      expect(json(await runCliInProcess(['balance', '--json'], { env }))).toEqual(before);
     } finally {
       const result = await server.stop();
       expect(result.code).toBe(0);
@@ -42,7 +44,7 @@ describe('trx-rent mock', { timeout: 60_000 }, () => {
   });
 
   it('human output lists the key and the export line; bad options are usage errors', async () => {
-    const server = await startCli(['mock', '--port', '0', '--envelope', '--no-json'], /Press Ctrl\+C to stop/);
+    const server = await startCliInProcess(['mock', '--port', '0', '--envelope', '--no-json'], /Press Ctrl\+C to stop/);
     try {
       const { stdout } = server.output();
       expect(stdout).toMatch(/trx-rent mock listening on http:\/\/127\.0\.0\.1:\d+/);
@@ -51,12 +53,12 @@ describe('trx-rent mock', { timeout: 60_000 }, () => {
       const url = stdout.match(/listening on (\S+)/)![1]!;
       const key = stdout.match(/API key\s+(\S+)/)![1]!;
       // The SDK reads the { data } envelope the live service uses.
-      const balance = await runCli(['balance', '--json'], { env: { TRX_RENT_BASE_URL: url, TRX_RENT_API_KEY: key } });
+      const balance = await runCliInProcess(['balance', '--json'], { env: { TRX_RENT_BASE_URL: url, TRX_RENT_API_KEY: key } });
       expect(json(balance).trx).toBe(1_000_000_000);
     } finally {
       expect((await server.stop()).code).toBe(0);
     }
-    expect((await runCli(['mock', '--chaos', '2'])).code).toBe(2);
-    expect((await runCli(['mock', '--port', 'http'])).code).toBe(2);
+    expect((await runCliInProcess(['mock', '--chaos', '2'])).code).toBe(2);
+    expect((await runCliInProcess(['mock', '--port', 'http'])).code).toBe(2);
   });
 });

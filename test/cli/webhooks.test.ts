@@ -1,6 +1,7 @@
 /**
  * `webhooks verify` and `webhooks listen` (a local receiver that verifies, prints and forwards
- * each delivery), with real HTTP on 127.0.0.1.
+ * each delivery), with real HTTP on 127.0.0.1; the CLI runs in-process, `listen` stopped by the
+ * interrupt the test sends it.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signWebhookPayload } from '../../src/webhooks/index.js';
-import { ADDRESS, errorLine, json, runCli, startCli, tempDir } from './helpers.js';
+import { ADDRESS, errorLine, json, runCliInProcess, startCliInProcess, tempDir } from './run.js';
 
 const SECRET = 'a'.repeat(64);
 const body = (event = 'order.filled', id = 'ord_1') =>
@@ -60,7 +61,7 @@ describe('webhooks verify', () => {
   it('verifies the raw body on stdin against --signature and prints the event', async () => {
     const raw = body();
     const signature = await signWebhookPayload(raw, SECRET);
-    const r = await runCli(['webhooks', 'verify', '--secret', SECRET, '--signature', signature, '--json'], { input: raw });
+    const r = await runCliInProcess(['webhooks', 'verify', '--secret', SECRET, '--signature', signature, '--json'], { input: raw });
     expect(r.code, r.stderr).toBe(0);
     expect(json(r)).toMatchObject({ verified: true, event: { event: 'order.filled', data: { id: 'ord_1' } } });
   });
@@ -68,20 +69,20 @@ describe('webhooks verify', () => {
   it('rejects a changed body or a wrong secret (exit 1) and names the reason', async () => {
     const raw = body();
     const signature = await signWebhookPayload(raw, SECRET);
-    const changed = await runCli(['webhooks', 'verify', '--secret', SECRET, '--signature', signature], { input: raw.replace('FILLED', 'FAILED') });
+    const changed = await runCliInProcess(['webhooks', 'verify', '--secret', SECRET, '--signature', signature], { input: raw.replace('FILLED', 'FAILED') });
     expect(changed.code).toBe(1);
     expect(errorLine(changed)).toMatchObject({ code: 'WEBHOOK_SIGNATURE_INVALID' });
     expect(errorLine(changed).message).toContain('mismatch');
     const dir = tempDir();
     writeFileSync(join(dir, 'secret'), 'b'.repeat(64));
-    const wrong = await runCli(['webhooks', 'verify', '--secret-file', join(dir, 'secret'), '--signature', signature], { input: raw });
+    const wrong = await runCliInProcess(['webhooks', 'verify', '--secret-file', join(dir, 'secret'), '--signature', signature], { input: raw });
     expect(wrong.code).toBe(1);
-    const env = await runCli(['webhooks', 'verify', '--signature', signature, '--json'], { input: raw, env: { TRX_RENT_WEBHOOK_SECRET: SECRET } });
+    const env = await runCliInProcess(['webhooks', 'verify', '--signature', signature, '--json'], { input: raw, env: { TRX_RENT_WEBHOOK_SECRET: SECRET } });
     expect(env.code).toBe(0);
   });
 
   it('missing --secret / --signature is a usage error (exit 2)', async () => {
-    const r = await runCli(['webhooks', 'verify'], { input: body() });
+    const r = await runCliInProcess(['webhooks', 'verify'], { input: body() });
     expect(r.code).toBe(2);
     expect(errorLine(r).message).toContain('--secret');
     expect(errorLine(r).message).toContain('--signature');
@@ -90,7 +91,7 @@ describe('webhooks verify', () => {
 
 describe('webhooks listen', () => {
   it('verifies each delivery, prints it as a JSON line and forwards the raw body and signature', async () => {
-    const listener = await startCli(
+    const listener = await startCliInProcess(
       ['webhooks', 'listen', '--port', '0', '--secret', SECRET, '--forward-to', appUrl, '--json'],
       /Listening on (http:\/\/127\.0\.0\.1:\d+\/webhooks)/,
     );
@@ -131,14 +132,14 @@ describe('webhooks listen', () => {
   });
 
   it('with --mock registers itself on the embedded mock: an order placed there arrives verified and forwarded', async () => {
-    const listener = await startCli(
+    const listener = await startCliInProcess(
       ['webhooks', 'listen', '--mock', '--port', '0', '--forward-to', appUrl, '--events', 'order.filled', '--no-json'],
       /Embedded mock API at (http:\/\/127\.0\.0\.1:\d+) \(demo key in TRX_RENT_API_KEY form: (sk_live_\w+)\)[\s\S]*Ready!/,
     );
     try {
       const [, mockUrl, key] = listener.match;
       const forwarded = nextForward(20_000);
-      const buy = await runCli(['buy', '65000', '--to', ADDRESS, '--duration', '1h', '--yes', '--json'], {
+      const buy = await runCliInProcess(['buy', '65000', '--to', ADDRESS, '--duration', '1h', '--yes', '--json'], {
         env: { TRX_RENT_BASE_URL: mockUrl, TRX_RENT_API_KEY: key },
       });
       expect(buy.code, buy.stderr).toBe(0);
@@ -154,7 +155,7 @@ describe('webhooks listen', () => {
   });
 
   it('without a secret (and no --register/--mock, no terminal) is a usage error', async () => {
-    const r = await runCli(['webhooks', 'listen', '--port', '0', '--forward-to', appUrl], { timeoutMs: 10_000 });
+    const r = await runCliInProcess(['webhooks', 'listen', '--port', '0', '--forward-to', appUrl], { timeoutMs: 10_000 });
     expect(r.code).toBe(2);
     expect(errorLine(r).code).toBe('MISSING_ARGUMENT');
   });

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../src/mock/index.js';
 import { signWebhookPayload } from '../../src/webhooks/index.js';
-import { ADDRESS, runCli, tempDir, type RunResult } from '../cli/helpers.js';
+import { ADDRESS, runCliInProcess, tempDir, type RunResult } from '../cli/run.js';
 
 /**
- * Secret hygiene of the CLI: every run with --verbose, through success, failure and retry
+ * Secret hygiene of the CLI (run in-process): every run with --verbose, through success, failure and retry
  * paths, and every byte it prints (stdout and stderr) is scanned for the API key, the JWT, a
  * webhook secret and private keys. The one deliberate exception is `webhooks create`, whose
  * result *is* the new secret (the API returns it once); its stderr is still scanned.
@@ -31,8 +31,8 @@ describe('the CLI never prints a secret', () => {
     const env = { TRX_RENT_BASE_URL: mock.url };
     const withKey = { ...env, TRX_RENT_API_KEY: mock.apiKey };
     const runs: Array<[string, RunResult]> = [];
-    const run = async (label: string, args: string[], options: Parameters<typeof runCli>[1] = {}) => {
-      const r = await runCli([...args, '--verbose'], { configDir, ...options });
+    const run = async (label: string, args: string[], options: Parameters<typeof runCliInProcess>[1] = {}) => {
+      const r = await runCliInProcess([...args, '--verbose'], { configDir, ...options });
       runs.push([label, r]);
       return r;
     };

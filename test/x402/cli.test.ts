@@ -1,23 +1,19 @@
-import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startMockServer, type MockServer } from '../../src/mock/index.js';
 import { getPaidMock } from '../../src/mock/x402/index.js';
 import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
 import { evmAddressOfKey } from '../../src/x402/index.js';
+import { runCliInProcess } from '../cli/run.js';
 import { KEYS } from './helpers.js';
 
 /**
- * `trx-rent x402 <command>` (the built CLI) against the mock server on 127.0.0.1: the wallet from
- * a key file or the environment (never an argument), the price shown before paying, --yes for
- * scripts, --max-payment, refusals with exit codes.
+ * `trx-rent x402 <command>` (the CLI, in-process) against the mock server on 127.0.0.1: the
+ * wallet from a key file or the environment (never an argument), the price shown before paying,
+ * --yes for scripts, --max-payment, refusals with exit codes.
  */
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = join(ROOT, 'bin', 'trx-rent.js');
-
 let server: MockServer;
 beforeAll(async () => {
   server = await startMockServer({ rateLimits: false, seed: 9 });
@@ -27,25 +23,7 @@ afterAll(() => server.close());
 const payments = () => getPaidMock(server.state).paywall.payments;
 
 function run(args: string[], env: Record<string, string> = {}) {
-  const clean: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('TRX_RENT_') && !k.startsWith('VITEST') && k !== 'NODE_OPTIONS') clean[k] = v;
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: ROOT,
-    env: { ...clean, TRX_RENT_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'trx-rent-x402-cli-')), TRX_RENT_BASE_URL: server.url, ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  child.stdin.end();
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    }),
-  );
+  return runCliInProcess(args, { env: { TRX_RENT_BASE_URL: server.url, ...env }, timeoutMs: 30_000 });
 }
 
 const TRON_ENV = { TRX_RENT_X402_TRON_KEY: KEYS.tron };
@@ -110,6 +88,22 @@ describe('trx-rent x402', () => {
     const out = JSON.parse(r.stdout) as { data: { txid: string; status: string } };
     expect(out.data.status).toBe('confirmed');
     expect(paid.chain.tokenBalance(to, usdt.address)).toBe(1_250_000n);
+  });
+
+  test('the wallet from stdin (--key-file -); the key is never printed, its source is named in --verbose', async () => {
+    const before = payments().length;
+    const r = await runCliInProcess(['x402', 'prices', 'energy', '--key-file', '-', '--yes', '--json', '--verbose', '--scheme', 'exact_permit'], {
+      env: { TRX_RENT_BASE_URL: server.url },
+      input: `${KEYS.tron}\n`,
+      timeoutMs: 30_000,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(payments().length).toBe(before + 1);
+    expect(r.stderr).toContain('x402 wallet from stdin (--key-file -)');
+    expect(r.stdout + r.stderr).not.toContain(KEYS.tron);
+    const garbage = await runCliInProcess(['x402', 'prices', '--key-file', '-', '--yes', '--json'], { env: { TRX_RENT_BASE_URL: server.url }, input: 'not-a-key-123' });
+    expect(garbage.code).toBe(2);
+    expect(garbage.stderr).not.toContain('not-a-key-123');
   });
 
   test('no wallet: a usage error that points at --key-file (keys are never arguments)', async () => {

@@ -3,11 +3,13 @@ import type { Command } from 'commander';
 import { CliError } from '../errors.js';
 import { type Context, action } from '../context.js';
 import { formatDuration, groupDigits, sunAndTrx } from '../format.js';
+import { LIMITS, ORDER_TYPES, PRICED_ORDER_TYPES, orList } from '../facts.js';
 import {
   type Resource,
   parseAddress,
   parseChoice,
   parseDuration,
+  parseIdempotencyKey,
   parseResource,
   parseSunPrice,
   parseUnits,
@@ -16,8 +18,6 @@ import { addressQuestion, amountQuestion, durationQuestion, resourceQuestion } f
 import type { CommandModule } from '../types.js';
 import { optionCostSun, renderOrder, renderPreview, resourceName } from '../views.js';
 import { waitForOrder } from '../wait.js';
-
-const ORDER_TYPES = ['MARKET', 'LIMIT', 'PERIODIC', 'BROADCAST'] as const;
 
 interface BuyOptions {
   to?: string;
@@ -37,13 +37,13 @@ const command: CommandModule = {
     'fills with explorer links.',
   register(cmd: Command) {
     cmd
-      .usage('<amount> [energy|bandwidth] --to ADDRESS --duration 1h [--max-price SUN] [--type MARKET|LIMIT|PERIODIC|BROADCAST] [--wait]')
-      .argument('[amount]', 'resource units, e.g. 65000 or 65k (energy: at least 65000)')
+      .usage(`<amount> [energy|bandwidth] --to ADDRESS --duration 1h [--max-price SUN] [--type ${ORDER_TYPES.join('|')}] [--wait]`)
+      .argument('[amount]', `resource units, e.g. 65000 or 65k (energy: at least ${LIMITS.MIN_ENERGY_AMOUNT})`)
       .argument('[resource]', 'energy (default) or bandwidth')
       .option('-t, --to <address>', 'TRON address that receives the resource (default: the profile\'s default_address)')
       .option('-d, --duration <duration>', 'rental duration: 30m, 1h, 3d or seconds (default: the profile\'s default_duration)')
-      .option('--max-price <sun>', 'highest price per unit in SUN (required for LIMIT)')
-      .option('--type <type>', 'MARKET (default), LIMIT, PERIODIC or BROADCAST')
+      .option('--max-price <sun>', `highest price per unit in SUN (required for ${orList(PRICED_ORDER_TYPES)})`)
+      .option('--type <type>', `${orList(ORDER_TYPES)} (default: the API's, ${ORDER_TYPES[0]})`)
       .option('-w, --wait', 'follow the order to FILLED and print the fills')
       .option('--timeout <duration>', 'how long --wait waits', '2m')
       .option('--idempotency-key <key>', 'reuse a key to make a retried command safe (default: a new UUID)')
@@ -56,13 +56,12 @@ const command: CommandModule = {
         action<[string?, string?], BuyOptions>(async (ctx, { args: [amountArg, resourceArg], opts }) => {
           const orderType = opts.type ? parseChoice(opts.type, ORDER_TYPES, '--type') : undefined;
           const maxPrice = opts.maxPrice ? parseSunPrice(opts.maxPrice) : undefined;
-          if (orderType === 'LIMIT' && maxPrice === undefined) {
-            throw new CliError('VALIDATION_ERROR', 'a LIMIT order needs --max-price', { exitCode: 2, hint: 'e.g. --max-price 30' });
+          const priced = orderType !== undefined && PRICED_ORDER_TYPES.includes(orderType);
+          if (priced && maxPrice === undefined) {
+            throw new CliError('VALIDATION_ERROR', `a ${orderType} order needs --max-price`, { exitCode: 2, hint: 'e.g. --max-price 30' });
           }
           const timeoutMs = parseDuration(opts.timeout, '--timeout') * 1000;
-          if (opts.idempotencyKey !== undefined && !/^[\x21-\x7e]{1,64}$/.test(opts.idempotencyKey)) {
-            throw new CliError('VALIDATION_ERROR', '--idempotency-key must be 1 to 64 visible ASCII characters', { exitCode: 2 });
-          }
+          const givenKey = parseIdempotencyKey(opts.idempotencyKey);
           // Profile defaults (`trx-rent config set default_address …`) stand in for missing flags.
           const toText = opts.to ?? (await ctx.profileDefault('default_address'));
           const durationText = opts.duration ?? (await ctx.profileDefault('default_duration'));
@@ -104,7 +103,7 @@ const command: CommandModule = {
           });
           if (!ctx.out.json) ctx.out.print(renderPreview(preview, request, ctx.out.s));
           if (preview.no_providers || !preview.best) {
-            if (orderType !== 'LIMIT') {
+            if (!priced) {
               throw new CliError('PROVIDER_UNAVAILABLE', `no provider can fill ${amount} ${resourceName(resource)} for ${formatDuration(duration)} now`, {
                 hint: maxPrice ? 'raise --max-price, or place a LIMIT order that waits (--type LIMIT)' : 'try another duration or amount, or again later',
               });
@@ -113,7 +112,7 @@ const command: CommandModule = {
           const costSun = preview.best ? optionCostSun(preview.best, amount) : undefined;
           if (costSun !== undefined) ctx.spending = { sun: costSun, currency: 'TRX' };
           if (opts.dryRun) {
-            ctx.out.result({ dry_run: true, request: { ...request, target_address: to, order_type: orderType ?? 'MARKET' }, ...preview }, () =>
+            ctx.out.result({ dry_run: true, request: { ...request, target_address: to, order_type: orderType ?? ORDER_TYPES[0] }, ...preview }, () =>
               ctx.out.s.dim('Dry run: no order placed.'),
             );
             return;
@@ -123,7 +122,7 @@ const command: CommandModule = {
             `Rent ${what}${costSun !== undefined ? ` for about ${sunAndTrx(costSun)}` : ''}?`,
             'place the order',
           );
-          const idempotencyKey = opts.idempotencyKey ?? randomUUID();
+          const idempotencyKey = givenKey ?? randomUUID();
           ctx.debug(`idempotency key ${idempotencyKey}`);
           const { data: created, response } = await (await client.get('orders'))
             .create(

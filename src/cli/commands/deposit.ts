@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { action } from '../context.js';
 import { UsageError } from '../errors.js';
-import { sunAndTrx, trxAndSun } from '../format.js';
+import { LIMITS } from '../facts.js';
+import { sunAndTrx, trxAndSun, trxOf } from '../format.js';
 import { renderPairs } from '../output.js';
 import { oneAmount, parseTrx } from '../parse.js';
 import { trxAmountQuestion } from '../prompts.js';
-import { readStdin } from '../stdin.js';
 import type { CommandModule } from '../types.js';
 
 const command: CommandModule = {
@@ -39,7 +39,7 @@ const command: CommandModule = {
     cmd
       .command('prepare')
       .description('address, memo and memo hex for a deposit of AMOUNT TRX')
-      .argument('[amount]', 'TRX, e.g. 25 or 1.5 (at least 1)')
+      .argument('[amount]', `TRX, e.g. 25 or 1.5 (at least ${trxOf(LIMITS.MIN_DEPOSIT_SUN)})`)
       .option('-a, --amount <trx>', 'the amount, as an option (same as the argument)')
       .action(
         action<[string?], { amount?: string }>(async (ctx, { args: [amountPositional], opts }) => {
@@ -82,8 +82,8 @@ const command: CommandModule = {
               throw new UsageError(`cannot read ${opts.file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
             }
           } else {
-            if (process.stdin.isTTY) throw new UsageError('no signed transaction', 'pass --file tx.json or pipe it: trx-rent deposit submit < tx.json', 'MISSING_ARGUMENT');
-            text = await readStdin();
+            if (ctx.stdin.isTTY) throw new UsageError('no signed transaction', 'pass --file tx.json or pipe it: trx-rent deposit submit < tx.json', 'MISSING_ARGUMENT');
+            text = await ctx.readStdin();
           }
           let parsed: unknown;
           try {

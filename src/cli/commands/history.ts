@@ -2,20 +2,19 @@ import type { Command } from 'commander';
 import { action } from '../context.js';
 import { formatTime, groupDigits, sunAndTrx, trxOf } from '../format.js';
 import { renderPairs, renderTable } from '../output.js';
+import { HISTORY_PERIODS, orList } from '../facts.js';
 import { parseChoice } from '../parse.js';
 import type { CommandModule } from '../types.js';
 import { resourceName } from '../views.js';
-
-const PERIODS = ['7D', '30D', '90D'] as const;
 
 const command: CommandModule = {
   description: 'Your fills over a period (newest first), or `history summary` for the whole account.',
   register(cmd: Command) {
     cmd
-      .option('--period <period>', '7D, 30D or 90D', '7D')
+      .option('--period <period>', orList(HISTORY_PERIODS), HISTORY_PERIODS[0])
       .action(
         action<[], { period: string }>(async (ctx, { opts }) => {
-          const period = parseChoice(opts.period, PERIODS, '--period');
+          const period = parseChoice(opts.period, HISTORY_PERIODS, '--period');
           const client = await ctx.client();
           const fills = await (await client.get('history')).list({ period });
           ctx.out.result(fills, () => {

@@ -2,10 +2,10 @@ import type { Command } from 'commander';
 import { action } from '../context.js';
 import { formatTime } from '../format.js';
 import { renderPairs } from '../output.js';
+import { PERMISSIONS } from '../facts.js';
 import { parseChoice, parseList } from '../parse.js';
 import type { CommandModule } from '../types.js';
 
-const PERMISSIONS = ['create_orders', 'view_orders', 'view_balance', 'broadcast'] as const;
 type Permission = (typeof PERMISSIONS)[number];
 
 const command: CommandModule = {

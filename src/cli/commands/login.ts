@@ -4,14 +4,15 @@ import { CliError, EXIT, UsageError } from '../errors.js';
 import { validateProfileName } from '../config.js';
 import { trxAndSun } from '../format.js';
 import { renderPairs } from '../output.js';
-import { readStdin } from '../stdin.js';
+import { type Sourced, describeSource } from '../settings.js';
 import type { CommandModule } from '../types.js';
 
 const command: CommandModule = {
   description:
     'Save an API key to a profile after checking it with a real call. The key is asked for (hidden) ' +
     'on a terminal, or read from --api-key-file, TRX_RENT_API_KEY or stdin (--with-token); it is ' +
-    'never accepted as an argument value, never printed, and stored in a 0600 file.',
+    'never accepted as an argument value, never printed, and stored in a 0600 file. In scripts, ' +
+    'prefer the environment (TRX_RENT_API_KEY), a file (--api-key-file) or stdin (--with-token < key.txt).',
   register(cmd: Command) {
     cmd
       .option('--with-token', 'read the key from stdin (e.g. `trx-rent login --with-token < key.txt`)')
@@ -21,21 +22,23 @@ const command: CommandModule = {
           const profileName = validateProfileName(await ctx.profileName());
           const existing = store.getProfile(profileName);
 
+          const settings = ctx.settingsResolver;
           // Base URL: flag > env > the profile's own > ask.
-          let baseUrl = ctx.opts.mock ? (await ctx.mock()).url : ctx.opts.baseUrl || ctx.env.TRX_RENT_BASE_URL || existing?.base_url;
-          // Key: --with-token (stdin) > --api-key-file > env > ask.
-          let apiKey: string | undefined;
+          let baseUrl = ctx.opts.mock ? (await ctx.mock()).url : (settings.baseUrlOverride()?.value ?? existing?.base_url);
+          // Key: --with-token (stdin) > --api-key-file > --mock > env > ask.
+          let key: Sourced | undefined;
           if (opts.withToken) {
-            if (process.stdin.isTTY) throw new UsageError('--with-token reads the key from stdin, but stdin is a terminal', 'pipe it: trx-rent login --with-token < key.txt');
-            apiKey = (await readStdin()).trim() || undefined;
-            if (!apiKey) throw new UsageError('no key on stdin');
-          } else if (ctx.opts.apiKeyFile) {
-            apiKey = ctx.readKeyFile(ctx.opts.apiKeyFile);
-          } else if (ctx.opts.mock) {
-            apiKey = (await ctx.mock()).apiKey;
-          } else if (ctx.env.TRX_RENT_API_KEY) {
-            apiKey = ctx.env.TRX_RENT_API_KEY.trim();
+            if (ctx.stdin.isTTY) throw new UsageError('--with-token reads the key from stdin, but stdin is a terminal', 'pipe it: trx-rent login --with-token < key.txt');
+            const value = (await ctx.readStdin()).trim();
+            if (!value) throw new UsageError('no key on stdin');
+            key = { value, source: { kind: 'stdin', flag: '--with-token' } };
+          } else if (ctx.opts.mock && !ctx.opts.apiKeyFile) {
+            key = { value: (await ctx.mock()).apiKey, source: { kind: 'mock' } };
+          } else {
+            key = settings.apiKeyOverride();
           }
+          if (key) ctx.debug(`API key from ${describeSource(key.source)}`);
+          const apiKey = key?.value;
           const input = await ctx.inputs<{ baseUrl: string; apiKey: string }>({
             baseUrl: {
               value: baseUrl,

@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import { action } from '../context.js';
 import { renderPairs } from '../output.js';
 import { parseInteger } from '../parse.js';
-import { untilSignal } from '../receiver.js';
 import { UsageError } from '../errors.js';
 import type { CommandModule } from '../types.js';
 
@@ -63,7 +62,7 @@ const command: CommandModule = {
                 s,
               )}\n${s.dim(`export TRX_RENT_BASE_URL=${server.url} TRX_RENT_API_KEY=${server.apiKey}`)}\n${s.dim('Press Ctrl+C to stop.')}`;
             });
-            const signal = await untilSignal();
+            const signal = await ctx.untilSignal();
             ctx.out.info(`Stopping (${signal}).`);
           },
         ),

@@ -3,12 +3,11 @@ import type { Order } from '../../schemas/index.js';
 import { action } from '../context.js';
 import { formatDuration, formatTime, groupDigits } from '../format.js';
 import { renderTable } from '../output.js';
+import { LIMITS, ORDER_STATUSES, orList } from '../facts.js';
 import { parseChoice, parseDuration, parseInteger } from '../parse.js';
 import type { CommandModule } from '../types.js';
 import { renderOrder, resourceName, statusColor } from '../views.js';
 import { waitForOrder } from '../wait.js';
-
-const STATUSES = ['PENDING', 'EXECUTING', 'FILLED', 'FAILED'] as const;
 
 function idInput(id: string | undefined) {
   return {
@@ -25,14 +24,14 @@ const command: CommandModule = {
     cmd
       .command('list')
       .description('orders, newest first (one page, or every page with --all)')
-      .option('--status <status>', 'PENDING, EXECUTING, FILLED or FAILED')
-      .option('--limit <n>', 'page size (1-100)', '30')
+      .option('--status <status>', orList(ORDER_STATUSES))
+      .option('--limit <n>', `page size (1-${LIMITS.ORDER_LIST_MAX_LIMIT})`, String(LIMITS.ORDER_LIST_DEFAULT_LIMIT))
       .option('--offset <n>', 'skip this many orders', '0')
       .option('--all', 'walk every page')
       .action(
         action<[], { status?: string; limit: string; offset: string; all?: boolean }>(async (ctx, { opts }) => {
-          const status = opts.status ? parseChoice(opts.status, STATUSES, '--status') : undefined;
-          const limit = parseInteger(opts.limit, '--limit', { min: 1, max: 100 });
+          const status = opts.status ? parseChoice(opts.status, ORDER_STATUSES, '--status') : undefined;
+          const limit = parseInteger(opts.limit, '--limit', { min: 1, max: LIMITS.ORDER_LIST_MAX_LIMIT });
           const offset = parseInteger(opts.offset, '--offset');
           const client = await ctx.client();
           const query = { limit, offset, ...(status ? { status } : {}) };

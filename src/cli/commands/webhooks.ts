@@ -1,15 +1,13 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { type Context, action } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import { formatTime } from '../format.js';
 import { renderPairs, renderTable } from '../output.js';
+import { WEBHOOK_EVENTS as EVENTS } from '../facts.js';
 import { parseChoice, parseInteger, parseList } from '../parse.js';
-import { type DeliveryOutcome, startReceiver, untilSignal } from '../receiver.js';
-import { readStdinBytes } from '../stdin.js';
+import { type DeliveryOutcome, startReceiver } from '../receiver.js';
+import { ENV, describeSource } from '../settings.js';
 import type { CommandModule } from '../types.js';
-
-const EVENTS = ['order.filled', 'order.failed', 'deposit.received', 'withdrawal.completed'] as const;
 
 function parseEvents(input: string | undefined): Array<(typeof EVENTS)[number]> | undefined {
   if (input === undefined) return undefined;
@@ -18,20 +16,11 @@ function parseEvents(input: string | undefined): Array<(typeof EVENTS)[number]> 
   return list.map((e) => parseChoice(e, EVENTS, '--events'));
 }
 
-/** Webhook secret: --secret-file > --secret > TRX_RENT_WEBHOOK_SECRET; undefined when none. */
-function secretFrom(ctx: Context, opts: { secret?: string; secretFile?: string }): string | undefined {
-  if (opts.secretFile) {
-    try {
-      const secret = readFileSync(opts.secretFile, 'utf8').trim();
-      if (!secret) throw new UsageError(`--secret-file ${opts.secretFile} is empty`);
-      return secret;
-    } catch (error) {
-      if (error instanceof UsageError) throw error;
-      throw new UsageError(`cannot read --secret-file ${opts.secretFile}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-    }
-  }
-  return opts.secret || ctx.env.TRX_RENT_WEBHOOK_SECRET || undefined;
-}
+const SECRET_HELP =
+  `the webhook secret; prefer ${ENV.webhookSecret} or --secret-file (a flag value shows in shell history and ps)`;
+const preferHelp = (stdin: boolean) =>
+  `\nSecret: prefer the environment (${ENV.webhookSecret}) or a file (--secret-file FILE${stdin ? ', or - for stdin' : ''}) ` +
+  'over --secret: a flag value is visible in shell history and to other users in the process list.';
 
 const command: CommandModule = {
   description:
@@ -123,22 +112,25 @@ const command: CommandModule = {
     cmd
       .command('verify')
       .description('check a delivery: raw body on stdin, the signature header value in --signature')
-      .usage('--secret SECRET --signature "sha256=…" < body.json')
-      .option('--secret <secret>', 'the webhook secret (or --secret-file, or TRX_RENT_WEBHOOK_SECRET)')
+      .usage('--secret-file FILE --signature "sha256=…" < body.json')
+      .option('--secret <secret>', SECRET_HELP)
       .option('--secret-file <path>', 'read the webhook secret from a file')
       .option('--signature <value>', 'the X-Service-Signature header value (sha256=<hex>)')
       .option('--tolerance <seconds>', "also reject events whose timestamp is older than this (0 = don't check)", '0')
+      .addHelpText('after', preferHelp(false))
       .action(
         action<[], { secret?: string; secretFile?: string; signature?: string; tolerance: string }>(async (ctx, { opts }) => {
-          const secret = secretFrom(ctx, opts);
-          const missing = [...(secret ? [] : ['--secret (or --secret-file, TRX_RENT_WEBHOOK_SECRET)']), ...(opts.signature ? [] : ['--signature'])];
-          if (process.stdin.isTTY) missing.push('the body on stdin');
-          if (missing.length) throw new UsageError(`missing ${missing.join(', ')}`, 'trx-rent webhooks verify --secret S --signature "sha256=…" < body.json', 'MISSING_ARGUMENT');
+          // stdin carries the body here, so the secret cannot come from it.
+          const secret = await ctx.settingsResolver.webhookSecret(opts);
+          const missing = [...(secret ? [] : [`--secret (or --secret-file, ${ENV.webhookSecret})`]), ...(opts.signature ? [] : ['--signature'])];
+          if (ctx.stdin.isTTY) missing.push('the body on stdin');
+          if (missing.length) throw new UsageError(`missing ${missing.join(', ')}`, 'trx-rent webhooks verify --secret-file FILE --signature "sha256=…" < body.json', 'MISSING_ARGUMENT');
+          ctx.debug(`webhook secret from ${describeSource(secret!.source)}`);
           const toleranceSec = parseInteger(opts.tolerance, '--tolerance');
-          const raw = await readStdinBytes();
+          const raw = await ctx.readStdinBytes();
           const { constructWebhookEvent } = await import('../../webhooks/index.js');
           try {
-            const event = await constructWebhookEvent(raw, opts.signature, secret!, toleranceSec > 0 ? { toleranceSec } : { skipTimestampCheck: true });
+            const event = await constructWebhookEvent(raw, opts.signature, secret!.value, toleranceSec > 0 ? { toleranceSec } : { skipTimestampCheck: true });
             ctx.out.result({ verified: true, event }, () => `${ctx.out.s.green('✓ verified')} ${event.event}\n${JSON.stringify(event.data, null, 2)}`);
           } catch (error) {
             const reason = String((error as { reason?: unknown }).reason ?? 'invalid');
@@ -154,8 +146,8 @@ const command: CommandModule = {
       .command('listen')
       .description('local receiver: verify each delivery, print it, forward it to --forward-to')
       .option('--forward-to <url>', 'where to POST each verified delivery (raw body and signature header)')
-      .option('--secret <secret>', 'the webhook secret (or --secret-file, or TRX_RENT_WEBHOOK_SECRET)')
-      .option('--secret-file <path>', 'read the webhook secret from a file')
+      .option('--secret <secret>', SECRET_HELP)
+      .option('--secret-file <path>', 'read the webhook secret from a file ("-": stdin)')
       .option('--register', 'register this receiver as a webhook with the API for the session (implied by --mock)')
       .option('--events <list>', 'events to register for with --register/--mock (default all)')
       .option('--port <port>', 'local port (0 = any free port)', '8788')
@@ -165,7 +157,8 @@ const command: CommandModule = {
       .addHelpText(
         'after',
         '\nWith --json each delivery is one JSON line on stdout; the ready line goes to stderr. ' +
-          'Example: trx-rent webhooks listen --mock --forward-to http://localhost:3000/webhooks',
+          'Example: trx-rent webhooks listen --mock --forward-to http://localhost:3000/webhooks' +
+          preferHelp(true),
       )
       .action(
         action<[], ListenOptions>(async (ctx, { opts }) => listen(ctx, opts)),
@@ -198,10 +191,12 @@ async function listen(ctx: Context, opts: ListenOptions): Promise<number> {
     }
   }
   const register = Boolean(opts.register || ctx.opts.mock);
-  let secret = secretFrom(ctx, opts);
+  const given = await ctx.settingsResolver.webhookSecret(opts, () => ctx.readStdin());
+  let secret = given?.value;
+  if (given) ctx.debug(`webhook secret from ${describeSource(given.source)}`);
   if (!secret && !register) {
     if (!ctx.interactive) {
-      throw new UsageError('missing --secret', 'pass --secret-file FILE or --secret S, set TRX_RENT_WEBHOOK_SECRET, or use --register / --mock', 'MISSING_ARGUMENT');
+      throw new UsageError('missing --secret', `set ${ENV.webhookSecret}, pass --secret-file FILE (or - for stdin), or use --register / --mock`, 'MISSING_ARGUMENT');
     }
     secret = await (await ctx.prompts()).password({ message: 'Webhook signing secret?', mask: '*' });
   }
@@ -229,7 +224,7 @@ async function listen(ctx: Context, opts: ListenOptions): Promise<number> {
             'user-agent': 'trx-rent-cli webhooks listen',
           };
           if (delivery.signature) headers[delivery.signatureHeader ?? 'x-service-signature'] = delivery.signature;
-          const response = await fetch(opts.forwardTo, {
+          const response = await ctx.fetch(opts.forwardTo, {
             method: 'POST',
             headers,
             body: delivery.raw as BodyInit,
@@ -293,7 +288,7 @@ async function listen(ctx: Context, opts: ListenOptions): Promise<number> {
       registeredId ? ` (registered as webhook ${registeredId} for ${events.join(', ')})` : ''
     }. Press Ctrl+C to stop.`,
   );
-  const signal = await untilSignal();
+  const signal = await ctx.untilSignal();
   await Promise.race([Promise.allSettled([...pending]), new Promise((r) => setTimeout(r, 2_000).unref())]);
   out.diag(`Stopped (${signal}) after ${count} deliver${count === 1 ? 'y' : 'ies'}.`);
   return 0;

@@ -4,32 +4,32 @@ import { action } from '../context.js';
 import { CliError, EXIT } from '../errors.js';
 import { amountOf, trxOf } from '../format.js';
 import { renderPairs } from '../output.js';
-import { oneAmount, parseAddress, parseChoice, parseTrx } from '../parse.js';
+import { CURRENCIES, LIMITS, orList } from '../facts.js';
+import { oneAmount, parseAddress, parseChoice, parseIdempotencyKey, parseTrx } from '../parse.js';
 import { addressQuestion, trxAmountQuestion } from '../prompts.js';
 import type { CommandModule } from '../types.js';
-import { LIMITS } from '../../schemas/limits.js';
 import { statusColor } from '../views.js';
 
-const CURRENCIES = ['TRX', 'USDT'] as const;
 // Checked before the confirmation; limits.ts has no imports, so this loads no schemas.
 const { MIN_WITHDRAWAL_SUN } = LIMITS;
 
 const command: CommandModule = {
   description:
     'Withdraw TRX or USDT from your balance to a TRON address. Always asks to confirm; without a ' +
-    'terminal it needs --yes (else exit 2 and nothing is sent). Minimum 50.',
+    `terminal it needs --yes (else exit 2 and nothing is sent). Minimum ${trxOf(MIN_WITHDRAWAL_SUN)}.`,
   register(cmd: Command) {
     cmd
-      .usage('<amount> --to ADDRESS [--currency TRX|USDT]')
+      .usage(`<amount> --to ADDRESS [--currency ${CURRENCIES.join('|')}]`)
       .argument('[amount]', 'decimal amount in the currency, e.g. 75 or 60.5')
       .option('-t, --to <address>', 'destination TRON address')
       .option('-a, --amount <amount>', 'the amount, as an option (same as the argument)')
-      .option('--currency <currency>', 'TRX or USDT', 'TRX')
+      .option('--currency <currency>', orList(CURRENCIES), CURRENCIES[0])
       .option('--idempotency-key <key>', 'reuse a key to make a retried command safe (default: a new UUID)')
       .action(
         action<[string?], { to?: string; amount?: string; currency: string; idempotencyKey?: string }>(async (ctx, { args: [amountPositional], opts }) => {
           const amountArg = oneAmount(amountPositional, opts.amount);
           const currency = parseChoice(opts.currency, CURRENCIES, '--currency');
+          const givenKey = parseIdempotencyKey(opts.idempotencyKey);
           const input = await ctx.inputs<{ amount: number; to: string }>({
             amount: {
               value: amountArg ? parseTrx(amountArg) : undefined,
@@ -63,7 +63,7 @@ const command: CommandModule = {
             'withdraw',
           );
           const client = await ctx.client();
-          const idempotencyKey = opts.idempotencyKey ?? randomUUID();
+          const idempotencyKey = givenKey ?? randomUUID();
           ctx.debug(`idempotency key ${idempotencyKey}`);
           const withdrawal = await (await client.get('withdrawals')).create(
             { address: input.to, amount: input.amount, currency },

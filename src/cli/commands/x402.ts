@@ -1,18 +1,20 @@
 /**
  * `trx-rent x402 <command>`: the twelve pay-per-call endpoints, each paid through x402.
  *
- * The wallet comes from a key file (`--key-file`), the environment (`TRX_RENT_X402_TRON_KEY`,
- * `TRX_RENT_X402_EVM_KEY`) or a hidden prompt — never from a bare argument (it would land in
- * shell history and `ps`). The price is shown before paying and confirmed (a terminal prompt, or
- * `--yes` for scripts); `--max-payment` caps what one call may cost.
+ * The wallet comes from a key file (`--key-file`, `-` for stdin), the environment
+ * (`TRX_RENT_X402_TRON_KEY`, `TRX_RENT_X402_EVM_KEY`) or a hidden prompt — never from a bare
+ * argument (it would land in shell history and `ps`); settings.ts decides which. The price is
+ * shown before paying and confirmed (a terminal prompt, or `--yes` for scripts); `--max-payment`
+ * caps what one call may cost (default: the x402 client's, the documented price).
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { type Context, action } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import { renderPairs } from '../output.js';
+import { ESTIMATE_OPERATIONS, WATCH_EVENT_TYPES, orList } from '../facts.js';
 import { parseChoice, parseInteger } from '../parse.js';
-import { readStdin } from '../stdin.js';
+import { ENV, type Sourced, type X402Keys, describeSource, isHexKey } from '../settings.js';
 import type { CommandModule } from '../types.js';
 
 type X402 = typeof import('../../x402/index.js');
@@ -27,82 +29,55 @@ interface PaidOptions {
   fullNode?: string;
 }
 
-const ENV_TRON = 'TRX_RENT_X402_TRON_KEY';
-const ENV_EVM = 'TRX_RENT_X402_EVM_KEY';
-const HEX_KEY = /^(0x)?[0-9a-fA-F]{64}$/;
+const WALLET_HELP =
+  `\nWallet: set ${ENV.x402TronKey} (TRON) and/or ${ENV.x402EvmKey} (Base), or pass --key-file FILE ` +
+  '(- for stdin); prefer these over the hidden prompt in scripts. A private key is never taken as an argument.';
 
 function paidOptions(cmd: Command): Command {
   return cmd
-    .option('--key-file <path>', 'wallet key file: a hex private key, or JSON {"tron": "…", "evm": "…"}')
+    .option('--key-file <path>', `wallet key file: a hex private key, or JSON {"tron": "…", "evm": "…"}; "-": stdin (or env ${ENV.x402TronKey} / ${ENV.x402EvmKey})`)
     .option('--pay-with <chain>', 'tron (USDT/USDC/USDD) or base (USDC); default: every wallet found')
-    .option('--max-payment <usd>', 'most this call may cost, in USD', '0.01')
+    .option('--max-payment <usd>', 'most this call may cost, in USD (default: the documented price of a call)')
     .option('--prefer <list>', 'preferred offers, comma separated: tron, base, USDT, tron/USDD, exact_permit…')
     .option('--scheme <scheme>', 'TRON scheme: exact_permit, exact_gasfree or exact (default: any)')
     .option('--gasfree-relayer <url>', 'GasFree relayer for exact_gasfree (default: BankofAI, or the embedded mock’s)')
-    .option('--full-node <url>', 'TRON full node for reference blocks (default: TronGrid, or the embedded mock)');
+    .option('--full-node <url>', 'TRON full node for reference blocks (default: TronGrid, or the embedded mock)')
+    .addHelpText('after', WALLET_HELP);
 }
 
-interface Wallet {
-  tron?: string;
-  evm?: string;
-  source: string;
-}
+const wallets = new WeakMap<Context, Promise<X402Keys>>();
 
-function readKeyFile(ctx: Context, path: string): Wallet {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8').trim();
-  } catch (error) {
-    throw new UsageError(`cannot read --key-file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+/** The wallet by precedence (settings.ts), else a hidden prompt at a terminal; once per run. */
+function loadWallet(ctx: Context, opts: PaidOptions): Promise<X402Keys> {
+  let wallet = wallets.get(ctx);
+  if (!wallet) {
+    wallet = findWallet(ctx, opts);
+    wallets.set(ctx, wallet);
   }
-  try {
-    if (process.platform !== 'win32' && (statSync(path).mode & 0o077) !== 0) ctx.out.warn(`${path} is readable by other users; chmod 600 it`);
-  } catch {
-    // advisory only
-  }
-  if (HEX_KEY.test(text)) return { tron: text, source: `--key-file ${path}` };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // never echo the file: it holds a key
-    throw new UsageError(`--key-file ${path} holds neither a hex private key nor JSON {"tron": "…", "evm": "…"}`);
-  }
-  const obj = (parsed ?? {}) as Record<string, unknown>;
-  const wallet: Wallet = { source: `--key-file ${path}` };
-  for (const chain of ['tron', 'evm'] as const) {
-    const value = obj[chain] ?? (chain === 'evm' ? obj.base : undefined);
-    if (value === undefined) continue;
-    if (typeof value !== 'string' || !HEX_KEY.test(value.trim())) throw new UsageError(`--key-file ${path}: "${chain}" is not a 64-hex private key`);
-    wallet[chain] = value.trim();
-  }
-  if (!wallet.tron && !wallet.evm) throw new UsageError(`--key-file ${path} has no "tron" or "evm" key`);
   return wallet;
 }
 
-async function loadWallet(ctx: Context, opts: PaidOptions): Promise<Wallet> {
-  if (opts.keyFile) return readKeyFile(ctx, opts.keyFile);
-  const tron = ctx.env[ENV_TRON]?.trim();
-  const evm = ctx.env[ENV_EVM]?.trim();
-  if (tron || evm) {
-    for (const [name, value] of [[ENV_TRON, tron], [ENV_EVM, evm]] as const) {
-      if (value && !HEX_KEY.test(value)) throw new UsageError(`${name} is not a 64-hex private key`);
-    }
-    return { ...(tron ? { tron } : {}), ...(evm ? { evm } : {}), source: 'environment' };
-  }
+async function findWallet(ctx: Context, opts: PaidOptions): Promise<X402Keys> {
+  const keys = await ctx.settingsResolver.x402Keys(opts, () => ctx.readStdin());
+  if (keys) return keys;
   if (!ctx.interactive) {
-    throw new UsageError('no wallet to pay with', `pass --key-file FILE or set ${ENV_TRON} / ${ENV_EVM} (a key is never taken as an argument)`, 'MISSING_ARGUMENT');
+    throw new UsageError('no wallet to pay with', `pass --key-file FILE or set ${ENV.x402TronKey} / ${ENV.x402EvmKey} (a key is never taken as an argument)`, 'MISSING_ARGUMENT');
   }
   const { password } = await ctx.prompts();
   const chain = opts.payWith === 'base' ? 'evm' : 'tron';
-  const key = (
+  const value = (
     await password({
       message: `${chain === 'evm' ? 'Base (EVM)' : 'TRON'} private key (hex, not shown):`,
       mask: true,
-      validate: (v: string) => HEX_KEY.test(v.trim()) || '64 hex characters, with or without 0x',
+      validate: (v: string) => isHexKey(v.trim()) || '64 hex characters, with or without 0x',
     })
   ).trim();
-  return { [chain]: key, source: 'prompt' } as Wallet;
+  const key: Sourced = { value, source: { kind: 'prompt' } };
+  return chain === 'evm' ? { evm: key } : { tron: key };
+}
+
+function walletSource(wallet: X402Keys): string {
+  return [...new Set([wallet.tron, wallet.evm].filter((k) => k !== undefined).map((k) => describeSource(k.source)))].join(', ');
 }
 
 interface PaidRun {
@@ -118,35 +93,38 @@ async function paidClient(ctx: Context, opts: PaidOptions): Promise<PaidRun> {
   }
   const payWith = opts.payWith === undefined ? undefined : parseChoice(opts.payWith.toLowerCase(), ['tron', 'base'] as const, '--pay-with');
   const scheme = opts.scheme === undefined ? undefined : parseChoice(opts.scheme, ['exact_permit', 'exact_gasfree', 'exact'] as const, '--scheme');
+  const baseUrl = settings.baseUrl.value;
   const sdk = await import('../../x402/index.js');
   const wallet = await loadWallet(ctx, opts);
-  ctx.debug(`x402 wallet from ${wallet.source}`);
+  ctx.debug(`x402 wallet from ${walletSource(wallet)}`);
   const mock = Boolean(ctx.opts.mock);
   const payers = [];
   if (wallet.tron && payWith !== 'base') {
     payers.push(
       sdk.tronPayer({
-        privateKey: wallet.tron,
+        privateKey: wallet.tron.value,
         ...(scheme ? { schemes: [scheme] } : {}),
-        ...(opts.gasfreeRelayer || mock ? { gasfreeRelayer: opts.gasfreeRelayer ?? `${settings.baseUrl}/__mock/gasfree` } : {}),
-        ...(opts.fullNode || mock ? { fullNode: opts.fullNode ?? settings.baseUrl } : {}),
+        ...(opts.gasfreeRelayer || mock ? { gasfreeRelayer: opts.gasfreeRelayer ?? `${baseUrl}/__mock/gasfree` } : {}),
+        ...(opts.fullNode || mock ? { fullNode: opts.fullNode ?? baseUrl } : {}),
       }),
     );
   }
-  if (wallet.evm && payWith !== 'tron') payers.push(sdk.evmPayer({ privateKey: wallet.evm }));
-  if (!payers.length) throw new UsageError(`no ${payWith} key in the wallet (${wallet.source})`);
+  if (wallet.evm && payWith !== 'tron') payers.push(sdk.evmPayer({ privateKey: wallet.evm.value }));
+  if (!payers.length) throw new UsageError(`no ${payWith} key in the wallet (${walletSource(wallet)})`);
   const client = new sdk.X402Client({
-    baseUrl: settings.baseUrl,
+    baseUrl,
     payers,
-    maxPayment: opts.maxPayment ?? '0.01',
+    ...(opts.maxPayment !== undefined ? { maxPayment: opts.maxPayment } : {}),
     ...(opts.prefer ? { prefer: opts.prefer.split(',').map((p) => p.trim()).filter(Boolean) } : {}),
-    headers: { 'user-agent': 'trx-rent-cli' },
+    headers: { 'user-agent': `trx-rent-cli/${ctx.version}` },
+    fetch: ctx.fetch,
+    logLevel: ctx.opts.verbose ? 'debug' : 'off',
     onPayment: async (quote) => {
       const price = `${quote.amount_usd} USD in ${quote.symbol} on ${quote.networkLabel} (${quote.scheme}) to ${quote.payTo}`;
       ctx.out.info(`${ctx.out.e.bold('x402')} ${quote.method} ${quote.path} costs ${ctx.out.e.bold(price)}, paid by ${quote.payer}`);
       await ctx.confirm(`Pay ${quote.amount_usd} USD for ${quote.path}?`, `pay ${quote.amount_usd} USD`);
     },
-    ...(ctx.opts.verbose ? { logLevel: 'debug' as const, logger: { debug: (m: string) => ctx.debug(m) } } : {}),
+    ...(ctx.opts.verbose ? { logger: { debug: (m: string) => ctx.debug(m) } } : {}),
   });
   return { sdk, client };
 }
@@ -220,7 +198,7 @@ function jsonArg(input: string | undefined, name: string): Record<string, unknow
   throw new UsageError(`${name} must be a JSON object, got ${JSON.stringify(input)}`);
 }
 
-async function readFileOrStdin(path: string | undefined, what: string): Promise<string> {
+async function readFileOrStdin(ctx: Context, path: string | undefined, what: string): Promise<string> {
   if (path && path !== '-') {
     try {
       return readFileSync(path, 'utf8');
@@ -228,15 +206,16 @@ async function readFileOrStdin(path: string | undefined, what: string): Promise<
       throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
     }
   }
-  if (process.stdin.isTTY) throw new UsageError(`no ${what}`, `pass --file FILE or pipe it on stdin`, 'MISSING_ARGUMENT');
-  return readStdin();
+  if (ctx.stdin.isTTY) throw new UsageError(`no ${what}`, `pass --file FILE or pipe it on stdin`, 'MISSING_ARGUMENT');
+  return ctx.readStdin();
 }
 
 const command: CommandModule = {
   description:
     'Pay-per-call API (x402): each call is paid in USDT/USDC/USDD on TRON or USDC on Base from your ' +
-    `wallet (--key-file, or ${ENV_TRON} / ${ENV_EVM}, or a hidden prompt; never an argument). ` +
-    'The price is shown before paying; confirm on the terminal or pass --yes. --max-payment caps one call (default 0.01 USD).',
+    `wallet (--key-file, or ${ENV.x402TronKey} / ${ENV.x402EvmKey}, or a hidden prompt; never an argument; prefer the ` +
+    'environment or a file in scripts). The price is shown before paying; confirm on the terminal or pass --yes. ' +
+    '--max-payment caps one call (default: the documented price of a call).',
   register(cmd: Command) {
     paidOptions(cmd.command('prices').description('energy/bandwidth prices from several providers').argument('[resource]', 'energy, bandwidth or all', 'all')).action(
       action<[string], PaidOptions>(async (ctx, { args: [resource], opts }) => {
@@ -256,13 +235,13 @@ const command: CommandModule = {
       cmd
         .command('estimate')
         .description('energy, bandwidth and TRX cost of a transaction')
-        .argument('<operation>', 'trc20_transfer, trx_transfer or custom')
+        .argument('<operation>', orList(ESTIMATE_OPERATIONS))
         .option('--to <address>', 'recipient')
         .option('--amount <amount>', 'amount (token units)')
         .option('--contract <address>', 'token or contract'),
     ).action(
       action<[string], PaidOptions & { to?: string; amount?: string; contract?: string }>(async (ctx, { args: [operation], opts }) => {
-        const op = parseChoice(operation, ['trc20_transfer', 'trx_transfer', 'custom'] as const, 'operation');
+        const op = parseChoice(operation, ESTIMATE_OPERATIONS, 'operation');
         await paid(ctx, opts, ({ client }) =>
           client.estimate({
             operation: op,
@@ -295,15 +274,15 @@ const command: CommandModule = {
         .argument('<amount>', 'USDT')
         .option('--description <text>')
         .option('--pay-to <address>', 'receiving address (default: a fresh one)')
-        .option('--expires-in <seconds>', 'lifetime in seconds', '3600'),
+        .option('--expires-in <seconds>', "lifetime in seconds (default: the service's)"),
     ).action(
-      action<[string], PaidOptions & { description?: string; payTo?: string; expiresIn: string }>(async (ctx, { args: [amount], opts }) => {
+      action<[string], PaidOptions & { description?: string; payTo?: string; expiresIn?: string }>(async (ctx, { args: [amount], opts }) => {
         await paid(ctx, opts, ({ client }) =>
           client.invoice({
             amount_usdt: decimal(amount, 'amount'),
             ...(opts.description ? { description: opts.description } : {}),
             ...(opts.payTo ? { pay_to_address: opts.payTo } : {}),
-            expires_in_seconds: parseInteger(opts.expiresIn, '--expires-in', { min: 1 }),
+            ...(opts.expiresIn !== undefined ? { expires_in_seconds: parseInteger(opts.expiresIn, '--expires-in', { min: 1 }) } : {}),
           }),
         );
       }),
@@ -315,7 +294,7 @@ const command: CommandModule = {
         .description('a webhook on each incoming TRC-20 transfer to an address, for 24 hours')
         .argument('<address>', 'TRON address to watch')
         .requiredOption('--webhook-url <url>', 'where events are POSTed')
-        .option('--events <list>', 'usdt_incoming, usdc_incoming, usdd_incoming, trc20_incoming (comma separated)')
+        .option('--events <list>', `${WATCH_EVENT_TYPES.join(', ')} (comma separated)`)
         .option('--token <address>', 'only this token contract')
         .option('--min-amount <amount>', 'ignore smaller transfers'),
     ).action(
@@ -338,19 +317,19 @@ const command: CommandModule = {
         .description('a one-time watch for an expected payment')
         .argument('<amount>', 'expected amount (token units)')
         .option('--token <address>', 'token contract (default USDT)')
-        .option('--tolerance <pct>', 'accepted difference, percent', '0')
-        .option('--timeout <seconds>', 'how long to wait', '300')
+        .option('--tolerance <pct>', "accepted difference, percent (default: the service's)")
+        .option('--timeout <seconds>', "how long to wait (default: the service's)")
         .option('--webhook-url <url>', 'notified when the payment arrives'),
     ).action(
-      action<[string], PaidOptions & { token?: string; tolerance: string; timeout: string; webhookUrl?: string }>(async (ctx, { args: [amount], opts }) => {
-        const tolerance = Number(opts.tolerance);
-        if (!/^\d+(\.\d+)?$/.test(opts.tolerance) || tolerance > 100) throw new UsageError('--tolerance must be a percentage between 0 and 100');
+      action<[string], PaidOptions & { token?: string; tolerance?: string; timeout?: string; webhookUrl?: string }>(async (ctx, { args: [amount], opts }) => {
+        const tolerance = opts.tolerance === undefined ? undefined : Number(opts.tolerance);
+        if (opts.tolerance !== undefined && (!/^\d+(\.\d+)?$/.test(opts.tolerance) || tolerance! > 100)) throw new UsageError('--tolerance must be a percentage between 0 and 100');
         await paid(ctx, opts, ({ client }) =>
           client.receive({
             expected_amount: decimal(amount, 'amount'),
             ...(opts.token ? { token_contract: opts.token } : {}),
-            tolerance_pct: tolerance,
-            timeout_seconds: parseInteger(opts.timeout, '--timeout', { min: 1 }),
+            ...(tolerance !== undefined ? { tolerance_pct: tolerance } : {}),
+            ...(opts.timeout !== undefined ? { timeout_seconds: parseInteger(opts.timeout, '--timeout', { min: 1 }) } : {}),
             ...(opts.webhookUrl ? { webhook_url: opts.webhookUrl } : {}),
           }),
         );
@@ -369,17 +348,18 @@ const command: CommandModule = {
       action<[], PaidOptions & { to: string; amount: string; signedTxFile?: string; memo?: string }>(async (ctx, { opts }) => {
         const amount = decimal(opts.amount, '--amount');
         let signedTx: string | undefined;
-        if (opts.signedTxFile) signedTx = (await readFileOrStdin(opts.signedTxFile, 'signed transaction')).trim();
+        if (opts.signedTxFile) signedTx = (await readFileOrStdin(ctx, opts.signedTxFile, 'signed transaction')).trim();
         await paid(ctx, opts, async ({ client, sdk }) => {
           if (!signedTx) {
             const wallet = await loadWallet(ctx, opts);
             if (!wallet.tron) throw new UsageError('signing a transfer needs a TRON key in the wallet');
             const settings = await ctx.settings(false);
             const signed = await sdk.signTrc20Transfer({
-              privateKey: wallet.tron,
+              privateKey: wallet.tron.value,
               to: opts.to,
               amount,
-              ...(opts.fullNode || ctx.opts.mock ? { fullNode: opts.fullNode ?? settings.baseUrl! } : {}),
+              fetch: ctx.fetch,
+              ...(opts.fullNode || ctx.opts.mock ? { fullNode: opts.fullNode ?? settings.baseUrl!.value } : {}),
             });
             ctx.out.info(`signed transfer ${signed.txID} from ${signed.from}`);
             signedTx = signed.signed_tx;
@@ -392,11 +372,11 @@ const command: CommandModule = {
     paidOptions(
       cmd
         .command('send-batch')
-        .description('up to 50 signed transfers in one call: a JSON array of {to, amount, signed_tx}')
+        .description('signed transfers in one call (up to the service\'s batch limit): a JSON array of {to, amount, signed_tx}')
         .option('-f, --file <path>', 'the JSON array; "-" or omitted: stdin'),
     ).action(
       action<[], PaidOptions & { file?: string }>(async (ctx, { opts }) => {
-        const text = await readFileOrStdin(opts.file, 'transfers');
+        const text = await readFileOrStdin(ctx, opts.file, 'transfers');
         let transfers: unknown;
         try {
           transfers = JSON.parse(text);
@@ -416,12 +396,14 @@ const command: CommandModule = {
         .argument('<from>', 'symbol or contract')
         .argument('<to>', 'symbol or contract')
         .argument('<amount>', 'amount of <from>')
-        .option('--slippage <pct>', 'accepted slippage, percent', '0.5'),
+        .option('--slippage <pct>', "accepted slippage, percent (default: the service's)"),
     ).action(
-      action<[string, string, string], PaidOptions & { slippage: string }>(async (ctx, { args: [from, to, amount], opts }) => {
-        const slippage = Number(opts.slippage);
-        if (!/^\d+(\.\d+)?$/.test(opts.slippage) || slippage > 50) throw new UsageError('--slippage must be a percentage between 0 and 50');
-        await paid(ctx, opts, ({ client }) => client.swapExecute({ from_token: from, to_token: to, amount: decimal(amount, 'amount'), slippage_pct: slippage }));
+      action<[string, string, string], PaidOptions & { slippage?: string }>(async (ctx, { args: [from, to, amount], opts }) => {
+        const slippage = opts.slippage === undefined ? undefined : Number(opts.slippage);
+        if (opts.slippage !== undefined && (!/^\d+(\.\d+)?$/.test(opts.slippage) || slippage! > 50)) throw new UsageError('--slippage must be a percentage between 0 and 50');
+        await paid(ctx, opts, ({ client }) =>
+          client.swapExecute({ from_token: from, to_token: to, amount: decimal(amount, 'amount'), ...(slippage !== undefined ? { slippage_pct: slippage } : {}) }),
+        );
       }),
     );
 

@@ -1,0 +1,254 @@
+/**
+ * Where every setting comes from, decided in one place: flag > environment > profile.
+ *
+ *   base URL      --base-url              > TRX_RENT_BASE_URL       > profile.base_url
+ *   API key       --api-key-file FILE     > TRX_RENT_API_KEY        > profile.api_key (saved by `login`)
+ *   profile       --profile               > TRX_RENT_PROFILE        > the config's current profile > "default"
+ *   webhook secret --secret-file FILE|-   > --secret                > TRX_RENT_WEBHOOK_SECRET
+ *   x402 keys     --key-file FILE|-       > TRX_RENT_X402_TRON_KEY / TRX_RENT_X402_EVM_KEY
+ *   `--mock` replaces base URL and API key with the embedded mock server's.
+ *
+ * Every value carries its source (the flag, the variable's name, the profile's name), so
+ * diagnostics and errors can say where a key came from without ever printing it. Nothing heavy
+ * is imported: the config store is opened (through the callback) only when a flag or the
+ * environment leaves something open, or a profile was named.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import type { ConfigStore, ProfileSettings } from './config.js';
+import { UsageError } from './errors.js';
+
+/** The environment variables the CLI reads its settings from. */
+export const ENV = {
+  baseUrl: 'TRX_RENT_BASE_URL',
+  apiKey: 'TRX_RENT_API_KEY',
+  profile: 'TRX_RENT_PROFILE',
+  configDir: 'TRX_RENT_CONFIG_DIR',
+  webhookSecret: 'TRX_RENT_WEBHOOK_SECRET',
+  x402TronKey: 'TRX_RENT_X402_TRON_KEY',
+  x402EvmKey: 'TRX_RENT_X402_EVM_KEY',
+} as const;
+
+export type Source =
+  | { kind: 'flag'; flag: string }
+  | { kind: 'file'; flag: string; path: string }
+  | { kind: 'stdin'; flag: string }
+  | { kind: 'env'; name: string }
+  | { kind: 'profile'; profile: string }
+  | { kind: 'mock' }
+  | { kind: 'prompt' }
+  | { kind: 'default' };
+
+export interface Sourced<T = string> {
+  value: T;
+  source: Source;
+}
+
+/** `--base-url`, `--api-key-file /path`, `TRX_RENT_API_KEY`, `profile work`, `embedded mock` … */
+export function describeSource(source: Source): string {
+  switch (source.kind) {
+    case 'flag':
+      return source.flag;
+    case 'file':
+      return `${source.flag} ${source.path}`;
+    case 'stdin':
+      return `stdin (${source.flag})`;
+    case 'env':
+      return source.name;
+    case 'profile':
+      return `profile ${source.profile}`;
+    case 'mock':
+      return 'embedded mock';
+    case 'prompt':
+      return 'prompt';
+    case 'default':
+      return 'default';
+  }
+}
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** The variable's value (trimmed) with its name as source; undefined when unset or blank. */
+export function fromEnv(env: Env, name: string): Sourced | undefined {
+  const value = env[name]?.trim();
+  return value ? { value, source: { kind: 'env', name } } : undefined;
+}
+
+/** The first value present, in precedence order. */
+export function firstOf<T>(...candidates: Array<Sourced<T> | undefined>): Sourced<T> | undefined {
+  return candidates.find((c) => c !== undefined);
+}
+
+/**
+ * A secret from a file named by `flag`: trimmed, never echoed (errors name the flag and the
+ * path only), with a warning when other users can read it.
+ */
+export function readSecretFile(path: string, flag: string, warn: (message: string) => void): Sourced {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${flag} ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  try {
+    if (process.platform !== 'win32' && (statSync(path).mode & 0o077) !== 0) warn(`${path} is readable by other users; chmod 600 it`);
+  } catch {
+    // stat is advisory only
+  }
+  const value = text.trim();
+  if (!value) throw new UsageError(`${flag} ${path} is empty`);
+  return { value, source: { kind: 'file', flag, path } };
+}
+
+export interface Connection {
+  baseUrl: Sourced | undefined;
+  apiKey: Sourced | undefined;
+}
+
+export interface GlobalFlags {
+  baseUrl?: string | undefined;
+  profile?: string | undefined;
+  apiKeyFile?: string | undefined;
+  mock?: boolean | undefined;
+}
+
+/** The x402 wallet: one key per chain, each with where it came from. */
+export interface X402Keys {
+  tron?: Sourced;
+  evm?: Sourced;
+}
+
+const HEX_KEY = /^(0x)?[0-9a-fA-F]{64}$/;
+
+export class SettingsResolver {
+  readonly #flags: GlobalFlags;
+  readonly #env: Env;
+  readonly #store: () => Promise<ConfigStore>;
+  readonly #warn: (message: string) => void;
+  readonly #mock: () => Promise<{ url: string; apiKey: string }>;
+
+  constructor(options: {
+    flags: GlobalFlags;
+    env: Env;
+    /** Opens the config store (lazily; it loads conf). */
+    store: () => Promise<ConfigStore>;
+    /** Warnings (a world-readable key file). */
+    warn: (message: string) => void;
+    /** The embedded mock of `--mock`. */
+    mock: () => Promise<{ url: string; apiKey: string }>;
+  }) {
+    this.#flags = options.flags;
+    this.#env = options.env;
+    this.#store = options.store;
+    this.#warn = options.warn;
+    this.#mock = options.mock;
+  }
+
+  /** A profile named by flag or environment (undefined: the config decides). */
+  explicitProfile(): Sourced | undefined {
+    return firstOf(this.#flags.profile ? { value: this.#flags.profile, source: { kind: 'flag', flag: '--profile' } } : undefined, fromEnv(this.#env, ENV.profile));
+  }
+
+  /** The profile in effect: --profile > TRX_RENT_PROFILE > the current profile > "default". */
+  async profileName(): Promise<Sourced> {
+    const explicit = this.explicitProfile();
+    if (explicit) return explicit;
+    const current = (await this.#store()).currentProfile();
+    return current ? { value: current, source: { kind: 'profile', profile: current } } : { value: 'default', source: { kind: 'default' } };
+  }
+
+  /** The profile's settings (undefined when it does not exist). */
+  async profile(): Promise<{ name: string; settings: ProfileSettings | undefined }> {
+    const name = (await this.profileName()).value;
+    return { name, settings: (await this.#store()).getProfile(name) };
+  }
+
+  /** Base URL from flag or environment (no profile). */
+  baseUrlOverride(): Sourced | undefined {
+    return firstOf(this.#flags.baseUrl ? { value: this.#flags.baseUrl, source: { kind: 'flag', flag: '--base-url' } } : undefined, fromEnv(this.#env, ENV.baseUrl));
+  }
+
+  /** API key from --api-key-file or TRX_RENT_API_KEY (no profile). */
+  apiKeyOverride(): Sourced | undefined {
+    if (this.#flags.apiKeyFile) return readSecretFile(this.#flags.apiKeyFile, '--api-key-file', this.#warn);
+    return fromEnv(this.#env, ENV.apiKey);
+  }
+
+  /** Base URL and API key by precedence; `needKey` false skips opening the profile for a key. */
+  async connection(needKey: boolean): Promise<Connection> {
+    if (this.#flags.mock) {
+      const mock = await this.#mock();
+      return { baseUrl: { value: mock.url, source: { kind: 'mock' } }, apiKey: { value: mock.apiKey, source: { kind: 'mock' } } };
+    }
+    let baseUrl = this.baseUrlOverride();
+    let apiKey = this.apiKeyOverride();
+    const explicit = this.explicitProfile();
+    if (!baseUrl || (needKey && !apiKey) || explicit) {
+      const { name, settings } = await this.profile();
+      if (!settings && explicit) {
+        throw new UsageError(`profile "${name}" does not exist`, 'list profiles with `trx-rent profiles`, or create it with `trx-rent login --profile NAME`');
+      }
+      const fromProfile = { kind: 'profile', profile: name } as const;
+      baseUrl ??= settings?.base_url ? { value: settings.base_url, source: fromProfile } : undefined;
+      apiKey ??= settings?.api_key ? { value: settings.api_key, source: fromProfile } : undefined;
+    }
+    return { baseUrl, apiKey };
+  }
+
+  /** The webhook secret: --secret-file (a file, or - for stdin) > --secret > TRX_RENT_WEBHOOK_SECRET. */
+  async webhookSecret(opts: { secret?: string | undefined; secretFile?: string | undefined }, stdin?: () => Promise<string>): Promise<Sourced | undefined> {
+    if (opts.secretFile === '-') {
+      if (!stdin) throw new UsageError('--secret-file - reads stdin, which carries the body here', 'pass --secret-file FILE or set TRX_RENT_WEBHOOK_SECRET');
+      const value = (await stdin()).trim();
+      if (!value) throw new UsageError('no webhook secret on stdin (--secret-file -)');
+      return { value, source: { kind: 'stdin', flag: '--secret-file -' } };
+    }
+    if (opts.secretFile) return readSecretFile(opts.secretFile, '--secret-file', this.#warn);
+    if (opts.secret) return { value: opts.secret, source: { kind: 'flag', flag: '--secret' } };
+    return fromEnv(this.#env, ENV.webhookSecret);
+  }
+
+  /**
+   * The x402 wallet: --key-file (a hex key, or JSON {"tron": …, "evm": …}; - for stdin) >
+   * TRX_RENT_X402_TRON_KEY / TRX_RENT_X402_EVM_KEY. Undefined when none is given (the command may
+   * then ask at a terminal). Keys are checked for shape; their text is never echoed.
+   */
+  async x402Keys(opts: { keyFile?: string | undefined }, stdin: () => Promise<string>): Promise<X402Keys | undefined> {
+    if (opts.keyFile) {
+      const file: Sourced =
+        opts.keyFile === '-'
+          ? { value: (await stdin()).trim(), source: { kind: 'stdin', flag: '--key-file -' } }
+          : readSecretFile(opts.keyFile, '--key-file', this.#warn);
+      const where = describeSource(file.source);
+      if (!file.value) throw new UsageError(`${where} is empty`);
+      if (HEX_KEY.test(file.value)) return { tron: file };
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(file.value);
+      } catch {
+        // never echo the file: it holds a key
+        throw new UsageError(`${where} holds neither a hex private key nor JSON {"tron": "…", "evm": "…"}`);
+      }
+      const obj = (parsed ?? {}) as Record<string, unknown>;
+      const keys: X402Keys = {};
+      for (const chain of ['tron', 'evm'] as const) {
+        const value = obj[chain] ?? (chain === 'evm' ? obj.base : undefined);
+        if (value === undefined) continue;
+        if (typeof value !== 'string' || !HEX_KEY.test(value.trim())) throw new UsageError(`${where}: "${chain}" is not a 64-hex private key`);
+        keys[chain] = { value: value.trim(), source: file.source };
+      }
+      if (!keys.tron && !keys.evm) throw new UsageError(`${where} has no "tron" or "evm" key`);
+      return keys;
+    }
+    const tron = fromEnv(this.#env, ENV.x402TronKey);
+    const evm = fromEnv(this.#env, ENV.x402EvmKey);
+    if (!tron && !evm) return undefined;
+    for (const key of [tron, evm]) {
+      if (key && !HEX_KEY.test(key.value)) throw new UsageError(`${describeSource(key.source)} is not a 64-hex private key`);
+    }
+    return { ...(tron ? { tron } : {}), ...(evm ? { evm } : {}) };
+  }
+}
+
+export function isHexKey(value: string): boolean {
+  return HEX_KEY.test(value);
+}
