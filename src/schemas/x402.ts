@@ -8,26 +8,9 @@ import * as z from 'zod';
 import { ResourceType, lenientEnum, looseNumber, looseTimestamp, tronAddress } from './common.js';
 import { ESTIMATE_OPERATIONS, WATCH_EVENT_TYPES, RPC_METHODS } from './enums.js';
 export { ESTIMATE_OPERATIONS, WATCH_EVENT_TYPES, RPC_METHODS } from './enums.js';
+import { X402_LIMITS } from './limits.js';
+export { X402_LIMITS } from './limits.js';
 
-/** Constants of the pay-per-call API (the x402 spec's Limits table). */
-export const X402_LIMITS = {
-  /** Most transfers in one POST /send/batch. */
-  MAX_BATCH_TRANSFERS: 50,
-  /** How long a watch (POST /watch) lasts: 24 hours, in ms. */
-  WATCH_DURATION_MS: 24 * 60 * 60 * 1000,
-  /** `expires_in_seconds` of POST /invoice when omitted. */
-  INVOICE_EXPIRES_DEFAULT_S: 3600,
-  /** `timeout_seconds` of POST /receive when omitted. */
-  RECEIVE_TIMEOUT_DEFAULT_S: 300,
-  /** `slippage_pct` of POST /swap/execute when omitted. */
-  SWAP_SLIPPAGE_DEFAULT_PCT: 0.5,
-  /** Price of a fixed-price call, in USD (decimal string). */
-  FIXED_PRICE_USD: '0.01',
-  /** Lowest price of a dynamic-price call (send, send/batch, swap/execute), in USD. */
-  DYNAMIC_MIN_USD: '0.001',
-  /** Highest price of a dynamic-price call, in USD. */
-  DYNAMIC_MAX_USD: '0.01',
-} as const;
 
 /** A positive decimal amount as a string ('1.5'); exact, no exponent, no sign. */
 export const decimalAmount = z

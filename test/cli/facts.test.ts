@@ -1,6 +1,6 @@
 /**
- * The CLI's zod-free facts (src/cli/facts.ts) are the schemas' own: every enumeration it declares
- * while src/schemas has no zod-free home for it is checked here against the schema that owns it.
+ * The CLI's zod-free facts (src/cli/facts.ts) re-export src/schemas/enums.ts and limits.ts; this
+ * checks they are the very values the zod schemas enforce.
  */
 import { describe, expect, it } from 'vitest';
 import * as facts from '../../src/cli/facts.js';

@@ -5,6 +5,12 @@ import { parseInteger } from '../parse.js';
 import { UsageError } from '../errors.js';
 import type { CommandModule } from '../types.js';
 
+/** 127.0.0.0/8, ::1 and localhost: the hosts the mock may bind without a warning. */
+function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
 const command: CommandModule = {
   description:
     'Run the reference mock server (stateful: balances, orders that fill, webhooks, rate limits) ' +
@@ -18,13 +24,14 @@ const command: CommandModule = {
       .option('--chaos <rate>', 'inject faults (429, 500, 503, slow, dropped) into this share of requests, 0-1')
       .option('--no-rate-limits', "turn off the spec's per-IP rate limits")
       .option('--webhooks-anywhere', 'deliver webhooks to any host (default: loopback hosts only, so nothing leaves this machine)')
+      .option('--cors', 'answer browsers (CORS preflights, Access-Control-Allow-Origin: *); off so a web page cannot drive the demo account')
       .option('--x402-version <n>', 'wire version of the x402 challenges: 2 (header + body, default) or 1 (body only, for v1 clients)', '2')
       .addHelpText(
         'after',
         '\nThen, in another terminal:\n  export TRX_RENT_BASE_URL=http://127.0.0.1:8787 TRX_RENT_API_KEY=<the key printed>\n  trx-rent prices\n  trx-rent buy 65000 --to T… --duration 1h --wait',
       )
       .action(
-        action<[], { port: string; host: string; envelope?: boolean; seed?: string; chaos?: string; rateLimits: boolean; x402Version: string; webhooksAnywhere?: boolean }>(
+        action<[], { port: string; host: string; envelope?: boolean; seed?: string; chaos?: string; rateLimits: boolean; x402Version: string; webhooksAnywhere?: boolean; cors?: boolean }>(
           async (ctx, { opts }) => {
             const port = parseInteger(opts.port, '--port', { max: 65_535 });
             const seed = opts.seed === undefined ? undefined : parseInteger(opts.seed, '--seed');
@@ -48,7 +55,14 @@ const command: CommandModule = {
               ...(seed !== undefined ? { seed } : {}),
               ...(chaos ? { chaos } : {}),
               ...(opts.rateLimits === false ? { rateLimits: false as const } : {}),
+              ...(opts.cors ? { cors: true } : {}),
             });
+            if (!isLoopback(opts.host)) {
+              ctx.out.warn(
+                `listening on ${opts.host}, beyond this machine: anyone who can reach it can use the demo API key ` +
+                  '(printed below, every permission) and the /__mock/ control routes (clock, balances, accounts). Use --host 127.0.0.1 unless you mean it.',
+              );
+            }
             const info = { url: server.url, api_key: server.apiKey, jwt: server.jwt, memo: server.memo };
             ctx.out.result(info, () => {
               const s = ctx.out.s;
