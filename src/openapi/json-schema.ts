@@ -1,0 +1,185 @@
+/**
+ * From the shared zod schemas to JSON Schema 2020-12 (the dialect of OpenAPI 3.1), with zod 4's
+ * own `z.toJSONSchema()`. Requests are converted with `io: 'input'` (what a caller sends),
+ * responses and query parameters with `io: 'output'` (what the value is once parsed).
+ *
+ * The response schemas in `src/schemas` are lenient on purpose (unknown enum values, numbers
+ * sent as strings, Unix timestamps); the document describes the spec's wire shape instead. That
+ * is done here, by schema identity, in zod's `override` hook:
+ *
+ * - `looseNumber` -> `number` (or `integer` where the spec types a result as integer);
+ * - `looseTimestamp` -> an ISO 8601 `date-time` string;
+ * - `lenientEnum([...])` (a union of the enum and any string) -> the enum;
+ * - `tronAddress` (a refinement JSON Schema cannot carry) -> its base58 pattern;
+ * - any schema given in `replace` -> that JSON Schema, any schema in `augment` -> merged with it.
+ *
+ * Everything zod cannot represent (transforms) must sit inside a replaced schema: conversion
+ * throws otherwise, so a new transform in a shared schema cannot silently become `{}`.
+ *
+ * @module
+ */
+import * as z from 'zod';
+import { looseNumber, looseTimestamp, queryInt, tronAddress } from '../schemas/common.js';
+
+/** A JSON Schema object, as plain data. */
+export type JsonSchema = { [key: string]: unknown };
+
+/** Base58check TRON address: `T` and 33 base58 characters (the x402 spec's pattern). */
+export const TRON_ADDRESS_PATTERN = '^T[1-9A-HJ-NP-Za-km-z]{33}$';
+
+/** Where components live in the document. */
+export const COMPONENT_PREFIX = '#/components/schemas/';
+
+/** Options of one conversion. */
+export interface ConvertOptions {
+  /** `input` for request bodies, `output` for responses and query/path parameters. */
+  io: 'input' | 'output';
+  /** What `looseNumber` becomes: the account API types amounts as number, the paid API as integer. */
+  looseNumberAs?: 'number' | 'integer';
+  /** Schemas (by identity) replaced by this JSON Schema. */
+  replace?: ReadonlyMap<z.ZodType, JsonSchema>;
+  /** Schemas (by identity) whose JSON Schema gets these keywords added (descriptions, defaults). */
+  augment?: ReadonlyMap<z.ZodType, JsonSchema>;
+}
+
+type AnyZod = z.core.$ZodType;
+
+/** Child schemas of a zod schema, for the wrappers and containers the shared schemas use. */
+function children(schema: AnyZod): AnyZod[] {
+  const def = schema._zod.def as unknown as Record<string, unknown>;
+  const out: unknown[] = [];
+  switch (def.type) {
+    case 'union':
+      out.push(...(def.options as unknown[]));
+      break;
+    case 'pipe':
+      out.push(def.in, def.out);
+      break;
+    case 'optional':
+    case 'nullable':
+    case 'nonoptional':
+    case 'readonly':
+    case 'default':
+    case 'prefault':
+    case 'catch':
+      out.push(def.innerType);
+      break;
+    case 'array':
+      out.push(def.element);
+      break;
+    case 'object':
+      out.push(...Object.values(def.shape as Record<string, unknown>));
+      if (def.catchall) out.push(def.catchall);
+      break;
+    case 'record':
+      out.push(def.keyType, def.valueType);
+      break;
+    default:
+      break;
+  }
+  return out.filter((c): c is AnyZod => Boolean(c && typeof c === 'object' && '_zod' in c));
+}
+
+function descendants(schema: AnyZod, into: Set<AnyZod>): void {
+  for (const child of children(schema)) {
+    if (into.has(child)) continue;
+    into.add(child);
+    descendants(child, into);
+  }
+}
+
+/** The values of a `lenientEnum(...)` (a union of an enum and a plain string), else undefined. */
+export function lenientEnumValues(schema: AnyZod): string[] | undefined {
+  const def = schema._zod.def as unknown as { type: string; options?: AnyZod[] };
+  if (def.type !== 'union' || def.options?.length !== 2) return undefined;
+  const [first, second] = def.options as [AnyZod, AnyZod];
+  const a = first._zod.def as unknown as { type: string; entries?: Record<string, string> };
+  const b = second._zod.def as unknown as { type: string; checks?: unknown[] };
+  if (a.type !== 'enum' || b.type !== 'string' || (b.checks?.length ?? 0) > 0) return undefined;
+  return Object.values(a.entries ?? {});
+}
+
+function assign(target: JsonSchema, replacement: JsonSchema): void {
+  for (const key of Object.keys(target)) delete target[key];
+  Object.assign(target, structuredClone(replacement));
+}
+
+/**
+ * Convert named zod schemas into component schemas. Schemas given here become `$ref`s wherever
+ * another one of the same call uses them; anything else is inlined.
+ */
+export function convertComponents(named: ReadonlyArray<readonly [string, z.ZodType]>, options: ConvertOptions): Record<string, JsonSchema> {
+  const registry = z.registry<{ id: string }>();
+  const ids = new Set<string>();
+  for (const [id, schema] of named) {
+    if (ids.has(id)) throw new Error(`OpenAPI component ${id} is defined twice`);
+    if (registry.has(schema)) throw new Error(`OpenAPI component ${id} is the same zod schema as ${registry.get(schema)?.id}`);
+    ids.add(id);
+    registry.add(schema, { id });
+  }
+  const result = z.toJSONSchema(registry, {
+    target: 'draft-2020-12',
+    io: options.io,
+    cycles: 'ref',
+    reused: 'inline',
+    uri: (id) => `${COMPONENT_PREFIX}${id}`,
+    ...hooks(named.map(([, s]) => s), options),
+  });
+  const out: Record<string, JsonSchema> = {};
+  for (const [id] of named) {
+    const schema = { ...(result.schemas[id] as JsonSchema) };
+    delete schema.$schema;
+    delete schema.$id;
+    out[id] = schema;
+  }
+  return out;
+}
+
+/** Convert one schema with no components (a query or path object, say); `$ref`s are not produced. */
+export function convertSchema(schema: z.ZodType, options: ConvertOptions): JsonSchema {
+  const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io: options.io, cycles: 'throw', reused: 'inline', ...hooks([schema], options) }) as JsonSchema;
+  delete out.$schema;
+  return out;
+}
+
+function hooks(roots: readonly z.ZodType[], options: ConvertOptions) {
+  const replace = new Map<AnyZod, JsonSchema>([
+    [looseNumber, { type: options.looseNumberAs ?? 'number' }],
+    [looseTimestamp, { type: 'string', format: 'date-time' }],
+    [queryInt, { type: 'integer', minimum: 0 }],
+    [tronAddress, { type: 'string', pattern: TRON_ADDRESS_PATTERN }],
+  ]);
+  for (const [schema, json] of options.replace ?? []) replace.set(schema, json);
+  // Every schema inside a replaced one: the only places an unrepresentable schema may sit.
+  const covered = new Set<AnyZod>();
+  const lenient = new Map<AnyZod, string[]>();
+  const visit = (schema: AnyZod, seen: Set<AnyZod>): void => {
+    if (seen.has(schema)) return;
+    seen.add(schema);
+    const values = lenientEnumValues(schema);
+    if (replace.has(schema) || values) {
+      if (values && !replace.has(schema)) lenient.set(schema, values);
+      descendants(schema, covered);
+      return;
+    }
+    for (const child of children(schema)) visit(child, seen);
+  };
+  const seen = new Set<AnyZod>();
+  for (const root of roots) visit(root, seen);
+  return {
+    unrepresentable: (ctx: { zodSchema: AnyZod; path: (string | number)[]; message: string }) => {
+      if (covered.has(ctx.zodSchema)) return 'any' as const;
+      throw new Error(`OpenAPI: a schema JSON Schema cannot represent at ${ctx.path.join('.') || '(root)'}: ${ctx.message}`);
+    },
+    override: (ctx: { zodSchema: AnyZod; jsonSchema: JsonSchema }) => {
+      const replacement = replace.get(ctx.zodSchema);
+      if (replacement) assign(ctx.jsonSchema, replacement);
+      else {
+        const values = lenient.get(ctx.zodSchema);
+        if (values) assign(ctx.jsonSchema, { type: 'string', enum: values });
+      }
+      const extra = options.augment?.get(ctx.zodSchema as z.ZodType);
+      if (extra) Object.assign(ctx.jsonSchema, structuredClone(extra));
+    },
+  };
+}
