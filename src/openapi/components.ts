@@ -10,6 +10,7 @@
  */
 import * as z from 'zod';
 import { Balance } from '../schemas/balance.js';
+import { tronAddress } from '../schemas/common.js';
 import { DepositInfo, PrepareDepositRequest, PreparedDeposit, SignedTransaction, SubmitDepositRequest, SubmitDepositResponse } from '../schemas/deposits.js';
 import { ERROR_CODES, ERROR_STATUS, ErrorEnvelope } from '../schemas/errors.js';
 import { HistoryFill, HistorySummary } from '../schemas/history.js';
@@ -72,6 +73,9 @@ export const ApiKeyCreated = ApiKey.required({ key: true });
 /** DELETE /api/v1/keys/:id: `revoked` is always true. */
 export const KeyRevoked = z.looseObject({ revoked: z.literal(true) });
 
+/** A fill inside an order: the spec's eight fields (the live service's delegation_tx is not in the spec). */
+export const OrderFill = Fill.omit({ delegation_tx: true });
+
 /** The order as POST /api/v1/orders returns it. */
 export const OrderCreated = Order.pick({
   id: true,
@@ -112,7 +116,9 @@ export const FullOrder = Order.pick({
   fills: true,
   created_at: true,
   filled_at: true,
-}).required({ filled_at: true, total_cost_sun: true, total_fee_sun: true, fills: true });
+})
+  .extend({ fills: z.array(OrderFill) })
+  .required({ filled_at: true, total_cost_sun: true, total_fee_sun: true });
 /** GET /api/v1/orders */
 export const OrderListResponse = z.looseObject({ orders: z.array(OrderListItem), total: Order.shape.amount });
 
@@ -126,8 +132,8 @@ export const WebhookListItem = Webhook.omit({ secret: true });
 /** DELETE /api/v1/webhooks/:id */
 export const WebhookDeleted = z.looseObject({ deleted: z.literal(true) });
 
-/** POST /api/v1/broadcast: not shown by the spec; the mock answers like deposit submit. */
-export const BroadcastResponse = SubmitDepositResponse;
+/** POST /api/v1/broadcast: not shown by the spec; the mock's answer (deposit submit's, plus what was broadcast). */
+export const BroadcastResult = SubmitDepositResponse.extend({ contract_type: z.string(), owner_address: tronAddress });
 
 /** Response bodies of the account API, converted with io 'output'. */
 export const ACCOUNT_RESPONSES = [
@@ -139,7 +145,7 @@ export const ACCOUNT_RESPONSES = [
   ['PriceStats', PriceStats],
   ['PreviewOption', PreviewOption],
   ['Preview', Preview],
-  ['Fill', Fill],
+  ['Fill', OrderFill],
   ['OrderCreated', OrderCreated],
   ['OrderListItem', OrderListItem],
   ['OrderList', OrderListResponse],
@@ -150,6 +156,7 @@ export const ACCOUNT_RESPONSES = [
   ['DepositInfo', DepositInfo],
   ['PreparedDeposit', PreparedDeposit],
   ['SubmittedDeposit', SubmitDepositResponse],
+  ['BroadcastResult', BroadcastResult],
   ['Withdrawal', Withdrawal],
   ['WebhookCreated', WebhookCreated],
   ['Webhook', WebhookListItem],

@@ -162,7 +162,7 @@ const OPERATIONS: OperationSpec[] = [
     query: BestPriceQuery,
     params: { resource: { description: 'ENERGY or BANDWIDTH.' }, amount: { description: 'Units wanted; providers that cannot deliver them are skipped.' } },
     ok: { 200: { description: 'The cheapest online provider.', schema: 'PriceEntry' } },
-    errors: { 422: 'Unprocessable', 503: errorsOf('No online provider offers the resource.', ['PROVIDER_UNAVAILABLE']) },
+    errors: { 422: 'Unprocessable', 503: errorsOf('No online provider offers the resource, or platform maintenance.', ['PROVIDER_UNAVAILABLE', 'MAINTENANCE']) },
   },
   {
     method: 'get',
@@ -234,6 +234,7 @@ const OPERATIONS: OperationSpec[] = [
       403: 'Forbidden',
       409: 'DuplicateRequest',
       422: 'Unprocessable',
+      503: errorsOf('No provider can fulfil the request, or platform maintenance.', ['PROVIDER_UNAVAILABLE', 'MAINTENANCE']),
     },
   },
   {
@@ -408,7 +409,7 @@ const OPERATIONS: OperationSpec[] = [
     source: 'mock',
     auth: 'broadcast',
     body: 'BroadcastRequest',
-    ok: { 200: { description: 'Broadcast.', schema: 'SubmittedDeposit' } },
+    ok: { 200: { description: 'Broadcast.', schema: 'BroadcastResult' } },
     errors: { 403: 'Forbidden', 422: 'Unprocessable', 502: errorsOf('The network rejected the transaction.', ['BROADCAST_FAILED']) },
   },
   // ---- pay-per-call ----
@@ -565,7 +566,7 @@ function sharedResponses(): Record<string, JsonSchema> {
     },
     PaidBadRequest: {
       description: 'The request failed validation (nothing is charged), or the payment header is malformed (INVALID_PAYMENT).',
-      content: { 'application/json': { schema: convertSchema(errorWithCodes(['VALIDATION_ERROR', 'INVALID_PAYMENT']), { io: 'output' }) } },
+      content: { 'application/json': { schema: convertSchema(errorWithCodes(['VALIDATION_ERROR', 'INVALID_ADDRESS', 'INVALID_PAYMENT']), { io: 'output' }) } },
     },
   };
 }
