@@ -256,3 +256,101 @@ export const X402_RESPONSE_REPLACE = new Map<z.ZodType, JsonSchema>([
   // Not shown by the spec (the field name itself is the mock's); decimal string or number.
   [Trc20Balance.shape.balance, { type: 'string' }],
 ]);
+
+// ---- documentation ----
+
+const ORDER_FIELDS = {
+  id: 'Order UUID.',
+  status: 'PENDING, EXECUTING, FILLED or FAILED.',
+  resource_type: 'ENERGY or BANDWIDTH.',
+  order_type: 'MARKET, LIMIT, PERIODIC or BROADCAST.',
+  amount: 'Requested resource units.',
+  duration_sec: 'Rental duration in seconds.',
+  target_address: 'Receiving TRON address (base58).',
+  max_price_sun: 'Max price per unit in SUN, when given.',
+  created_at: 'ISO 8601.',
+};
+const LIST_FIELDS = { ...ORDER_FIELDS, filled_at: 'Completion time (ISO 8601); null until filled.' };
+
+/** Descriptions of response fields, from the spec's resource tables (component -> property -> text). */
+export const FIELD_DESCRIPTIONS: Record<string, Record<string, string>> = {
+  ApiKeyCreated: {
+    id: 'Key identifier.',
+    name: 'Label given at creation.',
+    key: 'Full secret key, prefix `sk_live_`; returned only in the creation response.',
+    permissions: 'Subset of create_orders, view_orders, view_balance, broadcast.',
+    created_at: 'ISO 8601.',
+  },
+  KeyRevoked: { revoked: 'Always true: the key is invalid at once and irreversibly.' },
+  PricePoint: { duration_sec: 'Seconds.', price_sun: 'SUN per unit of resource for that duration.' },
+  ProviderPrice: {
+    provider: 'Provider identifier.',
+    is_market: 'True if the provider runs a marketplace model.',
+    energy_prices: 'Price tiers per duration.',
+    bandwidth_prices: 'Price tiers per duration; may be empty.',
+    available_energy: 'Units currently available.',
+    available_bandwidth: 'Units currently available.',
+    fetched_at: 'Time of the last successful fetch (ISO 8601).',
+  },
+  PreviewOption: { price_sun: 'SUN per unit.', duration_sec: 'The matched duration, seconds.' },
+  Preview: {
+    best: 'The cheapest matching provider; null when none can fulfil the request.',
+    fallbacks: 'The other matching providers, sorted by price.',
+    no_providers: 'True when no provider can fulfil the request.',
+  },
+  Fill: {
+    provider: 'Provider that executed the fill.',
+    amount: 'Units delivered.',
+    price_sun: 'Price per unit in SUN.',
+    cost_sun: 'Total cost of the fill in SUN.',
+    tx_id: 'On-chain transaction hash.',
+    status: 'CONFIRMED or FAILED.',
+    verified: 'True once a verifier has confirmed the delegation on-chain; may be false briefly after the fill.',
+    tronscan_url: 'Link to the transaction in a block explorer.',
+  },
+  OrderCreated: ORDER_FIELDS,
+  OrderListItem: LIST_FIELDS,
+  OrderList: { orders: 'Orders in list shape.', total: 'Number of orders matching the filter.' },
+  Order: {
+    ...LIST_FIELDS,
+    total_cost_sun: 'Total cost in SUN; set after fill.',
+    total_fee_sun: 'Fee in SUN; currently 0 (0% commission).',
+    fills: 'Provider executions; a BROADCAST order may have several.',
+  },
+  Balance: {
+    trx: 'Available TRX in SUN.',
+    usdt: 'Available USDT in SUN-equivalent units (6 decimals).',
+    trx_locked: 'TRX locked in pending operations, in SUN.',
+  },
+  HistoryFill: {
+    id: 'Fill identifier.',
+    order_id: 'Parent order.',
+    amount: 'Resource units.',
+    price_sun: 'Per unit, SUN.',
+    cost_sun: 'Total, SUN.',
+    tx_id: 'On-chain hash.',
+    created_at: 'ISO 8601.',
+    confirmed_at: 'On-chain confirmation time (ISO 8601).',
+  },
+  HistorySummary: { total_energy: 'Energy units.', total_spent_sun: 'SUN.', avg_price_sun: 'SUN per energy unit.' },
+  PreparedDeposit: {
+    address: 'Platform deposit address.',
+    memo: 'Unique user memo.',
+    amount_sun: 'SUN.',
+    memo_hex: 'The memo as hex, for the transaction’s data field.',
+    note: 'Signing instructions.',
+  },
+  SubmittedDeposit: { status: '`pending` until the deposit is credited.' },
+  Withdrawal: { status: 'PENDING, COMPLETED or FAILED.', amount: 'SUN.', currency: 'TRX or USDT.', address: 'Destination TRON address.' },
+  WebhookCreated: {
+    user_id: 'Owner.',
+    url: 'Registered HTTPS endpoint.',
+    events: 'Subscribed event types.',
+    secret: '64 hex characters: the HMAC-SHA256 signing secret; returned only at creation.',
+  },
+  Webhook: { user_id: 'Owner.', url: 'Registered HTTPS endpoint.', events: 'Subscribed event types.' },
+  X402PriceEntry: { price_sun: 'SUN per unit.', available: 'Units available.' },
+  X402Account: { balance: 'TRX balance in SUN.', trc20_balances: 'TRC-20 balances (the field’s name is not shown by the spec).' },
+  X402Estimate: { cost_trx: 'Decimal TRX.' },
+  X402Watch: { expires_at: 'End of the watch, 24 hours after creation.' },
+};

@@ -31,6 +31,7 @@ import {
   X402_REQUEST_AUGMENT,
   X402_RESPONSES,
   X402_RESPONSE_REPLACE,
+  FIELD_DESCRIPTIONS,
   errorWithCodes,
 } from './components.js';
 import { COMPONENT_PREFIX, type JsonSchema, convertComponents, convertSchema } from './json-schema.js';
@@ -102,6 +103,8 @@ interface OperationSpec {
 const ref = (name: string) => ({ $ref: `${COMPONENT_PREFIX}${name}` });
 const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+/** Component name of PAYMENT-RESPONSE on a paid 200, where it is required. */
+const SETTLED = `${HEADERS.PAYMENT_RESPONSE}-settled`;
 
 /** An inline error body allowing only `codes`. */
 function errorsOf(description: string, codes: readonly [string, ...string[]]): ResponseSpec {
@@ -501,7 +504,7 @@ function paid(
       200: {
         description: 'The result in `{ data }`, with the settlement in PAYMENT-RESPONSE.',
         schema: { type: 'object', properties: { data: spec.result }, required: ['data'], additionalProperties: false },
-        headers: { [HEADERS.PAYMENT_RESPONSE]: { ...headerRef(HEADERS.PAYMENT_RESPONSE), description: 'The settlement (base64 JSON).' } },
+        headers: { [HEADERS.PAYMENT_RESPONSE]: headerRef(SETTLED) },
       },
     },
   };
@@ -533,7 +536,8 @@ function headers(): Record<string, JsonSchema> {
     'Retry-After': integer('Seconds to wait before retrying.', true),
     'Idempotent-Replayed': { description: '`true` when this is the stored response of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } },
     [HEADERS.PAYMENT_REQUIRED]: { ...base64Json('X402PaymentRequired', 'The x402 v2 challenge, base64 JSON: the same object as the body.'), required: true },
-    [HEADERS.PAYMENT_RESPONSE]: base64Json('X402SettlementResponse', 'The settlement of the payment (or why it failed), base64 JSON.'),
+    [HEADERS.PAYMENT_RESPONSE]: base64Json('X402SettlementResponse', 'Why the payment failed, base64 JSON (`success: false`, `errorReason`).'),
+    [SETTLED]: { ...base64Json('X402SettlementResponse', 'The settlement of the payment, base64 JSON (x402 v2; a v1 payment gets X-PAYMENT-RESPONSE instead).'), required: true },
   };
 }
 
@@ -656,7 +660,15 @@ function componentSchemas(): Record<string, JsonSchema> {
   for (const part of parts) {
     for (const [name, schema] of Object.entries(part)) {
       if (name in out) throw new Error(`OpenAPI component ${name} is defined twice`);
-      out[name] = schema;
+      out[name] = structuredClone(schema); // no object shared between places (descriptions are added below)
+    }
+  }
+  for (const [name, fields] of Object.entries(FIELD_DESCRIPTIONS)) {
+    const properties = out[name]?.properties as Record<string, JsonSchema> | undefined;
+    for (const [field, text] of Object.entries(fields)) {
+      const property = properties?.[field];
+      if (!property) throw new Error(`OpenAPI: no field ${name}.${field} to describe`);
+      property.description = text;
     }
   }
   return out;

@@ -209,6 +209,8 @@ describe('the validator catches what does not match', () => {
     expect(validator.checkResponse('GET /api/v1/balance', { status: 429, headers: json, text: err('RATE_LIMITED') }).problems).toEqual(['required header Retry-After is missing']);
     expect(validator.checkResponse('GET /api/v1/balance', { status: 401, headers: json, text: err('FORBIDDEN') }).problems.join()).toMatch(/\/error\/code must be equal to one of the allowed values/);
     expect(validator.checkResponse('GET /api/v1/balance', { status: 200, headers: json, text: '<html>' }).problems.join()).toMatch(/not JSON/);
+    expect(validator.checkResponse('GET /x402/tron/prices', { status: 200, headers: json, text: JSON.stringify({ data: [] }) }).problems).toEqual(['required header PAYMENT-RESPONSE is missing']);
+    expect(validator.checkResponse('GET /x402/tron/prices', { status: 200, headers: json, text: '[]' }).problems.join()).toMatch(/must be object/);
     const challenge = { x402Version: 2, accepts: [{ scheme: 'exact', network: 'eip155:8453', amount: '10000', asset: '0x1', payTo: '0x2', maxTimeoutSeconds: 300 }] };
     const header = new Headers({ 'content-type': 'application/json', 'payment-required': encodeBase64Json({ ...challenge, accepts: [] }) });
     expect(validator.checkResponse('GET /x402/tron/prices', { status: 402, headers: header, text: JSON.stringify(challenge) }).problems.join()).toMatch(/PAYMENT-REQUIRED \(decoded\).*accepts must NOT have fewer than 1 items/);
