@@ -249,6 +249,11 @@ describe('account API (/api/v1)', () => {
     await call('GET /api/v1/prices/best', 200, { query: { resource: 'ENERGY' } });
     await call('GET /api/v1/prices/best', 200, { query: { resource: 'BANDWIDTH', amount: '1000' } });
     await call('GET /api/v1/prices/best', 422, { query: { resource: 'WATER' } });
+    const providers = prices.json.map((p: { provider: string }) => p.provider);
+    for (const p of providers) mock.state.setProviderOverride(p, { online: false });
+    const none = await call('GET /api/v1/prices/best', 503, { query: { resource: 'ENERGY' } });
+    expect(none.json.error.code).toBe('PROVIDER_UNAVAILABLE');
+    for (const p of providers) mock.state.setProviderOverride(p, null);
     const history = await call('GET /api/v1/prices/history', 200, { query: { resource: 'ENERGY', period: '1h' } });
     expect(history.json.length).toBeGreaterThan(0);
     await call('GET /api/v1/prices/history', 200, { query: { provider: 'no-such-provider' } });
@@ -361,9 +366,10 @@ describe('account API (/api/v1)', () => {
     await call('DELETE /api/v1/webhooks/{id}', 404, { path: `/api/v1/webhooks/${created.json.id}` });
   });
 
-  it('broadcast: a signed transaction (200), garbage (422), a key without the permission (403)', async () => {
+  it('broadcast: a signed transaction (200), twice (502), garbage (422), a key without the permission (403)', async () => {
     const tx = signTransaction(buildTrxTransfer({ from: USER_ADDRESS, to: TARGET, amountSun: 1_000_000, now: mock.state.now() }), USER_KEY);
     await call('POST /api/v1/broadcast', 200, { body: { signed_tx: tx } });
+    await call('POST /api/v1/broadcast', 502, { body: { signed_tx: tx } });
     await call('POST /api/v1/broadcast', 422, { body: { signed_tx: { txID: 'x' } } });
     await call('POST /api/v1/broadcast', 403, { body: { signed_tx: tx }, auth: { key: narrowKey } });
   });
