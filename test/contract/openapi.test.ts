@@ -464,6 +464,8 @@ describe('pay-per-call API (/x402/tron)', () => {
     expect(refused.headers.get('payment-response')).not.toBeNull();
   });
 
+  // The account tests moved the mock clock about 70 s ahead of wall time: EVM authorizations
+  // (valid for 300 s of wall time) and transfers signed for an hour still verify.
   it('paid calls (USDC on Base through the SDK): every route’s 200 { data } with PAYMENT-RESPONSE', async () => {
     const c = client();
     await paid('GET /x402/tron/prices', () => c.prices({ resource: 'ENERGY' }));
