@@ -32,12 +32,7 @@ const USDT = CHAIN_TOKENS.find((t) => t.symbol === 'USDT')!;
  * operation, the status, and a pattern of the problem text. Everything else fails.
  */
 const KNOWN_PROBLEMS: Array<{ op: string; status: number; problem: RegExp }> = [
-  // FIDELITY: a paid route answers an address that fails its checksum with 422 INVALID_ADDRESS;
-  // every other invalid input of a paid route is a 400 (VALIDATION_ERROR) before any challenge.
-  // Fix in the mock: `statuses: { VALIDATION_ERROR: 400, INVALID_ADDRESS: 400 }` in route() of
-  // src/mock/x402/routes.ts.
-  { op: 'GET /x402/tron/account/{address}', status: 422, problem: /^status 422 is not documented/ },
-  { op: 'POST /x402/tron/estimate', status: 422, problem: /^status 422 is not documented/ },
+  // (none: paid routes now answer an invalid address with 400 like any invalid input)
 ];
 
 /**
@@ -448,12 +443,13 @@ describe('pay-per-call API (/x402/tron)', () => {
   });
 
   it('an address that fails its checksum', async () => {
-    // FIDELITY: paid routes answer every other invalid input with 400 before any challenge, but an
-    // address failing its checksum with 422 INVALID_ADDRESS (the account API's table status).
-    await call('GET /x402/tron/account/{address}', 422, { path: `/x402/tron/account/${BAD_ADDRESS}` });
+    // Paid routes answer every invalid input, an address failing its checksum included, with 400
+    // before any challenge.
+    const invalid = await call('GET /x402/tron/account/{address}', 400, { path: `/x402/tron/account/${BAD_ADDRESS}` });
+    expect(invalid.json.error.code).toBe('INVALID_ADDRESS');
     const bad = await call('GET /x402/tron/account/{address}', 400, { path: `/x402/tron/account/${TARGET}`, headers: { 'payment-signature': '%%%' } });
     expect(bad.json.error.code).toBe('INVALID_PAYMENT');
-    await call('POST /x402/tron/estimate', 422, { body: { operation: 'trc20_transfer', to: BAD_ADDRESS } });
+    await call('POST /x402/tron/estimate', 400, { body: { operation: 'trc20_transfer', to: BAD_ADDRESS } });
   });
 
   it('a malformed payment header is a 400 INVALID_PAYMENT; a payment that does not verify is a 402 naming why', async () => {

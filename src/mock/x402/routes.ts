@@ -74,7 +74,8 @@ function route<I>(spec: PaidRouteSpec<I>): RouteDef {
     auth: 'public',
     body: spec.method === 'POST',
     raw: true,
-    statuses: { VALIDATION_ERROR: 400 },
+    // The paid API answers every invalid request with 400 before any challenge (addresses included).
+    statuses: { VALIDATION_ERROR: 400, INVALID_ADDRESS: 400 },
     description: spec.description,
     input: (ctx) => spec.input(ctx, ctx.state.paid),
     price: (ctx) => spec.price(ctx.state.paid, ctx.input as I),
