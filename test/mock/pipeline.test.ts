@@ -161,3 +161,13 @@ describe('the fetch adapter as the SDK\'s fetch', () => {
     }
   });
 });
+
+describe('the contract', () => {
+  it('the mock serves its OpenAPI document at /openapi.json, naming itself as the server', async () => {
+    const { buildOpenApiDocument } = await import('../../src/openapi/document.js');
+    const res = await raw(mock.url, 'GET', '/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual(buildOpenApiDocument({ serverUrl: mock.url }));
+    expect(res.json.openapi).toBe('3.1.0');
+  });
+});
