@@ -14,8 +14,3 @@ export abstract class Resource {
     return new ApiPromise(async () => this.http.request(build()));
   }
 }
-
-/** Path segments are encoded so an id can never change the route. */
-export function segment(id: string): string {
-  return encodeURIComponent(id);
-}

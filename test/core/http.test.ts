@@ -100,12 +100,13 @@ describe('requests and authentication', () => {
     }
   });
 
-  it('encodes path ids and query parameters', async () => {
+  it('encodes path ids and query parameters; an id holding a slash is refused, not encoded', async () => {
     const server = await serve(() => ({ status: 200, body: orderBody }));
     const client = new TrxRent({ apiKey: KEY, baseUrl: server.url });
-    await client.orders.get('a/b?c');
+    await expect(client.orders.get('a/b?c')).rejects.toMatchObject({ code: 'VALIDATION_ERROR', field: 'id' });
+    await client.orders.get('a b?c#d');
     await client.orders.preview({ resource: 'ENERGY', amount: 65_000, duration: 3600 }).catch(() => undefined);
-    expect(server.requests[0]!.url).toBe('/api/v1/orders/a%2Fb%3Fc');
+    expect(server.requests[0]!.url).toBe('/api/v1/orders/a%20b%3Fc%23d');
     expect(server.requests[1]!.url).toBe('/api/v1/orders/preview?resource=ENERGY&amount=65000&duration=3600');
   });
 });
