@@ -79,14 +79,7 @@ export class Orders extends Resource {
    * (status 200) from a first create (201).
    */
   create(params: CreateOrderRequest, options: RequestOptions = {}) {
-    return this.call(() => ({
-      method: 'POST',
-      path: '/api/v1/orders',
-      body: validateRequest(CreateOrderRequest, params),
-      schema: Order,
-      idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
-      options,
-    }));
+    return this.idempotentPost('/api/v1/orders', CreateOrderRequest, params, Order, options);
   }
 
   /** GET /api/v1/orders/:id: the full order with fills. */

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { ApiPromise } from '../http/api-promise.js';
-import type { HttpClient, HttpRequest } from '../http/client.js';
+import type { HttpClient, HttpRequest, RequestOptions } from '../http/client.js';
+import { validateRequest } from '../http/validate.js';
 
 /** Base of every resource: one line per endpoint, everything cross-cutting lives in HttpClient. */
 export abstract class Resource {
@@ -12,5 +13,21 @@ export abstract class Resource {
    */
   protected call<S extends z.ZodType>(build: () => HttpRequest<S>): ApiPromise<z.output<S>> {
     return new ApiPromise(async () => this.http.request(build()));
+  }
+
+  /**
+   * A POST that moves money (an order, a withdrawal): the body is checked with `bodySchema`
+   * first, and an Idempotency-Key is generated when none is given and reused on every retry,
+   * so a retried call never acts twice.
+   */
+  protected idempotentPost<S extends z.ZodType>(path: string, bodySchema: z.ZodType, params: unknown, schema: S, options: RequestOptions) {
+    return this.call(() => ({
+      method: 'POST',
+      path,
+      body: validateRequest(bodySchema, params),
+      schema,
+      idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
+      options,
+    }));
   }
 }
