@@ -22,6 +22,7 @@
  * @module
  */
 import { ConnectionError, RedirectRefusedError, ResponseTooLargeError, TimeoutError, isTrxRentError } from '../errors/index.js';
+import { deadline } from './deadline.js';
 import { redactText } from './log.js';
 
 /** Default `maxResponseBytes`: 8 MiB, far above any answer of the API. */
@@ -58,7 +59,12 @@ export interface Exchange {
   text: string;
 }
 
-const TIMED_OUT = Symbol('timed-out');
+/** What the deadline needs to cancel an attempt in flight. */
+interface Attempt {
+  pending?: Promise<Response>;
+  reader?: ReadableStreamDefaultReader<Uint8Array> | undefined;
+}
+
 const decoder = new TextDecoder();
 const ignore = () => undefined;
 
@@ -75,45 +81,47 @@ export class Transport {
     this.#hooks = options.hooks?.beforeRequest?.length || options.hooks?.afterResponse?.length ? options.hooks : undefined;
   }
 
-  /** One attempt: see the module comment. Throws TrxRentError subclasses, or the caller's abort reason. */
-  async send(url: string, init: AttemptInit): Promise<Exchange> {
+  /** One attempt: see the module comment. Rejects with TrxRentError subclasses, or the caller's abort reason. */
+  send(url: string, init: AttemptInit): Promise<Exchange> {
     let controller: AbortController | undefined;
     let signal = init.signal;
     if (signal) {
       controller = new AbortController();
       signal = AbortSignal.any([signal, controller.signal]);
     }
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        controller?.abort();
-        reject(TIMED_OUT);
-      }, init.timeoutMs);
-    });
     const requestInit: RequestInit = { method: init.method, headers: init.headers, redirect: 'manual' };
     if (init.body !== undefined) requestInit.body = init.body;
     if (signal) requestInit.signal = signal;
-    const reading: { reader?: ReadableStreamDefaultReader<Uint8Array> | undefined } = {};
-    let pending: Promise<Response> | undefined;
-    try {
-      pending = this.#hooks ? this.#withHooks(this.#hooks, url, requestInit) : this.#fetch(url, requestInit);
-      const response = await Promise.race([pending, deadline]);
-      refuseRedirect(response, url, init.label);
-      const text = await Promise.race([this.#read(response, init.label, reading), deadline]);
-      return { response, text };
-    } catch (cause) {
-      if (init.signal?.aborted) throw cause; // the caller cancelled: theirs, not a network fault
-      if (cause === TIMED_OUT) {
-        reading.reader?.cancel().catch(ignore);
+    const attempt: Attempt = {};
+    return new Promise<Exchange>((resolve, reject) => {
+      const timer = deadline(init.timeoutMs, () => {
+        controller?.abort();
+        attempt.reader?.cancel().catch(ignore);
         // Without a signal the request cannot be aborted: release its connection when it answers.
-        if (!controller) pending?.then((late) => late.body?.cancel().catch(ignore), ignore);
-        throw new TimeoutError(`${init.label} timed out after ${init.timeoutMs} ms`);
-      }
-      if (isTrxRentError(cause)) throw cause;
-      throw new ConnectionError(`${init.label} failed: ${describeFailure(cause)}`, cause);
-    } finally {
-      clearTimeout(timer);
-    }
+        if (!controller) attempt.pending?.then((late) => late.body?.cancel().catch(ignore), ignore);
+        reject(new TimeoutError(`${init.label} timed out after ${init.timeoutMs} ms`));
+      });
+      // Whatever the attempt does after the deadline (it is cancelled) settles nothing any more.
+      this.#attempt(url, requestInit, init.label, attempt).then(
+        (exchange) => {
+          timer.cancel();
+          resolve(exchange);
+        },
+        (cause: unknown) => {
+          timer.cancel();
+          if (init.signal?.aborted) reject(cause); // the caller cancelled: theirs, not a network fault
+          else if (isTrxRentError(cause)) reject(cause);
+          else reject(new ConnectionError(`${init.label} failed: ${describeFailure(cause)}`, cause));
+        },
+      );
+    });
+  }
+
+  async #attempt(url: string, init: RequestInit, label: string, attempt: Attempt): Promise<Exchange> {
+    attempt.pending = this.#hooks ? this.#withHooks(this.#hooks, url, init) : this.#fetch(url, init);
+    const response = await attempt.pending;
+    refuseRedirect(response, url, label);
+    return { response, text: await this.#read(response, label, attempt) };
   }
 
   async #withHooks(hooks: Hooks, url: string, init: RequestInit): Promise<Response> {
@@ -137,7 +145,7 @@ export class Transport {
   }
 
   /** The body as UTF-8 text, read chunk by chunk and never past `maxResponseBytes`. */
-  async #read(response: Response, label: string, reading: { reader?: ReadableStreamDefaultReader<Uint8Array> | undefined }): Promise<string> {
+  async #read(response: Response, label: string, attempt: Attempt): Promise<string> {
     const limit = this.maxResponseBytes;
     const declared = response.headers.get('content-length');
     if (declared !== null && Number(declared) > limit) {
@@ -146,7 +154,7 @@ export class Transport {
     }
     if (!response.body) return '';
     const reader = response.body.getReader();
-    reading.reader = reader;
+    attempt.reader = reader;
     let first: Uint8Array | undefined;
     let chunks: Uint8Array[] | undefined;
     let size = 0;
@@ -161,7 +169,7 @@ export class Transport {
       if (!first) first = value;
       else (chunks ??= [first]).push(value);
     }
-    reading.reader = undefined;
+    attempt.reader = undefined;
     if (!first) return '';
     if (!chunks) return decoder.decode(first);
     const bytes = new Uint8Array(size);

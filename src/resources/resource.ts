@@ -12,7 +12,15 @@ export abstract class Resource {
    * promise like any API error (and nothing is sent), rather than throwing synchronously.
    */
   protected call<S extends z.ZodType>(build: () => HttpRequest<S>): ApiPromise<z.output<S>> {
-    return new ApiPromise(async () => this.http.request(build()));
+    return new ApiPromise(() => {
+      let request: HttpRequest<S>;
+      try {
+        request = build();
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return this.http.request(request);
+    });
   }
 
   /**
@@ -26,8 +34,15 @@ export abstract class Resource {
       path,
       body: validateRequest(bodySchema, params),
       schema,
-      idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
+      idempotencyKey: options.idempotencyKey ?? newIdempotencyKey(),
       options,
     }));
   }
+}
+
+let randomUUID: (() => string) | undefined;
+
+/** A fresh Idempotency-Key (Web Crypto's `randomUUID`, looked up once). */
+function newIdempotencyKey(): string {
+  return (randomUUID ??= crypto.randomUUID.bind(crypto))();
 }
