@@ -139,7 +139,8 @@ export class HttpClient {
   /** accept + the caller's headers + the auth header: shared by requests that add nothing. */
   readonly #headers: Record<string, string>;
   readonly #logger: Logger | undefined;
-  readonly #insecure: TrxRentError | undefined;
+  /** Set when credentials would go over plain http to a host that is not loopback: refused per request. */
+  readonly #insecure: (() => TrxRentError) | undefined;
 
   constructor(options: HttpClientOptions = {}) {
     const url = parseBaseUrl(options.baseUrl ?? env('TRX_RENT_BASE_URL'), '/api/v1', 'pass { baseUrl } or set TRX_RENT_BASE_URL');
@@ -150,7 +151,8 @@ export class HttpClient {
     this.#headers = { accept: 'application/json', ...options.headers };
     if (apiKey) this.#headers['x-api-key'] = apiKey;
     else if (jwt) this.#headers.authorization = `Bearer ${jwt}`;
-    this.#insecure = this.#credentials ? insecureTransport(url, apiKey ? 'the API key' : 'the JWT', options.allowInsecureHttp) : undefined;
+    const what = apiKey ? 'the API key' : 'the JWT';
+    this.#insecure = this.#credentials && insecureTransport(url, what, options.allowInsecureHttp) ? () => insecureTransport(url, what, false)! : undefined;
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retry, maxRetries: options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries };
     this.maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
@@ -177,7 +179,7 @@ export class HttpClient {
         },
       });
     }
-    if (this.#insecure) throw this.#insecure;
+    if (this.#insecure) throw this.#insecure();
     const url = req.query ? buildUrl(this.baseUrl, req.path, req.query) : this.baseUrl + req.path;
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);
     let headers = this.#headers;

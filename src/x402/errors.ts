@@ -64,4 +64,4 @@ export class PaymentSigningError extends TrxRentError {
   }
 }
 
-export { MissingPeerDependencyError } from '../errors/index.js';
+export { MissingPeerDependencyError, isTrxRentError } from '../errors/index.js';
