@@ -31,3 +31,27 @@ export function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)];
 }
+
+/**
+ * Compare async functions call by call: each round runs `n` turns, and every turn calls each
+ * function once (order flipped every turn), so all of them see the same moment of a busy
+ * machine; a function's figure is the median of its per-round medians (µs per call).
+ * Finer than `compare`, whose blocks of `n` calls can each catch a different load.
+ */
+export async function alternate(fns, { rounds = 9, n = 300, warmup = 300 } = {}) {
+  const names = Object.keys(fns);
+  for (let i = 0; i < warmup; i++) for (const k of names) await fns[k]();
+  const medians = Object.fromEntries(names.map((k) => [k, []]));
+  for (let r = 0; r < rounds; r++) {
+    const times = Object.fromEntries(names.map((k) => [k, new Array(n)]));
+    for (let i = 0; i < n; i++) {
+      for (const k of (i + r) % 2 ? names : [...names].reverse()) {
+        const t = process.hrtime.bigint();
+        await fns[k]();
+        times[k][i] = Number(process.hrtime.bigint() - t) / 1e3;
+      }
+    }
+    for (const k of names) medians[k].push(median(times[k]));
+  }
+  return Object.fromEntries(names.map((k) => [k, median(medians[k])]));
+}

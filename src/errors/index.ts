@@ -9,7 +9,24 @@ export interface TrxRentErrorInit {
   status?: number | undefined;
   details?: Record<string, unknown> | undefined;
   headers?: Headers | undefined;
+  /** The server's id for the request (`x-request-id` header or `request_id` in the body). */
+  requestId?: string | undefined;
   cause?: unknown;
+}
+
+/**
+ * The brand every TrxRentError carries. A registered symbol is the same in every copy of this
+ * package loaded in one process (the ESM and the CJS build, two versions side by side, a
+ * bundled copy), where each copy has its own TrxRentError class and `instanceof` fails.
+ */
+const BRAND = Symbol.for('trx-rent.error');
+
+/**
+ * True for any error thrown by trx-rent, whichever copy of the package threw it (ESM or CJS
+ * build, another realm): checks the brand, not the class.
+ */
+export function isTrxRentError(value: unknown): value is TrxRentError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
 }
 
 export class TrxRentError extends Error {
@@ -21,6 +38,8 @@ export class TrxRentError extends Error {
   readonly details: Record<string, unknown> | undefined;
   /** Response headers, when the error came from a response. */
   readonly headers: Headers | undefined;
+  /** The server's id for the request (`x-request-id` header or `request_id` in the body), for support. */
+  readonly requestId: string | undefined;
 
   constructor(init: TrxRentErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -29,6 +48,15 @@ export class TrxRentError extends Error {
     this.status = init.status;
     this.details = init.details;
     this.headers = init.headers;
+    this.requestId = init.requestId ?? readRequestId(init.headers, undefined);
+  }
+
+  /**
+   * `error instanceof TrxRentError` holds for errors of every copy of the package (ESM and CJS
+   * builds): the base class checks the brand. Subclasses keep the ordinary prototype check.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return this === TrxRentError ? isTrxRentError(value) : Function.prototype[Symbol.hasInstance].call(this, value);
   }
 
   /** The field a validation error is about, when known. */
@@ -36,6 +64,19 @@ export class TrxRentError extends Error {
     const field = this.details?.field;
     return typeof field === 'string' ? field : undefined;
   }
+}
+
+Object.defineProperty(TrxRentError.prototype, BRAND, { value: true });
+
+/** The request id of a response: the `x-request-id` header, else `request_id` in the body or its error envelope. */
+export function readRequestId(headers: Headers | undefined, body: unknown): string | undefined {
+  const header = headers?.get('x-request-id');
+  if (header) return header;
+  if (body === null || typeof body !== 'object') return undefined;
+  const top = (body as { request_id?: unknown }).request_id;
+  if (typeof top === 'string' && top) return top;
+  const inner = (body as { error?: { request_id?: unknown } }).error?.request_id;
+  return typeof inner === 'string' && inner ? inner : undefined;
 }
 
 export class UnauthorizedError extends TrxRentError {}
@@ -72,6 +113,42 @@ export class ConnectionError extends TrxRentError {
 export class TimeoutError extends TrxRentError {
   constructor(message: string, cause?: unknown) {
     super({ code: 'TIMEOUT', message, cause });
+  }
+}
+
+/**
+ * The server answered with a redirect (3xx). Redirects are never followed: the API key, a
+ * payment signature or the request body would go along to wherever `Location` points.
+ * `details.location` is where the server wanted to send the request. Not retried.
+ */
+export class RedirectRefusedError extends TrxRentError {
+  constructor(init: { message: string; status: number; location: string | null; headers?: Headers | undefined }) {
+    super({ code: 'REDIRECT_REFUSED', message: init.message, status: init.status, headers: init.headers, details: { location: init.location } });
+  }
+}
+
+/** Credentials would travel over plain `http://` to a host that is not loopback; nothing was sent. */
+export class InsecureTransportError extends TrxRentError {
+  constructor(message: string) {
+    super({ code: 'INSECURE_TRANSPORT', message });
+  }
+}
+
+/** The response body is larger than `maxResponseBytes`; reading stopped there. Not retried. */
+export class ResponseTooLargeError extends TrxRentError {
+  constructor(init: { message: string; status: number; limit: number; headers?: Headers | undefined }) {
+    super({ code: 'RESPONSE_TOO_LARGE', message: init.message, status: init.status, headers: init.headers, details: { limit: init.limit } });
+  }
+}
+
+/** Auto-pagination fetched `maxPages` pages and the server still had more to give. */
+export class PaginationLimitError extends TrxRentError {
+  constructor(maxPages: number) {
+    super({
+      code: 'PAGINATION_LIMIT',
+      message: `Stopped after ${maxPages} pages (maxPages); the server still reports more. Narrow the query or raise maxPages.`,
+      details: { maxPages },
+    });
   }
 }
 
@@ -149,9 +226,10 @@ export function errorFromBody(
         : `Request failed${status !== undefined ? ` with status ${status}` : ''}`;
   const details =
     e?.details && typeof e.details === 'object' ? (e.details as Record<string, unknown>) : undefined;
-  const Class: typeof TrxRentError = (ERROR_CLASSES as Record<string, typeof TrxRentError>)[code] ?? TrxRentError;
+  const requestId = readRequestId(headers, body);
+  const Class: typeof TrxRentError = Object.hasOwn(ERROR_CLASSES, code) ? (ERROR_CLASSES as Record<string, typeof TrxRentError>)[code]! : TrxRentError;
   if (Class === RateLimitedError) {
-    return new RateLimitedError({ code, message, status, details, headers, retryAfterMs });
+    return new RateLimitedError({ code, message, status, details, headers, requestId, retryAfterMs });
   }
-  return new Class({ code, message, status, details, headers });
+  return new Class({ code, message, status, details, headers, requestId });
 }

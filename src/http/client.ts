@@ -1,52 +1,109 @@
 import type { z } from 'zod';
-import { TrxRentError, errorFromBody } from '../errors/index.js';
-import { isErrorEnvelope, unwrapEnvelope } from '../schemas/common.js';
+import { ConnectionError, TimeoutError, TrxRentError, errorFromBody } from '../errors/index.js';
 import type { WithResponse } from './api-promise.js';
-import { type Logger, type LogLevel, stderrLogger } from './log.js';
-import { type Hooks, sendOnce } from './transport.js';
-import { buildUrl } from './url.js';
-import {
-  DEFAULT_RETRY_POLICY,
-  RETRYABLE_STATUSES,
-  type RetryPolicy,
-  backoffDelay,
-  isRetryableMethod,
-  parseRetryAfter,
-  sleep,
-} from './retry.js';
+import { env } from './env.js';
+import { type Logger, type LogLevel, resolveLogger } from './log.js';
+import { decodeResponse } from './response.js';
+import { DEFAULT_RETRY_POLICY, RETRYABLE_STATUSES, type RetryPolicy, backoffDelay, isRetryableMethod, sleep } from './retry.js';
+import { type Exchange, type Hooks, Transport } from './transport.js';
+import { baseString, buildUrl, insecureTransport, parseBaseUrl } from './url.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
 export type { Hooks } from './transport.js';
 
+/** Default `maxPages`: how many pages `for await` over a list fetches at most. */
+export const DEFAULT_MAX_PAGES = 1000;
+
 export interface HttpClientOptions {
-  /** Account API key (`sk_live_…`), sent as X-API-Key. */
+  /**
+   * Account API key (`sk_live_…`), sent as X-API-Key.
+   * @default process.env.TRX_RENT_API_KEY (unless `jwt` is given)
+   */
   apiKey?: string | undefined;
-  /** JWT for web sessions, sent as `Authorization: Bearer …`. */
+  /**
+   * JWT for web sessions, sent as `Authorization: Bearer …`.
+   * @default undefined
+   */
   jwt?: string | undefined;
-  /** Service origin, e.g. `https://api.example.com`; defaults to TRX_RENT_BASE_URL. */
+  /**
+   * Service origin, e.g. `https://api.example.com` (a trailing `/api/v1` is accepted).
+   * There is no default host.
+   * @default process.env.TRX_RENT_BASE_URL
+   */
   baseUrl?: string | undefined;
-  /** Per-attempt timeout. Default 30 000 ms. */
+  /**
+   * Send the API key or JWT over plain `http://` to a host that is not loopback. Without it
+   * such a request fails with INSECURE_TRANSPORT before anything is sent. Plain http to
+   * `localhost`/`127.0.0.1`/`::1` (the mock, a local proxy) is always allowed.
+   * @default false
+   */
+  allowInsecureHttp?: boolean | undefined;
+  /**
+   * Per-attempt timeout in milliseconds, covering the headers and the body.
+   * @default 30000
+   */
   timeoutMs?: number | undefined;
-  /** Retries after the first attempt. Default 2. */
+  /**
+   * Retries after the first attempt (network errors, timeouts, 408, 429, 5xx; POST only with an
+   * Idempotency-Key).
+   * @default 2
+   */
   maxRetries?: number | undefined;
-  /** Backoff tuning (full jitter); mostly for tests. */
+  /**
+   * Backoff tuning (full jitter); mostly for tests.
+   * @default { baseDelayMs: 500, maxDelayMs: 8000, maxRetryAfterMs: 60000 }
+   */
   retry?: Partial<Omit<RetryPolicy, 'maxRetries'>> | undefined;
-  /** A fetch implementation (e.g. msw's, undici's, a test double). */
+  /**
+   * Largest response body read, in bytes; a larger one fails with RESPONSE_TOO_LARGE as soon
+   * as the cap is passed (and is not downloaded again by a retry).
+   * @default 8388608 (8 MiB)
+   */
+  maxResponseBytes?: number | undefined;
+  /**
+   * Most pages `for await (… of client.orders.list())` fetches; past it the walk fails with
+   * PAGINATION_LIMIT. The walk also ends on an empty page, a page of ids already seen, or an
+   * offset past `total`.
+   * @default 1000
+   */
+  maxPages?: number | undefined;
+  /**
+   * A fetch implementation (e.g. msw's, undici's, a test double).
+   * @default globalThis.fetch, looked up on every request
+   */
   fetch?: typeof fetch | undefined;
+  /**
+   * Hooks run around every attempt with real Request/Response objects.
+   * @default undefined
+   */
   hooks?: Hooks | undefined;
-  /** Headers added to every request. */
+  /**
+   * Headers added to every request.
+   * @default {}
+   */
   headers?: Record<string, string> | undefined;
-  /** `debug` prints one line per attempt, response and retry (secrets redacted). Also TRX_RENT_LOG=debug. */
+  /**
+   * `debug` prints one line per attempt, response and retry (secrets redacted).
+   * @default process.env.TRX_RENT_LOG === 'debug' ? 'debug' : 'off'
+   */
   logLevel?: LogLevel | undefined;
+  /**
+   * Where debug lines go.
+   * @default console.error
+   */
   logger?: Logger | undefined;
 }
 
 /** Per-call options accepted by every resource method. */
 export interface RequestOptions {
+  /** Per-attempt timeout for this call. @default the client's `timeoutMs` */
   timeoutMs?: number | undefined;
+  /** Retries for this call. @default the client's `maxRetries` */
   maxRetries?: number | undefined;
+  /** Cancels the call (and its retries); the abort reason is thrown as is. */
   signal?: AbortSignal | undefined;
+  /** Headers for this call only. */
   headers?: Record<string, string> | undefined;
   /** For POST /orders and POST /withdraw; generated when not given. */
   idempotencyKey?: string | undefined;
@@ -54,6 +111,7 @@ export interface RequestOptions {
 
 export interface HttpRequest<S extends z.ZodType> {
   method: HttpMethod;
+  /** Path below the origin, already encoded (build it with `path` from `http/path.ts`). */
   path: string;
   query?: Record<string, string | number | boolean | undefined> | undefined;
   body?: unknown;
@@ -64,56 +122,47 @@ export interface HttpRequest<S extends z.ZodType> {
   options?: RequestOptions | undefined;
 }
 
-function env(name: string): string | undefined {
-  return typeof process !== 'undefined' && process.env ? process.env[name] || undefined : undefined;
-}
-
 /**
- * The one request loop every resource goes through: auth headers, timeout, retries with
- * backoff, the error envelope to a typed error, the `{data}` envelope to the bare result, and
- * response validation with the resource's schema.
+ * The one request loop every resource goes through: auth headers, retries with backoff, the
+ * error envelope to a typed error, the `{data}` envelope to the bare result, and response
+ * validation with the resource's schema. Each attempt goes through the shared Transport
+ * (deadline, no redirects, bounded body), as do the x402 client's.
  */
 export class HttpClient {
   readonly baseUrl: string;
-  readonly #apiKey: string | undefined;
-  readonly #jwt: string | undefined;
+  /** Most pages auto-pagination fetches (see `maxPages`). */
+  readonly maxPages: number;
+  readonly #credentials: boolean;
   readonly #timeoutMs: number;
   readonly #policy: RetryPolicy;
-  readonly #fetch: typeof fetch;
-  readonly #hooks: Hooks | undefined;
+  readonly #transport: Transport;
+  /** accept + the caller's headers + the auth header: shared by requests that add nothing. */
   readonly #headers: Record<string, string>;
   readonly #logger: Logger | undefined;
+  /** Set when credentials would go over plain http to a host that is not loopback: refused per request. */
+  readonly #insecure: (() => TrxRentError) | undefined;
 
   constructor(options: HttpClientOptions = {}) {
-    const baseUrl = options.baseUrl ?? env('TRX_RENT_BASE_URL');
-    if (!baseUrl) {
-      throw new TrxRentError({
-        code: 'CONFIGURATION_ERROR',
-        message: 'No base URL: pass { baseUrl } or set TRX_RENT_BASE_URL (there is no default host).',
-      });
-    }
-    let url: URL;
-    try {
-      url = new URL(baseUrl);
-    } catch {
-      throw new TrxRentError({ code: 'CONFIGURATION_ERROR', message: `baseUrl is not a URL: ${baseUrl}` });
-    }
-    // Accept a base that already ends in /api/v1 (a common copy-paste) without doubling it.
-    this.baseUrl = url.href.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
-    this.#apiKey = options.apiKey ?? (options.jwt ? undefined : env('TRX_RENT_API_KEY'));
-    this.#jwt = options.jwt;
+    const url = parseBaseUrl(options.baseUrl ?? env('TRX_RENT_BASE_URL'), '/api/v1', 'pass { baseUrl } or set TRX_RENT_BASE_URL');
+    this.baseUrl = baseString(url);
+    const apiKey = options.apiKey ?? (options.jwt ? undefined : env('TRX_RENT_API_KEY'));
+    const jwt = apiKey ? undefined : options.jwt;
+    this.#credentials = Boolean(apiKey || jwt);
+    this.#headers = { accept: 'application/json', ...options.headers };
+    if (apiKey) this.#headers['x-api-key'] = apiKey;
+    else if (jwt) this.#headers.authorization = `Bearer ${jwt}`;
+    const what = apiKey ? 'the API key' : 'the JWT';
+    this.#insecure = this.#credentials && insecureTransport(url, what, options.allowInsecureHttp) ? () => insecureTransport(url, what, false)! : undefined;
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retry, maxRetries: options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries };
-    this.#headers = { accept: 'application/json', ...options.headers };
-    const level = options.logLevel ?? (env('TRX_RENT_LOG') === 'debug' ? 'debug' : 'off');
-    this.#logger = level === 'debug' ? (options.logger ?? stderrLogger) : undefined;
-    // globalThis.fetch is looked up per call, so fetch patched later (msw, undici mocks) is used.
-    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.#hooks = options.hooks?.beforeRequest?.length || options.hooks?.afterResponse?.length ? options.hooks : undefined;
+    this.maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
+    if (!Number.isSafeInteger(this.maxPages) || this.maxPages < 1) throw new RangeError(`maxPages must be a positive integer, not ${String(options.maxPages)}`);
+    this.#logger = resolveLogger(options);
+    this.#transport = new Transport(options);
   }
 
   get hasCredentials(): boolean {
-    return Boolean(this.#apiKey || this.#jwt);
+    return this.#credentials;
   }
 
   url(path: string, query?: HttpRequest<z.ZodType>['query']): string {
@@ -122,7 +171,7 @@ export class HttpClient {
 
   async request<S extends z.ZodType>(req: HttpRequest<S>): Promise<WithResponse<z.output<S>>> {
     const { method, options = {} } = req;
-    if (req.auth !== false && !this.hasCredentials) {
+    if (req.auth !== false && !this.#credentials) {
       throw errorFromBody(401, {
         error: {
           code: 'UNAUTHORIZED',
@@ -130,89 +179,58 @@ export class HttpClient {
         },
       });
     }
-    const url = this.url(req.path, req.query);
-    const headers: Record<string, string> = { ...this.#headers, ...options.headers };
-    if (this.#apiKey) headers['x-api-key'] = this.#apiKey;
-    else if (this.#jwt) headers.authorization = `Bearer ${this.#jwt}`;
-    if (req.idempotencyKey) headers['idempotency-key'] = req.idempotencyKey;
-    const maxRetries = options.maxRetries ?? this.#policy.maxRetries;
-    const canRetry = isRetryableMethod(method, Boolean(req.idempotencyKey));
-    const timeout = options.timeoutMs ?? this.#timeoutMs;
+    if (this.#insecure) throw this.#insecure();
+    const url = req.query ? buildUrl(this.baseUrl, req.path, req.query) : this.baseUrl + req.path;
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    let headers = this.#headers;
+    if (options.headers || req.idempotencyKey || body !== undefined) {
+      headers = { ...headers, ...options.headers };
+      if (req.idempotencyKey) headers['idempotency-key'] = req.idempotencyKey;
+      if (body !== undefined) headers['content-type'] = 'application/json';
+    }
+    const maxRetries = options.maxRetries ?? this.#policy.maxRetries;
+    const canRetry = maxRetries > 0 && isRetryableMethod(method, Boolean(req.idempotencyKey));
+    const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
     const label = `${method} ${req.path}`;
 
     for (let attempt = 0; ; attempt++) {
       const started = this.#logger ? Date.now() : 0;
-      this.#log(`→ ${label}${attempt ? ` (retry ${attempt}/${maxRetries})` : ''}`);
-      let response: Response;
-      let text: string;
+      if (this.#logger) this.#log(`→ ${label}${attempt ? ` (retry ${attempt}/${maxRetries})` : ''}`);
+      let exchange: Exchange;
       try {
-        ({ response, text } = await sendOnce(this.#fetch, url, { method, headers, body, timeoutMs: timeout, signal: options.signal, hooks: this.#hooks, label }));
-      } catch (error) {
-        if (!(error instanceof TrxRentError)) throw error; // the caller's abort
-        if (canRetry && attempt < maxRetries) {
-          const delay = backoffDelay(attempt, this.#policy);
-          this.#log(`  ${error.code}; retrying in ${delay} ms`);
-          await sleep(delay, options.signal);
-          continue;
-        }
-        throw error;
-      }
-      this.#log(`← ${response.status} ${label} ${this.#logger ? `${Date.now() - started} ms` : ''}`);
-      const parsedBody = parseBody(text);
-
-      if (response.ok && !isErrorEnvelope(parsedBody)) {
-        if (parsedBody === INVALID_JSON) {
-          throw new TrxRentError({
-            code: 'INVALID_RESPONSE',
-            message: `${method} ${req.path} answered ${response.status} with a body that is not JSON`,
-            status: response.status,
-            headers: response.headers,
-          });
-        }
-        const parsed = req.schema.safeParse(unwrapEnvelope(parsedBody));
-        if (!parsed.success) {
-          const issue = parsed.error.issues[0];
-          throw new TrxRentError({
-            code: 'INVALID_RESPONSE',
-            message: `${method} ${req.path}: unexpected response shape at ${issue?.path.join('.') || '(root)'}: ${issue?.message}`,
-            status: response.status,
-            headers: response.headers,
-            details: { issues: parsed.error.issues },
-          });
-        }
-        return { data: parsed.data, response };
-      }
-
-      const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
-      const error = errorFromBody(response.status, parsedBody === INVALID_JSON ? undefined : parsedBody, response.headers, retryAfterMs);
-      // A 409 on a *retry* of our own keyed POST means the earlier attempt (which we gave up on)
-      // is still being processed: wait and ask again; the server then replays its result.
-      const inFlight = response.status === 409 && attempt > 0 && Boolean(req.idempotencyKey) && error.code === 'DUPLICATE_REQUEST';
-      if (canRetry && attempt < maxRetries && (RETRYABLE_STATUSES.has(response.status) || inFlight)) {
-        if (retryAfterMs !== undefined && retryAfterMs > this.#policy.maxRetryAfterMs) throw error;
-        const delay = retryAfterMs ?? backoffDelay(attempt, this.#policy);
-        this.#log(`  ${error.code} (${response.status}); retrying in ${delay} ms`);
-        await sleep(delay, options.signal);
+        exchange = await this.#transport.send(url, { method, headers, body, timeoutMs, signal: options.signal, label });
+      } catch (failure) {
+        // Only faults of the network are retried: a redirect, an oversized body or the caller's
+        // abort are final.
+        if (!(failure instanceof ConnectionError || failure instanceof TimeoutError) || !canRetry || attempt >= maxRetries) throw failure;
+        await this.#wait(failure, undefined, attempt, options.signal);
         continue;
       }
-      throw error;
+      const { response, text } = exchange;
+      if (this.#logger) this.#log(`← ${response.status} ${label} ${Date.now() - started} ms`);
+      try {
+        return { data: decodeResponse(req.schema, response, text, label), response };
+      } catch (failure) {
+        const error = failure as TrxRentError;
+        // A 409 on a *retry* of our own keyed POST means the earlier attempt (which we gave up
+        // on) is still being processed: wait and ask again; the server then replays its result.
+        const inFlight = response.status === 409 && attempt > 0 && Boolean(req.idempotencyKey) && error.code === 'DUPLICATE_REQUEST';
+        if (!canRetry || attempt >= maxRetries || !(RETRYABLE_STATUSES.has(response.status) || inFlight)) throw error;
+        const retryAfterMs = (error as { retryAfterMs?: number }).retryAfterMs;
+        if (retryAfterMs !== undefined && retryAfterMs > this.#policy.maxRetryAfterMs) throw error;
+        await this.#wait(error, response.status, attempt, options.signal, retryAfterMs);
+      }
     }
+  }
+
+  /** Sleeps before the next attempt: the server's Retry-After, else backoff with full jitter. */
+  async #wait(error: TrxRentError, status: number | undefined, attempt: number, signal: AbortSignal | undefined, retryAfterMs?: number): Promise<void> {
+    const delay = retryAfterMs ?? backoffDelay(attempt, this.#policy);
+    if (this.#logger) this.#log(`  ${error.code}${status === undefined ? '' : ` (${status})`}; retrying in ${delay} ms`);
+    await sleep(delay, signal);
   }
 
   #log(message: string): void {
     this.#logger?.debug(`trx-rent ${message}`);
-  }
-}
-
-const INVALID_JSON = Symbol('invalid-json');
-
-function parseBody(text: string): unknown {
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return INVALID_JSON;
   }
 }

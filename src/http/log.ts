@@ -3,6 +3,7 @@
  * ever formatted (never headers); bodies (which may hold a new key or a webhook secret) are
  * never logged, and error text is passed through redactText.
  */
+import { env } from './env.js';
 
 export interface Logger {
   debug(message: string): void;
@@ -23,3 +24,12 @@ export const stderrLogger: Logger = {
     console.error(message);
   },
 };
+
+/**
+ * The logger a client uses: `options.logger` (or stderr) when the level is `debug`, from the
+ * option or `TRX_RENT_LOG=debug`; undefined, so that nothing is even formatted, otherwise.
+ */
+export function resolveLogger(options: { logLevel?: LogLevel | undefined; logger?: Logger | undefined }): Logger | undefined {
+  const level = options.logLevel ?? (env('TRX_RENT_LOG') === 'debug' ? 'debug' : 'off');
+  return level === 'debug' ? (options.logger ?? stderrLogger) : undefined;
+}

@@ -1,3 +1,9 @@
+/**
+ * Base URLs and request URLs, shared by the account client and the x402 client.
+ * @module
+ */
+import { InsecureTransportError, TrxRentError } from '../errors/index.js';
+
 /** `base + path`, plus a query string of the defined values (undefined ones are left out). */
 export function buildUrl(base: string, path: string, query?: Record<string, unknown>): string {
   let url = base + path;
@@ -8,4 +14,60 @@ export function buildUrl(base: string, path: string, query?: Record<string, unkn
     if (qs) url += `?${qs}`;
   }
   return url;
+}
+
+/**
+ * A service origin as given by the caller, checked and normalised: trailing slashes and a
+ * copy-pasted API prefix (`apiPrefix`, e.g. `/api/v1`) are removed so paths can be appended.
+ * Throws CONFIGURATION_ERROR when it is missing or not an http(s) URL.
+ */
+export function parseBaseUrl(value: unknown, apiPrefix: string, hint: string): URL {
+  if (value === undefined || value === null || value === '') {
+    throw new TrxRentError({ code: 'CONFIGURATION_ERROR', message: `No base URL: ${hint} (there is no default host).` });
+  }
+  let url: URL;
+  try {
+    url = new URL(String(value));
+  } catch {
+    throw new TrxRentError({ code: 'CONFIGURATION_ERROR', message: `baseUrl is not a URL: ${String(value)}` });
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new TrxRentError({ code: 'CONFIGURATION_ERROR', message: `baseUrl must be an http(s) URL, not ${url.protocol}` });
+  }
+  url.search = '';
+  url.hash = '';
+  let path = url.pathname.replace(/\/+$/, '');
+  if (path.endsWith(apiPrefix)) path = path.slice(0, -apiPrefix.length);
+  url.pathname = path;
+  return url;
+}
+
+/** The URL without a trailing slash, ready for `base + '/api/v1/…'`. */
+export function baseString(url: URL): string {
+  return url.href.replace(/\/+$/, '');
+}
+
+/** Loopback hosts: `localhost` (and `*.localhost`), 127.0.0.0/8, `::1`, IPv4-mapped 127.x. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) ||
+    host === '::1' ||
+    /^::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) ||
+    /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host)
+  );
+}
+
+/**
+ * The error to throw before sending `what` (an API key, a JWT) to `url`, or undefined when that
+ * is safe: https, plain http to a loopback host, or plain http allowed explicitly.
+ */
+export function insecureTransport(url: URL, what: string, allowInsecureHttp: boolean | undefined): InsecureTransportError | undefined {
+  if (url.protocol !== 'http:' || allowInsecureHttp || isLoopbackHost(url.hostname)) return undefined;
+  return new InsecureTransportError(
+    `Refusing to send ${what} over plain http:// to ${url.host}: anyone on the path could read it. ` +
+      'Use https://, or pass { allowInsecureHttp: true } for a trusted network (plain http to localhost is always allowed).',
+  );
 }

@@ -1,8 +1,8 @@
 import { validateRequest } from '../http/validate.js';
 import type { RequestOptions } from '../http/client.js';
+import { path } from '../http/path.js';
 import { ApiKey, CreateKeyRequest, RevokeKeyResponse } from '../schemas/keys.js';
-import { OrderId } from '../schemas/orders.js';
-import { Resource, segment } from './resource.js';
+import { Resource } from './resource.js';
 
 export class Keys extends Resource {
   /** POST /api/v1/keys. The returned `key` is the only time the secret is shown. */
@@ -15,9 +15,6 @@ export class Keys extends Resource {
 
   /** DELETE /api/v1/keys/:id. Immediate and irreversible. */
   revoke(id: string, options?: RequestOptions) {
-    return this.call(() => {
-      validateRequest(OrderId, id);
-      return { method: 'DELETE', path: `/api/v1/keys/${segment(id)}`, schema: RevokeKeyResponse, options };
-    });
+    return this.call(() => ({ method: 'DELETE', path: path`/api/v1/keys/${id}`, schema: RevokeKeyResponse, options }));
   }
 }

@@ -1,17 +1,17 @@
-import { OrderFailedError, TimeoutError } from '../errors/index.js';
+import { OrderFailedError, PaginationLimitError, TimeoutError } from '../errors/index.js';
 import { ApiPromise, type WithResponse } from '../http/api-promise.js';
 import type { RequestOptions } from '../http/client.js';
+import { path } from '../http/path.js';
 import { sleep } from '../http/retry.js';
 import { validateRequest } from '../http/validate.js';
 import {
   CreateOrderRequest,
   ListOrdersQuery,
   Order,
-  OrderId,
   OrderList,
 } from '../schemas/orders.js';
 import { Preview, PreviewQuery } from '../schemas/prices.js';
-import { Resource, segment } from './resource.js';
+import { Resource } from './resource.js';
 
 export interface WaitForOptions {
   /** Give up (TimeoutError) after this long. Default 120 000 ms. */
@@ -26,25 +26,39 @@ export interface WaitForOptions {
 /**
  * `await orders.list()` gives one page `{ orders, total }`; `for await (const o of orders.list())`
  * walks every page from the given offset until `total` is reached.
+ *
+ * The walk trusts no server to end it: it stops on an empty page, on a page that brings no id
+ * it has not already yielded (an id is never yielded twice), or on an offset past `total`; and
+ * after `maxPages` pages it fails with PaginationLimitError rather than walk forever.
  */
 export class OrderPage extends ApiPromise<OrderList> implements AsyncIterable<Order> {
   readonly #fetchPage: (offset: number) => Promise<WithResponse<OrderList>>;
   readonly #offset: number;
+  readonly #maxPages: number;
 
-  constructor(fetchPage: (offset: number) => Promise<WithResponse<OrderList>>, offset: number) {
+  constructor(fetchPage: (offset: number) => Promise<WithResponse<OrderList>>, offset: number, maxPages = Number.POSITIVE_INFINITY) {
     super(() => fetchPage(offset));
     this.#fetchPage = fetchPage;
     this.#offset = offset;
+    this.#maxPages = maxPages;
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<Order> {
     let offset = this.#offset;
     let page = await this.withResponse();
-    for (;;) {
+    const seen = new Set<string>();
+    for (let pages = 1; ; pages++) {
       const { orders, total } = page.data;
-      for (const order of orders) yield order;
+      let fresh = 0;
+      for (const order of orders) {
+        if (seen.has(order.id)) continue;
+        seen.add(order.id);
+        fresh++;
+        yield order;
+      }
       offset += orders.length;
-      if (orders.length === 0 || offset >= total) return;
+      if (fresh === 0 || !(offset < total)) return;
+      if (pages >= this.#maxPages) throw new PaginationLimitError(this.#maxPages);
       page = await this.#fetchPage(offset);
     }
   }
@@ -65,22 +79,12 @@ export class Orders extends Resource {
    * (status 200) from a first create (201).
    */
   create(params: CreateOrderRequest, options: RequestOptions = {}) {
-    return this.call(() => ({
-      method: 'POST',
-      path: '/api/v1/orders',
-      body: validateRequest(CreateOrderRequest, params),
-      schema: Order,
-      idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
-      options,
-    }));
+    return this.idempotentPost('/api/v1/orders', CreateOrderRequest, params, Order, options);
   }
 
   /** GET /api/v1/orders/:id: the full order with fills. */
   get(id: string, options?: RequestOptions) {
-    return this.call(() => {
-      validateRequest(OrderId, id);
-      return { method: 'GET', path: `/api/v1/orders/${segment(id)}`, schema: Order, options };
-    });
+    return this.call(() => ({ method: 'GET', path: path`/api/v1/orders/${id}`, schema: Order, options }));
   }
 
   /** GET /api/v1/orders: one page (await) or every order from `offset` on (for await). */
@@ -90,7 +94,7 @@ export class Orders extends Resource {
       const query = validateRequest(ListOrdersQuery, params);
       return this.http.request({ method: 'GET', path: '/api/v1/orders', query: { ...query, offset }, schema: OrderList, options });
     };
-    return new OrderPage(fetchPage, Number(params.offset ?? 0));
+    return new OrderPage(fetchPage, Number(params.offset ?? 0), this.http.maxPages);
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { ApiPromise } from '../http/api-promise.js';
-import type { HttpClient, HttpRequest } from '../http/client.js';
+import type { HttpClient, HttpRequest, RequestOptions } from '../http/client.js';
+import { validateRequest } from '../http/validate.js';
 
 /** Base of every resource: one line per endpoint, everything cross-cutting lives in HttpClient. */
 export abstract class Resource {
@@ -11,11 +12,37 @@ export abstract class Resource {
    * promise like any API error (and nothing is sent), rather than throwing synchronously.
    */
   protected call<S extends z.ZodType>(build: () => HttpRequest<S>): ApiPromise<z.output<S>> {
-    return new ApiPromise(async () => this.http.request(build()));
+    return new ApiPromise(() => {
+      let request: HttpRequest<S>;
+      try {
+        request = build();
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return this.http.request(request);
+    });
+  }
+
+  /**
+   * A POST that moves money (an order, a withdrawal): the body is checked with `bodySchema`
+   * first, and an Idempotency-Key is generated when none is given and reused on every retry,
+   * so a retried call never acts twice.
+   */
+  protected idempotentPost<S extends z.ZodType>(path: string, bodySchema: z.ZodType, params: unknown, schema: S, options: RequestOptions) {
+    return this.call(() => ({
+      method: 'POST',
+      path,
+      body: validateRequest(bodySchema, params),
+      schema,
+      idempotencyKey: options.idempotencyKey ?? newIdempotencyKey(),
+      options,
+    }));
   }
 }
 
-/** Path segments are encoded so an id can never change the route. */
-export function segment(id: string): string {
-  return encodeURIComponent(id);
+let randomUUID: (() => string) | undefined;
+
+/** A fresh Idempotency-Key (Web Crypto's `randomUUID`, looked up once). */
+function newIdempotencyKey(): string {
+  return (randomUUID ??= crypto.randomUUID.bind(crypto))();
 }

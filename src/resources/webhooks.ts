@@ -1,8 +1,8 @@
 import { validateRequest } from '../http/validate.js';
 import type { RequestOptions } from '../http/client.js';
-import { OrderId } from '../schemas/orders.js';
+import { path } from '../http/path.js';
 import { CreateWebhookRequest, DeleteWebhookResponse, Webhook, WebhookList } from '../schemas/webhooks.js';
-import { Resource, segment } from './resource.js';
+import { Resource } from './resource.js';
 
 export class Webhooks extends Resource {
   /** POST /api/v1/webhooks. The returned `secret` (64 hex) is shown only here: store it. */
@@ -20,9 +20,6 @@ export class Webhooks extends Resource {
 
   /** DELETE /api/v1/webhooks/:id (follows the live service). */
   delete(id: string, options?: RequestOptions) {
-    return this.call(() => {
-      validateRequest(OrderId, id);
-      return { method: 'DELETE', path: `/api/v1/webhooks/${segment(id)}`, schema: DeleteWebhookResponse, options };
-    });
+    return this.call(() => ({ method: 'DELETE', path: path`/api/v1/webhooks/${id}`, schema: DeleteWebhookResponse, options }));
   }
 }

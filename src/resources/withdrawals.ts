@@ -1,4 +1,3 @@
-import { validateRequest } from '../http/validate.js';
 import type { RequestOptions } from '../http/client.js';
 import { CreateWithdrawalRequest, Withdrawal } from '../schemas/withdrawals.js';
 import { Resource } from './resource.js';
@@ -10,13 +9,6 @@ export class Withdrawals extends Resource {
    * withdrawal can never pay out twice.
    */
   create(params: CreateWithdrawalRequest, options: RequestOptions = {}) {
-    return this.call(() => ({
-      method: 'POST',
-      path: '/api/v1/withdraw',
-      body: validateRequest(CreateWithdrawalRequest, params),
-      schema: Withdrawal,
-      idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
-      options,
-    }));
+    return this.idempotentPost('/api/v1/withdraw', CreateWithdrawalRequest, params, Withdrawal, options);
   }
 }

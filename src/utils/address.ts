@@ -10,15 +10,25 @@ const base58check = createBase58check(sha256);
 const TRON_PREFIX = 0x41;
 const SHAPE = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
 
+// Addresses already verified: checking a checksum costs a base58 decode and two SHA-256 (about
+// 8 µs), and a client sends to the same few addresses again and again. Valid ones only, bounded.
+const verified = new Set<string>();
+const VERIFIED_MAX = 1024;
+
 /** True when `value` is a base58 TRON address whose checksum verifies. */
 export function isTronAddress(value: unknown): boolean {
   if (typeof value !== 'string' || !SHAPE.test(value)) return false;
+  if (verified.has(value)) return true;
+  let bytes: Uint8Array;
   try {
-    const bytes = base58check.decode(value);
-    return bytes.length === 21 && bytes[0] === TRON_PREFIX;
+    bytes = base58check.decode(value);
   } catch {
     return false;
   }
+  if (bytes.length !== 21 || bytes[0] !== TRON_PREFIX) return false;
+  if (verified.size >= VERIFIED_MAX) verified.clear();
+  verified.add(value);
+  return true;
 }
 
 /** Base58 address -> 0x-prefixed 20-byte hex (the form EIP-712/TIP-712 signing uses). Throws a TypeError if invalid. */

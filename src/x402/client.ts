@@ -1,9 +1,11 @@
 import type { z } from 'zod';
-import { ConnectionError, TimeoutError, TrxRentError, ValidationError, errorFromBody } from '../errors/index.js';
+import { MissingPeerDependencyError, TrxRentError, ValidationError, isTrxRentError } from '../errors/index.js';
+import { resolveLogger, type Logger, type LogLevel, redactText } from '../http/log.js';
+import { path } from '../http/path.js';
+import { decodeResponse, fetchJson, parseJson, INVALID_JSON } from '../http/response.js';
+import { type Exchange, Transport } from '../http/transport.js';
+import { baseString, buildUrl, parseBaseUrl } from '../http/url.js';
 import { validateRequest } from '../http/validate.js';
-import { type Logger, type LogLevel, redactText, stderrLogger } from '../http/log.js';
-import { buildUrl } from '../http/url.js';
-import { isErrorEnvelope, unwrapEnvelope } from '../schemas/common.js';
 import {
   BatchSendRequest,
   BatchSendResult,
@@ -33,59 +35,93 @@ import {
   X402AccountParams,
   X402PriceList,
   X402PricesQuery,
-  X402_LIMITS,
   type RpcMethod,
 } from '../schemas/x402.js';
-import { HEADERS, decodeBase64Json, sameJson } from '../protocol/codec.js';
-import { PaymentFailedError, PaymentRefusedError, PaymentSigningError } from './errors.js';
+import { HEADERS, decodeBase64Json, encodeBase64Json, sameJson } from '../protocol/codec.js';
+import { PaymentFailedError, PaymentSigningError } from './errors.js';
 import { type TokenInfo, networkLabel, normaliseNetwork } from '../protocol/networks.js';
-import { loadX402Core, loadX402Fetch } from '../peers/index.js';
+import { loadX402Core } from '../peers/index.js';
 import type { CoreClientLike, Payer, PaymentContext } from './payers.js';
-import {
-  type AllowList,
-  Budget,
-  type Offer,
-  type PreferEntry,
-  type Reservation,
-  type SpendPolicy,
-  attoToUsd,
-  chooseOffer,
-  evaluateOffers,
-  refusal,
-  tokenToAtto,
-  usdToAtto,
-} from './spend.js';
+import { type AllowList, type Payment, type PreferEntry, SpendControl, attoToUsd, tokenToAtto } from './spend.js';
+import { DEFAULT_MAX_VALIDITY_SECONDS, MAX_VALIDITY_SECONDS, validityFor, withCappedValidity, withinValidity } from './validity.js';
 
 export interface X402ClientOptions {
-  /** Service origin, e.g. `https://api.example.com` (`/x402/tron` is appended). */
+  /** Service origin, e.g. `https://api.example.com` (`/x402/tron` is appended; a trailing `/x402/tron` is accepted). */
   baseUrl: string;
   /** Who pays: `evmPayer(…)` and/or `tronPayer(…)`, at most one of each kind. */
   payers: Payer[];
-  /** Most a single call may cost, USD as a decimal string. Default `'0.01'` (the documented price). */
+  /**
+   * Most a single call may cost, USD as a decimal string (amount plus any fee).
+   * @default '0.01' (the documented price)
+   */
   maxPayment?: string;
-  /** Most all calls of this client together may cost, USD as a decimal string. Default: no total. */
+  /**
+   * Most all calls of this client together may cost, USD as a decimal string. A payment counts
+   * from the moment it is sent, whatever the server answers.
+   * @default undefined (no total)
+   */
   budget?: string;
   /**
    * Order of preference among payable offers: `'tron'`, `'base'`, a CAIP-2 id, a symbol (`'USDT'`),
    * `'tron/USDD'`, a scheme (`'exact_permit'`), or `{ network, asset, scheme }`. Unlisted offers
-   * rank last; within a rank the cheapest wins. Default: cheapest.
+   * rank last; within a rank the cheapest wins.
+   * @default undefined (the cheapest offer)
    */
   prefer?: PreferEntry[];
-  /** Allow-lists: when given, offers outside them are refused. */
+  /**
+   * Allow-lists: when given, offers outside them are refused.
+   * @default undefined (any payTo, known asset and known network)
+   */
   allow?: AllowList;
-  /** Stablecoins to accept beyond the built-in list (valued 1:1 with USD). */
+  /**
+   * Stablecoins to accept beyond the built-in list (valued 1:1 with USD).
+   * @default []
+   */
   tokens?: TokenInfo[];
+  /**
+   * Longest time, in seconds, a signed payment may stay valid (EIP-3009 `validBefore`,
+   * PaymentPermit and GasFree deadlines, TRON transaction expiration): min(the offer's
+   * `maxTimeoutSeconds`, this). A payment that cannot be signed that short is refused
+   * (PaymentRefusedError, reason `validity_too_long`). At most 3600.
+   * @default 300
+   */
+  maxValiditySeconds?: number;
   /**
    * Called with the chosen offer before anything is signed (e.g. to show the price and ask).
    * Return `false` to decline: the call fails with PaymentRefusedError (reason `declined`).
+   * @default undefined (pay without asking)
    */
   onPayment?: (quote: PaymentQuote) => boolean | void | Promise<boolean | void>;
-  /** Per-request timeout (each of the two requests of a paid call). Default 30 000 ms. */
+  /**
+   * Per-request timeout in milliseconds (each of the two requests of a paid call, and each call
+   * to a TRON node or GasFree relayer while signing).
+   * @default 30000
+   */
   timeoutMs?: number;
+  /**
+   * Largest response body read, in bytes; a larger one fails with RESPONSE_TOO_LARGE.
+   * @default 8388608 (8 MiB)
+   */
+  maxResponseBytes?: number;
+  /**
+   * A fetch implementation (e.g. msw's, undici's, a test double).
+   * @default globalThis.fetch, looked up on every request
+   */
   fetch?: typeof fetch;
+  /**
+   * Headers added to every request.
+   * @default {}
+   */
   headers?: Record<string, string>;
-  /** `debug` logs one line per request and payment (never payloads, signatures or keys). */
+  /**
+   * `debug` logs one line per request and payment (never payloads, signatures or keys).
+   * @default process.env.TRX_RENT_LOG === 'debug' ? 'debug' : 'off'
+   */
   logLevel?: LogLevel;
+  /**
+   * Where debug lines go.
+   * @default console.error
+   */
   logger?: Logger;
 }
 
@@ -145,24 +181,26 @@ export interface Paid<T> {
   response: Response;
 }
 
-interface CallState {
-  core?: CoreClientLike;
-  context?: PaymentContext;
-  limitLibrary?: (offer: Offer) => unknown;
-  offer?: (Offer & { costAtto: bigint }) | undefined;
-  payer?: Payer | undefined;
-  reservation?: Reservation | undefined;
-  fee: bigint;
-  paymentSent: boolean;
-  creationError?: unknown;
-  ownError?: { error: unknown };
-}
-
 const JSON_TYPE = 'application/json';
+
+/** The request being paid for, as the exchange needs it. */
+interface Call {
+  method: 'GET' | 'POST';
+  path: string;
+  label: string;
+  options: CallOptions;
+  maxPaymentAtto: bigint;
+  timeoutMs: number;
+  /** Sends the request once more through the transport, with `extra` headers (the payment). */
+  send(extra?: Record<string, string>): Promise<Exchange>;
+}
 
 /**
  * Client for the pay-per-call API (`/x402/tron/*`). Each call is paid through x402 v2 or v1,
  * within `maxPayment` per call and `budget` in total, with at most one payment attempt.
+ * Requests go through the same transport as the account client (deadline, no redirects,
+ * bounded bodies, typed errors); this class adds only the 402 exchange: challenge, choice of an
+ * offer, signature, paid retry.
  *
  * ```ts
  * const x402 = new X402Client({
@@ -177,21 +215,17 @@ const JSON_TYPE = 'application/json';
 export class X402Client {
   readonly baseUrl: string;
   readonly payers: readonly Payer[];
-  readonly #maxPaymentAtto: bigint;
-  readonly #budget: Budget;
-  readonly #options: X402ClientOptions;
+  readonly #spend: SpendControl;
+  readonly #transport: Transport;
+  readonly #headers: Record<string, string>;
   readonly #logger: Logger | undefined;
   readonly #timeoutMs: number;
+  readonly #maxValiditySeconds: number;
+  readonly #onPayment: X402ClientOptions['onPayment'];
 
   constructor(options: X402ClientOptions) {
     if (!options || typeof options !== 'object') throw config('options are required');
-    let url: URL;
-    try {
-      url = new URL(options.baseUrl);
-    } catch {
-      throw config(`baseUrl is not a URL: ${String(options.baseUrl)}`);
-    }
-    this.baseUrl = url.href.replace(/\/+$/, '').replace(/\/x402\/tron$/, '');
+    this.baseUrl = baseString(parseBaseUrl(options.baseUrl, '/x402/tron', 'pass { baseUrl }'));
     if (!Array.isArray(options.payers) || options.payers.length === 0) throw config('payers: give at least one payer (evmPayer or tronPayer)');
     const kinds = new Set<string>();
     for (const payer of options.payers) {
@@ -200,22 +234,39 @@ export class X402Client {
       kinds.add(payer.kind);
     }
     this.payers = Object.freeze([...options.payers]);
-    this.#maxPaymentAtto = usdToAtto(options.maxPayment ?? X402_LIMITS.FIXED_PRICE_USD, 'maxPayment');
-    this.#budget = new Budget(options.budget === undefined ? undefined : usdToAtto(options.budget, 'budget'));
-    this.#options = options;
+    const validity = options.maxValiditySeconds ?? DEFAULT_MAX_VALIDITY_SECONDS;
+    if (!Number.isSafeInteger(validity) || validity < 1 || validity > MAX_VALIDITY_SECONDS) {
+      throw new ValidationError({
+        code: 'VALIDATION_ERROR',
+        message: `maxValiditySeconds must be a whole number of seconds from 1 to ${MAX_VALIDITY_SECONDS}, not ${String(options.maxValiditySeconds)}`,
+        details: { field: 'maxValiditySeconds' },
+      });
+    }
+    this.#maxValiditySeconds = validity;
+    this.#spend = new SpendControl({
+      maxPayment: options.maxPayment,
+      budget: options.budget,
+      allow: options.allow,
+      prefer: options.prefer,
+      tokens: options.tokens,
+      canPay: (offer) => this.payers.some((p) => p.supports(offer)),
+    });
+    this.#onPayment = options.onPayment;
     this.#timeoutMs = options.timeoutMs ?? 30_000;
-    const level = options.logLevel ?? (typeof process !== 'undefined' && process.env?.TRX_RENT_LOG === 'debug' ? 'debug' : 'off');
-    this.#logger = level === 'debug' ? (options.logger ?? stderrLogger) : undefined;
+    this.#headers = { accept: JSON_TYPE, ...options.headers };
+    this.#logger = resolveLogger(options);
+    this.#transport = new Transport({ fetch: options.fetch, maxResponseBytes: options.maxResponseBytes });
   }
 
-  /** USD spent so far (settled or possibly settled), decimal string. */
+  /** USD spent so far (settled, or sent and possibly settled), decimal string. */
   get spent(): string {
-    return attoToUsd(this.#budget.spentAtto);
+    return attoToUsd(this.#spend.spentAtto);
   }
 
   /** USD left in the budget (reservations in flight excluded), or undefined without a budget. */
   get remainingBudget(): string | undefined {
-    return this.#budget.totalAtto === undefined ? undefined : attoToUsd(this.#budget.remainingAtto);
+    const left = this.#spend.remainingAtto;
+    return left === undefined ? undefined : attoToUsd(left);
   }
 
   // ---- the twelve endpoints ----
@@ -229,7 +280,7 @@ export class X402Client {
   /** GET /x402/tron/account/{address}: TRX balance, resources and TRC-20 balances. */
   async account(address: string, options?: CallOptions) {
     const { address: a } = validateRequest(X402AccountParams, { address });
-    return this.#call('GET', `/x402/tron/account/${encodeURIComponent(a)}`, { schema: X402Account, options });
+    return this.#call('GET', path`/x402/tron/account/${a}`, { schema: X402Account, options });
   }
 
   /** POST /x402/tron/estimate: energy and bandwidth a transaction needs, and what it costs. */
@@ -281,17 +332,17 @@ export class X402Client {
   /** POST /x402/tron/rpc/{method}: one of the nine whitelisted node methods (`wallet/` may be omitted). */
   async rpc(method: RpcMethod | (string & {}), body: Record<string, unknown> = {}, options?: CallOptions) {
     const name = typeof method === 'string' && !method.startsWith('wallet/') ? `wallet/${method}` : method;
-    if (!(RPC_METHODS as readonly string[]).includes(name)) {
+    if (typeof name !== 'string' || !(RPC_METHODS as readonly string[]).includes(name)) {
       throw new ValidationError({
         code: 'VALIDATION_ERROR',
         message: `method must be one of ${RPC_METHODS.join(', ')}`,
         details: { field: 'method', value: method },
       });
     }
-    return this.#call('POST', `/x402/tron/rpc/${name}`, { body: validateRequest(RpcBody, body), schema: RpcResult, options });
+    return this.#call('POST', path`/x402/tron/rpc/wallet/${name.slice('wallet/'.length)}`, { body: validateRequest(RpcBody, body), schema: RpcResult, options });
   }
 
-  // ---- the paid request ----
+  // ---- the paid request: challenge, choice, signature, paid retry ----
 
   async #call<S extends z.ZodType>(
     method: 'GET' | 'POST',
@@ -299,292 +350,200 @@ export class X402Client {
     req: { query?: Record<string, unknown>; body?: unknown; schema: S; options?: CallOptions | undefined },
   ): Promise<Paid<z.output<S>>> {
     const options = req.options ?? {};
-    const maxPaymentAtto = options.maxPayment === undefined ? this.#maxPaymentAtto : usdToAtto(options.maxPayment, 'maxPayment');
+    const url = buildUrl(this.baseUrl, path, req.query);
+    const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+    const headers = body === undefined ? this.#headers : { ...this.#headers, 'content-type': JSON_TYPE };
     const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
-    const baseFetch = this.#options.fetch ?? globalThis.fetch;
-    const url = this.#url(path, req.query);
-    const state: CallState = { fee: 0n, paymentSent: false };
-    const log = (m: string) => this.#logger?.debug(`trx-rent x402 ${m}`);
-
-    const policy: SpendPolicy = {
-      maxPaymentAtto,
-      budget: this.#budget,
-      allow: this.#options.allow,
-      prefer: this.#options.prefer,
-      tokens: this.#options.tokens ?? [],
-      canPay: (offer) => this.payers.some((p) => p.supports(offer)),
-    };
-
-    const [{ x402Client }, { wrapFetchWithPayment }] = await Promise.all([loadX402Core(), loadX402Fetch()]);
-    const core = new x402Client((_version, accepts) => {
-      const match = accepts.find((a) => state.offer && sameJson(a, state.offer.raw));
-      if (!match) throw new Error('the chosen offer is no longer in the challenge');
-      return match;
-    });
-    // Only the offer our spend checks chose may be paid, and for no more than it asked.
-    core.registerPolicy((_version, accepts) => accepts.filter((a) => state.offer && sameJson(a, state.offer.raw)));
-    core.onPaymentCreationFailure(async (ctx) => {
-      state.creationError = ctx.error;
-    });
-
-    const context: PaymentContext = {
-      fetch: baseFetch,
-      signal: options.signal,
+    const label = `${method} ${path}`;
+    const call: Call = {
+      method,
+      path,
+      label,
+      options,
       timeoutMs,
-      authorizeFee: (requirements, feeAtomic) => {
-        const offer = state.offer!;
-        const token = offer.token!;
-        const total = tokenToAtto(BigInt(requirements.amount) + feeAtomic, token.decimals);
-        const base = { scheme: offer.scheme, network: offer.network, asset: offer.asset, amount: (offer.amount + feeAtomic).toString(), amount_usd: attoToUsd(total), payTo: offer.payTo };
-        if (total > maxPaymentAtto) {
-          throw new PaymentRefusedError(`Payment refused before signing: amount plus fee ${attoToUsd(total)} USD is above maxPayment ${attoToUsd(maxPaymentAtto)} USD`, [
-            { ...base, reason: 'above_max_payment', message: `fee ${feeAtomic} atomic units on top of the amount` },
-          ]);
-        }
-        const extra = total - offer.costAtto;
-        if (extra > 0n && !state.reservation?.grow(extra)) {
-          throw new PaymentRefusedError(`Payment refused before signing: amount plus fee ${attoToUsd(total)} USD does not fit the remaining budget`, [
-            { ...base, reason: 'over_budget', message: 'fee does not fit the budget' },
-          ]);
-        }
-        state.fee = feeAtomic;
+      maxPaymentAtto: this.#spend.maxPaymentFor(options.maxPayment),
+      send: async (extra) => {
+        const started = Date.now();
+        this.#log(`→ ${label}${extra ? ' (with payment)' : ''}`);
+        const exchange = await this.#transport.send(url, { method, headers: extra ? { ...headers, ...extra } : headers, body, timeoutMs, signal: options.signal, label });
+        this.#log(`← ${exchange.response.status} ${label} ${Date.now() - started} ms`);
+        return exchange;
       },
     };
 
-    state.core = core as unknown as CoreClientLike;
-    state.context = context;
-    // The library's own spend control, on top of ours: only the chosen asset, at most its amount.
-    state.limitLibrary = (offer) =>
-      core.setSpendControls({
-        maxAmountPerPayment: false,
-        allowedAssets: [{ network: offer.network as `${string}:${string}`, asset: offer.asset, maxAmountPerPayment: offer.amount.toString() }],
-      });
-
-    const inner = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-      const request = new Request(input, init);
-      const paying = request.headers.has(HEADERS.PAYMENT_SIGNATURE) || request.headers.has(HEADERS.X_PAYMENT);
-      if (paying) state.paymentSent = true;
-      const timeout = AbortSignal.timeout(timeoutMs);
-      const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-      let response: Response;
-      const started = Date.now();
-      log(`→ ${method} ${path}${paying ? ' (with payment)' : ''}`);
-      try {
-        response = await baseFetch(request, { signal });
-      } catch (cause) {
-        if (options.signal?.aborted) throw cause;
-        if (timeout.aborted) throw new TimeoutError(`${method} ${path} timed out after ${timeoutMs} ms`, cause);
-        throw new ConnectionError(`${method} ${path} failed: ${redactText(String((cause as Error)?.message ?? cause))}`, cause);
-      }
-      log(`← ${response.status} ${method} ${path} ${Date.now() - started} ms`);
-      if (!paying && response.status === 402) {
-        try {
-          await this.#choose(response, method, path, policy, state, log);
-        } catch (error) {
-          state.ownError = { error }; // a refusal, or the onPayment hook's own error: rethrown as is
-          throw error;
-        }
-      }
-      return response;
-    };
-
-    const paidFetch = wrapFetchWithPayment(inner, core);
-    const headers: Record<string, string> = { accept: JSON_TYPE, ...this.#options.headers };
-    const init: RequestInit = { method, headers };
-    if (req.body !== undefined) {
-      headers['content-type'] = JSON_TYPE;
-      init.body = JSON.stringify(req.body);
-    }
-
-    let response: Response;
+    let exchange = await call.send();
+    let payment: PaymentReceipt | null = null;
+    if (exchange.response.status === 402) ({ exchange, payment } = await this.#pay(call, exchange));
+    const { response, text } = exchange;
     try {
-      response = await paidFetch(url, init);
+      return { data: decodeResponse(req.schema, response, text, label, { payment }), payment, response };
     } catch (error) {
-      if (state.paymentSent) state.reservation?.commit(); // outcome unknown: count it
-      else state.reservation?.release();
-      if (state.ownError && state.ownError.error === error) throw error;
-      if (error instanceof TrxRentError) throw error;
-      if (state.creationError instanceof PaymentRefusedError) throw state.creationError;
-      const message = String((error as Error)?.message ?? error);
-      if (/^Failed to create payment payload/.test(message)) {
-        const cause = state.creationError ?? error;
-        if (cause instanceof TrxRentError) throw cause;
-        throw new PaymentSigningError(`Could not create the payment: ${redactText(String((cause as Error)?.message ?? cause))}`, cause);
-      }
-      if (/^Failed to parse payment requirements/.test(message)) {
-        throw new TrxRentError({ code: 'INVALID_PAYMENT_CHALLENGE', message, status: 402, cause: error });
-      }
-      if (options.signal?.aborted) throw error;
-      throw new ConnectionError(`${method} ${path} failed: ${redactText(message)}`, error);
+      if (payment && isTrxRentError(error)) (error as { payment?: PaymentReceipt }).payment = payment;
+      throw error;
     }
+  }
 
-    const text = await response.text();
-    let body: unknown;
+  /**
+   * Answers a 402: every spend check, one offer chosen and its cost reserved, `onPayment`, the
+   * signature, then the one paid retry. The reservation is released if nothing was sent, and
+   * kept (counted as spent) as soon as the signed payment has gone out, whatever comes back.
+   */
+  async #pay(call: Call, challenged: Exchange): Promise<{ exchange: Exchange; payment: PaymentReceipt | null }> {
+    const challenge = readChallenge(challenged);
+    let payment: Payment;
     try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      body = undefined;
+      payment = this.#spend.authorize(challenge.x402Version, challenge.accepts, call.maxPaymentAtto);
+    } catch (error) {
+      this.#log(`  refused: ${(error as Error).message}`);
+      throw error;
     }
-    const settlement = readSettlement(response.headers);
+    const { offer } = payment;
+    const payer = this.payers.find((p) => p.supports(offer))!;
+    let header: Record<string, string>;
+    try {
+      await this.#confirm(call, payment, payer);
+      const signed = await this.#sign(call, challenge, payment, payer);
+      header = { [challenge.x402Version === 1 ? HEADERS.X_PAYMENT : HEADERS.PAYMENT_SIGNATURE]: encodeBase64Json(signed) };
+    } catch (error) {
+      payment.release();
+      throw error;
+    }
 
-    if (state.paymentSent && response.status === 402) {
-      state.reservation?.release();
+    // From here on the payment is out: it counts, whatever the paid retry answers (a 402, a 5xx,
+    // a redirect, a dropped connection), since the server may have settled it.
+    payment.commit();
+    const exchange = await call.send(header);
+    const { response, text } = exchange;
+    const settlement = readSettlement(response.headers);
+    if (response.status === 402) {
+      const body = parseJson(text);
       const reason =
         settlement?.errorReason ??
         readChallengeError(response.headers) ??
-        (typeof (body as { error?: unknown })?.error === 'string' ? (body as { error: string }).error : undefined) ??
+        (body !== INVALID_JSON && typeof (body as { error?: unknown })?.error === 'string' ? (body as { error: string }).error : undefined) ??
         'payment_rejected';
-      log(`  payment rejected: ${reason}`);
+      this.#log(`  payment rejected: ${reason}`);
       throw new PaymentFailedError({
         reason,
-        message: `${method} ${path}: the server rejected the payment (${reason})${settlement?.errorMessage ? `: ${settlement.errorMessage}` : ''}`,
+        message: `${call.label}: the server rejected the payment (${reason})${settlement?.errorMessage ? `: ${settlement.errorMessage}` : ''}`,
         headers: response.headers,
         details: { settlement },
       });
     }
-
-    let payment: PaymentReceipt | null = null;
-    if (state.paymentSent) {
-      if (settlement && settlement.success === false) {
-        state.reservation?.release();
-        throw new PaymentFailedError({ reason: settlement.errorReason ?? 'settlement_failed', status: response.status, headers: response.headers, details: { settlement } });
-      }
-      if (response.ok || settlement?.success) {
-        state.reservation?.commit();
-        payment = this.#receipt(state, settlement);
-        log(`  paid ${payment.amount_usd} USD in ${payment.symbol} on ${networkLabel(payment.network)} (${payment.scheme}), tx ${payment.transaction ?? 'n/a'}`);
-      } else {
-        // An error answer without a settlement: x402 servers settle only after serving.
-        state.reservation?.release();
-      }
+    if (settlement && settlement.success === false) {
+      throw new PaymentFailedError({ reason: settlement.errorReason ?? 'settlement_failed', status: response.status, headers: response.headers, details: { settlement } });
     }
-
-    if (!response.ok || body === undefined || isErrorEnvelope(body)) {
-      if (response.ok && body === undefined) {
-        throw new TrxRentError({ code: 'INVALID_RESPONSE', message: `${method} ${path} answered ${response.status} without a JSON body`, status: response.status, headers: response.headers, details: { payment } });
-      }
-      if (response.status === 402) {
-        // A 402 we did not pay (cannot normally happen: the wrapper pays every 402 or throws).
-        throw new PaymentFailedError({ reason: readChallengeError(response.headers) ?? 'payment_required', headers: response.headers });
-      }
-      const error = errorFromBody(response.status, body, response.headers);
-      if (payment) (error as { payment?: PaymentReceipt }).payment = payment;
-      throw error;
-    }
-    const parsed = req.schema.safeParse(unwrapEnvelope(body));
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new TrxRentError({
-        code: 'INVALID_RESPONSE',
-        message: `${method} ${path}: unexpected response shape at ${issue?.path.join('.') || '(root)'}: ${issue?.message}`,
-        status: response.status,
-        headers: response.headers,
-        details: { issues: parsed.error.issues, payment },
-      });
-    }
-    return { data: parsed.data, payment, response };
+    // An error answer without a settlement: x402 servers settle only after serving, so there is
+    // no receipt (the payment still counts: this client cannot tell it was not settled).
+    if (!response.ok && !settlement?.success) return { exchange, payment: null };
+    const receipt = receiptOf(payment, payer, settlement);
+    this.#log(`  paid ${receipt.amount_usd} USD in ${receipt.symbol} on ${networkLabel(receipt.network)} (${receipt.scheme}), tx ${receipt.transaction ?? 'n/a'}`);
+    return { exchange, payment: receipt };
   }
 
-  /** Reads the challenge, applies every spend control, picks one offer, reserves its cost. */
-  async #choose(response: Response, method: string, path: string, policy: SpendPolicy, state: CallState, log: (m: string) => void) {
-    const challenge = await readChallenge(response);
-    const evaluation = evaluateOffers(challenge.x402Version, challenge.accepts, policy);
-    const offer = chooseOffer(evaluation, policy.prefer);
-    if (!offer) {
-      log(`  refused: ${evaluation.refused.map((r) => r.reason).join(', ') || 'no offers'}`);
-      throw refusal(evaluation);
-    }
-    const reservation = policy.budget!.reserve(offer.costAtto);
-    if (!reservation) throw refusal({ accepted: [], refused: [{ ...describeOffer(offer), reason: 'over_budget', message: 'the budget was used up by calls in flight' }] });
-    state.offer = offer;
-    state.reservation = reservation;
-    state.payer = this.payers.find((p) => p.supports(offer));
+  /** Shows the chosen offer to `onPayment`; `false` declines (PaymentRefusedError, nothing signed). */
+  async #confirm(call: Call, payment: Payment, payer: Payer): Promise<void> {
+    const { offer } = payment;
     const quote: PaymentQuote = {
-      method,
-      path,
+      method: call.method,
+      path: call.path,
       x402Version: offer.x402Version,
       scheme: offer.scheme,
       network: offer.network,
       networkLabel: networkLabel(offer.network),
       asset: offer.asset,
-      symbol: offer.token!.symbol,
-      decimals: offer.token!.decimals,
+      symbol: offer.token.symbol,
+      decimals: offer.token.decimals,
       amount: offer.amount.toString(),
       amount_usd: attoToUsd(offer.costAtto),
       payTo: offer.payTo,
-      payer: state.payer!.address,
+      payer: payer.address,
     };
-    log(`  402: paying ${quote.amount_usd} USD in ${quote.symbol} on ${quote.networkLabel} (${quote.scheme}, x402 v${quote.x402Version})`);
-    if (this.#options.onPayment) {
-      let answer: boolean | void;
-      try {
-        answer = await this.#options.onPayment(quote);
-      } catch (error) {
-        reservation.release();
-        throw error;
-      }
-      if (answer === false) {
-        reservation.release();
-        throw new PaymentRefusedError('Payment declined by the caller', [{ ...describeOffer(offer), reason: 'declined', message: 'onPayment returned false' }]);
-      }
+    this.#log(`  402: paying ${quote.amount_usd} USD in ${quote.symbol} on ${quote.networkLabel} (${quote.scheme}, x402 v${quote.x402Version})`);
+    if (this.#onPayment && (await this.#onPayment(quote)) === false) {
+      throw payment.refuse('declined', 'onPayment returned false', { summary: 'declined by the caller (onPayment returned false)' });
     }
-    state.limitLibrary?.(offer);
-    // Register only the payer that pays this offer (loads its peers now, not before).
-    await state.payer!.register(state.core!, state.context!);
   }
 
-  #url(path: string, query?: Record<string, unknown>): string {
-    return buildUrl(this.baseUrl, path, query);
-  }
-
-  #receipt(state: CallState, settlement: SettlementResponse | undefined): PaymentReceipt {
-    const offer = state.offer!;
-    const token = offer.token!;
-    const amount = settlement?.amount && /^\d+$/.test(settlement.amount) ? BigInt(settlement.amount) : offer.amount;
-    const fee = state.fee > 0n ? state.fee : offer.fee;
-    const network = settlement?.network || offer.network;
-    return {
-      x402Version: offer.x402Version,
-      scheme: offer.scheme,
-      network,
-      network_id: normaliseNetwork(network),
-      asset: offer.asset,
-      symbol: token.symbol,
-      decimals: token.decimals,
-      amount: amount.toString(),
-      fee: fee.toString(),
-      amount_usd: attoToUsd(tokenToAtto(amount + fee, token.decimals)),
-      payTo: offer.payTo,
-      payer: settlement?.payer || state.payer?.address || '',
-      transaction: settlement?.transaction || null,
+  /**
+   * The signed payment payload for the chosen offer, built by @x402/core with only the payer of
+   * that offer registered (its peers load now, not before), a selector and policy that admit
+   * that offer alone, the library's spend control capped at its amount, and every validity
+   * capped at maxValiditySeconds.
+   */
+  async #sign(call: Call, challenge: Challenge, payment: Payment, payer: Payer): Promise<Record<string, unknown>> {
+    const { offer } = payment;
+    const { x402Client } = await loadX402Core();
+    const admitted = (accepts: Array<Record<string, unknown>>) => accepts.filter((a) => sameJson(a, offer.raw));
+    const core = new x402Client((_version, accepts) => {
+      const [match] = admitted(accepts as Array<Record<string, unknown>>);
+      if (!match) throw new Error('the chosen offer is no longer in the challenge');
+      return match as never;
+    });
+    core.registerPolicy((_version, accepts) => admitted(accepts as Array<Record<string, unknown>>) as never);
+    core.setSpendControls(payment.libraryControls());
+    const seconds = validityFor(offer.maxTimeoutSeconds, this.#maxValiditySeconds);
+    const context: PaymentContext = {
+      authorizeFee: (requirements, feeAtomic) => payment.authorizeFee(requirements, feeAtomic),
+      requestJson: (url, init) => fetchJson(this.#transport, url, { ...init, timeoutMs: call.timeoutMs, signal: call.options.signal }),
+      refuse: (message) => payment.refuse('validity_too_long', message),
     };
+    await payer.register(withCappedValidity(core as unknown as CoreClientLike, this.#maxValiditySeconds), context);
+    let signed: { payload?: unknown };
+    try {
+      signed = (await core.createPaymentPayload(challenge.paymentRequired as never)) as { payload?: unknown };
+    } catch (error) {
+      if (isTrxRentError(error) && (error.code === 'PAYMENT_REFUSED' || error instanceof MissingPeerDependencyError)) throw error;
+      throw new PaymentSigningError(`Could not create the payment: ${redactText(String((error as Error)?.message ?? error))}`, error);
+    }
+    if (!withinValidity(signed.payload, seconds)) {
+      throw payment.refuse('validity_too_long', `the signed payment would stay valid for more than ${seconds} s (maxValiditySeconds ${this.#maxValiditySeconds}, offer ${offer.maxTimeoutSeconds})`);
+    }
+    return signed as Record<string, unknown>;
   }
+
+  #log(message: string): void {
+    this.#logger?.debug(`trx-rent x402 ${message}`);
+  }
+}
+
+/** The receipt of a payment the server accepted, from its settlement header (or the offer). */
+function receiptOf(payment: Payment, payer: Payer, settlement: SettlementResponse | undefined): PaymentReceipt {
+  const { offer } = payment;
+  const amount = settlement?.amount && /^\d+$/.test(settlement.amount) ? BigInt(settlement.amount) : offer.amount;
+  const fee = payment.fee > 0n ? payment.fee : offer.fee;
+  const network = settlement?.network || offer.network;
+  return {
+    x402Version: offer.x402Version,
+    scheme: offer.scheme,
+    network,
+    network_id: normaliseNetwork(network),
+    asset: offer.asset,
+    symbol: offer.token.symbol,
+    decimals: offer.token.decimals,
+    amount: amount.toString(),
+    fee: fee.toString(),
+    amount_usd: attoToUsd(tokenToAtto(amount + fee, offer.token.decimals)),
+    payTo: offer.payTo,
+    payer: settlement?.payer || payer.address,
+    transaction: settlement?.transaction || null,
+  };
 }
 
 function config(message: string): TrxRentError {
   return new TrxRentError({ code: 'CONFIGURATION_ERROR', message });
 }
 
-function describeOffer(offer: Offer & { costAtto: bigint }) {
-  return {
-    scheme: offer.scheme,
-    network: offer.network,
-    asset: offer.asset,
-    amount: (offer.amount + offer.fee).toString(),
-    amount_usd: attoToUsd(offer.costAtto),
-    payTo: offer.payTo,
-  };
-}
-
 interface Challenge {
   x402Version: 1 | 2;
+  /** The offers, exactly as received. */
   accepts: unknown[];
-  error?: string | undefined;
-  extensions?: Record<string, unknown> | undefined;
+  /** The challenge object as received, handed to @x402/core to build the payment from. */
+  paymentRequired: Record<string, unknown>;
 }
 
 /** The 402 challenge as @x402/core reads it: PAYMENT-REQUIRED header (v2), else a v1 JSON body. */
-async function readChallenge(response: Response): Promise<Challenge> {
+function readChallenge({ response, text }: Exchange): Challenge {
   const header = response.headers.get(HEADERS.PAYMENT_REQUIRED);
   const invalid = (why: string) =>
     new TrxRentError({ code: 'INVALID_PAYMENT_CHALLENGE', message: `The 402 response carries no usable x402 challenge: ${why}`, status: 402, headers: response.headers });
@@ -597,17 +556,15 @@ async function readChallenge(response: Response): Promise<Challenge> {
     }
     const parsed = PaymentRequiredV2.safeParse(decoded);
     if (!parsed.success) throw invalid(`PAYMENT-REQUIRED: ${parsed.error.issues[0]?.message}`);
-    return { x402Version: 2, accepts: parsed.data.accepts, error: parsed.data.error, extensions: parsed.data.extensions };
+    const raw = decoded as Record<string, unknown>;
+    return { x402Version: 2, accepts: raw.accepts as unknown[], paymentRequired: raw };
   }
-  let body: unknown;
-  try {
-    body = await response.clone().json();
-  } catch {
-    throw invalid('no PAYMENT-REQUIRED header and no JSON body');
-  }
+  const body = parseJson(text);
+  if (body === INVALID_JSON || body === undefined) throw invalid('no PAYMENT-REQUIRED header and no JSON body');
   const parsed = PaymentRequiredV1.safeParse(body);
   if (!parsed.success) throw invalid('no PAYMENT-REQUIRED header and the body is not a v1 challenge');
-  return { x402Version: 1, accepts: parsed.data.accepts, error: parsed.data.error };
+  const raw = body as Record<string, unknown>;
+  return { x402Version: 1, accepts: raw.accepts as unknown[], paymentRequired: raw };
 }
 
 function readChallengeError(headers: Headers): string | undefined {

@@ -10,6 +10,8 @@ export type RefusalReason =
   | 'network_not_allowed'
   | 'no_payer'
   | 'invalid_offer'
+  | 'unknown_network'
+  | 'validity_too_long'
   | 'declined';
 
 export interface RefusedOffer {
@@ -62,4 +64,4 @@ export class PaymentSigningError extends TrxRentError {
   }
 }
 
-export { MissingPeerDependencyError } from '../errors/index.js';
+export { MissingPeerDependencyError, isTrxRentError } from '../errors/index.js';

@@ -28,6 +28,7 @@ export {
   PaymentFailedError,
   PaymentSigningError,
   MissingPeerDependencyError,
+  isTrxRentError,
   type RefusalReason,
   type RefusedOffer,
 } from './errors.js';

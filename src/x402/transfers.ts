@@ -3,7 +3,9 @@
  * transaction is encoded by hand (src/tron/transaction.ts), signed with the key in this process,
  * and returned as the `signed_tx` string the API takes. Nothing is broadcast here.
  */
-import { ValidationError } from '../errors/index.js';
+import { TrxRentError, ValidationError } from '../errors/index.js';
+import { fetchJson } from '../http/response.js';
+import { Transport } from '../http/transport.js';
 import { type RefBlock, buildTrc20Transfer, signTransaction, privateKeyToTronAddress } from '../protocol/tron-transaction.js';
 import { isTronAddress } from '../utils/address.js';
 import { decimalToAtomic } from '../utils/units.js';
@@ -44,20 +46,29 @@ function invalid(field: string, message: string): ValidationError {
   return new ValidationError({ code: 'VALIDATION_ERROR', message, details: { field } });
 }
 
-/** Latest block of a TRON full node, as a TAPOS reference. */
-export async function fetchReferenceBlock(fullNode: string, fetchImpl: typeof fetch = globalThis.fetch, timeoutMs = 15_000): Promise<RefBlock> {
-  const response = await fetchImpl(`${fullNode.replace(/\/+$/, '')}/wallet/getnowblock`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: '{}',
-    signal: AbortSignal.timeout(timeoutMs),
-  });
-  const block = (await response.json().catch(() => undefined)) as { blockID?: string; block_header?: { raw_data?: { number?: number } } } | undefined;
-  const number = block?.block_header?.raw_data?.number;
-  if (!response.ok || typeof number !== 'number' || typeof block?.blockID !== 'string') {
-    throw new Error(`${fullNode} sent no usable block (status ${response.status})`);
+/** The `wallet/getnowblock` URL of a full node. */
+export function nowBlockUrl(fullNode: string): string {
+  return `${fullNode.replace(/\/+$/, '')}/wallet/getnowblock`;
+}
+
+/** The TAPOS reference (number and hash) of a `getnowblock` answer; throws INVALID_RESPONSE when it has none. */
+export function refBlockOf(block: unknown, source: string): RefBlock {
+  const b = block as { blockID?: unknown; block_header?: { raw_data?: { number?: unknown } } } | undefined;
+  const number = b?.block_header?.raw_data?.number;
+  const hash = b?.blockID;
+  if (typeof number !== 'number' || !Number.isSafeInteger(number) || typeof hash !== 'string' || !/^[0-9a-fA-F]{64}$/.test(hash)) {
+    throw new TrxRentError({ code: 'INVALID_RESPONSE', message: `${source} sent no usable block for the transaction reference` });
   }
-  return { number, hash: block.blockID };
+  return { number, hash };
+}
+
+/**
+ * Latest block of a TRON full node, as a TAPOS reference. Goes through the same transport as
+ * every other request of this package (deadline, no redirects, bounded body).
+ */
+export async function fetchReferenceBlock(fullNode: string, fetchImpl?: typeof fetch, timeoutMs = 15_000): Promise<RefBlock> {
+  const block = await fetchJson(new Transport({ fetch: fetchImpl }), nowBlockUrl(fullNode), { method: 'POST', body: '{}', timeoutMs });
+  return refBlockOf(block, fullNode);
 }
 
 /** Build and sign a TRC-20 `transfer(to, amount)` locally; the result goes into `send()` as `signed_tx`. */

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   BelowMinimumOrderError,
@@ -18,7 +20,11 @@ import {
   TrxRentError,
   UnauthorizedError,
   ValidationError,
+  isTrxRentError,
 } from '../../src/index.js';
+import { deadline } from '../../src/http/deadline.js';
+import { path, segment } from '../../src/http/path.js';
+import { isLoopbackHost } from '../../src/http/url.js';
 import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter } from '../../src/http/retry.js';
 import { error, type Reply, scriptedServer } from '../helpers/scripted-server.js';
 
@@ -100,12 +106,13 @@ describe('requests and authentication', () => {
     }
   });
 
-  it('encodes path ids and query parameters', async () => {
+  it('encodes path ids and query parameters; an id holding a slash is refused, not encoded', async () => {
     const server = await serve(() => ({ status: 200, body: orderBody }));
     const client = new TrxRent({ apiKey: KEY, baseUrl: server.url });
-    await client.orders.get('a/b?c');
+    await expect(client.orders.get('a/b?c')).rejects.toMatchObject({ code: 'VALIDATION_ERROR', field: 'id' });
+    await client.orders.get('a b?c#d');
     await client.orders.preview({ resource: 'ENERGY', amount: 65_000, duration: 3600 }).catch(() => undefined);
-    expect(server.requests[0]!.url).toBe('/api/v1/orders/a%2Fb%3Fc');
+    expect(server.requests[0]!.url).toBe('/api/v1/orders/a%20b%3Fc%23d');
     expect(server.requests[1]!.url).toBe('/api/v1/orders/preview?resource=ENERGY&amount=65000&duration=3600');
   });
 });
@@ -460,5 +467,83 @@ describe('hooks, custom fetch and the debug log', () => {
     expect(log).not.toContain(KEY);
     expect(log).not.toContain(KEY.slice(8));
     expect(log).not.toContain(jwt);
+  });
+});
+
+describe('errors keep what support needs, across builds', () => {
+  it('the request id: the x-request-id header, else request_id in the body or its error envelope', async () => {
+    const server = await serve((_, i) =>
+      i === 0
+        ? { status: 404, body: error('NOT_FOUND'), headers: { 'x-request-id': 'req_from_header' } }
+        : i === 1
+          ? { status: 404, body: { ...error('NOT_FOUND'), request_id: 'req_top' } }
+          : i === 2
+            ? { status: 404, body: { error: { code: 'NOT_FOUND', message: 'gone', request_id: 'req_inner' } } }
+            : { status: 200, body: { unexpected: true }, headers: { 'x-request-id': 'req_shape' } },
+    );
+    const client = new TrxRent({ apiKey: KEY, baseUrl: server.url, ...FAST });
+    for (const id of ['req_from_header', 'req_top', 'req_inner']) await expect(client.orders.get('x')).rejects.toMatchObject({ code: 'NOT_FOUND', requestId: id });
+    await expect(client.balance.get()).rejects.toMatchObject({ code: 'INVALID_RESPONSE', requestId: 'req_shape' });
+  });
+
+  it('isTrxRentError and instanceof TrxRentError hold for errors of the CJS build too (a brand, not the class)', () => {
+    const built = new URL('../../dist/index.cjs', import.meta.url);
+    expect(existsSync(built), 'build first: npx tsup').toBe(true);
+    const cjs = createRequire(import.meta.url)(built.pathname) as typeof import('../../src/index.js');
+    const foreign = new cjs.ValidationError({ code: 'VALIDATION_ERROR', message: 'from the other build' });
+    expect(foreign).not.toBeInstanceOf(ValidationError); // another class, as expected
+    expect(isTrxRentError(foreign)).toBe(true);
+    expect(foreign instanceof TrxRentError).toBe(true);
+    expect(cjs.isTrxRentError(new NotFoundError({ code: 'NOT_FOUND', message: 'here' }))).toBe(true);
+    expect(isTrxRentError(new Error('plain'))).toBe(false);
+    expect(isTrxRentError({ code: 'NOT_FOUND' })).toBe(false);
+    expect(JSON.stringify(new TrxRentError({ code: 'X', message: 'm' }))).not.toContain('trx-rent.error');
+  });
+});
+
+describe('request plumbing', () => {
+  it('path: every segment encoded; dot segments, slashes (also encoded) and non-strings refused with field id', () => {
+    expect(path`/api/v1/orders/${'a b?c#d&e'}`).toBe('/api/v1/orders/a%20b%3Fc%23d%26e');
+    expect(segment('%zz')).toBe('%25zz');
+    for (const bad of ['', '.', '..', 'a/b', '%2e%2E', '..%2F', 'a%5cb', 'a\\b', 42, undefined]) {
+      expect(() => path`/x/${bad}`, String(bad)).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR', details: expect.objectContaining({ field: 'id' }) }));
+    }
+  });
+
+  it('loopback hosts are told apart from the rest', () => {
+    for (const host of ['localhost', 'api.localhost', '127.0.0.1', '127.9.8.7', '[::1]', '::1', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]']) expect(isLoopbackHost(host), host).toBe(true);
+    for (const host of ['example.com', '10.0.0.1', '128.0.0.1', 'localhost.example.com', '[::2]', '127.0.0.1.nip.io']) expect(isLoopbackHost(host), host).toBe(false);
+  });
+
+  it('a JWT is refused over plain http to another host too; https is fine', async () => {
+    let sent = 0;
+    const fetchStub: typeof fetch = async () => {
+      sent++;
+      return new Response(JSON.stringify({ trx: 1, usdt: 0, trx_locked: 0 }), { status: 200 });
+    };
+    await expect(new TrxRent({ baseUrl: 'http://api.example.test', jwt: 'eyJ.e30.sig', fetch: fetchStub }).balance.get()).rejects.toMatchObject({ code: 'INSECURE_TRANSPORT' });
+    await expect(new TrxRent({ baseUrl: 'https://api.example.test', apiKey: KEY, fetch: fetchStub }).balance.get()).resolves.toMatchObject({ trx: 1 });
+    expect(sent).toBe(1);
+  });
+
+  it('deadlines sharing a timeout fire in order; a cancelled one never fires', async () => {
+    const fired: string[] = [];
+    const a = deadline(30, () => fired.push('a'));
+    deadline(30, () => fired.push('b'));
+    const c = deadline(30, () => fired.push('c'));
+    deadline(10, () => fired.push('short'));
+    a.cancel();
+    await new Promise((r) => setTimeout(r, 15));
+    expect(fired).toEqual(['short']);
+    c.cancel();
+    await new Promise((r) => setTimeout(r, 40));
+    expect(fired).toEqual(['short', 'b']);
+  });
+
+  it('a redirect answer is final, even for a GET with retries left', async () => {
+    const server = await serve(() => ({ status: 302, headers: { location: '/elsewhere' } }));
+    const error = await new TrxRent({ baseUrl: server.url, maxRetries: 3, ...FAST }).prices.list().catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'REDIRECT_REFUSED', status: 302, details: { location: `${server.url}/elsewhere` } });
+    expect(server.requests).toHaveLength(1);
   });
 });

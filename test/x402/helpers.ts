@@ -1,5 +1,7 @@
 import { x402Client } from '@x402/core/client';
 import { decodeBase64Json, encodeBase64Json } from '../../src/protocol/codec.js';
+import { fetchJson } from '../../src/http/response.js';
+import { Transport } from '../../src/http/transport.js';
 import type { Payer, PaymentContext } from '../../src/x402/payers.js';
 import { normaliseNetwork } from '../../src/protocol/networks.js';
 import { http, HttpResponse } from 'msw';
@@ -53,7 +55,11 @@ export function startMock(options: PaidMockOptions = {}) {
 }
 
 
-export const noSpendContext: PaymentContext = { authorizeFee: () => undefined, fetch: (...a) => fetch(...a), timeoutMs: 10_000 };
+export const noSpendContext: PaymentContext = {
+  authorizeFee: () => undefined,
+  requestJson: (url, init) => fetchJson(new Transport(), url, { ...init, timeoutMs: 10_000 }),
+  refuse: (message) => new Error(message),
+};
 
 /**
  * Wire-level payment for tests that tamper with it: fetch the 402, pick the offer of `scheme` on

@@ -69,7 +69,7 @@ describe('light core', () => {
   test('src/x402/index.ts statically imports no peer either (they load on the first payment)', async () => {
     const { packages, dynamic } = await staticPackages('src/x402/index.ts');
     expect([...packages].filter((p) => HEAVY.test(p))).toEqual([]);
-    for (const peer of ['viem', 'viem/accounts', '@x402/core/client', '@x402/fetch', '@x402/evm/exact/client']) expect(dynamic.has(peer)).toBe(true);
+    for (const peer of ['viem', 'viem/accounts', '@x402/core/client', '@x402/evm/exact/client']) expect(dynamic.has(peer)).toBe(true);
   });
 
   test("the built 'trx-rent' (with deposits.create) loads nothing heavy at import", () => {

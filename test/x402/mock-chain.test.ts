@@ -130,18 +130,6 @@ describe('watch, receive, invoice', () => {
     expect(mock.hooks).toHaveLength(1);
   });
 
-  test('watch: after 24 hours of mock time it expires and stays silent', async () => {
-    const address = labelAddress('watched briefly');
-    const { data } = await client().watch({ address, webhook_url: HOOK_URL });
-    await mock.state.advance(24 * 3600 * 1000);
-    mock.hooks.length = 0;
-    await transfer(address, '1');
-    await new Promise((r) => setTimeout(r, 100));
-    expect(mock.hooks).toHaveLength(0);
-    const view = await (await fetch(`${BASE_URL}/__mock/x402/watches/${data.watch_id}`)).json();
-    expect(view.status).toBe('expired');
-  });
-
   test('receive: fires once for a payment within tolerance', async () => {
     const { data } = await client().receive({ expected_amount: '10', tolerance_pct: 1, webhook_url: HOOK_URL });
     mock.hooks.length = 0;
@@ -173,6 +161,27 @@ describe('watch, receive, invoice', () => {
     await transfer(data.pay_to_address, '5');
     const view = await (await fetch(data.payment_url)).json();
     expect(view).toMatchObject({ status: 'expired', paid_total: '0' });
+  });
+});
+
+// Last in the file: it moves the mock clock a day ahead of this process's clock. The mock then
+// issues permit windows that open tomorrow, which the client refuses to sign (they cannot be
+// shortened to its maxValiditySeconds from now), so no paid call may follow it.
+describe('watch expiry', () => {
+  test('watch: after 24 hours of mock time it expires and stays silent', async () => {
+    const address = labelAddress('watched briefly');
+    const { data } = await client().watch({ address, webhook_url: HOOK_URL });
+    await mock.state.advance(24 * 3600 * 1000);
+    mock.hooks.length = 0;
+    await transfer(address, '1');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(mock.hooks).toHaveLength(0);
+    const view = await (await fetch(`${BASE_URL}/__mock/x402/watches/${data.watch_id}`)).json();
+    expect(view.status).toBe('expired');
+  });
+
+  test('a permit window that opens beyond maxValiditySeconds is refused before signing', async () => {
+    await expect(client().network({ format: 'summary' })).rejects.toMatchObject({ code: 'PAYMENT_REFUSED', offers: [expect.objectContaining({ reason: 'validity_too_long' })] });
   });
 });
 

@@ -179,7 +179,7 @@ for (const c of CASES) {
 }
 
 describe('the client on a rejected payment', () => {
-  test('a second 402 after paying is a PaymentFailedError with the server’s reason, after exactly two requests', async () => {
+  test('a second 402 after paying is a PaymentFailedError with the server’s reason, after exactly two requests; the sent payment stays counted', async () => {
     let requests = 0;
     const corrupting: typeof fetch = async (input, init) => {
       requests++;
@@ -197,8 +197,10 @@ describe('the client on a rejected payment', () => {
     expect(error).toBeInstanceOf(PaymentFailedError);
     expect((error as PaymentFailedError).reason).toBe('invalid_exact_evm_payload_signature');
     expect(requests).toBe(2);
-    expect(client.spent).toBe('0');
-    expect(client.remainingBudget).toBe('1');
+    // A signed payment that went out counts as spent until proven otherwise: this client cannot
+    // know that nobody settles it later.
+    expect(client.spent).toBe('0.01');
+    expect(client.remainingBudget).toBe('0.99');
   });
 
   test('permit: the server’s issued paymentId must be used; an unknown one is rejected', async () => {

@@ -152,7 +152,7 @@ describe('budget', () => {
 });
 
 describe('what counts as spent', () => {
-  test('an error answer after paying, without a settlement, is not counted (the server did not settle)', async () => {
+  test('an error answer after paying, without a settlement, still counts: the payment was sent', async () => {
     const sender = privateKeyToTronAddress(KEYS.tron2);
     mock.paid.chain.syntheticTransfer({ token: mock.paid.chain.token('USDT')!, to: sender, amount: 5_000_000n });
     const to = 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf';
@@ -165,9 +165,9 @@ describe('what counts as spent', () => {
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     const failed = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
     expect(['BROADCAST_FAILED', 'VALIDATION_ERROR']).toContain((failed.reason as { code: string }).code);
-    const spent = [a.spent, b.spent].sort();
-    expect(spent[0]).toBe('0');
-    expect(Number(spent[1])).toBeGreaterThan(0);
+    // Both calls sent a signed payment; the client cannot tell which the server settled.
+    expect(Number(a.spent)).toBeGreaterThan(0);
+    expect(Number(b.spent)).toBeGreaterThan(0);
   });
 });
 

@@ -27,6 +27,7 @@ import {
   tronNetworkName,
 } from '../../protocol/networks.js';
 import { type GasFreeMessageJson, type PaymentPermitJson, gasFreeTypedData, paymentPermitTypedData } from '../../protocol/tip712.js';
+import { nowBlockUrl, refBlockOf } from '../transfers.js';
 import type { PaymentContext, SchemeClientLike, TronSigner } from './types.js';
 
 type PerNetwork = string | Partial<Record<TronNetworkName, string>>;
@@ -40,7 +41,11 @@ export interface TronSchemeOptions {
   paymentPermitContracts?: Partial<Record<TronNetworkName, string>>;
   /** GasFreeController override per network. */
   gasfreeControllers?: Partial<Record<TronNetworkName, string>>;
-  /** Lifetime of an `exact` transfer, seconds (capped by the offer's maxTimeoutSeconds). Default 60. */
+  /**
+   * Lifetime of an `exact` transfer, seconds, capped by the offer's maxTimeoutSeconds and the
+   * client's maxValiditySeconds.
+   * @default 60
+   */
   exactExpirationSeconds?: number;
 }
 
@@ -62,17 +67,14 @@ function findDefaultAsset(asset: string, network: string) {
   return token ? { asset: token.address, decimals: token.decimals, symbol: token.symbol } : undefined;
 }
 
-async function getJson(context: PaymentContext, url: string, init?: RequestInit): Promise<unknown> {
-  const timeout = AbortSignal.timeout(context.timeoutMs);
-  const signal = context.signal ? AbortSignal.any([context.signal, timeout]) : timeout;
-  const response = await context.fetch(url, { ...init, signal, headers: { accept: 'application/json', ...(init?.body ? { 'content-type': 'application/json' } : {}) } });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${new URL(url).pathname} answered ${response.status}`);
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new Error(`${new URL(url).pathname} did not answer JSON`);
-  }
+type CreatePayload = SchemeClientLike['createPaymentPayload'];
+
+/** A scheme client for `tron:*`: `create` gets the TRON network the offer is on, whatever its spelling. */
+function schemeClient(
+  scheme: TronScheme,
+  create: (x402Version: number, requirements: Requirements, network: TronNetworkName, context: Parameters<CreatePayload>[2]) => ReturnType<CreatePayload>,
+): SchemeClientLike {
+  return { scheme, findDefaultAsset, createPaymentPayload: async (x402Version, requirements, context) => create(x402Version, requirements, networkOf(requirements), context) };
 }
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -103,32 +105,34 @@ function readPermitMeta(extensions: Record<string, unknown> | undefined): Permit
   return { kind, paymentId, nonce, validAfter, validBefore };
 }
 
-function exactPermitClient(signer: TronSigner, options: TronSchemeOptions): SchemeClientLike {
-  return {
-    scheme: 'exact_permit',
-    findDefaultAsset,
-    async createPaymentPayload(x402Version, requirements, context) {
-      const network = networkOf(requirements);
-      const meta = readPermitMeta(context?.extensions);
-      if (meta.validBefore <= nowSeconds()) throw new Error('the server issued an exact_permit window that has already ended');
-      const fee = (requirements.extra?.fee ?? {}) as { feeTo?: string; feeAmount?: string; caller?: string };
-      const feeTo = fee.feeTo ?? TRON_ZERO_ADDRESS;
-      const caller = fee.caller ?? TRON_ZERO_ADDRESS;
-      for (const [name, value] of [['payTo', requirements.payTo], ['asset', requirements.asset], ['fee.feeTo', feeTo], ['fee.caller', caller]] as const) {
-        if (!isTronAddress(value)) throw new Error(`exact_permit ${name} is not a TRON address: ${value}`);
-      }
-      const permit: PaymentPermitJson = {
-        meta: { kind: meta.kind, paymentId: meta.paymentId.toLowerCase(), nonce: meta.nonce, validAfter: meta.validAfter, validBefore: meta.validBefore },
-        buyer: signer.address,
-        caller,
-        payment: { payToken: requirements.asset, payAmount: requirements.amount, payTo: requirements.payTo },
-        fee: { feeTo, feeAmount: fee.feeAmount ?? '0' },
-      };
-      const contract = options.paymentPermitContracts?.[network] ?? PAYMENT_PERMIT_CONTRACTS[network];
-      const signature = await signer.signTypedData(paymentPermitTypedData(permit, TRON_CHAIN_IDS[network], contract));
-      return { x402Version, payload: { signature, paymentPermit: permit } };
-    },
-  };
+function exactPermitClient(signer: TronSigner, options: TronSchemeOptions, payment: PaymentContext): SchemeClientLike {
+  return schemeClient('exact_permit', async (x402Version, requirements, network, context) => {
+    const meta = readPermitMeta(context?.extensions);
+    const now = nowSeconds();
+    if (meta.validBefore <= now) throw new Error('the server issued an exact_permit window that has already ended');
+    // The window the server issued, shortened to the offer's maxTimeoutSeconds (already capped
+    // by the client's maxValiditySeconds): a permit is never signed for longer than that.
+    const validBefore = Math.min(meta.validBefore, now + requirements.maxTimeoutSeconds);
+    if (meta.validAfter >= validBefore) {
+      throw payment.refuse(`the exact_permit window opens at ${meta.validAfter}, after the ${requirements.maxTimeoutSeconds} s the client signs for`);
+    }
+    const fee = (requirements.extra?.fee ?? {}) as { feeTo?: string; feeAmount?: string; caller?: string };
+    const feeTo = fee.feeTo ?? TRON_ZERO_ADDRESS;
+    const caller = fee.caller ?? TRON_ZERO_ADDRESS;
+    for (const [name, value] of [['payTo', requirements.payTo], ['asset', requirements.asset], ['fee.feeTo', feeTo], ['fee.caller', caller]] as const) {
+      if (!isTronAddress(value)) throw new Error(`exact_permit ${name} is not a TRON address: ${value}`);
+    }
+    const permit: PaymentPermitJson = {
+      meta: { kind: meta.kind, paymentId: meta.paymentId.toLowerCase(), nonce: meta.nonce, validAfter: meta.validAfter, validBefore },
+      buyer: signer.address,
+      caller,
+      payment: { payToken: requirements.asset, payAmount: requirements.amount, payTo: requirements.payTo },
+      fee: { feeTo, feeAmount: fee.feeAmount ?? '0' },
+    };
+    const contract = options.paymentPermitContracts?.[network] ?? PAYMENT_PERMIT_CONTRACTS[network];
+    const signature = await signer.signTypedData(paymentPermitTypedData(permit, TRON_CHAIN_IDS[network], contract));
+    return { x402Version, payload: { signature, paymentPermit: permit } };
+  });
 }
 
 // ---- exact_gasfree ----
@@ -163,115 +167,85 @@ const atomicString = (v: unknown) => {
 };
 
 function exactGasFreeClient(signer: TronSigner, options: TronSchemeOptions, context: PaymentContext): SchemeClientLike {
-  return {
-    scheme: 'exact_gasfree',
-    findDefaultAsset,
-    async createPaymentPayload(x402Version, requirements) {
-      const network = networkOf(requirements);
-      const relayer = pick(options.gasfreeRelayer, network, GASFREE_RELAYERS[network]);
-      const account = unwrapRelayer<GasFreeAccount>(
-        await getJson(context, `${relayer}/api/v1/address/${signer.address}`),
-        'account lookup',
-      );
-      if (!isTronAddress(account.gasFreeAddress)) throw new Error('GasFree relayer sent no valid GasFree address');
-      if (!account.active && account.allowSubmit === false) {
-        throw new Error(`GasFree account ${account.gasFreeAddress} is not activated and cannot submit`);
-      }
-      const fee = (requirements.extra?.fee ?? undefined) as { feeTo?: string; feeAmount?: string } | undefined;
-      let provider = fee?.feeTo;
-      if (!provider) {
-        const providers = unwrapRelayer<{ providers: Array<{ address: string }> }>(
-          await getJson(context, `${relayer}/api/v1/config/provider/all`),
-          'provider list',
-        ).providers;
-        provider = providers?.find((p) => isTronAddress(p.address))?.address;
-        if (!provider) throw new Error('GasFree relayer lists no service provider');
-      }
-      const asset = account.assets?.find((a) => a.tokenAddress === requirements.asset);
-      const transferFee = atomicString(asset?.transferFee);
-      const activateFee = account.active ? 0n : atomicString(asset?.activateFee);
-      const facilitatorFee = atomicString(fee?.feeAmount);
-      let maxFee = (transferFee > facilitatorFee ? transferFee : facilitatorFee) + activateFee;
-      if (!asset && !fee) {
-        // Nothing known: GasFree's reference clients fall back to one whole token. The spend
-        // check below refuses that unless the caller's limits allow it.
-        const token = findToken(requirements.asset, requirements.network);
-        maxFee = 10n ** BigInt(token?.decimals ?? 6);
-      }
-      // The fee is money too: amount + maxFee must fit maxPayment and the budget.
-      context.authorizeFee(requirements, maxFee);
+  return schemeClient('exact_gasfree', async (x402Version, requirements, network) => {
+    const relayer = pick(options.gasfreeRelayer, network, GASFREE_RELAYERS[network]);
+    const account = unwrapRelayer<GasFreeAccount>(await context.requestJson(`${relayer}/api/v1/address/${signer.address}`), 'account lookup');
+    if (!isTronAddress(account.gasFreeAddress)) throw new Error('GasFree relayer sent no valid GasFree address');
+    if (!account.active && account.allowSubmit === false) {
+      throw new Error(`GasFree account ${account.gasFreeAddress} is not activated and cannot submit`);
+    }
+    const fee = (requirements.extra?.fee ?? undefined) as { feeTo?: string; feeAmount?: string } | undefined;
+    let provider = fee?.feeTo;
+    if (!provider) {
+      const providers = unwrapRelayer<{ providers: Array<{ address: string }> }>(await context.requestJson(`${relayer}/api/v1/config/provider/all`), 'provider list').providers;
+      provider = providers?.find((p) => isTronAddress(p.address))?.address;
+      if (!provider) throw new Error('GasFree relayer lists no service provider');
+    }
+    const asset = account.assets?.find((a) => a.tokenAddress === requirements.asset);
+    const transferFee = atomicString(asset?.transferFee);
+    const activateFee = account.active ? 0n : atomicString(asset?.activateFee);
+    const facilitatorFee = atomicString(fee?.feeAmount);
+    let maxFee = (transferFee > facilitatorFee ? transferFee : facilitatorFee) + activateFee;
+    if (!asset && !fee) {
+      // Nothing known: GasFree's reference clients fall back to one whole token. The spend
+      // check below refuses that unless the caller's limits allow it.
+      const token = findToken(requirements.asset, requirements.network);
+      maxFee = 10n ** BigInt(token?.decimals ?? 6);
+    }
+    // The fee is money too: amount + maxFee must fit maxPayment and the budget.
+    context.authorizeFee(requirements, maxFee);
 
-      const now = nowSeconds();
-      const maxDelta = network === 'mainnet' ? 595 : 3595;
-      const wanted = Math.max(requirements.maxTimeoutSeconds || 0, 60);
-      const deadline = now + Math.min(Math.max(wanted, 55), maxDelta);
-      const message: GasFreeMessageJson = {
-        token: requirements.asset,
-        serviceProvider: provider,
-        user: signer.address,
-        receiver: requirements.payTo,
-        value: requirements.amount,
-        maxFee: maxFee.toString(),
-        deadline: String(deadline),
-        version: '1',
-        nonce: String(account.nonce),
-      };
-      const controller = options.gasfreeControllers?.[network] ?? GASFREE_CONTROLLERS[network];
-      const signature = await signer.signTypedData(gasFreeTypedData(message, TRON_CHAIN_IDS[network], controller));
-      return { x402Version, payload: { signature, gasfreeAddress: account.gasFreeAddress, gasfree: message } };
-    },
-  };
+    // The relayer accepts deadlines up to 595 s (mainnet) or 3595 s ahead; within that, the
+    // offer's maxTimeoutSeconds (already capped by the client's maxValiditySeconds).
+    const maxDelta = network === 'mainnet' ? 595 : 3595;
+    const deadline = nowSeconds() + Math.min(requirements.maxTimeoutSeconds, maxDelta);
+    const message: GasFreeMessageJson = {
+      token: requirements.asset,
+      serviceProvider: provider,
+      user: signer.address,
+      receiver: requirements.payTo,
+      value: requirements.amount,
+      maxFee: maxFee.toString(),
+      deadline: String(deadline),
+      version: '1',
+      nonce: String(account.nonce),
+    };
+    const controller = options.gasfreeControllers?.[network] ?? GASFREE_CONTROLLERS[network];
+    const signature = await signer.signTypedData(gasFreeTypedData(message, TRON_CHAIN_IDS[network], controller));
+    return { x402Version, payload: { signature, gasfreeAddress: account.gasFreeAddress, gasfree: message } };
+  });
 }
 
 // ---- exact (signed TRC-20 transfer, not broadcast) ----
 
-interface NowBlock {
-  blockID?: string;
-  block_header?: { raw_data?: { number?: number; timestamp?: number } };
-}
-
 async function referenceBlock(signer: TronSigner, options: TronSchemeOptions, network: TronNetworkName, context: PaymentContext) {
-  let block: NowBlock;
-  if (signer.tronWeb?.trx.getCurrentBlock) {
-    block = (await signer.tronWeb.trx.getCurrentBlock()) as NowBlock;
-  } else {
-    const node = pick(options.fullNode, network, TRON_FULL_NODES[network]);
-    block = (await getJson(context, `${node}/wallet/getnowblock`, { method: 'POST', body: '{}' })) as NowBlock;
-  }
-  const number = block?.block_header?.raw_data?.number;
-  const hash = block?.blockID;
-  if (typeof number !== 'number' || typeof hash !== 'string' || !/^[0-9a-fA-F]{64}$/.test(hash)) {
-    throw new Error('the full node sent no usable block for the transaction reference');
-  }
-  return { number, hash };
+  if (signer.tronWeb?.trx.getCurrentBlock) return refBlockOf(await signer.tronWeb.trx.getCurrentBlock(), 'TronWeb');
+  const node = pick(options.fullNode, network, TRON_FULL_NODES[network]);
+  return refBlockOf(await context.requestJson(nowBlockUrl(node), { method: 'POST', body: '{}' }), node);
 }
 
 function exactTransferClient(signer: TronSigner, options: TronSchemeOptions, context: PaymentContext): SchemeClientLike {
-  return {
-    scheme: 'exact',
-    findDefaultAsset,
-    async createPaymentPayload(x402Version, requirements) {
-      const network = networkOf(requirements);
-      const refBlock = await referenceBlock(signer, options, network, context);
-      const lifetime = Math.max(10, Math.min(options.exactExpirationSeconds ?? 60, requirements.maxTimeoutSeconds || 60));
-      const unsigned = buildTrc20Transfer({
+  return schemeClient('exact', async (x402Version, requirements, network) => {
+    const refBlock = await referenceBlock(signer, options, network, context);
+    // Never longer than the offer's maxTimeoutSeconds (already capped by the client's maxValiditySeconds).
+    const lifetime = Math.max(1, Math.min(options.exactExpirationSeconds ?? 60, requirements.maxTimeoutSeconds));
+    const unsigned = buildTrc20Transfer({
+      from: signer.address,
+      contract: requirements.asset,
+      to: requirements.payTo,
+      amount: BigInt(requirements.amount),
+      refBlock,
+      expirationMs: lifetime * 1000,
+    });
+    const signed = await signer.signTransaction(unsigned);
+    return {
+      x402Version,
+      payload: {
+        signedTransaction: { txID: signed.txID, raw_data: signed.raw_data, raw_data_hex: signed.raw_data_hex, signature: signed.signature },
         from: signer.address,
-        contract: requirements.asset,
-        to: requirements.payTo,
-        amount: BigInt(requirements.amount),
-        refBlock,
-        expirationMs: lifetime * 1000,
-      });
-      const signed = await signer.signTransaction(unsigned);
-      return {
-        x402Version,
-        payload: {
-          signedTransaction: { txID: signed.txID, raw_data: signed.raw_data, raw_data_hex: signed.raw_data_hex, signature: signed.signature },
-          from: signer.address,
-        },
-      };
-    },
-  };
+      },
+    };
+  });
 }
 
 export function createTronSchemeClients(
@@ -283,7 +257,7 @@ export function createTronSchemeClients(
   return schemes.map((scheme) => {
     switch (scheme) {
       case 'exact_permit':
-        return exactPermitClient(signer, options);
+        return exactPermitClient(signer, options, context);
       case 'exact_gasfree':
         return exactGasFreeClient(signer, options, context);
       case 'exact':

@@ -26,16 +26,24 @@ export interface SchemeClientLike {
   ): Promise<{ x402Version: number; payload: Record<string, unknown>; extensions?: Record<string, unknown> }>;
 }
 
-/** What a payment in progress offers the schemes (spend checks for fees learnt late, fetch, time). */
+/**
+ * What a payment in progress offers the schemes: the spend check for a fee learnt late, the
+ * client's transport for the third-party JSON services they call (TRON full node, GasFree
+ * relayer), and the refusal to throw when a scheme cannot sign within the client's limits.
+ */
 export interface PaymentContext {
   /**
    * A scheme learnt a fee on top of the offer's amount while building the payment (GasFree
    * maxFee). Throws PaymentRefusedError when amount + fee no longer fits maxPayment or the budget.
    */
   authorizeFee(offer: { asset: string; network: string; amount: string }, feeAtomic: bigint): void;
-  fetch: typeof fetch;
-  signal?: AbortSignal | undefined;
-  timeoutMs: number;
+  /**
+   * One JSON request through the client's transport (its timeout, the call's signal, no
+   * redirects, a bounded body). Resolves with the parsed body of a 2xx; throws otherwise.
+   */
+  requestJson(url: string, init?: { method?: 'GET' | 'POST'; body?: string }): Promise<unknown>;
+  /** The PaymentRefusedError to throw when the payment cannot be made within the client's limits (e.g. its validity cap). */
+  refuse(message: string): Error;
 }
 
 /** The parts of a TronWeb instance a payer uses. */

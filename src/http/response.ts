@@ -1,0 +1,95 @@
+/**
+ * From a response to a result or a typed error, the same way for every client: the error
+ * envelope (also on a 2xx) becomes the error class of its code, the `{data}` envelope is
+ * unwrapped, and the result is checked with the endpoint's schema (INVALID_RESPONSE otherwise).
+ * Every error keeps the status, the headers and the request id.
+ * @module
+ */
+import type { z } from 'zod';
+import { TrxRentError, errorFromBody, readRequestId } from '../errors/index.js';
+import { isErrorEnvelope, unwrapEnvelope } from '../schemas/common.js';
+import { parseRetryAfter } from './retry.js';
+import type { AttemptInit, Transport } from './transport.js';
+
+/** What `parseJson` returns for a body that is not JSON. */
+export const INVALID_JSON: unique symbol = Symbol('invalid-json');
+
+/** The parsed body; undefined when empty; INVALID_JSON when it is not JSON. */
+export function parseJson(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return INVALID_JSON;
+  }
+}
+
+/**
+ * The result of a response, checked with `schema`, or the typed error it stands for.
+ * `label` (e.g. `GET /api/v1/prices`) names the request in messages; `details` are added to
+ * the details of an INVALID_RESPONSE error.
+ */
+export function decodeResponse<S extends z.ZodType>(
+  schema: S,
+  response: Response,
+  text: string,
+  label: string,
+  details?: Record<string, unknown>,
+): z.output<S> {
+  const body = parseJson(text);
+  if (!response.ok || isErrorEnvelope(body)) throw responseError(response, body);
+  if (body === INVALID_JSON) throw invalidResponse(response, body, `${label} answered ${response.status} with a body that is not JSON`, details);
+  const parsed = schema.safeParse(unwrapEnvelope(body));
+  if (parsed.success) return parsed.data;
+  if (body === undefined) throw invalidResponse(response, body, `${label} answered ${response.status} without a body`, details);
+  const issue = parsed.error.issues[0];
+  throw invalidResponse(response, body, `${label}: unexpected response shape at ${issue?.path.join('.') || '(root)'}: ${issue?.message}`, {
+    issues: parsed.error.issues,
+    ...details,
+  });
+}
+
+/** The typed error for an error answer (its envelope, else its status), with Retry-After when sent. */
+export function responseError(response: Response, body: unknown): TrxRentError {
+  const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+  return errorFromBody(response.status, body === INVALID_JSON ? undefined : body, response.headers, retryAfterMs);
+}
+
+function invalidResponse(response: Response, body: unknown, message: string, details?: Record<string, unknown>): TrxRentError {
+  return new TrxRentError({
+    code: 'INVALID_RESPONSE',
+    message,
+    status: response.status,
+    headers: response.headers,
+    requestId: readRequestId(response.headers, body),
+    details,
+  });
+}
+
+/**
+ * One JSON request to a third-party JSON API (a TRON full node, the GasFree relayer): the shared
+ * transport, no retries, no credentials. A non-2xx answer or a body that is not JSON is an
+ * INVALID_RESPONSE error (these services do not speak the API's error envelope).
+ */
+export async function fetchJson(
+  transport: Transport,
+  url: string,
+  init: Pick<AttemptInit, 'timeoutMs' | 'signal'> & { method?: 'GET' | 'POST'; body?: string | undefined },
+): Promise<unknown> {
+  const method = init.method ?? 'GET';
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (init.body !== undefined) headers['content-type'] = 'application/json';
+  const target = new URL(url);
+  const label = `${method} ${target.origin}${target.pathname}`;
+  const { response, text } = await transport.send(url, { method, headers, body: init.body, timeoutMs: init.timeoutMs, signal: init.signal, label });
+  const body = parseJson(text);
+  if (!response.ok || body === INVALID_JSON || body === undefined) {
+    throw new TrxRentError({
+      code: 'INVALID_RESPONSE',
+      message: `${label} answered ${response.status}${response.ok ? ' without JSON' : ''}`,
+      status: response.status,
+      headers: response.headers,
+    });
+  }
+  return body;
+}
