@@ -53,15 +53,20 @@ const TRON_SHORT: Record<string, TronNetworkName> = {
 // x402 v1 short names of the EVM networks this package knows, and back.
 const EVM_V1: Record<string, number> = { base: 8453, 'base-sepolia': 84532 };
 
+/** `table[key]` only when `key` is the table's own property: `constructor`, `__proto__` or `toString` are not networks. */
+function own<T>(table: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 /** The TRON network a network id means, whatever its spelling; undefined when not TRON. */
 export function tronNetworkName(network: string): TronNetworkName | undefined {
   const id = network.trim();
-  const short = TRON_SHORT[id.toLowerCase()];
+  const short = own(TRON_SHORT, id.toLowerCase());
   if (short) return short;
   if (!/^tron:/i.test(id)) return undefined;
   const ref = id.slice(5);
   // Genesis-hash refs are case-sensitive base58; names and hex are not.
-  return TRON_REFS[ref] ?? TRON_REFS[ref.toLowerCase()];
+  return own(TRON_REFS, ref) ?? own(TRON_REFS, ref.toLowerCase());
 }
 
 /** TIP-712 chain id of a TRON network id (any alias), or undefined. */
@@ -73,7 +78,8 @@ export function tronChainId(network: string): number | undefined {
 /** EVM chain id of `eip155:N` or a known v1 name (`base`), or undefined. */
 export function evmChainId(network: string): number | undefined {
   const id = network.trim().toLowerCase();
-  if (id in EVM_V1) return EVM_V1[id];
+  const v1 = own(EVM_V1, id);
+  if (v1 !== undefined) return v1;
   const match = /^eip155:(\d+)$/.exec(id);
   return match ? Number(match[1]) : undefined;
 }

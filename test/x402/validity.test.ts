@@ -115,3 +115,16 @@ describe('validity helpers', () => {
     for (const bad of [0, -1, 3601, 1.5, Number.POSITIVE_INFINITY, Number.NaN]) expect(make(bad)).toThrow(/maxValiditySeconds/);
   });
 });
+
+describe('network tables', () => {
+  test('match own properties only: constructor, __proto__ and toString are no network', async () => {
+    const { tronNetworkName, evmChainId, normaliseNetwork } = await import('../../src/protocol/networks.js');
+    for (const id of ['constructor', '__proto__', 'toString', 'tron:constructor', 'tron:__proto__', 'tron:hasOwnProperty', 'valueOf']) {
+      expect(tronNetworkName(id), id).toBeUndefined();
+      expect(evmChainId(id), id).toBeUndefined();
+      expect(() => normaliseNetwork(id)).not.toThrow();
+    }
+    expect(tronNetworkName('tron:0x2b6653dc')).toBe('mainnet');
+    expect(evmChainId('base')).toBe(8453);
+  });
+});
