@@ -4,12 +4,12 @@
  * (works unchanged with the mock server: register http://127.0.0.1:3000/webhooks there).
  */
 import { createServer } from 'node:http';
-import { WebhookSignatureError, constructWebhookEvent, getSignatureHeader, isKnownEvent } from 'trx-rent/webhooks';
+import { type WebhookEvent, WebhookSignatureError, constructWebhookEvent, getSignatureHeader } from 'trx-rent/webhooks';
 
 const secret = process.env.WEBHOOK_SECRET;
 if (!secret) throw new Error('Set WEBHOOK_SECRET to the secret returned by webhooks.create');
 
-const seen = new Set<string>(); // deliveries can arrive twice: de-duplicate on something stable
+const seen = new Set<string>(); // bounded in a real service (an LRU, or a table with a TTL)
 
 createServer((req, res) => {
   const chunks: Buffer[] = [];
@@ -19,26 +19,25 @@ createServer((req, res) => {
     try {
       const event = await constructWebhookEvent(raw, getSignatureHeader(req.headers), secret);
       res.writeHead(200).end('ok'); // reply promptly; the work happens after
-      const key = `${event.event}:${JSON.stringify(event.data.id ?? event.data.tx_id ?? event.timestamp)}`;
+      // A delivery can arrive twice: de-duplicate on the signed body itself.
+      const key = raw.toString('base64');
       if (seen.has(key)) return;
       seen.add(key);
-      if (isKnownEvent(event)) {
-        switch (event.event) {
-          case 'order.filled':
-            console.log(`order ${event.data.id} filled for ${event.data.total_cost_sun} SUN`);
-            break;
-          case 'order.failed':
-            console.log(`order ${event.data.id} failed`);
-            break;
-          case 'deposit.received':
-            console.log(`deposit ${event.data.tx_id}: ${event.data.amount_sun} SUN`);
-            break;
-          case 'withdrawal.completed':
-            console.log(`withdrawal ${event.data.id} completed`);
-            break;
-        }
-      } else {
-        console.log(`unhandled event type ${event.event}`);
+      switch (event.event) {
+        case 'order.filled':
+          console.log(`order ${event.data.id} filled for ${event.data.total_cost_sun} SUN`);
+          break;
+        case 'order.failed':
+          console.log(`order ${event.data.id} failed`);
+          break;
+        case 'deposit.received':
+          console.log(`deposit ${event.data.tx_id}: ${event.data.amount_sun} SUN`);
+          break;
+        case 'withdrawal.completed':
+          console.log(`withdrawal ${event.data.id} completed`);
+          break;
+        default: // an event type newer than this version, delivered as sent
+          console.log(`unhandled event type ${(event as WebhookEvent).event}`);
       }
     } catch (error) {
       const reason = error instanceof WebhookSignatureError ? error.reason : 'error';

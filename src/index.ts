@@ -12,4 +12,5 @@ export * from './errors/index.js';
 export { isTronAddress, toTronAddress, tronAddressToHex } from './utils/address.js';
 export { trxToSun, sunToTrx, decimalToAtomic, atomicToDecimal, SUN_PER_TRX } from './utils/units.js';
 export { LIMITS } from './schemas/common.js';
+export { extraFields } from './schemas/known.js';
 export type * from './schemas/index.js';

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
-import { ApiPromise } from '../http/api-promise.js';
+import { ApiPromise, type WithResponse } from '../http/api-promise.js';
 import type { HttpClient, HttpRequest, RequestOptions } from '../http/client.js';
 import { validateRequest } from '../http/validate.js';
+import type { Known } from '../schemas/known.js';
 
 /** Base of every resource: one line per endpoint, everything cross-cutting lives in HttpClient. */
 export abstract class Resource {
@@ -11,15 +12,16 @@ export abstract class Resource {
    * `build` runs on first use, inside the promise: a local validation error rejects the returned
    * promise like any API error (and nothing is sent), rather than throwing synchronously.
    */
-  protected call<S extends z.ZodType>(build: () => HttpRequest<S>): ApiPromise<z.output<S>> {
-    return new ApiPromise(() => {
+  protected call<S extends z.ZodType>(build: () => HttpRequest<S>): ApiPromise<Known<z.output<S>>> {
+    // Known<>: the parsed value is the schema's output; its type drops the lenient index signature.
+    return new ApiPromise<Known<z.output<S>>>(() => {
       let request: HttpRequest<S>;
       try {
         request = build();
       } catch (error) {
         return Promise.reject(error);
       }
-      return this.http.request(request);
+      return this.http.request(request) as Promise<WithResponse<Known<z.output<S>>>>;
     });
   }
 

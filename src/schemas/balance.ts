@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { Known } from './known.js';
 import { looseNumber } from './common.js';
 
 /**
@@ -13,4 +14,4 @@ export const Balance = z.looseObject({
   /** TRX locked in pending operations (e.g. withdrawals), in SUN. */
   trx_locked: looseNumber,
 });
-export type Balance = z.infer<typeof Balance>;
+export type Balance = Known<z.infer<typeof Balance>>;

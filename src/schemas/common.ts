@@ -5,6 +5,7 @@
  * @module
  */
 import * as z from 'zod';
+import type { Known } from './known.js';
 import { isTronAddress } from '../utils/address.js';
 import { RESOURCE_TYPES } from './enums.js';
 export { RESOURCE_TYPES } from './enums.js';
@@ -45,7 +46,7 @@ export const positiveInt = z.number().int().positive().max(Number.MAX_SAFE_INTEG
  * parse `resource_type` leniently and keep values this version does not know.
  */
 export const ResourceType = z.enum(RESOURCE_TYPES);
-export type ResourceType = z.infer<typeof ResourceType>;
+export type ResourceType = Known<z.infer<typeof ResourceType>>;
 
 /** A query-string number: accepts a number, or digits as the mock receives them from a URL. */
 export const queryInt = z.union([z.number(), z.string().regex(/^\d+$/, 'must be a whole number').transform(Number)]);

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { Known } from './known.js';
 import { LIMITS, looseNumber, sun } from './common.js';
 
 /**
@@ -15,7 +16,7 @@ export const DepositInfo = z.looseObject({
   /** Smallest USDT deposit, in USDT. */
   min_amount_usdt: looseNumber,
 });
-export type DepositInfo = z.infer<typeof DepositInfo>;
+export type DepositInfo = Known<z.infer<typeof DepositInfo>>;
 
 /** Body of POST /api/v1/deposit/prepare. */
 export const PrepareDepositRequest = z.strictObject({
@@ -37,7 +38,7 @@ export const PreparedDeposit = z.looseObject({
   /** Signing instructions, as text. */
   note: z.string(),
 });
-export type PreparedDeposit = z.infer<typeof PreparedDeposit>;
+export type PreparedDeposit = Known<z.infer<typeof PreparedDeposit>>;
 
 /** A signed TRON transaction as tronweb produces it. */
 export const SignedTransaction = z.looseObject({
@@ -52,7 +53,7 @@ export const SignedTransaction = z.looseObject({
   /** Whether addresses in `raw_data` are base58 (true) or hex (false). */
   visible: z.boolean().optional(),
 });
-export type SignedTransaction = z.infer<typeof SignedTransaction>;
+export type SignedTransaction = Known<z.infer<typeof SignedTransaction>>;
 
 /**
  * Body of POST /api/v1/deposit/submit (no authentication): a signed TRX transfer to the deposit
@@ -63,4 +64,4 @@ export type SubmitDepositRequest = z.input<typeof SubmitDepositRequest>;
 
 /** Response of POST /api/v1/deposit/submit: the broadcast transaction, status `pending` until credited. */
 export const SubmitDepositResponse = z.looseObject({ tx_id: z.string(), status: z.string() });
-export type SubmitDepositResponse = z.infer<typeof SubmitDepositResponse>;
+export type SubmitDepositResponse = Known<z.infer<typeof SubmitDepositResponse>>;

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { Known } from './known.js';
 import { lenientEnum } from './common.js';
 
 /**
@@ -62,4 +63,4 @@ export const ErrorEnvelope = z.looseObject({
     details: z.record(z.string(), z.unknown()).optional(),
   }),
 });
-export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
+export type ErrorEnvelope = Known<z.infer<typeof ErrorEnvelope>>;

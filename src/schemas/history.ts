@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { Known } from './known.js';
 import { RESOURCE_TYPES, lenientEnum, looseNumber, looseTimestamp } from './common.js';
 import { HISTORY_PERIODS } from './enums.js';
 export { HISTORY_PERIODS } from './enums.js';
@@ -37,11 +38,11 @@ export const HistoryFill = z.looseObject({
   /** `ENERGY` or `BANDWIDTH`; unknown values are kept. */
   resource_type: lenientEnum(RESOURCE_TYPES),
 });
-export type HistoryFill = z.infer<typeof HistoryFill>;
+export type HistoryFill = Known<z.infer<typeof HistoryFill>>;
 
 /** Response of GET /api/v1/history: the period's fills, newest `created_at` first. */
 export const HistoryList = z.array(HistoryFill);
-export type HistoryList = z.infer<typeof HistoryList>;
+export type HistoryList = Known<z.infer<typeof HistoryList>>;
 
 /** Response of GET /api/v1/history/summary: totals over the whole account. */
 export const HistorySummary = z.looseObject({
@@ -54,4 +55,4 @@ export const HistorySummary = z.looseObject({
   /** Average price per energy unit, in SUN. */
   avg_price_sun: looseNumber,
 });
-export type HistorySummary = z.infer<typeof HistorySummary>;
+export type HistorySummary = Known<z.infer<typeof HistorySummary>>;

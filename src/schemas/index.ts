@@ -10,6 +10,7 @@
  * @module
  */
 export * from './common.js';
+export * from './known.js';
 export * from './errors.js';
 export * from './keys.js';
 export * from './prices.js';

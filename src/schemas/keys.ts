@@ -1,11 +1,12 @@
 import * as z from 'zod';
+import type { Known } from './known.js';
 import { lenientEnum, looseTimestamp } from './common.js';
 import { PERMISSIONS } from './enums.js';
 export { PERMISSIONS } from './enums.js';
 
 /** One of {@link PERMISSIONS}, as a request sends it (strict). */
 export const Permission = z.enum(PERMISSIONS);
-export type Permission = z.infer<typeof Permission>;
+export type Permission = Known<z.infer<typeof Permission>>;
 
 /** Body of POST /api/v1/keys. */
 export const CreateKeyRequest = z.strictObject({
@@ -32,8 +33,8 @@ export const ApiKey = z.looseObject({
   /** ISO 8601 per the spec; Unix time is accepted too. */
   created_at: looseTimestamp,
 });
-export type ApiKey = z.infer<typeof ApiKey>;
+export type ApiKey = Known<z.infer<typeof ApiKey>>;
 
 /** Response of DELETE /api/v1/keys/:id: `revoked` is always true; the key stops working at once. */
 export const RevokeKeyResponse = z.looseObject({ revoked: z.boolean() });
-export type RevokeKeyResponse = z.infer<typeof RevokeKeyResponse>;
+export type RevokeKeyResponse = Known<z.infer<typeof RevokeKeyResponse>>;

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { Known } from './known.js';
 import {
   LIMITS,
   RESOURCE_TYPES,
@@ -15,10 +16,10 @@ export { ORDER_TYPES, ORDER_STATUSES, FILL_STATUSES, ORDER_TYPES_NEEDING_PRICE }
 
 /** One of {@link ORDER_TYPES}, as a request sends it (strict). */
 export const OrderType = z.enum(ORDER_TYPES);
-export type OrderType = z.infer<typeof OrderType>;
+export type OrderType = Known<z.infer<typeof OrderType>>;
 /** One of {@link ORDER_STATUSES}, as a request (the `status` filter of GET /orders) sends it. */
 export const OrderStatus = z.enum(ORDER_STATUSES);
-export type OrderStatus = z.infer<typeof OrderStatus>;
+export type OrderStatus = Known<z.infer<typeof OrderStatus>>;
 
 /**
  * Body of POST /api/v1/orders. Checked before sending: energy amounts of at least 65000, and
@@ -78,7 +79,7 @@ export const Fill = z.looseObject({
   /** The delegation's transaction id (follows the live service, not the spec); null for a failed fill. */
   delegation_tx: z.string().nullish(),
 });
-export type Fill = z.infer<typeof Fill>;
+export type Fill = Known<z.infer<typeof Fill>>;
 
 /**
  * An order as the API returns it. One schema for the three shapes the spec gives: the create
@@ -118,7 +119,7 @@ export const Order = z.looseObject({
    */
   expires_at: looseTimestamp.nullish(),
 });
-export type Order = z.infer<typeof Order>;
+export type Order = Known<z.infer<typeof Order>>;
 
 /** Query of GET /api/v1/orders. Every field is optional. */
 export const ListOrdersQuery = z.strictObject({
@@ -145,7 +146,7 @@ export const OrderList = z.looseObject({
   /** Number of orders matching the filter, over all pages. */
   total: looseNumber,
 });
-export type OrderList = z.infer<typeof OrderList>;
+export type OrderList = Known<z.infer<typeof OrderList>>;
 
 /** Path id of GET /api/v1/orders/:id (a UUID on the live service; any non-empty id here). */
 export const OrderId = z.string().min(1, 'is required');

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { Known } from './known.js';
 import { LIMITS, ResourceType, lenientEnum, looseNumber, looseTimestamp, positiveInt, queryInt, RESOURCE_TYPES } from './common.js';
 
 /** One price tier of a provider: the price per unit for renting that long. */
@@ -8,7 +9,7 @@ export const PricePoint = z.looseObject({
   /** SUN per unit of resource for that duration. */
   price_sun: looseNumber,
 });
-export type PricePoint = z.infer<typeof PricePoint>;
+export type PricePoint = Known<z.infer<typeof PricePoint>>;
 
 /** One provider's prices and availability, as GET /api/v1/prices lists them. */
 export const ProviderPrice = z.looseObject({
@@ -27,11 +28,11 @@ export const ProviderPrice = z.looseObject({
   /** Time of the last successful fetch: ISO 8601 per the spec, Unix time from the live service. */
   fetched_at: looseTimestamp,
 });
-export type ProviderPrice = z.infer<typeof ProviderPrice>;
+export type ProviderPrice = Known<z.infer<typeof ProviderPrice>>;
 
 /** Response of GET /api/v1/prices (public): every active provider, refreshed every 30 seconds. */
 export const PriceList = z.array(ProviderPrice);
-export type PriceList = z.infer<typeof PriceList>;
+export type PriceList = Known<z.infer<typeof PriceList>>;
 
 /** Query of GET /api/v1/prices/best (follows the live service; the spec does not show it). */
 export const BestPriceQuery = z.strictObject({
@@ -61,7 +62,7 @@ export const PriceEntry = z.looseObject({
   /** Time of the poll: ISO 8601 or Unix time. */
   polled_at: looseTimestamp,
 });
-export type PriceEntry = z.infer<typeof PriceEntry>;
+export type PriceEntry = Known<z.infer<typeof PriceEntry>>;
 
 /** Periods GET /api/v1/prices/history accepts (live service). */
 export const PRICE_HISTORY_PERIODS = ['1h', '6h', '24h', '7d', '30d'] as const;
@@ -79,7 +80,7 @@ export type PriceHistoryQuery = z.input<typeof PriceHistoryQuery>;
 
 /** Response of GET /api/v1/prices/history: price entries, one per provider, resource and poll. */
 export const PriceHistory = z.array(PriceEntry);
-export type PriceHistory = z.infer<typeof PriceHistory>;
+export type PriceHistory = Known<z.infer<typeof PriceHistory>>;
 
 /** Response of GET /api/v1/prices/stats (follows the live service). */
 export const PriceStats = z.looseObject({
@@ -92,7 +93,7 @@ export const PriceStats = z.looseObject({
   /** How often the cheapest provider changed in the last 24 hours. */
   cheapest_changes_24h: looseNumber,
 });
-export type PriceStats = z.infer<typeof PriceStats>;
+export type PriceStats = Known<z.infer<typeof PriceStats>>;
 
 /**
  * Query of GET /api/v1/orders/preview: what an order would cost now, with the provider selection
@@ -135,7 +136,7 @@ export const PreviewOption = z.looseObject({
   /** Duration of the price tier that matched, in seconds. */
   duration_sec: looseNumber,
 });
-export type PreviewOption = z.infer<typeof PreviewOption>;
+export type PreviewOption = Known<z.infer<typeof PreviewOption>>;
 
 /** Response of GET /api/v1/orders/preview. */
 export const Preview = z.looseObject({
@@ -146,4 +147,4 @@ export const Preview = z.looseObject({
   /** True when no provider can fulfil the request. */
   no_providers: z.boolean(),
 });
-export type Preview = z.infer<typeof Preview>;
+export type Preview = Known<z.infer<typeof Preview>>;

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { Known } from './known.js';
 import { lenientEnum, looseTimestamp } from './common.js';
 import { Order } from './orders.js';
 import { Withdrawal } from './withdrawals.js';
@@ -7,7 +8,7 @@ export { WEBHOOK_EVENTS } from './enums.js';
 
 /** One of {@link WEBHOOK_EVENTS}, as a request (POST /webhooks) sends it (strict). */
 export const WebhookEventType = z.enum(WEBHOOK_EVENTS);
-export type WebhookEventType = z.infer<typeof WebhookEventType>;
+export type WebhookEventType = Known<z.infer<typeof WebhookEventType>>;
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
@@ -53,15 +54,15 @@ export const Webhook = z.looseObject({
   /** ISO 8601 per the spec; Unix time is accepted too. */
   created_at: looseTimestamp,
 });
-export type Webhook = z.infer<typeof Webhook>;
+export type Webhook = Known<z.infer<typeof Webhook>>;
 
 /** Response of GET /api/v1/webhooks: every webhook, without secrets (follows the live service). */
 export const WebhookList = z.array(Webhook);
-export type WebhookList = z.infer<typeof WebhookList>;
+export type WebhookList = Known<z.infer<typeof WebhookList>>;
 
 /** Response of DELETE /api/v1/webhooks/:id: `{ deleted: true }` (follows the live service). */
 export const DeleteWebhookResponse = z.looseObject({ deleted: z.boolean() });
-export type DeleteWebhookResponse = z.infer<typeof DeleteWebhookResponse>;
+export type DeleteWebhookResponse = Known<z.infer<typeof DeleteWebhookResponse>>;
 
 /*
  * Delivery bodies: { event, data, timestamp }. The spec does not show `data` per event; these
@@ -85,7 +86,7 @@ export const DepositReceivedData = z.looseObject({
   /** Sender address, when known. */
   from_address: z.string().optional(),
 });
-export type DepositReceivedData = z.infer<typeof DepositReceivedData>;
+export type DepositReceivedData = Known<z.infer<typeof DepositReceivedData>>;
 
 /**
  * `data` of a `withdrawal.completed` delivery: the withdrawal as the API returns it, plus the
@@ -106,7 +107,7 @@ export const WebhookEventBody = z.discriminatedUnion('event', [
   z.looseObject({ event: z.literal('deposit.received'), data: DepositReceivedData, timestamp }),
   z.looseObject({ event: z.literal('withdrawal.completed'), data: WithdrawalCompletedData, timestamp }),
 ]);
-export type WebhookEventBody = z.infer<typeof WebhookEventBody>;
+export type WebhookEventBody = Known<z.infer<typeof WebhookEventBody>>;
 
 /** Any delivery, including event types this version does not know (e.g. deposit.confirmed). */
 export const AnyWebhookEventBody = z.looseObject({

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { Known } from './known.js';
 import { LIMITS, lenientEnum, looseNumber, sun, tronAddress } from './common.js';
 import { CURRENCIES, WITHDRAWAL_STATUSES } from './enums.js';
 export { CURRENCIES, WITHDRAWAL_STATUSES } from './enums.js';
@@ -28,4 +29,4 @@ export const Withdrawal = z.looseObject({
   /** Destination TRON address. */
   address: z.string(),
 });
-export type Withdrawal = z.infer<typeof Withdrawal>;
+export type Withdrawal = Known<z.infer<typeof Withdrawal>>;

@@ -5,6 +5,7 @@
  * @module
  */
 import * as z from 'zod';
+import type { Known } from './known.js';
 import { ResourceType, lenientEnum, looseNumber, looseTimestamp, tronAddress } from './common.js';
 import { ESTIMATE_OPERATIONS, WATCH_EVENT_TYPES, RPC_METHODS } from './enums.js';
 export { ESTIMATE_OPERATIONS, WATCH_EVENT_TYPES, RPC_METHODS } from './enums.js';
@@ -195,7 +196,7 @@ export const X402PriceEntry = z.looseObject({
   /** Units available. */
   available: looseNumber,
 });
-export type X402PriceEntry = z.infer<typeof X402PriceEntry>;
+export type X402PriceEntry = Known<z.infer<typeof X402PriceEntry>>;
 /** Result of GET /x402/tron/prices: entries from several providers, updated every 30 seconds. */
 export const X402PriceList = z.array(X402PriceEntry);
 
@@ -224,7 +225,7 @@ export const X402Account = z.looseObject({
   /** Not shown by the spec; the mock sends this name. */
   trc20_balances: z.array(Trc20Balance).optional(),
 });
-export type X402Account = z.infer<typeof X402Account>;
+export type X402Account = Known<z.infer<typeof X402Account>>;
 
 const decimalOut = z.union([z.string(), z.number().transform(String)]);
 
@@ -237,7 +238,7 @@ export const Estimate = z.looseObject({
   /** Estimated cost in TRX (not SUN), a decimal string. */
   cost_trx: decimalOut,
 });
-export type Estimate = z.infer<typeof Estimate>;
+export type Estimate = Known<z.infer<typeof Estimate>>;
 
 /** Result of POST /x402/tron/swap/quote, from a decentralized exchange. Decimal strings. */
 export const SwapQuote = z.looseObject({
@@ -248,11 +249,11 @@ export const SwapQuote = z.looseObject({
   /** Exchange rate. */
   rate: decimalOut,
 });
-export type SwapQuote = z.infer<typeof SwapQuote>;
+export type SwapQuote = Known<z.infer<typeof SwapQuote>>;
 
 /** Result of GET /x402/tron/network: chain parameters. The spec does not show the fields, so any object is accepted. */
 export const NetworkInfo = z.looseObject({});
-export type NetworkInfo = z.infer<typeof NetworkInfo>;
+export type NetworkInfo = Known<z.infer<typeof NetworkInfo>>;
 
 /** Result of POST /x402/tron/invoice. */
 export const Invoice = z.looseObject({
@@ -265,7 +266,7 @@ export const Invoice = z.looseObject({
   /** Text to encode as a QR code for wallets. */
   qr_data: z.string(),
 });
-export type Invoice = z.infer<typeof Invoice>;
+export type Invoice = Known<z.infer<typeof Invoice>>;
 
 /** Result of POST /x402/tron/watch. */
 export const Watch = z.looseObject({
@@ -276,7 +277,7 @@ export const Watch = z.looseObject({
   /** `active` or `expired` (the spec shows no values; others are kept). */
   status: lenientEnum(['active', 'expired']),
 });
-export type Watch = z.infer<typeof Watch>;
+export type Watch = Known<z.infer<typeof Watch>>;
 
 /** Result of POST /x402/tron/receive. */
 export const Receive = z.looseObject({
@@ -287,7 +288,7 @@ export const Receive = z.looseObject({
   /** When the one-time watch ends (`timeout_seconds` after creation). */
   expires_at: looseTimestamp,
 });
-export type Receive = z.infer<typeof Receive>;
+export type Receive = Known<z.infer<typeof Receive>>;
 
 /** Result of POST /x402/tron/send. */
 export const SendResult = z.looseObject({
@@ -298,7 +299,7 @@ export const SendResult = z.looseObject({
   /** Energy bought and resources used for the transfer; fields not shown by the spec (the mock sends e.g. `energy_used`, `energy_purchased`, `trx_burnt`). */
   resources: z.record(z.string(), z.unknown()),
 });
-export type SendResult = z.infer<typeof SendResult>;
+export type SendResult = Known<z.infer<typeof SendResult>>;
 
 /** Result of POST /x402/tron/send/batch. */
 export const BatchSendResult = z.looseObject({
@@ -311,7 +312,7 @@ export const BatchSendResult = z.looseObject({
   /** One entry per transfer; the spec does not show their shape. */
   results: z.array(z.unknown()),
 });
-export type BatchSendResult = z.infer<typeof BatchSendResult>;
+export type BatchSendResult = Known<z.infer<typeof BatchSendResult>>;
 
 /** Result of POST /x402/tron/swap/execute. */
 export const SwapExecution = z.looseObject({
@@ -320,11 +321,11 @@ export const SwapExecution = z.looseObject({
   /** Amount of the bought token received, a decimal string in token units. */
   amount_out: decimalOut,
 });
-export type SwapExecution = z.infer<typeof SwapExecution>;
+export type SwapExecution = Known<z.infer<typeof SwapExecution>>;
 
 /** Result of POST /x402/tron/rpc/{method}: the node's JSON, object or array, as returned. */
 export const RpcResult = z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]);
-export type RpcResult = z.infer<typeof RpcResult>;
+export type RpcResult = Known<z.infer<typeof RpcResult>>;
 
 // ---- x402 wire format ----
 
@@ -357,7 +358,7 @@ export const PaymentRequirementsV2 = z.looseObject({
   /** Scheme-specific data, e.g. the token's EIP-712 `{ name, version }`. */
   extra: z.record(z.string(), z.unknown()).optional(),
 });
-export type PaymentRequirementsV2 = z.infer<typeof PaymentRequirementsV2>;
+export type PaymentRequirementsV2 = Known<z.infer<typeof PaymentRequirementsV2>>;
 
 /** x402 v2 challenge: the base64 JSON in the `PAYMENT-REQUIRED` header of a 402. */
 export const PaymentRequiredV2 = z.looseObject({
@@ -397,7 +398,7 @@ export const PaymentRequirementsV1 = z.looseObject({
   /** Scheme-specific data, e.g. the token's EIP-712 `{ name, version }`. */
   extra: z.record(z.string(), z.unknown()).optional(),
 });
-export type PaymentRequirementsV1 = z.infer<typeof PaymentRequirementsV1>;
+export type PaymentRequirementsV1 = Known<z.infer<typeof PaymentRequirementsV1>>;
 
 /** x402 v1 challenge: the JSON body of a 402. */
 export const PaymentRequiredV1 = z.looseObject({
@@ -420,7 +421,7 @@ export const PaymentPayloadV2 = z.looseObject({
   /** The challenge's extensions, echoed. */
   extensions: z.record(z.string(), z.unknown()).optional(),
 });
-export type PaymentPayloadV2 = z.infer<typeof PaymentPayloadV2>;
+export type PaymentPayloadV2 = Known<z.infer<typeof PaymentPayloadV2>>;
 
 /** x402 v1 payment: the base64 JSON in the `X-PAYMENT` header of the paid retry. */
 export const PaymentPayloadV1 = z.looseObject({
@@ -432,7 +433,7 @@ export const PaymentPayloadV1 = z.looseObject({
   /** Scheme-specific signed data (e.g. `signature` and `authorization`). */
   payload: z.record(z.string(), z.unknown()),
 });
-export type PaymentPayloadV1 = z.infer<typeof PaymentPayloadV1>;
+export type PaymentPayloadV1 = Known<z.infer<typeof PaymentPayloadV1>>;
 
 /**
  * x402 settlement result: the base64 JSON in the `PAYMENT-RESPONSE` (v2) or
@@ -454,4 +455,4 @@ export const SettlementResponse = z.looseObject({
   /** Amount settled, in atomic units (v2). */
   amount: z.string().optional(),
 });
-export type SettlementResponse = z.infer<typeof SettlementResponse>;
+export type SettlementResponse = Known<z.infer<typeof SettlementResponse>>;

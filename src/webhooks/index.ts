@@ -67,13 +67,19 @@ export type OrderFailedEvent = EventBase<'order.failed', Order>;
 export type DepositReceivedEvent = EventBase<'deposit.received', DepositReceivedData>;
 /** `withdrawal.completed`: a withdrawal was paid out; `data` is the withdrawal plus its `tx_id`. */
 export type WithdrawalCompletedEvent = EventBase<'withdrawal.completed', Withdrawal & { tx_id?: string }>;
-/** The events this version types; switch on `event` to narrow `data`. */
+/**
+ * The events this version types, as {@link constructWebhookEvent} returns them: a `switch` on
+ * `event` narrows `data`, no helper needed. An event type newer than this version is still
+ * delivered as sent (its own `event` name and `data`, nothing dropped) and reaches the switch's
+ * `default:` branch; {@link isKnownEvent} tells the two apart at run time.
+ */
 export type KnownWebhookEvent = OrderFilledEvent | OrderFailedEvent | DepositReceivedEvent | WithdrawalCompletedEvent;
 /** An event type this version does not know yet; its body is kept as sent. */
 export type UnknownWebhookEvent = EventBase<string, Record<string, unknown>>;
 /**
- * A verified delivery, as {@link constructWebhookEvent} returns it. Narrow with
- * {@link isKnownEvent} before switching on `event`.
+ * Any delivery, known or not: the type for code that stores or forwards events without
+ * switching on them. A switch narrows {@link KnownWebhookEvent}, which
+ * {@link constructWebhookEvent} returns.
  */
 export type WebhookEvent = KnownWebhookEvent | UnknownWebhookEvent;
 
@@ -82,8 +88,11 @@ export const KNOWN_WEBHOOK_EVENTS = ['order.filled', 'order.failed', 'deposit.re
 // The live service's README names the deposit event `deposit.confirmed`; it is the same event.
 const EVENT_ALIASES: Record<string, KnownWebhookEvent['event']> = { 'deposit.confirmed': 'deposit.received' };
 
-/** Narrow to the events this version types: `if (isKnownEvent(e)) switch (e.event) { … }`. */
-export function isKnownEvent(event: WebhookEvent): event is KnownWebhookEvent {
+/**
+ * Whether this version types the event: false for an event type newer than this version, which
+ * {@link constructWebhookEvent} still returns as sent.
+ */
+export function isKnownEvent(event: { readonly event: string }): event is KnownWebhookEvent {
   return (KNOWN_WEBHOOK_EVENTS as readonly string[]).includes(event.event);
 }
 
@@ -243,13 +252,22 @@ const MESSAGES: Record<WebhookSignatureFailure, string> = {
  * with a `reason` when the header is missing or malformed, the signature does not match, the
  * body is not an event, or its `timestamp` is outside `toleranceSec`. A `deposit.confirmed`
  * event (the live service's name) comes back as `deposit.received`.
+ *
+ * ```ts
+ * const event = await constructWebhookEvent(rawBody, getSignatureHeader(req.headers), secret);
+ * switch (event.event) {
+ *   case 'order.filled': console.log(event.data.fills); break; // data: Order
+ *   case 'deposit.received': console.log(event.data.amount_sun); break;
+ *   default: console.log('not handled:', event.event); // also events newer than this version
+ * }
+ * ```
  */
 export async function constructWebhookEvent(
   rawBody: RawBody,
   signatureHeader: string | null | undefined,
   secret: string,
   options: ConstructEventOptions = {},
-): Promise<WebhookEvent> {
+): Promise<KnownWebhookEvent> {
   // Replay protection is never turned off by an odd number (0, -1, NaN from an unset env var,
   // Infinity): only the explicit, named `skipTimestampCheck` does that.
   const tolerance = options.toleranceSec ?? 300;
@@ -285,7 +303,9 @@ export async function constructWebhookEvent(
   }
 
   const alias = Object.hasOwn(EVENT_ALIASES, event.event) ? EVENT_ALIASES[event.event] : undefined; // not 'constructor', '__proto__'…
-  return (alias ? { ...event, event: alias } : event) as unknown as WebhookEvent;
+  // Typed as the known union so a switch narrows; an unknown event type is returned as sent
+  // (lenient on what we receive) and falls through to the caller's default branch.
+  return (alias ? { ...event, event: alias } : event) as unknown as KnownWebhookEvent;
 }
 
 /** Header names the service has used for the signature (the spec's, and the live service's). */

@@ -6,6 +6,7 @@ import { decodeResponse, fetchJson, parseJson, INVALID_JSON } from '../http/resp
 import { type Exchange, Transport } from '../http/transport.js';
 import { baseString, buildUrl, parseBaseUrl } from '../http/url.js';
 import { validateRequest } from '../http/validate.js';
+import type { Known } from '../schemas/known.js';
 import {
   BatchSendRequest,
   BatchSendResult,
@@ -348,7 +349,7 @@ export class X402Client {
     method: 'GET' | 'POST',
     path: string,
     req: { query?: Record<string, unknown>; body?: unknown; schema: S; options?: CallOptions | undefined },
-  ): Promise<Paid<z.output<S>>> {
+  ): Promise<Paid<Known<z.output<S>>>> {
     const options = req.options ?? {};
     const url = buildUrl(this.baseUrl, path, req.query);
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);
@@ -376,7 +377,7 @@ export class X402Client {
     if (exchange.response.status === 402) ({ exchange, payment } = await this.#pay(call, exchange));
     const { response, text } = exchange;
     try {
-      return { data: decodeResponse(req.schema, response, text, label, { payment }), payment, response };
+      return { data: decodeResponse(req.schema, response, text, label, { payment }) as Known<z.output<S>>, payment, response };
     } catch (error) {
       if (payment && isTrxRentError(error)) (error as { payment?: PaymentReceipt }).payment = payment;
       throw error;

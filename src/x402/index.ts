@@ -33,6 +33,7 @@ export {
   type RefusedOffer,
 } from './errors.js';
 export type { AllowList, PreferEntry } from './spend.js';
+export { extraFields } from '../schemas/known.js';
 export {
   NETWORKS,
   TRON_CHAIN_IDS,

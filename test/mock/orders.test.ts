@@ -1,6 +1,6 @@
 /** Order state machine, money locking and the market, on a manual clock. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TrxRent } from '../../src/index.js';
+import { TrxRent, extraFields } from '../../src/index.js';
 import { Order } from '../../src/schemas/orders.js';
 import { type MockServer, createManualClock, createMockState } from '../../src/mock/index.js';
 import { T0, TARGET, manualServer } from './helpers.js';
@@ -214,7 +214,7 @@ describe('PERIODIC', () => {
     await mock.state.advance(1_000);
     let got = await sdk.orders.get(o.id);
     expect(got).toMatchObject({ status: 'FILLED', runs: 1, interval_sec: 600 });
-    expect(Date.parse(String(got.next_run_at))).toBe(Date.parse(String(got.filled_at)) + 600_000);
+    expect(Date.parse(String(extraFields(got).next_run_at))).toBe(Date.parse(String(got.filled_at)) + 600_000);
     await mock.state.advance(600_000 + 1_000);
     got = await sdk.orders.get(o.id);
     expect(got).toMatchObject({ status: 'FILLED', runs: 2 });

@@ -257,6 +257,7 @@ describe('money', () => {
     await expect.poll(() => received.length, { timeout: 3000, interval: 20 }).toBe(1);
     const event = await constructWebhookEvent(received[0]!.body, received[0]!.signature, hook.secret!);
     expect(event.event).toBe('order.filled');
+    if (event.event !== 'order.filled') throw new Error('narrowed by the switch above');
     expect(event.data.id).toBe(order.id);
 
     await expect(client.webhooks.delete(hook.id)).resolves.toEqual({ deleted: true });

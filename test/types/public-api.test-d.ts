@@ -5,6 +5,7 @@
  */
 import {
   type Order,
+  extraFields,
   type OrderList,
   RateLimitedError,
   TrxRent,
@@ -66,18 +67,44 @@ export function errors(error: unknown) {
 }
 
 export async function webhooks(raw: string, header: string | null) {
-  const event: WebhookEvent = await constructWebhookEvent(raw, header, 'secret');
-  if (isKnownEvent(event)) {
-    switch (event.event) {
-      case 'order.filled':
-        expectType<Order>(event.data);
-        break;
-      case 'deposit.received':
-        expectType<number>(event.data.amount_sun);
-        break;
-      case 'withdrawal.completed':
-        expectType<string | undefined>(event.data.tx_id);
-        break;
-    }
+  // A switch on the verified event's name narrows `data`, with no helper.
+  const event = await constructWebhookEvent(raw, header, 'secret');
+  switch (event.event) {
+    case 'order.filled':
+    case 'order.failed':
+      expectType<Order>(event.data);
+      expectType<string>(event.data.id);
+      break;
+    case 'deposit.received':
+      expectType<number>(event.data.amount_sun);
+      // @ts-expect-error a deposit has no order fields
+      event.data.fills;
+      break;
+    case 'withdrawal.completed':
+      expectType<string | undefined>(event.data.tx_id);
+      break;
+    default:
+      // events newer than this version arrive here, as sent
+      expectType<string>((event as WebhookEvent).event);
   }
+  // isKnownEvent still tells a stored or forwarded event apart at run time.
+  const stored: WebhookEvent = event;
+  if (isKnownEvent(stored) && stored.event === 'order.filled') expectType<Order>(stored.data);
+}
+
+export async function strictResponses(id: string) {
+  const order = await client.orders.get(id);
+  expectType<string>(order.id);
+  // @ts-expect-error a misspelled field is a compile error (no index signature on responses)
+  order.stauts;
+  // @ts-expect-error nested objects too: a fill's misspelled field
+  order.fills?.[0]?.tx_idd;
+  // optional fields stay optional
+  const expires: Order['expires_at'] = undefined;
+  expectType<Order['expires_at']>(expires);
+  // unknown fields the service adds stay readable at run time, explicitly
+  expectType<unknown>(extraFields(order).priority_fee_sun);
+  const balance = await client.balance.get();
+  // @ts-expect-error
+  balance.balance_trx_typo;
 }
