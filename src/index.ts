@@ -3,7 +3,17 @@
  * only zod (HTTP is the platform's fetch); payment and TRON-signing code lives in `trx-rent/x402` and loads lazily.
  */
 export { TrxRent, type TrxRentOptions } from './client.js';
-export type { HttpClientOptions, RequestOptions, Hooks } from './http/client.js';
+export type { HttpClient, HttpClientOptions, RequestOptions, Hooks } from './http/client.js';
+export type { RetryPolicy } from './http/retry.js';
+// The resource clients behind `client.keys`, `client.orders`…: exported as types for the reference.
+export type { Keys } from './resources/keys.js';
+export type { Prices } from './resources/prices.js';
+export type { Orders } from './resources/orders.js';
+export type { BalanceResource } from './resources/balance.js';
+export type { History } from './resources/history.js';
+export type { Deposits } from './resources/deposits.js';
+export type { Withdrawals } from './resources/withdrawals.js';
+export type { Webhooks } from './resources/webhooks.js';
 export { ApiPromise, type WithResponse } from './http/api-promise.js';
 export type { Logger, LogLevel } from './http/log.js';
 export { OrderPage, type WaitForOptions } from './resources/orders.js';

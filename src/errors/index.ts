@@ -1,8 +1,10 @@
 /**
  * Typed errors. The class follows the `code` in the error envelope, whatever the HTTP status
  * (the spec lists two statuses for some codes); unknown codes keep their code on TrxRentError.
+ * @module
  */
 
+/** What a {@link TrxRentError} is built from. */
 export interface TrxRentErrorInit {
   code: string;
   message: string;
@@ -29,6 +31,10 @@ export function isTrxRentError(value: unknown): value is TrxRentError {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
 }
 
+/**
+ * Base of every error trx-rent throws. `code` is the error envelope's code (or a local one such
+ * as `CONNECTION_ERROR`); check it, or the subclass, rather than the message.
+ */
 export class TrxRentError extends Error {
   /** Machine-readable code from the error envelope (e.g. `INSUFFICIENT_BALANCE`). */
   readonly code: string;
@@ -79,20 +85,34 @@ export function readRequestId(headers: Headers | undefined, body: unknown): stri
   return typeof inner === 'string' && inner ? inner : undefined;
 }
 
+/** `UNAUTHORIZED` (401): the API key is missing, wrong or revoked. */
 export class UnauthorizedError extends TrxRentError {}
+/** `FORBIDDEN` (403): the key lacks the permission the endpoint needs. */
 export class ForbiddenError extends TrxRentError {}
+/** `NOT_FOUND` (404): no such order, key, webhook or withdrawal. */
 export class NotFoundError extends TrxRentError {}
+/** `DUPLICATE_REQUEST` (409): the Idempotency-Key was already used with different parameters. */
 export class DuplicateRequestError extends TrxRentError {}
+/** `VALIDATION_ERROR` (422, or raised locally before sending): the request failed validation; `field` names the field. */
 export class ValidationError extends TrxRentError {}
+/** `INSUFFICIENT_BALANCE` (422): the balance does not cover the order or withdrawal. */
 export class InsufficientBalanceError extends TrxRentError {}
+/** `BELOW_MINIMUM_ORDER` (422): the amount is below the provider's minimum. */
 export class BelowMinimumOrderError extends TrxRentError {}
+/** `INVALID_ADDRESS` (422): a TRON address failed validation. */
 export class InvalidAddressError extends TrxRentError {}
+/** `PRICE_EXCEEDED` (422): the current price is above `max_price_sun`. */
 export class PriceExceededError extends TrxRentError {}
+/** `PROVIDER_UNAVAILABLE` (503): no provider can fill the request now. */
 export class ProviderUnavailableError extends TrxRentError {}
+/** `MAINTENANCE` (503): the platform is in maintenance; retried with backoff. */
 export class MaintenanceError extends TrxRentError {}
+/** `INTERNAL_ERROR` (500): the service failed; retried with backoff when the request is safe to repeat. */
 export class InternalError extends TrxRentError {}
+/** `BROADCAST_FAILED` (502): the signed transaction could not be broadcast. */
 export class BroadcastFailedError extends TrxRentError {}
 
+/** `RATE_LIMITED` (429): too many requests; `retryAfterMs` says how long to wait. Retried automatically. */
 export class RateLimitedError extends TrxRentError {
   /** How long the server asked us to wait (from Retry-After), in milliseconds. */
   readonly retryAfterMs: number | undefined;
@@ -192,6 +212,7 @@ export const ERROR_CLASSES = {
   BROADCAST_FAILED: BroadcastFailedError,
 } as const satisfies Record<string, typeof TrxRentError>;
 
+/** The spec's error codes (an error's `code` may also be one this version does not know). */
 export type ErrorCode = keyof typeof ERROR_CLASSES;
 
 // Used when a body carries no usable code (an HTML 502 from a proxy, an empty 404).

@@ -5,13 +5,20 @@
  * Like any promise-returning call, the request starts at once: `void client.webhooks.delete(id)`
  * really deletes, and a rejection nobody handles is reported as unhandled (once).
  */
+/** A parsed result with the raw Response it came from. */
 export interface WithResponse<T> {
+  /** The parsed body. */
   data: T;
+  /** The raw Response (status, headers; its body is already read). */
   response: Response;
 }
 
 const ignore = () => undefined;
 
+/**
+ * A Promise of the parsed result that also offers the raw Response, without a second API:
+ * `await client.orders.create(p)` gives the order; `.withResponse()` gives `{ data, response }`.
+ */
 export class ApiPromise<T> extends Promise<T> {
   readonly #started: Promise<WithResponse<T>>;
 
@@ -27,6 +34,7 @@ export class ApiPromise<T> extends Promise<T> {
   }
 
   // Promise subclasses must construct plain Promises for derived promises (then/catch chains).
+  /** Derived promises (`then`, `catch`) are plain Promises. */
   static override get [Symbol.species]() {
     return Promise;
   }

@@ -15,6 +15,7 @@ export type { Hooks } from './transport.js';
 /** Default `maxPages`: how many pages `for await` over a list fetches at most. */
 export const DEFAULT_MAX_PAGES = 1000;
 
+/** Options of `new TrxRent(options)`; every one also has a default or an environment variable. */
 export interface HttpClientOptions {
   /**
    * Account API key (`sk_live_…`), sent as X-API-Key.
@@ -161,14 +162,20 @@ export class HttpClient {
     this.#transport = new Transport(options);
   }
 
+  /** Whether an API key or JWT is configured. */
   get hasCredentials(): boolean {
     return this.#credentials;
   }
 
+  /** The absolute URL of an API path (with its query), as requests are sent. */
   url(path: string, query?: HttpRequest<z.ZodType>['query']): string {
     return buildUrl(this.baseUrl, path, query);
   }
 
+  /**
+   * Sends one request through the retry loop and parses it with `req.schema`.
+   * @internal The resources' building block (and the CLI's `api` command); its shape may change.
+   */
   async request<S extends z.ZodType>(req: HttpRequest<S>): Promise<WithResponse<z.output<S>>> {
     const { method, options = {} } = req;
     if (req.auth !== false && !this.#credentials) {

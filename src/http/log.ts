@@ -2,13 +2,17 @@
  * Debug logging that cannot leak credentials: only method, URL path, status and timing are
  * ever formatted (never headers); bodies (which may hold a new key or a webhook secret) are
  * never logged, and error text is passed through redactText.
+ * @module
  */
 import { env } from './env.js';
 
+/** Where debug lines go (`logger` option); default: stderr. */
 export interface Logger {
+  /** One line per request attempt: method, path, status, timing; never headers or bodies. */
   debug(message: string): void;
 }
 
+/** `debug` logs each request attempt; `off` (default unless `TRX_RENT_LOG=debug`) formats nothing. */
 export type LogLevel = 'off' | 'debug';
 
 /** Masks anything that looks like an sk_live_ key or a JWT inside free text (e.g. an error message). */

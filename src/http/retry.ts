@@ -2,13 +2,18 @@
  * When to retry and how long to wait. Kept apart from the request loop so the rules read in one
  * place: network errors, timeouts, 408, 429, 500, 502, 503, 504; exponential backoff with full
  * jitter; the server's Retry-After wins (seconds or HTTP date) up to a cap.
+ * @module
  */
 
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
 
+/** How failed attempts are retried: full-jitter exponential backoff, honouring Retry-After. */
 export interface RetryPolicy {
+  /** Retries after the first attempt. */
   maxRetries: number;
+  /** Backoff base: attempt n waits up to base * 2^n. */
   baseDelayMs: number;
+  /** Ceiling of one backoff wait. */
   maxDelayMs: number;
   /** A Retry-After longer than this is not waited out: the error is thrown instead. */
   maxRetryAfterMs: number;

@@ -28,6 +28,7 @@ import { redactText } from './log.js';
 /** Default `maxResponseBytes`: 8 MiB, far above any answer of the API. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
+/** Functions run around every attempt, e.g. to add tracing headers or record responses. */
 export interface Hooks {
   /** Runs before every attempt; may return a replacement Request, or a Response to skip the network. */
   beforeRequest?: Array<(request: Request) => Request | Response | void | Promise<Request | Response | void>>;

@@ -15,10 +15,15 @@ import { Resource } from './resource.js';
 export interface DepositTronWeb {
   defaultAddress?: { base58?: string | false } | undefined;
   transactionBuilder: {
+    /** Builds an unsigned TRX transfer of `amount` SUN. */
     sendTrx(to: string, amount: number, from?: string): Promise<unknown>;
+    /** Adds the memo to the transaction's `data` field. */
     addUpdateData(tx: never, data: string, dataFormat?: 'utf8' | 'hex', options?: { txLocal?: boolean }): Promise<unknown>;
   };
-  trx: { sign(tx: never, privateKey?: string): Promise<unknown> };
+  trx: {
+    /** Signs the transaction with the instance's key (or `privateKey`). */
+    sign(tx: never, privateKey?: string): Promise<unknown>;
+  };
 }
 
 /**
@@ -28,20 +33,31 @@ export interface DepositTronWeb {
  */
 export type DepositSigner = { privateKey: string; fullHost?: string } | DepositTronWeb;
 
+/** What {@link Deposits.create} deposits, and who signs it. */
 export interface CreateDepositParams {
+  /** Amount to deposit, in SUN (1 TRX = 1,000,000 SUN); an integer. */
   amount_sun: number;
+  /** The key or TronWeb instance that signs the transfer. */
   signer: DepositSigner;
 }
 
+/** A submitted deposit: the service's answer plus what was signed. */
 export interface CreatedDeposit {
+  /** The transfer's transaction id. */
   tx_id: string;
+  /** The service's status for the submitted deposit. */
   status: string;
+  /** The deposit address paid. */
   address: string;
+  /** The memo that credits this account. */
   memo: string;
+  /** Amount deposited, in SUN. */
   amount_sun: number;
+  /** The signer's address. */
   from_address: string;
 }
 
+/** `client.deposits`: the deposit address and memo, and a signed TRX deposit built, signed and submitted. */
 export class Deposits extends Resource {
   /** GET /api/v1/deposit/info: address and memo for a manual TRX deposit (follows the live service). */
   info(options?: RequestOptions) {

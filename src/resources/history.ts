@@ -3,6 +3,7 @@ import type { RequestOptions } from '../http/client.js';
 import { HistoryList, HistoryQuery, HistorySummary } from '../schemas/history.js';
 import { Resource } from './resource.js';
 
+/** `client.history`: past fills and spending totals (GET /api/v1/history, /history/summary). */
 export class History extends Resource {
   /** GET /api/v1/history: fills in the period (default 7D), newest first. */
   list(params: HistoryQuery = {}, options?: RequestOptions) {

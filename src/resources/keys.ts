@@ -4,6 +4,7 @@ import { path } from '../http/path.js';
 import { ApiKey, CreateKeyRequest, RevokeKeyResponse } from '../schemas/keys.js';
 import { Resource } from './resource.js';
 
+/** `client.keys`: create and revoke API keys (JWT-authenticated endpoints). */
 export class Keys extends Resource {
   /** POST /api/v1/keys. The returned `key` is the only time the secret is shown. */
   create(params: CreateKeyRequest, options?: RequestOptions) {

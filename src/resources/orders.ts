@@ -13,6 +13,7 @@ import {
 import { Preview, PreviewQuery } from '../schemas/prices.js';
 import { Resource } from './resource.js';
 
+/** Options of {@link Orders.waitFor}: how long to wait and how often to poll. */
 export interface WaitForOptions {
   /** Give up (TimeoutError) after this long. Default 120 000 ms. */
   timeoutMs?: number;
@@ -43,6 +44,7 @@ export class OrderPage extends ApiPromise<OrderList> implements AsyncIterable<Or
     this.#maxPages = maxPages;
   }
 
+  /** Every order from the page's offset on, one page request at a time (see the class notes for when it stops). */
   async *[Symbol.asyncIterator](): AsyncIterator<Order> {
     let offset = this.#offset;
     let page = await this.withResponse();
@@ -64,6 +66,7 @@ export class OrderPage extends ApiPromise<OrderList> implements AsyncIterable<Or
   }
 }
 
+/** `client.orders`: preview, create, get, list (one page or `for await` over all) and wait for orders. */
 export class Orders extends Resource {
   /** GET /api/v1/orders/preview: what an order would cost now; places nothing. */
   preview(params: PreviewQuery, options?: RequestOptions) {

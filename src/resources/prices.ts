@@ -10,6 +10,7 @@ import {
 } from '../schemas/prices.js';
 import { Resource } from './resource.js';
 
+/** `client.prices`: provider prices, the best price, price history and market statistics. */
 export class Prices extends Resource {
   /** GET /api/v1/prices: every provider's price tiers (public; refreshed every 30 s). */
   list(options?: RequestOptions) {

@@ -4,6 +4,7 @@ import { path } from '../http/path.js';
 import { CreateWebhookRequest, DeleteWebhookResponse, Webhook, WebhookList } from '../schemas/webhooks.js';
 import { Resource } from './resource.js';
 
+/** `client.webhooks`: register, list and delete webhook endpoints (verify deliveries with `trx-rent/webhooks`). */
 export class Webhooks extends Resource {
   /** POST /api/v1/webhooks. The returned `secret` (64 hex) is shown only here: store it. */
   create(params: CreateWebhookRequest, options?: RequestOptions) {

@@ -2,6 +2,7 @@ import type { RequestOptions } from '../http/client.js';
 import { CreateWithdrawalRequest, Withdrawal } from '../schemas/withdrawals.js';
 import { Resource } from './resource.js';
 
+/** `client.withdrawals`: withdraw TRX from the balance to an address (idempotent POST). */
 export class Withdrawals extends Resource {
   /**
    * POST /api/v1/withdraw. `amount` is in SUN (minimum 50 TRX; use `trxToSun('50')`). An

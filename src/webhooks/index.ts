@@ -48,7 +48,7 @@ export class WebhookSignatureError extends Error {
 }
 
 /** Shape every delivery body shares: `{ event, data, timestamp }`. */
-interface EventBase<E extends string, D> {
+export interface EventBase<E extends string, D> {
   /** The event type, e.g. `order.filled`. */
   event: E;
   /** The event's subject. */

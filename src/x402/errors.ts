@@ -14,16 +14,23 @@ export type RefusalReason =
   | 'validity_too_long'
   | 'declined';
 
+/** One offer of a 402 challenge that the client refused to pay, and why. */
 export interface RefusedOffer {
+  /** x402 scheme (`exact`, `exact_permit`, `exact_gasfree`). */
   scheme: string;
+  /** Network as the server named it (`eip155:8453`, `tron:mainnet`…). */
   network: string;
+  /** Token contract address. */
   asset: string;
   /** Atomic units, including any fee the scheme adds on top (permit fee, GasFree maxFee). */
   amount: string;
   /** The same in USD, when the asset is known. */
   amount_usd?: string | undefined;
+  /** Recipient the server asked to pay. */
   payTo: string;
+  /** Why it was refused. */
   reason: RefusalReason;
+  /** The reason in words. */
   message: string;
 }
 

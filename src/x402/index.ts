@@ -22,7 +22,7 @@ export {
   type EvmAccountLike,
   type TronWebLike,
 } from './payers.js';
-export type { TronSchemeOptions } from './schemes/tron.js';
+export type { TronSchemeOptions, PerNetwork } from './schemes/tron.js';
 export {
   PaymentRefusedError,
   PaymentFailedError,

@@ -9,6 +9,7 @@
  *
  * A private key is kept in a closure: it is never a property, never serialised, never logged,
  * never sent. Addresses are derived locally with @noble (no peer needed to construct a payer).
+ * @module
  */
 import { secp256k1 } from '@noble/curves/secp256k1';
 import { keccak_256 } from '@noble/hashes/sha3';
@@ -28,6 +29,7 @@ export type { CoreClientLike, PaymentContext, SchemeClientLike, TronSigner, Tron
 type Hex = `0x${string}`;
 
 
+/** A wallet that can pay x402 challenges: made by {@link evmPayer} or {@link tronPayer}. */
 export interface Payer {
   readonly kind: 'evm' | 'tron';
   /** 0x address (EVM) or base58 address (TRON). */
@@ -81,9 +83,11 @@ const redacted = { toJSON: () => '[payer]' };
 /** A viem LocalAccount, or anything with its `address` and `signTypedData`. */
 export interface EvmAccountLike {
   address: Hex;
+  /** Signs EIP-712 typed data (the EIP-3009 authorization). */
   signTypedData(args: { domain: Record<string, unknown>; types: Record<string, unknown>; primaryType: string; message: Record<string, unknown> }): Promise<Hex>;
 }
 
+/** Options of {@link evmPayer}: a private key (0x hex) or a viem account; never both. */
 export type EvmPayerOptions = { privateKey: string; account?: never } | { account: EvmAccountLike; privateKey?: never };
 
 /** USDC on Base (`exact`, EIP-3009). Signing goes through @x402/evm with a viem account. */
@@ -116,6 +120,10 @@ export function evmPayer(options: EvmPayerOptions): Payer {
 // ---- TRON ----
 
 
+/**
+ * Options of {@link tronPayer}: a private key (hex) or a TronWeb instance holding one, plus the
+ * scheme options (full node, GasFree relayer, contracts) and which schemes to offer.
+ */
 export type TronPayerOptions = (
   | { privateKey: string; tronWeb?: never; address?: never }
   | { tronWeb: TronWebLike; address?: string; privateKey?: never }

@@ -6,6 +6,7 @@
  * chosen (the caller's `prefer` order first, the cheapest otherwise) and its cost reserved; the
  * `Payment` handle then carries the rest: @x402/core's own spend control for that one offer, the
  * price-plus-fee check for a fee learnt while signing, and commit/release of the reservation.
+ * @module
  */
 import { ValidationError } from '../errors/index.js';
 import { PaymentRequirementsV1, PaymentRequirementsV2 } from '../schemas/x402.js';
@@ -93,8 +94,10 @@ export function parseOffer(x402Version: 1 | 2, raw: unknown): Offer | string {
   };
 }
 
+/** A preferred offer: a network name (`base`, `tron`), or a network/asset/scheme pattern. */
 export type PreferEntry = string | { network?: string; asset?: string; scheme?: string };
 
+/** What the client may pay: offers outside the list are refused, never signed. */
 export interface AllowList {
   /** Recipients you accept (base58 TRON or 0x EVM addresses). */
   payTo?: readonly string[];

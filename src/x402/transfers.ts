@@ -2,6 +2,7 @@
  * Build and sign TRON transfers locally for `send()` / `sendBatch()`, without tronweb: the
  * transaction is encoded by hand (src/tron/transaction.ts), signed with the key in this process,
  * and returned as the `signed_tx` string the API takes. Nothing is broadcast here.
+ * @module
  */
 import { TrxRentError, ValidationError } from '../errors/index.js';
 import { fetchJson } from '../http/response.js';
@@ -11,6 +12,7 @@ import { isTronAddress } from '../utils/address.js';
 import { decimalToAtomic } from '../utils/units.js';
 import { NETWORKS, TRON_FULL_NODES, findToken, tokenBySymbol, tronNetworkName } from '../protocol/networks.js';
 
+/** What {@link signTrc20Transfer} signs: a TRC-20 transfer built against a full node. */
 export interface SignTrc20TransferParams {
   /** Sender's private key (hex, with or without 0x). Used here, never sent. */
   privateKey: string;
@@ -31,14 +33,19 @@ export interface SignTrc20TransferParams {
   expirationSeconds?: number;
   /** Energy fee limit in SUN. Default 30 TRX. */
   feeLimitSun?: number;
+  /** fetch used for the full-node calls. Default: the global fetch. */
   fetch?: typeof fetch;
 }
 
+/** A signed TRC-20 transfer, ready for `send()`. */
 export interface SignedTransfer {
+  /** Transaction id. */
   txID: string;
+  /** Sender address (base58). */
   from: string;
   /** The string `send()` / `sendBatch()` take as `signed_tx` (JSON of the signed transaction). */
   signed_tx: string;
+  /** The signed transaction as an object. */
   transaction: { txID: string; raw_data: Record<string, unknown>; raw_data_hex: string; signature: string[]; visible: false };
 }
 

@@ -5,6 +5,7 @@
  * the owner, expiration, TAPOS, no duplicates), and TRC-20 Transfer events that watchers
  * (watch, receive, invoices) subscribe to. It backs the simulated node (/wallet/*), the paid
  * endpoints and the deposit flow, so everything runs offline.
+ * @module
  */
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils';

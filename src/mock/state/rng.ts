@@ -2,8 +2,10 @@
  * Seeded randomness. Two kinds: a sequential stream (`createRng`, mulberry32) for ids, secrets
  * and chaos draws, and a stateless hash (`unitHash`) for the market, so the price of provider p
  * at poll n is a pure function of (seed, p, n) and never depends on who asked first.
+ * @module
  */
 
+/** A seeded random stream (mulberry32): the same seed gives the same ids, secrets and chaos draws. */
 export interface Rng {
   /** Uniform in [0, 1). */
   next(): number;

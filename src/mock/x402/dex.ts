@@ -2,6 +2,7 @@
  * A small constant-product DEX (x·y = k, 0.3 % fee) with TRX as the hub: TRX/USDT, TRX/USDC,
  * TRX/USDD. Token-to-token swaps route through TRX. Amounts are exact (bigint atomic units);
  * quotes and executions use the same math, and executions move the reserves.
+ * @module
  */
 import { atomicToDecimal, decimalToAtomic } from '../../utils/units.js';
 import { CHAIN_TOKENS } from '../chain/chain.js';

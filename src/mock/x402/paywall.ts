@@ -8,6 +8,7 @@
  * Error reasons follow the reference facilitators where they have one
  * (`invalid_exact_evm_payload_signature`, `…_recipient_mismatch`, `…_valid_before`,
  * `duplicate_settlement`, GasFree's `gasfree_*`), and name the failed check otherwise.
+ * @module
  */
 import { sha256 } from '@noble/hashes/sha2';
 import { keccak_256 } from '@noble/hashes/sha3';

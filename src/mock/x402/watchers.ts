@@ -4,6 +4,7 @@
  * the mock's delivery (signed, retried) at once, so it lands well within the spec's 3 seconds.
  * Expiry uses the mock clock: a watch stops after 24 h of mock time, a receive after its
  * timeout, an invoice after expires_in_seconds.
+ * @module
  */
 import { atomicToDecimal, decimalToAtomic } from '../../utils/units.js';
 import type { SimulatedChain, Trc20Transfer } from '../chain/chain.js';

@@ -11,6 +11,7 @@
  *                   as TAPOS reference (from a full node, or the TronWeb instance).
  *
  * None of them ever sends an approve or any other transaction.
+ * @module
  */
 import { buildTrc20Transfer } from '../../protocol/tron-transaction.js';
 import { isTronAddress } from '../../utils/address.js';
@@ -30,8 +31,10 @@ import { type GasFreeMessageJson, type PaymentPermitJson, gasFreeTypedData, paym
 import { nowBlockUrl, refBlockOf } from '../transfers.js';
 import type { PaymentContext, SchemeClientLike, TronSigner } from './types.js';
 
-type PerNetwork = string | Partial<Record<TronNetworkName, string>>;
+/** One URL for every TRON network, or one per network name (`mainnet`, `nile`, `shasta`). */
+export type PerNetwork = string | Partial<Record<TronNetworkName, string>>;
 
+/** Where TRON payments get their reference block and relayer, and which contracts they sign for. */
 export interface TronSchemeOptions {
   /** Full node for the `exact` scheme's reference block. Default: TronGrid of the network. */
   fullNode?: PerNetwork;

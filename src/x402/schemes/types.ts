@@ -50,8 +50,11 @@ export interface PaymentContext {
 export interface TronWebLike {
   defaultAddress?: { base58?: string | false } | undefined;
   trx: {
+    /** TIP-712 typed-data signature (permits, GasFree). */
     signTypedData(domain: unknown, types: unknown, value: unknown, privateKey?: string): string | Promise<string>;
+    /** Signs a transaction (the `exact` scheme's TRC-20 transfer). */
     sign(transaction: unknown, privateKey?: string): Promise<unknown>;
+    /** The latest block, for the transaction's reference block (else the full node is asked). */
     getCurrentBlock?(): Promise<unknown>;
   };
 }
