@@ -4,6 +4,7 @@
  * (works unchanged with the mock server: register http://127.0.0.1:3000/webhooks there).
  */
 import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { type WebhookEvent, WebhookSignatureError, constructWebhookEvent, getSignatureHeader } from 'trx-rent/webhooks';
 
 const secret = process.env.WEBHOOK_SECRET;
@@ -11,7 +12,7 @@ if (!secret) throw new Error('Set WEBHOOK_SECRET to the secret returned by webho
 
 const seen = new Set<string>(); // bounded in a real service (an LRU, or a table with a TTL)
 
-createServer((req, res) => {
+const server = createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', async () => {
@@ -44,4 +45,8 @@ createServer((req, res) => {
       res.writeHead(400).end(reason);
     }
   });
-}).listen(Number(process.env.PORT ?? 3000), '127.0.0.1', () => console.log('listening on http://127.0.0.1:3000/webhooks'));
+});
+server.listen(Number(process.env.PORT ?? 3000), '127.0.0.1', () => {
+  const { port } = server.address() as AddressInfo;
+  console.log(`listening on http://127.0.0.1:${port}/webhooks`);
+});

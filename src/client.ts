@@ -14,6 +14,8 @@ export type TrxRentOptions = HttpClientOptions;
  * Client for the account API (`/api/v1`).
  *
  * ```ts
+ * import { TrxRent } from 'trx-rent';
+ *
  * const client = new TrxRent({ apiKey: process.env.TRX_RENT_API_KEY, baseUrl: 'https://…' });
  * const order = await client.orders.create({ resource_type: 'ENERGY', amount: 65_000,
  *   duration_sec: 3600, target_address: 'T…' });

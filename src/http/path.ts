@@ -4,7 +4,7 @@
  * percent-encoded, `%2F`, or a backslash) is refused before anything is sent, and everything
  * else is percent-encoded.
  *
- * ```ts
+ * ```text
  * path`/api/v1/orders/${id}`   // '/api/v1/orders/ord_1%3Fx%3D1' for 'ord_1?x=1'
  * ```
  * @module

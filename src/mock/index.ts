@@ -4,6 +4,8 @@
  * serve it over real HTTP, as a fetch handler, or as msw handlers (`trx-rent/mock/msw`).
  *
  * ```ts
+ * import { TrxRent } from 'trx-rent';
+ *
  * // over real HTTP
  * import { startMockServer } from 'trx-rent/mock';
  * const mock = await startMockServer({ port: 0 });

@@ -30,8 +30,11 @@ type NamedKey<T> = keyof { [K in keyof T as string extends K ? never : number ex
  * way to read a field the service added after this version.
  *
  * ```ts
+ * import { extraFields } from 'trx-rent';
+ *
  * const order = await client.orders.get(id);
- * order.stauts; // compile error: not a field of Order
+ * // @ts-expect-error not a field of Order: a misspelling is a compile error
+ * order.stauts;
  * extraFields(order).priority_fee_sun; // unknown: check it before use
  * ```
  */

@@ -254,7 +254,10 @@ const MESSAGES: Record<WebhookSignatureFailure, string> = {
  * event (the live service's name) comes back as `deposit.received`.
  *
  * ```ts
- * const event = await constructWebhookEvent(rawBody, getSignatureHeader(req.headers), secret);
+ * import { constructWebhookEvent, getSignatureHeader } from 'trx-rent/webhooks';
+ *
+ * declare const rawBody: string, headers: Headers, secret: string;
+ * const event = await constructWebhookEvent(rawBody, getSignatureHeader(headers), secret);
  * switch (event.event) {
  *   case 'order.filled': console.log(event.data.fills); break; // data: Order
  *   case 'deposit.received': console.log(event.data.amount_sun); break;

@@ -204,6 +204,8 @@ interface Call {
  * offer, signature, paid retry.
  *
  * ```ts
+ * import { X402Client, tronPayer } from 'trx-rent/x402';
+ *
  * const x402 = new X402Client({
  *   baseUrl: 'https://api.example.com',
  *   payers: [tronPayer({ privateKey: process.env.TRON_KEY! })],
