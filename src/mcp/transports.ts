@@ -71,6 +71,11 @@ export async function serveHttp(options: McpServerOptions, listen: { port: numbe
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/mcp') return reply(res, 404, 'not found: the MCP endpoint is /mcp');
+    // DNS rebinding: a page on another origin (or a name that resolves here) gets nothing.
+    const origin = req.headers.origin;
+    if (!allowedHosts.includes(req.headers.host ?? '') || (origin !== undefined && !allowedOrigins.includes(origin))) {
+      return reply(res, 403, 'forbidden: Host or Origin is not this loopback server');
+    }
     const id = req.headers['mcp-session-id'];
     const existing = typeof id === 'string' ? sessions.get(id) : undefined;
     if (existing) return existing.transport.handleRequest(req, res);
