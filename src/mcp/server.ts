@@ -34,6 +34,10 @@ const CONFIRM_SCHEMA = {
   required: ['approve'],
 };
 
+const byName = new Map(TOOLS.map((t) => [t.name, t]));
+/** `tools/list`, generated once per process. */
+let listed: Array<Record<string, unknown>> | undefined;
+
 /** A new MCP server (one session) on `options`. Connect it to a transport to serve. */
 export async function createMcpServer(options: McpServerOptions): Promise<Server> {
   const [{ Server: ServerClass }, types] = await Promise.all([loadMcpServer(), loadMcpTypes()]);
@@ -42,9 +46,9 @@ export async function createMcpServer(options: McpServerOptions): Promise<Server
     { name: 'trx-rent', title: 'trx-rent: TRON energy rental', version: options.version ?? '0.0.0' },
     { capabilities: { tools: {} }, instructions: instructions(session) },
   );
-  const byName = new Map(TOOLS.map((t) => [t.name, t]));
-  const listed = TOOLS.map(listing);
-  server.setRequestHandler(types.ListToolsRequestSchema, async () => ({ tools: listed as never }));
+  listed ??= TOOLS.map(listing);
+  const tools = listed;
+  server.setRequestHandler(types.ListToolsRequestSchema, async () => ({ tools: tools as never }));
   server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => {
     const t = byName.get(request.params.name);
     if (!t) throw new types.McpError(types.ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);

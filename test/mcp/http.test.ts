@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { startMockServer, type MockServer } from '../../src/mock/index.js';
 import { serveHttp, type ServedHttp } from '../../src/mcp/transports.js';
 import { TOOLS } from '../../src/mcp/tools/index.js';
@@ -60,6 +60,23 @@ describe('streamable HTTP on loopback', () => {
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+
+  test('confirmations travel over HTTP too: declined, nothing paid', async () => {
+    const c = new Client({ name: 'trx-rent-http-test', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+    const asked: string[] = [];
+    c.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(String(request.params.message));
+      return { action: 'decline' };
+    });
+    await c.connect(new StreamableHTTPClientTransport(new URL(served.url)), { timeout: 10_000 });
+    try {
+      expect(errorOf(await call(c, 'x402_network')).code).toBe('DECLINED');
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toMatch(/^Pay 0\.01 USD .* for GET \/x402\/tron\/network/);
+    } finally {
+      await c.close();
     }
   });
 

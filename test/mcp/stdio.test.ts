@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +23,7 @@ interface Spawned {
   close(): Promise<number>;
 }
 
-async function spawnServer(args: string[], answers?: ElicitResult[]): Promise<Spawned> {
+async function spawnServer(args: string[], answers?: ElicitResult[], configDir = mkdtempSync(join(tmpdir(), 'trx-rent-mcp-'))): Promise<Spawned> {
   if (!existsSync(join(root, 'dist', 'cli', 'index.js'))) throw new Error('dist/cli/index.js is missing: run `npm run build` (or `npx tsup`) first');
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -30,7 +31,7 @@ async function spawnServer(args: string[], answers?: ElicitResult[]): Promise<Sp
     cwd: root,
     stderr: 'pipe',
     // Only what the server needs: no API key or wallet leaks in from the developer's shell.
-    env: { PATH: process.env.PATH ?? '', TRX_RENT_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'trx-rent-mcp-')), NO_COLOR: '1' },
+    env: { PATH: process.env.PATH ?? '', TRX_RENT_CONFIG_DIR: configDir, NO_COLOR: '1' },
   });
   let err = '';
   transport.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
@@ -103,6 +104,34 @@ describe('trx-rent mcp --mock over stdio (the built bin)', () => {
       expect(err).toMatch(/paid x402_prices: 0\.01 USD in USDT .*\(x402 session 0\.01 of 0\.05 USD\)/);
     } finally {
       await s.close();
+    }
+  });
+
+  test('caps saved to the profile (--save-limits) apply to later servers; a flag overrides them', async () => {
+    const configDir = mkdtempSync(join(tmpdir(), 'trx-rent-mcp-profile-'));
+    const saved = spawnSync(process.execPath, [bin, 'mcp', '--max-order-trx', '1', '--save-limits', '--json'], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 20_000,
+      env: { PATH: process.env.PATH ?? '', TRX_RENT_CONFIG_DIR: configDir },
+    });
+    expect(saved.status, saved.stderr).toBe(0);
+    expect(JSON.parse(saved.stdout)).toEqual({ profile: 'default', saved: { mcp_max_order_trx: '1' } });
+    expect(JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8')).profiles.default).toMatchObject({ mcp_max_order_trx: '1' });
+
+    const capped = await spawnServer(['--allow-spend'], undefined, configDir);
+    try {
+      const error = errorOf(await call(capped.client, 'create_order', ORDER));
+      expect(error.code).toBe('SPEND_LIMIT');
+      expect(error.message).toMatch(/per-call cap of 1 TRX/);
+    } finally {
+      await capped.close();
+    }
+    const raised = await spawnServer(['--allow-spend', '--max-order-trx', '20'], undefined, configDir);
+    try {
+      ok(await call(raised.client, 'create_order', ORDER));
+    } finally {
+      await raised.close();
     }
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { TrxRent } from '../../src/client.js';
 import { startMockServer, type MockServer } from '../../src/mock/index.js';
 import { CHAIN_TOKENS, getPaidMock, labelAddress } from '../../src/mock/x402/index.js';
@@ -180,6 +180,24 @@ describe('spending (--allow-spend)', () => {
     expect(await orderCount()).toBe(orders + 2);
     await session({ allowSpend: true, limits: { sessionLimit: limit } }, async ({ client }) => {
       ok(await call(client, 'create_order', ORDER));
+    });
+  });
+
+  test('wait_for_order: a TIMEOUT error when the order is still waiting, with progress notifications meanwhile', async () => {
+    await session({ allowSpend: true }, async ({ client }) => {
+      // a LIMIT order far below the market waits
+      const created = ok<{ order: { id: string }; max_cost_sun: number }>(await call(client, 'create_order', { ...ORDER, order_type: 'LIMIT', max_price_sun: 1 }));
+      expect(created.max_cost_sun).toBe(65_000);
+      const ticks: number[] = [];
+      const result = (await client.callTool({ name: 'wait_for_order', arguments: { id: created.order.id, timeout_sec: 6 } }, undefined, {
+        timeout: 15_000,
+        onprogress: (p) => void ticks.push(p.progress),
+      })) as CallToolResult;
+      const error = errorOf(result);
+      expect(error.code).toBe('TIMEOUT');
+      expect(error.message).toMatch(/still PENDING/);
+      expect(ticks.length).toBeGreaterThanOrEqual(1);
+      expect(ok<{ status: string }>(await call(client, 'get_order', { id: created.order.id })).status).toBe('PENDING');
     });
   });
 

@@ -13,6 +13,7 @@ const GetOrderInput = z.strictObject({ id: OrderId });
 
 /** Longest wait_for_order, in seconds (a client's request timeout is often 60 s). */
 export const MAX_WAIT_SECONDS = 300;
+const PROGRESS_EVERY_MS = 5_000;
 const WaitInput = z.strictObject({
   id: OrderId,
   timeout_sec: z.number().int().min(1).max(MAX_WAIT_SECONDS).optional(),
@@ -122,12 +123,20 @@ export const ORDER_TOOLS = [
     input: WaitInput,
     output: Order,
     fields: { id: 'Order id (UUID)', timeout_sec: `How long to wait, in seconds (default 45, at most ${MAX_WAIT_SECONDS})` },
-    async run(args, { session, signal }) {
+    async run(args, { session, signal, progress }) {
+      const seconds = args.timeout_sec ?? 45;
+      const started = Date.now();
+      // A progress notification every few seconds (clients that asked for them keep waiting).
+      const ticker = setInterval(() => {
+        progress(Math.round((Date.now() - started) / 1000), seconds, `waiting for order ${args.id}`).catch(() => undefined);
+      }, PROGRESS_EVERY_MS);
       try {
-        return await session.api.orders.waitFor(args.id, { timeoutMs: (args.timeout_sec ?? 45) * 1000, signal });
+        return await session.api.orders.waitFor(args.id, { timeoutMs: seconds * 1000, signal });
       } catch (error) {
         if (error instanceof OrderFailedError) return Order.parse(error.order);
         throw error;
+      } finally {
+        clearInterval(ticker);
       }
     },
   }),
