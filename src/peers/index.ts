@@ -1,6 +1,7 @@
 /**
  * Lazy loading of the optional peers. Nothing here runs at import time: viem, @x402/* and
- * tronweb load on the first payment that needs them, and a missing one becomes a
+ * tronweb load on the first payment that needs them, @modelcontextprotocol/sdk when
+ * `trx-rent mcp` starts, and a missing one becomes a
  * MissingPeerDependencyError naming the exact `npm install …`.
  * @module
  */
@@ -17,6 +18,7 @@ export const PEER_VERSIONS = {
   '@x402/fetch': '2.27.0',
   '@x402/evm': '2.27.0',
   tronweb: '6.5.1',
+  '@modelcontextprotocol/sdk': '1.32.2',
 } as const;
 
 type PeerName = keyof typeof PEER_VERSIONS;
@@ -65,3 +67,17 @@ export const loadX402Evm = () =>
   load('@x402/evm/exact/client', () => import('@x402/evm/exact/client'), ['@x402/evm', 'viem'], 'Paying in USDC on Base');
 /** `tronweb`, imported on first call. Not installed: MissingPeerDependencyError (tronweb). */
 export const loadTronWeb = () => load('tronweb', () => import('tronweb'), ['tronweb'], 'Building transactions with tronweb');
+
+const MCP = 'The MCP server (trx-rent mcp)';
+/** `@modelcontextprotocol/sdk/server/index.js` (the low-level MCP server), imported on first call. Not installed: MissingPeerDependencyError (@modelcontextprotocol/sdk). */
+export const loadMcpServer = () =>
+  load('@modelcontextprotocol/sdk/server/index.js', () => import('@modelcontextprotocol/sdk/server/index.js'), ['@modelcontextprotocol/sdk'], MCP);
+/** `@modelcontextprotocol/sdk/types.js` (request and result schemas), imported on first call. */
+export const loadMcpTypes = () =>
+  load('@modelcontextprotocol/sdk/types.js', () => import('@modelcontextprotocol/sdk/types.js'), ['@modelcontextprotocol/sdk'], MCP);
+/** `@modelcontextprotocol/sdk/server/stdio.js`, imported on first call. */
+export const loadMcpStdio = () =>
+  load('@modelcontextprotocol/sdk/server/stdio.js', () => import('@modelcontextprotocol/sdk/server/stdio.js'), ['@modelcontextprotocol/sdk'], MCP);
+/** `@modelcontextprotocol/sdk/server/streamableHttp.js` (Node's http), imported on first call. */
+export const loadMcpStreamableHttp = () =>
+  load('@modelcontextprotocol/sdk/server/streamableHttp.js', () => import('@modelcontextprotocol/sdk/server/streamableHttp.js'), ['@modelcontextprotocol/sdk'], MCP);

@@ -7,10 +7,12 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * `import 'trx-rent'` (the built package, both module systems) must not load tronweb, viem,
- * the x402 packages or @inquirer/prompts: they are heavy and only some users need them.
+ * the x402 packages, @inquirer/prompts or the MCP SDK: they are heavy and only some users need them.
  */
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const HEAVY = /node_modules[\\/](tronweb|viem|ox|ethers|x402|x402-fetch|@x402|@inquirer|msw|@noble[\\/]curves)[\\/]/;
+const HEAVY = /node_modules[\\/](tronweb|viem|ox|ethers|x402|x402-fetch|@x402|@inquirer|msw|@noble[\\/]curves|@modelcontextprotocol)[\\/]/;
+/** The MCP server's SDK (an optional peer, loaded by `trx-rent mcp` only). */
+const MCP = /node_modules[\\/]@modelcontextprotocol[\\/]/;
 
 function esmImports(entry: string): string[] {
   const log = join(mkdtempSync(join(tmpdir(), 'trx-rent-imports-')), 'imports.log');
@@ -35,12 +37,21 @@ describe('light core', () => {
     expect(urls.some((u) => u.includes('/dist/index.js'))).toBe(true);
     expect(urls.some((u) => /node_modules\/zod\//.test(u))).toBe(true); // proves the recorder sees packages
     expect(urls.filter((u) => HEAVY.test(u))).toEqual([]);
+    expect(urls.filter((u) => MCP.test(u))).toEqual([]);
   });
 
   it("require('trx-rent') (CJS) loads nothing heavy", () => {
     const modules = cjsModules('trx-rent');
     expect(modules.some((m) => m.endsWith(join('dist', 'index.cjs')))).toBe(true);
     expect(modules.filter((m) => HEAVY.test(m))).toEqual([]);
+    expect(modules.filter((m) => MCP.test(m))).toEqual([]);
+  });
+
+  it("'trx-rent/x402' and 'trx-rent/mock' load no MCP code either (the peer loader only names it)", () => {
+    for (const entry of ['trx-rent/x402', 'trx-rent/mock']) {
+      expect(esmImports(entry).filter((u) => MCP.test(u)), entry).toEqual([]);
+      expect(cjsModules(entry).filter((m) => MCP.test(m)), entry).toEqual([]);
+    }
   });
 
   it("'trx-rent/webhooks' loads no package at all", () => {

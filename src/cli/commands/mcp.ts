@@ -1,0 +1,159 @@
+/**
+ * `trx-rent mcp`: the MCP server (src/mcp) for agents, over stdio or loopback HTTP. This file
+ * only resolves settings the CLI way (flag > environment > profile: base URL, API key, the x402
+ * wallet, the spend caps) and starts the server; the MCP SDK loads when the server starts.
+ * Nothing is written to stdout in stdio mode: it carries the protocol.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Readable, Writable } from 'node:stream';
+import type { Command } from 'commander';
+import { type Context, action } from '../context.js';
+import { UsageError } from '../errors.js';
+import { parseInteger } from '../parse.js';
+import { ENV, describeSource } from '../settings.js';
+import type { CommandModule } from '../types.js';
+import { DEFAULT_LIMITS, type SpendLimits } from '../../mcp/limits.js';
+
+interface McpOptions {
+  allowSpend?: boolean;
+  maxOrderTrx?: string;
+  maxWithdrawal?: string;
+  sessionLimit?: string;
+  maxPayment?: string;
+  x402Budget?: string;
+  requireConfirmation?: boolean;
+  keyFile?: string;
+  http?: string;
+  saveLimits?: boolean;
+}
+
+/** Each cap: its flag's option key and the profile setting that holds it. */
+const CAPS: Array<{ key: keyof SpendLimits & keyof McpOptions; setting: string }> = [
+  { key: 'maxOrderTrx', setting: 'mcp_max_order_trx' },
+  { key: 'maxWithdrawal', setting: 'mcp_max_withdrawal' },
+  { key: 'sessionLimit', setting: 'mcp_session_limit' },
+  { key: 'maxPayment', setting: 'mcp_max_payment' },
+  { key: 'x402Budget', setting: 'mcp_x402_budget' },
+];
+
+/** Caps: flag > profile (mcp_* settings) > the defaults of src/mcp/limits.ts. */
+async function limitsFor(ctx: Context, opts: McpOptions): Promise<SpendLimits> {
+  let profile: Record<string, unknown> = {};
+  if (CAPS.some((c) => opts[c.key] === undefined)) {
+    try {
+      profile = ((await ctx.profile()).settings ?? {}) as Record<string, unknown>;
+    } catch (error) {
+      ctx.debug(`no profile caps: ${String(error)}`);
+    }
+  }
+  const limits: SpendLimits = {};
+  for (const { key, setting } of CAPS) {
+    const value = opts[key] ?? (typeof profile[setting] === 'string' ? (profile[setting] as string) : undefined);
+    if (value !== undefined) limits[key] = value;
+  }
+  return limits;
+}
+
+/** `--save-limits`: the given caps into the profile's mcp_* settings. */
+async function saveLimits(ctx: Context, opts: McpOptions): Promise<void> {
+  const given = CAPS.filter((c) => opts[c.key] !== undefined);
+  if (!given.length) throw new UsageError('--save-limits needs at least one cap to save', 'e.g. trx-rent mcp --max-order-trx 20 --session-limit 60 --save-limits');
+  const { resolveLimits } = await import('../../mcp/limits.js');
+  resolveLimits(Object.fromEntries(given.map((c) => [c.key, opts[c.key]]))); // checks each amount
+  const name = await ctx.profileName();
+  const store = await ctx.config();
+  const patch = Object.fromEntries(given.map((c) => [c.setting, String(opts[c.key]).trim()]));
+  store.updateProfile(name, patch as never);
+  ctx.out.result({ profile: name, saved: patch }, () => `Saved to profile ${name}: ${Object.entries(patch).map(([k, v]) => `${k}=${v}`).join(', ')}`);
+}
+
+const command: CommandModule = {
+  description:
+    'Run an MCP (Model Context Protocol) server so an agent can use trx-rent: prices, previews, orders, balance, history, deposits, ' +
+    'withdrawals, webhooks and every x402 call, as tools. Read-only unless --allow-spend; spending is capped per call and per session ' +
+    'and confirmed by the user where the client can ask. The API key and the x402 wallet come from the profile or the environment, ' +
+    'never from the agent. Serves stdio (what MCP clients start) or, with --http PORT, streamable HTTP on 127.0.0.1.',
+  register(cmd: Command) {
+    cmd
+      .option('--allow-spend', 'let tools spend (orders, withdrawals, x402 payments) and change webhooks, within the caps')
+      .option('--max-order-trx <trx>', `most one order may cost, in TRX (default ${DEFAULT_LIMITS.maxOrderTrx}; profile mcp_max_order_trx)`)
+      .option('--max-withdrawal <amount>', 'most one withdrawal may move, in TRX or USDT (default: withdrawals off; profile mcp_max_withdrawal)')
+      .option('--session-limit <amount>', `most orders and withdrawals may spend together per session, per currency (default ${DEFAULT_LIMITS.sessionLimit}; profile mcp_session_limit)`)
+      .option('--max-payment <usd>', `most one x402 call may cost, in USD (default ${DEFAULT_LIMITS.maxPayment}; profile mcp_max_payment)`)
+      .option('--x402-budget <usd>', `most all x402 calls of a session may cost, in USD (default ${DEFAULT_LIMITS.x402Budget}; profile mcp_x402_budget)`)
+      .option('--require-confirmation', 'refuse every spend when the client cannot ask the user (no elicitation support)')
+      .option('--key-file <path>', `x402 wallet: a hex key, or JSON {"tron": "…", "evm": "…"} (or env ${ENV.x402TronKey} / ${ENV.x402EvmKey})`)
+      .option('--http <port>', 'serve streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio (0: any free port)')
+      .option('--save-limits', 'save the caps given as flags to the profile (mcp_* settings) and exit')
+      .addHelpText(
+        'after',
+        '\nClient configuration (Claude Desktop and other `mcpServers` clients):\n' +
+          '  { "mcpServers": { "trx-rent": { "command": "npx", "args": ["trx-rent", "mcp"],\n' +
+          '      "env": { "TRX_RENT_API_KEY": "sk_live_…", "TRX_RENT_BASE_URL": "https://…" } } } }\n' +
+          'Try it without an account: args ["trx-rent", "mcp", "--mock"]. Spend lines go to stderr.',
+      )
+      .action(
+        action<[], McpOptions>(async (ctx, { opts }) => {
+          if (opts.saveLimits) return saveLimits(ctx, opts);
+          if (opts.keyFile === '-') throw new UsageError('--key-file - is not available here: stdin carries the MCP protocol', 'pass --key-file FILE');
+          const port = opts.http === undefined ? undefined : parseInteger(opts.http, '--http', { max: 65_535 });
+          const mock = Boolean(ctx.opts.mock);
+          const settings = await ctx.settings(true);
+          if (!settings.baseUrl) {
+            throw new UsageError('No API base URL', 'pass --base-url URL, set TRX_RENT_BASE_URL, run `trx-rent login`, or try --mock', 'CONFIGURATION_ERROR');
+          }
+          const baseUrl = settings.baseUrl.value;
+          const limits = await limitsFor(ctx, opts);
+          const { resolveLimits } = await import('../../mcp/limits.js');
+          resolveLimits(limits); // a malformed cap fails here, before any client connects
+
+          const keys = await ctx.settingsResolver.x402Keys({ keyFile: opts.keyFile }, () => Promise.reject(new UsageError('stdin carries the MCP protocol')));
+          let wallet: { tron?: string | undefined; evm?: string | undefined } | undefined = keys ? { tron: keys.tron?.value, evm: keys.evm?.value } : undefined;
+          let walletNote = keys ? `from ${[...new Set([keys.tron, keys.evm].filter((k) => k !== undefined).map((k) => describeSource(k!.source)))].join(', ')}` : 'none (x402 tools answer NO_WALLET)';
+          if (!wallet && mock) {
+            wallet = { tron: randomBytes(32).toString('hex') };
+            walletNote = 'a throwaway TRON key (the mock accepts any payer)';
+          }
+
+          const log = (line: string) => void ctx.runtime.stderr.write(`${line}\n`);
+          const options = {
+            baseUrl,
+            apiKey: settings.apiKey?.value,
+            wallet,
+            ...(mock ? { tronFullNode: baseUrl, gasfreeRelayer: `${baseUrl}/__mock/gasfree` } : {}),
+            allowSpend: Boolean(opts.allowSpend),
+            requireConfirmation: Boolean(opts.requireConfirmation),
+            limits,
+            log,
+            fetch: ctx.fetch,
+            version: ctx.version,
+            userAgent: `trx-rent-mcp/${ctx.version}`,
+          };
+          const transports = await import('../../mcp/transports.js');
+          const where = mock ? `the embedded mock at ${baseUrl}` : `${baseUrl} (${describeSource(settings.baseUrl.source)})`;
+          const key = settings.apiKey ? `API key from ${describeSource(settings.apiKey.source)}` : 'no API key (only public tools work)';
+          const mode = opts.allowSpend ? 'spending allowed within the caps' : 'read-only (start with --allow-spend to let tools spend)';
+          let served: { closed: Promise<void>; close(): Promise<void> };
+          if (port !== undefined) {
+            const http = await transports.serveHttp(options, { port, host: '127.0.0.1' });
+            served = http;
+            log(`trx-rent mcp: listening on ${http.url} (streamable HTTP, one session per client)`);
+          } else {
+            const { stdin, stdout } = ctx.runtime;
+            if (!isNodeStream(stdin) || !isNodeStream(stdout)) throw new UsageError('the stdio server needs the process streams');
+            served = await transports.serveStdio(options, { stdin: stdin as unknown as Readable, stdout: stdout as unknown as Writable });
+          }
+          log(`trx-rent mcp: on ${where}; ${key}; x402 wallet ${walletNote}; ${mode}`);
+          const signal = await Promise.race([served.closed.then(() => undefined), ctx.untilSignal()]);
+          if (signal) log(`trx-rent mcp: stopping (${signal})`);
+          await served.close();
+        }),
+      );
+  },
+};
+
+function isNodeStream(value: unknown): boolean {
+  return typeof (value as { on?: unknown })?.on === 'function';
+}
+
+export default command;

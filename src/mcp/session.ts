@@ -1,0 +1,129 @@
+/**
+ * One MCP session (a stdio connection, or one streamable-HTTP session): the account-API client,
+ * the x402 client (created on the first paid call, with the session's payment cap and budget),
+ * and the spend guard. Credentials come from the options (the CLI's profile or environment),
+ * never from tool arguments.
+ * @module
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { TrxRent } from '../client.js';
+import { TrxRentError } from '../errors/index.js';
+import { X402Client, type PaymentQuote } from '../x402/client.js';
+import { evmPayer, tronPayer, type Payer } from '../x402/payers.js';
+import { resolveLimits, type SpendLimits } from './limits.js';
+import { SpendGuard, SpendRefusedError, type Confirmer } from './spend.js';
+
+export interface McpServerOptions {
+  /** Service origin (the account API's and the x402 API's). */
+  baseUrl: string;
+  /** Account-API key (`sk_live_…`); without one only public tools work. */
+  apiKey?: string | undefined;
+  /** x402 wallet: hex private keys. Without one the x402 tools answer NO_WALLET. */
+  wallet?: { tron?: string | undefined; evm?: string | undefined } | undefined;
+  /** TRON full node for x402 `exact` payments (the mock serves one). Default: TronGrid. */
+  tronFullNode?: string | undefined;
+  /** GasFree relayer for x402 `exact_gasfree` payments (the mock serves one). Default: BankofAI's. */
+  gasfreeRelayer?: string | undefined;
+  /** Tools that write or spend run only when this is true. @default false */
+  allowSpend?: boolean | undefined;
+  /** Refuse spends when the client cannot ask the user (no elicitation). @default false */
+  requireConfirmation?: boolean | undefined;
+  /** Caps on orders, withdrawals and x402 payments (see `SpendLimits` for the defaults). */
+  limits?: SpendLimits | undefined;
+  /** Where spend lines go (never stdout: it carries the protocol over stdio). @default stderr */
+  log?: ((line: string) => void) | undefined;
+  /** HTTP for every request. @default globalThis.fetch */
+  fetch?: typeof fetch | undefined;
+  /** Reported to clients as the server version. */
+  version?: string | undefined;
+  /** User-Agent of the SDK's requests. */
+  userAgent?: string | undefined;
+}
+
+/** The tool call in progress: x402's payment hook asks the user through it. */
+interface CallScope {
+  tool: string;
+  ask: Confirmer;
+}
+
+const currentCall = new AsyncLocalStorage<CallScope>();
+
+/** Run `fn` as the tool call `scope` (payment confirmations reach that call's client). */
+export function inCall<T>(scope: CallScope, fn: () => Promise<T>): Promise<T> {
+  return currentCall.run(scope, fn);
+}
+
+export class Session {
+  readonly options: McpServerOptions;
+  readonly api: TrxRent;
+  readonly guard: SpendGuard;
+  #x402: X402Client | undefined;
+
+  constructor(options: McpServerOptions) {
+    this.options = options;
+    const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+    this.guard = new SpendGuard({
+      allowSpend: Boolean(options.allowSpend),
+      requireConfirmation: options.requireConfirmation,
+      limits: resolveLimits(options.limits),
+      log: (line) => log(`trx-rent mcp: ${line}`),
+    });
+    this.api = new TrxRent({
+      baseUrl: options.baseUrl,
+      // '' rather than undefined: the SDK would fall back to process.env; the caller decided.
+      apiKey: options.apiKey ?? '',
+      fetch: options.fetch,
+      headers: options.userAgent ? { 'user-agent': options.userAgent } : undefined,
+      // An agent waits on the tool call: a long Retry-After becomes a RATE_LIMITED tool error.
+      retry: { maxRetryAfterMs: 10_000 },
+    });
+  }
+
+  /** The x402 client of this session (one budget for the whole session). */
+  x402(): X402Client {
+    if (this.#x402) return this.#x402;
+    const { wallet, baseUrl } = this.options;
+    const payers: Payer[] = [];
+    if (wallet?.tron) {
+      payers.push(
+        tronPayer({
+          privateKey: wallet.tron,
+          ...(this.options.tronFullNode ? { fullNode: this.options.tronFullNode } : {}),
+          ...(this.options.gasfreeRelayer ? { gasfreeRelayer: this.options.gasfreeRelayer } : {}),
+        }),
+      );
+    }
+    if (wallet?.evm) payers.push(evmPayer({ privateKey: wallet.evm }));
+    if (!payers.length) {
+      throw new TrxRentError({
+        code: 'NO_WALLET',
+        message: 'No x402 wallet: the user can set TRX_RENT_X402_TRON_KEY or TRX_RENT_X402_EVM_KEY (or pass --key-file) and restart the server; nothing was paid.',
+      });
+    }
+    const { maxPayment, x402Budget } = this.guard.limits;
+    this.#x402 = new X402Client({
+      baseUrl,
+      payers,
+      maxPayment,
+      budget: x402Budget,
+      fetch: this.options.fetch,
+      headers: this.options.userAgent ? { 'user-agent': this.options.userAgent } : undefined,
+      onPayment: (quote) => this.#confirmPayment(quote),
+    });
+    return this.#x402;
+  }
+
+  /** Before an x402 payment is signed: the user's approval and a log line. */
+  async #confirmPayment(quote: PaymentQuote): Promise<void> {
+    const call = currentCall.getStore();
+    const what = `pay ${quote.amount_usd} USD in ${quote.symbol} on ${quote.networkLabel} (${quote.scheme}) for ${quote.method} ${quote.path}`;
+    if (!call) throw new SpendRefusedError('DECLINED', `${what}: outside a tool call; nothing was paid.`);
+    try {
+      await this.guard.confirm(call.ask, `${what[0]!.toUpperCase()}${what.slice(1)} (paid by ${quote.payer} to ${quote.payTo})`);
+    } catch (error) {
+      this.guard.log(`refused ${call.tool}: ${what} (${(error as TrxRentError).code})`);
+      throw error;
+    }
+    this.guard.log(`paying ${call.tool}: ${what}`);
+  }
+}

@@ -1,0 +1,47 @@
+/** Webhooks: register an endpoint for order, deposit and withdrawal events, list, delete. */
+import * as z from 'zod';
+import { CreateWebhookRequest, DeleteWebhookResponse, Webhook, WebhookList } from '../../schemas/webhooks.js';
+import { WEBHOOK_EVENTS } from '../../schemas/enums.js';
+import { NoInput, tool } from '../tool.js';
+
+const DeleteInput = z.strictObject({ id: z.string().min(1, 'is required') });
+
+export const WEBHOOK_TOOLS = [
+  tool({
+    name: 'create_webhook',
+    title: 'Register a webhook',
+    description:
+      `Register an https:// endpoint for events (${WEBHOOK_EVENTS.join(', ')}). Changes the account, so it needs a server started with --allow-spend; spends nothing. ` +
+      'The returned secret (64 hex) signs deliveries (X-Service-Signature: sha256=HMAC of the raw body) and is shown only once.',
+    access: 'write',
+    input: CreateWebhookRequest,
+    output: Webhook,
+    fields: { url: 'https:// URL that receives the events (http:// only for loopback)', events: `At least one of ${WEBHOOK_EVENTS.join(', ')}` },
+    async run(args, { session, signal }) {
+      return session.api.webhooks.create(args, { signal });
+    },
+  }),
+  tool({
+    name: 'list_webhooks',
+    title: 'List webhooks',
+    description: 'Every registered webhook (without secrets).',
+    access: 'read',
+    input: NoInput,
+    output: z.object({ webhooks: WebhookList }),
+    async run(_args, { session, signal }) {
+      return { webhooks: await session.api.webhooks.list({ signal }) };
+    },
+  }),
+  tool({
+    name: 'delete_webhook',
+    title: 'Delete a webhook',
+    description: 'Delete a webhook by id. Changes the account, so it needs a server started with --allow-spend; spends nothing.',
+    access: 'write',
+    input: DeleteInput,
+    output: DeleteWebhookResponse,
+    fields: { id: 'Webhook id from list_webhooks' },
+    async run(args, { session, signal }) {
+      return session.api.webhooks.delete(args.id, { signal });
+    },
+  }),
+];

@@ -1,0 +1,268 @@
+/**
+ * The pay-per-call API: one tool per /x402/tron endpoint. Every call is paid from the session's
+ * x402 wallet (USDT, USDC or USDD on TRON, or USDC on Base), so every tool here spends: it needs
+ * --allow-spend, each payment is capped (--max-payment) and counted against the session budget
+ * (--x402-budget) by the x402 client before anything is signed, and the user is asked to
+ * confirm the price (session.ts) when the client supports it.
+ */
+import * as z from 'zod';
+import {
+  BatchSendRequest,
+  BatchSendResult,
+  Estimate,
+  EstimateRequest,
+  Invoice,
+  InvoiceRequest,
+  NetworkInfo,
+  NetworkQuery,
+  Receive,
+  ReceiveRequest,
+  RPC_METHODS,
+  RpcBody,
+  RpcMethodSchema,
+  RpcResult,
+  SendRequest,
+  SendResult,
+  SwapExecuteRequest,
+  SwapExecution,
+  SwapQuote,
+  SwapQuoteRequest,
+  Watch,
+  WatchRequest,
+  X402Account,
+  X402AccountParams,
+  X402PriceList,
+  X402PricesQuery,
+  X402_LIMITS,
+} from '../../schemas/x402.js';
+import { ESTIMATE_OPERATIONS, WATCH_EVENT_TYPES } from '../../schemas/enums.js';
+import { isTrxRentError } from '../../errors/index.js';
+import type { CallOptions, Paid, PaymentReceipt, X402Client } from '../../x402/client.js';
+import { type Tool, tool } from '../tool.js';
+
+/** The payment made for a call, as the x402 client reports it. */
+const Payment = z.looseObject({
+  x402Version: z.number(),
+  scheme: z.string(),
+  network: z.string(),
+  network_id: z.string(),
+  asset: z.string(),
+  symbol: z.string(),
+  decimals: z.number(),
+  /** Atomic units of the token settled. */
+  amount: z.string(),
+  /** Fee authorised on top, atomic units. */
+  fee: z.string(),
+  /** USD value of amount + fee. */
+  amount_usd: z.string(),
+  payTo: z.string(),
+  payer: z.string(),
+  transaction: z.string().nullable(),
+});
+
+const FIXED = `Costs ${X402_LIMITS.FIXED_PRICE_USD} USD per call`;
+const DYNAMIC = `Costs ${X402_LIMITS.DYNAMIC_MIN_USD} to ${X402_LIMITS.DYNAMIC_MAX_USD} USD per call`;
+const PAID =
+  ', paid through x402 from the server\'s wallet (USDT/USDC/USDD on TRON or USDC on Base). SPENDS MONEY: needs --allow-spend; capped per call (--max-payment) and per session (--x402-budget); ' +
+  'the user is asked to confirm the price when the client supports it. Returns { data, payment } (payment.amount_usd in USD).';
+
+interface PaidSpec<I extends z.ZodType, D extends z.ZodType> {
+  name: string;
+  title: string;
+  what: string;
+  price: 'fixed' | 'dynamic';
+  input: I;
+  data: D;
+  fields?: Record<string, string>;
+  call(client: X402Client, args: z.output<I>, options: CallOptions): Promise<Paid<unknown>>;
+}
+
+function paid<I extends z.ZodType, D extends z.ZodType>(spec: PaidSpec<I, D>): Tool {
+  return tool({
+    name: spec.name,
+    title: spec.title,
+    description: `${spec.what} ${spec.price === 'fixed' ? FIXED : DYNAMIC}${PAID}`,
+    access: 'spend',
+    input: spec.input,
+    output: z.object({ data: spec.data, payment: Payment.nullable() }),
+    fields: spec.fields,
+    async run(args, { session, signal }) {
+      const client = session.x402();
+      const before = client.spent;
+      const budget = session.guard.limits.x402Budget;
+      let result: Paid<unknown>;
+      try {
+        result = await spec.call(client, args, { signal });
+      } catch (error) {
+        if (client.spent !== before) {
+          session.guard.log(`paid ${spec.name}, call failed (${isTrxRentError(error) ? error.code : 'error'}): the payment counts (x402 session ${client.spent} of ${budget} USD)`);
+        }
+        throw error;
+      }
+      const p = result.payment as PaymentReceipt | null;
+      session.guard.log(
+        p
+          ? `paid ${spec.name}: ${p.amount_usd} USD in ${p.symbol} on ${p.network_id} (${p.scheme})${p.transaction ? `, tx ${p.transaction}` : ''} (x402 session ${client.spent} of ${budget} USD)`
+          : `${spec.name}: no payment was asked for`,
+      );
+      return { data: result.data, payment: p };
+    },
+  });
+}
+
+const amountField = (what: string) => `${what}, a decimal string in token units like "1.5" (not atomic units)`;
+
+export const X402_TOOLS = [
+  paid({
+    name: 'x402_prices',
+    title: 'x402: energy prices',
+    what: 'Live energy/bandwidth prices aggregated from providers (price_sun: SUN per unit).',
+    price: 'fixed',
+    input: X402PricesQuery,
+    data: X402PriceList,
+    fields: { resource: 'ENERGY or BANDWIDTH; omitted: both' },
+    call: (c, args, o) => c.prices(args, o),
+  }),
+  paid({
+    name: 'x402_account',
+    title: 'x402: account resources',
+    what: 'TRX balance (SUN), energy and bandwidth limits and TRC-20 balances of any TRON address.',
+    price: 'fixed',
+    input: X402AccountParams,
+    data: X402Account,
+    fields: { address: 'Base58 TRON address (T…)' },
+    call: (c, args, o) => c.account(args.address, o),
+  }),
+  paid({
+    name: 'x402_estimate',
+    title: 'x402: estimate a transaction',
+    what: 'Energy and bandwidth a transaction would use and its cost in TRX (cost_trx, not SUN), from a simulation.',
+    price: 'fixed',
+    input: EstimateRequest,
+    data: Estimate,
+    fields: {
+      operation: ESTIMATE_OPERATIONS.join(', '),
+      to: 'Receiver, base58 TRON address',
+      amount: amountField('Amount'),
+      contract: 'Contract called (e.g. a TRC-20 token), base58',
+    },
+    call: (c, args, o) => c.estimate(args, o),
+  }),
+  paid({
+    name: 'x402_swap_quote',
+    title: 'x402: swap quote',
+    what: 'A DEX quote for a token swap (amount_out, price_impact, rate as decimal strings).',
+    price: 'fixed',
+    input: SwapQuoteRequest,
+    data: SwapQuote,
+    fields: { from: 'Token sold: symbol (USDT, TRX…) or TRC-20 contract', to: 'Token bought: symbol or contract', amount: amountField('Amount of `from`') },
+    call: (c, args, o) => c.swapQuote(args, o),
+  }),
+  paid({
+    name: 'x402_network',
+    title: 'x402: chain parameters',
+    what: 'TRON chain parameters (energy price, bandwidth cost, maintenance schedule).',
+    price: 'fixed',
+    input: NetworkQuery,
+    data: NetworkInfo,
+    fields: { format: 'full (default) or summary' },
+    call: (c, args, o) => c.network(args, o),
+  }),
+  paid({
+    name: 'x402_invoice',
+    title: 'x402: create an invoice',
+    what: 'A USDT invoice whose payments are detected automatically.',
+    price: 'fixed',
+    input: InvoiceRequest,
+    data: Invoice,
+    fields: {
+      amount_usdt: amountField('Amount due in USDT'),
+      description: 'Free text, at most 500 characters',
+      pay_to_address: 'Address to be paid (base58); omitted: the service picks one',
+      expires_in_seconds: `Lifetime in seconds (default ${X402_LIMITS.INVOICE_EXPIRES_DEFAULT_S})`,
+    },
+    call: (c, args, o) => c.invoice(args, o),
+  }),
+  paid({
+    name: 'x402_watch',
+    title: 'x402: watch an address',
+    what: 'A webhook on each matching incoming TRC-20 transfer to an address, for 24 hours.',
+    price: 'fixed',
+    input: WatchRequest,
+    data: Watch,
+    fields: {
+      address: 'Address to watch (base58)',
+      webhook_url: 'http(s) URL that receives each transfer',
+      event_types: `Any of ${WATCH_EVENT_TYPES.join(', ')}`,
+      token_contract: 'Only this token contract (base58)',
+      min_amount: amountField('Ignore smaller transfers'),
+    },
+    call: (c, args, o) => c.watch(args, o),
+  }),
+  paid({
+    name: 'x402_receive',
+    title: 'x402: expect a payment',
+    what: 'A one-time watch for one expected incoming payment (webhook when detected).',
+    price: 'fixed',
+    input: ReceiveRequest,
+    data: Receive,
+    fields: {
+      expected_amount: amountField('Amount expected'),
+      token_contract: 'Token expected (base58 contract); omitted: USDT',
+      tolerance_pct: 'Accepted deviation in percent, 0 to 100 (default 0)',
+      timeout_seconds: `How long to wait, in seconds (default ${X402_LIMITS.RECEIVE_TIMEOUT_DEFAULT_S})`,
+      webhook_url: 'http(s) URL called once when the payment is detected',
+    },
+    call: (c, args, o) => c.receive(args, o),
+  }),
+  paid({
+    name: 'x402_send',
+    title: 'x402: broadcast a signed USDT transfer',
+    what: 'Broadcast a USDT transfer the user already signed (signed_tx); the service buys the energy it needs. The transfer itself moves the user\'s USDT as signed.',
+    price: 'dynamic',
+    input: SendRequest,
+    data: SendResult,
+    fields: {
+      to: 'Receiver (base58); must match the signed transfer',
+      amount_usdt: amountField('USDT amount; must match the signed transfer'),
+      signed_tx: 'The signed transaction, as a JSON string',
+      memo: 'Free text, at most 200 characters',
+    },
+    call: (c, args, o) => c.send(args, o),
+  }),
+  paid({
+    name: 'x402_send_batch',
+    title: 'x402: broadcast signed transfers',
+    what: `Broadcast 1 to ${X402_LIMITS.MAX_BATCH_TRANSFERS} transfers the user already signed, in one call.`,
+    price: 'dynamic',
+    input: BatchSendRequest,
+    data: BatchSendResult,
+    fields: { transfers: `1 to ${X402_LIMITS.MAX_BATCH_TRANSFERS} items of { to, amount (decimal string, token units), signed_tx }` },
+    call: (c, args, o) => c.sendBatch(args, o),
+  }),
+  paid({
+    name: 'x402_swap_execute',
+    title: 'x402: execute a swap',
+    what: 'Execute a token swap on a DEX (energy provided).',
+    price: 'dynamic',
+    input: SwapExecuteRequest,
+    data: SwapExecution,
+    fields: {
+      from_token: 'Token sold: symbol or TRC-20 contract',
+      to_token: 'Token bought: symbol or contract',
+      amount: amountField('Amount of from_token'),
+      slippage_pct: `Largest accepted price movement in percent, 0 to 50 (default ${X402_LIMITS.SWAP_SLIPPAGE_DEFAULT_PCT})`,
+    },
+    call: (c, args, o) => c.swapExecute(args, o),
+  }),
+  paid({
+    name: 'x402_rpc',
+    title: 'x402: TRON node call',
+    what: `One whitelisted TRON node method (${RPC_METHODS.join(', ')}) with its JSON body.`,
+    price: 'fixed',
+    input: z.strictObject({ method: RpcMethodSchema, body: RpcBody.optional() }),
+    data: RpcResult,
+    fields: { method: 'e.g. wallet/getnowblock', body: 'JSON object as the node method expects it; omitted: {}' },
+    call: (c, args, o) => c.rpc(args.method, args.body ?? {}, o),
+  }),
+];

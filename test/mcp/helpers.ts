@@ -1,0 +1,83 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { type CallToolResult, type ElicitRequest, type ElicitResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { createMcpServer } from '../../src/mcp/server.js';
+import type { McpServerOptions } from '../../src/mcp/session.js';
+import type { MockServer } from '../../src/mock/index.js';
+
+/** Fixed test keys (never real funds). */
+export const KEYS = {
+  tron: 'b6f1c8bb3e3fa2fc4a57e2a5f5e1d7c1a7e0c4d7b4f2e6a9d8c3b1a0f9e8d7c6',
+  tron2: '0x8f2a55949038a9610f50fb23b5883af3b4ecb3c3bb792cbcefbd1542c692be63',
+} as const;
+
+/** A receiving address that passes base58check. */
+export const TARGET = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+
+export type Elicit = (params: ElicitRequest['params']) => ElicitResult | Promise<ElicitResult>;
+
+export interface Connected {
+  client: Client;
+  logs: string[];
+  /** Confirmation requests the client was shown. */
+  asked: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * The MCP server in-process on the mock, and the SDK's own client over the SDK's in-memory
+ * transport. `elicit` given: the client declares elicitation and answers with it.
+ */
+export async function connect(mock: MockServer, options: Partial<McpServerOptions> = {}, elicit?: Elicit): Promise<Connected> {
+  const logs: string[] = [];
+  const asked: string[] = [];
+  const server = await createMcpServer({
+    baseUrl: mock.url,
+    apiKey: mock.apiKey,
+    wallet: { tron: KEYS.tron },
+    tronFullNode: mock.url,
+    gasfreeRelayer: `${mock.url}/__mock/gasfree`,
+    log: (line) => logs.push(line),
+    ...options,
+  });
+  const client = new Client({ name: 'trx-rent-test', version: '1.0.0' }, { capabilities: elicit ? { elicitation: { form: {} } } : {} });
+  if (elicit) {
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(String(request.params.message));
+      return elicit(request.params);
+    });
+  }
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+  return {
+    client,
+    logs,
+    asked,
+    async close() {
+      await client.close();
+      await server.close();
+    },
+  };
+}
+
+/** `tools/call` with a bounded timeout. */
+export async function call(client: Client, name: string, args: Record<string, unknown> = {}, timeoutMs = 15_000): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs })) as CallToolResult;
+}
+
+/** The structured content of a successful call (fails the test with the error text otherwise). */
+export function ok<T = Record<string, unknown>>(result: CallToolResult): T {
+  if (result.isError) throw new Error(`tool error: ${text(result)}`);
+  return result.structuredContent as T;
+}
+
+/** The error code of a tool error (`CODE: message`). */
+export function errorOf(result: CallToolResult): { code: string; message: string; details?: Record<string, unknown> } {
+  if (!result.isError) throw new Error(`expected a tool error, got ${text(result)}`);
+  const info = (result._meta as Record<string, unknown> | undefined)?.['trx-rent/error'] as { code: string; message: string; details?: Record<string, unknown> };
+  return info;
+}
+
+export function text(result: CallToolResult): string {
+  return result.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
+}
