@@ -109,12 +109,21 @@ export class Orders extends Resource {
     const maxInterval = options.maxPollIntervalMs ?? 60_000 / 10;
     let interval = options.pollIntervalMs ?? 500;
     const deadline = Date.now() + timeoutMs;
+    let last: string | undefined;
     for (;;) {
       const remaining = deadline - Date.now();
-      const order = await this.get(id, {
-        signal: options.signal,
-        timeoutMs: Math.max(1, Math.min(remaining, 30_000)),
-      });
+      let order: Order;
+      try {
+        // Each poll gets at least 2 s, however little of the wait is left: a poll cut to 1 ms
+        // would fail as a request timeout instead of reporting where the order stands.
+        order = await this.get(id, { signal: options.signal, timeoutMs: Math.min(30_000, Math.max(remaining, 2_000)) });
+      } catch (error) {
+        if (error instanceof TimeoutError && last !== undefined && Date.now() >= deadline) {
+          throw new TimeoutError(`Order ${id} still ${last} after ${timeoutMs} ms (the last poll timed out)`, error);
+        }
+        throw error;
+      }
+      last = order.status;
       if (order.status === 'FILLED') return order;
       if (order.status === 'FAILED') throw new OrderFailedError(order);
       const left = deadline - Date.now();
