@@ -1,13 +1,18 @@
 /**
- * Profiles on disk, through conf (loaded lazily: it pulls in ajv, ~100 ms, so a command whose
- * settings all come from flags or the environment never opens the store).
+ * Profiles on disk: one small JSON file, read once per run and written atomically (a temp file
+ * in the same directory, then rename), mode 0600 in a 0700 directory. This replaced the `conf`
+ * package, which brought 20 packages (ajv, ajv-formats, type-fest, atomically…, 2.5 MB) for a
+ * file this size; the path and format are the ones conf used, so existing profiles still load.
  *
- * File: `$TRX_RENT_CONFIG_DIR/config.json` when set, else the XDG config dir
- * (`~/.config/trx-rent/config.json` on Linux), mode 0600 in a 0700 directory.
+ * File: `$TRX_RENT_CONFIG_DIR/config.json` when set, else the platform's config dir
+ * (`$XDG_CONFIG_HOME/trx-rent` or `~/.config/trx-rent` on Linux, `~/Library/Preferences/trx-rent`
+ * on macOS, `%APPDATA%\trx-rent\Config` on Windows, as conf's env-paths chose).
  * Shape: `{ current_profile?: string, profiles: { [name]: ProfileSettings } }`.
+ * @module
  */
-import { chmodSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { UsageError } from './errors.js';
 
 export interface ProfileSettings {
@@ -94,24 +99,83 @@ export function validateProfileName(name: string): string {
   return name;
 }
 
-/** Open the store in `configDir` (the run's TRX_RENT_CONFIG_DIR), else the XDG config dir. */
-export async function openConfig(configDir: string | undefined): Promise<ConfigStore> {
-  const { default: Conf } = await import('conf');
-  const cwd = configDir || undefined;
-  if (cwd) mkdirSync(cwd, { recursive: true, mode: 0o700 });
-  const conf = new Conf<Record<string, unknown>>({
-    projectName: 'trx-rent',
-    projectSuffix: '',
-    ...(cwd ? { cwd } : {}),
-    configName: 'config',
-    configFileMode: 0o600,
-    accessPropertiesByDotNotation: false,
-    clearInvalidConfig: false,
-  });
-  try {
-    chmodSync(dirname(conf.path), 0o700);
-  } catch {
-    // Not ours to change (or not there yet): the file itself is still 0600.
+/** The platform's config directory for trx-rent (what conf's env-paths gave, so old files are found). */
+export function defaultConfigDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  const home = homedir();
+  if (platform === 'darwin') return join(home, 'Library', 'Preferences', 'trx-rent');
+  if (platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'trx-rent', 'Config');
+  return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'trx-rent');
+}
+
+/** A JSON object in one file: read on open, written whole (temp file + rename) on each change. */
+class JsonFile implements ConfLike {
+  readonly path: string;
+  #data: Record<string, unknown>;
+
+  constructor(path: string) {
+    this.path = path;
+    this.#data = JsonFile.#read(path);
   }
-  return new ConfigStore(conf);
+
+  static #read(path: string): Record<string, unknown> {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      throw error;
+    }
+    if (text.trim() === '') return {};
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = undefined;
+    }
+    if (!data || typeof data !== 'object' || Array.isArray(data)) {
+      // Never overwrite a file we cannot read: it may hold keys the user wants back.
+      throw new UsageError(`the config file ${path} is not a JSON object; fix or remove it`);
+    }
+    return data as Record<string, unknown>;
+  }
+
+  get(key: string): unknown {
+    return Object.hasOwn(this.#data, key) ? this.#data[key] : undefined;
+  }
+
+  set(key: string, value: unknown): void {
+    this.#data = { ...this.#data, [key]: value };
+    this.#write();
+  }
+
+  delete(key: string): void {
+    const { [key]: _gone, ...rest } = this.#data;
+    this.#data = rest;
+    this.#write();
+  }
+
+  #write(): void {
+    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+    const temp = `${this.path}.${process.pid}.${Date.now()}.tmp`;
+    try {
+      // 0600 from the first byte: the file holds API keys. Tab-indented, as conf wrote it.
+      writeFileSync(temp, `${JSON.stringify(this.#data, undefined, '\t')}\n`, { mode: 0o600 });
+      renameSync(temp, this.path);
+    } catch (error) {
+      rmSync(temp, { force: true });
+      throw error;
+    }
+  }
+}
+
+/** Open the store in `configDir` (the run's TRX_RENT_CONFIG_DIR), else the platform's config dir. */
+export async function openConfig(configDir: string | undefined): Promise<ConfigStore> {
+  const dir = configDir || defaultConfigDir();
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    chmodSync(dir, 0o700);
+  } catch {
+    // Not ours to change: the file itself is still 0600.
+  }
+  return new ConfigStore(new JsonFile(join(dir, 'config.json')));
 }

@@ -1,7 +1,7 @@
 /**
  * The per-run context every command action receives: resolved global options, output, the
  * run's runtime (streams, environment, fetch, signals), and lazy access to the heavy parts (SDK,
- * conf, prompts, the mock server). Nothing heavy is imported at the top of this file.
+ * the profile store, prompts, the mock server). Nothing heavy is imported at the top of this file.
  *
  * Settings (base URL, API key, profile, secrets) resolve in `settings.ts`: flag > environment >
  * profile, each value with its source. `--mock` replaces base URL and key with an embedded mock

@@ -1,6 +1,6 @@
 /**
  * The `trx-rent` CLI entry. Imports only commander and the static registry: `--help` and
- * `--version` load no SDK transport, zod, conf, prompts, msw, tronweb or viem. A command's
+ * `--version` load no SDK transport, zod, the profile store, prompts, msw, tronweb or viem. A command's
  * module is imported when that command is dispatched (commander's preSubcommand hook, which also
  * runs for `<command> --help` and `help <command>`), and registers its own arguments, options,
  * subcommands and actions on the placeholder.

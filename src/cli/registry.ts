@@ -1,6 +1,6 @@
 /**
  * The static command table. `trx-rent --help` lists these summaries without loading any command
- * module; a command's module (and whatever it needs: the SDK, prompts, conf, the mock) is
+ * module; a command's module (and whatever it needs: the SDK, prompts, the profile store, the mock) is
  * imported only when that command runs or shows its own help. Keep this file free of imports.
  */
 import type { CommandModule } from './types.js';

@@ -129,7 +129,7 @@ export class SettingsResolver {
   constructor(options: {
     flags: GlobalFlags;
     env: Env;
-    /** Opens the config store (lazily; it loads conf). */
+    /** Opens the config store (lazily: only a setting left open by flags and environment reads the file). */
     store: () => Promise<ConfigStore>;
     /** Warnings (a world-readable key file). */
     warn: (message: string) => void;

@@ -10,7 +10,7 @@ import type { Command } from 'commander';
  * available in this build.
  *
  * Rules: import only light things at the top of a command module (`commander` types, `../context.js`,
- * `../parse.js`, `../format.js`); reach the SDK, prompts, conf and the mock through the context
+ * `../parse.js`, `../format.js`); reach the SDK, prompts, the profile store and the mock through the context
  * (`ctx.client()`, `ctx.prompts()`, `ctx.config()`, `ctx.startMock()`), which import them lazily.
  */
 export interface CommandModule {
