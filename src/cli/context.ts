@@ -83,7 +83,26 @@ export interface GlobalOptions {
   color?: boolean;
 }
 
-type PromptsModule = typeof import('@inquirer/prompts');
+// The five prompts the CLI asks, as separate packages: @inquirer/prompts would also bring the
+// editor, expand, number, rawlist and search prompts with iconv-lite and chardet (10 packages).
+interface PromptsModule {
+  input: typeof import('@inquirer/input').default;
+  password: typeof import('@inquirer/password').default;
+  select: typeof import('@inquirer/select').default;
+  confirm: typeof import('@inquirer/confirm').default;
+  checkbox: typeof import('@inquirer/checkbox').default;
+}
+
+async function loadPrompts(): Promise<PromptsModule> {
+  const [input, password, select, confirm, checkbox] = await Promise.all([
+    import('@inquirer/input'),
+    import('@inquirer/password'),
+    import('@inquirer/select'),
+    import('@inquirer/confirm'),
+    import('@inquirer/checkbox'),
+  ]);
+  return { input: input.default, password: password.default, select: select.default, confirm: confirm.default, checkbox: checkbox.default };
+}
 /** The prompts the CLI asks with, bound to the run's terminal. */
 export type Prompts = Pick<PromptsModule, 'input' | 'password' | 'select' | 'confirm' | 'checkbox'>;
 
@@ -322,7 +341,7 @@ export class Context {
 
   async prompts(): Promise<Prompts> {
     if (!this.interactive) throw new Error('internal: prompts need a terminal');
-    const mod = await import('@inquirer/prompts');
+    const mod = await loadPrompts();
     const { stdin, stdout } = this.runtime;
     if (isProcessStream(stdin) && isProcessStream(stdout)) return mod;
     // Another terminal than the process's (an in-process run): ask on the run's streams. The

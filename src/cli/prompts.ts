@@ -1,5 +1,5 @@
 /**
- * The questions the CLI asks, as plain configurations for @inquirer/prompts (which is imported
+ * The questions the CLI asks, as plain configurations for the @inquirer prompt packages (which is imported
  * lazily, through `ctx.prompts()`, only when a person is at a terminal). Kept apart so tests can
  * drive them with @inquirer/testing.
  */

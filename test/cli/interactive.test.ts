@@ -4,7 +4,8 @@
  * @inquirer/testing.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { input, select } from '@inquirer/prompts';
+import input from '@inquirer/input';
+import select from '@inquirer/select';
 import { render } from '@inquirer/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';

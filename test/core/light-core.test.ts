@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * `import 'trx-rent'` (the built package, both module systems) must not load tronweb, viem,
- * the x402 packages, @inquirer/prompts or the MCP SDK: they are heavy and only some users need them.
+ * the x402 packages, the @inquirer prompts or the MCP SDK: they are heavy and only some users need them.
  */
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const HEAVY = /node_modules[\\/](tronweb|viem|ox|ethers|x402|x402-fetch|@x402|@inquirer|msw|@noble[\\/]curves|@modelcontextprotocol)[\\/]/;
