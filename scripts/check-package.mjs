@@ -37,7 +37,7 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const bin = (name) => join(root, 'node_modules', '.bin', process.platform === 'win32' ? `${name}.cmd` : name);
 
 /** Payment extras a user adds for x402 (the optional peers, at the versions we test). */
-const EXTRAS = ['viem@2.57.1', 'tronweb@6.5.1', '@x402/fetch@2.27.0', '@x402/core@2.27.0', '@x402/evm@2.27.0'];
+const EXTRAS = ['viem@2.57.1', 'tronweb@6.5.1', '@x402/core@2.27.0', '@x402/evm@2.27.0'];
 const GOALS = { installBytes: 40 * MB, webhooksGzip: 2048 };
 
 /** Exports each public entry must have; smoke calls run in the fresh project (see writeChecks). */

@@ -15,7 +15,6 @@ import { MissingPeerDependencyError } from '../errors/index.js';
 export const PEER_VERSIONS = {
   viem: '2.57.1',
   '@x402/core': '2.27.0',
-  '@x402/fetch': '2.27.0',
   '@x402/evm': '2.27.0',
   tronweb: '6.5.1',
   '@modelcontextprotocol/sdk': '1.32.2',
@@ -59,9 +58,6 @@ export const loadViemAccounts = () =>
 /** `@x402/core/client`, imported on first call. Not installed: MissingPeerDependencyError (@x402/core, viem). */
 export const loadX402Core = () =>
   load('@x402/core/client', () => import('@x402/core/client'), ['@x402/core', 'viem'], 'Paying x402 challenges');
-/** `@x402/fetch`, imported on first call. Not installed: MissingPeerDependencyError (@x402/fetch, @x402/core). */
-export const loadX402Fetch = () =>
-  load('@x402/fetch', () => import('@x402/fetch'), ['@x402/fetch', '@x402/core'], 'Paying x402 challenges');
 /** `@x402/evm/exact/client` (USDC on Base), imported on first call. Not installed: MissingPeerDependencyError (@x402/evm, viem). */
 export const loadX402Evm = () =>
   load('@x402/evm/exact/client', () => import('@x402/evm/exact/client'), ['@x402/evm', 'viem'], 'Paying in USDC on Base');
