@@ -137,5 +137,64 @@ export function largestPackages(nodeModules, n = 8) {
 }
 
 export const MB = 1_000_000;
+export const KB = 1000;
 export const fmtMB = (bytes) => `${(bytes / MB).toFixed(2)} MB`;
 export const fmtKB = (bytes) => `${(bytes / 1000).toFixed(2)} kB`;
+
+/**
+ * What a browser app ships for `import { TrxRent } from 'trx-rent'`: esbuild bundles it (browser
+ * platform, minified, dependencies such as zod bundled in, optional peers external) with code
+ * splitting, so the chunks behind a lazy `import()` (TRON signing, payments) are apart. `gzip` is
+ * the entry plus every chunk it imports statically, i.e. what loads with the import; `lazyGzip`
+ * is everything else, loaded only when a feature needs it.
+ */
+export async function browserImportSize(root, specifier = 'TrxRent', entry = 'dist/index.js') {
+  const esbuild = await import('esbuild');
+  const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'trx-rent-size-'));
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  try {
+    const main = join(dir, 'entry.js');
+    writeFileSync(main, `import { ${specifier} } from ${JSON.stringify(join(root, entry))};\nglobalThis.keep = ${specifier};\n`);
+    const result = await esbuild.build({
+      entryPoints: [main],
+      bundle: true,
+      minify: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'browser',
+      target: 'es2022',
+      outdir: join(dir, 'out'),
+      external: Object.keys(pkg.peerDependencies ?? {}).flatMap((p) => [p, `${p}/*`]),
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const outputs = result.metafile.outputs;
+    const start = Object.keys(outputs).find((k) => outputs[k].entryPoint);
+    const eager = new Set();
+    const stack = [start];
+    while (stack.length) {
+      const key = stack.pop();
+      if (eager.has(key)) continue;
+      eager.add(key);
+      for (const i of outputs[key].imports) if (i.kind === 'import-statement' && outputs[i.path]) stack.push(i.path);
+    }
+    const { resolve } = await import('node:path');
+    const eagerAbs = new Set([...eager].map((k) => resolve(k)));
+    const eagerCode = [];
+    const lazyCode = [];
+    for (const file of result.outputFiles) (eagerAbs.has(file.path) ? eagerCode : lazyCode).push(Buffer.from(file.contents));
+    // A measurement that finds no code is broken, not small: zod alone is tens of kB.
+    if (eagerCode.length < 2) throw new Error(`browserImportSize: found ${eagerCode.length} eager chunk(s) of ${result.outputFiles.length}; the chunk graph was not read`);
+    const joined = Buffer.concat(eagerCode);
+    return {
+      minified: joined.byteLength,
+      gzip: gzipSync(joined, { level: 9 }).byteLength,
+      lazyGzip: lazyCode.length ? gzipSync(Buffer.concat(lazyCode), { level: 9 }).byteLength : 0,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// `npm run size`: what a user pays for trx-rent, measured on the packed tarball, with limits that
+// fail the run (CI runs it):
+//  - production install in a fresh project (file bytes, packages): the core alone (< 13 MB, < 40
+//    packages) and with the payment extras (reported);
+//  - bytes a browser app loads with `import { TrxRent } from 'trx-rent'` (minified + gzip, zod
+//    included, lazy chunks apart): < 36 KB; `trx-rent/webhooks`: < 2 KB and no dependency.
+//
+//   node scripts/size.mjs [--no-build] [--no-extras]
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { KB, MB, browserImportSize, bundleSize, fmtKB, fmtMB, nodeModulesFootprint } from './lib/footprint.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const args = new Set(process.argv.slice(2));
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const run = (argv, cwd) => execFileSync(npm, argv, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 });
+const EXTRAS = ['viem@2.57.1', 'tronweb@6.5.1', '@x402/core@2.27.0', '@x402/evm@2.27.0'];
+const LIMITS = { installBytes: 13 * MB, installPackages: 40, coreGzip: 36 * KB, webhooksGzip: 2 * KB };
+
+if (!args.has('--no-build')) execFileSync(npm, ['run', 'build'], { cwd: root, stdio: 'inherit' });
+const work = mkdtempSync(join(tmpdir(), 'trx-rent-size-'));
+const rows = [];
+let failed = false;
+const row = (measure, value, limit, ok) => {
+  rows.push({ measure, value, limit: limit ?? '', ok: ok === undefined ? '' : ok ? 'yes' : 'NO' });
+  if (ok === false) failed = true;
+};
+try {
+  const tarball = join(work, JSON.parse(run(['pack', '--ignore-scripts', '--json', '--pack-destination', work], root))[0].filename);
+  const project = join(work, 'project');
+  execFileSync('mkdir', ['-p', project]);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'size-check', private: true }));
+  run(['install', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error', tarball], project);
+  const core = nodeModulesFootprint(join(project, 'node_modules'));
+  row('install: trx-rent alone', `${fmtMB(core.bytes)}, ${core.packages} packages`, `< ${fmtMB(LIMITS.installBytes)}, < ${LIMITS.installPackages} packages`, core.bytes < LIMITS.installBytes && core.packages < LIMITS.installPackages);
+  if (!args.has('--no-extras')) {
+    run(['install', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error', ...EXTRAS], project);
+    const extras = nodeModulesFootprint(join(project, 'node_modules'));
+    row('install: with the payment extras', `${fmtMB(extras.bytes)}, ${extras.packages} packages`);
+  }
+  const installed = join(project, 'node_modules', 'trx-rent');
+  const browser = await browserImportSize(installed);
+  row("browser: import { TrxRent } from 'trx-rent'", `${fmtKB(browser.gzip)} gzip (${fmtKB(browser.minified)} min); lazy chunks ${fmtKB(browser.lazyGzip)} gzip`, `< ${fmtKB(LIMITS.coreGzip)} gzip`, browser.gzip < LIMITS.coreGzip);
+  const webhooks = await bundleSize(join(installed, 'dist', 'webhooks', 'index.js'));
+  row("browser: 'trx-rent/webhooks'", `${fmtKB(webhooks.gzip)} gzip (${fmtKB(webhooks.minified)} min), imports: ${webhooks.imports.join(' ') || 'none'}`, `< ${fmtKB(LIMITS.webhooksGzip)} gzip, no imports`, webhooks.gzip < LIMITS.webhooksGzip && webhooks.imports.length === 0);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+console.table(rows);
+console.log(failed ? 'size: over a limit' : 'size: every limit kept');
+process.exit(failed ? 1 : 0);
