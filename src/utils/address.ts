@@ -3,10 +3,9 @@
  * first 4 bytes of sha256(sha256(payload)). Pure functions, no tronweb.
  * @module
  */
-import { sha256 } from '@noble/hashes/sha2';
-import { createBase58check } from '@scure/base';
+import { decodeBase58check, encodeBase58check } from './base58check.js';
 
-const base58check = createBase58check(sha256);
+const base58check = { decode: decodeBase58check, encode: encodeBase58check };
 const TRON_PREFIX = 0x41;
 const SHAPE = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
 
