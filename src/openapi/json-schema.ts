@@ -99,6 +99,15 @@ export function lenientEnumValues(schema: AnyZod): string[] | undefined {
   return Object.values(a.entries ?? {});
 }
 
+/** The zod types `z.toJSONSchema` cannot represent (it throws on them unless told `unrepresentable: 'any'`). */
+const UNREPRESENTABLE = new Set(['bigint', 'symbol', 'undefined', 'void', 'date', 'nan', 'custom', 'function', 'transform', 'map', 'set', 'promise']);
+
+function isUnrepresentable(schema: AnyZod): boolean {
+  const def = schema._zod.def as { type: string; values?: unknown[] };
+  if (UNREPRESENTABLE.has(def.type)) return true;
+  return def.type === 'literal' && (def.values ?? []).some((v) => v === undefined || typeof v === 'bigint');
+}
+
 function assign(target: JsonSchema, replacement: JsonSchema): void {
   for (const key of Object.keys(target)) delete target[key];
   Object.assign(target, structuredClone(replacement));
@@ -167,11 +176,14 @@ function hooks(roots: readonly z.ZodType[], options: ConvertOptions) {
   const seen = new Set<AnyZod>();
   for (const root of roots) visit(root, seen);
   return {
-    unrepresentable: (ctx: { zodSchema: AnyZod; path: (string | number)[]; message: string }) => {
-      if (covered.has(ctx.zodSchema)) return 'any' as const;
-      throw new Error(`OpenAPI: a schema JSON Schema cannot represent at ${ctx.path.join('.') || '(root)'}: ${ctx.message}`);
-    },
-    override: (ctx: { zodSchema: AnyZod; jsonSchema: JsonSchema }) => {
+    // zod turns what it cannot represent into `{}`; the override below refuses it outside a
+    // replaced schema. (A function here needs zod >= 4.5, which the core's bundle budget rules out.)
+    unrepresentable: 'any' as const,
+    override: (ctx: { zodSchema: AnyZod; jsonSchema: JsonSchema; path: (string | number)[] }) => {
+      if (!covered.has(ctx.zodSchema) && isUnrepresentable(ctx.zodSchema)) {
+        const type = (ctx.zodSchema._zod.def as { type: string }).type;
+        throw new Error(`OpenAPI: a schema JSON Schema cannot represent at ${ctx.path.join('.') || '(root)'}: ${type}`);
+      }
       const replacement = replace.get(ctx.zodSchema);
       if (replacement) assign(ctx.jsonSchema, replacement);
       else {
