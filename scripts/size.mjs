@@ -7,8 +7,10 @@
 //    included, lazy chunks apart): < 36 KB; `trx-rent/webhooks`: < 2 KB and no dependency.
 //
 //   node scripts/size.mjs [--no-build] [--no-extras] [--core-limit KB]
-//     --core-limit  the core's gzip limit in kB (default 36, the goal). CI passes today's size plus
-//                   a little (43) so that any growth fails it while the goal is not yet reached.
+//     --core-limit  the core's gzip limit in kB (default 36, the goal; CI uses the default).
+//
+// The core's budget holds because zod is pinned below 4.5 (package.json): with the same sources,
+// 4.4.3 measures 31.6 kB and 4.6.7 39.2 kB (4.5 grew the classic API by about 7 kB gzip).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
