@@ -7,7 +7,8 @@
 //    every public entry is imported and `trx-rent --version` and `trx-rent demo` run;
 //  - Deno imports `trx-rent` and `trx-rent/webhooks` with no permission flags at all (no
 //    --allow-env, --allow-read, --allow-net): it builds a client, checks an address and signs and
-//    verifies a webhook, so nothing reads the environment without being allowed to.
+//    verifies a webhook, so nothing reads the environment without being allowed to; and again in
+//    a pseudo-terminal without --no-prompt, where Deno would ask the person for each variable read.
 //
 //   node scripts/package-managers.mjs [--no-build] [npm] [pnpm] [bun] [deno]
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -115,9 +116,23 @@ if (wanted('deno')) {
   if (step('deno', 'install the tarball (npm, production)', () => sh(npm, ['install', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: dir }))) {
     writeFileSync(join(dir, 'check.mjs'), DENO_CHECK);
     const deno = tool('deno');
+    const denoEnv = { PATH: process.env.PATH, DENO_NO_UPDATE_CHECK: '1', DENO_DIR: join(tools, 'deno-dir') };
     step('deno', `${sh(deno, ['--version']).split('\n')[0]}, no permission flags`, () =>
-      sh(deno, ['run', '--no-prompt', '--node-modules-dir=manual', 'check.mjs'], { cwd: dir, env: { PATH: process.env.PATH, DENO_NO_UPDATE_CHECK: '1', DENO_DIR: join(tools, 'deno-dir') } }),
+      sh(deno, ['run', '--no-prompt', '--node-modules-dir=manual', 'check.mjs'], { cwd: dir, env: denoEnv }),
     );
+    // At a terminal Deno asks the person before a read it was not allowed (one prompt per
+    // variable); the SDK reads only what is already allowed, so no prompt may appear. Run in a
+    // pseudo-terminal (util-linux `script`, as test/cli/interactive.test.ts does) without
+    // --no-prompt: a prompt shows as Deno's "requests env access" text (or hangs to the timeout).
+    if (spawnSync('script', ['--version']).status === 0) {
+      step('deno', 'at a terminal: no permission prompt', () => {
+        const command = [deno, 'run', '--node-modules-dir=manual', 'check.mjs'].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+        const out = sh('script', ['-qfec', command, '/dev/null'], { cwd: dir, env: { ...denoEnv, TERM: 'xterm', TRX_RENT_BASE_URL: 'https://api.example.com' }, timeout: 60_000 });
+        if (/requests \S+ access/.test(out)) throw new Error(`Deno prompted for a permission:\n${out}`);
+        if (!/without --allow-env/.test(out)) throw new Error(`the check did not finish:\n${out}`);
+        return 'no prompt';
+      });
+    }
   }
 }
 rmSync(work, { recursive: true, force: true });
