@@ -81,6 +81,12 @@ export interface GlobalOptions {
   mock?: boolean;
   verbose?: boolean;
   color?: boolean;
+  /** `--json id,status` (the word after --json; see expandJsonFields in index.ts). */
+  jsonFields?: string;
+  /** `--query EXPR`: JMESPath over the JSON result. */
+  query?: string;
+  /** `--wide`: tables at full width. */
+  wide?: boolean;
 }
 
 // The five prompts the CLI asks, as separate packages: @inquirer/prompts would also bring the
@@ -141,8 +147,12 @@ export class Context {
     this.env = env;
     this.commandPath = commandPath;
     const stdoutTTY = Boolean(stdout.isTTY);
-    const mode = opts.json === true || (opts.json !== false && !stdoutTTY) ? 'json' : 'human';
+    const shaped = Boolean(opts.query || opts.jsonFields);
+    const mode = opts.json === true || shaped || (opts.json !== false && !stdoutTTY) ? 'json' : 'human';
+    const fields = opts.jsonFields?.split(',').map((f) => f.trim()).filter(Boolean);
     this.out = new Output({
+      width: stdoutTTY && !opts.wide ? stdout.columns || Number(env.COLUMNS) || 80 : undefined,
+      shaping: { fields: fields?.length ? fields : undefined },
       mode,
       stdout,
       stderr,
@@ -446,6 +456,26 @@ export interface InputSpec<T> {
   default?: T;
 }
 
+/**
+ * `--query EXPR` compiled (JMESPath, the `jmespath` package loaded only for it): a malformed
+ * expression is a usage error before anything is sent.
+ */
+export async function compileQuery(expression: string): Promise<(data: unknown) => unknown> {
+  const jmespath = await import('jmespath');
+  try {
+    jmespath.compile(expression);
+  } catch (error) {
+    throw new UsageError(`--query is not a JMESPath expression: ${(error as Error).message}`, 'see https://jmespath.org/tutorial.html');
+  }
+  return (data) => {
+    try {
+      return jmespath.search(data, expression);
+    } catch (error) {
+      throw new UsageError(`--query failed: ${(error as Error).message}`);
+    }
+  };
+}
+
 /** `orders get` for a command `get` under `orders` under the program. */
 export function commandPath(cmd: Command): string {
   const names: string[] = [];
@@ -468,6 +498,7 @@ export function action<A extends unknown[] = string[], O = Record<string, unknow
     const ctx = new Context(cmd.optsWithGlobals() as GlobalOptions, commandPath(cmd), run);
     try {
       if (ctx.opts.mock && ctx.opts.baseUrl) ctx.out.warn('--mock replaces --base-url for this run');
+      if (ctx.opts.query !== undefined) ctx.out.setQuery(await compileQuery(ctx.opts.query));
       const code = await fn(ctx, { args, opts, cmd });
       run.exitCode = code ?? 0;
     } catch (error) {

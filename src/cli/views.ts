@@ -5,7 +5,7 @@
 import type { Fill, Order, Preview, PreviewOption } from '../schemas/index.js';
 import { trxToSun } from '../utils/units.js';
 import { costSun, formatDuration, formatTime, groupDigits, sunAndTrx, trxOf } from './format.js';
-import { type Styles, renderPairs, renderTable } from './output.js';
+import { type Styles, renderPairs, renderTable, truncateCell, visibleLength } from './output.js';
 
 export function statusColor(status: string, s: Styles): string {
   if (status === 'FILLED' || status === 'COMPLETED' || status === 'CONFIRMED') return s.green(status);
@@ -39,11 +39,11 @@ export function renderFills(fills: Fill[], s: Styles): string {
   const table = renderTable(
     [
       { header: 'PROVIDER' },
-      { header: 'AMOUNT', align: 'right' },
-      { header: 'PRICE (SUN)', align: 'right' },
-      { header: 'COST', align: 'right' },
-      { header: 'STATUS' },
-      { header: 'VERIFIED' },
+      { header: 'AMOUNT', align: 'right', truncate: 'none' },
+      { header: 'PRICE (SUN)', align: 'right', truncate: 'none' },
+      { header: 'COST', align: 'right', truncate: 'none' },
+      { header: 'STATUS', truncate: 'none' },
+      { header: 'VERIFIED', truncate: 'none' },
     ],
     fills.map((f) => [
       String(f.provider),
@@ -55,7 +55,9 @@ export function renderFills(fills: Fill[], s: Styles): string {
     ]),
     s,
   );
-  const links = fills.map((f) => `  ${s.dim('tx')} ${f.tx_id}  ${s.cyan(String(f.tronscan_url))}`).join('\n');
+  // The explorer link stays whole (it is meant to be opened); the hash gives way on a narrow terminal.
+  const hashWidth = s.width === undefined ? Infinity : Math.max(13, s.width - visibleLength(String(fills[0]?.tronscan_url ?? '')) - 8);
+  const links = fills.map((f) => `  ${s.dim('tx')} ${truncateCell(String(f.tx_id), hashWidth, 'middle')}  ${s.cyan(String(f.tronscan_url))}`).join('\n');
   return `${table}${links}\n`;
 }
 
@@ -88,7 +90,13 @@ export function renderPreview(
     sunAndTrx(optionCostSun(o, request.amount)),
   ]);
   return `${s.bold('Preview')} ${head}\n${renderTable(
-    [{ header: '' }, { header: 'PROVIDER' }, { header: 'SUN/UNIT', align: 'right' }, { header: 'TIER' }, { header: 'TOTAL', align: 'right' }],
+    [
+      { header: '', truncate: 'none' },
+      { header: 'PROVIDER' },
+      { header: 'SUN/UNIT', align: 'right', truncate: 'none' },
+      { header: 'TIER', truncate: 'none' },
+      { header: 'TOTAL', align: 'right', truncate: 'none' },
+    ],
     rows,
     s,
   )}`;
