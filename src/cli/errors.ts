@@ -166,7 +166,9 @@ async function hintFor(error: TrxRentError, hc: HintContext): Promise<string | u
     }
     case 'NOT_FOUND':
     case 'ORDER_NOT_FOUND':
-      return hc.command?.startsWith('orders')
+      return hc.command === 'api'
+        ? 'check the path (trx-rent api PATH: below /api/v1 unless it starts with /api/, /x402/ or /__mock/; a field makes it a POST unless you name the METHOD)'
+        : hc.command?.startsWith('orders')
         ? 'check the id with `trx-rent orders list`'
         : hc.command?.startsWith('webhooks')
           ? 'check the id with `trx-rent webhooks list`'

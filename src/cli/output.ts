@@ -345,6 +345,11 @@ export class Output {
     this.#stderr.write(`${safeJson(data)}\n`);
   }
 
+  /** Text for stdout in both modes (`api -i` headers), sanitised like all text people may see. */
+  plain(text: string): void {
+    this.#stdout.write(sanitizeText(text));
+  }
+
   /** Text that is ours alone and must reach stdout byte for byte (a completion script). */
   raw(text: string): void {
     this.#emitted = true;

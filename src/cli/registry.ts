@@ -31,6 +31,7 @@ export const REGISTRY: readonly RegistryEntry[] = [
   { name: 'webhooks', group: 'Developer', summary: 'Create, list, delete, verify webhooks; listen and forward locally', load: () => import('./commands/webhooks.js') },
   { name: 'x402', group: 'Developer', summary: 'Pay-per-call (x402) commands', load: () => import('./commands/x402.js') },
   { name: 'mcp', group: 'Developer', summary: 'MCP server for agents (stdio or loopback HTTP); read-only unless --allow-spend', load: () => import('./commands/mcp.js') },
+  { name: 'api', group: 'Developer', summary: 'An authenticated raw call to any endpoint (like gh api)', load: () => import('./commands/api.js') },
   { name: 'mock', group: 'Developer', summary: 'Run the reference mock server', load: () => import('./commands/mock.js') },
   { name: 'demo', group: 'Developer', summary: 'A guided tour on an embedded mock server', load: () => import('./commands/demo.js') },
   { name: 'completion', group: 'Setup', summary: 'Shell completion script (bash, zsh, fish)', load: () => import('./commands/completion.js') },

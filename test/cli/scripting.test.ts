@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expandJsonFields } from '../../src/cli/index.js';
 import { fitWidths, truncateCell, visibleLength } from '../../src/cli/output.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
+import { KEYS } from '../x402/helpers.js';
 import { ADDRESS, errorLine, json, runCliInProcess, tempDir } from './run.js';
 
 let mock: MockServer;
@@ -153,5 +154,81 @@ describe('tables on a terminal fit its width', () => {
     expect(fitWidths(columns, [36, 5, 40], 30)).toEqual({ widths: [13, 5, 8], cut: true });
     expect(fitWidths(columns, [36, 5, 40], 20)).toEqual({ widths: [10, 5, 8], cut: true }); // as narrow as allowed
     expect(fitWidths(columns, [36, 5, 40], undefined)).toEqual({ widths: [36, 5, 40], cut: false });
+  });
+});
+
+describe('trx-rent api METHOD PATH (the SDK request core)', () => {
+  it('GET with the configured key; the path may omit /api/v1; -i prints the status and headers first', async () => {
+    const r = await runCliInProcess(['api', '/api/v1/balance'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(json(r)).toMatchObject({ trx: expect.any(Number) });
+    const short = await runCliInProcess(['api', 'GET', 'balance', '--query', 'trx'], { env });
+    expect(Number(short.stdout)).toBe(json(r).trx);
+    const inc = await runCliInProcess(['api', 'balance', '-i'], { env });
+    expect(inc.stdout).toMatch(/^HTTP\/1\.1 200 OK\n(?:[\w-]+: .*\n)+\n\{/);
+  });
+
+  it('-f/-F fields go in the query of a GET; --paginate walks every page into one array', async () => {
+    const all = json<Array<{ id: string }>>(await runCliInProcess(['orders', 'list', '--all', '--json'], { env }));
+    expect(all.length).toBeGreaterThanOrEqual(2);
+    const paged = await runCliInProcess(['api', 'orders', '-F', 'limit=1', '--paginate'], { env });
+    expect(paged.code, paged.stderr).toBe(0);
+    expect(json<Array<{ id: string }>>(paged).map((o) => o.id)).toEqual(all.map((o) => o.id));
+    const filtered = await runCliInProcess(['api', 'orders', '-f', 'status=FAILED', '--paginate'], { env });
+    expect(json(filtered)).toEqual([]);
+    const notAList = await runCliInProcess(['api', 'balance', '--paginate'], { env });
+    expect(notAList.code).toBe(2);
+  });
+
+  it('POST with fields (or --input -) sends a JSON body, with an idempotency key on /orders', async () => {
+    const body = { resource_type: 'ENERGY', amount: 65000, duration_sec: 3600, target_address: ADDRESS };
+    const seen: Array<Record<string, string>> = [];
+    const spy: typeof fetch = (input, init) => {
+      seen.push(Object.fromEntries(new Headers(init?.headers).entries()));
+      return fetch(input, init);
+    };
+    const r = await runCliInProcess(['api', 'POST', '/api/v1/orders', '--input', '-'], { env, input: JSON.stringify(body), fetch: spy });
+    expect(r.code, r.stderr).toBe(0);
+    expect(json(r)).toMatchObject({ status: 'PENDING', amount: 65000 });
+    expect(seen[0]?.['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+    const typed = await runCliInProcess(
+      ['api', 'POST', 'orders', '-f', 'resource_type=ENERGY', '-F', 'amount=65000', '-F', 'duration_sec=3600', '-f', `target_address=${ADDRESS}`, '-q', 'status'],
+      { env },
+    );
+    expect(typed.stdout).toBe('PENDING\n');
+  });
+
+  it('errors are the same as every command: exit codes and the {error} line', async () => {
+    const missing = await runCliInProcess(['api', 'orders/00000000-0000-0000-0000-000000000000'], { env });
+    expect(missing.code).toBe(4);
+    expect(errorLine(missing).code).toBe('NOT_FOUND');
+    const bad = await runCliInProcess(['api', 'POST', 'orders', '-F', 'amount=1'], { env });
+    expect(bad.code).toBe(2);
+    const noKey = await runCliInProcess(['api', 'balance'], { env: { TRX_RENT_BASE_URL: mock.url } });
+    expect(noKey.code).toBe(3);
+    const otherHost = await runCliInProcess(['api', 'http://example.com/api/v1/balance'], { env });
+    expect(otherHost.code).toBe(2);
+    expect(errorLine(otherHost).message).toMatch(/not the configured API/);
+    const keyHeader = await runCliInProcess(['api', 'balance', '-H', 'X-API-Key: sk_live_x'], { env });
+    expect(keyHeader.code).toBe(2);
+    expect(keyHeader.stderr).not.toContain('sk_live_x');
+  });
+
+  it('public endpoints work without a key, and the mock routes are reachable', async () => {
+    const prices = await runCliInProcess(['api', 'prices', '-q', 'length(@)'], { env: { TRX_RENT_BASE_URL: mock.url } });
+    expect(Number(prices.stdout)).toBeGreaterThanOrEqual(5);
+    const state = await runCliInProcess(['api', '/__mock/state', '-q', 'seed'], { env });
+    expect(Number(state.stdout)).toBe(11);
+  });
+
+  it('/x402/… routes are paid like the x402 commands: confirmed (--yes), receipt on stderr, the body on stdout', async () => {
+    const wallet = { ...env, TRX_RENT_X402_TRON_KEY: KEYS.tron };
+    const refused = await runCliInProcess(['api', 'GET', '/x402/tron/network', '-f', 'format=summary'], { env: wallet, timeoutMs: 30_000 });
+    expect(refused.code).toBe(2); // no terminal to confirm on, no --yes: nothing paid
+    const r = await runCliInProcess(['api', 'GET', '/x402/tron/network', '-f', 'format=summary', '--yes', '--scheme', 'exact_permit'], { env: wallet, timeoutMs: 30_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(json(r)).toMatchObject({ block_height: expect.any(Number) });
+    expect(r.stderr).toMatch(/paid 0\.01 USD in USDT on TRON \(exact_permit\)/);
+    expect(r.stdout + r.stderr).not.toContain(KEYS.tron);
   });
 });

@@ -19,7 +19,7 @@ import type { CommandModule } from '../types.js';
 
 type X402 = typeof import('../../x402/index.js');
 
-interface PaidOptions {
+export interface PaidOptions {
   keyFile?: string;
   payWith?: string;
   maxPayment?: string;
@@ -33,7 +33,7 @@ const WALLET_HELP =
   `\nWallet: set ${ENV.x402TronKey} (TRON) and/or ${ENV.x402EvmKey} (Base), or pass --key-file FILE ` +
   '(- for stdin); prefer these over the hidden prompt in scripts. A private key is never taken as an argument.';
 
-function paidOptions(cmd: Command): Command {
+export function paidOptions(cmd: Command): Command {
   return cmd
     .option('--key-file <path>', `wallet key file: a hex private key, or JSON {"tron": "…", "evm": "…"}; "-": stdin (or env ${ENV.x402TronKey} / ${ENV.x402EvmKey})`)
     .option('--pay-with <chain>', 'tron (USDT/USDC/USDD) or base (USDC); default: every wallet found')
@@ -80,13 +80,13 @@ function walletSource(wallet: X402Keys): string {
   return [...new Set([wallet.tron, wallet.evm].filter((k) => k !== undefined).map((k) => describeSource(k.source)))].join(', ');
 }
 
-interface PaidRun {
+export interface PaidRun {
   sdk: X402;
   client: InstanceType<X402['X402Client']>;
 }
 
 /** The x402 client for this run: wallet, payers, limits, and the confirm-before-paying hook. */
-async function paidClient(ctx: Context, opts: PaidOptions): Promise<PaidRun> {
+export async function paidClient(ctx: Context, opts: PaidOptions): Promise<PaidRun> {
   const settings = await ctx.settings(false);
   if (!settings.baseUrl) {
     throw new UsageError('No API base URL', 'pass --base-url URL, set TRX_RENT_BASE_URL, run `trx-rent login`, or try --mock', 'CONFIGURATION_ERROR');
@@ -149,7 +149,7 @@ async function paid<T>(ctx: Context, opts: PaidOptions, call: (run: PaidRun) => 
   });
 }
 
-function translate(sdk: X402, error: unknown): unknown {
+export function translate(sdk: X402, error: unknown): unknown {
   if (error instanceof sdk.PaymentRefusedError) {
     const reasons = [...new Set(error.offers.map((o) => o.reason))];
     const above = error.offers.find((o) => o.reason === 'above_max_payment');
