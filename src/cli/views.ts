@@ -101,3 +101,52 @@ export function renderPreview(
     s,
   )}`;
 }
+
+/** `energy_needed` -> `energy needed` */
+function label(key: string): string {
+  return key.replace(/_/g, ' ');
+}
+
+function scalar(value: unknown): string {
+  if (value === null || value === undefined) return '-';
+  if (typeof value === 'object') {
+    if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object')) return value.map(String).join(', ') || '-';
+    return JSON.stringify(value);
+  }
+  return String(value);
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * Any JSON document for people (the x402 answers): an object as aligned `key  value` lines
+ * (nested objects one level down as `parent.key`, lists of objects as tables under their key), a
+ * list of objects as a table, anything else as its text. Tables fit the terminal like the rest.
+ */
+export function renderData(data: unknown, s: Styles): string {
+  if (Array.isArray(data)) {
+    if (!data.length) return s.dim('(none)');
+    if (data.every(isRecord)) {
+      const keys = [...new Set(data.flatMap((row) => Object.keys(row)))];
+      return renderTable(
+        keys.map((k) => ({ header: label(k).toUpperCase(), ...(typeof data[0]?.[k] === 'number' ? { align: 'right' as const, truncate: 'none' as const } : {}) })),
+        data.map((row) => keys.map((k) => scalar(row[k]))),
+        s,
+      ).replace(/\n$/, '');
+    }
+    return data.map(scalar).join('\n');
+  }
+  if (!isRecord(data)) return scalar(data);
+  const pairs: Array<[string, string]> = [];
+  const tables: string[] = [];
+  for (const [key, value] of Object.entries(data)) {
+    if (Array.isArray(value) && value.length && value.every(isRecord)) {
+      tables.push(`${s.bold(label(key))}\n${renderData(value, s)}`);
+    } else if (isRecord(value) && Object.values(value).every((v) => !isRecord(v))) {
+      for (const [k, v] of Object.entries(value)) pairs.push([`${label(key)}.${label(k)}`, scalar(v)]);
+    } else {
+      pairs.push([label(key), scalar(value)]);
+    }
+  }
+  return [pairs.length ? renderPairs(pairs, s).replace(/\n$/, '') : '', ...tables].filter(Boolean).join('\n\n');
+}

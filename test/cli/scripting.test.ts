@@ -231,4 +231,19 @@ describe('trx-rent api METHOD PATH (the SDK request core)', () => {
     expect(r.stderr).toMatch(/paid 0\.01 USD in USDT on TRON \(exact_permit\)/);
     expect(r.stdout + r.stderr).not.toContain(KEYS.tron);
   });
+
+  it('x402 commands print a readable summary at a terminal and JSON when piped', async () => {
+    const wallet = { ...env, TRX_RENT_X402_TRON_KEY: KEYS.tron, TERM: 'xterm' };
+    const args = ['x402', 'account', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', '--yes', '--scheme', 'exact_permit', '--no-color'];
+    const tty = await runCliInProcess(args, { env: wallet, isTTY: true, columns: 100, timeoutMs: 30_000 });
+    expect(tty.code, tty.stderr).toBe(0);
+    expect(tty.stdout).toMatch(/^address\s+TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t$/m);
+    expect(tty.stdout).toMatch(/^bandwidth limit\s+\d+$/m);
+    expect(tty.stdout).toMatch(/paid 0\.01 USD in USDT on TRON/);
+    expect(tty.stdout).not.toContain('{');
+    const prices = await runCliInProcess(['x402', 'prices', '--yes', '--scheme', 'exact_permit', '--no-color'], { env: wallet, isTTY: true, columns: 100, timeoutMs: 30_000 });
+    expect(prices.stdout).toMatch(/^PROVIDER\s+PRICE SUN\s+AVAILABLE/m);
+    const piped = await runCliInProcess(args, { env: wallet, timeoutMs: 30_000 });
+    expect(json(piped)).toMatchObject({ data: { address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' }, payment: { amount_usd: '0.01' } });
+  });
 });

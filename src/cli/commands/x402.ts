@@ -11,11 +11,11 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { type Context, action } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
-import { renderPairs } from '../output.js';
 import { ESTIMATE_OPERATIONS, WATCH_EVENT_TYPES, orList } from '../facts.js';
 import { parseChoice, parseInteger } from '../parse.js';
 import { ENV, type Sourced, type X402Keys, describeSource, isHexKey } from '../settings.js';
 import type { CommandModule } from '../types.js';
+import { renderData } from '../views.js';
 
 type X402 = typeof import('../../x402/index.js');
 
@@ -141,7 +141,7 @@ async function paid<T>(ctx: Context, opts: PaidOptions, call: (run: PaidRun) => 
   const payment = result.payment as { amount_usd: string; symbol: string; network: string; scheme: string; transaction: string | null } | null;
   ctx.out.result({ data: result.data, payment }, () => {
     const s = ctx.out.s;
-    const body = render(result.data, s);
+    const body = renderData(result.data, s);
     const receipt = payment
       ? s.dim(`paid ${payment.amount_usd} USD in ${payment.symbol} on ${run.sdk.networkLabel(payment.network)} (${payment.scheme})${payment.transaction ? `, tx ${payment.transaction}` : ''}`)
       : s.dim('no payment was asked for');
@@ -169,16 +169,6 @@ export function translate(sdk: X402, error: unknown): unknown {
     return new CliError('MISSING_PEER_DEPENDENCY', error.message, { exitCode: EXIT.API, hint: `npm install ${error.packages.join(' ')}` });
   }
   return error;
-}
-
-function render(data: unknown, s: { bold(t: string): string }): string {
-  if (data && typeof data === 'object' && !Array.isArray(data)) {
-    const entries = Object.entries(data as Record<string, unknown>);
-    if (entries.every(([, v]) => v === null || typeof v !== 'object')) {
-      return renderPairs(entries.map(([k, v]) => [k, String(v)]), s as never).replace(/\n$/, '');
-    }
-  }
-  return JSON.stringify(data, null, 2);
 }
 
 function decimal(input: string, name: string): string {
