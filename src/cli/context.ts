@@ -24,7 +24,8 @@ import { CancelledError, CliError, EXIT, UsageError, formatReport, reportFor } f
 import type { ConfigStore, ProfileSettings } from './config.js';
 import { Output, colorEnabled } from './output.js';
 import { type CliReader, type CliRuntime, isProcessStream } from './runtime.js';
-import { type Connection, SettingsResolver, describeSource } from './settings.js';
+import { parseDuration, parseInteger } from './parse.js';
+import { type Connection, ENV, SettingsResolver, describeSource } from './settings.js';
 import { type Run, runOf } from './state.js';
 import { readStdin, readStdinBytes } from './stdin.js';
 
@@ -313,12 +314,26 @@ export class Context {
       // A person (or a script) should not sit silently through a long Retry-After: fail with
       // exit code 5 and the wait in the hint instead.
       retry: { maxRetryAfterMs: 10_000 },
+      ...this.#requestLimits(),
       ...extra,
       ...(this.opts.verbose ? { logLevel: 'debug' as const, logger: { debug: (m: string) => this.debug(m) } } : {}),
     });
     const client = new LazyClient(http);
     this.#lastClient = client;
     return client;
+  }
+
+  /**
+   * TRX_RENT_TIMEOUT (per attempt: `10s`, `1m` or seconds) and TRX_RENT_MAX_RETRIES (0-10) for
+   * every request of the run; the SDK's defaults (30 s, 2 retries) otherwise.
+   */
+  #requestLimits(): { timeoutMs?: number; maxRetries?: number } {
+    const limits: { timeoutMs?: number; maxRetries?: number } = {};
+    const timeout = this.env[ENV.timeout]?.trim();
+    if (timeout) limits.timeoutMs = parseDuration(timeout, ENV.timeout) * 1000;
+    const retries = this.env[ENV.maxRetries]?.trim();
+    if (retries) limits.maxRetries = parseInteger(retries, ENV.maxRetries, { max: 10 });
+    return limits;
   }
 
   /** The base URL in use (for hints), when resolved. */
@@ -430,6 +445,8 @@ export class Context {
   async report(error: unknown): Promise<number> {
     const report = await reportFor(error, {
       baseUrl: this.baseUrl,
+      baseUrlSource: this.#connection?.baseUrl?.source,
+      apiKeySource: this.#connection?.apiKey?.source,
       command: this.commandPath,
       spending: this.spending,
       balance: this.#lastClient

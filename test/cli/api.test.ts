@@ -105,7 +105,7 @@ describe('buy', () => {
     expect(errorLine(bad).code).toBe('INVALID_ADDRESS');
     const small = await runCliInProcess(['buy', '1000', '--to', ADDRESS, '--duration', '1h', '--yes'], { env });
     expect(small.code).toBe(2);
-    expect(errorLine(small)).toMatchObject({ code: 'VALIDATION_ERROR', hint: 'amount must be at least 65000' });
+    expect(errorLine(small)).toMatchObject({ code: 'VALIDATION_ERROR', hint: 'rent at least 65000 units of energy' });
   });
 
   it('--dry-run previews and places nothing', async () => {
