@@ -196,9 +196,19 @@ export class Context {
     return readStdinBytes(this.runtime.stdin);
   }
 
-  /** Resolves on the first interrupt (Ctrl+C, SIGTERM): long-running commands stop there. */
-  untilSignal(): Promise<string> {
-    return this.runtime.untilSignal();
+  /** Resolves on the first interrupt (Ctrl+C, SIGTERM): long-running commands stop there. Aborting `stop` stops listening. */
+  untilSignal(stop?: AbortSignal): Promise<string> {
+    return this.runtime.untilSignal(stop);
+  }
+
+  /**
+   * The command that continues what this run started (`trx-rent orders wait ID`), with the
+   * settings given as flags (profile, base URL); undefined with --mock (its server ends with the run).
+   */
+  resumeCommand(args: string): string | undefined {
+    if (this.opts.mock) return undefined;
+    const flags = [this.opts.profile ? ` --profile ${this.opts.profile}` : '', this.opts.baseUrl ? ` --base-url ${this.opts.baseUrl}` : ''].join('');
+    return `trx-rent ${args}${flags}`;
   }
 
   /** Verbose diagnostics (stderr, redacted). */
@@ -408,7 +418,7 @@ export class Context {
     }
     const { confirm } = await this.prompts();
     const ok = await confirm({ message, default: false });
-    if (!ok) throw new CancelledError(`Cancelled; did not ${what}.`);
+    if (!ok) throw new CancelledError();
   }
 
   /**
@@ -453,7 +463,13 @@ export class Context {
         ? async () => (await this.#lastClient!.get('balance')).get({ maxRetries: 0, timeoutMs: 5_000 })
         : undefined,
     });
+    if (report.code === 'CANCELLED') {
+      // Not an error: the person said no (exit 0) or pressed Ctrl+C at a prompt (130).
+      this.out.diag(report.message);
+      return report.exit_code;
+    }
     if (this.out.json) this.out.diagJson({ error: report });
+    else if (report.code === 'INTERRUPTED') this.out.diag(`${report.message}${report.hint ? `\n${this.out.e.bold(report.hint)}` : ''}`);
     else this.out.diag(formatReport(report, this.out.e));
     if (this.opts.verbose && error instanceof Error && error.stack && report.code === 'UNEXPECTED') {
       this.out.diag(this.out.e.dim(redactText(error.stack)));

@@ -1,8 +1,9 @@
 /**
  * Exit codes and one-line, actionable error reports.
  *
- *   0 success · 1 API or network error · 2 usage or validation error (also: cancelled or not
- *   confirmed) · 3 authentication or permission · 4 not found · 5 rate limited
+ *   0 success (also a declined confirmation: "Cancelled.") · 1 API or network error · 2 usage or
+ *   validation error (also: no terminal to confirm on) · 3 authentication or permission · 4 not
+ *   found · 5 rate limited · 130 interrupted (Ctrl+C; 143 for SIGTERM)
  */
 import {
   ForbiddenError,
@@ -24,6 +25,10 @@ export const EXIT = {
   AUTH: 3,
   NOT_FOUND: 4,
   RATE_LIMITED: 5,
+  /** 128 + SIGINT: Ctrl+C during a wait or a prompt. */
+  INTERRUPTED: 130,
+  /** 128 + SIGTERM. */
+  TERMINATED: 143,
 } as const;
 
 /** An error raised by the CLI itself, with its exit code and a hint. */
@@ -48,11 +53,32 @@ export class UsageError extends CliError {
   }
 }
 
-/** The user declined a confirmation or interrupted a prompt: nothing was done, exit 2. */
+/**
+ * The user answered no to a confirmation: nothing was done, and that is what they asked for, so
+ * the run prints "Cancelled." and exits 0 (like gh). Interrupting a prompt (Ctrl+C) is 130.
+ */
 export class CancelledError extends CliError {
-  constructor(message = 'Cancelled; nothing was changed.') {
-    super('CANCELLED', message, { exitCode: EXIT.USAGE });
+  constructor(message = 'Cancelled.') {
+    super('CANCELLED', message, { exitCode: EXIT.OK });
     this.name = 'CancelledError';
+  }
+}
+
+/**
+ * A wait interrupted by Ctrl+C (or SIGTERM): what was being waited for, its last status and the
+ * command that resumes watching. Exit 130 (143 for SIGTERM).
+ */
+export class InterruptedError extends CliError {
+  readonly details: Record<string, unknown>;
+  readonly resume: string | undefined;
+  constructor(message: string, options: { signal?: string; resume?: string | undefined; details?: Record<string, unknown> } = {}) {
+    super('INTERRUPTED', message, {
+      exitCode: options.signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED,
+      ...(options.resume ? { hint: `resume with: ${options.resume}` } : {}),
+    });
+    this.name = 'InterruptedError';
+    this.resume = options.resume;
+    this.details = options.details ?? {};
   }
 }
 
@@ -70,7 +96,7 @@ export function exitCodeFor(error: unknown): number {
     if (error.code === 'ORDER_NOT_FOUND') return EXIT.NOT_FOUND;
     return EXIT.API;
   }
-  if (isPromptExit(error)) return EXIT.USAGE;
+  if (isPromptExit(error)) return EXIT.INTERRUPTED;
   return EXIT.API;
 }
 
@@ -149,7 +175,13 @@ const PERMISSION_FOR: Record<string, (typeof PERMISSIONS)[number]> = {
 export async function reportFor(error: unknown, hc: HintContext = {}): Promise<ErrorReport> {
   const exit_code = exitCodeFor(error);
   if (error instanceof CliError) {
-    return { code: error.code, message: redactText(error.message), exit_code, ...(error.hint ? { hint: error.hint } : {}) };
+    return {
+      code: error.code,
+      message: redactText(error.message),
+      exit_code,
+      ...(error.hint ? { hint: error.hint } : {}),
+      ...(error instanceof InterruptedError ? { details: error.details } : {}),
+    };
   }
   if (error instanceof TrxRentError) {
     const report: ErrorReport = { code: error.code, message: redactText(error.message), exit_code };
@@ -158,7 +190,7 @@ export async function reportFor(error: unknown, hc: HintContext = {}): Promise<E
     if (hint) report.hint = hint;
     return report;
   }
-  if (isPromptExit(error)) return { code: 'CANCELLED', message: 'Cancelled; nothing was changed.', exit_code };
+  if (isPromptExit(error)) return { code: 'CANCELLED', message: 'Cancelled.', exit_code };
   const message = error instanceof Error ? error.message : String(error);
   return { code: 'UNEXPECTED', message: redactText(message), exit_code, hint: 'Run again with --verbose for details.' };
 }
@@ -234,8 +266,12 @@ async function hintFor(error: TrxRentError, hc: HintContext): Promise<string | u
         ? `it may still fill: run \`trx-rent orders wait ${order}\` again, or raise --timeout`
         : `the server did not answer in time; check the network${hc.baseUrlSource ? ` and the base URL (from ${describeSource(hc.baseUrlSource)})` : ''}, then try again (safe: orders and withdrawals carry an idempotency key)`;
     }
-    case 'ORDER_FAILED':
-      return 'nothing was delivered; see `trx-rent orders get <id>` and try again, perhaps with a higher --max-price';
+    case 'ORDER_FAILED': {
+      const order = (details.order ?? {}) as { id?: unknown };
+      const id = order.id === undefined ? '<id>' : String(order.id);
+      if (details.status === 'PARTIALLY_FILLED') return `part of it was delivered: see the fills with \`trx-rent orders get ${id}\``;
+      return `nothing was delivered; see \`trx-rent orders get ${id}\` and try again, perhaps with a higher --max-price`;
+    }
     case 'CONFIGURATION_ERROR':
       return 'pass --base-url URL, set TRX_RENT_BASE_URL, run `trx-rent login`, or use --mock';
     case 'INVALID_RESPONSE':

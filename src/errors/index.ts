@@ -196,11 +196,16 @@ export class PaginationLimitError extends TrxRentError {
   }
 }
 
-/** `orders.waitFor` saw the order reach FAILED. */
+/** `orders.waitFor` saw the order end other than FILLED: FAILED, CANCELLED, PARTIALLY_FILLED or EXPIRED (`details.status`). */
 export class OrderFailedError extends TrxRentError {
   readonly order: unknown;
   constructor(order: { id?: unknown; status?: unknown }) {
-    super({ code: 'ORDER_FAILED', message: `Order ${String(order.id)} failed`, details: { order } });
+    const status = order.status === undefined ? 'FAILED' : String(order.status);
+    super({
+      code: 'ORDER_FAILED',
+      message: status === 'FAILED' ? `Order ${String(order.id)} failed` : `Order ${String(order.id)} ended ${status}, not FILLED`,
+      details: { order, status },
+    });
     this.order = order;
   }
 }

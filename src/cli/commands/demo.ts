@@ -103,7 +103,7 @@ const command: CommandModule = {
 
           // 6. Wait for the fill; show the fills with explorer links.
           step('Wait', 'following the order to FILLED', `trx-rent orders wait ${created.id}`);
-          const order: Order = await waitForOrder(ctx, client, created.id, 60_000);
+          const order: Order = await waitForOrder(ctx, client, created.id, 60_000, { resumable: false });
           if (order.fills?.length) out.print(indent(renderFills(order.fills, s)));
 
           // 7. Balance.

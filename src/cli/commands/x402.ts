@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { type Context, action } from '../context.js';
-import { CliError, EXIT, UsageError } from '../errors.js';
+import { CancelledError, CliError, EXIT, UsageError } from '../errors.js';
 import { ESTIMATE_OPERATIONS, WATCH_EVENT_TYPES, orList } from '../facts.js';
 import { parseChoice, parseInteger } from '../parse.js';
 import { ENV, type Sourced, type X402Keys, describeSource, isHexKey } from '../settings.js';
@@ -160,7 +160,8 @@ export function translate(sdk: X402, error: unknown): unknown {
         : reasons.includes('no_payer')
           ? 'no wallet can pay these offers; try --pay-with base or another --scheme'
           : 'nothing was signed';
-    return new CliError(reasons.includes('declined') ? 'CANCELLED' : 'PAYMENT_REFUSED', error.message, { exitCode: EXIT.USAGE, hint });
+    if (reasons.includes('declined')) return new CancelledError();
+    return new CliError('PAYMENT_REFUSED', error.message, { exitCode: EXIT.USAGE, hint });
   }
   if (error instanceof sdk.PaymentFailedError) {
     return new CliError('PAYMENT_FAILED', error.message, { exitCode: EXIT.API, hint: `the server rejected the payment (${error.reason}); it was not retried` });
