@@ -17,6 +17,7 @@ export interface RegistryEntry {
 
 export const REGISTRY: readonly RegistryEntry[] = [
   { name: 'login', group: 'Setup', summary: 'Save an API key (checked with a real call) to a profile', load: () => import('./commands/login.js') },
+  { name: 'status', group: 'Setup', summary: 'Where you stand: profile, base URL, key source, whether it works, balance, clock skew', load: () => import('./commands/status.js') },
   { name: 'config', group: 'Setup', summary: 'Read and change profile settings (get, set, list)', load: () => import('./commands/config.js') },
   { name: 'profiles', group: 'Setup', summary: 'List profiles, switch or remove one', load: () => import('./commands/profiles.js') },
   { name: 'prices', group: 'Trading', summary: 'Providers sorted by price for a resource and duration', load: () => import('./commands/prices.js') },
