@@ -24,7 +24,8 @@ import { CancelledError, CliError, EXIT, UsageError, formatReport, reportFor } f
 import type { ConfigStore, ProfileSettings } from './config.js';
 import { Output, colorEnabled } from './output.js';
 import { type CliReader, type CliRuntime, isProcessStream } from './runtime.js';
-import { type Connection, SettingsResolver, describeSource } from './settings.js';
+import { parseDuration, parseInteger } from './parse.js';
+import { type Connection, ENV, SettingsResolver, describeSource } from './settings.js';
 import { type Run, runOf } from './state.js';
 import { readStdin, readStdinBytes } from './stdin.js';
 
@@ -81,6 +82,12 @@ export interface GlobalOptions {
   mock?: boolean;
   verbose?: boolean;
   color?: boolean;
+  /** `--json id,status` (the word after --json; see expandJsonFields in index.ts). */
+  jsonFields?: string;
+  /** `--query EXPR`: JMESPath over the JSON result. */
+  query?: string;
+  /** `--wide`: tables at full width. */
+  wide?: boolean;
 }
 
 // The five prompts the CLI asks, as separate packages: @inquirer/prompts would also bring the
@@ -141,8 +148,12 @@ export class Context {
     this.env = env;
     this.commandPath = commandPath;
     const stdoutTTY = Boolean(stdout.isTTY);
-    const mode = opts.json === true || (opts.json !== false && !stdoutTTY) ? 'json' : 'human';
+    const shaped = Boolean(opts.query || opts.jsonFields);
+    const mode = opts.json === true || shaped || (opts.json !== false && !stdoutTTY) ? 'json' : 'human';
+    const fields = opts.jsonFields?.split(',').map((f) => f.trim()).filter(Boolean);
     this.out = new Output({
+      width: stdoutTTY && !opts.wide ? stdout.columns || Number(env.COLUMNS) || 80 : undefined,
+      shaping: { fields: fields?.length ? fields : undefined },
       mode,
       stdout,
       stderr,
@@ -185,9 +196,19 @@ export class Context {
     return readStdinBytes(this.runtime.stdin);
   }
 
-  /** Resolves on the first interrupt (Ctrl+C, SIGTERM): long-running commands stop there. */
-  untilSignal(): Promise<string> {
-    return this.runtime.untilSignal();
+  /** Resolves on the first interrupt (Ctrl+C, SIGTERM): long-running commands stop there. Aborting `stop` stops listening. */
+  untilSignal(stop?: AbortSignal): Promise<string> {
+    return this.runtime.untilSignal(stop);
+  }
+
+  /**
+   * The command that continues what this run started (`trx-rent orders wait ID`), with the
+   * settings given as flags (profile, base URL); undefined with --mock (its server ends with the run).
+   */
+  resumeCommand(args: string): string | undefined {
+    if (this.opts.mock) return undefined;
+    const flags = [this.opts.profile ? ` --profile ${this.opts.profile}` : '', this.opts.baseUrl ? ` --base-url ${this.opts.baseUrl}` : ''].join('');
+    return `trx-rent ${args}${flags}`;
   }
 
   /** Verbose diagnostics (stderr, redacted). */
@@ -303,12 +324,26 @@ export class Context {
       // A person (or a script) should not sit silently through a long Retry-After: fail with
       // exit code 5 and the wait in the hint instead.
       retry: { maxRetryAfterMs: 10_000 },
+      ...this.#requestLimits(),
       ...extra,
       ...(this.opts.verbose ? { logLevel: 'debug' as const, logger: { debug: (m: string) => this.debug(m) } } : {}),
     });
     const client = new LazyClient(http);
     this.#lastClient = client;
     return client;
+  }
+
+  /**
+   * TRX_RENT_TIMEOUT (per attempt: `10s`, `1m` or seconds) and TRX_RENT_MAX_RETRIES (0-10) for
+   * every request of the run; the SDK's defaults (30 s, 2 retries) otherwise.
+   */
+  #requestLimits(): { timeoutMs?: number; maxRetries?: number } {
+    const limits: { timeoutMs?: number; maxRetries?: number } = {};
+    const timeout = this.env[ENV.timeout]?.trim();
+    if (timeout) limits.timeoutMs = parseDuration(timeout, ENV.timeout) * 1000;
+    const retries = this.env[ENV.maxRetries]?.trim();
+    if (retries) limits.maxRetries = parseInteger(retries, ENV.maxRetries, { max: 10 });
+    return limits;
   }
 
   /** The base URL in use (for hints), when resolved. */
@@ -383,7 +418,7 @@ export class Context {
     }
     const { confirm } = await this.prompts();
     const ok = await confirm({ message, default: false });
-    if (!ok) throw new CancelledError(`Cancelled; did not ${what}.`);
+    if (!ok) throw new CancelledError();
   }
 
   /**
@@ -420,13 +455,21 @@ export class Context {
   async report(error: unknown): Promise<number> {
     const report = await reportFor(error, {
       baseUrl: this.baseUrl,
+      baseUrlSource: this.#connection?.baseUrl?.source,
+      apiKeySource: this.#connection?.apiKey?.source,
       command: this.commandPath,
       spending: this.spending,
       balance: this.#lastClient
         ? async () => (await this.#lastClient!.get('balance')).get({ maxRetries: 0, timeoutMs: 5_000 })
         : undefined,
     });
+    if (report.code === 'CANCELLED') {
+      // Not an error: the person said no (exit 0) or pressed Ctrl+C at a prompt (130).
+      this.out.diag(report.message);
+      return report.exit_code;
+    }
     if (this.out.json) this.out.diagJson({ error: report });
+    else if (report.code === 'INTERRUPTED') this.out.diag(`${report.message}${report.hint ? `\n${this.out.e.bold(report.hint)}` : ''}`);
     else this.out.diag(formatReport(report, this.out.e));
     if (this.opts.verbose && error instanceof Error && error.stack && report.code === 'UNEXPECTED') {
       this.out.diag(this.out.e.dim(redactText(error.stack)));
@@ -444,6 +487,26 @@ export interface InputSpec<T> {
   ask?: (prompts: Prompts, soFar: Record<string, unknown>) => Promise<T>;
   /** Used without a terminal (and when there is no prompt). */
   default?: T;
+}
+
+/**
+ * `--query EXPR` compiled (JMESPath, the `jmespath` package loaded only for it): a malformed
+ * expression is a usage error before anything is sent.
+ */
+export async function compileQuery(expression: string): Promise<(data: unknown) => unknown> {
+  const jmespath = await import('jmespath');
+  try {
+    jmespath.compile(expression);
+  } catch (error) {
+    throw new UsageError(`--query is not a JMESPath expression: ${(error as Error).message}`, 'see https://jmespath.org/tutorial.html');
+  }
+  return (data) => {
+    try {
+      return jmespath.search(data, expression);
+    } catch (error) {
+      throw new UsageError(`--query failed: ${(error as Error).message}`);
+    }
+  };
 }
 
 /** `orders get` for a command `get` under `orders` under the program. */
@@ -468,6 +531,7 @@ export function action<A extends unknown[] = string[], O = Record<string, unknow
     const ctx = new Context(cmd.optsWithGlobals() as GlobalOptions, commandPath(cmd), run);
     try {
       if (ctx.opts.mock && ctx.opts.baseUrl) ctx.out.warn('--mock replaces --base-url for this run');
+      if (ctx.opts.query !== undefined) ctx.out.setQuery(await compileQuery(ctx.opts.query));
       const code = await fn(ctx, { args, opts, cmd });
       run.exitCode = code ?? 0;
     } catch (error) {

@@ -1,8 +1,9 @@
 /**
  * Exit codes and one-line, actionable error reports.
  *
- *   0 success · 1 API or network error · 2 usage or validation error (also: cancelled or not
- *   confirmed) · 3 authentication or permission · 4 not found · 5 rate limited
+ *   0 success (also a declined confirmation: "Cancelled.") · 1 API or network error · 2 usage or
+ *   validation error (also: no terminal to confirm on) · 3 authentication or permission · 4 not
+ *   found · 5 rate limited · 130 interrupted (Ctrl+C; 143 for SIGTERM)
  */
 import {
   ForbiddenError,
@@ -24,6 +25,10 @@ export const EXIT = {
   AUTH: 3,
   NOT_FOUND: 4,
   RATE_LIMITED: 5,
+  /** 128 + SIGINT: Ctrl+C during a wait or a prompt. */
+  INTERRUPTED: 130,
+  /** 128 + SIGTERM. */
+  TERMINATED: 143,
 } as const;
 
 /** An error raised by the CLI itself, with its exit code and a hint. */
@@ -48,11 +53,32 @@ export class UsageError extends CliError {
   }
 }
 
-/** The user declined a confirmation or interrupted a prompt: nothing was done, exit 2. */
+/**
+ * The user answered no to a confirmation: nothing was done, and that is what they asked for, so
+ * the run prints "Cancelled." and exits 0 (like gh). Interrupting a prompt (Ctrl+C) is 130.
+ */
 export class CancelledError extends CliError {
-  constructor(message = 'Cancelled; nothing was changed.') {
-    super('CANCELLED', message, { exitCode: EXIT.USAGE });
+  constructor(message = 'Cancelled.') {
+    super('CANCELLED', message, { exitCode: EXIT.OK });
     this.name = 'CancelledError';
+  }
+}
+
+/**
+ * A wait interrupted by Ctrl+C (or SIGTERM): what was being waited for, its last status and the
+ * command that resumes watching. Exit 130 (143 for SIGTERM).
+ */
+export class InterruptedError extends CliError {
+  readonly details: Record<string, unknown>;
+  readonly resume: string | undefined;
+  constructor(message: string, options: { signal?: string; resume?: string | undefined; details?: Record<string, unknown> } = {}) {
+    super('INTERRUPTED', message, {
+      exitCode: options.signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED,
+      ...(options.resume ? { hint: `resume with: ${options.resume}` } : {}),
+    });
+    this.name = 'InterruptedError';
+    this.resume = options.resume;
+    this.details = options.details ?? {};
   }
 }
 
@@ -70,7 +96,7 @@ export function exitCodeFor(error: unknown): number {
     if (error.code === 'ORDER_NOT_FOUND') return EXIT.NOT_FOUND;
     return EXIT.API;
   }
-  if (isPromptExit(error)) return EXIT.USAGE;
+  if (isPromptExit(error)) return EXIT.INTERRUPTED;
   return EXIT.API;
 }
 
@@ -88,9 +114,44 @@ export interface ErrorReport {
   details?: Record<string, unknown>;
 }
 
+/**
+ * Where a setting came from: structurally settings.ts's `Source` (not imported: settings.ts
+ * imports this file).
+ */
+export interface SourceLike {
+  kind: string;
+  flag?: string;
+  path?: string;
+  name?: string;
+  profile?: string;
+}
+
+function describeSource(source: SourceLike): string {
+  switch (source.kind) {
+    case 'flag':
+      return source.flag ?? 'a flag';
+    case 'file':
+      return `${source.flag} ${source.path}`;
+    case 'stdin':
+      return `stdin (${source.flag})`;
+    case 'env':
+      return source.name ?? 'the environment';
+    case 'profile':
+      return `profile ${source.profile}`;
+    case 'mock':
+      return 'embedded mock';
+    default:
+      return source.kind;
+  }
+}
+
 export interface HintContext {
   /** Base URL the command talked to, when known. */
   baseUrl?: string | undefined;
+  /** Where the base URL came from (`--base-url`, `TRX_RENT_BASE_URL`, `profile work`). */
+  baseUrlSource?: SourceLike | undefined;
+  /** Where the API key came from, when one was sent. */
+  apiKeySource?: SourceLike | undefined;
   /** The command path, e.g. `orders get`. */
   command?: string | undefined;
   /** Money the command needed (for INSUFFICIENT_BALANCE), in SUN. */
@@ -114,7 +175,13 @@ const PERMISSION_FOR: Record<string, (typeof PERMISSIONS)[number]> = {
 export async function reportFor(error: unknown, hc: HintContext = {}): Promise<ErrorReport> {
   const exit_code = exitCodeFor(error);
   if (error instanceof CliError) {
-    return { code: error.code, message: redactText(error.message), exit_code, ...(error.hint ? { hint: error.hint } : {}) };
+    return {
+      code: error.code,
+      message: redactText(error.message),
+      exit_code,
+      ...(error.hint ? { hint: error.hint } : {}),
+      ...(error instanceof InterruptedError ? { details: error.details } : {}),
+    };
   }
   if (error instanceof TrxRentError) {
     const report: ErrorReport = { code: error.code, message: redactText(error.message), exit_code };
@@ -123,7 +190,7 @@ export async function reportFor(error: unknown, hc: HintContext = {}): Promise<E
     if (hint) report.hint = hint;
     return report;
   }
-  if (isPromptExit(error)) return { code: 'CANCELLED', message: 'Cancelled; nothing was changed.', exit_code };
+  if (isPromptExit(error)) return { code: 'CANCELLED', message: 'Cancelled.', exit_code };
   const message = error instanceof Error ? error.message : String(error);
   return { code: 'UNEXPECTED', message: redactText(message), exit_code, hint: 'Run again with --verbose for details.' };
 }
@@ -157,7 +224,7 @@ async function hintFor(error: TrxRentError, hc: HintContext): Promise<string | u
         : 'wait a minute before retrying';
     }
     case 'UNAUTHORIZED':
-      return 'set TRX_RENT_API_KEY, pass --api-key-file FILE, or run `trx-rent login`';
+      return unauthorizedHint(hc);
     case 'FORBIDDEN': {
       const permission = hc.command ? PERMISSION_FOR[hc.command] : undefined;
       return permission
@@ -166,7 +233,9 @@ async function hintFor(error: TrxRentError, hc: HintContext): Promise<string | u
     }
     case 'NOT_FOUND':
     case 'ORDER_NOT_FOUND':
-      return hc.command?.startsWith('orders')
+      return hc.command === 'api'
+        ? 'check the path (trx-rent api PATH: below /api/v1 unless it starts with /api/, /x402/ or /__mock/; a field makes it a POST unless you name the METHOD)'
+        : hc.command?.startsWith('orders')
         ? 'check the id with `trx-rent orders list`'
         : hc.command?.startsWith('webhooks')
           ? 'check the id with `trx-rent webhooks list`'
@@ -190,15 +259,19 @@ async function hintFor(error: TrxRentError, hc: HintContext): Promise<string | u
     case 'MAINTENANCE':
       return 'the service is in maintenance; try again later';
     case 'CONNECTION_ERROR':
-      return hc.baseUrl ? `is the API at ${hc.baseUrl} reachable? check --base-url / TRX_RENT_BASE_URL` : 'check the network and --base-url';
+      return connectionHint(details, hc);
     case 'TIMEOUT': {
       const order = /^Order (\S+) still/.exec(error.message)?.[1];
       return order
         ? `it may still fill: run \`trx-rent orders wait ${order}\` again, or raise --timeout`
-        : 'the server did not answer in time; try again (safe: orders and withdrawals carry an idempotency key)';
+        : `the server did not answer in time; check the network${hc.baseUrlSource ? ` and the base URL (from ${describeSource(hc.baseUrlSource)})` : ''}, then try again (safe: orders and withdrawals carry an idempotency key)`;
     }
-    case 'ORDER_FAILED':
-      return 'nothing was delivered; see `trx-rent orders get <id>` and try again, perhaps with a higher --max-price';
+    case 'ORDER_FAILED': {
+      const order = (details.order ?? {}) as { id?: unknown };
+      const id = order.id === undefined ? '<id>' : String(order.id);
+      if (details.status === 'PARTIALLY_FILLED') return `part of it was delivered: see the fills with \`trx-rent orders get ${id}\``;
+      return `nothing was delivered; see \`trx-rent orders get ${id}\` and try again, perhaps with a higher --max-price`;
+    }
     case 'CONFIGURATION_ERROR':
       return 'pass --base-url URL, set TRX_RENT_BASE_URL, run `trx-rent login`, or use --mock';
     case 'INVALID_RESPONSE':
@@ -222,4 +295,69 @@ export function formatWait(ms: number): string {
 /** One line for people: `error CODE: message (hint: …)`. */
 export function formatReport(report: ErrorReport, style: { red(s: string): string; dim(s: string): string }): string {
   return `${style.red(`error ${report.code}`)}: ${report.message}${report.hint ? style.dim(` (hint: ${report.hint})`) : ''}`;
+}
+
+/** How to change the base URL where it came from. */
+function fixBaseUrl(source: SourceLike | undefined): string {
+  switch (source?.kind) {
+    case 'flag':
+      return 'fix --base-url';
+    case 'env':
+      return `fix ${source.name} (or unset it to use the profile's)`;
+    case 'profile':
+      return `fix it with \`trx-rent config set base_url URL --profile ${source.profile}\``;
+    case 'mock':
+      return 'the embedded mock stopped; run again';
+    default:
+      return 'pass --base-url URL or set TRX_RENT_BASE_URL';
+  }
+}
+
+/** What to do about a connection failure, by its kind (details.cause from the transport), naming the URL and its source. */
+function connectionHint(details: Record<string, unknown>, hc: HintContext): string {
+  const url = typeof details.url === 'string' ? details.url : hc.baseUrl;
+  let host = url ?? 'the API';
+  try {
+    if (url) host = new URL(url).host;
+  } catch {
+    // keep the text
+  }
+  const from = hc.baseUrlSource ? ` (base URL from ${describeSource(hc.baseUrlSource)})` : '';
+  const fix = fixBaseUrl(hc.baseUrlSource);
+  switch (details.cause) {
+    case 'refused':
+      return `nothing is listening at ${host}${from}: is the server running (\`trx-rent mock\` for a local one)? otherwise ${fix}`;
+    case 'dns':
+      return `the host name in ${url ?? 'the base URL'}${from} does not resolve: check its spelling and your DNS; ${fix}`;
+    case 'tls':
+      return `the TLS handshake with ${host} failed${details.syscode ? ` (${String(details.syscode)})` : ''}: an http:// server needs an http:// base URL; an expired or self-signed certificate must be fixed on the server (or trusted with NODE_EXTRA_CA_CERTS)${from}`;
+    case 'timeout':
+      return `${host} did not answer in time${from}: check the network, a firewall or proxy, then try again`;
+    case 'reset':
+      return `${host} dropped the connection${from}: try again (safe: orders and withdrawals carry an idempotency key)`;
+    case 'unreachable':
+      return `no route to ${host}${from}: check the network connection`;
+    default:
+      if (details.syscode === 'BAD_PORT') return `fetch refuses to connect to ${url ?? host}: its port is one browsers block as unsafe${from}; serve the API on another port`;
+      return `is the API at ${url ?? 'the base URL'} reachable?${from} ${fix}`;
+  }
+}
+
+/** A rejected key: where it came from, and how to fix that source (a stale environment variable overrides `login`). */
+function unauthorizedHint(hc: HintContext): string {
+  const source = hc.apiKeySource;
+  switch (source?.kind) {
+    case 'env':
+      return `the key in ${source.name} was rejected: set a valid one, or \`unset ${source.name}\` to use the profile's key (${source.name} overrides \`trx-rent login\`)`;
+    case 'file':
+      return `the key in ${source.path} (${source.flag}) was rejected: put a valid key in that file`;
+    case 'profile':
+      return `the key saved in profile ${source.profile} was rejected (revoked?): run \`trx-rent login --profile ${source.profile}\` with a valid key`;
+    case 'stdin':
+      return 'the key read from stdin was rejected: check it';
+    case 'mock':
+      return 'the embedded mock rejected its own key: run again';
+    default:
+      return 'set TRX_RENT_API_KEY, pass --api-key-file FILE, or run `trx-rent login`';
+  }
 }

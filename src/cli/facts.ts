@@ -28,3 +28,21 @@ export const IDEMPOTENCY_KEY_PATTERN = new RegExp(`^[\\x21-\\x7e]{1,${LIMITS.IDE
 export function orList(values: readonly string[]): string {
   return values.length < 2 ? values.join('') : `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`;
 }
+
+/**
+ * Field names of the API's documents (and of the CLI's own: price_trx, cost_trx, …). After
+ * `--json`, a word that is one of these (or any comma-separated list) is the field list
+ * (`--json id,status`, `--json id`); any other word is left to the command (`prices --json
+ * bandwidth`).
+ */
+export const KNOWN_FIELDS: ReadonlySet<string> = new Set([
+  'address', 'amount', 'amount_sun', 'api_key', 'available', 'available_bandwidth', 'available_energy', 'avg_price_sun',
+  'balance', 'bandwidth_prices', 'base_url', 'best', 'best_price_sun', 'config_path', 'confirmed_at', 'cost_sun', 'cost_trx',
+  'created_at', 'currency', 'current', 'active', 'data', 'delegation_tx', 'displayName', 'duration', 'duration_sec', 'energy_prices',
+  'event', 'events', 'expires_at', 'fallbacks', 'fetched_at', 'filled_at', 'fills', 'id', 'is_active', 'is_market', 'is_online',
+  'key', 'memo', 'memo_hex', 'min_amount_trx', 'min_amount_usdt', 'name', 'no_providers', 'note', 'order', 'order_id',
+  'order_type', 'payment', 'permissions', 'polled_at', 'price_sun', 'price_trx', 'profile', 'provider', 'request',
+  'resource', 'resource_type', 'revoked', 'deleted', 'secret', 'settings', 'status', 'target_address', 'total', 'total_cost_sun',
+  'total_energy', 'total_fee_sun', 'total_orders', 'total_spent_sun', 'tronscan_url', 'trx', 'trx_locked', 'tx_id',
+  'url', 'usdt', 'user_id', 'value', 'verified', 'base_url_source', 'key_source', 'key_works', 'clock_skew_ms', 'mock',
+]);

@@ -11,7 +11,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { createProgram, loadCommand } from './program.js';
-import { findEntry } from './registry.js';
+import { KNOWN_FIELDS } from './facts.js';
+import { REGISTRY, findEntry } from './registry.js';
 import { type CliRuntime, resolveRuntime } from './runtime.js';
 import { sanitizeText, safeJson } from './sanitize.js';
 import { createRun } from './state.js';
@@ -44,12 +45,57 @@ export function withoutOptionValues(message: string): string {
     .replace(/'(-[A-Za-z0-9])[^'\s,-][^']*'/g, "'$1'");
 }
 
+// Global options that take a value (their value is not the command word).
+const VALUE_OPTIONS = new Set(['--base-url', '--profile', '--api-key-file', '--query', '-q']);
+const FIELD_LIST = /^[A-Za-z_][\w]*(?:,[A-Za-z_][\w]*)*$/;
+
+/**
+ * `--json FIELDS` as commander options: `--json` stays a plain switch (so `--json` before a
+ * command or an argument never swallows it) and the field list becomes `--json-fields FIELDS`.
+ * The word after `--json` is the field list when it is `--json=FIELDS`, holds a comma, or is a
+ * known field name (`--json id`); not when it is the command itself (`trx-rent --json status`).
+ */
+export function expandJsonFields(args: readonly string[]): string[] {
+  const out: string[] = [];
+  let commandSeen = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') {
+      out.push(...args.slice(i));
+      break;
+    }
+    if (arg.startsWith('--json=')) {
+      const fields = arg.slice('--json='.length);
+      out.push('--json', ...(fields ? ['--json-fields', fields] : []));
+      continue;
+    }
+    if (arg === '--json') {
+      const next = args[i + 1];
+      const isCommand = !commandSeen && next !== undefined && REGISTRY.some((e) => e.name === next);
+      if (next !== undefined && !isCommand && FIELD_LIST.test(next) && (next.includes(',') || KNOWN_FIELDS.has(next))) {
+        out.push('--json', '--json-fields', next);
+        i++;
+        continue;
+      }
+      out.push(arg);
+      continue;
+    }
+    if (!arg.startsWith('-')) commandSeen = true;
+    else if (VALUE_OPTIONS.has(arg) && i + 1 < args.length) {
+      out.push(arg, args[++i]!);
+      continue;
+    }
+    out.push(arg);
+  }
+  return out;
+}
+
 /**
  * Runs the CLI with the arguments after the program name (`process.argv.slice(2)`); resolves
  * to the exit code. `runtime` replaces parts of the process (see `CliRuntime`).
  */
 export async function main(argv: readonly string[] = process.argv.slice(2), runtime: Partial<CliRuntime> = {}): Promise<number> {
-  const args = [...argv];
+  const args = expandJsonFields(argv);
   const rt = resolveRuntime(runtime);
   // The fastest path of all: `trx-rent --version` needs nothing but package.json.
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
@@ -57,9 +103,9 @@ export async function main(argv: readonly string[] = process.argv.slice(2), runt
     return 0;
   }
 
-  const { Command, CommanderError } = await import('commander');
+  const { Command, CommanderError, Option } = await import('commander');
   const run = createRun(rt, readVersion());
-  const program = createProgram(Command, run);
+  const program = createProgram(Command, run, Option);
   program.hook('preSubcommand', async (_root, sub) => {
     const entry = findEntry(sub.name());
     if (entry) await loadCommand(sub, entry);

@@ -16,6 +16,13 @@ import { safeJson, sanitizeText } from './sanitize.js';
 export type OutputMode = 'json' | 'human';
 
 export interface Styles {
+  /**
+   * The width tables on this stream must fit (a terminal's columns); undefined: any width
+   * (piped, `--wide`, or stderr). Set by `Output` on its stdout styles.
+   */
+  readonly width?: number | undefined;
+  /** Called when a table had to truncate cells to fit `width` (Output hints at `--wide`). */
+  readonly truncated?: (() => void) | undefined;
   bold(s: string): string;
   dim(s: string): string;
   red(s: string): string;
@@ -25,7 +32,7 @@ export interface Styles {
   magenta(s: string): string;
 }
 
-const ANSI: Record<keyof Styles, [number, number]> = {
+const ANSI: Record<Exclude<keyof Styles, 'width' | 'truncated'>, [number, number]> = {
   bold: [1, 22],
   dim: [2, 22],
   red: [31, 39],
@@ -35,12 +42,17 @@ const ANSI: Record<keyof Styles, [number, number]> = {
   magenta: [35, 39],
 };
 
-export function makeStyles(enabled: boolean): Styles {
+export function makeStyles(enabled: boolean, layout: { width?: number | undefined; truncated?: (() => void) | undefined } = {}): Styles {
   const entries = Object.entries(ANSI).map(([name, [open, close]]) => [
     name,
     enabled ? (s: string) => `\u001b[${open}m${s}\u001b[${close}m` : (s: string) => s,
   ]);
-  return Object.fromEntries(entries) as unknown as Styles;
+  return { ...(Object.fromEntries(entries) as unknown as Styles), width: layout.width, truncated: layout.truncated };
+}
+
+/** The same styles for text indented by `by` columns (a table inside an indented block). */
+export function narrower(s: Styles, by: number): Styles {
+  return s.width === undefined ? s : { ...s, width: Math.max(20, s.width - by) };
 }
 
 /**
@@ -70,17 +82,91 @@ export function visibleLength(s: string): number {
 export interface Column {
   header: string;
   align?: 'left' | 'right';
+  /**
+   * How a cell is cut when the table must fit the terminal: `end` (default: `Energy for 1…`),
+   * `middle` (ids, addresses, hashes: `TJCnKs…6sxMW`, both ends stay recognisable) or `none`
+   * (numbers, statuses: never cut).
+   */
+  truncate?: 'end' | 'middle' | 'none';
+  /** Narrowest the column is cut to (default 8, or the header's width if less). */
+  min?: number;
+  /** Which columns give way first: higher first (default 1; ids 0, the last to shrink). */
+  shrink?: number;
 }
 
-/** A plain aligned table; cells may contain colour codes. */
+const GAP = 2;
+// Our own SGR codes (makeStyles), at the ends of a cell.
+const EDGE_STYLES = /^((?:\u001b\[\d+m)*)([\s\S]*?)((?:\u001b\[\d+m)*)$/;
+// eslint-disable-next-line no-control-regex
+const ANY_STYLE = /\u001b\[\d+m/g;
+
+/**
+ * `text` cut to `width` visible columns with an ellipsis: at the end, or in the middle (ids).
+ * Colour codes around the cell survive; inner ones are dropped when the text is cut.
+ */
+export function truncateCell(text: string, width: number, mode: 'end' | 'middle' = 'end'): string {
+  if (visibleLength(text) <= width) return text;
+  const [, open = '', inner = '', close = ''] = EDGE_STYLES.exec(text) ?? [];
+  const chars = [...sanitizeText(inner.replace(ANY_STYLE, ''))];
+  if (width <= 1) return `${open}…${close}`;
+  let cut: string;
+  if (mode === 'middle' && width >= 5) {
+    const head = Math.ceil((width - 1) / 2);
+    const tail = width - 1 - head;
+    cut = `${chars.slice(0, head).join('')}…${tail ? chars.slice(-tail).join('') : ''}`;
+  } else {
+    cut = `${chars.slice(0, width - 1).join('').trimEnd()}…`;
+  }
+  return `${open}${cut}${close}`;
+}
+
+/**
+ * The widths that fit `limit` columns (gaps included): the columns that give way first
+ * (highest `shrink`) are narrowed first, widest first, never below their minimum. Returns the
+ * natural widths when they fit or when nothing can give way.
+ */
+export function fitWidths(columns: Column[], natural: number[], limit: number | undefined): { widths: number[]; cut: boolean } {
+  const widths = [...natural];
+  if (limit === undefined) return { widths, cut: false };
+  const total = () => widths.reduce((a, b) => a + b, 0) + GAP * Math.max(0, widths.length - 1);
+  let excess = total() - limit;
+  if (excess <= 0) return { widths, cut: false };
+  const floor = columns.map((c, i) => (c.truncate === 'none' ? (natural[i] ?? 0) : Math.min(natural[i] ?? 0, c.min ?? 8)));
+  const levels = [...new Set(columns.map((c) => c.shrink ?? 1))].sort((a, b) => b - a);
+  let cut = false;
+  for (const level of levels) {
+    if (excess <= 0) break;
+    const members = columns.map((c, i) => ((c.shrink ?? 1) === level && c.truncate !== 'none' ? i : -1)).filter((i) => i >= 0);
+    // Narrow the widest member by one column at a time (bounded by the excess).
+    for (let guard = 0; excess > 0 && guard < 10_000; guard++) {
+      let widest = -1;
+      for (const i of members) if ((widths[i] ?? 0) > (floor[i] ?? 0) && (widest < 0 || (widths[i] ?? 0) > (widths[widest] ?? 0))) widest = i;
+      if (widest < 0) break;
+      widths[widest] = (widths[widest] ?? 0) - 1;
+      excess--;
+      cut = true;
+    }
+  }
+  return { widths, cut };
+}
+
+/**
+ * An aligned table; cells may contain colour codes. On a terminal (`styles.width`) it fits the
+ * width: cells are cut with an ellipsis (`--wide` shows them whole).
+ */
 export function renderTable(columns: Column[], rows: string[][], styles: Styles): string {
-  const widths = columns.map((c, i) => Math.max(visibleLength(c.header), ...rows.map((r) => visibleLength(r[i] ?? ''))));
-  const pad = (text: string, i: number) => {
-    const gap = ' '.repeat(Math.max(0, (widths[i] ?? 0) - visibleLength(text)));
-    return columns[i]?.align === 'right' ? gap + text : text + gap;
+  const natural = columns.map((c, i) => Math.max(visibleLength(c.header), ...rows.map((r) => visibleLength(r[i] ?? ''))));
+  const { widths, cut } = fitWidths(columns, natural, styles.width);
+  if (cut) styles.truncated?.();
+  const cell = (text: string, i: number) => {
+    const width = widths[i] ?? 0;
+    const column = columns[i];
+    const fitted = cut && visibleLength(text) > width ? truncateCell(text, width, column?.truncate === 'middle' ? 'middle' : 'end') : text;
+    const gap = ' '.repeat(Math.max(0, width - visibleLength(fitted)));
+    return column?.align === 'right' ? gap + fitted : fitted + gap;
   };
-  const lines = [columns.map((c, i) => styles.bold(pad(c.header, i))).join('  ').trimEnd()];
-  for (const row of rows) lines.push(columns.map((_, i) => pad(row[i] ?? '', i)).join('  ').trimEnd());
+  const lines = [columns.map((c, i) => styles.bold(cell(c.header, i))).join(' '.repeat(GAP)).trimEnd()];
+  for (const row of rows) lines.push(columns.map((_, i) => cell(row[i] ?? '', i)).join(' '.repeat(GAP)).trimEnd());
   return `${lines.join('\n')}\n`;
 }
 
@@ -97,18 +183,52 @@ export interface Spinner {
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
+/** What `--json FIELDS` and `--query EXPR` do to a JSON result (see `shapeJson`). */
+export interface JsonShaping {
+  /** Top-level fields to keep (`--json id,status`), of an object or of each object in an array. */
+  fields?: string[] | undefined;
+  /** A compiled `--query` (JMESPath): the result is what it selects. */
+  query?: ((data: unknown) => unknown) | undefined;
+}
+
+/**
+ * `data` with only `fields` (of the object, or of each object of an array), then `query`.
+ * Unknown fields are reported through `unknown` (the run warns and names the available ones).
+ */
+export function shapeJson(data: unknown, shaping: JsonShaping, unknown?: (names: string[], available: string[]) => void): unknown {
+  let value = data;
+  const fields = shaping.fields;
+  if (fields?.length) {
+    const objects = (Array.isArray(value) ? value : [value]).filter((v): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v));
+    if (objects.length) {
+      const available = [...new Set(objects.flatMap((o) => Object.keys(o)))];
+      const missing = fields.filter((f) => !available.includes(f));
+      if (missing.length) unknown?.(missing, available);
+      const pick = (v: unknown) =>
+        v !== null && typeof v === 'object' && !Array.isArray(v)
+          ? Object.fromEntries(fields.filter((f) => Object.hasOwn(v, f)).map((f) => [f, (v as Record<string, unknown>)[f]]))
+          : v;
+      value = Array.isArray(value) ? value.map(pick) : pick(value);
+    }
+  }
+  if (shaping.query) value = shaping.query(value);
+  return value;
+}
+
 export class Output {
   readonly mode: OutputMode;
-  /** Styles for stdout (plain in json mode). */
+  /** Styles for stdout (plain in json mode); `s.width` is the terminal's when tables must fit it. */
   readonly s: Styles;
   /** Styles for stderr. */
   readonly e: Styles;
   #emitted = false;
+  #truncated = false;
   readonly #stdout: CliWriter;
   readonly #stderr: CliWriter;
   readonly #spinnerAllowed: boolean;
   readonly #stdoutColor: boolean;
   readonly #stderrColor: boolean;
+  readonly #shaping: JsonShaping;
 
   constructor(options: {
     mode: OutputMode;
@@ -117,15 +237,45 @@ export class Output {
     spinner: boolean;
     stdout: CliWriter;
     stderr: CliWriter;
+    /** Columns tables must fit on stdout (human mode on a terminal, unless --wide). */
+    width?: number | undefined;
+    shaping?: JsonShaping | undefined;
   }) {
     this.mode = options.mode;
     this.#stdoutColor = options.mode === 'human' && options.stdoutColor;
     this.#stderrColor = options.stderrColor;
-    this.s = makeStyles(this.#stdoutColor);
+    this.s = makeStyles(this.#stdoutColor, {
+      width: options.mode === 'human' ? options.width : undefined,
+      truncated: () => {
+        this.#truncated = true;
+      },
+    });
     this.e = makeStyles(this.#stderrColor);
     this.#stdout = options.stdout;
     this.#stderr = options.stderr;
     this.#spinnerAllowed = options.spinner;
+    this.#shaping = options.shaping ?? {};
+  }
+
+  /** Whether a table was cut to fit the terminal (the run then hints at `--wide`). */
+  get truncated(): boolean {
+    return this.#truncated;
+  }
+
+  /** Set the compiled `--query` (it is loaded after the output is made). */
+  setQuery(query: (data: unknown) => unknown): void {
+    this.#shaping.query = query;
+  }
+
+  /** A JSON result as written: fields kept, query applied; a string the query picked is written bare (like `jq -r`). */
+  #document(data: unknown, indent: number | undefined): string {
+    const shaped = this.#shaping.fields || this.#shaping.query
+      ? shapeJson(data, this.#shaping, (missing, available) =>
+          this.warn(`no field ${missing.join(', ')} in this output; available: ${available.join(', ')}`),
+        )
+      : data;
+    if (this.#shaping.query && typeof shaped === 'string') return sanitizeText(shaped);
+    return safeJson(shaped === undefined ? null : shaped, indent);
   }
 
   /** Human text for stdout: controls and foreign escapes removed, our colours kept. */
@@ -155,7 +305,7 @@ export class Output {
     if (this.json) {
       if (this.#emitted) throw new Error('internal: a second JSON document in one run');
       this.#emitted = true;
-      this.#stdout.write(`${safeJson(data, 2)}\n`);
+      this.#stdout.write(`${this.#document(data, 2)}\n`);
       return;
     }
     this.#emitted = true;
@@ -165,7 +315,7 @@ export class Output {
 
   /** One JSON document per line (streaming commands in json mode). */
   line(data: unknown): void {
-    this.#stdout.write(`${safeJson(data)}\n`);
+    this.#stdout.write(`${this.#document(data, undefined)}\n`);
   }
 
   /** Human text on stdout (only in human mode; json mode keeps stdout for the document). */
@@ -193,6 +343,11 @@ export class Output {
   /** One JSON document on stderr (the `{ error }` line of a failing json-mode run). */
   diagJson(data: unknown): void {
     this.#stderr.write(`${safeJson(data)}\n`);
+  }
+
+  /** Text for stdout in both modes (`api -i` headers), sanitised like all text people may see. */
+  plain(text: string): void {
+    this.#stdout.write(sanitizeText(text));
   }
 
   /** Text that is ours alone and must reach stdout byte for byte (a completion script). */

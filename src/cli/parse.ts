@@ -55,6 +55,25 @@ export function parseUnits(input: string, name = 'amount'): number {
   throw new UsageError(`${name} must be a positive whole number of units (e.g. 65000 or 65k), got ${JSON.stringify(input)}`);
 }
 
+/**
+ * The smallest order of `resource` (energy: the spec's 65,000; bandwidth: 1,000, the smallest
+ * provider minimum): checked before anything is sent.
+ */
+export function minimumUnits(resource: Resource): number {
+  return resource === 'ENERGY' ? LIMITS.MIN_ENERGY_AMOUNT : LIMITS.MIN_BANDWIDTH_AMOUNT;
+}
+
+/** `amount` of `resource`, or a validation error (exit 2) naming the minimum. */
+export function checkMinimum(resource: Resource, amount: number, name = 'amount'): number {
+  const min = minimumUnits(resource);
+  if (amount >= min) return amount;
+  const what = resource === 'ENERGY' ? 'energy' : 'bandwidth';
+  throw new CliError('VALIDATION_ERROR', `${name} ${amount} is below the minimum ${what} order of ${min} units`, {
+    exitCode: EXIT.USAGE,
+    hint: `rent at least ${min} units of ${what}`,
+  });
+}
+
 /** A TRX (or USDT) decimal like `1.5` -> exact SUN (6 decimals). */
 export function parseTrx(input: string, name = 'amount'): number {
   const text = String(input).trim().replace(/[_,]/g, '').replace(/\s*(trx|usdt)$/i, '');
@@ -145,6 +164,19 @@ export const validate = {
     if (ok !== true) return ok;
     return parseUnits(v) >= LIMITS.MIN_ENERGY_AMOUNT ? true : `Energy orders start at ${LIMITS.MIN_ENERGY_AMOUNT} units`;
   },
+  bandwidthUnits: (v: string): true | string => {
+    const ok = attempt(() => parseUnits(v));
+    if (ok !== true) return ok;
+    return parseUnits(v) >= LIMITS.MIN_BANDWIDTH_AMOUNT ? true : `Bandwidth orders start at ${LIMITS.MIN_BANDWIDTH_AMOUNT} units`;
+  },
+  /** A decimal amount of at least `minSun` (deposit 1 TRX, withdrawal 50), for prompts that re-ask. */
+  trxAtLeast:
+    (minSun: number) =>
+    (v: string): true | string => {
+      const ok = attempt(() => parseTrx(v));
+      if (ok !== true) return ok;
+      return parseTrx(v) >= minSun ? true : `At least ${minSun / 1_000_000} (got ${v.trim()})`;
+    },
   duration: (v: string): true | string => attempt(() => parseDuration(v)),
   trx: (v: string): true | string => attempt(() => parseTrx(v)),
 };

@@ -2,7 +2,7 @@
  * The commander program: global options and one placeholder per registry entry. Imports only
  * commander's types; `main()` passes the class in after loading it.
  */
-import type { Command as CommandClass } from 'commander';
+import type { Command as CommandClass, Option as OptionClass } from 'commander';
 import { REGISTRY, type RegistryEntry } from './registry.js';
 import { type Run, attachRun, runOf } from './state.js';
 
@@ -13,19 +13,22 @@ Settings (flag > environment > profile):
   profile    --profile, TRX_RENT_PROFILE, or the current profile (\`trx-rent profiles\`)
   config dir TRX_RENT_CONFIG_DIR (default: your XDG config dir)
 
-Output: tables and colour on a terminal; one JSON document on stdout with --json or when
-stdout is not a terminal (--no-json forces tables). Diagnostics go to stderr. NO_COLOR,
---no-color, FORCE_COLOR and CLICOLOR_FORCE are honoured.
+Output: tables and colour on a terminal (cut to its width; --wide shows all); one JSON
+document on stdout with --json or when stdout is not a terminal (--no-json forces tables):
+a list is an array, one resource an object. --json id,status keeps those fields; --query
+EXPR (JMESPath) selects, e.g. trx-rent orders list --query "[?status=='FILLED'].id".
+Diagnostics go to stderr. NO_COLOR, --no-color, FORCE_COLOR and CLICOLOR_FORCE are honoured.
 
-Exit codes: 0 ok · 1 API or network error · 2 usage or validation error, or not confirmed
-· 3 authentication or permission · 4 not found · 5 rate limited
+Exit codes: 0 ok (also a declined confirmation) · 1 API or network error · 2 usage or
+validation error · 3 authentication or permission · 4 not found · 5 rate limited
+· 130 interrupted (Ctrl+C)
 
 Try it without an account: trx-rent demo`;
 
 const GROUP_ORDER = ['Trading', 'Account', 'Money', 'Setup', 'Developer'];
 
 /** The program of one run: its help and errors go to the run's writers, its actions find the run. */
-export function createProgram(Command: typeof CommandClass, run: Run): CommandClass {
+export function createProgram(Command: typeof CommandClass, run: Run, Option: typeof OptionClass): CommandClass {
   const { stdout, stderr } = run.runtime;
   const program = new Command('trx-rent');
   attachRun(program, run);
@@ -35,12 +38,15 @@ export function createProgram(Command: typeof CommandClass, run: Run): CommandCl
     .option('--base-url <url>', 'API origin, e.g. https://api.example.com (env TRX_RENT_BASE_URL)')
     .option('--profile <name>', 'profile to use (env TRX_RENT_PROFILE)')
     .option('--api-key-file <path>', 'read the API key from this file (or env TRX_RENT_API_KEY)')
-    .option('--json', 'one JSON document on stdout (default when stdout is not a terminal)')
+    .option('--json', 'one JSON document on stdout (default when stdout is not a terminal); `--json id,status` keeps those fields')
     .option('--no-json', 'tables and text even when stdout is not a terminal')
+    .option('-q, --query <jmespath>', "print what this JMESPath expression selects from the JSON (implies --json; a string prints bare), e.g. \"[?status=='FILLED'].id\"")
+    .option('--wide', 'tables at full width (on a terminal they are cut to fit, with …)')
     .option('-y, --yes', 'answer yes to confirmations; never prompt')
     .option('--mock', 'run against an embedded in-process mock server')
     .option('--verbose', 'log requests, retries and status codes to stderr (secrets redacted)')
     .option('--no-color', 'no colour (also NO_COLOR)')
+    .addOption(new Option('--json-fields <fields>').hideHelp())
     .addHelpText('after', GLOBAL_HELP)
     .showSuggestionAfterError(true)
     .configureHelp({ showGlobalOptions: true })

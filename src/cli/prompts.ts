@@ -37,9 +37,10 @@ export function durationQuestion(tiers?: number[]) {
 
 export function amountQuestion(resource: Resource = 'ENERGY') {
   return {
-    message: resource === 'ENERGY' ? `How much energy (units, at least ${LIMITS.MIN_ENERGY_AMOUNT})?` : 'How much bandwidth (units)?',
-    default: resource === 'ENERGY' ? String(LIMITS.MIN_ENERGY_AMOUNT) : '1000',
-    validate: resource === 'ENERGY' ? validate.energyUnits : validate.units,
+    message:
+      resource === 'ENERGY' ? `How much energy (units, at least ${LIMITS.MIN_ENERGY_AMOUNT})?` : `How much bandwidth (units, at least ${LIMITS.MIN_BANDWIDTH_AMOUNT})?`,
+    default: resource === 'ENERGY' ? String(LIMITS.MIN_ENERGY_AMOUNT) : String(LIMITS.MIN_BANDWIDTH_AMOUNT),
+    validate: resource === 'ENERGY' ? validate.energyUnits : validate.bandwidthUnits,
   };
 }
 
@@ -47,8 +48,9 @@ export function addressQuestion(message = 'Deliver to which TRON address?') {
   return { message, validate: validate.address };
 }
 
-export function trxAmountQuestion(message: string) {
-  return { message, validate: validate.trx };
+/** A decimal amount; with `minSun`, one below it is refused and asked again. */
+export function trxAmountQuestion(message: string, minSun?: number) {
+  return { message, validate: minSun === undefined ? validate.trx : validate.trxAtLeast(minSun) };
 }
 
 export function durationInputQuestion() {

@@ -17,6 +17,7 @@ export interface RegistryEntry {
 
 export const REGISTRY: readonly RegistryEntry[] = [
   { name: 'login', group: 'Setup', summary: 'Save an API key (checked with a real call) to a profile', load: () => import('./commands/login.js') },
+  { name: 'status', group: 'Setup', summary: 'Where you stand: profile, base URL, key source, whether it works, balance, clock skew', load: () => import('./commands/status.js') },
   { name: 'config', group: 'Setup', summary: 'Read and change profile settings (get, set, list)', load: () => import('./commands/config.js') },
   { name: 'profiles', group: 'Setup', summary: 'List profiles, switch or remove one', load: () => import('./commands/profiles.js') },
   { name: 'prices', group: 'Trading', summary: 'Providers sorted by price for a resource and duration', load: () => import('./commands/prices.js') },
@@ -31,6 +32,7 @@ export const REGISTRY: readonly RegistryEntry[] = [
   { name: 'webhooks', group: 'Developer', summary: 'Create, list, delete, verify webhooks; listen and forward locally', load: () => import('./commands/webhooks.js') },
   { name: 'x402', group: 'Developer', summary: 'Pay-per-call (x402) commands', load: () => import('./commands/x402.js') },
   { name: 'mcp', group: 'Developer', summary: 'MCP server for agents (stdio or loopback HTTP); read-only unless --allow-spend', load: () => import('./commands/mcp.js') },
+  { name: 'api', group: 'Developer', summary: 'An authenticated raw call to any endpoint (like gh api)', load: () => import('./commands/api.js') },
   { name: 'mock', group: 'Developer', summary: 'Run the reference mock server', load: () => import('./commands/mock.js') },
   { name: 'demo', group: 'Developer', summary: 'A guided tour on an embedded mock server', load: () => import('./commands/demo.js') },
   { name: 'completion', group: 'Setup', summary: 'Shell completion script (bash, zsh, fish)', load: () => import('./commands/completion.js') },

@@ -29,8 +29,12 @@ export interface CliRuntime {
   env: Readonly<Record<string, string | undefined>>;
   /** Profiles directory; default `env.TRX_RENT_CONFIG_DIR`, else the XDG config dir. */
   configDir: string | undefined;
-  /** Resolves on the first interrupt (SIGINT or SIGTERM for a real process); ends `mock` and `webhooks listen`. */
-  untilSignal: () => Promise<string>;
+  /**
+   * Resolves on the first interrupt (SIGINT or SIGTERM for a real process); ends `mock` and
+   * `webhooks listen`, and interrupts waits. Aborting `stop` stops listening (the promise then
+   * never settles), so Ctrl+C after a wait is the default again.
+   */
+  untilSignal: (stop?: AbortSignal) => Promise<string>;
 }
 
 let epipeHandled = false;
@@ -61,15 +65,21 @@ export function isProcessStream(stream: unknown): boolean {
   return stream === process.stdin || stream === process.stdout || stream === process.stderr;
 }
 
-/** Resolves on the first SIGINT or SIGTERM (and stops listening for them). */
-function processSignal(): Promise<string> {
+/** Resolves on the first SIGINT or SIGTERM (and stops listening for them, as it does when `stop` aborts). */
+function processSignal(stop?: AbortSignal): Promise<string> {
   return new Promise((resolve) => {
-    const handler = (signal: NodeJS.Signals) => {
+    if (stop?.aborted) return;
+    const off = () => {
       process.off('SIGINT', handler);
       process.off('SIGTERM', handler);
+      stop?.removeEventListener('abort', off);
+    };
+    const handler = (signal: NodeJS.Signals) => {
+      off();
       resolve(signal);
     };
     process.on('SIGINT', handler);
     process.on('SIGTERM', handler);
+    stop?.addEventListener('abort', off, { once: true });
   });
 }

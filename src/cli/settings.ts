@@ -26,6 +26,10 @@ export const ENV = {
   webhookSecret: 'TRX_RENT_WEBHOOK_SECRET',
   x402TronKey: 'TRX_RENT_X402_TRON_KEY',
   x402EvmKey: 'TRX_RENT_X402_EVM_KEY',
+  /** Per-attempt request timeout (`10s`, `1m`, or seconds). */
+  timeout: 'TRX_RENT_TIMEOUT',
+  /** Retries after the first attempt (0-10). */
+  maxRetries: 'TRX_RENT_MAX_RETRIES',
 } as const;
 
 export type Source =

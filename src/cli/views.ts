@@ -5,7 +5,7 @@
 import type { Fill, Order, Preview, PreviewOption } from '../schemas/index.js';
 import { trxToSun } from '../utils/units.js';
 import { costSun, formatDuration, formatTime, groupDigits, sunAndTrx, trxOf } from './format.js';
-import { type Styles, renderPairs, renderTable } from './output.js';
+import { type Styles, renderPairs, renderTable, truncateCell, visibleLength } from './output.js';
 
 export function statusColor(status: string, s: Styles): string {
   if (status === 'FILLED' || status === 'COMPLETED' || status === 'CONFIRMED') return s.green(status);
@@ -39,11 +39,11 @@ export function renderFills(fills: Fill[], s: Styles): string {
   const table = renderTable(
     [
       { header: 'PROVIDER' },
-      { header: 'AMOUNT', align: 'right' },
-      { header: 'PRICE (SUN)', align: 'right' },
-      { header: 'COST', align: 'right' },
-      { header: 'STATUS' },
-      { header: 'VERIFIED' },
+      { header: 'AMOUNT', align: 'right', truncate: 'none' },
+      { header: 'PRICE (SUN)', align: 'right', truncate: 'none' },
+      { header: 'COST', align: 'right', truncate: 'none' },
+      { header: 'STATUS', truncate: 'none' },
+      { header: 'VERIFIED', truncate: 'none' },
     ],
     fills.map((f) => [
       String(f.provider),
@@ -55,7 +55,9 @@ export function renderFills(fills: Fill[], s: Styles): string {
     ]),
     s,
   );
-  const links = fills.map((f) => `  ${s.dim('tx')} ${f.tx_id}  ${s.cyan(String(f.tronscan_url))}`).join('\n');
+  // The explorer link stays whole (it is meant to be opened); the hash gives way on a narrow terminal.
+  const hashWidth = s.width === undefined ? Infinity : Math.max(13, s.width - visibleLength(String(fills[0]?.tronscan_url ?? '')) - 8);
+  const links = fills.map((f) => `  ${s.dim('tx')} ${truncateCell(String(f.tx_id), hashWidth, 'middle')}  ${s.cyan(String(f.tronscan_url))}`).join('\n');
   return `${table}${links}\n`;
 }
 
@@ -88,8 +90,63 @@ export function renderPreview(
     sunAndTrx(optionCostSun(o, request.amount)),
   ]);
   return `${s.bold('Preview')} ${head}\n${renderTable(
-    [{ header: '' }, { header: 'PROVIDER' }, { header: 'SUN/UNIT', align: 'right' }, { header: 'TIER' }, { header: 'TOTAL', align: 'right' }],
+    [
+      { header: '', truncate: 'none' },
+      { header: 'PROVIDER' },
+      { header: 'SUN/UNIT', align: 'right', truncate: 'none' },
+      { header: 'TIER', truncate: 'none' },
+      { header: 'TOTAL', align: 'right', truncate: 'none' },
+    ],
     rows,
     s,
   )}`;
+}
+
+/** `energy_needed` -> `energy needed` */
+function label(key: string): string {
+  return key.replace(/_/g, ' ');
+}
+
+function scalar(value: unknown): string {
+  if (value === null || value === undefined) return '-';
+  if (typeof value === 'object') {
+    if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object')) return value.map(String).join(', ') || '-';
+    return JSON.stringify(value);
+  }
+  return String(value);
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * Any JSON document for people (the x402 answers): an object as aligned `key  value` lines
+ * (nested objects one level down as `parent.key`, lists of objects as tables under their key), a
+ * list of objects as a table, anything else as its text. Tables fit the terminal like the rest.
+ */
+export function renderData(data: unknown, s: Styles): string {
+  if (Array.isArray(data)) {
+    if (!data.length) return s.dim('(none)');
+    if (data.every(isRecord)) {
+      const keys = [...new Set(data.flatMap((row) => Object.keys(row)))];
+      return renderTable(
+        keys.map((k) => ({ header: label(k).toUpperCase(), ...(typeof data[0]?.[k] === 'number' ? { align: 'right' as const, truncate: 'none' as const } : {}) })),
+        data.map((row) => keys.map((k) => scalar(row[k]))),
+        s,
+      ).replace(/\n$/, '');
+    }
+    return data.map(scalar).join('\n');
+  }
+  if (!isRecord(data)) return scalar(data);
+  const pairs: Array<[string, string]> = [];
+  const tables: string[] = [];
+  for (const [key, value] of Object.entries(data)) {
+    if (Array.isArray(value) && value.length && value.every(isRecord)) {
+      tables.push(`${s.bold(label(key))}\n${renderData(value, s)}`);
+    } else if (isRecord(value) && Object.values(value).every((v) => !isRecord(v))) {
+      for (const [k, v] of Object.entries(value)) pairs.push([`${label(key)}.${label(k)}`, scalar(v)]);
+    } else {
+      pairs.push([label(key), scalar(value)]);
+    }
+  }
+  return [pairs.length ? renderPairs(pairs, s).replace(/\n$/, '') : '', ...tables].filter(Boolean).join('\n\n');
 }

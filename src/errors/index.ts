@@ -123,16 +123,40 @@ export class RateLimitedError extends TrxRentError {
 }
 
 /** The request never got a response: DNS, refused or reset connection, aborted body. */
+/**
+ * Why a connection failed, from the system error under fetch's own: `refused` (nothing
+ * listening), `dns` (host not found), `tls` (certificate or handshake), `timeout`, `reset`
+ * (dropped), `unreachable` (no route), or `network` (anything else).
+ */
+export type ConnectionFailure = 'refused' | 'dns' | 'tls' | 'timeout' | 'reset' | 'unreachable' | 'network';
+
+/** What a ConnectionError or a transport TimeoutError carries in `details`. */
+export interface ConnectionDetails {
+  /** The kind of failure. */
+  cause: ConnectionFailure;
+  /** The system error code when there was one (`ECONNREFUSED`, `ENOTFOUND`, `CERT_HAS_EXPIRED` …). */
+  syscode?: string | undefined;
+  /** Where the request went: origin and path, no query. */
+  url?: string | undefined;
+}
+
+/**
+ * The request did not get an answer: the connection was refused, the host not found, TLS
+ * failed, it was dropped … `details.cause` says which (see ConnectionDetails).
+ */
 export class ConnectionError extends TrxRentError {
-  constructor(message: string, cause?: unknown) {
-    super({ code: 'CONNECTION_ERROR', message, cause });
+  constructor(message: string, cause?: unknown, details?: ConnectionDetails) {
+    super({ code: 'CONNECTION_ERROR', message, cause, details: details as Record<string, unknown> | undefined });
   }
 }
 
-/** A request (or a wait such as `orders.waitFor`) ran past its deadline. */
+/**
+ * A request (or a wait such as `orders.waitFor`) ran past its deadline. From the transport,
+ * `details` is `{ cause: 'timeout', url }`.
+ */
 export class TimeoutError extends TrxRentError {
-  constructor(message: string, cause?: unknown) {
-    super({ code: 'TIMEOUT', message, cause });
+  constructor(message: string, cause?: unknown, details?: ConnectionDetails) {
+    super({ code: 'TIMEOUT', message, cause, details: details as Record<string, unknown> | undefined });
   }
 }
 
@@ -172,11 +196,16 @@ export class PaginationLimitError extends TrxRentError {
   }
 }
 
-/** `orders.waitFor` saw the order reach FAILED. */
+/** `orders.waitFor` saw the order end other than FILLED: FAILED, CANCELLED, PARTIALLY_FILLED or EXPIRED (`details.status`). */
 export class OrderFailedError extends TrxRentError {
   readonly order: unknown;
   constructor(order: { id?: unknown; status?: unknown }) {
-    super({ code: 'ORDER_FAILED', message: `Order ${String(order.id)} failed`, details: { order } });
+    const status = order.status === undefined ? 'FAILED' : String(order.status);
+    super({
+      code: 'ORDER_FAILED',
+      message: status === 'FAILED' ? `Order ${String(order.id)} failed` : `Order ${String(order.id)} ended ${status}, not FILLED`,
+      details: { order, status },
+    });
     this.order = order;
   }
 }

@@ -22,7 +22,16 @@ export interface WaitForOptions {
   /** Ceiling of the poll delay. Default 6 000 ms (10 polls a minute, the orders rate limit). */
   maxPollIntervalMs?: number;
   signal?: AbortSignal;
+  /** Called with the order after every poll (progress: its status as it moves). */
+  onStatus?: (order: Order) => void;
 }
+
+/**
+ * Statuses an order does not leave: FILLED (waitFor resolves) and the ends waitFor stops on at
+ * once, rejecting with OrderFailedError that names the status: FAILED (the spec), CANCELLED and
+ * PARTIALLY_FILLED (sent by the live service), EXPIRED (orders carry `expires_at`).
+ */
+export const FINAL_ORDER_STATUSES: readonly string[] = ['FILLED', 'FAILED', 'CANCELLED', 'PARTIALLY_FILLED', 'EXPIRED'];
 
 /**
  * `await orders.list()` gives one page `{ orders, total }`; `for await (const o of orders.list())`
@@ -101,8 +110,9 @@ export class Orders extends Resource {
   }
 
   /**
-   * Poll an order until it is FILLED (resolves with it), FAILED (rejects with OrderFailedError
-   * carrying the order) or the deadline passes (TimeoutError). Polls back off 1.5x per round.
+   * Poll an order until it is FILLED (resolves with it), another final status (FAILED,
+   * CANCELLED, PARTIALLY_FILLED, EXPIRED: rejects at once with OrderFailedError carrying the order
+   * and naming the status) or the deadline passes (TimeoutError). Polls back off 1.5x per round.
    */
   async waitFor(id: string, options: WaitForOptions = {}): Promise<Order> {
     const timeoutMs = options.timeoutMs ?? 120_000;
@@ -124,8 +134,9 @@ export class Orders extends Resource {
         throw error;
       }
       last = order.status;
+      options.onStatus?.(order);
       if (order.status === 'FILLED') return order;
-      if (order.status === 'FAILED') throw new OrderFailedError(order);
+      if (FINAL_ORDER_STATUSES.includes(String(order.status))) throw new OrderFailedError(order);
       const left = deadline - Date.now();
       if (left <= 0) {
         throw new TimeoutError(`Order ${id} still ${order.status} after ${timeoutMs} ms`);

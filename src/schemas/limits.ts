@@ -8,6 +8,12 @@
 export const LIMITS = {
   /** Smallest energy amount for an order or a preview, in energy units. */
   MIN_ENERGY_AMOUNT: 65_000,
+  /**
+   * Smallest bandwidth amount for an order, in units. The spec shows none ("not shown"); this is
+   * the smallest provider minimum, which the mock enforces (BELOW_MINIMUM_ORDER) and the CLI
+   * checks before sending.
+   */
+  MIN_BANDWIDTH_AMOUNT: 1_000,
   /** Smallest withdrawal, in SUN (50 TRX). */
   MIN_WITHDRAWAL_SUN: 50_000_000,
   /** Smallest `amount_sun` of POST /deposit/prepare, in SUN (1 TRX). */

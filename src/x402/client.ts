@@ -345,6 +345,22 @@ export class X402Client {
     return this.#call('POST', path`/x402/tron/rpc/wallet/${name.slice('wallet/'.length)}`, { body: validateRequest(RpcBody, body), schema: RpcResult, options });
   }
 
+  /**
+   * Any pay-per-call route under `/x402/` (what `trx-rent api` uses for routes the methods above
+   * do not cover): the same exchange, spend control and confirmation, the answer checked with
+   * `schema`. The path is sent as given (encode its segments with `path`).
+   */
+  async request<S extends z.ZodType>(
+    method: 'GET' | 'POST',
+    route: string,
+    req: { schema: S; query?: Record<string, unknown>; body?: unknown; options?: CallOptions },
+  ): Promise<Paid<Known<z.output<S>>>> {
+    if (!route.startsWith('/x402/')) {
+      throw new ValidationError({ code: 'VALIDATION_ERROR', message: `an x402 route starts with /x402/, not ${route}`, details: { field: 'path' } });
+    }
+    return this.#call(method, route, req);
+  }
+
   // ---- the paid request: challenge, choice, signature, paid retry ----
 
   async #call<S extends z.ZodType>(

@@ -160,19 +160,23 @@ describe('config and profiles', () => {
 
   it('profiles list / use / remove', async () => {
     const configDir = tempDir();
-    expect(json(await runCliInProcess(['profiles', '--json'], { configDir })).profiles).toEqual([]);
+    expect(json(await runCliInProcess(['profiles', '--json'], { configDir }))).toEqual([]);
     await runCliInProcess(['login', '--profile', 'a', '--base-url', mock.url], { configDir, env: { TRX_RENT_API_KEY: mock.apiKey } });
     await runCliInProcess(['login', '--profile', 'b', '--base-url', other.url], { configDir, env: { TRX_RENT_API_KEY: other.apiKey } });
     const listed = json(await runCliInProcess(['profiles', '--json'], { configDir }));
-    expect(listed.current).toBe('a');
-    expect(listed.profiles.map((p: { name: string }) => p.name).sort()).toEqual(['a', 'b']);
+    expect(listed.find((p: { current: boolean }) => p.current).name).toBe('a');
+    expect(listed.map((p: { name: string }) => p.name).sort()).toEqual(['a', 'b']);
     expect(JSON.stringify(listed)).not.toContain(mock.apiKey);
     expect((await runCliInProcess(['profiles', 'use', 'b'], { configDir })).code).toBe(0);
     expect(json(await runCliInProcess(['balance', '--json'], { configDir })).trx).toBe(5_000_000);
     const table = await runCliInProcess(['profiles', 'list', '--no-json'], { configDir });
     expect(table.stdout).toMatch(/\*\s+b\s+http/);
     expect((await runCliInProcess(['profiles', 'use', 'zzz'], { configDir })).code).toBe(2);
-    expect((await runCliInProcess(['profiles', 'remove', 'b'], { configDir })).code).toBe(0);
-    expect(json(await runCliInProcess(['profiles', '--json'], { configDir })).current).toBeNull();
+    // removing asks first: without a terminal it needs --yes
+    expect((await runCliInProcess(['profiles', 'remove', 'b'], { configDir })).code).toBe(2);
+    expect((await runCliInProcess(['profiles', 'remove', 'b', '--yes'], { configDir })).code).toBe(0);
+    const left = json(await runCliInProcess(['profiles', '--json'], { configDir }));
+    expect(left.map((p: { name: string }) => p.name)).toEqual(['a']);
+    expect(left.some((p: { current: boolean }) => p.current)).toBe(false);
   });
 });

@@ -12,6 +12,10 @@ describe('demo', { timeout: 60_000 }, () => {
     expect(r.code, r.stderr).toBe(0);
     const doc = json(r);
     expect(doc.prices.length).toBeGreaterThan(0);
+    // only providers that quote the tour's amount (TronSave's minimum is above 65,000)
+    const quoted = [doc.preview.best, ...doc.preview.fallbacks].map((o: { provider: string }) => o.provider);
+    for (const row of doc.prices) expect(quoted).toContain(row.provider);
+    expect(doc.prices.map((row: { provider: string }) => row.provider)).not.toContain('tronsave');
     expect(doc.preview.best).toBeTruthy();
     expect(doc.order.status).toBe('FILLED');
     expect(doc.order.fills[0].tronscan_url).toMatch(/^https:\/\//);
@@ -30,6 +34,10 @@ describe('demo', { timeout: 60_000 }, () => {
     expect(r.stdout).toMatch(/8\/8 Webhook {2}✓ order\.filled for \S+ received and verified/);
     expect(r.stdout).toContain('https://tronscan.org/');
     expect(r.stdout).toContain('Tour complete.');
+    // TronSave's minimum energy order (100,000 in the mock) is above the tour's 65,000: not shown
+    const prices = r.stdout.slice(r.stdout.indexOf('3/8 '), r.stdout.indexOf('4/8 '));
+    expect(prices).toMatch(/PROVIDER/);
+    expect(prices).not.toMatch(/tronsave/i);
     expect(r.stderr).toMatch(/FILLED after [\d.]+ s/);
   });
 });

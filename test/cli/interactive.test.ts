@@ -90,7 +90,7 @@ describe.skipIf(!hasScript)('in a pseudo-terminal', { timeout: 30_000 }, () => {
     expect(demoBalance().trx).toBeLessThan(before);
   });
 
-  it('withdraw: answering no to the confirmation exits 2 and moves no money', async () => {
+  it('withdraw: answering no to the confirmation exits 0 with "Cancelled." and moves no money', async () => {
     const before = demoBalance();
     const r = await inPty(
       ['withdraw', '75', '--to', ADDRESS],
@@ -98,8 +98,9 @@ describe.skipIf(!hasScript)('in a pseudo-terminal', { timeout: 30_000 }, () => {
       { TRX_RENT_BASE_URL: mock.url, TRX_RENT_API_KEY: mock.apiKey },
     );
     expect(r.unmatched, r.output).toEqual([]);
-    expect(r.code).toBe(2);
-    expect(r.output).toContain('error CANCELLED: Cancelled; did not withdraw.');
+    expect(r.code).toBe(0);
+    expect(r.output).toContain('Cancelled.');
+    expect(r.output).not.toContain('error');
     expect(demoBalance()).toEqual(before);
   });
 
@@ -122,7 +123,7 @@ describe.skipIf(!hasScript)('in a pseudo-terminal', { timeout: 30_000 }, () => {
 });
 
 describe('in-process, on a pretend terminal (the run\'s own streams, not the process\'s)', () => {
-  it('withdraw asks on the run\'s stdout and reads the answer from its stdin: "n" cancels (exit 2), nothing moves', async () => {
+  it('withdraw asks on the run\'s stdout and reads the answer from its stdin: "n" cancels (exit 0, "Cancelled."), nothing moves', async () => {
     const before = demoBalance();
     const keyboard = new PassThrough();
     keyboard.write('n\r');
@@ -134,8 +135,8 @@ describe('in-process, on a pretend terminal (the run\'s own streams, not the pro
       timeoutMs: 10_000,
     });
     expect(fold(r.stdout)).toMatch(/Withdraw 75 TRX \(75,000,000 SUN\) to T\w+ \(available: [\d.]+ TRX/);
-    expect(r.code, r.stdout + r.stderr).toBe(2);
-    expect(plain(r.stderr)).toContain('error CANCELLED: Cancelled; did not withdraw.');
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(plain(r.stderr)).toBe('Cancelled.\n');
     expect(demoBalance()).toEqual(before);
   });
 });

@@ -103,7 +103,7 @@ describe('exit codes and hints', () => {
     expect(exitCodeFor(e(InsufficientBalanceError, 'INSUFFICIENT_BALANCE'))).toBe(1);
     expect(exitCodeFor(e(TrxRentError, 'SOMETHING_NEW'))).toBe(1);
     expect(exitCodeFor(new Error('boom'))).toBe(1);
-    expect(exitCodeFor(Object.assign(new Error('x'), { name: 'ExitPromptError' }))).toBe(2);
+    expect(exitCodeFor(Object.assign(new Error('x'), { name: 'ExitPromptError' }))).toBe(130);
   });
 
   it('INSUFFICIENT_BALANCE: balance, need and shortfall; RATE_LIMITED: the wait', async () => {

@@ -6,6 +6,7 @@ import { formatDuration, groupDigits, sunAndTrx } from '../format.js';
 import { LIMITS, ORDER_TYPES, PRICED_ORDER_TYPES, orList } from '../facts.js';
 import {
   type Resource,
+  checkMinimum,
   parseAddress,
   parseChoice,
   parseDuration,
@@ -16,6 +17,7 @@ import {
 } from '../parse.js';
 import { addressQuestion, amountQuestion, durationQuestion, resourceQuestion } from '../prompts.js';
 import type { CommandModule } from '../types.js';
+import { noProviderHint, renderUnquoted, unquoted } from '../quotes.js';
 import { optionCostSun, renderOrder, renderPreview, resourceName } from '../views.js';
 import { waitForOrder } from '../wait.js';
 
@@ -93,6 +95,7 @@ const command: CommandModule = {
             },
           });
           const { resource, amount, to, duration } = input;
+          checkMinimum(resource, amount);
           const client = await ctx.client();
           const request = { resource, amount, duration_sec: duration, max_price_sun: maxPrice };
           const preview = await (await client.get('orders')).preview({
@@ -104,8 +107,12 @@ const command: CommandModule = {
           if (!ctx.out.json) ctx.out.print(renderPreview(preview, request, ctx.out.s));
           if (preview.no_providers || !preview.best) {
             if (!priced) {
+              const notQuoted = await unquoted(ctx, request, preview);
+              if (!ctx.out.json) ctx.out.print(renderUnquoted(notQuoted, amount, ctx.out.s));
               throw new CliError('PROVIDER_UNAVAILABLE', `no provider can fill ${amount} ${resourceName(resource)} for ${formatDuration(duration)} now`, {
-                hint: maxPrice ? 'raise --max-price, or place a LIMIT order that waits (--type LIMIT)' : 'try another duration or amount, or again later',
+                hint:
+                  noProviderHint(notQuoted, request) ??
+                  (maxPrice ? 'raise --max-price, or place a LIMIT order that waits (--type LIMIT)' : 'try another duration or amount, or again later'),
               });
             }
           }

@@ -5,7 +5,7 @@ import { action } from '../context.js';
 import { CliError } from '../errors.js';
 import { formatDuration, sunAndTrx, trxAndSun, trxOf } from '../format.js';
 import { renderTable } from '../output.js';
-import { parseDuration, parseUnits } from '../parse.js';
+import { checkMinimum, parseDuration, parseUnits } from '../parse.js';
 import { type DeliveryOutcome, startReceiver } from '../receiver.js';
 import type { CommandModule } from '../types.js';
 import { optionCostSun, renderFills, renderPreview } from '../views.js';
@@ -25,7 +25,7 @@ const command: CommandModule = {
       .option('--duration <duration>', 'rental duration in the tour', '1h')
       .action(
         action<[], { amount: string; duration: string }>(async (ctx, { opts }) => {
-          const amount = parseUnits(opts.amount, '--amount');
+          const amount = checkMinimum('ENERGY', parseUnits(opts.amount, '--amount'), '--amount');
           const duration = parseDuration(opts.duration);
           const out = ctx.out;
           const s = out.s;
@@ -66,9 +66,12 @@ const command: CommandModule = {
             `trx-rent webhooks listen --register --forward-to http://localhost:3000/webhooks`,
           );
 
-          // 3. Prices.
+          // 3. Prices: only the providers that quote this amount (a provider whose minimum order
+          // is above it lists a price it would not fill).
           const list = await (await client.get('prices')).list();
-          const rows = rankPrices(list, 'ENERGY', duration, amount);
+          const preview: Preview = await (await client.get('orders')).preview({ resource: 'ENERGY', amount, duration });
+          const quoted = new Set([preview.best, ...preview.fallbacks].filter((o) => o != null).map((o) => o.provider));
+          const rows = rankPrices(list, 'ENERGY', duration, amount).filter((r) => quoted.has(r.provider));
           step('Prices', `energy for ${formatDuration(duration)}, cheapest first`, `trx-rent prices energy --duration ${opts.duration} --amount ${amount}`);
           out.print(
             indent(
@@ -81,7 +84,6 @@ const command: CommandModule = {
           );
 
           // 4. Preview.
-          const preview: Preview = await (await client.get('orders')).preview({ resource: 'ENERGY', amount, duration });
           step('Preview', 'what the order would cost now (places nothing)', `trx-rent preview ${amount} energy --duration ${opts.duration}`);
           out.print(indent(renderPreview(preview, { resource: 'ENERGY', amount, duration_sec: duration }, s)));
           if (!preview.best) throw new CliError('DEMO_FAILED', 'the mock offered no provider for the tour');
@@ -101,7 +103,7 @@ const command: CommandModule = {
 
           // 6. Wait for the fill; show the fills with explorer links.
           step('Wait', 'following the order to FILLED', `trx-rent orders wait ${created.id}`);
-          const order: Order = await waitForOrder(ctx, client, created.id, 60_000);
+          const order: Order = await waitForOrder(ctx, client, created.id, 60_000, { resumable: false });
           if (order.fills?.length) out.print(indent(renderFills(order.fills, s)));
 
           // 7. Balance.

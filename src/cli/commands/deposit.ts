@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { action } from '../context.js';
-import { UsageError } from '../errors.js';
+import { CliError, EXIT, UsageError } from '../errors.js';
 import { LIMITS } from '../facts.js';
 import { sunAndTrx, trxAndSun, trxOf } from '../format.js';
 import { renderPairs } from '../output.js';
@@ -48,9 +48,12 @@ const command: CommandModule = {
             amount: {
               value: amountArg ? parseTrx(amountArg) : undefined,
               label: '<amount>',
-              ask: async (p) => parseTrx(await p.input(trxAmountQuestion('How much TRX to deposit?'))),
+              ask: async (p) => parseTrx(await p.input(trxAmountQuestion(`How much TRX to deposit (at least ${trxOf(LIMITS.MIN_DEPOSIT_SUN)})?`, LIMITS.MIN_DEPOSIT_SUN))),
             },
           });
+          if (amount < LIMITS.MIN_DEPOSIT_SUN) {
+            throw new CliError('VALIDATION_ERROR', `the minimum deposit is ${trxOf(LIMITS.MIN_DEPOSIT_SUN)} TRX, got ${trxOf(amount)}`, { exitCode: EXIT.USAGE });
+          }
           const client = await ctx.client();
           const prepared = await (await client.get('deposits')).prepare({ amount_sun: amount });
           ctx.out.result(prepared, () =>

@@ -23,14 +23,14 @@ const command: CommandModule = {
             const total = fills.reduce((sum, f) => sum + BigInt(Math.round(Number(f.cost_sun))), 0n);
             const table = renderTable(
               [
-                { header: 'TIME' },
-                { header: 'PROVIDER' },
-                { header: 'RESOURCE' },
-                { header: 'AMOUNT', align: 'right' },
-                { header: 'SUN/UNIT', align: 'right' },
-                { header: 'COST', align: 'right' },
-                { header: 'ORDER' },
-                { header: 'TX' },
+                { header: 'TIME', shrink: 2, min: 10 },
+                { header: 'PROVIDER', shrink: 0 },
+                { header: 'RESOURCE', truncate: 'none' },
+                { header: 'AMOUNT', align: 'right', truncate: 'none' },
+                { header: 'SUN/UNIT', align: 'right', truncate: 'none' },
+                { header: 'COST', align: 'right', truncate: 'none' },
+                { header: 'ORDER', truncate: 'middle', min: 13 },
+                { header: 'TX', truncate: 'middle', shrink: 3, min: 11 },
               ],
               fills.map((f) => [
                 formatTime(f.created_at),

@@ -4,7 +4,7 @@ import { CliError, EXIT, UsageError } from '../errors.js';
 import { validateProfileName } from '../config.js';
 import { trxAndSun } from '../format.js';
 import { renderPairs } from '../output.js';
-import { type Sourced, describeSource } from '../settings.js';
+import { ENV, type Sourced, describeSource } from '../settings.js';
 import type { CommandModule } from '../types.js';
 
 const command: CommandModule = {
@@ -102,6 +102,12 @@ const command: CommandModule = {
             ...(balance ? { balance_sun: balance.trx } : {}),
           };
           if (limited) ctx.out.warn('the key works but lacks view_balance; commands that need it will exit 3');
+          // A key in the environment wins over the profile: a stale one would send the user
+          // straight back here (the login loop).
+          const envKey = ctx.env[ENV.apiKey]?.trim();
+          if (envKey && envKey !== input.apiKey) {
+            ctx.out.warn(`${ENV.apiKey} is set and overrides the key saved here: \`unset ${ENV.apiKey}\` to use it`);
+          }
           ctx.out.result(result, () =>
             `${ctx.out.s.green('✓')} Logged in to ${baseUrl} as profile ${ctx.out.s.bold(profileName)}\n${renderPairs(
               [

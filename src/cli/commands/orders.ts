@@ -47,18 +47,23 @@ const command: CommandModule = {
             orders = page.orders;
             total = Number(page.total);
           }
-          ctx.out.result({ orders, total }, () => {
+          // A list is an array; where it sits among the rest goes to stderr (scripts read stdout).
+          const next = offset + orders.length;
+          if (!opts.all && next < total) {
+            ctx.out.diag(ctx.out.e.dim(`${orders.length} of ${total} orders from offset ${offset}; next page: --offset ${next}, or --all for every page`));
+          }
+          ctx.out.result(orders, () => {
             const s = ctx.out.s;
             if (!orders.length) return s.dim(`No orders${status ? ` with status ${status}` : ''}.`);
-            const table = renderTable(
+            return renderTable(
               [
-                { header: 'ID' },
-                { header: 'STATUS' },
-                { header: 'RESOURCE' },
-                { header: 'AMOUNT', align: 'right' },
-                { header: 'DURATION' },
-                { header: 'TO' },
-                { header: 'CREATED' },
+                { header: 'ID', truncate: 'middle', shrink: 0, min: 13 },
+                { header: 'STATUS', truncate: 'none' },
+                { header: 'RESOURCE', truncate: 'none' },
+                { header: 'AMOUNT', align: 'right', truncate: 'none' },
+                { header: 'DURATION', truncate: 'none' },
+                { header: 'TO', truncate: 'middle', shrink: 2, min: 11 },
+                { header: 'CREATED', shrink: 3, min: 10 },
               ],
               orders.map((o) => [
                 o.id,
@@ -71,7 +76,6 @@ const command: CommandModule = {
               ]),
               s,
             );
-            return `${table}${s.dim(`${orders.length} shown of ${total}`)}`;
           });
         }),
       );

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { action } from '../context.js';
-import { type Resource, parseDuration, parseResource, parseSunPrice, parseUnits, validate } from '../parse.js';
+import { type Resource, checkMinimum, parseDuration, parseResource, parseSunPrice, parseUnits } from '../parse.js';
+import { amountQuestion } from '../prompts.js';
+import { noProviderHint, renderUnquoted, unquoted } from '../quotes.js';
 import type { CommandModule } from '../types.js';
 import { renderPreview } from '../views.js';
 
@@ -24,7 +26,7 @@ const command: CommandModule = {
             amount: {
               value: amountArg ? parseUnits(amountArg) : undefined,
               label: '<amount>',
-              ask: (p) => p.input({ message: 'How many units?', default: '65000', validate: validate.units }).then((v) => parseUnits(v)),
+              ask: (p, soFar) => p.input(amountQuestion(soFar.resource as Resource)).then((v) => parseUnits(v)),
             },
             duration: {
               value: opts.duration ? parseDuration(opts.duration) : undefined,
@@ -32,6 +34,7 @@ const command: CommandModule = {
               default: 3600,
             },
           });
+          checkMinimum(input.resource, input.amount);
           const maxPrice = opts.maxPrice ? parseSunPrice(opts.maxPrice) : undefined;
           const client = await ctx.client();
           const request = { resource: input.resource, amount: input.amount, duration_sec: input.duration, max_price_sun: maxPrice };
@@ -41,7 +44,12 @@ const command: CommandModule = {
             duration: input.duration,
             ...(maxPrice !== undefined ? { max_price_sun: maxPrice } : {}),
           });
-          ctx.out.result({ request, ...preview }, () => renderPreview(preview, request, ctx.out.s));
+          // Providers that list a price but did not quote say why (a minimum order above the amount …).
+          const notQuoted = await unquoted(ctx, request, preview);
+          ctx.out.result({ request, ...preview, not_quoted: notQuoted }, () => {
+            const hint = preview.no_providers ? noProviderHint(notQuoted, request) : undefined;
+            return `${renderPreview(preview, request, ctx.out.s)}${renderUnquoted(notQuoted, input.amount, ctx.out.s)}${hint ? `${ctx.out.s.dim(hint)}\n` : ''}`;
+          });
         }),
       );
   },

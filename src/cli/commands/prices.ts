@@ -71,13 +71,13 @@ const command: CommandModule = {
             const title = `${s.bold(resource === 'ENERGY' ? 'Energy' : 'Bandwidth')} for ${formatDuration(durationSec)}: ${rows.length} of ${list.length} providers, cheapest first`;
             if (!rows.length) return `${title}\n${s.yellow('No provider offers this duration.')}`;
             const columns = [
-              { header: 'PROVIDER' },
-              { header: 'SUN/UNIT', align: 'right' as const },
-              { header: 'TRX/UNIT', align: 'right' as const },
-              { header: 'TIER' },
-              { header: 'AVAILABLE', align: 'right' as const },
-              ...(amount !== undefined ? [{ header: `COST OF ${groupDigits(String(amount))}`, align: 'right' as const }] : []),
-              { header: 'UPDATED' },
+              { header: 'PROVIDER', shrink: 0 },
+              { header: 'SUN/UNIT', align: 'right' as const, truncate: 'none' as const },
+              { header: 'TRX/UNIT', align: 'right' as const, truncate: 'none' as const },
+              { header: 'TIER', truncate: 'none' as const },
+              { header: 'AVAILABLE', align: 'right' as const, truncate: 'none' as const },
+              ...(amount !== undefined ? [{ header: `COST OF ${groupDigits(String(amount))}`, align: 'right' as const, truncate: 'none' as const }] : []),
+              { header: 'UPDATED', shrink: 3 },
             ];
             const table = renderTable(
               columns,

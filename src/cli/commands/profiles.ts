@@ -23,11 +23,12 @@ const command: CommandModule = {
             base_url: p.base_url ?? null,
             api_key: p.api_key ? '(set)' : null,
           }));
-          ctx.out.result({ current: current ?? null, active, config_path: store.path, profiles }, () => {
+          // A list is an array (each entry says whether it is current and active); the file's path is in `config list`.
+          ctx.out.result(profiles, () => {
             const s = ctx.out.s;
             if (!profiles.length) return s.dim('No profiles yet: run `trx-rent login`.');
             return renderTable(
-              [{ header: '' }, { header: 'PROFILE' }, { header: 'BASE URL' }, { header: 'API KEY' }],
+              [{ header: '' }, { header: 'PROFILE', shrink: 0 }, { header: 'BASE URL', truncate: 'middle', min: 20 }, { header: 'API KEY', truncate: 'none' }],
               profiles.map((p) => [p.active ? s.green('*') : '', p.name, p.base_url ?? s.dim('-'), p.api_key ?? s.dim('-')]),
               s,
             );
@@ -51,12 +52,18 @@ const command: CommandModule = {
 
     cmd
       .command('remove')
-      .description('delete a profile and its saved key')
+      .description('delete a profile and its saved key (asks to confirm unless --yes)')
       .argument('<name>')
       .action(
         action<[string]>(async (ctx, { args: [name] }) => {
           const store = await ctx.config();
-          if (!store.removeProfile(name)) throw new UsageError(`profile "${name}" does not exist`);
+          const profile = store.getProfile(name);
+          if (!profile) throw new UsageError(`profile "${name}" does not exist`, 'list them with `trx-rent profiles`');
+          await ctx.confirm(
+            `Remove profile ${name}${profile.base_url ? ` (${profile.base_url})` : ''}${profile.api_key ? ' and its saved API key' : ''}?`,
+            'remove the profile',
+          );
+          store.removeProfile(name);
           ctx.out.result({ removed: name }, () => `${ctx.out.s.green('✓')} Removed profile ${name}`);
         }),
       );

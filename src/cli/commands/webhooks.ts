@@ -81,7 +81,13 @@ const command: CommandModule = {
             const s = ctx.out.s;
             if (!list.length) return s.dim('No webhooks.');
             return renderTable(
-              [{ header: 'ID' }, { header: 'URL' }, { header: 'EVENTS' }, { header: 'ACTIVE' }, { header: 'CREATED' }],
+              [
+                { header: 'ID', truncate: 'middle', shrink: 0, min: 13 },
+                { header: 'URL', truncate: 'middle', shrink: 2, min: 20 },
+                { header: 'EVENTS', shrink: 3 },
+                { header: 'ACTIVE', truncate: 'none' },
+                { header: 'CREATED', shrink: 2, min: 10 },
+              ],
               list.map((w) => [w.id, w.url, w.events.join(','), w.is_active ? s.green('yes') : s.red('no'), formatTime(w.created_at)]),
               s,
             );

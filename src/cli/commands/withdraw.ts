@@ -34,7 +34,7 @@ const command: CommandModule = {
             amount: {
               value: amountArg ? parseTrx(amountArg) : undefined,
               label: '<amount>',
-              ask: async (p) => parseTrx(await p.input(trxAmountQuestion(`How much ${currency} to withdraw?`))),
+              ask: async (p) => parseTrx(await p.input(trxAmountQuestion(`How much ${currency} to withdraw (at least ${trxOf(MIN_WITHDRAWAL_SUN)})?`, MIN_WITHDRAWAL_SUN))),
             },
             to: {
               value: opts.to ? await parseAddress(opts.to) : undefined,

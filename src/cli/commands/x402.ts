@@ -10,16 +10,16 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { type Context, action } from '../context.js';
-import { CliError, EXIT, UsageError } from '../errors.js';
-import { renderPairs } from '../output.js';
+import { CancelledError, CliError, EXIT, UsageError } from '../errors.js';
 import { ESTIMATE_OPERATIONS, WATCH_EVENT_TYPES, orList } from '../facts.js';
 import { parseChoice, parseInteger } from '../parse.js';
 import { ENV, type Sourced, type X402Keys, describeSource, isHexKey } from '../settings.js';
 import type { CommandModule } from '../types.js';
+import { renderData } from '../views.js';
 
 type X402 = typeof import('../../x402/index.js');
 
-interface PaidOptions {
+export interface PaidOptions {
   keyFile?: string;
   payWith?: string;
   maxPayment?: string;
@@ -33,7 +33,7 @@ const WALLET_HELP =
   `\nWallet: set ${ENV.x402TronKey} (TRON) and/or ${ENV.x402EvmKey} (Base), or pass --key-file FILE ` +
   '(- for stdin); prefer these over the hidden prompt in scripts. A private key is never taken as an argument.';
 
-function paidOptions(cmd: Command): Command {
+export function paidOptions(cmd: Command): Command {
   return cmd
     .option('--key-file <path>', `wallet key file: a hex private key, or JSON {"tron": "…", "evm": "…"}; "-": stdin (or env ${ENV.x402TronKey} / ${ENV.x402EvmKey})`)
     .option('--pay-with <chain>', 'tron (USDT/USDC/USDD) or base (USDC); default: every wallet found')
@@ -80,13 +80,13 @@ function walletSource(wallet: X402Keys): string {
   return [...new Set([wallet.tron, wallet.evm].filter((k) => k !== undefined).map((k) => describeSource(k.source)))].join(', ');
 }
 
-interface PaidRun {
+export interface PaidRun {
   sdk: X402;
   client: InstanceType<X402['X402Client']>;
 }
 
 /** The x402 client for this run: wallet, payers, limits, and the confirm-before-paying hook. */
-async function paidClient(ctx: Context, opts: PaidOptions): Promise<PaidRun> {
+export async function paidClient(ctx: Context, opts: PaidOptions): Promise<PaidRun> {
   const settings = await ctx.settings(false);
   if (!settings.baseUrl) {
     throw new UsageError('No API base URL', 'pass --base-url URL, set TRX_RENT_BASE_URL, run `trx-rent login`, or try --mock', 'CONFIGURATION_ERROR');
@@ -141,7 +141,7 @@ async function paid<T>(ctx: Context, opts: PaidOptions, call: (run: PaidRun) => 
   const payment = result.payment as { amount_usd: string; symbol: string; network: string; scheme: string; transaction: string | null } | null;
   ctx.out.result({ data: result.data, payment }, () => {
     const s = ctx.out.s;
-    const body = render(result.data, s);
+    const body = renderData(result.data, s);
     const receipt = payment
       ? s.dim(`paid ${payment.amount_usd} USD in ${payment.symbol} on ${run.sdk.networkLabel(payment.network)} (${payment.scheme})${payment.transaction ? `, tx ${payment.transaction}` : ''}`)
       : s.dim('no payment was asked for');
@@ -149,7 +149,7 @@ async function paid<T>(ctx: Context, opts: PaidOptions, call: (run: PaidRun) => 
   });
 }
 
-function translate(sdk: X402, error: unknown): unknown {
+export function translate(sdk: X402, error: unknown): unknown {
   if (error instanceof sdk.PaymentRefusedError) {
     const reasons = [...new Set(error.offers.map((o) => o.reason))];
     const above = error.offers.find((o) => o.reason === 'above_max_payment');
@@ -160,7 +160,8 @@ function translate(sdk: X402, error: unknown): unknown {
         : reasons.includes('no_payer')
           ? 'no wallet can pay these offers; try --pay-with base or another --scheme'
           : 'nothing was signed';
-    return new CliError(reasons.includes('declined') ? 'CANCELLED' : 'PAYMENT_REFUSED', error.message, { exitCode: EXIT.USAGE, hint });
+    if (reasons.includes('declined')) return new CancelledError();
+    return new CliError('PAYMENT_REFUSED', error.message, { exitCode: EXIT.USAGE, hint });
   }
   if (error instanceof sdk.PaymentFailedError) {
     return new CliError('PAYMENT_FAILED', error.message, { exitCode: EXIT.API, hint: `the server rejected the payment (${error.reason}); it was not retried` });
@@ -169,16 +170,6 @@ function translate(sdk: X402, error: unknown): unknown {
     return new CliError('MISSING_PEER_DEPENDENCY', error.message, { exitCode: EXIT.API, hint: `npm install ${error.packages.join(' ')}` });
   }
   return error;
-}
-
-function render(data: unknown, s: { bold(t: string): string }): string {
-  if (data && typeof data === 'object' && !Array.isArray(data)) {
-    const entries = Object.entries(data as Record<string, unknown>);
-    if (entries.every(([, v]) => v === null || typeof v !== 'object')) {
-      return renderPairs(entries.map(([k, v]) => [k, String(v)]), s as never).replace(/\n$/, '');
-    }
-  }
-  return JSON.stringify(data, null, 2);
 }
 
 function decimal(input: string, name: string): string {

@@ -93,7 +93,7 @@ export const MARKET_RULES = {
   /** Longest rental accepted: 30 days. */
   MAX_DURATION_SEC: 30 * DAY,
   /** Smallest bandwidth order: the smallest provider minimum. Below it: BELOW_MINIMUM_ORDER. */
-  MIN_BANDWIDTH_AMOUNT: 1_000,
+  MIN_BANDWIDTH_AMOUNT: LIMITS.MIN_BANDWIDTH_AMOUNT,
   MIN_ENERGY_AMOUNT: LIMITS.MIN_ENERGY_AMOUNT,
   /** prices/best, prices/history and prices/stats quote the 1-hour tier. */
   REFERENCE_DURATION_SEC: HOUR,
