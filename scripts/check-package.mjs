@@ -21,9 +21,9 @@
 //     --isolated   build and pack a private copy of the sources (for a shared checkout where
 //                  someone else's `tsup` may wipe dist/ mid-check); the repo's dist/ is untouched
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, parse as parsePath } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { freshDir, leakingAncestor } from './lib/fresh-dir.mjs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MB, coreBundleSizes, fmtKB, fmtMB, largestPackages, nodeModulesFootprint } from './lib/footprint.mjs';
 
@@ -63,7 +63,7 @@ const FATAL = new Set(['build (tsup)', 'npm pack', 'fresh project: npm install <
 const checks = [];
 const footprint = { node: process.version, date: new Date().toISOString(), version: pkg.version };
 const t0 = Date.now();
-const work = mkdtempSync(join(tmpdir(), 'trx-rent-package-'));
+const work = freshDir('trx-rent-package-');
 let project;
 /** The package directory that is built and packed: the repo, or its private copy with --isolated. */
 let pkgRoot = root;
@@ -91,9 +91,8 @@ try {
   project = join(work, 'project');
   step('fresh project: npm install <tarball>', () => {
     mkdirSync(project);
-    for (let dir = project; dir !== parsePath(dir).root; dir = dirname(dir)) {
-      if (existsSync(join(dirname(dir), 'node_modules'))) throw new Error(`${dirname(dir)}/node_modules exists: resolution would leak out of the fresh project`);
-    }
+    const leak = leakingAncestor(dirname(project));
+    if (leak) throw new Error(`${leak}/node_modules exists: resolution would leak out of the fresh project`);
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }, null, 2));
     must(run(npm, ['install', tarball.path, '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: project }), 'npm install');
     const installed = JSON.parse(readFileSync(join(project, 'node_modules', 'trx-rent', 'package.json'), 'utf8'));

@@ -12,8 +12,8 @@
 //
 //   node scripts/package-managers.mjs [--no-build] [npm] [pnpm] [bun] [deno]
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { freshDir } from './lib/fresh-dir.mjs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -71,7 +71,7 @@ console.log('deno: client, address and webhook ok without --allow-env');
 `;
 
 if (!args.includes('--no-build')) sh(npm, ['run', 'build'], { cwd: root, stdio: 'inherit' });
-const work = mkdtempSync(join(tmpdir(), 'trx-rent-managers-'));
+const work = freshDir('trx-rent-managers-');
 const tarball = join(work, JSON.parse(sh(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: root }))[0].filename);
 const results = [];
 const step = (manager, what, fn) => {

@@ -7,8 +7,8 @@
 //
 //   node scripts/peer-range.mjs [--no-build] [--only lowest|newest]
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { freshDir } from './lib/fresh-dir.mjs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -63,7 +63,7 @@ try {
 `;
 
 if (!args.includes('--no-build')) run(npm, ['run', 'build'], { cwd: root, stdio: 'inherit' });
-const packDir = mkdtempSync(join(tmpdir(), 'trx-rent-peers-pack-'));
+const packDir = freshDir('trx-rent-peers-pack-');
 const tarball = join(packDir, JSON.parse(run(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', packDir], { cwd: root }))[0].filename);
 
 const sets = {
@@ -73,7 +73,7 @@ const sets = {
 let failed = 0;
 for (const [name, versions] of Object.entries(sets)) {
   if (only && only !== name) continue;
-  const dir = mkdtempSync(join(tmpdir(), `trx-rent-peers-${name}-`));
+  const dir = freshDir(`trx-rent-peers-${name}-`);
   const started = Date.now();
   try {
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `peers-${name}`, private: true, type: 'module' }));

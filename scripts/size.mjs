@@ -12,8 +12,8 @@
 // The core's budget holds because zod is pinned below 4.5 (package.json): with the same sources,
 // 4.4.3 measures 31.6 kB and 4.6.7 39.2 kB (4.5 grew the classic API by about 7 kB gzip).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
+import { freshDir } from './lib/fresh-dir.mjs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KB, MB, browserImportSize, bundleSize, fmtKB, fmtMB, nodeModulesFootprint } from './lib/footprint.mjs';
@@ -29,7 +29,7 @@ const EXTRAS = ['viem@2.57.1', 'tronweb@6.5.1', '@x402/core@2.27.0', '@x402/evm@
 const LIMITS = { installBytes: 13 * MB, installPackages: 40, coreGzip: coreLimit * KB, webhooksGzip: 2 * KB };
 
 if (!args.has('--no-build')) execFileSync(npm, ['run', 'build'], { cwd: root, stdio: 'inherit' });
-const work = mkdtempSync(join(tmpdir(), 'trx-rent-size-'));
+const work = freshDir('trx-rent-size-');
 const rows = [];
 let failed = false;
 const row = (measure, value, limit, ok) => {
