@@ -14,14 +14,14 @@
  * introduced it): ky's per-call Request construction and clone cost 1.5x-2x a raw fetch on
  * loopback, more than every layer of ours together.
  *
- * The deadline without a caller signal is a timer raced against the fetch, not an AbortSignal:
- * handing fetch a signal costs undici about 20 µs per request (a fifth of a loopback call). A
- * request that misses its deadline is abandoned, and its connection released as soon as it
- * answers (the body is cancelled) or the dispatcher's own header timeout ends it. With a caller
- * signal, the deadline aborts the request itself.
+ * The deadline aborts the request itself (an AbortController per attempt, joined with the
+ * caller's signal when there is one): a request that misses it gives its connection back at
+ * once. An earlier version raced a bare timer to save the ~7 µs a signal costs undici per request;
+ * the abandoned request then held its socket until the server answered, so a script or the CLI
+ * that hit a timeout against a server that never answers stayed alive for minutes after it.
  * @module
  */
-import { ConnectionError, RedirectRefusedError, ResponseTooLargeError, TimeoutError, isTrxRentError } from '../errors/index.js';
+import { type ConnectionFailure, ConnectionError, RedirectRefusedError, ResponseTooLargeError, TimeoutError, isTrxRentError } from '../errors/index.js';
 import { deadline } from './deadline.js';
 import { redactText } from './log.js';
 
@@ -62,7 +62,6 @@ export interface Exchange {
 
 /** What the deadline needs to cancel an attempt in flight. */
 interface Attempt {
-  pending?: Promise<Response>;
   reader?: ReadableStreamDefaultReader<Uint8Array> | undefined;
 }
 
@@ -84,23 +83,17 @@ export class Transport {
 
   /** One attempt: see the module comment. Rejects with TrxRentError subclasses, or the caller's abort reason. */
   send(url: string, init: AttemptInit): Promise<Exchange> {
-    let controller: AbortController | undefined;
-    let signal = init.signal;
-    if (signal) {
-      controller = new AbortController();
-      signal = AbortSignal.any([signal, controller.signal]);
-    }
-    const requestInit: RequestInit = { method: init.method, headers: init.headers, redirect: 'manual' };
+    const controller = new AbortController();
+    const signal = init.signal ? AbortSignal.any([init.signal, controller.signal]) : controller.signal;
+    const requestInit: RequestInit = { method: init.method, headers: init.headers, redirect: 'manual', signal };
     if (init.body !== undefined) requestInit.body = init.body;
-    if (signal) requestInit.signal = signal;
     const attempt: Attempt = {};
     return new Promise<Exchange>((resolve, reject) => {
       const timer = deadline(init.timeoutMs, () => {
-        controller?.abort();
+        controller.abort();
         attempt.reader?.cancel().catch(ignore);
-        // Without a signal the request cannot be aborted: release its connection when it answers.
-        if (!controller) attempt.pending?.then((late) => late.body?.cancel().catch(ignore), ignore);
-        reject(new TimeoutError(`${init.label} timed out after ${init.timeoutMs} ms`));
+        const where = target(url);
+        reject(new TimeoutError(`${init.label} to ${where.origin} timed out after ${init.timeoutMs} ms`, undefined, { cause: 'timeout', url: where.url }));
       });
       // Whatever the attempt does after the deadline (it is cancelled) settles nothing any more.
       this.#attempt(url, requestInit, init.label, attempt).then(
@@ -112,15 +105,23 @@ export class Transport {
           timer.cancel();
           if (init.signal?.aborted) reject(cause); // the caller cancelled: theirs, not a network fault
           else if (isTrxRentError(cause)) reject(cause);
-          else reject(new ConnectionError(`${init.label} failed: ${describeFailure(cause)}`, cause));
+          else {
+            const failure = classifyFailure(cause);
+            const where = target(url);
+            reject(
+              new ConnectionError(`${init.label} to ${where.origin} failed: ${FAILURE_TEXT[failure.cause]} (${failure.syscode ?? describeFailure(cause)})`, cause, {
+                ...failure,
+                url: where.url,
+              }),
+            );
+          }
         },
       );
     });
   }
 
   async #attempt(url: string, init: RequestInit, label: string, attempt: Attempt): Promise<Exchange> {
-    attempt.pending = this.#hooks ? this.#withHooks(this.#hooks, url, init) : this.#fetch(url, init);
-    const response = await attempt.pending;
+    const response = await (this.#hooks ? this.#withHooks(this.#hooks, url, init) : this.#fetch(url, init));
     refuseRedirect(response, url, label);
     return { response, text: await this.#read(response, label, attempt) };
   }
@@ -218,4 +219,53 @@ function describeFailure(cause: unknown): string {
   const message = String((cause as Error)?.message ?? cause);
   const code = ((cause as { cause?: { code?: unknown } })?.cause?.code ?? '') as string;
   return redactText(typeof code === 'string' && code && !message.includes(code) ? `${message} (${code})` : message);
+}
+
+/** Origin and path of a request URL (no query: it could carry anything), for messages. */
+function target(url: string): { origin: string; url: string } {
+  try {
+    const u = new URL(url);
+    return { origin: u.origin, url: redactText(`${u.origin}${u.pathname}`) };
+  } catch {
+    return { origin: '(invalid URL)', url: '(invalid URL)' };
+  }
+}
+
+const FAILURE_TEXT: Record<ConnectionFailure, string> = {
+  refused: 'connection refused',
+  dns: 'host not found (DNS)',
+  tls: 'TLS handshake failed',
+  timeout: 'connection timed out',
+  reset: 'connection dropped',
+  unreachable: 'network unreachable',
+  network: 'network error',
+};
+
+const TLS_CODE = /^(?:CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH|EPROTO$)/;
+
+/** The kind of a fetch failure, from the system error code in its cause chain (fetch says only "fetch failed"). */
+export function classifyFailure(error: unknown): { cause: ConnectionFailure; syscode?: string } {
+  const codes: string[] = [];
+  const visit = (e: unknown, depth: number) => {
+    if (!e || typeof e !== 'object' || depth > 4) return;
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') codes.push(code);
+    visit((e as { cause?: unknown }).cause, depth + 1);
+    const inner = (e as { errors?: unknown }).errors; // AggregateError: one per address tried
+    if (Array.isArray(inner)) for (const x of inner.slice(0, 4)) visit(x, depth + 1);
+  };
+  visit(error, 0);
+  const message = String((error as Error)?.message ?? '');
+  for (const code of codes) {
+    if (code === 'ECONNREFUSED') return { cause: 'refused', syscode: code };
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME' || code === 'EAI_FAIL' || code === 'EAI_NODATA') return { cause: 'dns', syscode: code };
+    if (TLS_CODE.test(code)) return { cause: 'tls', syscode: code };
+    if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return { cause: 'timeout', syscode: code };
+    if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') return { cause: 'reset', syscode: code };
+    if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'EADDRNOTAVAIL') return { cause: 'unreachable', syscode: code };
+  }
+  if (/certificate|ssl|tls/i.test(message)) return { cause: 'tls', ...(codes[0] ? { syscode: codes[0] } : {}) };
+  // fetch itself refuses the ports browsers block (9, 25, 6000 …), with no system error.
+  if (String((error as { cause?: { message?: unknown } })?.cause?.message ?? '') === 'bad port') return { cause: 'network', syscode: 'BAD_PORT' };
+  return { cause: 'network', ...(codes[0] ? { syscode: codes[0] } : {}) };
 }

@@ -318,6 +318,32 @@ describe('retries', () => {
     expect(slow.requests).toHaveLength(2);
   });
 
+  it('a timed-out attempt closes its connection at once (a script that hits a timeout can exit)', async () => {
+    const { createServer } = await import('node:net');
+    const asked: Array<{ closedAt?: number }> = [];
+    const silent = createServer((socket) => {
+      socket.once('data', () => {
+        const entry: { closedAt?: number } = {};
+        asked.push(entry);
+        socket.on('close', () => (entry.closedAt = Date.now()));
+      });
+    }); // reads the request and never answers
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
+      const started = Date.now();
+      await expect(new TrxRent({ baseUrl: url, timeoutMs: 100, maxRetries: 0 }).prices.list()).rejects.toBeInstanceOf(TimeoutError);
+      const ended = Date.now();
+      await new Promise((r) => setTimeout(r, 200));
+      expect(asked).toHaveLength(1);
+      // closed by the client at the deadline (before: open until the server answered, or undici's 300 s header timeout)
+      expect(asked[0]!.closedAt).toBeDefined();
+      expect(asked[0]!.closedAt! - started).toBeLessThan(ended - started + 150);
+    } finally {
+      silent.close();
+    }
+  });
+
   it('a retried POST reuses one generated Idempotency-Key', async () => {
     const server = await serve((_, i) =>
       i === 0 ? 'drop' : i === 1 ? { status: 503, body: error('MAINTENANCE') } : { status: 201, body: orderBody },
