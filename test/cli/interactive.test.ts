@@ -33,12 +33,13 @@ const fold = (s: string) => plain(s).replace(/\s*\n\s*/g, ' ');
  * Run the CLI in a pseudo-terminal; each step waits for `expect` in the output (since the last
  * step) and then types `send`.
  */
-function inPty(args: string[], steps: Array<{ expect: RegExp; send: string }>, env: Record<string, string>, timeoutMs = 20_000) {
+function inPty(args: string[], steps: Array<{ expect: RegExp; send: string }>, env: Record<string, string>, timeoutMs = 20_000, cols = 200) {
   const command = ['node', BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  // A wide terminal so prompts do not wrap; output is also matched with line breaks folded.
-  const child = spawn('script', ['-qfec', `stty cols 200 rows 50 2>/dev/null; exec ${command}`, '/dev/null'], {
+  // A wide terminal by default so prompts do not wrap; output is also matched with line breaks folded.
+  // The width comes from the terminal itself (stty), not COLUMNS, as in a person's terminal.
+  const child = spawn('script', ['-qfec', `stty cols ${cols} rows 50 2>/dev/null; exec ${command}`, '/dev/null'], {
     cwd: ROOT,
-    env: cleanEnv({ ...env, TERM: 'xterm', COLUMNS: '160', LINES: '50' }),
+    env: cleanEnv({ ...env, TERM: 'xterm', LINES: '50' }),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let output = '';
@@ -108,6 +109,35 @@ describe.skipIf(!hasScript)('in a pseudo-terminal', { timeout: 30_000 }, () => {
     const r = await inPty(['buy', '65000', '--yes'], [], { TRX_RENT_BASE_URL: mock.url, TRX_RENT_API_KEY: mock.apiKey }, 10_000);
     expect(r.code).toBe(2);
     expect(r.output).toMatch(/error MISSING_ARGUMENT: missing --to ADDRESS, --duration/);
+  });
+
+  it('Ctrl+C typed at the terminal during buy --wait: the order id, its last status, the resume command; exit 130', async () => {
+    const r = await inPty(
+      ['buy', '65000', '--to', ADDRESS, '--duration', '1h', '--type', 'LIMIT', '--max-price', '1', '--yes', '--wait'],
+      // ^C goes through the terminal's line discipline: SIGINT to the foreground process, as for a person.
+      [{ expect: /Waiting for order \S+ to fill/, send: '\x03' }],
+      { TRX_RENT_BASE_URL: mock.url, TRX_RENT_API_KEY: mock.apiKey },
+    );
+    expect(r.unmatched, r.output).toEqual([]);
+    expect(r.code, r.output).toBe(130);
+    const id = /Order (\S+) placed/.exec(r.output)?.[1];
+    expect(id, r.output).toBeTruthy();
+    expect(fold(r.output)).toMatch(new RegExp(`order ${id} is PENDING`));
+    expect(fold(r.output)).toContain(`resume with: trx-rent orders wait ${id}`);
+    expect(mock.state.orders.get(mock.state.demo.account_id, id!)?.status).toBe('PENDING'); // the order goes on
+  });
+
+  it('tables fit an 80-column terminal (cut with …); --wide prints them whole', async () => {
+    const env = { TRX_RENT_BASE_URL: mock.url, TRX_RENT_API_KEY: mock.apiKey };
+    const width = (out: string) => Math.max(...out.split('\n').map((l) => [...l].length));
+    const narrow = await inPty(['orders', 'list'], [], env, 15_000, 80);
+    expect(narrow.code, narrow.output).toBe(0);
+    expect(narrow.output).toMatch(/[0-9a-f-]{4}…[0-9a-f]{4}/); // ids cut in the middle
+    expect(width(narrow.output)).toBeLessThanOrEqual(80);
+    const wide = await inPty(['orders', 'list', '--wide'], [], env, 15_000, 80);
+    expect(wide.code, wide.output).toBe(0);
+    expect(wide.output).toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/);
+    expect(width(wide.output)).toBeGreaterThan(80);
   });
 
   it('login asks for the key without echoing it', async () => {
