@@ -8,7 +8,9 @@ import { coreBundleSizes } from '../scripts/lib/footprint.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const saved = new URL('./results/footprint.json', import.meta.url);
 const MB = 1_000_000;
-const INSTALL_GOAL = 40 * MB;
+// Issue 12's goals, as scripts/size.mjs enforces them in CI.
+const INSTALL_GOAL = 13 * MB;
+const PACKAGES_GOAL = 40;
 const WEBHOOKS_GOAL = 2048;
 
 export async function run() {
@@ -31,8 +33,8 @@ export async function run() {
     from = `from test:package, ${fp.date}, Node ${fp.node}`;
     if (fp.tarball) rows.push({ name: 'tarball (packed)', value: fp.tarball.bytes / 1000, unit: 'kB' });
     if (fp.install) {
-      rows.push({ name: 'production install, tarball alone', value: fp.install.bytes / MB, unit: 'MB', target: '< 40 MB', ok: fp.install.bytes < INSTALL_GOAL });
-      rows.push({ name: 'packages, tarball alone', value: fp.install.packages, unit: 'packages' });
+      rows.push({ name: 'production install, tarball alone', value: fp.install.bytes / MB, unit: 'MB', target: '< 13 MB', ok: fp.install.bytes < INSTALL_GOAL });
+      rows.push({ name: 'packages, tarball alone', value: fp.install.packages, unit: 'packages', target: '< 40', ok: fp.install.packages < PACKAGES_GOAL });
     }
     if (fp.installWithExtras) {
       rows.push({ name: 'production install, with payment extras', value: fp.installWithExtras.bytes / MB, unit: 'MB' });
