@@ -16,7 +16,7 @@
  *
  * The deadline aborts the request itself (an AbortController per attempt, joined with the
  * caller's signal when there is one): a request that misses it gives its connection back at
- * once. An earlier version raced a bare timer to save the ~7 µs a signal costs undici per request;
+ * once. An earlier version raced a bare timer to save the ~10 µs a signal costs undici per request;
  * the abandoned request then held its socket until the server answered, so a script or the CLI
  * that hit a timeout against a server that never answers stayed alive for minutes after it.
  * @module
