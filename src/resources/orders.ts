@@ -6,6 +6,7 @@ import { sleep } from '../http/retry.js';
 import { validateRequest } from '../http/validate.js';
 import {
   CreateOrderRequest,
+  FINAL_ORDER_STATUSES,
   ListOrdersQuery,
   Order,
   OrderList,
@@ -25,13 +26,6 @@ export interface WaitForOptions {
   /** Called with the order after every poll (progress: its status as it moves). */
   onStatus?: (order: Order) => void;
 }
-
-/**
- * Statuses an order does not leave: FILLED (waitFor resolves) and the ends waitFor stops on at
- * once, rejecting with OrderFailedError that names the status: FAILED (the spec), CANCELLED and
- * PARTIALLY_FILLED (sent by the live service), EXPIRED (orders carry `expires_at`).
- */
-export const FINAL_ORDER_STATUSES: readonly string[] = ['FILLED', 'FAILED', 'CANCELLED', 'PARTIALLY_FILLED', 'EXPIRED'];
 
 /**
  * `await orders.list()` gives one page `{ orders, total }`; `for await (const o of orders.list())`

@@ -32,6 +32,13 @@ export const ORDER_TYPES = ['MARKET', 'LIMIT', 'PERIODIC', 'BROADCAST'] as const
  */
 export const ORDER_STATUSES = ['PENDING', 'EXECUTING', 'FILLED', 'FAILED'] as const;
 
+/**
+ * Statuses an order does not leave: FILLED, FAILED (the spec), CANCELLED and PARTIALLY_FILLED
+ * (sent by the live service), EXPIRED (orders carry `expires_at`). `orders.waitFor` resolves on
+ * FILLED and rejects at once, naming the status, on the others.
+ */
+export const FINAL_ORDER_STATUSES: readonly string[] = ['FILLED', 'FAILED', 'CANCELLED', 'PARTIALLY_FILLED', 'EXPIRED'];
+
 /** Status of one provider execution inside an order. */
 export const FILL_STATUSES = ['CONFIRMED', 'FAILED'] as const;
 

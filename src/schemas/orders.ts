@@ -12,7 +12,7 @@ import {
   tronAddress,
 } from './common.js';
 import { ORDER_TYPES, ORDER_STATUSES, FILL_STATUSES, ORDER_TYPES_NEEDING_PRICE } from './enums.js';
-export { ORDER_TYPES, ORDER_STATUSES, FILL_STATUSES, ORDER_TYPES_NEEDING_PRICE } from './enums.js';
+export { ORDER_TYPES, ORDER_STATUSES, FILL_STATUSES, ORDER_TYPES_NEEDING_PRICE, FINAL_ORDER_STATUSES } from './enums.js';
 
 /** One of {@link ORDER_TYPES}, as a request sends it (strict). */
 export const OrderType = z.enum(ORDER_TYPES);

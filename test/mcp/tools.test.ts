@@ -201,6 +201,22 @@ describe('spending (--allow-spend)', () => {
     });
   });
 
+  test('wait_for_order: an order that ends FAILED is returned at once, not a tool error', async () => {
+    const providers = ['tem', 'tronsave', 'netts', 'itrx', 'catfee', 'powersun'];
+    for (const p of providers) mock.state.setProviderOverride(p, { fail_delegations: true });
+    try {
+      await session({ allowSpend: true }, async ({ client }) => {
+        const created = ok<{ order: { id: string } }>(await call(client, 'create_order', ORDER));
+        const started = Date.now();
+        const ended = ok<{ id: string; status: string }>(await call(client, 'wait_for_order', { id: created.order.id, timeout_sec: 40 }, 50_000));
+        expect(ended).toMatchObject({ id: created.order.id, status: 'FAILED' });
+        expect(Date.now() - started).toBeLessThan(15_000); // at once, not at the 40 s timeout
+      });
+    } finally {
+      for (const p of providers) mock.state.setProviderOverride(p, null);
+    }
+  });
+
   test('PERIODIC orders (no bound on their total) are refused', async () => {
     await session({ allowSpend: true }, async ({ client }) => {
       const error = errorOf(await call(client, 'create_order', { ...ORDER, order_type: 'PERIODIC', max_price_sun: 100 }));

@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import { OrderFailedError, TrxRentError } from '../../errors/index.js';
 import { LIMITS } from '../../schemas/limits.js';
-import { CreateOrderRequest, ListOrdersQuery, Order, OrderId, OrderList } from '../../schemas/orders.js';
+import { CreateOrderRequest, FINAL_ORDER_STATUSES, ListOrdersQuery, ORDER_STATUSES, Order, OrderId, OrderList } from '../../schemas/orders.js';
 import { sunToTrx } from '../../utils/units.js';
 import { tool } from '../tool.js';
 
@@ -105,7 +105,7 @@ export const ORDER_TOOLS = [
     input: ListOrdersQuery,
     output: OrderList,
     fields: {
-      status: 'Only orders in this status: PENDING, EXECUTING, FILLED or FAILED',
+      status: `Only orders in this status: ${ORDER_STATUSES.join(', ')}`,
       limit: `Page size, 1 to ${LIMITS.ORDER_LIST_MAX_LIMIT} (default ${LIMITS.ORDER_LIST_DEFAULT_LIMIT})`,
       offset: 'Orders to skip (default 0)',
     },
@@ -117,7 +117,7 @@ export const ORDER_TOOLS = [
     name: 'wait_for_order',
     title: 'Wait for an order',
     description:
-      `Poll an order until it is FILLED or FAILED and return it (a FAILED order is returned, not an error); a TIMEOUT error after timeout_sec (default 45, at most ${MAX_WAIT_SECONDS}) if it is still pending. ` +
+      `Poll an order until it reaches a final status (${FINAL_ORDER_STATUSES.join(', ')}) and return it (an order that ended other than FILLED is returned, not an error); a TIMEOUT error after timeout_sec (default 45, at most ${MAX_WAIT_SECONDS}) if it is still pending. ` +
       'Spends nothing. Money fields are in SUN.',
     access: 'read',
     input: WaitInput,
