@@ -17,24 +17,25 @@ const prices = Buffer.from(
     })),
   ),
 );
-const order = Buffer.from(
-  JSON.stringify({
-    id: 'ord_bench_000000000001',
-    resource_type: 'ENERGY',
-    order_type: 'MARKET',
-    status: 'PENDING',
-    amount: 65_000,
-    duration_sec: 3600,
-    target_address: 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW',
-    price_sun: 35,
-    cost_trx: 2.275,
-    created_at: '2026-11-20T00:00:00.000Z',
-    fills: [],
-  }),
-);
+// POST /orders answers the spec's create shape, in the order of the spec's Order table (what the
+// reference mock sends). With `x-bench-keys: shuffled` the same fields come in another order, for
+// the bench's reference row: the client's fast path then leaves the answer to zod.
+const created = {
+  id: '3f2b8c1e-7d4a-4e59-9b0c-2a6d8e1f5c47',
+  status: 'PENDING',
+  resource_type: 'ENERGY',
+  order_type: 'MARKET',
+  amount: 65_000,
+  duration_sec: 3600,
+  target_address: 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW',
+  max_price_sun: null,
+  created_at: '2026-11-20T00:00:00.000Z',
+};
+const order = Buffer.from(JSON.stringify(created));
+const shuffled = Buffer.from(JSON.stringify(Object.fromEntries(Object.entries(created).reverse())));
 
 const server = createServer((req, res) => {
-  const body = req.method === 'POST' ? order : prices;
+  const body = req.method === 'POST' ? (req.headers['x-bench-keys'] === 'shuffled' ? shuffled : order) : prices;
   const status = req.method === 'POST' ? 201 : 200;
   // Drain the request body before answering, as any real server would.
   req.resume();

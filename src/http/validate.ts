@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import { InvalidAddressError, ValidationError } from '../errors/index.js';
+import { fastParse } from '../schemas/fast-parse.js';
 import { issuesToErrorData } from '../schemas/issues.js';
 
 /**
@@ -11,7 +12,7 @@ import { issuesToErrorData } from '../schemas/issues.js';
  * the field; an address failure becomes InvalidAddressError, everything else ValidationError.
  */
 export function validateRequest<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
+  const result = fastParse(schema, input);
   if (result.success) return result.data;
   throw requestIssuesToError(result.error.issues);
 }

@@ -505,10 +505,14 @@ export function orderListItem(o: OrderRecord) {
   return { ...orderCreated(o), filled_at: iso(o.filled_at) };
 }
 
-/** GET /orders/:id and webhook data. Extra fields where the spec is silent are marked in the README. */
+/**
+ * GET /orders/:id and webhook data, in the order of the spec's Order table (then the fields
+ * where the spec is silent, marked in the README).
+ */
 export function orderFull(o: OrderRecord) {
+  const { created_at, filled_at, ...head } = orderListItem(o);
   return {
-    ...orderListItem(o),
+    ...head,
     total_cost_sun: o.total_cost_sun,
     total_fee_sun: o.total_fee_sun,
     fills: o.fills.map((f) => ({
@@ -523,6 +527,8 @@ export function orderFull(o: OrderRecord) {
       // The live service's clients read the delegation's transaction (production notes).
       delegation_tx: f.status === 'CONFIRMED' ? f.tx_id : null,
     })),
+    created_at,
+    filled_at,
     expires_at: iso(expiresAt(o)),
     ...(o.order_type === 'PERIODIC'
       ? { interval_sec: o.duration_sec, runs: o.runs, next_run_at: iso(o.next_run_at) }
