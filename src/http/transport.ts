@@ -14,11 +14,19 @@
  * introduced it): ky's per-call Request construction and clone cost 1.5x-2x a raw fetch on
  * loopback, more than every layer of ours together.
  *
- * The deadline aborts the request itself (an AbortController per attempt, joined with the
- * caller's signal when there is one): a request that misses it gives its connection back at
- * once. An earlier version raced a bare timer to save the ~10 µs a signal costs undici per request;
- * the abandoned request then held its socket until the server answered, so a script or the CLI
- * that hit a timeout against a server that never answers stayed alive for minutes after it.
+ * The deadline aborts the request itself (through an AbortSignal, joined with the caller's
+ * signal when there is one): a request that misses it gives its connection back at once. An
+ * earlier version raced a bare timer to save the ~10 µs a signal costs undici per request; the
+ * abandoned request then held its socket until the server answered, so a script or the CLI that
+ * hit a timeout against a server that never answers stayed alive for minutes after it.
+ *
+ * Part of that cost is making a fresh AbortController per attempt, so controllers are lent
+ * (`SignalLender`): one attempt in flight at a time per controller, given back when the attempt
+ * ends before its deadline, retired after a few uses, and aborted (then dropped) only for the
+ * attempt that missed its deadline. Aborting a signal after the fetches it served have ended
+ * does nothing to them (Fetch standard: "abort fetch" touches only a fetch still in progress and
+ * a body still readable, and every body here is read to the end), which
+ * `test/core/http.test.ts` checks against undici with a kept-alive socket.
  * @module
  */
 import { type ConnectionFailure, ConnectionError, RedirectRefusedError, ResponseTooLargeError, TimeoutError, isTrxRentError } from '../errors/index.js';
@@ -72,6 +80,7 @@ export class Transport {
   readonly maxResponseBytes: number;
   readonly #fetch: typeof fetch;
   readonly #hooks: Hooks | undefined;
+  readonly #lender = new SignalLender();
 
   constructor(options: TransportOptions = {}) {
     const max = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
@@ -83,7 +92,10 @@ export class Transport {
 
   /** One attempt: see the module comment. Rejects with TrxRentError subclasses, or the caller's abort reason. */
   send(url: string, init: AttemptInit): Promise<Exchange> {
-    const controller = new AbortController();
+    // With a caller's signal the joined signal is new anyway, and hooks may keep a response
+    // unread: a fresh controller then, not a lent one.
+    const lease = init.signal || this.#hooks ? undefined : this.#lender.lend();
+    const controller = lease?.controller ?? new AbortController();
     const signal = init.signal ? AbortSignal.any([init.signal, controller.signal]) : controller.signal;
     const requestInit: RequestInit = { method: init.method, headers: init.headers, redirect: 'manual', signal };
     if (init.body !== undefined) requestInit.body = init.body;
@@ -99,10 +111,12 @@ export class Transport {
       this.#attempt(url, requestInit, init.label, attempt).then(
         (exchange) => {
           timer.cancel();
+          if (lease && !controller.signal.aborted) this.#lender.giveBack(lease);
           resolve(exchange);
         },
         (cause: unknown) => {
           timer.cancel();
+          if (lease && !controller.signal.aborted) this.#lender.giveBack(lease);
           if (init.signal?.aborted) reject(cause); // the caller cancelled: theirs, not a network fault
           else if (isTrxRentError(cause)) reject(cause);
           else {
@@ -181,6 +195,34 @@ export class Transport {
       at += chunk.byteLength;
     }
     return decoder.decode(bytes);
+  }
+}
+
+/** An AbortController lent to one attempt at a time, and how many attempts it has served. */
+interface Lease {
+  controller: AbortController;
+  uses: number;
+}
+
+/**
+ * Lends AbortControllers to attempts (see the module notes). Each attempt leaves one listener on
+ * the signal it used (undici removes it when the attempt's request is collected), so a
+ * controller is retired after `MAX_USES` attempts and adding a listener stays cheap.
+ */
+class SignalLender {
+  static readonly MAX_USES = 16;
+  static readonly MAX_IDLE = 8;
+  readonly #idle: Lease[] = [];
+
+  lend(): Lease {
+    const lease = this.#idle.pop() ?? { controller: new AbortController(), uses: 0 };
+    lease.uses++;
+    return lease;
+  }
+
+  /** Only for an attempt that ended before its deadline: its controller was not aborted. */
+  giveBack(lease: Lease): void {
+    if (lease.uses < SignalLender.MAX_USES && this.#idle.length < SignalLender.MAX_IDLE) this.#idle.push(lease);
   }
 }
 

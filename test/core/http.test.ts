@@ -344,6 +344,54 @@ describe('retries', () => {
     }
   });
 
+  it('aborting the signal of a fetch that has ended leaves its kept-alive socket to the next request (what lending signals relies on)', async () => {
+    // The transport lends one AbortController to several attempts in turn (src/http/transport.ts):
+    // a later abort reaches the ended fetches it served. Checked here against undici itself.
+    const { createServer } = await import('node:http');
+    const sockets = new Set<unknown>();
+    const server = createServer((req, res) => {
+      sockets.add(req.socket);
+      setTimeout(() => res.end(JSON.stringify({ path: req.url })), req.url === '/slow' ? 150 : 0);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+      const lent = new AbortController();
+      const first = await fetch(`${base}/fast`, { signal: lent.signal });
+      expect(await first.json()).toEqual({ path: '/fast' });
+      await new Promise((r) => setTimeout(r, 20)); // the socket goes back to the pool
+      const next = fetch(`${base}/slow`).then((r) => r.json()); // takes the same kept-alive socket
+      await new Promise((r) => setTimeout(r, 50));
+      lent.abort(); // while the next request is in flight on that socket
+      expect(await next).toEqual({ path: '/slow' });
+      expect(sockets.size).toBe(1);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it('lent signals: one attempt that times out among many, sequential and concurrent, fails alone', async () => {
+    let hung = 0;
+    const server = await serve((req) => {
+      if (req.url.includes('/orders/hang')) {
+        hung++;
+        return { status: 200, body: {}, delayMs: 1_000 };
+      }
+      return { status: 200, body: priceBody };
+    });
+    const client = new TrxRent({ baseUrl: server.url, apiKey: KEY, timeoutMs: 200, maxRetries: 0 });
+    for (let i = 0; i < 40; i++) await client.prices.list(); // the lent controllers go round
+    const all = await Promise.allSettled([
+      ...Array.from({ length: 10 }, () => client.prices.list()),
+      client.orders.get('hang'),
+      ...Array.from({ length: 10 }, () => client.prices.list()),
+    ]);
+    expect(all.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason)).toEqual([expect.any(TimeoutError)]);
+    expect(hung).toBe(1);
+    for (let i = 0; i < 40; i++) expect(await client.prices.list()).toHaveLength(1);
+  });
+
   it('a retried POST reuses one generated Idempotency-Key', async () => {
     const server = await serve((_, i) =>
       i === 0 ? 'drop' : i === 1 ? { status: 503, body: error('MAINTENANCE') } : { status: 201, body: orderBody },
