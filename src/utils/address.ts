@@ -16,8 +16,9 @@ const VERIFIED_MAX = 1024;
 
 /** True when `value` is a base58 TRON address whose checksum verifies. */
 export function isTronAddress(value: unknown): boolean {
-  if (typeof value !== 'string' || !SHAPE.test(value)) return false;
-  if (verified.has(value)) return true;
+  if (typeof value !== 'string') return false;
+  if (verified.has(value)) return true; // before the pattern: a Set lookup is cheaper than a regex run
+  if (!SHAPE.test(value)) return false;
   let bytes: Uint8Array;
   try {
     bytes = base58check.decode(value);
