@@ -75,7 +75,7 @@ function checkerOf(schema: Schema): Checker {
   if (!checker) {
     try {
       const { source, constants } = generate(schema);
-      checker = new Function('c', 'hasOwn', `"use strict"; return function check(x0) {\n${source}\nreturn 0;\n}`)(constants, Object.prototype.hasOwnProperty) as Checker;
+      checker = new Function('c', `"use strict"; return function check(x0) {\n${source}\nreturn 0;\n}`)(constants) as Checker;
     } catch {
       checker = undecided; // no code generation here (CSP, edge runtime): zod decides
     }
