@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run test:matrix`: the core test suite (SDK against the in-process mock, webhook verifier,
-// utils) on Node 20 (the running node), 22 and 24. Node 22 and 24 come from the npm registry as
+// utils, the schema fast path held to zod) on Node 20 (the running node), 22 and 24. Node 22 and 24 come from the npm registry as
 // packages (`node-<platform>-<arch>@<major>`, installed with --ignore-scripts: the package holds the
 // plain binary), cached under .tmp/node-matrix/<major>/, so nothing but the registry is needed.
 //
@@ -25,7 +25,7 @@ const currentMajor = process.versions.node.split('.')[0];
 // 'current' is the running node; a listed major equal to it runs once, on the running node.
 const majors = [...new Set((majorsArg.length ? majorsArg : ['current', '22', '24']).map((m) => (m === 'current' ? currentMajor : m)))];
 const timeoutMs = Number(process.env.TEST_MATRIX_TIMEOUT_MS ?? 10 * 60_000);
-const suites = ['test/core', 'test/sdk', ...(args.includes('--props') ? ['test/props'] : [])].filter((dir) => existsSync(join(root, dir)));
+const suites = ['test/core', 'test/sdk', 'test/schemas', ...(args.includes('--props') ? ['test/props'] : [])].filter((dir) => existsSync(join(root, dir)));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const platformPackage = `node-${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
 
