@@ -371,7 +371,7 @@ describe('retries', () => {
     }
   });
 
-  it('lent signals: one attempt that times out among many, sequential and concurrent, fails alone', async () => {
+  it('lent signals: attempts that time out among many, sequential and concurrent, fail alone', async () => {
     let hung = 0;
     const server = await serve((req) => {
       if (req.url.includes('/orders/hang')) {
@@ -382,13 +382,20 @@ describe('retries', () => {
     });
     const client = new TrxRent({ baseUrl: server.url, apiKey: KEY, timeoutMs: 200, maxRetries: 0 });
     for (let i = 0; i < 40; i++) await client.prices.list(); // the lent controllers go round
+    // Alone: the timed-out call's controller is aborted, so it must not be lent again.
+    await expect(client.orders.get('hang')).rejects.toBeInstanceOf(TimeoutError);
+    for (let i = 0; i < 5; i++) expect(await client.prices.list()).toHaveLength(1);
+    // First in the batch, the hanging call borrows the controller the sequential calls used, so
+    // its abort also reaches their (ended) fetches.
     const all = await Promise.allSettled([
+      client.orders.get('hang'),
       ...Array.from({ length: 10 }, () => client.prices.list()),
       client.orders.get('hang'),
       ...Array.from({ length: 10 }, () => client.prices.list()),
     ]);
-    expect(all.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason)).toEqual([expect.any(TimeoutError)]);
-    expect(hung).toBe(1);
+    expect(all.map((r) => r.status)).toEqual(['rejected', ...Array(10).fill('fulfilled'), 'rejected', ...Array(10).fill('fulfilled')]);
+    expect(all.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason)).toEqual([expect.any(TimeoutError), expect.any(TimeoutError)]);
+    expect(hung).toBe(3);
     for (let i = 0; i < 40; i++) expect(await client.prices.list()).toHaveLength(1);
   });
 
