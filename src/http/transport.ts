@@ -229,7 +229,10 @@ class SignalLender {
 
 /** A 3xx (or a browser's opaque redirect) is refused: nothing is sent to `Location`. */
 function refuseRedirect(response: Response, url: string, label: string): void {
-  if ((response.status < 300 || response.status > 399) && response.type !== 'opaqueredirect') return;
+  // An opaque redirect (browsers, `redirect: 'manual'`) always has status 0: other statuses need
+  // no second getter call on the hot path.
+  const status = response.status;
+  if ((status < 300 || status > 399) && (status !== 0 || response.type !== 'opaqueredirect')) return;
   response.body?.cancel().catch(ignore);
   const raw = response.headers.get('location');
   let location = raw;

@@ -627,4 +627,11 @@ describe('request plumbing', () => {
     expect(error).toMatchObject({ code: 'REDIRECT_REFUSED', status: 302, details: { location: `${server.url}/elsewhere` } });
     expect(server.requests).toHaveLength(1);
   });
+
+  it("a browser's opaque redirect (status 0, type opaqueredirect) is refused too", async () => {
+    // What a browser's fetch gives for `redirect: 'manual'`; Node cannot make one, so a stand-in.
+    const opaque = { status: 0, type: 'opaqueredirect', ok: false, headers: new Headers(), body: null } as unknown as Response;
+    const error = await new TrxRent({ baseUrl: 'http://127.0.0.1:9', fetch: async () => opaque, maxRetries: 0 }).prices.list().catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'REDIRECT_REFUSED', status: 0 });
+  });
 });
