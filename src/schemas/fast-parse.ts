@@ -73,18 +73,32 @@ export function fastSource(schema: z.ZodType): string {
 
 const undecided: Checker = () => UNKNOWN;
 
+/**
+ * False once code generation has been refused (a CSP, an edge runtime): later schemas do not
+ * try again, so a browser reports one violation, not one per schema.
+ */
+let codegen = true;
+
 function checkerOf(schema: Schema): Checker {
   let checker = compiled.get(schema);
   if (!checker) {
-    try {
+    checker = undecided; // zod decides
+    if (codegen) {
       const { source, constants } = generate(schema);
-      checker = new Function('c', `"use strict"; return function check(x0) {\n${source}\nreturn 0;\n}`)(constants) as Checker;
-    } catch {
-      checker = undecided; // no code generation here (CSP, edge runtime): zod decides
+      try {
+        checker = new Function('c', `"use strict"; return function check(x0) {\n${source}\nreturn 0;\n}`)(constants) as Checker;
+      } catch {
+        codegen = false;
+      }
     }
     compiled.set(schema, checker);
   }
   return checker;
+}
+
+/** @internal For the tests: allow code generation again after a test refused it. */
+export function resetCodegen(): void {
+  codegen = true;
 }
 
 /** Generated source is capped; a schema that large goes to zod. */
