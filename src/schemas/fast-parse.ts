@@ -205,7 +205,7 @@ function emitKind(gen: Gen, schema: Schema, x: string, fail: string): string {
       const i = name(gen, 'i');
       const element = name(gen, 'x');
       return (
-        `if (!Array.isArray(${x})) ${fail}\n` +
+        `if (!Array.isArray(${x})) ${fail}\nif (Object.getPrototypeOf(${x}) !== Array.prototype) return 2;\n` +
         `for (let ${i} = 0; ${i} < ${x}.length; ${i}++) {\nconst ${element} = ${x}[${i}];\n${emit(gen, def.element as Schema, element, fail)}}\n`
       );
     }
@@ -221,7 +221,11 @@ function emitObject(gen: Gen, def: Internals['def'], x: string, fail: string): s
   const shape = def.shape as Record<string, Schema>;
   const keys = Object.keys(shape);
   const present = name(gen, 'n');
-  let code = `if (typeof ${x} !== "object" || ${x} === null || Array.isArray(${x})) ${fail}\nlet ${present} = 0;\n`;
+  // zod's copy is a plain object: the input is that copy only if it is one too (a class instance
+  // may serialise otherwise, through an inherited toJSON).
+  let code =
+    `if (typeof ${x} !== "object" || ${x} === null || Array.isArray(${x})) ${fail}\n` +
+    `if (Object.getPrototypeOf(${x}) !== Object.prototype) return 2;\nlet ${present} = 0;\n`;
   for (const key of keys) {
     const child = shape[key]!;
     const field = name(gen, 'x');

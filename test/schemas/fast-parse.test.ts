@@ -177,10 +177,21 @@ describe('fastParse agrees with zod', () => {
       [z.string().trim() as AnySchema, ' a '],
       [z.looseObject({ a: z.number() }) as AnySchema, JSON.parse('{"a":1,"__proto__":{"x":1}}')],
       [schemas.Order as AnySchema, { ...orderSample(), amount: '65000' }], // looseNumber turns it into a number
+      // Not a plain object or array: zod's copy is one, and the input could serialise otherwise.
+      [z.looseObject({ a: z.number() }) as AnySchema, new (class Box {
+        a = 1;
+        toJSON() {
+          return { a: 2 };
+        }
+      })()],
+      [z.looseObject({ a: z.number() }) as AnySchema, Object.assign(Object.create(null), { a: 1 })],
+      [z.array(z.number()) as AnySchema, new (class Numbers extends Array<number> {})(1, 2)],
     ];
     for (const [schema, input] of cases) {
       expect(fastVerdict(schema, input), fc.stringify(input)).toBe(2);
       agree(schema, input);
+      // What would be sent or printed is zod's plain copy.
+      expect(JSON.stringify(fastParse(schema, input).data)).toBe(JSON.stringify(schema.safeParse(input).data));
     }
     // The same schemas take the fast path when there is nothing to change.
     expect(fastVerdict(z.object({ a: z.string() }) as AnySchema, { a: 'x' })).toBe(PASS);
