@@ -160,7 +160,11 @@ describe('minimums are checked before sending; preview explains a provider minim
     expect([doc.best, ...doc.fallbacks].map((o: { provider: string }) => o.provider)).not.toContain('tronsave');
     expect(doc.not_quoted).toContainEqual(expect.objectContaining({ provider: 'tronsave', reason: 'minimum' }));
     const human = await runCliInProcess(['preview', '65000', '--no-json'], { env });
-    expect(human.stdout).toMatch(/Not quoted:\n\s+tronsave \(\d+ SUN\/unit for 1h\): 65,000 units is below its minimum order/);
+    // The section lists providers by price, and others may be listed too (one short of units
+    // at that moment, in the mock's moving market): find TronSave's line anywhere in it.
+    const notQuoted = human.stdout.slice(human.stdout.indexOf('Not quoted:'));
+    expect(notQuoted).toMatch(/^Not quoted:\n/);
+    expect(notQuoted).toMatch(/^\s+tronsave \(\d+ SUN\/unit for 1h\): 65,000 units is below its minimum order/m);
     const big = json(await runCliInProcess(['preview', '100000', '--json'], { env }));
     expect(big.not_quoted.map((u: { provider: string }) => u.provider)).not.toContain('tronsave');
   });
