@@ -33,17 +33,20 @@ export function minimalGet(base: string, apiKey: string): () => Promise<unknown>
     if (response.body) {
       const reader = response.body.getReader();
       state.reader = reader;
-      const chunks: Uint8Array[] = [];
+      // As the transport reads: no array for the usual one-chunk body.
+      let first: Uint8Array | undefined;
+      let chunks: Uint8Array[] | undefined;
       let size = 0;
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
         size += value.byteLength;
         if (size > LIMIT) throw new Error(`${label}: too large`);
-        chunks.push(value);
+        if (!first) first = value;
+        else (chunks ??= [first]).push(value);
       }
       state.reader = undefined;
-      text = chunks.length === 1 ? decoder.decode(chunks[0]) : decoder.decode(Buffer.concat(chunks));
+      if (first) text = decoder.decode(chunks ? Buffer.concat(chunks) : first);
     }
     return decodeResponse(PriceList, response, text, label);
   }
