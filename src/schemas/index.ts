@@ -20,3 +20,4 @@ export * from './history.js';
 export * from './deposits.js';
 export * from './withdrawals.js';
 export * from './webhooks.js';
+export * from './transactions.js';
