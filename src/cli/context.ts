@@ -19,7 +19,7 @@ import type { Prices } from '../resources/prices.js';
 import type { Webhooks } from '../resources/webhooks.js';
 import type { Withdrawals } from '../resources/withdrawals.js';
 import type { MockServer, MockServerOptions } from '../mock/index.js';
-import { redactText } from '../http/log.js';
+import { redactText } from '../internal/redact.js';
 import { CancelledError, CliError, EXIT, UsageError, formatReport, reportFor } from './errors.js';
 import type { ConfigStore, ProfileSettings } from './config.js';
 import { Output, colorEnabled } from './output.js';

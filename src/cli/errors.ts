@@ -14,7 +14,7 @@ import {
   UnauthorizedError,
   ValidationError,
 } from '../errors/index.js';
-import { redactText } from '../http/log.js';
+import { redactText } from '../internal/redact.js';
 import type { PERMISSIONS } from './facts.js';
 import { amountOf } from './format.js';
 

@@ -6,6 +6,7 @@
  */
 import { env } from './env.js';
 
+
 /** Where debug lines go (`logger` option); default: stderr. */
 export interface Logger {
   /** One line per request attempt: method, path, status, timing; never headers or bodies. */
@@ -15,12 +16,6 @@ export interface Logger {
 /** `debug` logs each request attempt; `off` (default unless `TRX_RENT_LOG=debug`) formats nothing. */
 export type LogLevel = 'off' | 'debug';
 
-/** Masks anything that looks like an sk_live_ key or a JWT inside free text (e.g. an error message). */
-export function redactText(text: string): string {
-  return text
-    .replace(/sk_(live|test)_[A-Za-z0-9]+/g, 'sk_$1_[redacted]')
-    .replace(/eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g, '[redacted-jwt]');
-}
 
 export const stderrLogger: Logger = {
   debug(message) {

@@ -31,7 +31,7 @@
  */
 import { type ConnectionFailure, ConnectionError, RedirectRefusedError, ResponseTooLargeError, TimeoutError, isTrxRentError } from '../errors/index.js';
 import { deadline } from './deadline.js';
-import { redactText } from './log.js';
+import { redactText } from '../internal/redact.js';
 
 /** Default `maxResponseBytes`: 8 MiB, far above any answer of the API. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;

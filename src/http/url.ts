@@ -3,6 +3,7 @@
  * @module
  */
 import { InsecureTransportError, TrxRentError } from '../errors/index.js';
+import { isLoopbackHost } from '../internal/net.js';
 
 /** `base + path`, plus a query string of the defined values (undefined ones are left out). */
 export function buildUrl(base: string, path: string, query?: Record<string, unknown>): string {
@@ -47,18 +48,6 @@ export function baseString(url: URL): string {
   return url.href.replace(/\/+$/, '');
 }
 
-/** Loopback hosts: `localhost` (and `*.localhost`), 127.0.0.0/8, `::1`, IPv4-mapped 127.x. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  return (
-    host === 'localhost' ||
-    host.endsWith('.localhost') ||
-    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) ||
-    host === '::1' ||
-    /^::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) ||
-    /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host)
-  );
-}
 
 /**
  * The error to throw before sending `what` (an API key, a JWT) to `url`, or undefined when that

@@ -6,7 +6,7 @@
  * @module
  */
 import { isTrxRentError } from '../errors/index.js';
-import { redactText } from '../http/log.js';
+import { redactText } from '../internal/redact.js';
 
 export interface ToolErrorInfo {
   code: string;

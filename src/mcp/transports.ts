@@ -12,6 +12,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { loadMcpStdio, loadMcpStreamableHttp, loadMcpTypes } from '../peers/index.js';
 import { type McpServerOptions, createMcpServer } from './server.js';
+import { isLoopbackHost } from '../internal/net.js';
 
 export interface Served {
   /** Resolves when the session ends (stdin closed) or the server was closed. */
@@ -43,11 +44,6 @@ export async function serveStdio(options: McpServerOptions, io: { stdin?: Readab
   };
 }
 
-/** The hosts `--http` may bind: loopback only. */
-export function isLoopbackHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
-}
 
 const MAX_BODY = 4 * 1024 * 1024;
 

@@ -1,11 +1,11 @@
+import { ACCOUNT_ENDPOINTS as E } from '../api/account.js';
 import type { RequestOptions } from '../http/client.js';
-import { Balance } from '../schemas/balance.js';
 import { Resource } from './resource.js';
 
-/** `client.balance`: the account's TRX balance (GET /api/v1/balance). */
+/** `client.balance`: the account's balance (table entry `getBalance`). */
 export class BalanceResource extends Resource {
-  /** GET /api/v1/balance: available TRX and USDT, and TRX locked in open orders (all in SUN). */
+  /** Available TRX and USDT, and TRX locked in open orders (all in SUN). */
   get(options?: RequestOptions) {
-    return this.call(() => ({ method: 'GET', path: '/api/v1/balance', schema: Balance, options }));
+    return this.call(E.getBalance, {}, options);
   }
 }

@@ -1,13 +1,8 @@
 import { TrxRentError, ValidationError } from '../errors/index.js';
+import { ACCOUNT_ENDPOINTS as E } from '../api/account.js';
 import { validateRequest } from '../http/validate.js';
 import type { RequestOptions } from '../http/client.js';
-import {
-  DepositInfo,
-  PrepareDepositRequest,
-  PreparedDeposit,
-  SubmitDepositRequest,
-  SubmitDepositResponse,
-} from '../schemas/deposits.js';
+import { PrepareDepositRequest, type SubmitDepositRequest } from '../schemas/deposits.js';
 import { isTronAddress } from '../utils/address.js';
 import { Resource } from './resource.js';
 
@@ -59,25 +54,19 @@ export interface CreatedDeposit {
 
 /** `client.deposits`: the deposit address and memo, and a signed TRX deposit built, signed and submitted. */
 export class Deposits extends Resource {
-  /** GET /api/v1/deposit/info: address and memo for a manual TRX deposit (follows the live service). */
+  /** Address and memo for a manual TRX deposit (follows the live service). */
   info(options?: RequestOptions) {
-    return this.call(() => ({ method: 'GET', path: '/api/v1/deposit/info', schema: DepositInfo, options }));
+    return this.call(E.depositInfo, {}, options);
   }
 
-  /** POST /api/v1/deposit/prepare: the platform address and your memo (and its hex) for a transfer. */
+  /** The platform address and your memo (and its hex) for a transfer. */
   prepare(params: PrepareDepositRequest, options?: RequestOptions) {
-    return this.call(() => {
-      const body = validateRequest(PrepareDepositRequest, params);
-      return { method: 'POST', path: '/api/v1/deposit/prepare', body, schema: PreparedDeposit, options };
-    });
+    return this.call(E.prepareDeposit, { body: params }, options);
   }
 
-  /** POST /api/v1/deposit/submit: a signed TRX transfer carrying the memo (public endpoint). */
+  /** Submit a signed TRX transfer carrying the memo (public endpoint). */
   submit(params: SubmitDepositRequest, options?: RequestOptions) {
-    return this.call(() => {
-      const body = validateRequest(SubmitDepositRequest, params);
-      return { method: 'POST', path: '/api/v1/deposit/submit', body, schema: SubmitDepositResponse, auth: false, options };
-    });
+    return this.call(E.submitDeposit, { body: params }, options);
   }
 
   /**

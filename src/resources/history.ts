@@ -1,20 +1,17 @@
-import { validateRequest } from '../http/validate.js';
+import { ACCOUNT_ENDPOINTS as E } from '../api/account.js';
 import type { RequestOptions } from '../http/client.js';
-import { HistoryList, HistoryQuery, HistorySummary } from '../schemas/history.js';
+import type { HistoryQuery } from '../schemas/history.js';
 import { Resource } from './resource.js';
 
-/** `client.history`: past fills and spending totals (GET /api/v1/history, /history/summary). */
+/** `client.history`: past fills and spending totals (table entries `listHistory`, `historySummary`). */
 export class History extends Resource {
-  /** GET /api/v1/history: fills in the period (default 7D), newest first. */
+  /** Fills in the period (default 7D), newest first. */
   list(params: HistoryQuery = {}, options?: RequestOptions) {
-    return this.call(() => {
-      const query = validateRequest(HistoryQuery, params);
-      return { method: 'GET', path: '/api/v1/history', query, schema: HistoryList, options };
-    });
+    return this.call(E.listHistory, { query: params }, options);
   }
 
-  /** GET /api/v1/history/summary: totals over the whole account. */
+  /** Totals over the whole account. */
   summary(options?: RequestOptions) {
-    return this.call(() => ({ method: 'GET', path: '/api/v1/history/summary', schema: HistorySummary, options }));
+    return this.call(E.historySummary, {}, options);
   }
 }

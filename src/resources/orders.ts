@@ -1,17 +1,11 @@
-import { OrderFailedError, PaginationLimitError, TimeoutError } from '../errors/index.js';
+import { ACCOUNT_ENDPOINTS as E } from '../api/account.js';
+import { OrderFailedError, TimeoutError } from '../errors/index.js';
 import { ApiPromise, type WithResponse } from '../http/api-promise.js';
 import type { RequestOptions } from '../http/client.js';
-import { path } from '../http/path.js';
 import { sleep } from '../http/retry.js';
-import { validateRequest } from '../http/validate.js';
-import {
-  CreateOrderRequest,
-  FINAL_ORDER_STATUSES,
-  ListOrdersQuery,
-  Order,
-  OrderList,
-} from '../schemas/orders.js';
-import { Preview, PreviewQuery } from '../schemas/prices.js';
+import { walkPages } from '../internal/paginate.js';
+import { type CreateOrderRequest, FINAL_ORDER_STATUSES, type ListOrdersQuery, type Order, type OrderList } from '../schemas/orders.js';
+import type { PreviewQuery } from '../schemas/prices.js';
 import { Resource } from './resource.js';
 
 /** Options of {@link Orders.waitFor}: how long to wait and how often to poll. */
@@ -48,58 +42,43 @@ export class OrderPage extends ApiPromise<OrderList> implements AsyncIterable<Or
   }
 
   /** Every order from the page's offset on, one page request at a time (see the class notes for when it stops). */
-  async *[Symbol.asyncIterator](): AsyncIterator<Order> {
-    let offset = this.#offset;
-    let page = await this.withResponse();
-    const seen = new Set<string>();
-    for (let pages = 1; ; pages++) {
-      const { orders, total } = page.data;
-      let fresh = 0;
-      for (const order of orders) {
-        if (seen.has(order.id)) continue;
-        seen.add(order.id);
-        fresh++;
-        yield order;
-      }
-      offset += orders.length;
-      if (fresh === 0 || !(offset < total)) return;
-      if (pages >= this.#maxPages) throw new PaginationLimitError(this.#maxPages);
-      page = await this.#fetchPage(offset);
-    }
+  [Symbol.asyncIterator](): AsyncIterator<Order> {
+    return walkPages<WithResponse<OrderList>, Order>({
+      facts: E.listOrders.pagination,
+      startOffset: this.#offset,
+      maxPages: this.#maxPages,
+      first: () => this.withResponse(),
+      fetchPage: this.#fetchPage,
+      body: (page) => page.data,
+    });
   }
 }
 
 /** `client.orders`: preview, create, get, list (one page or `for await` over all) and wait for orders. */
 export class Orders extends Resource {
-  /** GET /api/v1/orders/preview: what an order would cost now; places nothing. */
+  /** What an order would cost now; places nothing. */
   preview(params: PreviewQuery, options?: RequestOptions) {
-    return this.call(() => {
-      const query = validateRequest(PreviewQuery, params);
-      return { method: 'GET', path: '/api/v1/orders/preview', query, schema: Preview, options };
-    });
+    return this.call(E.previewOrder, { query: params }, options);
   }
 
   /**
-   * POST /api/v1/orders. An Idempotency-Key is generated when none is given and reused on every
+   * Place an order. An Idempotency-Key is generated when none is given and reused on every
    * retry, so a retried create never places a second order. `.withResponse()` tells a replay
    * (status 200) from a first create (201).
    */
-  create(params: CreateOrderRequest, options: RequestOptions = {}) {
-    return this.idempotentPost('/api/v1/orders', CreateOrderRequest, params, Order, options);
+  create(params: CreateOrderRequest, options?: RequestOptions) {
+    return this.call(E.createOrder, { body: params }, options);
   }
 
-  /** GET /api/v1/orders/:id: the full order with fills. */
+  /** The full order with fills. */
   get(id: string, options?: RequestOptions) {
-    return this.call(() => ({ method: 'GET', path: path`/api/v1/orders/${id}`, schema: Order, options }));
+    return this.call(E.getOrder, { params: { id } }, options);
   }
 
-  /** GET /api/v1/orders: one page (await) or every order from `offset` on (for await). */
+  /** One page (await) or every order from `offset` on (for await); the query is validated on first use. */
   list(params: ListOrdersQuery = {}, options?: RequestOptions): OrderPage {
-    // Validated on first use, so a bad limit rejects the await (or the loop) and sends nothing.
-    const fetchPage = async (offset: number) => {
-      const query = validateRequest(ListOrdersQuery, params);
-      return this.http.request({ method: 'GET', path: '/api/v1/orders', query: { ...query, offset }, schema: OrderList, options });
-    };
+    const offsetOf = E.listOrders.pagination.offset;
+    const fetchPage = (offset: number) => this.send(E.listOrders, { query: { ...params, [offsetOf]: offset } }, options);
     return new OrderPage(fetchPage, Number(params.offset ?? 0), this.http.maxPages);
   }
 

@@ -1,40 +1,27 @@
-import { validateRequest } from '../http/validate.js';
+import { ACCOUNT_ENDPOINTS as E } from '../api/account.js';
 import type { RequestOptions } from '../http/client.js';
-import {
-  BestPriceQuery,
-  PriceEntry,
-  PriceHistory,
-  PriceHistoryQuery,
-  PriceList,
-  PriceStats,
-} from '../schemas/prices.js';
+import type { BestPriceQuery, PriceHistoryQuery } from '../schemas/prices.js';
 import { Resource } from './resource.js';
 
-/** `client.prices`: provider prices, the best price, price history and market statistics. */
+/** `client.prices`: provider prices, the best price, price history and market statistics (public). */
 export class Prices extends Resource {
-  /** GET /api/v1/prices: every provider's price tiers (public; refreshed every 30 s). */
+  /** Every provider's price tiers (refreshed every 30 s). */
   list(options?: RequestOptions) {
-    return this.call(() => ({ method: 'GET', path: '/api/v1/prices', schema: PriceList, auth: false, options }));
+    return this.call(E.listPrices, {}, options);
   }
 
-  /** GET /api/v1/prices/best: the cheapest provider for a resource (follows the live service). */
+  /** The cheapest provider for a resource (follows the live service). */
   best(params: BestPriceQuery, options?: RequestOptions) {
-    return this.call(() => {
-      const query = validateRequest(BestPriceQuery, params);
-      return { method: 'GET', path: '/api/v1/prices/best', query, schema: PriceEntry, auth: false, options };
-    });
+    return this.call(E.bestPrice, { query: params }, options);
   }
 
-  /** GET /api/v1/prices/history (follows the live service). */
+  /** Past provider prices (follows the live service). */
   history(params: PriceHistoryQuery = {}, options?: RequestOptions) {
-    return this.call(() => {
-      const query = validateRequest(PriceHistoryQuery, params);
-      return { method: 'GET', path: '/api/v1/prices/history', query, schema: PriceHistory, auth: false, options };
-    });
+    return this.call(E.priceHistory, { query: params }, options);
   }
 
-  /** GET /api/v1/prices/stats (follows the live service). */
+  /** Market statistics (follows the live service). */
   stats(options?: RequestOptions) {
-    return this.call(() => ({ method: 'GET', path: '/api/v1/prices/stats', schema: PriceStats, auth: false, options }));
+    return this.call(E.priceStats, {}, options);
   }
 }

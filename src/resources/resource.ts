@@ -1,45 +1,64 @@
 import type { z } from 'zod';
+import type { EndpointDef } from '../api/types.js';
+import { buildPath } from '../api/path.js';
 import { ApiPromise, type WithResponse } from '../http/api-promise.js';
 import type { HttpClient, HttpRequest, RequestOptions } from '../http/client.js';
 import { validateRequest } from '../http/validate.js';
 import type { Known } from '../schemas/known.js';
 
-/** Base of every resource: one line per endpoint, everything cross-cutting lives in HttpClient. */
+/** What a call fills in of its endpoint: path parameters, query, body. */
+export interface CallInput {
+  params?: Record<string, unknown>;
+  query?: unknown;
+  body?: unknown;
+}
+
+/** The parsed success body of an entry. */
+export type ResponseOf<E extends EndpointDef> = Known<z.output<E['response']>>;
+
+/**
+ * Base of every resource: each method is one line over its endpoint-table entry, e.g.
+ * `create(params, options) { return this.call(ENDPOINTS.createOrder, { body: params }, options) }`.
+ * Path, request validation, credentials, Idempotency-Key and the response schema all come from
+ * the entry; everything cross-cutting (retries, errors, envelopes) lives in HttpClient.
+ */
 export abstract class Resource {
   constructor(protected readonly http: HttpClient) {}
 
   /**
-   * `build` runs on first use, inside the promise: a local validation error rejects the returned
-   * promise like any API error (and nothing is sent), rather than throwing synchronously.
+   * Call an entry. The request is built on first use, inside the promise: a local validation
+   * error rejects the returned promise like any API error (and nothing is sent), rather than
+   * throwing synchronously.
    */
-  protected call<S extends z.ZodType>(build: () => HttpRequest<S>): ApiPromise<Known<z.output<S>>> {
-    // Known<>: the parsed value is the schema's output; its type drops the lenient index signature.
-    return new ApiPromise<Known<z.output<S>>>(() => {
-      let request: HttpRequest<S>;
-      try {
-        request = build();
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      return this.http.request(request) as Promise<WithResponse<Known<z.output<S>>>>;
-    });
+  protected call<E extends EndpointDef>(entry: E, input: CallInput = {}, options: RequestOptions = {}): ApiPromise<ResponseOf<E>> {
+    return new ApiPromise<ResponseOf<E>>(() => this.send(entry, input, options));
   }
 
-  /**
-   * A POST that moves money (an order, a withdrawal): the body is checked with `bodySchema`
-   * first, and an Idempotency-Key is generated when none is given and reused on every retry,
-   * so a retried call never acts twice.
-   */
-  protected idempotentPost<S extends z.ZodType>(path: string, bodySchema: z.ZodType, params: unknown, schema: S, options: RequestOptions) {
-    return this.call(() => ({
-      method: 'POST',
-      path,
-      body: validateRequest(bodySchema, params),
-      schema,
-      idempotencyKey: options.idempotencyKey ?? newIdempotencyKey(),
-      options,
-    }));
+  /** One request for an entry, as `{ data, response }` (what `call` and page walks use). */
+  protected send<E extends EndpointDef>(entry: E, input: CallInput, options: RequestOptions = {}): Promise<WithResponse<ResponseOf<E>>> {
+    let request: HttpRequest<E['response']>;
+    try {
+      request = requestFor(entry, input, options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.http.request(request) as Promise<WithResponse<ResponseOf<E>>>;
   }
+}
+
+/** The request an entry makes: everything but `input` and `options` comes from the table. */
+export function requestFor<E extends EndpointDef>(entry: E, input: CallInput, options: RequestOptions): HttpRequest<E['response']> {
+  return {
+    method: entry.method,
+    path: buildPath(entry, input.params),
+    query: entry.query ? (validateRequest(entry.query, input.query ?? {}) as HttpRequest<E['response']>['query']) : undefined,
+    body: entry.body ? validateRequest(entry.body, input.body) : undefined,
+    schema: entry.response,
+    auth: entry.auth !== 'public',
+    // Generated once per call and reused on every retry, so a retried POST never acts twice.
+    idempotencyKey: entry.idempotent ? (options.idempotencyKey ?? newIdempotencyKey()) : undefined,
+    options,
+  };
 }
 
 let randomUUID: (() => string) | undefined;

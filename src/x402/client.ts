@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { MissingPeerDependencyError, TrxRentError, ValidationError, isTrxRentError } from '../errors/index.js';
-import { resolveLogger, type Logger, type LogLevel, redactText } from '../http/log.js';
+import { resolveLogger, type Logger, type LogLevel } from '../http/log.js';
+import { redactText } from '../internal/redact.js';
 import { path } from '../http/path.js';
 import { decodeResponse, fetchJson, parseJson, INVALID_JSON } from '../http/response.js';
 import { type Exchange, Transport } from '../http/transport.js';
@@ -38,7 +39,8 @@ import {
   X402PricesQuery,
   type RpcMethod,
 } from '../schemas/x402.js';
-import { HEADERS, decodeBase64Json, encodeBase64Json, sameJson } from '../protocol/codec.js';
+import { HEADERS, decodeBase64Json, encodeBase64Json } from '../protocol/codec.js';
+import { sameJson } from '../internal/json.js';
 import { PaymentFailedError, PaymentSigningError } from './errors.js';
 import { type TokenInfo, networkLabel, normaliseNetwork } from '../protocol/networks.js';
 import { loadX402Core } from '../peers/index.js';

@@ -24,7 +24,7 @@ import {
 } from '../../src/index.js';
 import { deadline } from '../../src/http/deadline.js';
 import { path, segment } from '../../src/http/path.js';
-import { isLoopbackHost } from '../../src/http/url.js';
+import { isLoopbackHost } from '../../src/internal/net.js';
 import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter } from '../../src/http/retry.js';
 import { error, type Reply, scriptedServer } from '../helpers/scripted-server.js';
 

@@ -1,15 +1,11 @@
 import type { Command } from 'commander';
 import { action } from '../context.js';
+import { isLoopbackHost } from '../../internal/net.js';
 import { renderPairs } from '../output.js';
 import { parseInteger } from '../parse.js';
 import { UsageError } from '../errors.js';
 import type { CommandModule } from '../types.js';
 
-/** 127.0.0.0/8, ::1 and localhost: the hosts the mock may bind without a warning. */
-function isLoopback(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
-}
 
 const command: CommandModule = {
   description:
@@ -57,7 +53,7 @@ const command: CommandModule = {
               ...(opts.rateLimits === false ? { rateLimits: false as const } : {}),
               ...(opts.cors ? { cors: true } : {}),
             });
-            if (!isLoopback(opts.host)) {
+            if (!isLoopbackHost(opts.host)) {
               ctx.out.warn(
                 `listening on ${opts.host}, beyond this machine: anyone who can reach it can use the demo API key ` +
                   '(printed below, every permission) and the /__mock/ control routes (clock, balances, accounts). Use --host 127.0.0.1 unless you mean it.',

@@ -22,7 +22,7 @@ import { MockApiError, tableStatus } from './errors.js';
 import { type RateLimitOptions, RateLimiter } from './ratelimit.js';
 import { type MockRequest, type MockResponse, type RouteContext, type RouteDef, errorResult, jsonResult, parseWith } from './route.js';
 import type { AuthContext, MockAccount } from '../state/accounts.js';
-import { canonicalJson } from '../state/idempotency.js';
+import { canonicalJson } from '../../internal/json.js';
 import type { MockState } from '../state/index.js';
 import type { PaywallOptions, PriceRequest } from '../x402/paywall.js';
 

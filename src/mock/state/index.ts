@@ -16,6 +16,10 @@ import { Scheduler } from './scheduler.js';
 import { type WebhookDelivery, WebhookHub } from './webhooks.js';
 import { SimulatedChain, labelAddress } from '../chain/chain.js';
 import { PaidMock, type PaidMockOptions } from '../x402/paid.js';
+import { isLoopbackHost } from '../../internal/net.js';
+
+/** The loopback test webhook delivery uses (exported for the mock's users). */
+export { isLoopbackHost };
 
 /** Every delay of the simulated steps (orders and money), in mock-clock ms. */
 export type MockTimings = OrderTimings & MoneyTimings;
@@ -429,8 +433,3 @@ export type { Rng } from './rng.js';
 export type { WebhookDelivery, DeliveryAttempt, WebhookRecord } from './webhooks.js';
 export { WEBHOOK_POLICY } from './webhooks.js';
 
-/** 127.0.0.0/8, ::1, localhost and *.localhost: the hosts a webhook may reach by default. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
