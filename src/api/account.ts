@@ -8,12 +8,12 @@
 import * as z from 'zod';
 import { ApiKey, CreateKeyRequest, RevokeKeyResponse } from '../schemas/keys.js';
 import { BestPriceQuery, PriceEntry, PriceHistory, PriceHistoryQuery, PriceList, PriceStats, Preview, PreviewQuery } from '../schemas/prices.js';
-import { CreateOrderRequest, ListOrdersQuery, Order, OrderId, OrderList } from '../schemas/orders.js';
+import { CreateOrderRequest, ListOrdersQuery, Order, OrderDetail, OrderId, OrderList } from '../schemas/orders.js';
 import { Balance } from '../schemas/balance.js';
 import { HistoryList, HistoryQuery, HistorySummary } from '../schemas/history.js';
 import { DepositInfo, PrepareDepositRequest, PreparedDeposit, SubmitDepositRequest, SubmitDepositResponse } from '../schemas/deposits.js';
 import { CreateWithdrawalRequest, Withdrawal } from '../schemas/withdrawals.js';
-import { CreateWebhookRequest, DeleteWebhookResponse, Webhook, WebhookList } from '../schemas/webhooks.js';
+import { CreateWebhookRequest, DeleteWebhookResponse, WebhookCreated, WebhookList } from '../schemas/webhooks.js';
 import { BroadcastRequest, BroadcastResponse } from '../schemas/transactions.js';
 import { LIMITS } from '../schemas/limits.js';
 import { type EndpointDef, withIds } from './types.js';
@@ -193,7 +193,7 @@ export const ACCOUNT_ENDPOINTS = withIds({
     rateGroup: 'other',
     idempotent: false,
     params: z.strictObject({ id: OrderId }),
-    response: Order,
+    response: OrderDetail,
     status: 200,
     errors: [NOT_FOUND('order')],
     source: 'spec',
@@ -328,7 +328,7 @@ export const ACCOUNT_ENDPOINTS = withIds({
     rateGroup: 'other',
     idempotent: false,
     body: CreateWebhookRequest,
-    response: Webhook,
+    response: WebhookCreated,
     status: 201,
     errors: [VALIDATION_422],
     source: 'spec',

@@ -1,40 +1,26 @@
 /**
- * The service contract as an OpenAPI 3.1 document, generated from the shared zod schemas: every
- * route of the account API (`/api/v1`) and of the pay-per-call API (`/x402/tron`), with their
- * parameters, request bodies, success responses, the error envelope for the statuses the spec
- * gives, the security schemes (X-API-Key, Bearer JWT, the x402 payment header) and the x402
- * challenge (402 with PAYMENT-REQUIRED) on paid routes.
+ * The service contract as an OpenAPI 3.1 document, generated from the endpoint table
+ * (`src/api/endpoints.ts`) alone: one operation per entry, with its path, method, parameters
+ * (path and query schemas, their descriptions and defaults set on the schemas in `src/schemas`),
+ * request body, success response (in `{ data }` where the entry says so), every error status the
+ * entry gives (`allErrors`: its own plus 401/403/402/429 from its auth and rate-limit group),
+ * security from `auth`, the x402 price and 402 challenge on paid routes, the Idempotency-Key
+ * where the entry honours one, and `x-trx-rent-source` from `source`.
  *
- * Where the spec says "not shown" and the live service's official clients show the endpoint
- * (production notes), the operation carries `x-trx-rent-source: live-service`; where only
- * trx-rent's mock defines the shape, `x-trx-rent-source: mock`.
- *
- * `scripts/openapi.mjs` writes it to `dist/openapi.json` (shipped as `trx-rent/openapi.json`).
+ * Nothing here names a path or states a fact about one endpoint: a new table entry is a new
+ * operation. `scripts/openapi.mjs` writes the document to `dist/openapi.json` (shipped as
+ * `trx-rent/openapi.json`); the mock serves it at `/openapi.json`.
  *
  * @module
  */
-import * as z from 'zod';
+import type * as z from 'zod';
+import { ENDPOINT_LIST, allErrors, type EndpointDef, type EndpointError, type EndpointId } from '../api/endpoints.js';
 import { LIMITS } from '../schemas/limits.js';
-import { OrderId, ListOrdersQuery } from '../schemas/orders.js';
-import { BestPriceQuery, PriceHistoryQuery, PreviewQuery } from '../schemas/prices.js';
-import { HistoryQuery } from '../schemas/history.js';
-import { NetworkQuery, RpcMethodSchema, X402AccountParams, X402PricesQuery, X402_LIMITS } from '../schemas/x402.js';
-import type { Permission } from '../schemas/keys.js';
-import { ErrorCodeSchema } from '../schemas/errors.js';
+import { ERROR_STATUS, ErrorEnvelope, ErrorCodeSchema } from '../schemas/errors.js';
+import { SettlementResponse } from '../schemas/x402.js';
 import { HEADERS } from '../protocol/codec.js';
-import {
-  ACCOUNT_REQUESTS,
-  ACCOUNT_RESPONSES,
-  ACCOUNT_RESPONSE_REPLACE,
-  ERROR_RESPONSES,
-  X402_REQUESTS,
-  X402_REQUEST_AUGMENT,
-  X402_RESPONSES,
-  X402_RESPONSE_REPLACE,
-  FIELD_DESCRIPTIONS,
-  errorWithCodes,
-} from './components.js';
-import { COMPONENT_PREFIX, type JsonSchema, convertComponents, convertSchema } from './json-schema.js';
+import { ACCOUNT_RESPONSE_REPLACE, PaymentRequired, X402_RESPONSE_REPLACE, errorWithCodes, schemaNames } from './components.js';
+import { COMPONENT_PREFIX, type ConvertOptions, type JsonSchema, convertComponents, convertSchema } from './json-schema.js';
 
 /** An OpenAPI 3.1 document as plain JSON data. */
 export interface OpenApiDocument {
@@ -55,472 +41,196 @@ export interface OpenApiDocument {
 
 /** Options of {@link buildOpenApiDocument}. */
 export interface OpenApiDocumentOptions {
-  /** `info.version`: the package version that generated the document. @default '0.0.0' */
+  /** `info.version`: the package version that generated the document (`npm run openapi` passes it). @default '0.0.0' */
   version?: string;
   /** Default of the `base_url` server variable. @default 'http://127.0.0.1:8787' (the mock) */
   serverUrl?: string;
 }
 
-type Method = 'get' | 'post' | 'delete';
-/** Who may call: no credentials, optional credentials, any account credential, a key permission, or an x402 payment. */
-type Auth = 'public' | 'optional' | 'account' | Permission | 'paid';
+/** The versions of the two specs the table follows. */
+export const SPEC_VERSIONS = { 'account-api': 'v1', 'x402-api': '2.0.0' } as const;
 
-interface ParamInfo {
-  description?: string;
-  default?: unknown;
-}
-
-interface ResponseSpec {
-  description: string;
-  /** A component schema name, or an inline JSON Schema. */
-  schema?: string | JsonSchema;
-  headers?: Record<string, JsonSchema>;
-}
-
-interface OperationSpec {
-  method: Method;
-  path: string;
-  operationId: string;
-  tag: string;
-  summary: string;
-  description?: string;
-  source?: 'live-service' | 'mock';
-  auth: Auth;
-  pathParams?: z.ZodObject;
-  query?: z.ZodType;
-  params?: Record<string, ParamInfo>;
-  idempotent?: boolean;
-  /** Component name of the JSON request body. */
-  body?: string;
-  /** Success responses by status. */
-  ok: Record<number, ResponseSpec>;
-  /** Error responses by status: a components/responses name or an inline spec. */
-  errors?: Record<number, string | ResponseSpec>;
-  /** x402 price: a fixed USD amount or a dynamic range. */
-  price?: { usd: string } | { min_usd: string; max_usd: string };
-}
+type Entry = EndpointDef & { id: EndpointId };
 
 const ref = (name: string) => ({ $ref: `${COMPONENT_PREFIX}${name}` });
 const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 /** Component name of PAYMENT-RESPONSE on a paid 200, where it is required. */
 const SETTLED = `${HEADERS.PAYMENT_RESPONSE}-settled`;
+/** Errors any operation may answer, documented under `default`; joined to an explicit status of theirs. */
+const ANY_OPERATION = ['INTERNAL_ERROR', 'MAINTENANCE'] as const;
 
-/** An inline error body allowing only `codes`. */
-function errorsOf(description: string, codes: readonly [string, ...string[]]): ResponseSpec {
-  return { description, schema: convertSchema(errorWithCodes(codes), { io: 'output' }) };
+/** Every operation of the contract as `METHOD /path/{param}` (e.g. `GET /api/v1/orders/{id}`), in table order. */
+export const OPERATION_KEYS: readonly string[] = ENDPOINT_LIST.map((e) => `${e.method} ${e.path}`);
+
+/** The tag of an entry: the SDK resource it belongs to (`orders.create` -> Orders), or Pay-per-call. */
+function tagOf(entry: Entry): string {
+  if (entry.api === 'x402') return 'Pay-per-call';
+  const resource = typeof entry.sdk === 'string' ? entry.sdk.split('.')[0]! : 'other';
+  return resource.charAt(0).toUpperCase() + resource.slice(1);
 }
 
-const FIXED = { usd: X402_LIMITS.FIXED_PRICE_USD };
-const DYNAMIC = { min_usd: X402_LIMITS.DYNAMIC_MIN_USD, max_usd: X402_LIMITS.DYNAMIC_MAX_USD };
+/** What each tag (an SDK resource) is about; a tag without a line here gets a generated one. */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Keys: 'API keys and their permissions.',
+  Prices: 'Provider prices, polled every 30 seconds.',
+  Orders: 'Renting energy and bandwidth.',
+  Balance: 'The account balance.',
+  History: 'Spending history.',
+  Deposits: 'TRX deposits by on-chain transfer with a per-user memo.',
+  Withdrawals: 'Withdrawals to a TRON address.',
+  Webhooks: 'Order, deposit and withdrawal events.',
+  Transactions: 'Broadcasting signed transactions (permission broadcast).',
+  'Pay-per-call': 'The x402 API under /x402/tron: each call is paid with a stablecoin payment, no account.',
+};
 
-/** Every operation of the contract, in document order. */
-const OPERATIONS: OperationSpec[] = [
-  // ---- keys ----
-  {
-    method: 'post',
-    path: '/api/v1/keys',
-    operationId: 'createKey',
-    tag: 'Keys',
-    summary: 'Create an API key',
-    description: 'The full key (prefix `sk_live_`) appears only in this response. A key can grant only permissions its creator holds.',
-    auth: 'account',
-    body: 'CreateKeyRequest',
-    ok: { 201: { description: 'The new key, with its secret.', schema: 'ApiKeyCreated' } },
-    errors: { 403: 'Forbidden', 422: 'Unprocessable' },
-  },
-  {
-    method: 'delete',
-    path: '/api/v1/keys/{id}',
-    operationId: 'revokeKey',
-    tag: 'Keys',
-    summary: 'Revoke an API key',
-    description: 'The key is invalid at once and irreversibly; later requests with it return 401.',
-    auth: 'account',
-    pathParams: z.object({ id: OrderId }),
-    params: { id: { description: 'The key identifier.' } },
-    ok: { 200: { description: 'Revoked.', schema: 'KeyRevoked' } },
-    errors: { 404: 'NotFound' },
-  },
-  // ---- prices ----
-  {
-    method: 'get',
-    path: '/api/v1/prices',
-    operationId: 'listPrices',
-    tag: 'Prices',
-    summary: 'Prices of every active provider',
-    description: 'Refreshed every 30 seconds.',
-    auth: 'public',
-    ok: { 200: { description: 'One entry per provider.', schema: { type: 'array', items: ref('ProviderPrice') } } },
-  },
-  {
-    method: 'get',
-    path: '/api/v1/prices/best',
-    operationId: 'getBestPrice',
-    tag: 'Prices',
-    summary: 'The best current price',
-    description: 'Not shown by the spec; follows the live service.',
-    source: 'live-service',
-    auth: 'public',
-    query: BestPriceQuery,
-    params: { resource: { description: 'ENERGY or BANDWIDTH.' }, amount: { description: 'Units wanted; providers that cannot deliver them are skipped.' } },
-    ok: { 200: { description: 'The cheapest online provider.', schema: 'PriceEntry' } },
-    errors: { 422: 'Unprocessable', 503: errorsOf('No online provider offers the resource, or platform maintenance.', ['PROVIDER_UNAVAILABLE', 'MAINTENANCE']) },
-  },
-  {
-    method: 'get',
-    path: '/api/v1/prices/history',
-    operationId: 'getPriceHistory',
-    tag: 'Prices',
-    summary: 'Price history',
-    description: 'Not shown by the spec; follows the live service.',
-    source: 'live-service',
-    auth: 'public',
-    query: PriceHistoryQuery,
-    params: { provider: { description: 'One provider only.' }, resource: { description: 'ENERGY or BANDWIDTH.' }, period: { description: 'How far back.' } },
-    ok: { 200: { description: 'Polled prices, one entry per provider and poll.', schema: { type: 'array', items: ref('PriceEntry') } } },
-    errors: { 422: 'Unprocessable' },
-  },
-  {
-    method: 'get',
-    path: '/api/v1/prices/stats',
-    operationId: 'getPriceStats',
-    tag: 'Prices',
-    summary: 'Market statistics',
-    description: 'Not shown by the spec; follows the live service.',
-    source: 'live-service',
-    auth: 'public',
-    ok: { 200: { description: 'Statistics over the providers.', schema: 'PriceStats' } },
-  },
-  // ---- orders ----
-  {
-    method: 'get',
-    path: '/api/v1/orders/preview',
-    operationId: 'previewOrder',
-    tag: 'Orders',
-    summary: 'Preview an order',
-    description:
-      'Uses the same provider selection as POST /orders and places no order. Whether authentication is required is not shown by the spec: credentials are accepted, not required.',
-    auth: 'optional',
-    query: PreviewQuery,
-    params: {
-      resource: { description: 'ENERGY or BANDWIDTH.' },
-      amount: { description: `Resource units; at least ${LIMITS.MIN_ENERGY_AMOUNT} for energy.` },
-      duration: { description: 'Rental duration in seconds.' },
-      max_price_sun: { description: 'Providers above this price per unit (SUN) are excluded.' },
-    },
-    ok: { 200: { description: 'The best offer and the fallbacks, sorted by price.', schema: 'Preview' } },
-    errors: { 422: 'Unprocessable' },
-  },
-  {
-    method: 'post',
-    path: '/api/v1/orders',
-    operationId: 'createOrder',
-    tag: 'Orders',
-    summary: 'Create an order',
-    description:
-      'MARKET executes at once at the best price; LIMIT waits for a price at or below max_price_sun; PERIODIC re-executes at an interval; BROADCAST fills across several providers.',
-    auth: 'create_orders',
-    idempotent: true,
-    body: 'CreateOrderRequest',
-    ok: {
-      201: { description: 'The order, status PENDING.', schema: 'OrderCreated' },
-      200: {
-        description: 'A replay of an earlier request with the same Idempotency-Key and body: the original response.',
-        schema: 'OrderCreated',
-        headers: { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') },
-      },
-    },
-    errors: {
-      400: errorsOf('The request failed validation (e.g. details {field, min} when an energy amount is below 65000).', ['VALIDATION_ERROR']),
-      402: errorsOf('The balance is too low.', ['INSUFFICIENT_BALANCE']),
-      403: 'Forbidden',
-      409: 'DuplicateRequest',
-      422: 'Unprocessable',
-      503: errorsOf('No provider can fulfil the request, or platform maintenance.', ['PROVIDER_UNAVAILABLE', 'MAINTENANCE']),
-    },
-  },
-  {
-    method: 'get',
-    path: '/api/v1/orders',
-    operationId: 'listOrders',
-    tag: 'Orders',
-    summary: 'List orders',
-    auth: 'view_orders',
-    query: ListOrdersQuery,
-    params: {
-      status: { description: 'Only orders in this status.' },
-      limit: { description: 'Page size.', default: LIMITS.ORDER_LIST_DEFAULT_LIMIT },
-      offset: { description: 'Orders to skip.', default: 0 },
-    },
-    ok: { 200: { description: 'A page of orders and the number matching the filter.', schema: 'OrderList' } },
-    errors: { 403: 'Forbidden', 422: 'Unprocessable' },
-  },
-  {
-    method: 'get',
-    path: '/api/v1/orders/{id}',
-    operationId: 'getOrder',
-    tag: 'Orders',
-    summary: 'Get an order',
-    auth: 'view_orders',
-    pathParams: z.object({ id: OrderId }),
-    params: { id: { description: 'The order UUID.' } },
-    ok: { 200: { description: 'The full order, with its cost, fee and fills.', schema: 'Order' } },
-    errors: { 403: 'Forbidden', 404: 'NotFound' },
-  },
-  // ---- account ----
-  {
-    method: 'get',
-    path: '/api/v1/balance',
-    operationId: 'getBalance',
-    tag: 'Account',
-    summary: 'Balances',
-    auth: 'view_balance',
-    ok: { 200: { description: 'Available and locked amounts (SUN).', schema: 'Balance' } },
-    errors: { 403: 'Forbidden' },
-  },
-  {
-    method: 'get',
-    path: '/api/v1/history',
-    operationId: 'listHistory',
-    tag: 'Account',
-    summary: 'Fills in a period',
-    auth: 'view_balance',
-    query: HistoryQuery,
-    params: { period: { description: 'How far back.', default: '7D' } },
-    ok: { 200: { description: 'Fills, newest created_at first.', schema: { type: 'array', items: ref('HistoryFill') } } },
-    errors: { 403: 'Forbidden', 422: 'Unprocessable' },
-  },
-  {
-    method: 'get',
-    path: '/api/v1/history/summary',
-    operationId: 'getHistorySummary',
-    tag: 'Account',
-    summary: 'Totals over the whole account',
-    auth: 'account',
-    ok: { 200: { description: 'Totals.', schema: 'HistorySummary' } },
-  },
-  // ---- deposits ----
-  {
-    method: 'get',
-    path: '/api/v1/deposit/info',
-    operationId: 'getDepositInfo',
-    tag: 'Deposits',
-    summary: 'Manual TRX deposit details',
-    description: 'Not shown by the spec; follows the live service.',
-    source: 'live-service',
-    auth: 'account',
-    ok: { 200: { description: 'Where to send TRX and the memo to put in the transfer.', schema: 'DepositInfo' } },
-  },
-  {
-    method: 'post',
-    path: '/api/v1/deposit/prepare',
-    operationId: 'prepareDeposit',
-    tag: 'Deposits',
-    summary: 'Prepare a deposit',
-    auth: 'account',
-    body: 'PrepareDepositRequest',
-    ok: { 200: { description: 'The deposit address and the memo to sign into the transfer.', schema: 'PreparedDeposit' } },
-    errors: { 422: 'Unprocessable' },
-  },
-  {
-    method: 'post',
-    path: '/api/v1/deposit/submit',
-    operationId: 'submitDeposit',
-    tag: 'Deposits',
-    summary: 'Submit a signed deposit transaction',
-    description:
-      'Checked before broadcast: destination is the platform deposit address, the data field holds a valid memo of a registered user, and the transaction is a valid signed TRX transfer.',
-    auth: 'public',
-    body: 'SubmitDepositRequest',
-    ok: { 200: { description: 'Broadcast; status pending until credited.', schema: 'SubmittedDeposit' } },
-    errors: {
-      400: errorsOf('Missing memo, wrong destination or invalid format.', ['VALIDATION_ERROR']),
-      502: errorsOf('The network rejected the transaction.', ['BROADCAST_FAILED']),
-    },
-  },
-  // ---- withdrawals ----
-  {
-    method: 'post',
-    path: '/api/v1/withdraw',
-    operationId: 'createWithdrawal',
-    tag: 'Withdrawals',
-    summary: 'Withdraw',
-    description: `Amount in SUN, at least ${LIMITS.MIN_WITHDRAWAL_SUN}. Limited to 5 requests per minute per IP.`,
-    auth: 'account',
-    idempotent: true,
-    body: 'CreateWithdrawalRequest',
-    ok: {
-      200: {
-        description: 'The withdrawal, status PENDING (also the replay of an earlier request with the same Idempotency-Key and body).',
-        schema: 'Withdrawal',
-        headers: { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') },
-      },
-    },
-    errors: {
-      400: errorsOf('The available balance is below the amount, or the address is invalid.', ['INSUFFICIENT_BALANCE']),
-      409: 'DuplicateRequest',
-      422: 'Unprocessable',
-    },
-  },
-  // ---- webhooks ----
-  {
-    method: 'post',
-    path: '/api/v1/webhooks',
-    operationId: 'createWebhook',
-    tag: 'Webhooks',
-    summary: 'Register a webhook',
-    description: 'Deliveries carry `X-Service-Signature: sha256=<hex HMAC-SHA256 of the raw body, keyed with the secret>`.',
-    auth: 'account',
-    body: 'CreateWebhookRequest',
-    ok: { 201: { description: 'The webhook with its secret (64 hex characters), shown only here.', schema: 'WebhookCreated' } },
-    errors: { 422: 'Unprocessable' },
-  },
-  {
-    method: 'get',
-    path: '/api/v1/webhooks',
-    operationId: 'listWebhooks',
-    tag: 'Webhooks',
-    summary: 'List webhooks',
-    description: 'Not shown by the spec; follows the live service. Secrets are not included.',
-    source: 'live-service',
-    auth: 'account',
-    ok: { 200: { description: 'The account’s webhooks.', schema: { type: 'array', items: ref('Webhook') } } },
-  },
-  {
-    method: 'delete',
-    path: '/api/v1/webhooks/{id}',
-    operationId: 'deleteWebhook',
-    tag: 'Webhooks',
-    summary: 'Delete a webhook',
-    description: 'Not shown by the spec; follows the live service.',
-    source: 'live-service',
-    auth: 'account',
-    pathParams: z.object({ id: OrderId }),
-    params: { id: { description: 'The webhook identifier.' } },
-    ok: { 200: { description: 'Deleted.', schema: 'WebhookDeleted' } },
-    errors: { 404: 'NotFound' },
-  },
-  // ---- broadcast ----
-  {
-    method: 'post',
-    path: '/api/v1/broadcast',
-    operationId: 'broadcastTransaction',
-    tag: 'Broadcast',
-    summary: 'Broadcast a signed transaction',
-    description: 'The spec names the endpoint and its permission but shows neither request nor response; this is the shape of trx-rent’s mock.',
-    source: 'mock',
-    auth: 'broadcast',
-    body: 'BroadcastRequest',
-    ok: { 200: { description: 'Broadcast.', schema: 'BroadcastResult' } },
-    errors: { 403: 'Forbidden', 422: 'Unprocessable', 502: errorsOf('The network rejected the transaction.', ['BROADCAST_FAILED']) },
-  },
-  // ---- pay-per-call ----
-  paid('get', '/x402/tron/prices', 'x402Prices', 'Live energy and bandwidth prices', FIXED, {
-    query: X402PricesQuery,
-    params: { resource: { description: 'ENERGY or BANDWIDTH; all when absent.' } },
-    result: { type: 'array', items: ref('X402PriceEntry') },
-    description: 'Aggregated from several providers, updated every 30 seconds.',
-  }),
-  paid('get', '/x402/tron/account/{address}', 'x402Account', 'Account balances and resources', FIXED, {
-    pathParams: X402AccountParams,
-    params: { address: { description: 'TRON address (base58).' } },
-    result: ref('X402Account'),
-  }),
-  paid('post', '/x402/tron/estimate', 'x402Estimate', 'Estimate energy and bandwidth of a transaction', FIXED, { body: 'X402EstimateRequest', result: ref('X402Estimate') }),
-  paid('post', '/x402/tron/swap/quote', 'x402SwapQuote', 'Token swap quote', FIXED, { body: 'X402SwapQuoteRequest', result: ref('X402SwapQuote') }),
-  paid('get', '/x402/tron/network', 'x402Network', 'Chain parameters', FIXED, {
-    query: NetworkQuery,
-    params: { format: { description: 'full or summary.', default: 'full' } },
-    result: ref('X402NetworkInfo'),
-    description: 'Energy price, bandwidth cost, maintenance schedule; the individual fields are not shown by the spec.',
-  }),
-  paid('post', '/x402/tron/invoice', 'x402Invoice', 'Create a USDT invoice', FIXED, {
-    body: 'X402InvoiceRequest',
-    result: ref('X402Invoice'),
-    description: 'Payments to the invoice are detected automatically.',
-  }),
-  paid('post', '/x402/tron/watch', 'x402Watch', 'Watch an address for incoming TRC-20 transfers', FIXED, {
-    body: 'X402WatchRequest',
-    result: ref('X402Watch'),
-    description: 'A webhook fires on each matching transfer during the 24 hours the watch lasts.',
-  }),
-  paid('post', '/x402/tron/receive', 'x402Receive', 'Wait for one expected payment', FIXED, {
-    body: 'X402ReceiveRequest',
-    result: ref('X402Receive'),
-    description: 'A one-time watch; the webhook fires when the payment is detected.',
-  }),
-  paid('post', '/x402/tron/send', 'x402Send', 'Broadcast a pre-signed USDT transfer', DYNAMIC, {
-    body: 'X402SendRequest',
-    result: ref('X402SendResult'),
-    description: 'Estimates energy and bandwidth, buys the missing amount from the cheapest provider, and broadcasts.',
-  }),
-  paid('post', '/x402/tron/send/batch', 'x402SendBatch', 'Broadcast up to 50 pre-signed transfers', DYNAMIC, {
-    body: 'X402BatchSendRequest',
-    result: ref('X402BatchSendResult'),
-  }),
-  paid('post', '/x402/tron/swap/execute', 'x402SwapExecute', 'Execute a token swap', DYNAMIC, {
-    body: 'X402SwapExecuteRequest',
-    result: ref('X402SwapExecution'),
-    description: 'Energy is provided automatically.',
-  }),
-  paid('post', '/x402/tron/rpc/{method}', 'x402Rpc', 'Whitelisted TRON node call', FIXED, {
-    pathParams: z.object({ method: RpcMethodSchema }),
-    params: {
-      method: {
-        description:
-          'The node method. Its slash may be sent as is (`/x402/tron/rpc/wallet/getnowblock`) or percent-encoded (`wallet%2Fgetnowblock`).',
-      },
-    },
-    body: 'X402RpcRequest',
-    result: ref('X402RpcResult'),
-    description: 'Request and response bodies vary by method (not shown by the spec).',
-  }),
-];
+const pascal = (id: string) => id.charAt(0).toUpperCase() + id.slice(1);
 
-function paid(
-  method: Method,
-  path: string,
-  operationId: string,
-  summary: string,
-  price: NonNullable<OperationSpec['price']>,
-  spec: { query?: z.ZodType; pathParams?: z.ZodObject; params?: Record<string, ParamInfo>; body?: string; result: JsonSchema; description?: string },
-): OperationSpec {
-  const priceText = 'usd' in price ? `${price.usd} USD per call` : `${price.min_usd} to ${price.max_usd} USD per call, by the work the request causes`;
+// ---- component schemas: every body and response of the table, named by its export name ----
+
+interface Components {
+  schemas: Record<string, JsonSchema>;
+  /** Component name of each body and response schema. */
+  names: Map<z.ZodType, string>;
+}
+
+function components(): Components {
+  const exported = schemaNames();
+  const names = new Map<z.ZodType, string>();
+  const schemas: Record<string, JsonSchema> = {};
+  /** Convert `roots` (schema, name when it has no export name; `force`: this name regardless). */
+  const group = (roots: ReadonlyArray<readonly [z.ZodType, string, 'force'?]>, options: ConvertOptions) => {
+    const named: Array<readonly [string, z.ZodType]> = [];
+    for (const [schema, fallback, force] of roots) {
+      if (names.has(schema)) continue;
+      const name = (force ? undefined : exported.get(schema)) ?? fallback;
+      names.set(schema, name);
+      named.push([name, schema]);
+    }
+    for (const [name, json] of Object.entries(convertComponents(named, options))) {
+      if (name in schemas) throw new Error(`OpenAPI component ${name} is defined twice`);
+      schemas[name] = json;
+    }
+  };
+  const of = (api: Entry['api'], pick: (e: Entry) => z.ZodType | undefined, suffix: string) =>
+    ENDPOINT_LIST.filter((e) => e.api === api && pick(e)).map((e) => [pick(e)!, `${pascal(e.id)}${suffix}`] as const);
+  group(of('account', (e) => e.body, 'Request'), { io: 'input' });
+  group(of('account', (e) => e.response, 'Response'), { io: 'output', replace: ACCOUNT_RESPONSE_REPLACE });
+  group(of('x402', (e) => e.body, 'Request'), { io: 'input' });
+  group(
+    [...of('x402', (e) => e.response, 'Response'), [PaymentRequired, 'X402PaymentRequired', 'force'], [SettlementResponse, 'X402SettlementResponse', 'force']],
+    { io: 'output', looseNumberAs: 'integer', replace: X402_RESPONSE_REPLACE },
+  );
+  group([[ErrorEnvelope, 'Error', 'force']], { io: 'output', replace: new Map([[ErrorCodeSchema, { type: 'string' }]]) });
+  return { schemas, names };
+}
+
+// ---- operations ----
+
+function parameters(entry: Entry): JsonSchema[] {
+  const out: JsonSchema[] = [];
+  const add = (where: 'path' | 'query', schema: z.ZodType) => {
+    const json = convertSchema(schema, { io: 'output' });
+    const required = new Set((json.required ?? []) as string[]);
+    for (const [name, property] of Object.entries((json.properties ?? {}) as Record<string, JsonSchema>)) {
+      const { description, ...rest } = property;
+      const spans = name === entry.restParam ? 'It may span several path segments (`a/b`), or be sent percent-encoded (`a%2Fb`).' : undefined;
+      const text = [description, spans].filter(Boolean).join(' ');
+      out.push({ name, in: where, required: where === 'path' || required.has(name), ...(text ? { description: text } : {}), schema: rest });
+    }
+  };
+  if (entry.params) add('path', entry.params);
+  if (entry.query) add('query', entry.query);
+  if (entry.idempotent) out.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  return out;
+}
+
+const RATE_HEADERS = { 'RateLimit-Limit': headerRef('RateLimit-Limit'), 'RateLimit-Remaining': headerRef('RateLimit-Remaining'), 'RateLimit-Reset': headerRef('RateLimit-Reset') };
+
+function successResponses(entry: Entry, name: string): Record<string, JsonSchema> {
+  const paid = entry.auth === 'x402';
+  const schema = entry.dataEnvelope ? { type: 'object', properties: { data: ref(name) }, required: ['data'], additionalProperties: false } : ref(name);
+  const content = { 'application/json': { schema } };
+  const headers: Record<string, JsonSchema> = paid ? { [HEADERS.PAYMENT_RESPONSE]: headerRef(SETTLED) } : { ...RATE_HEADERS };
+  const description = paid ? 'The result in `{ data }`, with the settlement in PAYMENT-RESPONSE.' : 'Success.';
+  const replay = 'A replay of an earlier request with the same Idempotency-Key and body: the original response.';
+  const replayed = { ...headers, 'Idempotent-Replayed': headerRef('Idempotent-Replayed') };
+  const out: Record<string, JsonSchema> = {};
+  if (!entry.idempotent) out[entry.status] = { description, headers, content };
+  else if (entry.status === 200) out['200'] = { description: `${description} ${replay}`, headers: replayed, content };
+  else {
+    out[entry.status] = { description, headers, content };
+    out['200'] = { description: replay, headers: replayed, content };
+  }
+  return out;
+}
+
+const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}${/[.!?]$/.test(text) ? '' : '.'}`;
+
+function errorResponses(entry: Entry): Record<string, JsonSchema> {
+  const byStatus = new Map<number, EndpointError[]>();
+  for (const error of allErrors(entry)) byStatus.set(error.status, [...(byStatus.get(error.status) ?? []), error]);
+  const out: Record<string, JsonSchema> = {};
+  for (const [status, errors] of byStatus) {
+    if (status === 402 && errors.some((e) => e.code === 'PAYMENT_REQUIRED')) {
+      out['402'] = responseRef('PaymentRequired');
+      continue;
+    }
+    const codes = [...new Set([...errors.map((e) => e.code), ...ANY_OPERATION.filter((c) => ERROR_STATUS[c] === status)])] as [string, ...string[]];
+    out[status] = {
+      description: errors.map((e) => `${e.code}: ${sentence(e.when)}`).join(' '),
+      ...(status === 429 ? { headers: { 'Retry-After': headerRef('Retry-After') } } : {}),
+      content: { 'application/json': { schema: convertSchema(errorWithCodes(codes), { io: 'output' }) } },
+    };
+  }
+  return out;
+}
+
+function security(entry: Entry): JsonSchema[] {
+  if (entry.auth === 'public') return [];
+  if (entry.auth === 'x402') return [{ X402Payment: [] }, { X402PaymentV1: [] }];
+  return [{ ApiKeyAuth: [] }, { BearerAuth: [] }];
+}
+
+const SOURCE_NOTES: Record<EndpointDef['source'], string | undefined> = {
+  spec: undefined,
+  'live-service': 'Not shown by the spec; follows the live service.',
+  'natural-design': 'The spec names the endpoint but shows neither request nor response; this is trx-rent’s design (its mock answers so).',
+};
+
+function priceText(price: NonNullable<EndpointDef['price']>): string {
+  const amount = price.kind === 'fixed' ? `${price.usd} USD per call` : `${price.minUsd} to ${price.maxUsd} USD per call, by the work the request causes`;
+  return `Price: ${amount}. A call without a valid payment answers 402 with the challenge.`;
+}
+
+function operation(entry: Entry, names: Map<z.ZodType, string>): JsonSchema {
+  const permission = entry.auth === 'public' || entry.auth === 'account' || entry.auth === 'x402' ? undefined : entry.auth;
+  const description = [
+    SOURCE_NOTES[entry.source],
+    permission ? `API keys need the \`${permission}\` permission.` : undefined,
+    entry.price ? priceText(entry.price) : undefined,
+    entry.requiresJsonContentType ? 'The body must be sent with `Content-Type: application/json`.' : undefined,
+  ].filter(Boolean);
+  const responses = { ...successResponses(entry, names.get(entry.response)!), ...errorResponses(entry) };
+  const sorted = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
+  const params = parameters(entry);
   return {
-    method,
-    path,
-    operationId,
-    tag: 'Pay-per-call',
-    summary,
-    description: `${spec.description ? `${spec.description} ` : ''}Price: ${priceText}. A call without a valid payment answers 402 with the challenge.`,
-    auth: 'paid',
-    ...(spec.query ? { query: spec.query } : {}),
-    ...(spec.pathParams ? { pathParams: spec.pathParams } : {}),
-    ...(spec.params ? { params: spec.params } : {}),
-    ...(spec.body ? { body: spec.body } : {}),
-    price,
-    ok: {
-      200: {
-        description: 'The result in `{ data }`, with the settlement in PAYMENT-RESPONSE.',
-        schema: { type: 'object', properties: { data: spec.result }, required: ['data'], additionalProperties: false },
-        headers: { [HEADERS.PAYMENT_RESPONSE]: headerRef(SETTLED) },
-      },
-    },
+    operationId: entry.id,
+    tags: [tagOf(entry)],
+    summary: entry.summary,
+    ...(description.length ? { description: description.join(' ') } : {}),
+    security: security(entry),
+    ...(params.length ? { parameters: params } : {}),
+    ...(entry.body ? { requestBody: { required: true, content: { 'application/json': { schema: ref(names.get(entry.body)!) } } } } : {}),
+    responses: { ...sorted, default: responseRef('Error') },
+    ...(permission ? { 'x-permission': permission } : {}),
+    ...(entry.rateGroup ? { 'x-rate-limit-group': entry.rateGroup } : {}),
+    'x-trx-rent-source': entry.source,
+    ...(entry.price ? { 'x-x402-price': entry.price.kind === 'fixed' ? { usd: entry.price.usd } : { min_usd: entry.price.minUsd, max_usd: entry.price.maxUsd } } : {}),
   };
 }
 
-const TAGS: JsonSchema[] = [
-  { name: 'Keys', description: 'API keys and their permissions.' },
-  { name: 'Prices', description: 'Provider prices, polled every 30 seconds.' },
-  { name: 'Orders', description: 'Renting energy and bandwidth.' },
-  { name: 'Account', description: 'Balances and spending history.' },
-  { name: 'Deposits', description: 'TRX deposits by on-chain transfer with a per-user memo.' },
-  { name: 'Withdrawals', description: 'Withdrawals to a TRON address.' },
-  { name: 'Webhooks', description: 'Order, deposit and withdrawal events.' },
-  { name: 'Broadcast', description: 'Broadcasting signed transactions (permission broadcast).' },
-  { name: 'Pay-per-call', description: 'The x402 API under /x402/tron: each call is paid with a stablecoin payment, no account.' },
-];
+// ---- shared parts ----
 
 const base64Json = (schema: string, description: string): JsonSchema => ({
   description,
@@ -541,162 +251,45 @@ function headers(): Record<string, JsonSchema> {
   };
 }
 
-const RATE_HEADERS = { 'RateLimit-Limit': headerRef('RateLimit-Limit'), 'RateLimit-Remaining': headerRef('RateLimit-Remaining'), 'RateLimit-Reset': headerRef('RateLimit-Reset') };
-
-function errorResponse(description: string, schema: string, extraHeaders?: Record<string, JsonSchema>): JsonSchema {
-  return {
-    description,
-    ...(extraHeaders ? { headers: extraHeaders } : {}),
-    content: { 'application/json': { schema: ref(schema) } },
-  };
-}
-
 function sharedResponses(): Record<string, JsonSchema> {
   return {
-    Unauthorized: errorResponse('Missing or invalid API key or JWT.', 'UnauthorizedError'),
-    Forbidden: errorResponse('The API key lacks the permission.', 'ForbiddenError'),
-    NotFound: errorResponse('The resource does not exist.', 'NotFoundError'),
-    DuplicateRequest: errorResponse('The Idempotency-Key was already used with different parameters, or its first request is still in flight.', 'DuplicateRequestError'),
-    Unprocessable: errorResponse(
-      'The request failed validation or a business rule (the status the spec’s Errors table gives these codes; some endpoints use 400 or 402 instead).',
-      'UnprocessableError',
-    ),
-    RateLimited: errorResponse('Too many requests from this IP address in the endpoint group.', 'RateLimitedError', { 'Retry-After': headerRef('Retry-After') }),
-    Error: errorResponse('Any other error (500 INTERNAL_ERROR, 503 MAINTENANCE or PROVIDER_UNAVAILABLE, …) in the error envelope.', 'Error'),
+    Error: {
+      description: 'Any other error (500 INTERNAL_ERROR, 503 MAINTENANCE, …) in the error envelope.',
+      content: { 'application/json': { schema: ref('Error') } },
+    },
     PaymentRequired: {
       description: 'Payment required: the x402 challenge (also the answer to a payment that did not verify, with PAYMENT-RESPONSE naming the reason).',
       headers: { [HEADERS.PAYMENT_REQUIRED]: headerRef(HEADERS.PAYMENT_REQUIRED), [HEADERS.PAYMENT_RESPONSE]: headerRef(HEADERS.PAYMENT_RESPONSE) },
       content: { 'application/json': { schema: ref('X402PaymentRequired') } },
     },
-    PaidBadRequest: {
-      description: 'The request failed validation (nothing is charged), or the payment header is malformed (INVALID_PAYMENT).',
-      content: { 'application/json': { schema: convertSchema(errorWithCodes(['VALIDATION_ERROR', 'INVALID_ADDRESS', 'INVALID_PAYMENT']), { io: 'output' }) } },
-    },
   };
 }
 
-function parameters(op: OperationSpec): JsonSchema[] {
-  const out: JsonSchema[] = [];
-  const add = (where: 'path' | 'query', schema: z.ZodType) => {
-    const json = convertSchema(schema, { io: 'output' });
-    const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
-    const required = new Set((json.required ?? []) as string[]);
-    for (const [name, propertySchema] of Object.entries(properties)) {
-      const info = op.params?.[name] ?? {};
-      const schemaOut = info.default === undefined ? propertySchema : { ...propertySchema, default: info.default };
-      out.push({
-        name,
-        in: where,
-        required: where === 'path' ? true : required.has(name),
-        ...(info.description ? { description: info.description } : {}),
-        schema: schemaOut,
-      });
-    }
-  };
-  if (op.pathParams) add('path', op.pathParams);
-  if (op.query) add('query', op.query);
-  if (op.idempotent) out.push({ $ref: '#/components/parameters/IdempotencyKey' });
-  return out;
-}
-
-function response(spec: ResponseSpec, extraHeaders: Record<string, JsonSchema>): JsonSchema {
-  const allHeaders = { ...extraHeaders, ...spec.headers };
-  return {
-    description: spec.description,
-    ...(Object.keys(allHeaders).length ? { headers: allHeaders } : {}),
-    ...(spec.schema ? { content: { 'application/json': { schema: typeof spec.schema === 'string' ? ref(spec.schema) : spec.schema } } } : {}),
-  };
-}
-
-function security(auth: Auth): JsonSchema[] {
-  if (auth === 'public') return [];
-  if (auth === 'paid') return [{ X402Payment: [] }, { X402PaymentV1: [] }];
-  const credentials = [{ ApiKeyAuth: [] }, { BearerAuth: [] }];
-  return auth === 'optional' ? [{}, ...credentials] : credentials;
-}
-
-function operation(op: OperationSpec): JsonSchema {
-  const account = op.auth !== 'paid';
-  const responses: Record<string, JsonSchema> = {};
-  for (const [status, spec] of Object.entries(op.ok)) responses[status] = response(spec, account ? RATE_HEADERS : {});
-  const errors: Record<string, JsonSchema> = {};
-  if (op.auth === 'paid') {
-    errors['400'] = responseRef('PaidBadRequest');
-    errors['402'] = responseRef('PaymentRequired');
-  } else if (op.auth !== 'public' && op.auth !== 'optional') {
-    errors['401'] = responseRef('Unauthorized');
-  }
-  for (const [status, spec] of Object.entries(op.errors ?? {})) errors[status] = typeof spec === 'string' ? responseRef(spec) : response(spec, {});
-  if (account) errors['429'] = responseRef('RateLimited');
-  const sorted = Object.fromEntries(Object.entries({ ...responses, ...errors }).sort(([a], [b]) => Number(a) - Number(b)));
-  const permission = op.auth !== 'public' && op.auth !== 'optional' && op.auth !== 'account' && op.auth !== 'paid' ? op.auth : undefined;
-  const params = parameters(op);
-  return {
-    operationId: op.operationId,
-    tags: [op.tag],
-    summary: op.summary,
-    ...(op.description || permission
-      ? { description: [op.description, permission ? `API keys need the \`${permission}\` permission.` : undefined].filter(Boolean).join(' ') }
-      : {}),
-    security: security(op.auth),
-    ...(params.length ? { parameters: params } : {}),
-    ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: ref(op.body) } } } } : {}),
-    responses: { ...sorted, default: responseRef('Error') },
-    ...(permission ? { 'x-permission': permission } : {}),
-    ...(op.source ? { 'x-trx-rent-source': op.source } : {}),
-    ...(op.price ? { 'x-x402-price': op.price } : {}),
-  };
-}
-
-function componentSchemas(): Record<string, JsonSchema> {
-  const parts: Record<string, JsonSchema>[] = [
-    convertComponents(ACCOUNT_REQUESTS, { io: 'input' }),
-    convertComponents(ACCOUNT_RESPONSES, { io: 'output', replace: ACCOUNT_RESPONSE_REPLACE }),
-    convertComponents(ERROR_RESPONSES, { io: 'output', replace: new Map([[ErrorCodeSchema, { type: 'string' }]]) }),
-    convertComponents(X402_REQUESTS, { io: 'input', augment: X402_REQUEST_AUGMENT }),
-    convertComponents(X402_RESPONSES, { io: 'output', looseNumberAs: 'integer', replace: X402_RESPONSE_REPLACE }),
-  ];
-  const out: Record<string, JsonSchema> = {};
-  for (const part of parts) {
-    for (const [name, schema] of Object.entries(part)) {
-      if (name in out) throw new Error(`OpenAPI component ${name} is defined twice`);
-      out[name] = structuredClone(schema); // no object shared between places (descriptions are added below)
-    }
-  }
-  for (const [name, fields] of Object.entries(FIELD_DESCRIPTIONS)) {
-    const properties = out[name]?.properties as Record<string, JsonSchema> | undefined;
-    for (const [field, text] of Object.entries(fields)) {
-      const property = properties?.[field];
-      if (!property) throw new Error(`OpenAPI: no field ${name}.${field} to describe`);
-      property.description = text;
-    }
-  }
-  return out;
-}
-
-/** Every operation of the contract as `METHOD /path/{param}` (e.g. `GET /api/v1/orders/{id}`). */
-export const OPERATION_KEYS: readonly string[] = OPERATIONS.map((op) => `${op.method.toUpperCase()} ${op.path}`);
-
-/** Build the OpenAPI 3.1 document of the service: `/api/v1` and `/x402/tron`. */
+/** Build the OpenAPI 3.1 document of the service (`/api/v1` and `/x402/tron`) from the endpoint table. */
 export function buildOpenApiDocument(options: OpenApiDocumentOptions = {}): OpenApiDocument {
+  const { schemas, names } = components();
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  for (const op of OPERATIONS) {
-    const item = (paths[op.path] ??= {});
-    if (item[op.method]) throw new Error(`OpenAPI: ${op.method.toUpperCase()} ${op.path} is defined twice`);
-    item[op.method] = operation(op);
+  const tags: string[] = [];
+  for (const entry of ENDPOINT_LIST) {
+    const item = (paths[entry.path] ??= {});
+    const method = entry.method.toLowerCase();
+    if (item[method]) throw new Error(`OpenAPI: ${entry.method} ${entry.path} is defined twice`);
+    item[method] = operation(entry, names);
+    if (!tags.includes(tagOf(entry))) tags.push(tagOf(entry));
   }
   return {
     openapi: '3.1.0',
     info: {
       title: 'TRON energy rental service (account API and pay-per-call API)',
       version: options.version ?? '0.0.0',
-      summary: 'The service contract trx-rent implements, generated from its zod schemas.',
+      summary: `The service contract trx-rent implements (account API ${SPEC_VERSIONS['account-api']}, x402 API spec ${SPEC_VERSIONS['x402-api']}), generated from its endpoint table.`,
       description: [
         'Two APIs under one base URL. The account API (`/api/v1`) rents TRON energy and bandwidth against a TRX/USDT balance, authenticated by an API key (`X-API-Key`) or a JWT (`Authorization: Bearer`). The pay-per-call API (`/x402/tron`) needs no account: each call is paid through the x402 protocol (USDC on Base, or USDT/USDC/USDD on TRON).',
         'Amounts are in SUN (1 TRX = 1,000,000 SUN) unless a field says otherwise. Errors use the envelope `{ "error": { "code", "message", "details"? } }`. Account-API success bodies are bare, as the spec shows; the live service may wrap them in `{ "data": … }`. Pay-per-call results are always in `{ "data": … }`.',
-        'Response objects list the spec’s fields; further fields may appear and must be kept by clients. Operations marked `x-trx-rent-source: live-service` are not shown by the spec and follow the live service; `mock` ones follow trx-rent’s mock.',
+        'Response objects list their fields; further fields may appear and must be kept by clients. `x-trx-rent-source` says where an operation’s shape comes from: `spec`, `live-service` (not shown by the spec, follows the live service) or `natural-design` (trx-rent’s own, where neither shows it).',
       ].join('\n\n'),
       license: { name: 'MIT', identifier: 'MIT' },
+      'x-spec-versions': SPEC_VERSIONS,
     },
     servers: [
       {
@@ -705,10 +298,10 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions = {}): Open
         variables: { base_url: { default: options.serverUrl ?? 'http://127.0.0.1:8787', description: 'Origin of the service, no trailing slash.' } },
       },
     ],
-    tags: TAGS,
+    tags: tags.map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? `Operations of client.${name.toLowerCase()}.` })),
     paths,
     components: {
-      schemas: componentSchemas(),
+      schemas,
       responses: sharedResponses(),
       parameters: {
         IdempotencyKey: {

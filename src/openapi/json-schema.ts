@@ -108,9 +108,22 @@ function isUnrepresentable(schema: AnyZod): boolean {
   return def.type === 'literal' && (def.values ?? []).some((v) => v === undefined || typeof v === 'bigint');
 }
 
+/** Keywords a replacement keeps: those the schema's own metadata (`.describe()`, `.meta()`) set. */
+const KEPT = ['description', 'default', 'title', 'examples', 'deprecated'];
+
 function assign(target: JsonSchema, replacement: JsonSchema): void {
+  const kept = Object.fromEntries(KEPT.filter((k) => k in target).map((k) => [k, target[k]]));
   for (const key of Object.keys(target)) delete target[key];
-  Object.assign(target, structuredClone(replacement));
+  Object.assign(target, structuredClone(replacement), kept);
+}
+
+/**
+ * The schema a `.describe()`/`.meta()` copy was made from, up to one that is replaced: a field
+ * described in `src/schemas` (`looseNumber.describe('SUN.')`) is converted as `looseNumber` is.
+ */
+function original(schema: AnyZod, replace: ReadonlyMap<AnyZod, JsonSchema>): AnyZod {
+  for (let s: AnyZod | undefined = schema; s; s = s._zod.parent) if (replace.has(s)) return s;
+  return schema;
 }
 
 /**
@@ -166,7 +179,7 @@ function hooks(roots: readonly z.ZodType[], options: ConvertOptions) {
     if (seen.has(schema)) return;
     seen.add(schema);
     const values = lenientEnumValues(schema);
-    if (replace.has(schema) || values) {
+    if (replace.has(original(schema, replace)) || values) {
       if (values && !replace.has(schema)) lenient.set(schema, values);
       descendants(schema, covered);
       return;
@@ -184,7 +197,7 @@ function hooks(roots: readonly z.ZodType[], options: ConvertOptions) {
         const type = (ctx.zodSchema._zod.def as { type: string }).type;
         throw new Error(`OpenAPI: a schema JSON Schema cannot represent at ${ctx.path.join('.') || '(root)'}: ${type}`);
       }
-      const replacement = replace.get(ctx.zodSchema);
+      const replacement = replace.get(original(ctx.zodSchema, replace));
       if (replacement) assign(ctx.jsonSchema, replacement);
       else {
         const values = lenient.get(ctx.zodSchema);

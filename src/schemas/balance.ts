@@ -8,10 +8,10 @@ import { looseNumber } from './common.js';
  */
 export const Balance = z.looseObject({
   /** Available TRX, in SUN. */
-  trx: looseNumber,
+  trx: looseNumber.describe('Available TRX in SUN.'),
   /** Available USDT, in 6-decimal units (1 USDT = 1,000,000). */
-  usdt: looseNumber,
+  usdt: looseNumber.describe('Available USDT in SUN-equivalent units (6 decimals).'),
   /** TRX locked in pending operations (e.g. withdrawals), in SUN. */
-  trx_locked: looseNumber,
+  trx_locked: looseNumber.describe('TRX locked in pending operations, in SUN.'),
 });
 export type Balance = Known<z.infer<typeof Balance>>;

@@ -28,15 +28,15 @@ export type PrepareDepositRequest = z.input<typeof PrepareDepositRequest>;
 /** Response of POST /api/v1/deposit/prepare: what to put in the TRX transfer you sign. */
 export const PreparedDeposit = z.looseObject({
   /** Platform deposit address: the transfer's destination. */
-  address: z.string(),
+  address: z.string().describe('Platform deposit address.'),
   /** Your unique memo. */
-  memo: z.string(),
+  memo: z.string().describe('Unique user memo.'),
   /** The amount to send, in SUN. */
-  amount_sun: looseNumber,
+  amount_sun: looseNumber.describe('SUN.'),
   /** The memo as hex, for the transaction's `raw_data.data` field. */
-  memo_hex: z.string(),
+  memo_hex: z.string().describe('The memo as hex, for the transaction’s data field.'),
   /** Signing instructions, as text. */
-  note: z.string(),
+  note: z.string().describe('Signing instructions.'),
 });
 export type PreparedDeposit = Known<z.infer<typeof PreparedDeposit>>;
 

@@ -11,30 +11,30 @@ export const HistoryQuery = z.strictObject({
    * How far back, one of {@link HISTORY_PERIODS}. Omitted: the service uses `7D`.
    * @default '7D'
    */
-  period: z.enum(HISTORY_PERIODS).optional(),
+  period: z.enum(HISTORY_PERIODS).optional().meta({ description: 'How far back: 7D, 30D or 90D.', default: '7D' }),
 });
 export type HistoryQuery = z.input<typeof HistoryQuery>;
 
 /** One fill in the spending history (GET /api/v1/history). Money in SUN. */
 export const HistoryFill = z.looseObject({
   /** Fill identifier. */
-  id: z.string(),
+  id: z.string().describe('Fill identifier.'),
   /** Parent order id. */
-  order_id: z.string(),
+  order_id: z.string().describe('Parent order.'),
   /** Provider that executed the fill. */
   provider: z.string(),
   /** Resource units delivered. */
-  amount: looseNumber,
+  amount: looseNumber.describe('Resource units.'),
   /** Price per unit, in SUN. */
-  price_sun: looseNumber,
+  price_sun: looseNumber.describe('Per unit, SUN.'),
   /** Total cost of the fill, in SUN. */
-  cost_sun: looseNumber,
+  cost_sun: looseNumber.describe('Total, SUN.'),
   /** On-chain transaction hash. */
-  tx_id: z.string(),
+  tx_id: z.string().describe('On-chain hash.'),
   /** When the fill was made: ISO 8601 per the spec; Unix time is accepted too. */
-  created_at: looseTimestamp,
+  created_at: looseTimestamp.describe('ISO 8601.'),
   /** On-chain confirmation time (ISO 8601 per the spec); null or absent when not confirmed. */
-  confirmed_at: looseTimestamp.nullish(),
+  confirmed_at: looseTimestamp.nullish().describe('On-chain confirmation time (ISO 8601).'),
   /** `ENERGY` or `BANDWIDTH`; unknown values are kept. */
   resource_type: lenientEnum(RESOURCE_TYPES),
 });
@@ -49,10 +49,10 @@ export const HistorySummary = z.looseObject({
   /** Number of orders. */
   total_orders: looseNumber,
   /** Energy rented, in units. */
-  total_energy: looseNumber,
+  total_energy: looseNumber.describe('Energy units.'),
   /** Total spent, in SUN. */
-  total_spent_sun: looseNumber,
+  total_spent_sun: looseNumber.describe('SUN.'),
   /** Average price per energy unit, in SUN. */
-  avg_price_sun: looseNumber,
+  avg_price_sun: looseNumber.describe('SUN per energy unit.'),
 });
 export type HistorySummary = Known<z.infer<typeof HistorySummary>>;

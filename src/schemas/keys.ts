@@ -23,18 +23,18 @@ export type CreateKeyRequest = z.input<typeof CreateKeyRequest>;
 /** An API key as POST /api/v1/keys returns it (201). */
 export const ApiKey = z.looseObject({
   /** Key identifier, the `:id` of DELETE /api/v1/keys/:id. */
-  id: z.string(),
+  id: z.string().describe('Key identifier.'),
   /** Label given at creation. */
-  name: z.string(),
-  /** Full secret (`sk_live_…`); present only in the creation response. */
-  key: z.string().optional(),
+  name: z.string().describe('Label given at creation.'),
+  /** Full secret (`sk_live_…`); this schema is the creation response, the only place it appears. */
+  key: z.string().describe('Full secret key, prefix `sk_live_`; returned only in the creation response.'),
   /** Granted permissions; unknown values are kept. */
-  permissions: z.array(lenientEnum(PERMISSIONS)),
+  permissions: z.array(lenientEnum(PERMISSIONS)).describe('Subset of create_orders, view_orders, view_balance, broadcast.'),
   /** ISO 8601 per the spec; Unix time is accepted too. */
-  created_at: looseTimestamp,
+  created_at: looseTimestamp.describe('ISO 8601.'),
 });
 export type ApiKey = Known<z.infer<typeof ApiKey>>;
 
 /** Response of DELETE /api/v1/keys/:id: `revoked` is always true; the key stops working at once. */
-export const RevokeKeyResponse = z.looseObject({ revoked: z.boolean() });
+export const RevokeKeyResponse = z.looseObject({ revoked: z.boolean().meta({ description: 'Always true: the key is invalid at once and irreversibly.', const: true }) });
 export type RevokeKeyResponse = Known<z.infer<typeof RevokeKeyResponse>>;

@@ -61,21 +61,21 @@ export type CreateOrderRequest = z.input<typeof CreateOrderRequest>;
 /** One provider execution inside an order (a BROADCAST order may have several). */
 export const Fill = z.looseObject({
   /** Provider that executed the fill. */
-  provider: z.string(),
+  provider: z.string().describe('Provider that executed the fill.'),
   /** Units delivered. */
-  amount: looseNumber,
+  amount: looseNumber.describe('Units delivered.'),
   /** Price per unit, in SUN. */
-  price_sun: looseNumber,
+  price_sun: looseNumber.describe('Price per unit in SUN.'),
   /** Total cost of the fill, in SUN. */
-  cost_sun: looseNumber,
+  cost_sun: looseNumber.describe('Total cost of the fill in SUN.'),
   /** On-chain delegation transaction hash. */
-  tx_id: z.string(),
+  tx_id: z.string().describe('On-chain transaction hash.'),
   /** `CONFIRMED` or `FAILED`; unknown values are kept. */
-  status: lenientEnum(FILL_STATUSES),
+  status: lenientEnum(FILL_STATUSES).describe('CONFIRMED or FAILED.'),
   /** True once a verifier has confirmed the delegation on-chain; may be false briefly after the fill. */
-  verified: z.boolean(),
+  verified: z.boolean().describe('True once a verifier has confirmed the delegation on-chain; may be false briefly after the fill.'),
   /** Link to the transaction in a block explorer. */
-  tronscan_url: z.string(),
+  tronscan_url: z.string().describe('Link to the transaction in a block explorer.'),
   /** The delegation's transaction id (follows the live service, not the spec); null for a failed fill. */
   delegation_tx: z.string().nullish(),
 });
@@ -88,31 +88,31 @@ export type Fill = Known<z.infer<typeof Fill>>;
  */
 export const Order = z.looseObject({
   /** Order UUID. */
-  id: z.string(),
+  id: z.string().describe('Order UUID.'),
   /** See {@link ORDER_STATUSES}; values this version does not know are kept. */
-  status: lenientEnum(ORDER_STATUSES),
+  status: lenientEnum(ORDER_STATUSES).describe('PENDING, EXECUTING, FILLED or FAILED.'),
   /** `ENERGY` or `BANDWIDTH`. */
-  resource_type: lenientEnum(RESOURCE_TYPES),
+  resource_type: lenientEnum(RESOURCE_TYPES).describe('ENERGY or BANDWIDTH.'),
   /** See {@link ORDER_TYPES}. */
-  order_type: lenientEnum(ORDER_TYPES),
+  order_type: lenientEnum(ORDER_TYPES).describe('MARKET, LIMIT, PERIODIC or BROADCAST.'),
   /** Requested resource units. */
-  amount: looseNumber,
+  amount: looseNumber.describe('Requested resource units.'),
   /** Rental duration, in seconds. */
-  duration_sec: looseNumber,
+  duration_sec: looseNumber.describe('Rental duration in seconds.'),
   /** Base58 TRON address receiving the resource. */
-  target_address: z.string(),
+  target_address: z.string().describe('Receiving TRON address (base58).'),
   /** Highest price per unit, in SUN, when the order set one. */
-  max_price_sun: looseNumber.nullish(),
+  max_price_sun: looseNumber.nullish().describe('Max price per unit in SUN, when given.'),
   /** Total cost in SUN; set once filled. Only in the full order (GET /orders/:id). */
-  total_cost_sun: looseNumber.nullish(),
+  total_cost_sun: looseNumber.nullish().describe('Total cost in SUN; set after fill.'),
   /** Fee in SUN, currently 0. Only in the full order (GET /orders/:id). */
-  total_fee_sun: looseNumber.nullish(),
+  total_fee_sun: looseNumber.nullish().describe('Fee in SUN; currently 0 (0% commission).'),
   /** Provider executions. Only in the full order (GET /orders/:id). */
-  fills: z.array(Fill).optional(),
+  fills: z.array(Fill).optional().describe('Provider executions; a BROADCAST order may have several.'),
   /** Creation time: ISO 8601 per the spec; Unix time is accepted too. */
-  created_at: looseTimestamp,
+  created_at: looseTimestamp.describe('ISO 8601.'),
   /** Completion time, null until filled. Absent from the create response. */
-  filled_at: looseTimestamp.nullish(),
+  filled_at: looseTimestamp.nullish().describe('Completion time (ISO 8601); null until filled.'),
   /**
    * When the order ends (follows the live service, not the spec): a waiting LIMIT order's
    * deadline, then the end of the rental once filled. Only in the full order; null until known.
@@ -121,20 +121,24 @@ export const Order = z.looseObject({
 });
 export type Order = Known<z.infer<typeof Order>>;
 
+/** The full order of GET /api/v1/orders/:id: the create shape plus its cost, fee and fills. */
+export const OrderDetail = Order.required({ fills: true });
+export type OrderDetail = Known<z.infer<typeof OrderDetail>>;
+
 /** Query of GET /api/v1/orders. Every field is optional. */
 export const ListOrdersQuery = z.strictObject({
   /** Only orders in this status. Omitted: every status. */
-  status: OrderStatus.optional(),
+  status: OrderStatus.optional().describe('Only orders in this status.'),
   /**
    * Page size, 1 to 100. Omitted: the service uses 30.
    * @default 30
    */
-  limit: queryInt.pipe(z.number().int().min(1).max(LIMITS.ORDER_LIST_MAX_LIMIT)).optional(),
+  limit: queryInt.pipe(z.number().int().min(1).max(LIMITS.ORDER_LIST_MAX_LIMIT)).optional().meta({ description: `Page size, 1 to ${LIMITS.ORDER_LIST_MAX_LIMIT}.`, default: LIMITS.ORDER_LIST_DEFAULT_LIMIT }),
   /**
    * Orders to skip.
    * @default 0
    */
-  offset: queryInt.pipe(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)).optional(),
+  offset: queryInt.pipe(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)).optional().meta({ description: 'Orders to skip.', default: 0 }),
 });
 // What callers pass: numbers (the schema also accepts the digit strings a URL query carries).
 export type ListOrdersQuery = z.output<typeof ListOrdersQuery>;
@@ -142,11 +146,11 @@ export type ListOrdersQuery = z.output<typeof ListOrdersQuery>;
 /** Response of GET /api/v1/orders: one page of orders (list shape, without fills). */
 export const OrderList = z.looseObject({
   /** The page, in list shape: no total_cost_sun, total_fee_sun or fills. */
-  orders: z.array(Order),
+  orders: z.array(Order).describe('Orders in list shape.'),
   /** Number of orders matching the filter, over all pages. */
-  total: looseNumber,
+  total: looseNumber.describe('Number of orders matching the filter.'),
 });
 export type OrderList = Known<z.infer<typeof OrderList>>;
 
 /** Path id of GET /api/v1/orders/:id (a UUID on the live service; any non-empty id here). */
-export const OrderId = z.string().min(1, 'is required');
+export const OrderId = z.string().min(1, 'is required').describe('Order UUID.');

@@ -5,28 +5,28 @@ import { LIMITS, ResourceType, lenientEnum, looseNumber, looseTimestamp, positiv
 /** One price tier of a provider: the price per unit for renting that long. */
 export const PricePoint = z.looseObject({
   /** Rental duration of the tier, in seconds. */
-  duration_sec: looseNumber,
+  duration_sec: looseNumber.describe('Seconds.'),
   /** SUN per unit of resource for that duration. */
-  price_sun: looseNumber,
+  price_sun: looseNumber.describe('SUN per unit of resource for that duration.'),
 });
 export type PricePoint = Known<z.infer<typeof PricePoint>>;
 
 /** One provider's prices and availability, as GET /api/v1/prices lists them. */
 export const ProviderPrice = z.looseObject({
   /** Provider identifier. */
-  provider: z.string(),
+  provider: z.string().describe('Provider identifier.'),
   /** True when the provider runs a marketplace model. */
-  is_market: z.boolean(),
+  is_market: z.boolean().describe('True if the provider runs a marketplace model.'),
   /** Energy price tiers, one per duration. */
-  energy_prices: z.array(PricePoint),
+  energy_prices: z.array(PricePoint).describe('Price tiers per duration.'),
   /** Bandwidth price tiers; may be empty. */
-  bandwidth_prices: z.array(PricePoint),
+  bandwidth_prices: z.array(PricePoint).describe('Price tiers per duration; may be empty.'),
   /** Energy units available now. */
-  available_energy: looseNumber,
+  available_energy: looseNumber.describe('Units currently available.'),
   /** Bandwidth units available now. */
-  available_bandwidth: looseNumber,
+  available_bandwidth: looseNumber.describe('Units currently available.'),
   /** Time of the last successful fetch: ISO 8601 per the spec, Unix time from the live service. */
-  fetched_at: looseTimestamp,
+  fetched_at: looseTimestamp.describe('Time of the last successful fetch (ISO 8601).'),
 });
 export type ProviderPrice = Known<z.infer<typeof ProviderPrice>>;
 
@@ -37,9 +37,9 @@ export type PriceList = Known<z.infer<typeof PriceList>>;
 /** Query of GET /api/v1/prices/best (follows the live service; the spec does not show it). */
 export const BestPriceQuery = z.strictObject({
   /** `ENERGY` or `BANDWIDTH`. */
-  resource: ResourceType,
+  resource: ResourceType.describe('ENERGY or BANDWIDTH.'),
   /** Units wanted, a positive whole number (the mock then skips providers that cannot supply it). */
-  amount: queryInt.pipe(positiveInt).optional(),
+  amount: queryInt.pipe(positiveInt).optional().describe('Units wanted; providers that cannot deliver them are skipped.'),
 });
 // What callers pass: numbers (the schema also accepts the digit strings a URL query carries).
 export type BestPriceQuery = z.output<typeof BestPriceQuery>;
@@ -70,11 +70,11 @@ export const PRICE_HISTORY_PERIODS = ['1h', '6h', '24h', '7d', '30d'] as const;
 /** Query of GET /api/v1/prices/history (follows the live service). Every field is optional. */
 export const PriceHistoryQuery = z.strictObject({
   /** Only this provider. Omitted: every provider. */
-  provider: z.string().min(1).optional(),
+  provider: z.string().min(1).optional().describe('One provider only.'),
   /** Only this resource. Omitted: both. */
-  resource: ResourceType.optional(),
+  resource: ResourceType.optional().describe('ENERGY or BANDWIDTH.'),
   /** How far back, one of {@link PRICE_HISTORY_PERIODS}. Omitted: the service picks (the mock uses `24h`). */
-  period: z.enum(PRICE_HISTORY_PERIODS).optional(),
+  period: z.enum(PRICE_HISTORY_PERIODS).optional().describe('How far back.'),
 });
 export type PriceHistoryQuery = z.input<typeof PriceHistoryQuery>;
 
@@ -102,13 +102,13 @@ export type PriceStats = Known<z.infer<typeof PriceStats>>;
 export const PreviewQuery = z
   .strictObject({
     /** `ENERGY` or `BANDWIDTH`. */
-    resource: ResourceType,
+    resource: ResourceType.describe('ENERGY or BANDWIDTH.'),
     /** Units wanted; at least 65000 for energy. */
-    amount: queryInt.pipe(positiveInt),
+    amount: queryInt.pipe(positiveInt).describe(`Resource units to rent (not SUN); at least ${LIMITS.MIN_ENERGY_AMOUNT} for ENERGY.`),
     /** Rental duration, in seconds (note: `duration`, not `duration_sec`). */
-    duration: queryInt.pipe(positiveInt),
+    duration: queryInt.pipe(positiveInt).describe('Rental duration in seconds, e.g. 3600 for one hour.'),
     /** Highest price per unit, in SUN; providers above it are excluded. */
-    max_price_sun: looseNumber.pipe(z.number().positive()).optional(),
+    max_price_sun: looseNumber.pipe(z.number().positive()).optional().describe('Providers above this price per unit (SUN) are excluded.'),
   })
   .superRefine((q, ctx) => {
     if (q.resource === 'ENERGY' && q.amount < LIMITS.MIN_ENERGY_AMOUNT) {
@@ -130,21 +130,21 @@ export const PreviewOption = z.looseObject({
   /** Provider name for display. */
   displayName: z.string(),
   /** Price per unit, in SUN. */
-  price_sun: looseNumber,
+  price_sun: looseNumber.describe('SUN per unit.'),
   /** Total cost in TRX: a number per the spec, a string from the live service. */
   cost_trx: z.union([z.number(), z.string()]),
   /** Duration of the price tier that matched, in seconds. */
-  duration_sec: looseNumber,
+  duration_sec: looseNumber.describe('The matched duration, seconds.'),
 });
 export type PreviewOption = Known<z.infer<typeof PreviewOption>>;
 
 /** Response of GET /api/v1/orders/preview. */
 export const Preview = z.looseObject({
   /** The provider an order would go to now; null when none can fill it. */
-  best: PreviewOption.nullable(),
+  best: PreviewOption.nullable().describe('The cheapest matching provider; null when none can fulfil the request.'),
   /** The other candidates, cheapest first. */
-  fallbacks: z.array(PreviewOption),
+  fallbacks: z.array(PreviewOption).describe('The other matching providers, sorted by price.'),
   /** True when no provider can fulfil the request. */
-  no_providers: z.boolean(),
+  no_providers: z.boolean().describe('True when no provider can fulfil the request.'),
 });
 export type Preview = Known<z.infer<typeof Preview>>;

@@ -42,13 +42,13 @@ export const Webhook = z.looseObject({
   /** Webhook identifier. */
   id: z.string(),
   /** Owning user. */
-  user_id: z.string(),
+  user_id: z.string().describe('Owner.'),
   /** The registered endpoint. */
-  url: z.string(),
+  url: z.string().describe('Registered HTTPS endpoint.'),
   /** Subscribed event types; unknown values are kept. */
-  events: z.array(lenientEnum(WEBHOOK_EVENTS)),
+  events: z.array(lenientEnum(WEBHOOK_EVENTS)).describe('Subscribed event types.'),
   /** 64 hex characters; returned only at creation. */
-  secret: z.string().optional(),
+  secret: z.string().optional().describe('64 hex characters: the HMAC-SHA256 signing secret; returned only at creation.'),
   /** False once the service has deactivated an endpoint that keeps failing (live service). */
   is_active: z.boolean(),
   /** ISO 8601 per the spec; Unix time is accepted too. */
@@ -57,11 +57,15 @@ export const Webhook = z.looseObject({
 export type Webhook = Known<z.infer<typeof Webhook>>;
 
 /** Response of GET /api/v1/webhooks: every webhook, without secrets (follows the live service). */
+/** A webhook as POST /api/v1/webhooks returns it: with its signing secret, shown only here. */
+export const WebhookCreated = Webhook.required({ secret: true });
+export type WebhookCreated = Known<z.infer<typeof WebhookCreated>>;
+
 export const WebhookList = z.array(Webhook);
 export type WebhookList = Known<z.infer<typeof WebhookList>>;
 
 /** Response of DELETE /api/v1/webhooks/:id: `{ deleted: true }` (follows the live service). */
-export const DeleteWebhookResponse = z.looseObject({ deleted: z.boolean() });
+export const DeleteWebhookResponse = z.looseObject({ deleted: z.boolean().meta({ description: 'Always true.', const: true }) });
 export type DeleteWebhookResponse = Known<z.infer<typeof DeleteWebhookResponse>>;
 
 /*

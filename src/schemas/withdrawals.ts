@@ -21,12 +21,12 @@ export const Withdrawal = z.looseObject({
   /** Withdrawal identifier. */
   id: z.string(),
   /** See {@link WITHDRAWAL_STATUSES}; unknown values are kept. */
-  status: lenientEnum(WITHDRAWAL_STATUSES),
+  status: lenientEnum(WITHDRAWAL_STATUSES).describe('PENDING, COMPLETED or FAILED.'),
   /** Amount in SUN (USDT in 6-decimal units). */
-  amount: looseNumber,
+  amount: looseNumber.describe('SUN.'),
   /** `TRX` or `USDT`. */
-  currency: lenientEnum(CURRENCIES),
+  currency: lenientEnum(CURRENCIES).describe('TRX or USDT.'),
   /** Destination TRON address. */
-  address: z.string(),
+  address: z.string().describe('Destination TRON address.'),
 });
 export type Withdrawal = Known<z.infer<typeof Withdrawal>>;

@@ -32,12 +32,12 @@ const tokenRef = z.string().min(1).max(64);
 /** Query of GET /x402/tron/prices. */
 export const X402PricesQuery = z.strictObject({
   /** Only this resource. Omitted: both energy and bandwidth. */
-  resource: ResourceType.optional(),
+  resource: ResourceType.optional().describe('ENERGY or BANDWIDTH; all when absent.'),
 });
 export type X402PricesQuery = z.input<typeof X402PricesQuery>;
 
 /** Path of GET /x402/tron/account/{address}: a base58 TRON address. */
-export const X402AccountParams = z.strictObject({ address: tronAddress });
+export const X402AccountParams = z.strictObject({ address: tronAddress.describe('TRON address (base58).') });
 
 /** Body of POST /x402/tron/estimate: the transaction to simulate. */
 export const EstimateRequest = z.strictObject({
@@ -69,7 +69,7 @@ export const NetworkQuery = z.strictObject({
    * `full` or `summary`. Omitted: the service uses `full`.
    * @default 'full'
    */
-  format: z.enum(['full', 'summary']).optional(),
+  format: z.enum(['full', 'summary']).optional().meta({ description: 'full or summary.', default: 'full' }),
 });
 export type NetworkQuery = z.input<typeof NetworkQuery>;
 
@@ -85,7 +85,7 @@ export const InvoiceRequest = z.strictObject({
    * Lifetime of the invoice, in whole seconds, at most 30 days. Omitted: the service uses 3600.
    * @default 3600
    */
-  expires_in_seconds: z.number().int().positive().max(30 * 24 * 3600).optional(),
+  expires_in_seconds: z.number().int().positive().max(30 * 24 * 3600).optional().meta({ description: 'Seconds until the invoice expires.', default: 3600 }),
 });
 export type InvoiceRequest = z.input<typeof InvoiceRequest>;
 
@@ -114,12 +114,12 @@ export const ReceiveRequest = z.strictObject({
    * Accepted deviation from `expected_amount`, in percent (0 to 100). Omitted: the service uses 0.
    * @default 0
    */
-  tolerance_pct: z.number().min(0).max(100).optional(),
+  tolerance_pct: z.number().min(0).max(100).optional().meta({ description: 'Accepted shortfall, percent.', default: 0 }),
   /**
    * How long to wait, in whole seconds, at most 7 days. Omitted: the service uses 300.
    * @default 300
    */
-  timeout_seconds: z.number().int().positive().max(7 * 24 * 3600).optional(),
+  timeout_seconds: z.number().int().positive().max(7 * 24 * 3600).optional().meta({ description: 'Seconds the watch lasts.', default: 300 }),
   /** Called once when the payment is detected: an http(s) URL. */
   webhook_url: httpUrl.optional(),
 });
@@ -174,14 +174,14 @@ export const SwapExecuteRequest = z.strictObject({
    * Largest accepted price movement, in percent (0 to 50). Omitted: the service uses 0.5.
    * @default 0.5
    */
-  slippage_pct: z.number().min(0).max(50).optional(),
+  slippage_pct: z.number().min(0).max(50).optional().meta({ description: 'Highest accepted slippage, percent.', default: 0.5 }),
 });
 export type SwapExecuteRequest = z.input<typeof SwapExecuteRequest>;
 
 /** One of {@link RPC_METHODS}, e.g. `wallet/getnowblock`. */
 export type RpcMethod = (typeof RPC_METHODS)[number];
 /** Validates an RPC method name against {@link RPC_METHODS}. */
-export const RpcMethodSchema = z.enum(RPC_METHODS);
+export const RpcMethodSchema = z.enum(RPC_METHODS).describe('The whitelisted node method, e.g. wallet/getnowblock.');
 /** Body of POST /x402/tron/rpc/{method}: a JSON object, as the node method expects it. */
 export const RpcBody = z.record(z.string(), z.unknown());
 
@@ -192,9 +192,9 @@ export const X402PriceEntry = z.looseObject({
   /** Provider identifier. */
   provider: z.string(),
   /** Price per unit of resource, in SUN. */
-  price_sun: looseNumber,
+  price_sun: looseNumber.describe('SUN per unit.'),
   /** Units available. */
-  available: looseNumber,
+  available: looseNumber.describe('Units available.'),
 });
 export type X402PriceEntry = Known<z.infer<typeof X402PriceEntry>>;
 /** Result of GET /x402/tron/prices: entries from several providers, updated every 30 seconds. */
@@ -217,13 +217,13 @@ export const X402Account = z.looseObject({
   /** The account's address (base58). */
   address: z.string(),
   /** TRX balance, in SUN. */
-  balance: looseNumber,
+  balance: looseNumber.describe('TRX balance in SUN.'),
   /** Energy the account can use. */
   energy_limit: looseNumber,
   /** Bandwidth the account can use. */
   bandwidth_limit: looseNumber,
   /** Not shown by the spec; the mock sends this name. */
-  trc20_balances: z.array(Trc20Balance).optional(),
+  trc20_balances: z.array(Trc20Balance).optional().describe('TRC-20 balances (the field’s name is not shown by the spec).'),
 });
 export type X402Account = Known<z.infer<typeof X402Account>>;
 
@@ -236,7 +236,7 @@ export const Estimate = z.looseObject({
   /** Bandwidth the transaction would use. */
   bandwidth_needed: looseNumber,
   /** Estimated cost in TRX (not SUN), a decimal string. */
-  cost_trx: decimalOut,
+  cost_trx: decimalOut.describe('Decimal TRX.'),
 });
 export type Estimate = Known<z.infer<typeof Estimate>>;
 
@@ -273,7 +273,7 @@ export const Watch = z.looseObject({
   /** Watch identifier. */
   watch_id: z.string(),
   /** End of the watch, 24 hours after creation. */
-  expires_at: looseTimestamp,
+  expires_at: looseTimestamp.describe('End of the watch, 24 hours after creation.'),
   /** `active` or `expired` (the spec shows no values; others are kept). */
   status: lenientEnum(['active', 'expired']),
 });

@@ -32,7 +32,9 @@ const USDT = CHAIN_TOKENS.find((t) => t.symbol === 'USDT')!;
  * operation, the status, and a pattern of the problem text. Everything else fails.
  */
 const KNOWN_PROBLEMS: Array<{ op: string; status: number; problem: RegExp }> = [
-  // (none: paid routes now answer an invalid address with 400 like any invalid input)
+  // FIDELITY: the endpoint table gives POST /api/v1/broadcast's VALIDATION_ERROR status 400 (as
+  // deposit submit's); the mock still answers 422 until its request validation comes from the table.
+  { op: 'POST /api/v1/broadcast', status: 422, problem: /status 422 is not documented/ },
 ];
 
 /**
@@ -42,10 +44,12 @@ const KNOWN_PROBLEMS: Array<{ op: string; status: number; problem: RegExp }> = [
 const KNOWN_EXTRAS: Record<string, string[]> = {
   // FIDELITY (live service, production notes): balance `updated_at`.
   'GET /api/v1/balance 200': ['/updated_at'],
-  // FIDELITY: `expires_at` and fills' `delegation_tx` follow the live service (production notes);
-  // PERIODIC orders carry `interval_sec`, `runs`, `next_run_at` (the spec: "Interval field for
+  // FIDELITY: PERIODIC orders carry `interval_sec`, `runs`, `next_run_at` (the spec: "Interval field for
   // PERIODIC orders: not shown"); FAILED orders `failure_reason`, `failure_message` (not in the spec).
-  'GET /api/v1/orders/{id} 200': ['/expires_at', '/failure_message', '/failure_reason', '/fills/*/delegation_tx', '/interval_sec', '/next_run_at', '/runs'],
+  // (`expires_at` and `delegation_tx` are in the document: the table's Order schema has them.)
+  'GET /api/v1/orders/{id} 200': ['/failure_message', '/failure_reason', '/interval_sec', '/next_run_at', '/runs'],
+  // FIDELITY: the table's broadcast answer is deposit submit's (tx_id, status); the mock adds these.
+  'POST /api/v1/broadcast 200': ['/contract_type', '/owner_address'],
   // FIDELITY: the spec's Withdrawal has five fields; the mock adds `created_at`.
   'POST /api/v1/withdraw 200': ['/created_at'],
   // FIDELITY: beyond the spec's result tables (address, balance, energy_limit, bandwidth_limit).
