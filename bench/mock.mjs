@@ -6,6 +6,10 @@
 // Rate limits are off (autocannon sends thousands of requests a second).
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
+import { toolResolve } from '../scripts/lib/tools.mjs';
+
+// autocannon is installed on demand (scripts/tools/autocannon), not a devDependency.
+const AUTOCANNON_PATH = toolResolve('autocannon', 'autocannon');
 
 const CONNECTIONS = 32;
 const ROUND_S = 2;
@@ -13,7 +17,7 @@ const ROUNDS = 2;
 
 // The load generator, run with `node -e` in its own process: prints autocannon's summary.
 const LOADER = `
-const autocannon = require('autocannon');
+const autocannon = require(process.env.AUTOCANNON_PATH);
 const [url, seconds, connections, method, body, headers] = process.argv.slice(1);
 autocannon({ url, duration: Number(seconds), connections: Number(connections), method, body: body || undefined, headers: JSON.parse(headers) }, (error, result) => {
   if (error) { console.error(error); process.exit(1); }
@@ -24,7 +28,7 @@ autocannon({ url, duration: Number(seconds), connections: Number(connections), m
 function load(target, seconds) {
   const args = ['-e', LOADER, target.url, String(seconds), String(CONNECTIONS), target.method, target.body ?? '', JSON.stringify(target.headers ?? {})];
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, args, { cwd: new URL('..', import.meta.url).pathname, maxBuffer: 1 << 20 }, (error, stdout) =>
+    execFile(process.execPath, args, { cwd: new URL('..', import.meta.url).pathname, maxBuffer: 1 << 20, env: { ...process.env, AUTOCANNON_PATH } }, (error, stdout) =>
       error ? reject(error) : resolve(JSON.parse(stdout)),
     );
   });

@@ -20,6 +20,7 @@
 //     --no-msw     skip installing msw for trx-rent/mock/msw
 //     --isolated   build and pack a private copy of the sources (for a shared checkout where
 //                  someone else's `tsup` may wipe dist/ mid-check); the repo's dist/ is untouched
+import { toolBin } from './lib/tools.mjs';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { freshDir, leakingAncestor } from './lib/fresh-dir.mjs';
@@ -257,8 +258,10 @@ function publint(tarball) {
  * tarball we checked (equivalent to `attw --pack`, without packing — and rebuilding — twice).
  */
 function attw(tarball) {
-  const strict = run(bin('attw'), [tarball, '--format', 'json']);
-  const node16 = run(bin('attw'), [tarball, '--profile', 'node16', '--format', 'table-flipped', '--no-emoji', '--no-color']);
+  // attw is installed on demand (scripts/tools/attw), not a devDependency.
+  const attwBin = toolBin('attw');
+  const strict = run(process.execPath, [attwBin, tarball, '--format', 'json']);
+  const node16 = run(process.execPath, [attwBin, [tarball, '--profile', 'node16', '--format', 'table-flipped', '--no-emoji', '--no-color']);
   let notes = '';
   try {
     const json = JSON.parse(strict.stdout);

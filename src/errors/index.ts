@@ -4,8 +4,45 @@
  * @module
  */
 
+/**
+ * Codes trx-rent itself raises (no response behind them, or a response it could not use), and
+ * names older material of the live service uses.
+ */
+export type LocalErrorCode =
+  | 'CONNECTION_ERROR'
+  | 'TIMEOUT'
+  | 'REDIRECT_REFUSED'
+  | 'INSECURE_TRANSPORT'
+  | 'RESPONSE_TOO_LARGE'
+  | 'PAGINATION_LIMIT'
+  | 'ORDER_FAILED'
+  | 'MISSING_PEER_DEPENDENCY'
+  | 'CONFIGURATION_ERROR'
+  | 'INVALID_RESPONSE'
+  | 'INVALID_TRANSACTION'
+  | 'PAYMENT_REFUSED'
+  | 'PAYMENT_FAILED'
+  | 'PAYMENT_SIGNING_FAILED'
+  | 'INVALID_PAYMENT_CHALLENGE'
+  | 'NO_WALLET'
+  | 'ORDER_NOT_FOUND'
+  | 'INSUFFICIENT_FUNDS'
+  | 'INVALID_AMOUNT'
+  | 'UNKNOWN'
+  | `HTTP_${number}`;
+
+/**
+ * The `code` of a {@link TrxRentError}: a spec code ({@link ErrorCode}) or one of
+ * {@link LocalErrorCode}. Typed as this union so a misspelt comparison
+ * (`e.code === 'INSUFICIENT_BALANCE'`) does not compile. At run time a code the service adds
+ * later is kept as it arrives (never replaced): handle it in a `default` branch, e.g.
+ * `String(e.code)`.
+ */
+export type TrxRentErrorCode = ErrorCode | LocalErrorCode;
+
 /** What a {@link TrxRentError} is built from. */
 export interface TrxRentErrorInit {
+  /** Any code: the service's codes are kept as sent, known or not. */
   code: string;
   message: string;
   status?: number | undefined;
@@ -36,8 +73,11 @@ export function isTrxRentError(value: unknown): value is TrxRentError {
  * as `CONNECTION_ERROR`); check it, or the subclass, rather than the message.
  */
 export class TrxRentError extends Error {
-  /** Machine-readable code from the error envelope (e.g. `INSUFFICIENT_BALANCE`). */
-  readonly code: string;
+  /**
+   * Machine-readable code from the error envelope (e.g. `INSUFFICIENT_BALANCE`), typed as the
+   * known codes ({@link TrxRentErrorCode}); an unknown code from the service is kept at run time.
+   */
+  readonly code: TrxRentErrorCode;
   /** HTTP status, when the error came from a response. */
   readonly status: number | undefined;
   /** The envelope's `details` (e.g. `{ field, min }`), or local validation details. */
@@ -50,7 +90,7 @@ export class TrxRentError extends Error {
   constructor(init: TrxRentErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
     this.name = new.target.name;
-    this.code = init.code;
+    this.code = init.code as TrxRentErrorCode;
     this.status = init.status;
     this.details = init.details;
     this.headers = init.headers;
@@ -73,6 +113,9 @@ export class TrxRentError extends Error {
 }
 
 Object.defineProperty(TrxRentError.prototype, BRAND, { value: true });
+// The bundler renames a class that refers to itself (`class _TrxRentError`, see hasInstance
+// above); `err.name`, stack traces and `TrxRentError.name` must show the real name.
+Object.defineProperty(TrxRentError, 'name', { value: 'TrxRentError' });
 
 /** The request id of a response: the `x-request-id` header, else `request_id` in the body or its error envelope. */
 export function readRequestId(headers: Headers | undefined, body: unknown): string | undefined {

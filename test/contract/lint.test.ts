@@ -4,16 +4,19 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { INSTALL_TIMEOUT_MS, toolBin } from '../../scripts/lib/tools.mjs';
 import { buildOpenApiDocument } from '../../src/openapi/document.js';
 
-const require = createRequire(import.meta.url);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const REDOCLY_BIN = join(dirname(require.resolve('@redocly/cli/package.json')), 'bin', 'cli.js');
+// Redocly is installed on demand from scripts/tools/redocly's lockfile (cached; see scripts/lib/tools.mjs).
+let REDOCLY_BIN = '';
+beforeAll(() => {
+  REDOCLY_BIN = toolBin('redocly', 'redocly');
+}, INSTALL_TIMEOUT_MS + 10_000);
 
 describe('the generated OpenAPI document', () => {
   it('is the same on every build', () => {

@@ -10,16 +10,16 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INSTALL_TIMEOUT_MS, toolBin } from '../../scripts/lib/tools.mjs';
 import { TrxRent } from '../../src/index.js';
 import { buildOpenApiDocument } from '../../src/openapi/document.js';
 
-const require = createRequire(import.meta.url);
-const PRISM_BIN = join(dirname(require.resolve('@stoplight/prism-cli/package.json')), 'dist', 'index.js');
+// Prism is installed on demand from scripts/tools/prism's lockfile (cached; see scripts/lib/tools.mjs).
+let PRISM_BIN = '';
 const TARGET = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const START_TIMEOUT_MS = 60_000;
 
@@ -79,6 +79,7 @@ async function waitUntilServing(url: string, child: ChildProcess): Promise<void>
 }
 
 beforeAll(async () => {
+  PRISM_BIN = toolBin('prism', 'prism');
   workDir = mkdtempSync(join(tmpdir(), 'trx-rent-prism-'));
   const file = join(workDir, 'openapi.json');
   writeFileSync(file, JSON.stringify(buildOpenApiDocument({ version: 'test' })));
@@ -96,7 +97,7 @@ beforeAll(async () => {
   prism.stdout?.on('data', keep);
   prism.stderr?.on('data', keep);
   await waitUntilServing(baseUrl, prism);
-}, START_TIMEOUT_MS + 10_000);
+}, INSTALL_TIMEOUT_MS + START_TIMEOUT_MS + 10_000);
 
 afterAll(async () => {
   if (prism) {

@@ -63,6 +63,10 @@ export function errors(error: unknown) {
   if (error instanceof TrxRentError) {
     expectType<string>(error.code);
     expectType<number | undefined>(error.status);
+    // `code` is the union of known codes: a known one compares, a misspelt one does not compile.
+    if (error.code === 'INSUFFICIENT_BALANCE' || error.code === 'CONNECTION_ERROR' || error.code === 'HTTP_502') expectType<string>(error.message);
+    // @ts-expect-error a misspelt code (INSUFICIENT_BALANCE) has no overlap with the known codes
+    if (error.code === 'INSUFICIENT_BALANCE') expectType<string>(error.message);
   }
 }
 

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { privateKeyToAccount } from 'viem/accounts';
-import { wrapFetchWithPayment as wrapV1, decodeXPaymentResponse } from 'x402-fetch';
 import { wrapFetchWithPayment as wrapV2, x402Client, decodePaymentResponseHeader } from '@x402/fetch';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
 import { PaymentRequiredV1, PaymentRequiredV2, PaymentRequirementsV1, PaymentRequirementsV2 } from '../../src/schemas/x402.js';
@@ -8,6 +7,13 @@ import { decodeBase64Json } from '../../src/protocol/codec.js';
 import { MOCK_PAY_TO } from '../../src/mock/x402/index.js';
 import { X402Client, PaymentRefusedError, evmPayer, tronPayer, evmAddressOfKey } from '../../src/x402/index.js';
 import { BASE_URL, KEYS, startMock } from './helpers.js';
+import { INSTALL_TIMEOUT_MS, toolImport } from '../../scripts/lib/tools.mjs';
+
+/** The v1 client's two functions this file uses (x402-fetch@1.2.0, installed on demand from scripts/tools/x402-v1). */
+type X402FetchV1 = {
+  wrapFetchWithPayment: (f: typeof fetch, signer: never) => typeof fetch;
+  decodeXPaymentResponse: (header: string) => Record<string, unknown>;
+};
 
 /**
  * Both wire versions: the mock's v2 challenge (PAYMENT-REQUIRED header and the same JSON as the
@@ -16,9 +22,11 @@ import { BASE_URL, KEYS, startMock } from './helpers.js';
  */
 
 let mock: ReturnType<typeof startMock>;
-beforeAll(() => {
+let v1: X402FetchV1;
+beforeAll(async () => {
   mock = startMock();
-});
+  v1 = await toolImport<X402FetchV1>('x402-v1', 'x402-fetch');
+}, INSTALL_TIMEOUT_MS + 10_000);
 afterAll(() => mock.close());
 
 const PRICES = `${BASE_URL}/x402/tron/prices`;
@@ -114,14 +122,14 @@ describe('v1 challenge (asked for with an option)', () => {
     mock.paid.paywall.configure({ version: 1 });
     try {
       const account = privateKeyToAccount(KEYS.evm);
-      const pay = wrapV1(fetch, account as never);
+      const pay = v1.wrapFetchWithPayment(fetch, account as never);
       const res = await pay(`${BASE_URL}/x402/tron/estimate`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ operation: 'trx_transfer' }),
       });
       expect(res.status).toBe(200);
-      const settlement = decodeXPaymentResponse(res.headers.get('X-PAYMENT-RESPONSE')!);
+      const settlement = v1.decodeXPaymentResponse(res.headers.get('X-PAYMENT-RESPONSE')!);
       expect(settlement).toMatchObject({ success: true, network: 'base', payer: account.address });
       const { data } = (await res.json()) as { data: { energy_needed: number } };
       expect(data.energy_needed).toBe(0);
