@@ -1,8 +1,10 @@
 /**
- * One MCP session (a stdio connection, or one streamable-HTTP session): the account-API client,
- * the x402 client (created on the first paid call, with the session's payment cap and budget),
- * and the spend guard. Credentials come from the options (the CLI's profile or environment),
- * never from tool arguments.
+ * What one `trx-rent mcp` process owns, shared by every MCP session it serves (the stdio
+ * connection, or every streamable-HTTP session): the account-API client, the x402 client
+ * (created on the first paid call: one payment cap and one budget for the whole process), and
+ * the spend guard (one cap per currency, counted across sessions). A new session never brings a
+ * fresh budget. Credentials come from the options (the CLI's profile or environment), never
+ * from tool arguments.
  * @module
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -26,8 +28,12 @@ export interface McpServerOptions {
   gasfreeRelayer?: string | undefined;
   /** Tools that write or spend run only when this is true. @default false */
   allowSpend?: boolean | undefined;
-  /** Refuse spends when the client cannot ask the user (no elicitation). @default false */
-  requireConfirmation?: boolean | undefined;
+  /**
+   * Let a spend go ahead when the client cannot ask the user (no elicitation support). Without
+   * it such a spend is refused with CONFIRMATION_REQUIRED; `allowSpend` alone is not enough.
+   * @default false
+   */
+  spendWithoutConfirmation?: boolean | undefined;
   /** Caps on orders, withdrawals and x402 payments (see `SpendLimits` for the defaults). */
   limits?: SpendLimits | undefined;
   /** Where spend lines go (never stdout: it carries the protocol over stdio). @default stderr */
@@ -53,6 +59,7 @@ export function inCall<T>(scope: CallScope, fn: () => Promise<T>): Promise<T> {
   return currentCall.run(scope, fn);
 }
 
+/** The state one server process shares between its MCP sessions (see the module comment). */
 export class Session {
   readonly options: McpServerOptions;
   readonly api: TrxRent;
@@ -64,8 +71,9 @@ export class Session {
     const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
     this.guard = new SpendGuard({
       allowSpend: Boolean(options.allowSpend),
-      requireConfirmation: options.requireConfirmation,
+      spendWithoutConfirmation: options.spendWithoutConfirmation,
       limits: resolveLimits(options.limits),
+      // The guard sanitises each line (server text in it cannot drive the terminal).
       log: (line) => log(`trx-rent mcp: ${line}`),
     });
     this.api = new TrxRent({
@@ -79,7 +87,7 @@ export class Session {
     });
   }
 
-  /** The x402 client of this session (one budget for the whole session). */
+  /** The x402 client of this server process (one budget for every session). */
   x402(): X402Client {
     if (this.#x402) return this.#x402;
     const { wallet, baseUrl } = this.options;
