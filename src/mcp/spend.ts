@@ -74,6 +74,9 @@ interface Unknown<T = unknown> {
 /** Codes that mean nothing was done: refused before sending, or a definite answer of the service. */
 const NOTHING_DONE = new Set(['VALIDATION_ERROR', 'INVALID_ADDRESS', 'INSECURE_TRANSPORT', 'CONFIGURATION_ERROR', 'PROVIDER_UNAVAILABLE', 'MAINTENANCE']);
 
+/** Answers to a replay that do not tell whether the first request was carried out. */
+const INCONCLUSIVE = new Set([401, 403, 408, 409, 425, 429]);
+
 /**
  * `refused`: a definite answer that nothing was done (a 4xx to every attempt, or refused before
  * sending). `unknown`: it may have been done (an attempt got no answer, a 5xx, a cancelled call).
@@ -239,7 +242,9 @@ export class SpendGuard {
       try {
         result = await entry.run(key, AbortSignal.timeout(30_000));
       } catch (error) {
-        if (outcomeOf(error) === 'refused') {
+        // Rate limits, timeouts and auth come before the service looks the key up: they say
+        // nothing about the first request. Any other definite refusal of the same body does.
+        if (outcomeOf(error) === 'refused' && !INCONCLUSIVE.has((error as TrxRentError).status ?? 0)) {
           this.#unknown.delete(entry);
           this.#settle(request, false);
           this.log(`not spent ${request.tool} (idempotency key ${key}): the service refused it (${(error as TrxRentError).code}); reservation released`);
