@@ -203,7 +203,7 @@ describe('security: the MCP HTTP endpoint', () => {
   it('needs the bearer token: missing, wrong or malformed is 401, and the token is printed once', async () => {
     expect(server.token).toMatch(/^[\w-]{40,}$/);
     expect(server.stderr().split(server.token)).toHaveLength(2); // printed exactly once
-    for (const headers of [{}, { authorization: `Bearer ${'x'.repeat(server.token.length)}` }, { authorization: `Bearer ${server.token}x` }, { authorization: server.token }, { authorization: `Basic ${server.token}` }]) {
+    for (const headers of [{} as Record<string, string>, { authorization: `Bearer ${'x'.repeat(server.token.length)}` }, { authorization: `Bearer ${server.token}x` }, { authorization: server.token }, { authorization: `Basic ${server.token}` }]) {
       const r = await rawInit(server, headers);
       expect(r.status, JSON.stringify(headers)).toBe(401);
       expect(r.headers.get('www-authenticate')).toMatch(/^Bearer/);
