@@ -18,7 +18,9 @@ import type { Readable, Writable } from 'node:stream';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { loadMcpStdio, loadMcpStreamableHttp, loadMcpTypes } from '../peers/index.js';
+import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_SESSIONS, MIN_TOKEN_LENGTH } from './limits.js';
 import { type McpServerOptions, Session, createMcpServer } from './server.js';
+
 export interface Served {
   /** Resolves when the session ends (stdin closed) or the server was closed. */
   closed: Promise<void>;
@@ -60,12 +62,6 @@ export function isLoopbackHost(host: string): boolean {
 
 const MAX_BODY = 4 * 1024 * 1024;
 
-/** Default idle time after which an HTTP session is closed: 15 minutes. */
-export const DEFAULT_IDLE_TIMEOUT_MS = 15 * 60_000;
-/** Default most live HTTP sessions. */
-export const DEFAULT_MAX_SESSIONS = 32;
-/** Shortest bearer token accepted from a file or the environment. */
-export const MIN_TOKEN_LENGTH = 16;
 
 /** Where and how the HTTP server listens. */
 export interface HttpListen {
