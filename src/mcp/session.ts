@@ -12,7 +12,9 @@ import { TrxRent } from '../client.js';
 import { TrxRentError } from '../errors/index.js';
 import { X402Client, type PaymentQuote } from '../x402/client.js';
 import { evmPayer, tronPayer, type Payer } from '../x402/payers.js';
+import type { Logger } from '../http/log.js';
 import { resolveLimits, type SpendLimits } from './limits.js';
+import { oneLine } from './text.js';
 import { SpendGuard, SpendRefusedError, type Confirmer } from './spend.js';
 
 export interface McpServerOptions {
@@ -65,6 +67,7 @@ export class Session {
   readonly api: TrxRent;
   readonly guard: SpendGuard;
   #x402: X402Client | undefined;
+  readonly #debug: Logger;
 
   constructor(options: McpServerOptions) {
     this.options = options;
@@ -76,7 +79,11 @@ export class Session {
       // The guard sanitises each line (server text in it cannot drive the terminal).
       log: (line) => log(`trx-rent mcp: ${line}`),
     });
+    // TRX_RENT_LOG=debug: the SDK's debug lines (an x402 settlement's tx among them) go to the
+    // same sink, one sanitised line each.
+    this.#debug = { debug: (message) => log(oneLine(message)) };
     this.api = new TrxRent({
+      logger: this.#debug,
       baseUrl: options.baseUrl,
       // '' rather than undefined: the SDK would fall back to process.env; the caller decided.
       apiKey: options.apiKey ?? '',
@@ -117,6 +124,7 @@ export class Session {
       fetch: this.options.fetch,
       headers: this.options.userAgent ? { 'user-agent': this.options.userAgent } : undefined,
       onPayment: (quote) => this.#confirmPayment(quote),
+      logger: this.#debug,
     });
     return this.#x402;
   }

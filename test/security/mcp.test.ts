@@ -337,7 +337,8 @@ describe('security: hostile services cannot drive the terminal or the agent thro
         answer.body = JSON.stringify(body);
       }
     });
-    const server = await startHttp(['--base-url', h.url, '--allow-spend', '--spend-without-confirmation'], { TRX_RENT_API_KEY: mock.apiKey, TRX_RENT_X402_EVM_KEY: EVM_KEY });
+    // TRX_RENT_LOG=debug: the SDK's own debug lines (the settlement's tx among them) go to stderr too
+    const server = await startHttp(['--base-url', h.url, '--allow-spend', '--spend-without-confirmation'], { TRX_RENT_API_KEY: mock.apiKey, TRX_RENT_X402_EVM_KEY: EVM_KEY, TRX_RENT_LOG: 'debug' });
     const client = await httpClient(server);
     try {
       const paid = await call(client, 'x402_network');
@@ -361,6 +362,7 @@ describe('security: hostile services cannot drive the terminal or the agent thro
       await new Promise((resolve) => setTimeout(resolve, 200));
       const err = server.stderr();
       expect(err).not.toMatch(CONTROL_OR_TAB);
+      expect(err).toMatch(/trx-rent x402 +paid 0\.01 USD in USDC on Base \(exact\), tx 0x(ab){32}refused forged line/);
       expect(err).toMatch(/paid x402_network: 0\.01 USD .*tx invalid \(the service reported a settlement transaction that is not a hash; not shown\)/);
       expect(err).toContain(`spent create_order: order ${order.id} (PENDINGrefused forged line) 65000 ENERGY`);
       // the forged text stays inside its own line: no line starts with it
