@@ -86,6 +86,20 @@ export class TrxRentError extends Error {
   readonly headers: Headers | undefined;
   /** The server's id for the request (`x-request-id` header or `request_id` in the body), for support. */
   readonly requestId: string | undefined;
+  /**
+   * On the final error of a keyed POST (`orders.create`, `withdrawals.create`): the
+   * Idempotency-Key every attempt carried, the one the SDK generated when none was given. Pass it
+   * back as `{ idempotencyKey }` to retry safely: the service answers with what the first request
+   * created instead of acting twice. Always set on a ConnectionError or TimeoutError of a keyed POST.
+   */
+  declare readonly idempotencyKey?: string;
+  /**
+   * On the final error of a keyed POST: true when some attempt got no answer (connection lost,
+   * timeout), so the request may have been carried out even if a later attempt got a 4xx such as
+   * RATE_LIMITED. Retry with `idempotencyKey`, or look for the order, before counting it as not
+   * done.
+   */
+  declare readonly outcomeUnknown?: boolean;
 
   constructor(init: TrxRentErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -116,6 +130,17 @@ Object.defineProperty(TrxRentError.prototype, BRAND, { value: true });
 // The bundler renames a class that refers to itself (`class _TrxRentError`, see hasInstance
 // above); `err.name`, stack traces and `TrxRentError.name` must show the real name.
 Object.defineProperty(TrxRentError, 'name', { value: 'TrxRentError' });
+
+/**
+ * Marks the final error of a keyed POST with its Idempotency-Key and whether its outcome is
+ * unknown (some attempt got no answer).
+ * @internal The HTTP client's; callers read `idempotencyKey` and `outcomeUnknown`.
+ */
+export function markKeyed(error: TrxRentError, idempotencyKey: string, outcomeUnknown: boolean): TrxRentError {
+  Object.defineProperty(error, 'idempotencyKey', { value: idempotencyKey, enumerable: true, configurable: true });
+  Object.defineProperty(error, 'outcomeUnknown', { value: outcomeUnknown, enumerable: true, configurable: true });
+  return error;
+}
 
 /** The request id of a response: the `x-request-id` header, else `request_id` in the body or its error envelope. */
 export function readRequestId(headers: Headers | undefined, body: unknown): string | undefined {
@@ -165,7 +190,6 @@ export class RateLimitedError extends TrxRentError {
   }
 }
 
-/** The request never got a response: DNS, refused or reset connection, aborted body. */
 /**
  * Why a connection failed, from the system error under fetch's own: `refused` (nothing
  * listening), `dns` (host not found), `tls` (certificate or handshake), `timeout`, `reset`
@@ -185,7 +209,10 @@ export interface ConnectionDetails {
 
 /**
  * The request did not get an answer: the connection was refused, the host not found, TLS
- * failed, it was dropped … `details.cause` says which (see ConnectionDetails).
+ * failed, it was dropped … `details.cause` says which (see ConnectionDetails). For a keyed POST
+ * (an order, a withdrawal) `idempotencyKey` holds the key that was sent and `outcomeUnknown` is
+ * true: the request may have been carried out, so retry with `{ idempotencyKey: error.idempotencyKey }`
+ * (never a new key) to learn its result without acting twice.
  */
 export class ConnectionError extends TrxRentError {
   constructor(message: string, cause?: unknown, details?: ConnectionDetails) {
@@ -195,7 +222,9 @@ export class ConnectionError extends TrxRentError {
 
 /**
  * A request (or a wait such as `orders.waitFor`) ran past its deadline. From the transport,
- * `details` is `{ cause: 'timeout', url }`.
+ * `details` is `{ cause: 'timeout', url }`. For a keyed POST (an order, a withdrawal)
+ * `idempotencyKey` holds the key that was sent and `outcomeUnknown` is true: retry with
+ * `{ idempotencyKey: error.idempotencyKey }` to learn its result without acting twice.
  */
 export class TimeoutError extends TrxRentError {
   constructor(message: string, cause?: unknown, details?: ConnectionDetails) {

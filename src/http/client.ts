@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ConnectionError, TimeoutError, TrxRentError, errorFromBody } from '../errors/index.js';
+import { ConnectionError, TimeoutError, TrxRentError, errorFromBody, markKeyed } from '../errors/index.js';
 import type { WithResponse } from './api-promise.js';
 import { env } from './env.js';
 import { type Logger, type LogLevel, resolveLogger } from './log.js';
@@ -208,6 +208,11 @@ export class HttpClient {
     const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
     const label = `${method} ${req.path}`;
 
+    // A keyed POST's final error carries its key, and whether some attempt got no answer.
+    const key = req.idempotencyKey;
+    let unanswered = false;
+    const final = (error: unknown): unknown => (key && error instanceof TrxRentError ? markKeyed(error, key, unanswered || error instanceof ConnectionError || error instanceof TimeoutError) : error);
+
     for (let attempt = 0; ; attempt++) {
       const started = this.#logger ? Date.now() : 0;
       if (this.#logger) this.#log(`→ ${label}${attempt ? ` (retry ${attempt}/${maxRetries})` : ''}`);
@@ -217,7 +222,9 @@ export class HttpClient {
       } catch (failure) {
         // Only faults of the network are retried: a redirect, an oversized body or the caller's
         // abort are final.
-        if (!(failure instanceof ConnectionError || failure instanceof TimeoutError) || !canRetry || attempt >= maxRetries) throw failure;
+        const network = failure instanceof ConnectionError || failure instanceof TimeoutError;
+        if (!network || !canRetry || attempt >= maxRetries) throw final(failure);
+        unanswered = true;
         await this.#wait(failure, undefined, attempt, options.signal);
         continue;
       }
@@ -230,9 +237,9 @@ export class HttpClient {
         // A 409 on a *retry* of our own keyed POST means the earlier attempt (which we gave up
         // on) is still being processed: wait and ask again; the server then replays its result.
         const inFlight = response.status === 409 && attempt > 0 && Boolean(req.idempotencyKey) && error.code === 'DUPLICATE_REQUEST';
-        if (!canRetry || attempt >= maxRetries || !(RETRYABLE_STATUSES.has(response.status) || inFlight)) throw error;
+        if (!canRetry || attempt >= maxRetries || !(RETRYABLE_STATUSES.has(response.status) || inFlight)) throw final(error);
         const retryAfterMs = (error as { retryAfterMs?: number }).retryAfterMs;
-        if (retryAfterMs !== undefined && retryAfterMs > this.#policy.maxRetryAfterMs) throw error;
+        if (retryAfterMs !== undefined && retryAfterMs > this.#policy.maxRetryAfterMs) throw final(error);
         await this.#wait(error, response.status, attempt, options.signal, retryAfterMs);
       }
     }

@@ -44,6 +44,13 @@ export const DEFAULT_LIMITS = {
   x402Budget: '0.1',
 } as const satisfies SpendLimits;
 
+/** Default idle time after which an HTTP session is closed: 15 minutes. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 15 * 60_000;
+/** Default most live HTTP sessions. */
+export const DEFAULT_MAX_SESSIONS = 32;
+/** Shortest bearer token `--http` accepts (from a file, the environment or the caller). */
+export const MIN_TOKEN_LENGTH = 16;
+
 /** The limits as exact integers: TRX and USDT in 6-decimal units (SUN), USD as decimal strings. */
 export interface ResolvedLimits {
   maxOrderSun: bigint;

@@ -1,8 +1,10 @@
 /**
- * One MCP session (a stdio connection, or one streamable-HTTP session): the account-API client,
- * the x402 client (created on the first paid call, with the session's payment cap and budget),
- * and the spend guard. Credentials come from the options (the CLI's profile or environment),
- * never from tool arguments.
+ * What one `trx-rent mcp` process owns, shared by every MCP session it serves (the stdio
+ * connection, or every streamable-HTTP session): the account-API client, the x402 client
+ * (created on the first paid call: one payment cap and one budget for the whole process), and
+ * the spend guard (one cap per currency, counted across sessions). A new session never brings a
+ * fresh budget. Credentials come from the options (the CLI's profile or environment), never
+ * from tool arguments.
  * @module
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -10,7 +12,9 @@ import { TrxRent } from '../client.js';
 import { TrxRentError } from '../errors/index.js';
 import { X402Client, type PaymentQuote } from '../x402/client.js';
 import { evmPayer, tronPayer, type Payer } from '../x402/payers.js';
+import type { Logger } from '../http/log.js';
 import { resolveLimits, type SpendLimits } from './limits.js';
+import { oneLine } from './text.js';
 import { SpendGuard, SpendRefusedError, type Confirmer } from './spend.js';
 
 export interface McpServerOptions {
@@ -26,8 +30,12 @@ export interface McpServerOptions {
   gasfreeRelayer?: string | undefined;
   /** Tools that write or spend run only when this is true. @default false */
   allowSpend?: boolean | undefined;
-  /** Refuse spends when the client cannot ask the user (no elicitation). @default false */
-  requireConfirmation?: boolean | undefined;
+  /**
+   * Let a spend go ahead when the client cannot ask the user (no elicitation support). Without
+   * it such a spend is refused with CONFIRMATION_REQUIRED; `allowSpend` alone is not enough.
+   * @default false
+   */
+  spendWithoutConfirmation?: boolean | undefined;
   /** Caps on orders, withdrawals and x402 payments (see `SpendLimits` for the defaults). */
   limits?: SpendLimits | undefined;
   /** Where spend lines go (never stdout: it carries the protocol over stdio). @default stderr */
@@ -53,22 +61,29 @@ export function inCall<T>(scope: CallScope, fn: () => Promise<T>): Promise<T> {
   return currentCall.run(scope, fn);
 }
 
+/** The state one server process shares between its MCP sessions (see the module comment). */
 export class Session {
   readonly options: McpServerOptions;
   readonly api: TrxRent;
   readonly guard: SpendGuard;
   #x402: X402Client | undefined;
+  readonly #debug: Logger;
 
   constructor(options: McpServerOptions) {
     this.options = options;
     const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
     this.guard = new SpendGuard({
       allowSpend: Boolean(options.allowSpend),
-      requireConfirmation: options.requireConfirmation,
+      spendWithoutConfirmation: options.spendWithoutConfirmation,
       limits: resolveLimits(options.limits),
+      // The guard sanitises each line (server text in it cannot drive the terminal).
       log: (line) => log(`trx-rent mcp: ${line}`),
     });
+    // TRX_RENT_LOG=debug: the SDK's debug lines (an x402 settlement's tx among them) go to the
+    // same sink, one sanitised line each.
+    this.#debug = { debug: (message) => log(oneLine(message)) };
     this.api = new TrxRent({
+      logger: this.#debug,
       baseUrl: options.baseUrl,
       // '' rather than undefined: the SDK would fall back to process.env; the caller decided.
       apiKey: options.apiKey ?? '',
@@ -79,7 +94,7 @@ export class Session {
     });
   }
 
-  /** The x402 client of this session (one budget for the whole session). */
+  /** The x402 client of this server process (one budget for every session). */
   x402(): X402Client {
     if (this.#x402) return this.#x402;
     const { wallet, baseUrl } = this.options;
@@ -109,6 +124,7 @@ export class Session {
       fetch: this.options.fetch,
       headers: this.options.userAgent ? { 'user-agent': this.options.userAgent } : undefined,
       onPayment: (quote) => this.#confirmPayment(quote),
+      logger: this.#debug,
     });
     return this.#x402;
   }

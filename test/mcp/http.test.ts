@@ -9,8 +9,8 @@ import { TOOLS } from '../../src/mcp/tools/index.js';
 import { KEYS, TARGET, errorOf, ok } from './helpers.js';
 
 /**
- * `trx-rent mcp --http PORT`: streamable HTTP on loopback, one session (and spend guard) per MCP
- * session, Host and Origin checked so a web page cannot drive it.
+ * `trx-rent mcp --http PORT`: streamable HTTP on loopback, one spend guard and x402 budget shared
+ * by every MCP session, a bearer token, Host and Origin checked so a web page cannot drive it.
  */
 let mock: MockServer;
 let served: ServedHttp;
@@ -25,6 +25,7 @@ beforeAll(async () => {
       tronFullNode: mock.url,
       gasfreeRelayer: `${mock.url}/__mock/gasfree`,
       allowSpend: true,
+      spendWithoutConfirmation: true,
       limits: { x402Budget: '0.01' },
       log: (line) => logs.push(line),
     },
@@ -36,16 +37,19 @@ afterAll(async () => {
   await mock?.close();
 });
 
+const auth = () => ({ authorization: `Bearer ${served.token}` });
+const transport = () => new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers: auth() } });
+
 async function client(): Promise<Client> {
   const c = new Client({ name: 'trx-rent-http-test', version: '1.0.0' });
-  await c.connect(new StreamableHTTPClientTransport(new URL(served.url)), { timeout: 10_000 });
+  await c.connect(transport(), { timeout: 10_000 });
   return c;
 }
 
 const call = async (c: Client, name: string, args: Record<string, unknown> = {}) => (await c.callTool({ name, arguments: args }, undefined, { timeout: 15_000 })) as CallToolResult;
 
 describe('streamable HTTP on loopback', () => {
-  test('serves on 127.0.0.1 at /mcp; each MCP session has its own budget', async () => {
+  test('serves on 127.0.0.1 at /mcp; every MCP session shares the one x402 budget', async () => {
     expect(served.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const a = await client();
     const b = await client();
@@ -54,8 +58,8 @@ describe('streamable HTTP on loopback', () => {
       expect(ok<{ best: unknown }>(await call(a, 'preview_order', { resource: 'ENERGY', amount: 65_000, duration: 3600 })).best).toBeTruthy();
       ok(await call(a, 'x402_network'));
       expect(errorOf(await call(a, 'x402_network')).code).toBe('PAYMENT_REFUSED');
-      // another session: its own 0.01 USD budget
-      ok(await call(b, 'x402_network'));
+      // another session: the same 0.01 USD budget, already spent
+      expect(errorOf(await call(b, 'x402_network')).code).toBe('PAYMENT_REFUSED');
       expect(errorOf(await call(a, 'create_order', { resource_type: 'ENERGY', amount: 1, duration_sec: 3600, target_address: TARGET })).code).toBe('VALIDATION_ERROR');
     } finally {
       await a.close();
@@ -70,11 +74,12 @@ describe('streamable HTTP on loopback', () => {
       asked.push(String(request.params.message));
       return { action: 'decline' };
     });
-    await c.connect(new StreamableHTTPClientTransport(new URL(served.url)), { timeout: 10_000 });
+    await c.connect(transport(), { timeout: 10_000 });
     try {
-      expect(errorOf(await call(c, 'x402_network')).code).toBe('DECLINED');
+      // (the x402 budget is the server's, spent by the test above: an order is asked instead)
+      expect(errorOf(await call(c, 'create_order', { resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: TARGET })).code).toBe('DECLINED');
       expect(asked).toHaveLength(1);
-      expect(asked[0]).toMatch(/^Pay 0\.01 USD .* for GET \/x402\/tron\/network/);
+      expect(asked[0]).toMatch(/^Rent 65000 ENERGY to T\w+ for 3600 s \(MARKET\), at most \d+ SUN per unit: at most [\d.]+ TRX\. Approve\?$/);
     } finally {
       await c.close();
     }
@@ -88,12 +93,12 @@ describe('streamable HTTP on loopback', () => {
       params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'page', version: '1' } },
     };
     const post = (headers: Record<string, string>) =>
-      fetch(served.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(init) });
+      fetch(served.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...auth(), ...headers }, body: JSON.stringify(init) });
     expect((await post({ origin: 'https://evil.example' })).status).toBe(403);
     // fetch will not send another Host; node:http will
     const status = await new Promise<number>((resolve, reject) => {
       const url = new URL(served.url);
-      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { host: 'evil.example', 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (res) => {
+      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { host: 'evil.example', 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...auth() } }, (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);
       });
@@ -102,7 +107,7 @@ describe('streamable HTTP on loopback', () => {
     });
     expect(status).toBe(403);
     expect((await fetch(served.url.replace(/\/mcp$/, '/other'))).status).toBe(404);
-    expect((await fetch(served.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' })).status).toBe(400);
+    expect((await fetch(served.url, { method: 'POST', headers: { 'content-type': 'application/json', ...auth() }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' })).status).toBe(400);
   });
 
   test('binding anything but loopback is refused', async () => {

@@ -101,7 +101,7 @@ describe('trx-rent mcp --mock over stdio (the built bin)', () => {
       expect(err).toMatch(/x402 wallet a throwaway TRON key/);
       expect(err).toContain(`spent create_order: order ${created.order.id}`);
       expect(err).toMatch(/refused create_order: .*\(DECLINED\)/);
-      expect(err).toMatch(/paid x402_prices: 0\.01 USD in USDT .*\(x402 session 0\.01 of 0\.05 USD\)/);
+      expect(err).toMatch(/paid x402_prices: 0\.01 USD in USDT .*\(x402 server total 0\.01 of 0\.05 USD\)/);
     } finally {
       await s.close();
     }
@@ -127,7 +127,7 @@ describe('trx-rent mcp --mock over stdio (the built bin)', () => {
     } finally {
       await capped.close();
     }
-    const raised = await spawnServer(['--allow-spend', '--max-order-trx', '20'], undefined, configDir);
+    const raised = await spawnServer(['--allow-spend', '--spend-without-confirmation', '--max-order-trx', '20'], undefined, configDir);
     try {
       ok(await call(raised.client, 'create_order', ORDER));
     } finally {

@@ -28,7 +28,9 @@ const ORDER = { resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, tar
 
 /** Opens a session for one test and closes it afterwards. */
 async function session<T>(options: Parameters<typeof connect>[1], run: (c: Connected) => Promise<T>, elicit?: Parameters<typeof connect>[2]): Promise<T> {
-  const c = await connect(mock, options, elicit);
+  // A client without elicitation spends only on a server started with --spend-without-confirmation:
+  // the tests of caps use one unless they say otherwise.
+  const c = await connect(mock, { spendWithoutConfirmation: !elicit, ...options }, elicit);
   try {
     return await run(c);
   } finally {
@@ -297,12 +299,15 @@ describe('confirmation (elicitation)', () => {
     expect(payments()).toBe(before + 1);
   });
 
-  test('--require-confirmation: a client that cannot ask gets CONFIRMATION_REQUIRED, nothing spent', async () => {
+  test('by default (no --spend-without-confirmation) a client that cannot ask gets CONFIRMATION_REQUIRED, nothing spent', async () => {
     const orders = await orderCount();
     const paid = payments();
-    await session({ allowSpend: true, requireConfirmation: true }, async ({ client }) => {
-      expect(errorOf(await call(client, 'create_order', ORDER)).code).toBe('CONFIRMATION_REQUIRED');
+    await session({ allowSpend: true, spendWithoutConfirmation: false }, async ({ client, logs }) => {
+      const refused = errorOf(await call(client, 'create_order', ORDER));
+      expect(refused.code).toBe('CONFIRMATION_REQUIRED');
+      expect(refused.message).toMatch(/--spend-without-confirmation/);
       expect(errorOf(await call(client, 'x402_network', {})).code).toBe('CONFIRMATION_REQUIRED');
+      expect(logs.some((l) => /refused create_order: .*\(CONFIRMATION_REQUIRED\)/.test(l))).toBe(true);
     });
     expect(await orderCount()).toBe(orders);
     expect(payments()).toBe(paid);

@@ -10,9 +10,9 @@ import type { Command } from 'commander';
 import { type Context, action } from '../context.js';
 import { UsageError } from '../errors.js';
 import { parseInteger } from '../parse.js';
-import { ENV, describeSource } from '../settings.js';
+import { ENV, describeSource, readSecretFile } from '../settings.js';
 import type { CommandModule } from '../types.js';
-import { DEFAULT_LIMITS, type SpendLimits } from '../../mcp/limits.js';
+import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_LIMITS, DEFAULT_MAX_SESSIONS, MIN_TOKEN_LENGTH, type SpendLimits } from '../../mcp/limits.js';
 
 interface McpOptions {
   allowSpend?: boolean;
@@ -22,10 +22,17 @@ interface McpOptions {
   maxPayment?: string;
   x402Budget?: string;
   requireConfirmation?: boolean;
+  spendWithoutConfirmation?: boolean;
   keyFile?: string;
   http?: string;
+  tokenFile?: string;
+  idleTimeout?: string;
+  maxSessions?: string;
   saveLimits?: boolean;
 }
+
+/** The HTTP bearer token's environment variable. */
+const TOKEN_ENV = 'TRX_RENT_MCP_TOKEN';
 
 /** Each cap: its flag's option key and the profile setting that holds it. */
 const CAPS: Array<{ key: keyof SpendLimits & keyof McpOptions; setting: string }> = [
@@ -72,31 +79,44 @@ const command: CommandModule = {
     'Run an MCP (Model Context Protocol) server so an agent can use trx-rent: prices, previews, orders, balance, history, deposits, ' +
     'withdrawals, webhooks and every x402 call, as tools. Read-only unless --allow-spend; spending is capped per call and per session ' +
     'and confirmed by the user where the client can ask. The API key and the x402 wallet come from the profile or the environment, ' +
-    'never from the agent. Serves stdio (what MCP clients start) or, with --http PORT, streamable HTTP on 127.0.0.1.',
+    'never from the agent. Caps count across every session of the server. Serves stdio (what MCP clients start) or, with --http PORT, ' +
+    'streamable HTTP on 127.0.0.1 behind a bearer token.',
   register(cmd: Command) {
     cmd
       .option('--allow-spend', 'let tools spend (orders, withdrawals, x402 payments) and change webhooks, within the caps')
       .option('--max-order-trx <trx>', `most one order may cost, in TRX (default ${DEFAULT_LIMITS.maxOrderTrx}; profile mcp_max_order_trx)`)
       .option('--max-withdrawal <amount>', 'most one withdrawal may move, in TRX or USDT (default: withdrawals off; profile mcp_max_withdrawal)')
-      .option('--session-limit <amount>', `most orders and withdrawals may spend together per session, per currency (default ${DEFAULT_LIMITS.sessionLimit}; profile mcp_session_limit)`)
+      .option('--session-limit <amount>', `most orders and withdrawals may spend together while the server runs, all sessions together, per currency (default ${DEFAULT_LIMITS.sessionLimit}; profile mcp_session_limit)`)
       .option('--max-payment <usd>', `most one x402 call may cost, in USD (default ${DEFAULT_LIMITS.maxPayment}; profile mcp_max_payment)`)
-      .option('--x402-budget <usd>', `most all x402 calls of a session may cost, in USD (default ${DEFAULT_LIMITS.x402Budget}; profile mcp_x402_budget)`)
-      .option('--require-confirmation', 'refuse every spend when the client cannot ask the user (no elicitation support)')
+      .option('--x402-budget <usd>', `most all x402 calls may cost together while the server runs, all sessions together, in USD (default ${DEFAULT_LIMITS.x402Budget}; profile mcp_x402_budget)`)
+      .option('--spend-without-confirmation', 'let a spend go ahead when the client cannot ask the user (no elicitation support); without it such spends are refused')
+      .option('--require-confirmation', 'refuse spends the user cannot confirm (the default; kept for older scripts)')
       .option('--key-file <path>', `x402 wallet: a hex key, or JSON {"tron": "…", "evm": "…"} (or env ${ENV.x402TronKey} / ${ENV.x402EvmKey})`)
-      .option('--http <port>', 'serve streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio (0: any free port)')
+      .option('--http <port>', 'serve streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio (0: any free port); clients must send the bearer token')
+      .option('--token-file <path>', `--http: the bearer token, from a file (or env ${TOKEN_ENV}); default: a random token printed once on stderr`)
+      .option('--idle-timeout <seconds>', `--http: close a session after this many seconds without a request (default ${DEFAULT_IDLE_TIMEOUT_MS / 1000})`)
+      .option('--max-sessions <n>', `--http: most live sessions; an initialize past it answers 503 (default ${DEFAULT_MAX_SESSIONS})`)
       .option('--save-limits', 'save the caps given as flags to the profile (mcp_* settings) and exit')
       .addHelpText(
         'after',
         '\nClient configuration (Claude Desktop and other `mcpServers` clients):\n' +
           '  { "mcpServers": { "trx-rent": { "command": "npx", "args": ["trx-rent", "mcp"],\n' +
           '      "env": { "TRX_RENT_API_KEY": "sk_live_…", "TRX_RENT_BASE_URL": "https://…" } } } }\n' +
-          'Try it without an account: args ["trx-rent", "mcp", "--mock"]. Spend lines go to stderr.',
+          'Try it without an account: args ["trx-rent", "mcp", "--mock"]. Spend lines go to stderr.\n' +
+          'Spending needs --allow-spend and a client that can ask the user (elicitation), or --spend-without-confirmation.\n' +
+          `HTTP clients send "Authorization: Bearer TOKEN" (the token printed at start, or --token-file / ${TOKEN_ENV}).`,
       )
       .action(
         action<[], McpOptions>(async (ctx, { opts }) => {
           if (opts.saveLimits) return saveLimits(ctx, opts);
           if (opts.keyFile === '-') throw new UsageError('--key-file - is not available here: stdin carries the MCP protocol', 'pass --key-file FILE');
           const port = opts.http === undefined ? undefined : parseInteger(opts.http, '--http', { max: 65_535 });
+          if (opts.spendWithoutConfirmation && opts.requireConfirmation) throw new UsageError('--spend-without-confirmation and --require-confirmation contradict each other', 'pass one of them');
+          const httpOnly = (['tokenFile', 'idleTimeout', 'maxSessions'] as const).filter((k) => opts[k] !== undefined);
+          if (port === undefined && httpOnly.length) throw new UsageError(`--${httpOnly[0]!.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} applies to --http only`, 'add --http PORT');
+          const idleTimeoutMs = opts.idleTimeout === undefined ? undefined : parseInteger(opts.idleTimeout, '--idle-timeout', { min: 1, max: 7 * 24 * 3600 }) * 1000;
+          const maxSessions = opts.maxSessions === undefined ? undefined : parseInteger(opts.maxSessions, '--max-sessions', { min: 1, max: 10_000 });
+          const token = port === undefined ? undefined : bearerToken(ctx, opts);
           const mock = Boolean(ctx.opts.mock);
           const settings = await ctx.settings(true);
           if (!settings.baseUrl) {
@@ -122,7 +142,7 @@ const command: CommandModule = {
             wallet,
             ...(mock ? { tronFullNode: baseUrl, gasfreeRelayer: `${baseUrl}/__mock/gasfree` } : {}),
             allowSpend: Boolean(opts.allowSpend),
-            requireConfirmation: Boolean(opts.requireConfirmation),
+            spendWithoutConfirmation: Boolean(opts.spendWithoutConfirmation),
             limits,
             log,
             fetch: ctx.fetch,
@@ -132,12 +152,19 @@ const command: CommandModule = {
           const transports = await import('../../mcp/transports.js');
           const where = mock ? `the embedded mock at ${baseUrl}` : `${baseUrl} (${describeSource(settings.baseUrl.source)})`;
           const key = settings.apiKey ? `API key from ${describeSource(settings.apiKey.source)}` : 'no API key (only public tools work)';
-          const mode = opts.allowSpend ? 'spending allowed within the caps' : 'read-only (start with --allow-spend to let tools spend)';
+          const mode = !opts.allowSpend
+            ? 'read-only (start with --allow-spend to let tools spend)'
+            : `spending allowed within the caps (shared by all sessions)${opts.spendWithoutConfirmation ? ', also when the client cannot ask the user (--spend-without-confirmation)' : '; each spend confirmed by the user'}`;
           let served: { closed: Promise<void>; close(): Promise<void> };
           if (port !== undefined) {
-            const http = await transports.serveHttp(options, { port, host: '127.0.0.1' });
+            const http = await transports.serveHttp(options, { port, host: '127.0.0.1', token: token?.value, idleTimeoutMs, maxSessions });
             served = http;
-            log(`trx-rent mcp: listening on ${http.url} (streamable HTTP, one session per client)`);
+            log(
+              `trx-rent mcp: listening on ${http.url} (streamable HTTP; at most ${maxSessions ?? DEFAULT_MAX_SESSIONS} sessions, closed after ${(idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS) / 1000} s idle)`,
+            );
+            // Shown once, here: clients send it as "Authorization: Bearer …".
+            if (http.generatedToken) log(`trx-rent mcp: bearer token (shown once; clients send "Authorization: Bearer <token>"): ${http.token}`);
+            else log(`trx-rent mcp: bearer token from ${token!.from}`);
           } else {
             const { stdin, stdout } = ctx.runtime;
             if (!isNodeStream(stdin) || !isNodeStream(stdout)) throw new UsageError('the stdio server needs the process streams');
@@ -151,6 +178,21 @@ const command: CommandModule = {
       );
   },
 };
+
+/** `--http`'s bearer token: --token-file > TRX_RENT_MCP_TOKEN > generated by the server (undefined). */
+function bearerToken(ctx: Context, opts: McpOptions): { value: string; from: string } | undefined {
+  const check = (value: string, from: string) => {
+    if (value.length < MIN_TOKEN_LENGTH || /\s/.test(value)) throw new UsageError(`the bearer token from ${from} must be at least ${MIN_TOKEN_LENGTH} characters without spaces`, 'e.g. openssl rand -hex 32 > token && chmod 600 token');
+    return { value, from };
+  };
+  if (opts.tokenFile !== undefined) {
+    if (opts.tokenFile === '-') throw new UsageError('--token-file - is not available: pass a file', 'e.g. --token-file ~/.config/trx-rent/mcp-token');
+    return check(readSecretFile(opts.tokenFile, '--token-file', (m) => ctx.out.warn(m)).value, `--token-file ${opts.tokenFile}`);
+  }
+  const env = ctx.env[TOKEN_ENV]?.trim();
+  if (env) return check(env, TOKEN_ENV);
+  return undefined;
+}
 
 function isNodeStream(value: unknown): boolean {
   return typeof (value as { on?: unknown })?.on === 'function';

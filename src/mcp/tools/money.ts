@@ -28,7 +28,7 @@ export const MONEY_TOOLS = [
     title: 'Withdraw TRX or USDT',
     description:
       'Withdraw from the account balance to a TRON address. SPENDS MONEY: needs a server started with --allow-spend and a per-withdrawal cap (--max-withdrawal, off by default), ' +
-      'counts against the session cap (--session-limit), and the user is asked to confirm when the client supports it. ' +
+      'counts against the server\'s total cap (--session-limit, all sessions together), and the user must confirm it (elicitation). ' +
       `amount is an integer in SUN for TRX (1 TRX = 1,000,000 SUN) or in 6-decimal units for USDT, at least ${LIMITS.MIN_WITHDRAWAL_SUN} (50 TRX). Returns the withdrawal (status PENDING).`,
     access: 'spend',
     input: CreateWithdrawalRequest,
@@ -54,7 +54,7 @@ export const MONEY_TOOLS = [
           summary: `Withdraw ${money(atomic, args.currency)} to ${args.address}`,
         },
         ask,
-        () => session.api.withdrawals.create(args, { signal }),
+        (idempotencyKey, replaySignal) => session.api.withdrawals.create(args, { signal: replaySignal ?? signal, idempotencyKey }),
         (w) => `withdrawal ${w.id} (${w.status}) of ${money(atomic, args.currency)} to ${args.address}`,
       );
     },

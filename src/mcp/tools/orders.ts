@@ -35,7 +35,7 @@ export const ORDER_TOOLS = [
     title: 'Rent energy or bandwidth',
     description:
       'Place an order that rents TRON ENERGY or BANDWIDTH to target_address; it is paid from the account\'s TRX balance. SPENDS MONEY: ' +
-      'needs a server started with --allow-spend, is capped per order (--max-order-trx) and per session (--session-limit), and the user is asked to confirm when the client supports it. ' +
+      'needs a server started with --allow-spend, is capped per order (--max-order-trx) and in total for the server (--session-limit, all sessions together), and the user must confirm it (elicitation). ' +
       `amount is in resource units (not SUN), at least ${LIMITS.MIN_ENERGY_AMOUNT} for ENERGY; duration_sec in seconds; max_price_sun in SUN per unit (1 TRX = 1,000,000 SUN). ` +
       'Without max_price_sun the order is limited to the current best price (from a preview), so it cannot cost more than the amount confirmed; ' +
       'a MARKET order fails (nothing charged) if the price rose above it meanwhile. PERIODIC orders are not available here. ' +
@@ -79,7 +79,7 @@ export const ORDER_TOOLS = [
       const order = await session.guard.spend(
         { tool: 'create_order', currency: 'TRX', atomic: BigInt(maxCost), cap: { atomic: limits.maxOrderSun, flag: '--max-order-trx', off: 'orders are off' }, summary },
         ask,
-        () => session.api.orders.create(body, { signal }),
+        (idempotencyKey, replaySignal) => session.api.orders.create(body, { signal: replaySignal ?? signal, idempotencyKey }),
         (o) => `order ${o.id} (${o.status}) ${args.amount} ${args.resource_type} to ${args.target_address}, at most ${sunToTrx(maxCost)} TRX`,
       );
       return { order, max_price_sun: price, max_cost_sun: maxCost, max_cost_trx: sunToTrx(maxCost) };

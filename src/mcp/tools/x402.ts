@@ -39,6 +39,7 @@ import { ESTIMATE_OPERATIONS, WATCH_EVENT_TYPES } from '../../schemas/enums.js';
 import { isTrxRentError } from '../../errors/index.js';
 import type { CallOptions, Paid, PaymentReceipt, X402Client } from '../../x402/client.js';
 import { type Tool, tool } from '../tool.js';
+import { isTransactionHash } from '../text.js';
 
 /** The payment made for a call, as the x402 client reports it. */
 const Payment = z.looseObject({
@@ -57,14 +58,17 @@ const Payment = z.looseObject({
   amount_usd: z.string(),
   payTo: z.string(),
   payer: z.string(),
+  /** The settlement's transaction hash; null when none was reported or it was not a hash. */
   transaction: z.string().nullable(),
+  /** Present (true) when the service reported a settlement `transaction` that is not a hash of its network: not shown. */
+  transaction_invalid: z.boolean().optional(),
 });
 
 const FIXED = `Costs ${X402_LIMITS.FIXED_PRICE_USD} USD per call`;
 const DYNAMIC = `Costs ${X402_LIMITS.DYNAMIC_MIN_USD} to ${X402_LIMITS.DYNAMIC_MAX_USD} USD per call`;
 const PAID =
-  ', paid through x402 from the server\'s wallet (USDT/USDC/USDD on TRON or USDC on Base). SPENDS MONEY: needs --allow-spend; capped per call (--max-payment) and per session (--x402-budget); ' +
-  'the user is asked to confirm the price when the client supports it. Returns { data, payment } (payment.amount_usd in USD).';
+  ', paid through x402 from the server\'s wallet (USDT/USDC/USDD on TRON or USDC on Base). SPENDS MONEY: needs --allow-spend; capped per call (--max-payment) and in total for the server (--x402-budget, all sessions together); ' +
+  'the user must confirm the price (elicitation). Returns { data, payment } (payment.amount_usd in USD).';
 
 interface PaidSpec<I extends z.ZodType, D extends z.ZodType> {
   name: string;
@@ -95,19 +99,31 @@ function paid<I extends z.ZodType, D extends z.ZodType>(spec: PaidSpec<I, D>): T
         result = await spec.call(client, args, { signal });
       } catch (error) {
         if (client.spent !== before) {
-          session.guard.log(`paid ${spec.name}, call failed (${isTrxRentError(error) ? error.code : 'error'}): the payment counts (x402 session ${client.spent} of ${budget} USD)`);
+          session.guard.log(`paid ${spec.name}, call failed (${isTrxRentError(error) ? error.code : 'error'}): the payment counts (x402 server total ${client.spent} of ${budget} USD)`);
         }
         throw error;
       }
-      const p = result.payment as PaymentReceipt | null;
+      const p = checkedReceipt(result.payment as PaymentReceipt | null);
+      const tx = p?.transaction ? `, tx ${p.transaction}` : p?.transaction_invalid ? ', tx invalid (the service reported a settlement transaction that is not a hash; not shown)' : '';
       session.guard.log(
         p
-          ? `paid ${spec.name}: ${p.amount_usd} USD in ${p.symbol} on ${p.network_id} (${p.scheme})${p.transaction ? `, tx ${p.transaction}` : ''} (x402 session ${client.spent} of ${budget} USD)`
+          ? `paid ${spec.name}: ${p.amount_usd} USD in ${p.symbol} on ${p.network_id} (${p.scheme})${tx} (x402 server total ${client.spent} of ${budget} USD)`
           : `${spec.name}: no payment was asked for`,
       );
       return { data: result.data, payment: p };
     },
   });
+}
+
+/**
+ * The receipt with its settlement `transaction` checked: a hash of the payment's network (64 hex
+ * on TRON, 0x + 64 hex on EVM) or null with `transaction_invalid: true`. A facilitator's
+ * `transaction` is free text from a server; nothing else is shown as a transaction hash.
+ */
+function checkedReceipt(p: PaymentReceipt | null): (PaymentReceipt & { transaction_invalid?: boolean }) | null {
+  if (!p || p.transaction === null || p.transaction === undefined) return p;
+  if (typeof p.transaction === 'string' && isTransactionHash(String(p.network), p.transaction)) return p;
+  return { ...p, transaction: null, transaction_invalid: true };
 }
 
 const amountField = (what: string) => `${what}, a decimal string in token units like "1.5" (not atomic units)`;
