@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { ApiPromise } from '../../src/http/api-promise.js';
 import { decodeBase64Json, encodeBase64Json } from '../../src/protocol/codec.js';
 import { ConnectionError } from '../../src/errors/index.js';
-import { X402Client, evmPayer } from '../../src/x402/index.js';
+import { X402Client, evmPayer, extraFields } from '../../src/x402/index.js';
 import { type Reply, scriptedServer } from '../helpers/scripted-server.js';
 import { KEYS } from './helpers.js';
 
@@ -109,6 +109,14 @@ describe('x402 client: calls return an ApiPromise', () => {
     expect(data.data.block_height).toBe(123);
     expect(data.payment?.amount).toBe('10000');
     expect(data.response).toBe(response);
+  });
+
+  test('the SDK stays lenient on what it receives: a key the spec does not have is kept, not refused', async () => {
+    const watch = { watch_id: 'wch_1', expires_at: '2026-11-21T00:00:00.000Z', status: 'paused', webhook_secret: 'ab'.repeat(32) };
+    const { server, client } = await serve((req) => (paid(req) ? { status: 200, headers: settled, body: { data: watch } } : challenge(`${server.url}${req.url}`)));
+    const { data } = await client.watch({ address: 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW', webhook_url: 'https://hooks.example.com/x' });
+    expect(data).toMatchObject({ watch_id: 'wch_1', status: 'paused' });
+    expect(extraFields(data).webhook_secret).toBe('ab'.repeat(32));
   });
 
   test('a local validation error rejects the promise (nothing sent)', async () => {
