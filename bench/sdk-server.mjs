@@ -19,7 +19,7 @@ const prices = Buffer.from(
 );
 // POST /orders answers the spec's create shape, in the order of the spec's Order table (what the
 // reference mock sends). With `x-bench-keys: shuffled` the same fields come in another order, for
-// the bench's reference row: the client's fast path then leaves the answer to zod.
+// the bench's reference row (zod copies either order; the row shows whether order matters).
 const created = {
   id: '3f2b8c1e-7d4a-4e59-9b0c-2a6d8e1f5c47',
   status: 'PENDING',

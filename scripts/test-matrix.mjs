@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run test:matrix`: the core test suite (SDK against the in-process mock, webhook verifier,
-// utils, the schema fast path held to zod) on Node 20 (the running node), 22 and 24. Node 22 and
+// utils, schemas) on Node 20 (the running node), 22 and 24. Node 22 and
 // 24 come from the npm registry as packages (`node-<platform>-<arch>@<major>`, installed with
 // --ignore-scripts: the package holds the plain binary), cached under .tmp/node-matrix/<major>/,
 // so nothing but the registry is needed.

@@ -1,7 +1,7 @@
 // The least code that does the SDK's essential work for GET /api/v1/prices, in one function: a
 // lent AbortController, a deadline that aborts it and settles the call, `redirect: 'manual'` and
 // the 3xx refusal, the body read up to a limit, then the shared decoding (`{data}` or bare, the
-// error envelope, the schema through the fast path). No retries, hooks, caller signal, logging or
+// error envelope, the schema's `safeParse`). No retries, hooks, caller signal, logging or
 // `.withResponse()`. bench/ablation.mjs runs the SDK against it to show what the SDK's layers
 // (resource method, ApiPromise, request loop, transport wrapper) cost over the same work.
 import { deadline } from '../../src/http/deadline.js';

@@ -1,11 +1,12 @@
 import type { z } from 'zod';
 import { ConnectionError, TimeoutError, TrxRentError, errorFromBody, markKeyed } from '../errors/index.js';
+import { sendWithRetries } from './attempts.js';
 import type { WithResponse } from './api-promise.js';
 import { env } from './env.js';
 import { type Logger, type LogLevel, resolveLogger } from './log.js';
 import { decodeResponse } from './response.js';
-import { DEFAULT_RETRY_POLICY, RETRYABLE_STATUSES, type RetryPolicy, backoffDelay, isRetryableMethod, sleep } from './retry.js';
-import { type Exchange, type Hooks, Transport } from './transport.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy, isRetryableMethod } from './retry.js';
+import { type Hooks, Transport } from './transport.js';
 import { baseString, buildUrl, insecureTransport, parseBaseUrl } from './url.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
@@ -204,55 +205,36 @@ export class HttpClient {
       if (req.idempotencyKey) headers = { ...headers, 'idempotency-key': req.idempotencyKey };
     }
     const maxRetries = options.maxRetries ?? this.#policy.maxRetries;
-    const canRetry = maxRetries > 0 && isRetryableMethod(method, Boolean(req.idempotencyKey));
-    const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
     const label = `${method} ${req.path}`;
-
-    // A keyed POST's final error carries its key, and whether some attempt got no answer.
-    const key = req.idempotencyKey;
-    let unanswered = false;
-    const final = (error: unknown): unknown => (key && error instanceof TrxRentError ? markKeyed(error, key, unanswered || error instanceof ConnectionError || error instanceof TimeoutError) : error);
-
-    for (let attempt = 0; ; attempt++) {
-      const started = this.#logger ? Date.now() : 0;
-      if (this.#logger) this.#log(`→ ${label}${attempt ? ` (retry ${attempt}/${maxRetries})` : ''}`);
-      let exchange: Exchange;
-      try {
-        exchange = await this.#transport.send(url, { method, headers, body, timeoutMs, signal: options.signal, label });
-      } catch (failure) {
-        // Only faults of the network are retried: a redirect, an oversized body or the caller's
-        // abort are final.
-        const network = failure instanceof ConnectionError || failure instanceof TimeoutError;
-        if (!network || !canRetry || attempt >= maxRetries) throw final(failure);
-        unanswered = true;
-        await this.#wait(failure, undefined, attempt, options.signal);
-        continue;
-      }
-      const { response, text } = exchange;
-      if (this.#logger) this.#log(`← ${response.status} ${label} ${Date.now() - started} ms`);
-      try {
-        return { data: decodeResponse(req.schema, response, text, label), response };
-      } catch (failure) {
-        const error = failure as TrxRentError;
-        // A 409 on a *retry* of our own keyed POST means the earlier attempt (which we gave up
-        // on) is still being processed: wait and ask again; the server then replays its result.
-        const inFlight = response.status === 409 && attempt > 0 && Boolean(req.idempotencyKey) && error.code === 'DUPLICATE_REQUEST';
-        if (!canRetry || attempt >= maxRetries || !(RETRYABLE_STATUSES.has(response.status) || inFlight)) throw final(error);
-        const retryAfterMs = (error as { retryAfterMs?: number }).retryAfterMs;
-        if (retryAfterMs !== undefined && retryAfterMs > this.#policy.maxRetryAfterMs) throw final(error);
-        await this.#wait(error, response.status, attempt, options.signal, retryAfterMs);
-      }
-    }
+    const { idempotencyKey, schema } = req;
+    return sendWithRetries({
+      transport: this.#transport,
+      url,
+      init: { method, headers, body, timeoutMs: options.timeoutMs ?? this.#timeoutMs, signal: options.signal, label },
+      policy: this.#policy,
+      maxRetries,
+      canRetry: isRetryableMethod(method, Boolean(idempotencyKey)),
+      log: this.#logger && this.#logLine,
+      finish: ({ response, text }) => ({ data: decodeResponse(schema, response, text, label), response }),
+      // A 409 on a *retry* of our own keyed POST means the earlier attempt (which we gave up
+      // on) is still being processed: wait and ask again; the server then replays its result.
+      again: idempotencyKey ? inFlight : undefined,
+      // A keyed POST's final error carries its key, and whether some attempt got no answer.
+      fail: idempotencyKey
+        ? (error, unanswered) =>
+            error instanceof TrxRentError ? markKeyed(error, idempotencyKey, unanswered || error instanceof ConnectionError || error instanceof TimeoutError) : error
+        : undefined,
+    });
   }
 
-  /** Sleeps before the next attempt: the server's Retry-After, else backoff with full jitter. */
-  async #wait(error: TrxRentError, status: number | undefined, attempt: number, signal: AbortSignal | undefined, retryAfterMs?: number): Promise<void> {
-    const delay = retryAfterMs ?? backoffDelay(attempt, this.#policy);
-    if (this.#logger) this.#log(`  ${error.code}${status === undefined ? '' : ` (${status})`}; retrying in ${delay} ms`);
-    await sleep(delay, signal);
-  }
+  readonly #logLine = (message: string): void => this.#log(message);
 
   #log(message: string): void {
     this.#logger?.debug(`trx-rent ${message}`);
   }
+}
+
+/** A keyed POST's retry answered 409 DUPLICATE_REQUEST: the first attempt is still in flight. */
+function inFlight(error: TrxRentError, response: Response, attempt: number): boolean {
+  return response.status === 409 && attempt > 0 && error.code === 'DUPLICATE_REQUEST';
 }

@@ -8,7 +8,6 @@
 import type { z } from 'zod';
 import { TrxRentError, errorFromBody, readRequestId } from '../errors/index.js';
 import { isErrorEnvelope, unwrapEnvelope } from '../schemas/common.js';
-import { fastParse } from '../schemas/fast-parse.js';
 import { parseRetryAfter } from './retry.js';
 import type { AttemptInit, Transport } from './transport.js';
 
@@ -40,7 +39,7 @@ export function decodeResponse<S extends z.ZodType>(
   const body = parseJson(text);
   if (!response.ok || isErrorEnvelope(body)) throw responseError(response, body);
   if (body === INVALID_JSON) throw invalidResponse(response, body, `${label} answered ${response.status} with a body that is not JSON`, details);
-  const parsed = fastParse(schema, unwrapEnvelope(body));
+  const parsed = schema.safeParse(unwrapEnvelope(body));
   if (parsed.success) return parsed.data;
   if (body === undefined) throw invalidResponse(response, body, `${label} answered ${response.status} without a body`, details);
   const issue = parsed.error.issues[0];

@@ -4,17 +4,14 @@
  */
 import type { z } from 'zod';
 import { InvalidAddressError, ValidationError } from '../errors/index.js';
-import { fastParse } from '../schemas/fast-parse.js';
 import { issuesToErrorData } from '../schemas/issues.js';
 
 /**
  * Validate a request locally with its schema before anything is sent. The first issue names
  * the field; an address failure becomes InvalidAddressError, everything else ValidationError.
- * The result is zod's output, which is the input object itself when zod would only copy it
- * (see `schemas/fast-parse.ts`): read it, do not change it.
  */
 export function validateRequest<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = fastParse(schema, input);
+  const result = schema.safeParse(input);
   if (result.success) return result.data;
   throw requestIssuesToError(result.error.issues);
 }

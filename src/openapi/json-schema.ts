@@ -42,11 +42,25 @@ export interface ConvertOptions {
   augment?: ReadonlyMap<z.ZodType, JsonSchema>;
 }
 
+/**
+ * A schema as this module reads it: through `def`, the definition zod's classic and mini APIs
+ * both expose publicly (never zod's internals).
+ */
 type AnyZod = z.core.$ZodType;
+type Def = Record<string, unknown> & { type: string };
+
+/** The public definition of a schema. */
+function defOf(schema: AnyZod): Def {
+  return (schema as unknown as { def: Def }).def;
+}
+
+function isSchema(value: unknown): value is AnyZod {
+  return value instanceof z.ZodType || Boolean(value && typeof value === 'object' && 'def' in value && '~standard' in value);
+}
 
 /** Child schemas of a zod schema, for the wrappers and containers the shared schemas use. */
 function children(schema: AnyZod): AnyZod[] {
-  const def = schema._zod.def as unknown as Record<string, unknown>;
+  const def = defOf(schema);
   const out: unknown[] = [];
   switch (def.type) {
     case 'union':
@@ -77,7 +91,7 @@ function children(schema: AnyZod): AnyZod[] {
     default:
       break;
   }
-  return out.filter((c): c is AnyZod => Boolean(c && typeof c === 'object' && '_zod' in c));
+  return out.filter(isSchema);
 }
 
 function descendants(schema: AnyZod, into: Set<AnyZod>): void {
@@ -90,11 +104,11 @@ function descendants(schema: AnyZod, into: Set<AnyZod>): void {
 
 /** The values of a `lenientEnum(...)` (a union of an enum and a plain string), else undefined. */
 export function lenientEnumValues(schema: AnyZod): string[] | undefined {
-  const def = schema._zod.def as unknown as { type: string; options?: AnyZod[] };
+  const def = defOf(schema) as Def & { options?: AnyZod[] };
   if (def.type !== 'union' || def.options?.length !== 2) return undefined;
   const [first, second] = def.options as [AnyZod, AnyZod];
-  const a = first._zod.def as unknown as { type: string; entries?: Record<string, string> };
-  const b = second._zod.def as unknown as { type: string; checks?: unknown[] };
+  const a = defOf(first) as Def & { entries?: Record<string, string> };
+  const b = defOf(second) as Def & { checks?: unknown[] };
   if (a.type !== 'enum' || b.type !== 'string' || (b.checks?.length ?? 0) > 0) return undefined;
   return Object.values(a.entries ?? {});
 }
@@ -103,7 +117,7 @@ export function lenientEnumValues(schema: AnyZod): string[] | undefined {
 const UNREPRESENTABLE = new Set(['bigint', 'symbol', 'undefined', 'void', 'date', 'nan', 'custom', 'function', 'transform', 'map', 'set', 'promise']);
 
 function isUnrepresentable(schema: AnyZod): boolean {
-  const def = schema._zod.def as { type: string; values?: unknown[] };
+  const def = defOf(schema) as Def & { values?: unknown[] };
   if (UNREPRESENTABLE.has(def.type)) return true;
   return def.type === 'literal' && (def.values ?? []).some((v) => v === undefined || typeof v === 'bigint');
 }
@@ -194,7 +208,7 @@ function hooks(roots: readonly z.ZodType[], options: ConvertOptions) {
     unrepresentable: 'any' as const,
     override: (ctx: { zodSchema: AnyZod; jsonSchema: JsonSchema; path: (string | number)[] }) => {
       if (!covered.has(ctx.zodSchema) && isUnrepresentable(ctx.zodSchema)) {
-        const type = (ctx.zodSchema._zod.def as { type: string }).type;
+        const type = defOf(ctx.zodSchema).type;
         throw new Error(`OpenAPI: a schema JSON Schema cannot represent at ${ctx.path.join('.') || '(root)'}: ${type}`);
       }
       const replacement = replace.get(original(ctx.zodSchema, replace));

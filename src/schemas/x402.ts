@@ -1,7 +1,10 @@
 /**
  * Schemas of the pay-per-call API (`/x402/tron/*`) and of the x402 wire format (challenges,
  * payment payloads, settlement responses). Requests are strict, responses lenient, as for the
- * account API. Amounts are decimal strings, never floats.
+ * account API (unknown keys kept). Each result schema declares exactly the fields of the spec's
+ * "Resources and their fields" table (plus the account's `trc20_balances`), so its strict reading
+ * (`test/helpers/exact-shape.ts`) is the exact shape the mock must send. Amounts are decimal
+ * strings, never floats.
  * @module
  */
 import * as z from 'zod';
@@ -222,7 +225,10 @@ export const X402Account = z.looseObject({
   energy_limit: looseNumber,
   /** Bandwidth the account can use. */
   bandwidth_limit: looseNumber,
-  /** Not shown by the spec; the mock sends this name. */
+  /**
+   * TRC-20 token balances. The spec says the result carries them but does not name the field:
+   * `trc20_balances` is the mock's name (the only field beyond the spec's four).
+   */
   trc20_balances: z.array(Trc20Balance).optional().describe('TRC-20 balances (the field’s name is not shown by the spec).'),
 });
 export type X402Account = Known<z.infer<typeof X402Account>>;
@@ -251,7 +257,10 @@ export const SwapQuote = z.looseObject({
 });
 export type SwapQuote = Known<z.infer<typeof SwapQuote>>;
 
-/** Result of GET /x402/tron/network: chain parameters. The spec does not show the fields, so any object is accepted. */
+/**
+ * Result of GET /x402/tron/network: chain parameters. The spec does not show the fields, so any
+ * object is accepted (an object schema with no declared key: exact-shape checks leave it open).
+ */
 export const NetworkInfo = z.looseObject({});
 export type NetworkInfo = Known<z.infer<typeof NetworkInfo>>;
 

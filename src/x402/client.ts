@@ -3,7 +3,10 @@ import { MissingPeerDependencyError, TrxRentError, ValidationError, isTrxRentErr
 import { resolveLogger, type Logger, type LogLevel } from '../http/log.js';
 import { redactText } from '../internal/redact.js';
 import { path } from '../http/path.js';
-import { decodeResponse, fetchJson, parseJson, INVALID_JSON } from '../http/response.js';
+import { ApiPromise } from '../http/api-promise.js';
+import { sendWithRetries } from '../http/attempts.js';
+import { decodeResponse, fetchJson, parseJson, responseError, INVALID_JSON } from '../http/response.js';
+import { DEFAULT_RETRY_POLICY, RETRYABLE_STATUSES, type RetryPolicy } from '../http/retry.js';
 import { type Exchange, Transport } from '../http/transport.js';
 import { baseString, buildUrl, parseBaseUrl } from '../http/url.js';
 import { validateRequest } from '../http/validate.js';
@@ -102,6 +105,18 @@ export interface X402ClientOptions {
    */
   timeoutMs?: number;
   /**
+   * Retries of the unpaid request (network errors, timeouts, 408, 429, 5xx, honouring
+   * Retry-After), as the account client retries a safe call. The paid request is sent once:
+   * a payment is never repeated.
+   * @default 2
+   */
+  maxRetries?: number;
+  /**
+   * Backoff tuning of those retries (full jitter); mostly for tests.
+   * @default { baseDelayMs: 500, maxDelayMs: 8000, maxRetryAfterMs: 60000 }
+   */
+  retry?: Partial<Omit<RetryPolicy, 'maxRetries'>>;
+  /**
    * Largest response body read, in bytes; a larger one fails with RESPONSE_TOO_LARGE.
    * @default 8388608 (8 MiB)
    */
@@ -133,6 +148,8 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Override the client's maxPayment for this call (USD decimal string). */
   maxPayment?: string;
+  /** Retries of this call's unpaid request. @default the client's `maxRetries` */
+  maxRetries?: number;
 }
 
 /** The offer about to be paid, as shown to `onPayment`. */
@@ -177,7 +194,11 @@ export interface PaymentReceipt {
   transaction: string | null;
 }
 
-/** A paid call's result: the parsed `data`, the payment made for it, and the raw Response. */
+/**
+ * A paid call's result: the parsed `data`, the payment made for it, and the raw Response. Every
+ * call returns an `ApiPromise` of it, as the account client's calls do (`.withResponse()` gives
+ * `{ data: Paid<T>, response }`).
+ */
 export interface Paid<T> {
   data: T;
   payment: PaymentReceipt | null;
@@ -227,6 +248,7 @@ export class X402Client {
   readonly #timeoutMs: number;
   readonly #maxValiditySeconds: number;
   readonly #onPayment: X402ClientOptions['onPayment'];
+  readonly #policy: RetryPolicy;
 
   constructor(options: X402ClientOptions) {
     if (!options || typeof options !== 'object') throw config('options are required');
@@ -261,6 +283,7 @@ export class X402Client {
     this.#headers = { accept: JSON_TYPE, ...options.headers };
     this.#logger = resolveLogger(options);
     this.#transport = new Transport({ fetch: options.fetch, maxResponseBytes: options.maxResponseBytes });
+    this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retry, maxRetries: options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries };
   }
 
   /** USD spent so far (settled, or sent and possibly settled), decimal string. */
@@ -277,74 +300,82 @@ export class X402Client {
   // ---- the twelve endpoints ----
 
   /** GET /x402/tron/prices: energy/bandwidth prices aggregated from providers. */
-  async prices(query: X402PricesQuery = {}, options?: CallOptions) {
-    const q = validateRequest(X402PricesQuery, query);
-    return this.#call('GET', '/x402/tron/prices', { query: q, schema: X402PriceList, options });
+  prices(query: X402PricesQuery = {}, options?: CallOptions) {
+    return this.#start(async () => {
+      const q = validateRequest(X402PricesQuery, query);
+      return this.#call('GET', '/x402/tron/prices', { query: q, schema: X402PriceList, options });
+    });
   }
 
   /** GET /x402/tron/account/{address}: TRX balance, resources and TRC-20 balances. */
-  async account(address: string, options?: CallOptions) {
-    const { address: a } = validateRequest(X402AccountParams, { address });
-    return this.#call('GET', path`/x402/tron/account/${a}`, { schema: X402Account, options });
+  account(address: string, options?: CallOptions) {
+    return this.#start(async () => {
+      const { address: a } = validateRequest(X402AccountParams, { address });
+      return this.#call('GET', path`/x402/tron/account/${a}`, { schema: X402Account, options });
+    });
   }
 
   /** POST /x402/tron/estimate: energy and bandwidth a transaction needs, and what it costs. */
-  async estimate(body: EstimateRequest, options?: CallOptions) {
-    return this.#call('POST', '/x402/tron/estimate', { body: validateRequest(EstimateRequest, body), schema: Estimate, options });
+  estimate(body: EstimateRequest, options?: CallOptions) {
+    return this.#start(async () => this.#call('POST', '/x402/tron/estimate', { body: validateRequest(EstimateRequest, body), schema: Estimate, options }));
   }
 
   /** POST /x402/tron/swap/quote */
-  async swapQuote(body: SwapQuoteRequest, options?: CallOptions) {
-    return this.#call('POST', '/x402/tron/swap/quote', { body: validateRequest(SwapQuoteRequest, body), schema: SwapQuote, options });
+  swapQuote(body: SwapQuoteRequest, options?: CallOptions) {
+    return this.#start(async () => this.#call('POST', '/x402/tron/swap/quote', { body: validateRequest(SwapQuoteRequest, body), schema: SwapQuote, options }));
   }
 
   /** GET /x402/tron/network: chain parameters. */
-  async network(query: NetworkQuery = {}, options?: CallOptions) {
-    return this.#call('GET', '/x402/tron/network', { query: validateRequest(NetworkQuery, query), schema: NetworkInfo, options });
+  network(query: NetworkQuery = {}, options?: CallOptions) {
+    return this.#start(async () => this.#call('GET', '/x402/tron/network', { query: validateRequest(NetworkQuery, query), schema: NetworkInfo, options }));
   }
 
   /** POST /x402/tron/invoice: an invoice whose payments are detected automatically. */
-  async invoice(body: InvoiceRequest, options?: CallOptions) {
-    return this.#call('POST', '/x402/tron/invoice', { body: validateRequest(InvoiceRequest, body), schema: Invoice, options });
+  invoice(body: InvoiceRequest, options?: CallOptions) {
+    return this.#start(async () => this.#call('POST', '/x402/tron/invoice', { body: validateRequest(InvoiceRequest, body), schema: Invoice, options }));
   }
 
   /** POST /x402/tron/watch: a webhook on each matching incoming TRC-20 transfer for 24 hours. */
-  async watch(body: WatchRequest, options?: CallOptions) {
-    return this.#call('POST', '/x402/tron/watch', { body: validateRequest(WatchRequest, body), schema: Watch, options });
+  watch(body: WatchRequest, options?: CallOptions) {
+    return this.#start(async () => this.#call('POST', '/x402/tron/watch', { body: validateRequest(WatchRequest, body), schema: Watch, options }));
   }
 
   /** POST /x402/tron/receive: a one-time watch for an expected payment. */
-  async receive(body: ReceiveRequest, options?: CallOptions) {
-    return this.#call('POST', '/x402/tron/receive', { body: validateRequest(ReceiveRequest, body), schema: Receive, options });
+  receive(body: ReceiveRequest, options?: CallOptions) {
+    return this.#start(async () => this.#call('POST', '/x402/tron/receive', { body: validateRequest(ReceiveRequest, body), schema: Receive, options }));
   }
 
   /** POST /x402/tron/send: broadcast a transfer you signed (see `signTrc20Transfer`), energy bought for you. */
-  async send(body: SendRequest, options?: CallOptions) {
-    return this.#call('POST', '/x402/tron/send', { body: validateRequest(SendRequest, body), schema: SendResult, options });
+  send(body: SendRequest, options?: CallOptions) {
+    return this.#start(async () => this.#call('POST', '/x402/tron/send', { body: validateRequest(SendRequest, body), schema: SendResult, options }));
   }
 
   /** POST /x402/tron/send/batch: up to 50 signed transfers (checked locally). */
-  async sendBatch(body: BatchSendRequest | BatchSendRequest['transfers'], options?: CallOptions) {
-    const input = Array.isArray(body) ? { transfers: body } : body;
-    return this.#call('POST', '/x402/tron/send/batch', { body: validateRequest(BatchSendRequest, input), schema: BatchSendResult, options });
+  sendBatch(body: BatchSendRequest | BatchSendRequest['transfers'], options?: CallOptions) {
+    return this.#start(async () => {
+      const input = Array.isArray(body) ? { transfers: body } : body;
+      return this.#call('POST', '/x402/tron/send/batch', { body: validateRequest(BatchSendRequest, input), schema: BatchSendResult, options });
+    });
   }
 
   /** POST /x402/tron/swap/execute */
-  async swapExecute(body: SwapExecuteRequest, options?: CallOptions) {
-    return this.#call('POST', '/x402/tron/swap/execute', { body: validateRequest(SwapExecuteRequest, body), schema: SwapExecution, options });
+  swapExecute(body: SwapExecuteRequest, options?: CallOptions) {
+    return this.#start(async () => this.#call('POST', '/x402/tron/swap/execute', { body: validateRequest(SwapExecuteRequest, body), schema: SwapExecution, options }));
   }
 
   /** POST /x402/tron/rpc/{method}: one of the nine whitelisted node methods (`wallet/` may be omitted). */
-  async rpc(method: RpcMethod | (string & {}), body: Record<string, unknown> = {}, options?: CallOptions) {
-    const name = typeof method === 'string' && !method.startsWith('wallet/') ? `wallet/${method}` : method;
-    if (typeof name !== 'string' || !(RPC_METHODS as readonly string[]).includes(name)) {
-      throw new ValidationError({
-        code: 'VALIDATION_ERROR',
-        message: `method must be one of ${RPC_METHODS.join(', ')}`,
-        details: { field: 'method', value: method },
-      });
-    }
-    return this.#call('POST', path`/x402/tron/rpc/wallet/${name.slice('wallet/'.length)}`, { body: validateRequest(RpcBody, body), schema: RpcResult, options });
+  rpc(method: RpcMethod | (string & {}), body: Record<string, unknown> = {}, options?: CallOptions) {
+    return this.#start(async () => {
+      const name = typeof method === 'string' && !method.startsWith('wallet/') ? `wallet/${method}` : method;
+      if (typeof name !== 'string' || !(RPC_METHODS as readonly string[]).includes(name)) {
+        throw new ValidationError({
+          code: 'VALIDATION_ERROR',
+          message: `method must be one of ${RPC_METHODS.join(', ')}`,
+          details: { field: 'method', value: method },
+        });
+      }
+      return this.#call('POST', path`/x402/tron/rpc/wallet/${name.slice('wallet/'.length)}`, { body: validateRequest(RpcBody, body), schema: RpcResult, options });
+    });
   }
 
   /**
@@ -352,15 +383,25 @@ export class X402Client {
    * do not cover): the same exchange, spend control and confirmation, the answer checked with
    * `schema`. The path is sent as given (encode its segments with `path`).
    */
-  async request<S extends z.ZodType>(
+  request<S extends z.ZodType>(
     method: 'GET' | 'POST',
     route: string,
     req: { schema: S; query?: Record<string, unknown>; body?: unknown; options?: CallOptions },
-  ): Promise<Paid<Known<z.output<S>>>> {
-    if (!route.startsWith('/x402/')) {
-      throw new ValidationError({ code: 'VALIDATION_ERROR', message: `an x402 route starts with /x402/, not ${route}`, details: { field: 'path' } });
-    }
-    return this.#call(method, route, req);
+  ): ApiPromise<Paid<Known<z.output<S>>>> {
+    return this.#start(async () => {
+      if (!route.startsWith('/x402/')) {
+        throw new ValidationError({ code: 'VALIDATION_ERROR', message: `an x402 route starts with /x402/, not ${route}`, details: { field: 'path' } });
+      }
+      return this.#call(method, route, req);
+    });
+  }
+
+  /** A call as an ApiPromise: awaited, the paid result; `.withResponse()`, it with its Response. */
+  #start<T>(run: () => Promise<Paid<T>>): ApiPromise<Paid<T>> {
+    return new ApiPromise(async () => {
+      const paid = await run();
+      return { data: paid, response: paid.response };
+    });
   }
 
   // ---- the paid request: challenge, choice, signature, paid retry ----
@@ -392,7 +433,18 @@ export class X402Client {
       },
     };
 
-    let exchange = await call.send();
+    // The unpaid request carries nothing the server can act on, so it is retried like a safe
+    // call; the paid one (in #pay) goes out once.
+    let exchange = await sendWithRetries({
+      transport: this.#transport,
+      url,
+      init: { method, headers, body, timeoutMs, signal: options.signal, label },
+      policy: this.#policy,
+      maxRetries: options.maxRetries ?? this.#policy.maxRetries,
+      canRetry: true,
+      log: this.#logger && this.#logLine,
+      finish: unpaidAnswer,
+    });
     let payment: PaymentReceipt | null = null;
     if (exchange.response.status === 402) ({ exchange, payment } = await this.#pay(call, exchange));
     const { response, text } = exchange;
@@ -523,9 +575,17 @@ export class X402Client {
     return signed as Record<string, unknown>;
   }
 
+  readonly #logLine = (message: string): void => this.#log(message);
+
   #log(message: string): void {
     this.#logger?.debug(`trx-rent x402 ${message}`);
   }
+}
+
+/** The unpaid answer as is (a 402 goes on to payment), except a retryable status: its error, for the loop to retry. */
+function unpaidAnswer(exchange: Exchange): Exchange {
+  if (RETRYABLE_STATUSES.has(exchange.response.status)) throw responseError(exchange.response, parseJson(exchange.text));
+  return exchange;
 }
 
 /** The receipt of a payment the server accepted, from its settlement header (or the offer). */

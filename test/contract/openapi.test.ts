@@ -44,42 +44,11 @@ const KNOWN_PROBLEMS: Array<{ op: string; status: number; problem: RegExp }> = [
 const KNOWN_EXTRAS: Record<string, string[]> = {
   // FIDELITY (live service, production notes): balance `updated_at`.
   'GET /api/v1/balance 200': ['/updated_at'],
-  // FIDELITY: PERIODIC orders carry `interval_sec`, `runs`, `next_run_at` (the spec: "Interval field for
-  // PERIODIC orders: not shown"); FAILED orders `failure_reason`, `failure_message` (not in the spec).
-  // (`expires_at` and `delegation_tx` are in the document: the table's Order schema has them.)
-  'GET /api/v1/orders/{id} 200': ['/failure_message', '/failure_reason', '/interval_sec', '/next_run_at', '/runs'],
-  // FIDELITY: the table's broadcast answer is deposit submit's (tx_id, status); the mock adds these.
-  'POST /api/v1/broadcast 200': ['/contract_type', '/owner_address'],
-  // FIDELITY: the spec's Withdrawal has five fields; the mock adds `created_at`.
-  'POST /api/v1/withdraw 200': ['/created_at'],
-  // FIDELITY: beyond the spec's result tables (address, balance, energy_limit, bandwidth_limit).
-  'GET /x402/tron/account/{address} 200': ['/data/bandwidth_used', '/data/energy_used'],
-  // FIDELITY: price entries are provider, price_sun, available in the spec.
-  'GET /x402/tron/prices 200': ['/data/*/duration_sec', '/data/*/resource_type'],
-  // FIDELITY: estimate is energy_needed, bandwidth_needed, cost_trx in the spec.
-  'POST /x402/tron/estimate 200': ['/data/burn_cost_trx', '/data/energy_price_sun', '/data/energy_provider'],
-  // FIDELITY: invoice is invoice_id, payment_url, pay_to_address, qr_data in the spec.
-  'POST /x402/tron/invoice 200': ['/data/amount_usdt', '/data/expires_at', '/data/status'],
-  // FIDELITY: receive is payment_id, watch_address, expires_at in the spec; the webhook secret
-  // is the mock's (the spec shows no webhook payload nor how it is signed).
-  'POST /x402/tron/receive 200': ['/data/status', '/data/webhook_secret'],
-  // FIDELITY: send is txid, status, resources in the spec.
-  'POST /x402/tron/send 200': ['/data/block_number', '/data/memo'],
-  // FIDELITY: swap execution is txid, amount_out in the spec.
-  'POST /x402/tron/swap/execute 200': [
-    '/data/amount_in',
-    '/data/block_number',
-    '/data/energy_provided',
-    '/data/from_token',
-    '/data/min_amount_out',
-    '/data/price_impact',
-    '/data/rate',
-    '/data/to_token',
-  ],
-  // FIDELITY: swap quote is amount_out, price_impact, rate in the spec.
-  'POST /x402/tron/swap/quote 200': ['/data/fee_pct', '/data/route'],
-  // FIDELITY: watch is watch_id, expires_at, status in the spec; the webhook secret is the mock's.
-  'POST /x402/tron/watch 200': ['/data/address', '/data/event_types', '/data/webhook_secret'],
+  // FIDELITY (production notes): `expires_at`, and fills' `delegation_tx`. Nothing else: the
+  // mock's own bookkeeping (a PERIODIC order's runs, why an order failed) is at /__mock/orders/:id.
+  'GET /api/v1/orders/{id} 200': ['/expires_at', '/fills/*/delegation_tx'],
+  // The paid API's results carry exactly the spec's fields; the account result's TRC-20 balances
+  // (`trc20_balances`, a name the spec does not show) are declared in the document.
 };
 
 const doc = buildOpenApiDocument();

@@ -149,7 +149,24 @@ export const helperRoutes: RouteDef[] = [
   {
     ...helper,
     method: 'GET',
+    path: '/__mock/orders/:id',
+    handle: ({ state, params }) => ({ status: 200, body: found(state.orderDetails(params.id ?? ''), 'order') }),
+  },
+  {
+    ...helper,
+    method: 'GET',
+    path: '/__mock/withdrawals/:id',
+    handle: ({ state, params }) => ({ status: 200, body: found(state.withdrawalDetails(params.id ?? ''), 'withdrawal') }),
+  },
+  {
+    ...helper,
+    method: 'GET',
     path: '/__mock/invariants',
     handle: ({ state }) => ({ status: 200, body: state.checkInvariants() }),
   },
 ];
+
+function found<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new MockApiError('NOT_FOUND', `No ${what} with that id`, { field: 'id' });
+  return value;
+}

@@ -9,8 +9,8 @@ import { type ClockOption, type MockClock, resolveClock } from './clock.js';
 import { IdempotencyStore } from './idempotency.js';
 import type { Currency } from './ledger.js';
 import { Market, type MarketOptions, type ProviderOverride } from './market.js';
-import { DEFAULT_MONEY_TIMINGS, type DepositRecord, Money, type MoneyTimings } from './money.js';
-import { DEFAULT_ORDER_TIMINGS, OrderEngine, type OrderTimings } from './orders.js';
+import { DEFAULT_MONEY_TIMINGS, type DepositRecord, Money, type MoneyTimings, withdrawalMockView } from './money.js';
+import { DEFAULT_ORDER_TIMINGS, OrderEngine, type OrderTimings, orderMockView } from './orders.js';
 import { type Rng, createRng } from './rng.js';
 import { Scheduler } from './scheduler.js';
 import { type WebhookDelivery, WebhookHub } from './webhooks.js';
@@ -297,6 +297,18 @@ export class MockState {
   }
 
   /** Recorded webhook deliveries (every attempt), oldest first. */
+  /** What the mock knows of an order beyond the service's answer (`GET /__mock/orders/:id`); undefined if unknown. */
+  orderDetails(id: string): ReturnType<typeof orderMockView> | undefined {
+    const order = this.orders.find(id);
+    return order && orderMockView(order);
+  }
+
+  /** A withdrawal with its creation time and transaction (`GET /__mock/withdrawals/:id`); undefined if unknown. */
+  withdrawalDetails(id: string): ReturnType<typeof withdrawalMockView> | undefined {
+    const withdrawal = this.money.withdrawals.get(id);
+    return withdrawal && withdrawalMockView(withdrawal);
+  }
+
   webhookDeliveries(filter?: { webhook_id?: string; event?: string; account_id?: string; status?: string }): WebhookDelivery[] {
     return this.webhooks.deliveries(filter);
   }

@@ -260,6 +260,12 @@ export class Money {
   }
 }
 
+/** GET /__mock/withdrawals/:id: the withdrawal with what the service's answer does not carry. */
+export function withdrawalMockView(w: WithdrawalRecord) {
+  return { ...withdrawalShape(w), account_id: w.account_id, created_at: new Date(w.created_at).toISOString(), tx_id: w.tx_id };
+}
+
+/** POST /withdraw: the spec's Withdrawal fields, nothing else. */
 export function withdrawalShape(w: WithdrawalRecord) {
   return {
     id: w.id,
@@ -267,7 +273,6 @@ export function withdrawalShape(w: WithdrawalRecord) {
     amount: w.amount,
     currency: w.currency,
     address: w.address,
-    created_at: new Date(w.created_at).toISOString(),
   };
 }
 

@@ -217,6 +217,11 @@ export class OrderEngine {
     return order;
   }
 
+  /** Any account's order (for `/__mock/` helpers). */
+  find(id: string): OrderRecord | undefined {
+    return this.#orders.get(id);
+  }
+
   get(accountId: string, id: string): OrderRecord | undefined {
     const order = this.#orders.get(id);
     return order && order.account_id === accountId ? order : undefined;
@@ -506,8 +511,9 @@ export function orderListItem(o: OrderRecord) {
 }
 
 /**
- * GET /orders/:id and webhook data, in the order of the spec's Order table (then the fields
- * where the spec is silent, marked in the README).
+ * GET /orders/:id and webhook data, in the order of the spec's Order table, plus the production
+ * notes' `expires_at` and fills' `delegation_tx`: nothing else (the mock's own bookkeeping is at
+ * `GET /__mock/orders/:id`, {@link orderMockView}).
  */
 export function orderFull(o: OrderRecord) {
   const { created_at, filled_at, ...head } = orderListItem(o);
@@ -530,9 +536,24 @@ export function orderFull(o: OrderRecord) {
     created_at,
     filled_at,
     expires_at: iso(expiresAt(o)),
-    ...(o.order_type === 'PERIODIC'
-      ? { interval_sec: o.duration_sec, runs: o.runs, next_run_at: iso(o.next_run_at) }
-      : {}),
-    ...(o.status === 'FAILED' ? { failure_reason: o.failure_reason, failure_message: o.failure_message } : {}),
+  };
+}
+
+/**
+ * GET /__mock/orders/:id: what the mock knows of an order beyond the service's answer (the spec
+ * shows neither a PERIODIC order's interval nor why an order failed): its runs and next run, and
+ * the reason of a FAILED one.
+ */
+export function orderMockView(o: OrderRecord) {
+  return {
+    id: o.id,
+    account_id: o.account_id,
+    status: o.status,
+    order_type: o.order_type,
+    interval_sec: o.order_type === 'PERIODIC' ? o.duration_sec : null,
+    runs: o.runs,
+    next_run_at: iso(o.next_run_at),
+    failure_reason: o.failure_reason,
+    failure_message: o.failure_message,
   };
 }

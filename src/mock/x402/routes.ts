@@ -226,7 +226,7 @@ export const paidRoutes: RouteDef[] = [
         const selection = mock.market.select({ resource, duration_sec: HOUR_SEC });
         return [selection.best, ...selection.fallbacks]
           .filter((c) => c !== null)
-          .map((c) => ({ provider: c!.provider, resource_type: resource, price_sun: c!.price_sun, available: c!.available, duration_sec: c!.duration_sec }));
+          .map((c) => ({ provider: c!.provider, price_sun: c!.price_sun, available: c!.available }));
       });
     },
   }),
@@ -242,9 +242,8 @@ export const paidRoutes: RouteDef[] = [
         address,
         balance: Number(account?.trx ?? 0n),
         energy_limit: account?.energyLimit ?? 0,
-        energy_used: account?.energyUsed ?? 0,
         bandwidth_limit: CHAIN_PARAMETERS.getFreeNetLimit,
-        bandwidth_used: account?.freeNetUsed ?? 0,
+        // The spec's one unnamed field ("TRC20 token balances"): named `trc20_balances` here.
         trc20_balances: CHAIN_TOKENS.filter((t) => mock.chain.tokenBalance(address, t.address) > 0n).map((t) => ({
           symbol: t.symbol,
           contract: t.address,
@@ -280,9 +279,6 @@ export const paidRoutes: RouteDef[] = [
         energy_needed: energy,
         bandwidth_needed: bandwidth,
         cost_trx: sunToTrx(costSun),
-        energy_price_sun: best.price_sun,
-        energy_provider: best.provider,
-        burn_cost_trx: sunToTrx(energy * CHAIN_PARAMETERS.getEnergyFee + bandwidth * CHAIN_PARAMETERS.getTransactionFee + extraSun),
       };
     },
   }),
@@ -298,7 +294,7 @@ export const paidRoutes: RouteDef[] = [
     price: () => FIXED_MICRO,
     run(mock, body) {
       const q = mock.dex.quote(body.from, body.to, body.amount);
-      return { amount_out: q.amount_out, price_impact: q.price_impact, rate: q.rate, route: q.route, fee_pct: '0.3' };
+      return { amount_out: q.amount_out, price_impact: q.price_impact, rate: q.rate };
     },
   }),
   route({
@@ -363,9 +359,6 @@ export const paidRoutes: RouteDef[] = [
         payment_url: `${ctx.origin}/__mock/x402/invoices/${id}`,
         pay_to_address: payTo,
         qr_data: `tron:${payTo}?token=${USDT.address}&amount=${invoice.amount_usdt}`,
-        amount_usdt: invoice.amount_usdt,
-        status: 'pending',
-        expires_at: iso(expires),
       };
     },
   }),
@@ -391,7 +384,7 @@ export const paidRoutes: RouteDef[] = [
         deliveries: 0,
       };
       mock.watchers.watches.set(id, record);
-      return { watch_id: id, expires_at: iso(record.expires_at), status: 'active', address: record.address, event_types: record.event_types, webhook_secret: record.secret };
+      return { watch_id: id, expires_at: iso(record.expires_at), status: 'active' };
     },
   }),
   route({
@@ -422,7 +415,7 @@ export const paidRoutes: RouteDef[] = [
         payment: null,
       };
       mock.watchers.receives.set(id, record);
-      return { payment_id: id, watch_address: record.watch_address, expires_at: iso(record.expires_at), status: 'waiting', webhook_secret: record.secret };
+      return { payment_id: id, watch_address: record.watch_address, expires_at: iso(record.expires_at) };
     },
   }),
   route({
@@ -437,8 +430,7 @@ export const paidRoutes: RouteDef[] = [
     run(mock, input) {
       const result = execute(mock, input.transfer);
       if (!result.ok) throw fail(502, 'BROADCAST_FAILED', `The network rejected the transaction: ${result.code}`, { reason: result.code });
-      const { ok: _ok, ...out } = result;
-      return { ...out, ...(input.body.memo ? { memo: input.body.memo } : {}) };
+      return { txid: result.txid, status: result.status, resources: result.resources };
     },
   }),
   route({
@@ -486,18 +478,7 @@ export const paidRoutes: RouteDef[] = [
       if (done.amountOut < minOut) throw fail(409, 'SLIPPAGE_EXCEEDED', 'Price moved beyond slippage_pct');
       const owner = isTronAddress(ctx.payer) ? ctx.payer : labelAddress('dex router');
       const tx = mock.chain.recordCall(owner, `swap ${body.from_token}->${body.to_token} ${body.amount}`, 120_000);
-      return {
-        txid: tx.txid,
-        amount_out: done.amount_out,
-        amount_in: body.amount,
-        from_token: done.from.symbol,
-        to_token: done.to.symbol,
-        rate: done.rate,
-        price_impact: done.price_impact,
-        min_amount_out: atomicToDecimal(minOut, done.to.decimals),
-        energy_provided: 120_000,
-        block_number: tx.block,
-      };
+      return { txid: tx.txid, amount_out: done.amount_out };
     },
   }),
   route({

@@ -175,6 +175,9 @@ export class Watchers {
       created_at: iso(w.created_at),
       expires_at: iso(w.expires_at),
       deliveries: w.deliveries,
+      // How deliveries are signed: the service's watch result does not carry it (the spec's
+      // watch result is watch_id, expires_at, status), so tests read it here.
+      webhook_secret: w.secret,
     };
   }
 
@@ -188,6 +191,8 @@ export class Watchers {
       status: this.receiveStatus(r),
       expires_at: iso(r.expires_at),
       payment: r.payment,
+      // How the one delivery is signed (not in the service's receive result).
+      webhook_secret: r.secret,
     };
   }
 
