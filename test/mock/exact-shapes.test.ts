@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { ALL_ROUTES } from '../../src/mock/routes.js';
 import type { RouteDef } from '../../src/mock/http/route.js';
-import { FullOrder } from '../../src/openapi/components.js';
+import { OrderDetail as FullOrder } from '../../src/schemas/orders.js';
 import { Balance } from '../../src/schemas/balance.js';
 import { NetworkInfo, SendResult, Watch, X402Account, X402PriceList } from '../../src/schemas/x402.js';
 import { PRODUCTION_EXTRAS, checkRoute, isServiceRoute, responseSchema } from '../helpers/exact-responses.js';
