@@ -25,7 +25,7 @@ import type { ConfigStore, ProfileSettings } from './config.js';
 import { Output, colorEnabled } from './output.js';
 import { type CliReader, type CliRuntime, isProcessStream } from './runtime.js';
 import { parseDuration, parseInteger } from './parse.js';
-import { type Connection, ENV, SettingsResolver, describeSource } from './settings.js';
+import { type Connection, ENV, SettingsResolver, describeSource, missingKeyProblem } from './settings.js';
 import { type Run, runOf } from './state.js';
 import { readStdin, readStdinBytes } from './stdin.js';
 
@@ -267,7 +267,7 @@ export class Context {
     this.#connection = connection;
     const { baseUrl, apiKey } = connection;
     this.debug(
-      `base URL ${baseUrl?.value ?? '(none)'} from ${baseUrl ? describeSource(baseUrl.source) : '-'}; API key ${apiKey ? `from ${describeSource(apiKey.source)}` : '(none)'}`,
+      `base URL ${baseUrl?.value ?? '(none)'} from ${baseUrl ? describeSource(baseUrl.source) : '-'}; API key ${apiKey ? `from ${describeSource(apiKey.source)}` : connection.withheldKey ? `(none: profile ${connection.withheldKey.profile}'s key is bound to another origin)` : '(none)'}`,
     );
     return connection;
   }
@@ -303,10 +303,8 @@ export class Context {
       );
     }
     if (auth && !s.apiKey) {
-      throw new CliError('UNAUTHORIZED', 'No API key', {
-        exitCode: EXIT.AUTH,
-        hint: 'set TRX_RENT_API_KEY, pass --api-key-file FILE, or run `trx-rent login`',
-      });
+      const { message, hint } = missingKeyProblem(s);
+      throw new CliError('UNAUTHORIZED', message, { exitCode: EXIT.AUTH, hint });
     }
     return this.clientFor(s.baseUrl.value, s.apiKey?.value);
   }

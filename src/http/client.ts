@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { ConnectionError, TimeoutError, TrxRentError, errorFromBody } from '../errors/index.js';
 import type { WithResponse } from './api-promise.js';
 import { env } from './env.js';
-import { type Logger, type LogLevel, resolveLogger } from './log.js';
+import { type Logger, type LogLevel, resolveLogger, scrubError } from './log.js';
 import { decodeResponse } from './response.js';
 import { DEFAULT_RETRY_POLICY, RETRYABLE_STATUSES, type RetryPolicy, backoffDelay, isRetryableMethod, sleep } from './retry.js';
 import { type Exchange, type Hooks, Transport } from './transport.js';
@@ -142,6 +142,8 @@ export class HttpClient {
   /** The same plus `content-type: application/json`, for requests with a body. */
   readonly #jsonHeaders: Record<string, string>;
   readonly #logger: Logger | undefined;
+  /** The key or JWT, masked in the messages of errors a server answers (it may echo them back). */
+  readonly #secrets: readonly string[];
   /** Set when credentials would go over plain http to a host that is not loopback: refused per request. */
   readonly #insecure: (() => TrxRentError) | undefined;
 
@@ -151,6 +153,7 @@ export class HttpClient {
     const apiKey = options.apiKey ?? (options.jwt ? undefined : env('TRX_RENT_API_KEY'));
     const jwt = apiKey ? undefined : options.jwt;
     this.#credentials = Boolean(apiKey || jwt);
+    this.#secrets = apiKey ? [apiKey] : jwt ? [jwt] : [];
     this.#headers = { accept: 'application/json', ...options.headers };
     if (apiKey) this.#headers['x-api-key'] = apiKey;
     else if (jwt) this.#headers.authorization = `Bearer ${jwt}`;
@@ -226,7 +229,7 @@ export class HttpClient {
       try {
         return { data: decodeResponse(req.schema, response, text, label), response };
       } catch (failure) {
-        const error = failure as TrxRentError;
+        const error = scrubError(failure as TrxRentError, this.#secrets);
         // A 409 on a *retry* of our own keyed POST means the earlier attempt (which we gave up
         // on) is still being processed: wait and ask again; the server then replays its result.
         const inFlight = response.status === 409 && attempt > 0 && Boolean(req.idempotencyKey) && error.code === 'DUPLICATE_REQUEST';
