@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { Known } from './known.js';
-import { looseNumber } from './common.js';
+import { sunAmount } from './common.js';
 
 /**
  * Response of GET /api/v1/balance. Every amount is an integer in SUN (1 TRX = 1,000,000 SUN);
@@ -8,10 +8,10 @@ import { looseNumber } from './common.js';
  */
 export const Balance = z.looseObject({
   /** Available TRX, in SUN. */
-  trx: looseNumber,
+  trx: sunAmount,
   /** Available USDT, in 6-decimal units (1 USDT = 1,000,000). */
-  usdt: looseNumber,
+  usdt: sunAmount,
   /** TRX locked in pending operations (e.g. withdrawals), in SUN. */
-  trx_locked: looseNumber,
+  trx_locked: sunAmount,
 });
 export type Balance = Known<z.infer<typeof Balance>>;

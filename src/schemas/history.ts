@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { Known } from './known.js';
-import { RESOURCE_TYPES, lenientEnum, looseNumber, looseTimestamp } from './common.js';
+import { RESOURCE_TYPES, lenientEnum, looseNumber, looseTimestamp, sunAmount, sunPrice } from './common.js';
 import { HISTORY_PERIODS } from './enums.js';
 export { HISTORY_PERIODS } from './enums.js';
 
@@ -26,9 +26,9 @@ export const HistoryFill = z.looseObject({
   /** Resource units delivered. */
   amount: looseNumber,
   /** Price per unit, in SUN. */
-  price_sun: looseNumber,
+  price_sun: sunPrice,
   /** Total cost of the fill, in SUN. */
-  cost_sun: looseNumber,
+  cost_sun: sunAmount,
   /** On-chain transaction hash. */
   tx_id: z.string(),
   /** When the fill was made: ISO 8601 per the spec; Unix time is accepted too. */
@@ -51,8 +51,8 @@ export const HistorySummary = z.looseObject({
   /** Energy rented, in units. */
   total_energy: looseNumber,
   /** Total spent, in SUN. */
-  total_spent_sun: looseNumber,
+  total_spent_sun: sunAmount,
   /** Average price per energy unit, in SUN. */
-  avg_price_sun: looseNumber,
+  avg_price_sun: sunPrice,
 });
 export type HistorySummary = Known<z.infer<typeof HistorySummary>>;

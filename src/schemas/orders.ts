@@ -6,6 +6,8 @@ import {
   ResourceType,
   lenientEnum,
   looseNumber,
+  sunAmount,
+  sunPrice,
   looseTimestamp,
   positiveInt,
   queryInt,
@@ -65,9 +67,9 @@ export const Fill = z.looseObject({
   /** Units delivered. */
   amount: looseNumber,
   /** Price per unit, in SUN. */
-  price_sun: looseNumber,
+  price_sun: sunPrice,
   /** Total cost of the fill, in SUN. */
-  cost_sun: looseNumber,
+  cost_sun: sunAmount,
   /** On-chain delegation transaction hash. */
   tx_id: z.string(),
   /** `CONFIRMED` or `FAILED`; unknown values are kept. */
@@ -102,11 +104,11 @@ export const Order = z.looseObject({
   /** Base58 TRON address receiving the resource. */
   target_address: z.string(),
   /** Highest price per unit, in SUN, when the order set one. */
-  max_price_sun: looseNumber.nullish(),
+  max_price_sun: sunPrice.nullish(),
   /** Total cost in SUN; set once filled. Only in the full order (GET /orders/:id). */
-  total_cost_sun: looseNumber.nullish(),
+  total_cost_sun: sunAmount.nullish(),
   /** Fee in SUN, currently 0. Only in the full order (GET /orders/:id). */
-  total_fee_sun: looseNumber.nullish(),
+  total_fee_sun: sunAmount.nullish(),
   /** Provider executions. Only in the full order (GET /orders/:id). */
   fills: z.array(Fill).optional(),
   /** Creation time: ISO 8601 per the spec; Unix time is accepted too. */

@@ -6,7 +6,7 @@
  */
 import * as z from 'zod';
 import type { Known } from './known.js';
-import { ResourceType, lenientEnum, looseNumber, looseTimestamp, tronAddress } from './common.js';
+import { ResourceType, lenientEnum, looseNumber, looseTimestamp, sunAmount, sunPrice, tronAddress } from './common.js';
 import { ESTIMATE_OPERATIONS, WATCH_EVENT_TYPES, RPC_METHODS } from './enums.js';
 export { ESTIMATE_OPERATIONS, WATCH_EVENT_TYPES, RPC_METHODS } from './enums.js';
 import { X402_LIMITS } from './limits.js';
@@ -192,7 +192,7 @@ export const X402PriceEntry = z.looseObject({
   /** Provider identifier. */
   provider: z.string(),
   /** Price per unit of resource, in SUN. */
-  price_sun: looseNumber,
+  price_sun: sunPrice,
   /** Units available. */
   available: looseNumber,
 });
@@ -217,7 +217,7 @@ export const X402Account = z.looseObject({
   /** The account's address (base58). */
   address: z.string(),
   /** TRX balance, in SUN. */
-  balance: looseNumber,
+  balance: sunAmount,
   /** Energy the account can use. */
   energy_limit: looseNumber,
   /** Bandwidth the account can use. */
