@@ -23,6 +23,7 @@ import { redactText } from '../http/log.js';
 import { CancelledError, CliError, EXIT, UsageError, formatReport, reportFor } from './errors.js';
 import type { ConfigStore, ProfileSettings } from './config.js';
 import { Output, colorEnabled } from './output.js';
+import { sanitizeText } from './sanitize.js';
 import { type CliReader, type CliRuntime, isProcessStream } from './runtime.js';
 import { parseDuration, parseInteger } from './parse.js';
 import { type Connection, ENV, SettingsResolver, describeSource, missingKeyProblem } from './settings.js';
@@ -415,7 +416,9 @@ export class Context {
       );
     }
     const { confirm } = await this.prompts();
-    const ok = await confirm({ message, default: false });
+    // The prompt writes to the terminal itself, not through Output: sanitise here (ids and
+    // names in the question may have come from a server).
+    const ok = await confirm({ message: sanitizeText(message), default: false });
     if (!ok) throw new CancelledError();
   }
 
