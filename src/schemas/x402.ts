@@ -6,7 +6,7 @@
  */
 import * as z from 'zod';
 import type { Known } from './known.js';
-import { ResourceType, lenientEnum, looseNumber, looseTimestamp, sunAmount, sunPrice, tronAddress } from './common.js';
+import { ResourceType, lenientEnum, looseNumber, looseTimestamp, sunAmount, tronAddress } from './common.js';
 import { ESTIMATE_OPERATIONS, WATCH_EVENT_TYPES, RPC_METHODS } from './enums.js';
 export { ESTIMATE_OPERATIONS, WATCH_EVENT_TYPES, RPC_METHODS } from './enums.js';
 import { X402_LIMITS } from './limits.js';
@@ -191,8 +191,8 @@ export const RpcBody = z.record(z.string(), z.unknown());
 export const X402PriceEntry = z.looseObject({
   /** Provider identifier. */
   provider: z.string(),
-  /** Price per unit of resource, in SUN. */
-  price_sun: sunPrice,
+  /** Price per unit of resource, in SUN: the x402 spec types it as an integer (the account API as a number). */
+  price_sun: sunAmount,
   /** Units available. */
   available: looseNumber,
 });
