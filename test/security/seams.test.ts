@@ -252,7 +252,7 @@ describe('security: webhooks verify checks the timestamp by default (real CLI pr
   const secret = 'f'.repeat(64);
   const body = (ageSec: number) => JSON.stringify({ event: 'order.filled', data: { id: 'ord_1' }, timestamp: Math.floor(Date.now() / 1000) - ageSec });
 
-  it('an old, correctly signed delivery is rejected without --tolerance; --tolerance 0 does not skip; only --no-timestamp-check does', async () => {
+  it('an old, correctly signed delivery is rejected without --tolerance; --tolerance 0 does not skip (verify, listen); only --no-timestamp-check does', async () => {
     const env = { TRX_RENT_WEBHOOK_SECRET: secret };
     const old = body(3600);
     const signature = await signWebhookPayload(old, secret);
@@ -271,6 +271,11 @@ describe('security: webhooks verify checks the timestamp by default (real CLI pr
     const skipped = await runCliWithInput(['webhooks', 'verify', '--signature', signature, '--no-timestamp-check', '--json'], old, env);
     expect(skipped.code, skipped.stderr).toBe(0);
     expect(JSON.parse(skipped.stdout).verified).toBe(true);
+
+    // listen shares the rule: --tolerance 0 is refused before it starts listening.
+    const listen = await runCli(['webhooks', 'listen', '--port', '0', '--tolerance', '0', '--json'], env);
+    expect(listen.code).toBe(2);
+    expect(errorOf(listen).hint).toContain('--no-timestamp-check');
 
     const fresh = body(5);
     const ok = await runCliWithInput(['webhooks', 'verify', '--signature', await signWebhookPayload(fresh, secret), '--json'], fresh, env);
