@@ -23,9 +23,10 @@ import { redactText } from '../internal/redact.js';
 import { CancelledError, CliError, EXIT, UsageError, formatReport, reportFor } from './errors.js';
 import type { ConfigStore, ProfileSettings } from './config.js';
 import { Output, colorEnabled } from './output.js';
+import { sanitizeText } from './sanitize.js';
 import { type CliReader, type CliRuntime, isProcessStream } from './runtime.js';
 import { parseDuration, parseInteger } from './parse.js';
-import { type Connection, ENV, SettingsResolver, describeSource } from './settings.js';
+import { type Connection, ENV, SettingsResolver, describeSource, missingKeyProblem } from './settings.js';
 import { type Run, runOf } from './state.js';
 import { readStdin, readStdinBytes } from './stdin.js';
 
@@ -267,7 +268,7 @@ export class Context {
     this.#connection = connection;
     const { baseUrl, apiKey } = connection;
     this.debug(
-      `base URL ${baseUrl?.value ?? '(none)'} from ${baseUrl ? describeSource(baseUrl.source) : '-'}; API key ${apiKey ? `from ${describeSource(apiKey.source)}` : '(none)'}`,
+      `base URL ${baseUrl?.value ?? '(none)'} from ${baseUrl ? describeSource(baseUrl.source) : '-'}; API key ${apiKey ? `from ${describeSource(apiKey.source)}` : connection.withheldKey ? `(none: profile ${connection.withheldKey.profile}'s key is bound to another origin)` : '(none)'}`,
     );
     return connection;
   }
@@ -303,10 +304,8 @@ export class Context {
       );
     }
     if (auth && !s.apiKey) {
-      throw new CliError('UNAUTHORIZED', 'No API key', {
-        exitCode: EXIT.AUTH,
-        hint: 'set TRX_RENT_API_KEY, pass --api-key-file FILE, or run `trx-rent login`',
-      });
+      const { message, hint } = missingKeyProblem(s);
+      throw new CliError('UNAUTHORIZED', message, { exitCode: EXIT.AUTH, hint });
     }
     return this.clientFor(s.baseUrl.value, s.apiKey?.value);
   }
@@ -417,7 +416,9 @@ export class Context {
       );
     }
     const { confirm } = await this.prompts();
-    const ok = await confirm({ message, default: false });
+    // The prompt writes to the terminal itself, not through Output: sanitise here (ids and
+    // names in the question may have come from a server).
+    const ok = await confirm({ message: sanitizeText(message), default: false });
     if (!ok) throw new CancelledError();
   }
 

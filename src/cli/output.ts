@@ -8,10 +8,11 @@
  *
  * Terminal safety lives here, once: every human line is written through `sanitizeText` (server
  * text cannot move the cursor, retitle the window, clear the screen or reorder text; only our
- * own colours pass), every JSON document through `safeJson` (exact JSON, terminal-safe escapes).
+ * own colours pass, told from a server's by a per-run mark), every JSON document through
+ * `safeJson` (exact JSON, terminal-safe escapes).
  */
 import type { CliWriter } from './runtime.js';
-import { safeJson, sanitizeText } from './sanitize.js';
+import { STYLE_MARK, safeJson, sanitizeText } from './sanitize.js';
 
 export type OutputMode = 'json' | 'human';
 
@@ -45,7 +46,8 @@ const ANSI: Record<Exclude<keyof Styles, 'width' | 'truncated'>, [number, number
 export function makeStyles(enabled: boolean, layout: { width?: number | undefined; truncated?: (() => void) | undefined } = {}): Styles {
   const entries = Object.entries(ANSI).map(([name, [open, close]]) => [
     name,
-    enabled ? (s: string) => `\u001b[${open}m${s}\u001b[${close}m` : (s: string) => s,
+    // Marked as ours (STYLE_MARK), so the writer can tell them from the same codes in server text.
+    enabled ? (s: string) => `${STYLE_MARK}\u001b[${open}m${s}${STYLE_MARK}\u001b[${close}m` : (s: string) => s,
   ]);
   return { ...(Object.fromEntries(entries) as unknown as Styles), width: layout.width, truncated: layout.truncated };
 }
@@ -95,8 +97,8 @@ export interface Column {
 }
 
 const GAP = 2;
-// Our own SGR codes (makeStyles), at the ends of a cell.
-const EDGE_STYLES = /^((?:\u001b\[\d+m)*)([\s\S]*?)((?:\u001b\[\d+m)*)$/;
+// Our own SGR codes (makeStyles, each after its mark), at the ends of a cell.
+const EDGE_STYLES = new RegExp(`^((?:(?:${STYLE_MARK})?\u001b\\[\\d+m)*)([\\s\\S]*?)((?:(?:${STYLE_MARK})?\u001b\\[\\d+m)*)$`);
 // eslint-disable-next-line no-control-regex
 const ANY_STYLE = /\u001b\[\d+m/g;
 

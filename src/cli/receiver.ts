@@ -33,7 +33,8 @@ export async function startReceiver(options: {
   port?: number;
   path?: string;
   secret: () => string | undefined;
-  toleranceSec?: number;
+  /** The replay check: the library's window when empty; `skipTimestampCheck` only when asked for by name. */
+  replay?: { toleranceSec?: number; skipTimestampCheck?: true };
   onDelivery: (outcome: DeliveryOutcome) => void;
 }): Promise<Receiver> {
   const host = options.host ?? '127.0.0.1';
@@ -61,8 +62,7 @@ export async function startReceiver(options: {
       const secret = options.secret();
       try {
         if (!secret) throw Object.assign(new Error('no webhook secret yet'), { reason: 'no_secret' });
-        const tolerance = options.toleranceSec ?? 300;
-        const event = await constructWebhookEvent(raw, signature, secret, tolerance > 0 ? { toleranceSec: tolerance } : { skipTimestampCheck: true });
+        const event = await constructWebhookEvent(raw, signature, secret, options.replay ?? {});
         res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
         options.onDelivery({ ok: true, delivery, event });
       } catch (error) {

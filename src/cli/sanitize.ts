@@ -2,4 +2,4 @@
  * The terminal sanitiser lives in src/utils/sanitize.ts (the MCP server's log and tool results
  * use it too, and src/mcp does not import the CLI); re-exported here for the CLI's output layer.
  */
-export { safeJson, sanitizeText } from '../utils/sanitize.js';
+export { STYLE_MARK, safeJson, sanitizeText } from '../utils/sanitize.js';

@@ -106,6 +106,61 @@ export function readSecretFile(path: string, flag: string, warn: (message: strin
 export interface Connection {
   baseUrl: Sourced | undefined;
   apiKey: Sourced | undefined;
+  /**
+   * A key the profile holds but that was not used: it was saved for another origin than the
+   * base URL in effect (which came from a flag or the environment). Set only when `apiKey` is not.
+   */
+  withheldKey?: { profile: string; origin: string | undefined } | undefined;
+}
+
+/** The origin of a URL (`https://api.example.com`), or undefined when it is not one. */
+export function originOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Refuse a base URL that carries a user name or password (`https://user:pass@host`): the
+ * password would be echoed in messages and logs, and the API takes its key in a header. The
+ * error names where the URL came from, never the URL itself.
+ */
+export function checkBaseUrl(baseUrl: Sourced | undefined): Sourced | undefined {
+  if (!baseUrl) return baseUrl;
+  let userinfo = false;
+  try {
+    const parsed = new URL(baseUrl.value);
+    userinfo = parsed.username !== '' || parsed.password !== '';
+  } catch {
+    // Not a URL at all: the SDK says so. Only the '@' test below guards the text.
+    userinfo = baseUrl.value.includes('@');
+  }
+  if (userinfo) {
+    throw new UsageError(
+      `the base URL from ${describeSource(baseUrl.source)} carries a user name or password (user:pass@host); it is refused and not shown`,
+      'remove the user:pass@ part; give the API key with TRX_RENT_API_KEY, --api-key-file FILE or `trx-rent login`',
+      'CONFIGURATION_ERROR',
+    );
+  }
+  return baseUrl;
+}
+
+/** The message and hint of a run that needs an API key and has none (or only one bound to another origin). */
+export function missingKeyProblem(connection: Connection | undefined): { message: string; hint: string } {
+  const withheld = connection?.withheldKey;
+  const target = originOf(connection?.baseUrl?.value);
+  if (withheld && connection?.baseUrl && target) {
+    const saved = withheld.origin ? `for ${withheld.origin}` : 'without a base URL';
+    return {
+      message: `No API key for ${target} (from ${describeSource(connection.baseUrl.source)}): the key in profile ${withheld.profile} was saved ${saved} and is only sent there`,
+      hint: `save a key for it with \`trx-rent login --base-url ${target} --profile NAME\` (then --profile NAME), or give one for this run with TRX_RENT_API_KEY or --api-key-file FILE`,
+    };
+  }
+  return { message: 'No API key', hint: 'set TRX_RENT_API_KEY, pass --api-key-file FILE, or run `trx-rent login`' };
 }
 
 export interface GlobalFlags {
@@ -183,8 +238,10 @@ export class SettingsResolver {
       const mock = await this.#mock();
       return { baseUrl: { value: mock.url, source: { kind: 'mock' } }, apiKey: { value: mock.apiKey, source: { kind: 'mock' } } };
     }
-    let baseUrl = this.baseUrlOverride();
+    const override = checkBaseUrl(this.baseUrlOverride());
+    let baseUrl = override;
     let apiKey = this.apiKeyOverride();
+    let withheldKey: Connection['withheldKey'];
     const explicit = this.explicitProfile();
     if (!baseUrl || (needKey && !apiKey) || explicit) {
       const { name, settings } = await this.profile();
@@ -192,10 +249,17 @@ export class SettingsResolver {
         throw new UsageError(`profile "${name}" does not exist`, 'list profiles with `trx-rent profiles`, or create it with `trx-rent login --profile NAME`');
       }
       const fromProfile = { kind: 'profile', profile: name } as const;
-      baseUrl ??= settings?.base_url ? { value: settings.base_url, source: fromProfile } : undefined;
-      apiKey ??= settings?.api_key ? { value: settings.api_key, source: fromProfile } : undefined;
+      baseUrl ??= checkBaseUrl(settings?.base_url ? { value: settings.base_url, source: fromProfile } : undefined);
+      if (!apiKey && settings?.api_key) {
+        // A saved key is bound to the origin `login` saved it for (gh binds credentials to a
+        // host): a base URL from a flag or the environment (a .envrc, a CI variable) that points
+        // elsewhere gets no key from the profile, only one given for this run.
+        const savedFor = originOf(settings.base_url);
+        if (!override || (savedFor !== undefined && savedFor === originOf(override.value))) apiKey = { value: settings.api_key, source: fromProfile };
+        else withheldKey = { profile: name, origin: savedFor };
+      }
     }
-    return { baseUrl, apiKey };
+    return withheldKey ? { baseUrl, apiKey, withheldKey } : { baseUrl, apiKey };
   }
 
   /** The webhook secret: --secret-file (a file, or - for stdin) > --secret > TRX_RENT_WEBHOOK_SECRET. */

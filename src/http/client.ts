@@ -4,6 +4,7 @@ import { sendWithRetries } from './attempts.js';
 import type { WithResponse } from './api-promise.js';
 import { env } from './env.js';
 import { type Logger, type LogLevel, resolveLogger } from './log.js';
+import { scrubError } from '../internal/redact.js';
 import { decodeResponse } from './response.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, isRetryableMethod } from './retry.js';
 import { type Hooks, Transport } from './transport.js';
@@ -143,6 +144,8 @@ export class HttpClient {
   /** The same plus `content-type: application/json`, for requests with a body. */
   readonly #jsonHeaders: Record<string, string>;
   readonly #logger: Logger | undefined;
+  /** The key or JWT, masked in the messages of errors a server answers (it may echo them back). */
+  readonly #secrets: readonly string[];
   /** Set when credentials would go over plain http to a host that is not loopback: refused per request. */
   readonly #insecure: (() => TrxRentError) | undefined;
 
@@ -152,6 +155,7 @@ export class HttpClient {
     const apiKey = options.apiKey ?? (options.jwt ? undefined : env('TRX_RENT_API_KEY'));
     const jwt = apiKey ? undefined : options.jwt;
     this.#credentials = Boolean(apiKey || jwt);
+    this.#secrets = apiKey ? [apiKey] : jwt ? [jwt] : [];
     this.#headers = { accept: 'application/json', ...options.headers };
     if (apiKey) this.#headers['x-api-key'] = apiKey;
     else if (jwt) this.#headers.authorization = `Bearer ${jwt}`;
@@ -215,7 +219,14 @@ export class HttpClient {
       maxRetries,
       canRetry: isRetryableMethod(method, Boolean(idempotencyKey)),
       log: this.#logger && this.#logLine,
-      finish: ({ response, text }) => ({ data: decodeResponse(schema, response, text, label), response }),
+      finish: ({ response, text }) => {
+        try {
+          return { data: decodeResponse(schema, response, text, label), response };
+        } catch (error) {
+          // A server that echoes our key or JWT back must not put it in an error message.
+          throw scrubError(error, this.#secrets);
+        }
+      },
       // A 409 on a *retry* of our own keyed POST means the earlier attempt (which we gave up
       // on) is still being processed: wait and ask again; the server then replays its result.
       again: idempotencyKey ? inFlight : undefined,

@@ -6,7 +6,6 @@
  */
 import { env } from './env.js';
 
-
 /** Where debug lines go (`logger` option); default: stderr. */
 export interface Logger {
   /** One line per request attempt: method, path, status, timing; never headers or bodies. */

@@ -27,13 +27,25 @@ export function parseBaseUrl(value: unknown, apiPrefix: string, hint: string): U
     throw new TrxRentError({ code: 'CONFIGURATION_ERROR', message: `No base URL: ${hint} (there is no default host).` });
   }
   let url: URL;
+  const text = String(value);
   try {
-    url = new URL(String(value));
+    url = new URL(text);
   } catch {
-    throw new TrxRentError({ code: 'CONFIGURATION_ERROR', message: `baseUrl is not a URL: ${String(value)}` });
+    // A malformed `user:pa/ss@host` is no URL either: never echo text that may hold a password.
+    const shown = text.includes('@') ? '(not shown: it contains "@")' : text;
+    throw new TrxRentError({ code: 'CONFIGURATION_ERROR', message: `baseUrl is not a URL: ${shown}`, details: { field: 'baseUrl' } });
+  }
+  if (url.username !== '' || url.password !== '') {
+    // The API takes its key in a header; a password in the URL would be sent as Basic auth
+    // and echoed by every message that names the URL.
+    throw new TrxRentError({
+      code: 'CONFIGURATION_ERROR',
+      message: `baseUrl must not carry a user name or password (user:pass@${url.host}); pass the API key with { apiKey } or TRX_RENT_API_KEY`,
+      details: { field: 'baseUrl' },
+    });
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new TrxRentError({ code: 'CONFIGURATION_ERROR', message: `baseUrl must be an http(s) URL, not ${url.protocol}` });
+    throw new TrxRentError({ code: 'CONFIGURATION_ERROR', message: `baseUrl must be an http(s) URL, not ${url.protocol}`, details: { field: 'baseUrl' } });
   }
   url.search = '';
   url.hash = '';

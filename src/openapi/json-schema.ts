@@ -8,6 +8,8 @@
  * is done here, by schema identity, in zod's `override` hook:
  *
  * - `looseNumber` -> `number` (or `integer` where the spec types a result as integer);
+ * - `sunAmount` -> a non-negative `integer` up to 2^53-1, `sunPrice` -> a non-negative `number`
+ *   up to 2^53-1 (the bounds the SDK enforces on the way in);
  * - `looseTimestamp` -> an ISO 8601 `date-time` string;
  * - `lenientEnum([...])` (a union of the enum and any string) -> the enum;
  * - `tronAddress` (a refinement JSON Schema cannot carry) -> its base58 pattern;
@@ -19,7 +21,7 @@
  * @module
  */
 import * as z from 'zod';
-import { looseNumber, looseTimestamp, queryInt, tronAddress } from '../schemas/common.js';
+import { looseNumber, looseTimestamp, queryInt, sunAmount, sunPrice, tronAddress } from '../schemas/common.js';
 
 /** A JSON Schema object, as plain data. */
 export type JsonSchema = { [key: string]: unknown };
@@ -181,6 +183,8 @@ export function convertSchema(schema: z.ZodType, options: ConvertOptions): JsonS
 function hooks(roots: readonly z.ZodType[], options: ConvertOptions) {
   const replace = new Map<AnyZod, JsonSchema>([
     [looseNumber, { type: options.looseNumberAs ?? 'number' }],
+    [sunAmount, { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER }],
+    [sunPrice, { type: 'number', minimum: 0, maximum: Number.MAX_SAFE_INTEGER }],
     [looseTimestamp, { type: 'string', format: 'date-time' }],
     [queryInt, { type: 'integer', minimum: 0 }],
     [tronAddress, { type: 'string', pattern: TRON_ADDRESS_PATTERN }],

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { Known } from './known.js';
-import { looseNumber } from './common.js';
+import { sunAmount } from './common.js';
 
 /**
  * Response of GET /api/v1/balance. Every amount is an integer in SUN (1 TRX = 1,000,000 SUN);
@@ -8,10 +8,10 @@ import { looseNumber } from './common.js';
  */
 export const Balance = z.looseObject({
   /** Available TRX, in SUN. */
-  trx: looseNumber.describe('Available TRX in SUN.'),
+  trx: sunAmount.describe('Available TRX in SUN.'),
   /** Available USDT, in 6-decimal units (1 USDT = 1,000,000). */
-  usdt: looseNumber.describe('Available USDT in SUN-equivalent units (6 decimals).'),
+  usdt: sunAmount.describe('Available USDT in SUN-equivalent units (6 decimals).'),
   /** TRX locked in pending operations (e.g. withdrawals), in SUN. */
-  trx_locked: looseNumber.describe('TRX locked in pending operations, in SUN.'),
+  trx_locked: sunAmount.describe('TRX locked in pending operations, in SUN.'),
 });
 export type Balance = Known<z.infer<typeof Balance>>;

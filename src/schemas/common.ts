@@ -38,6 +38,27 @@ export const tronAddress = z.string().refine(isTronAddress, {
 /** Whole SUN, non-negative, within Number's exact integer range. */
 export const sun = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 
+/**
+ * An amount of SUN in a response (a balance, an order's or a fill's cost, a withdrawal, a
+ * deposit): the spec gives these as SUN, and SUN is the smallest unit, so it is a whole number.
+ * One that is fractional, negative or beyond 2^53-1 (where a JSON number is no longer exact)
+ * fails the response's parse, an INVALID_RESPONSE error: money is never silently rounded. A
+ * string of digits is accepted as `looseNumber` accepts it.
+ */
+export const sunAmount = looseNumber.pipe(
+  z.number().refine((v) => Number.isSafeInteger(v) && v >= 0, { message: 'must be whole SUN: an integer from 0 to 2^53-1 (not fractional, negative or larger)' }),
+);
+
+/**
+ * A price per unit of resource, in SUN (`price_sun`, `max_price_sun`, `best_price_sun`,
+ * `avg_price_sun`): the spec types these as "number, SUN per unit", and a per-unit price (an
+ * average above all) may have a fraction, so a fraction is kept. Negative values and values
+ * beyond 2^53-1 (no longer exact) fail the parse with INVALID_RESPONSE.
+ */
+export const sunPrice = looseNumber.pipe(
+  z.number().refine((v) => Number.isFinite(v) && v >= 0 && v <= Number.MAX_SAFE_INTEGER, { message: 'must be a price in SUN from 0 to 2^53-1' }),
+);
+
 /** A whole number from 1 to `Number.MAX_SAFE_INTEGER` (resource amounts, durations in seconds). */
 export const positiveInt = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 

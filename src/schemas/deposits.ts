@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { Known } from './known.js';
-import { LIMITS, looseNumber, sun } from './common.js';
+import { LIMITS, looseNumber, sun, sunAmount } from './common.js';
 
 /**
  * Response of GET /api/v1/deposit/info: where to send a manual TRX deposit (follows the live
@@ -32,7 +32,7 @@ export const PreparedDeposit = z.looseObject({
   /** Your unique memo. */
   memo: z.string().describe('Unique user memo.'),
   /** The amount to send, in SUN. */
-  amount_sun: looseNumber.describe('SUN.'),
+  amount_sun: sunAmount.describe('SUN.'),
   /** The memo as hex, for the transaction's `raw_data.data` field. */
   memo_hex: z.string().describe('The memo as hex, for the transaction’s data field.'),
   /** Signing instructions, as text. */

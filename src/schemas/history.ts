@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { Known } from './known.js';
-import { RESOURCE_TYPES, lenientEnum, looseNumber, looseTimestamp } from './common.js';
+import { RESOURCE_TYPES, lenientEnum, looseNumber, looseTimestamp, sunAmount, sunPrice } from './common.js';
 import { HISTORY_PERIODS } from './enums.js';
 export { HISTORY_PERIODS } from './enums.js';
 
@@ -26,9 +26,9 @@ export const HistoryFill = z.looseObject({
   /** Resource units delivered. */
   amount: looseNumber.describe('Resource units.'),
   /** Price per unit, in SUN. */
-  price_sun: looseNumber.describe('Per unit, SUN.'),
+  price_sun: sunPrice.describe('Per unit, SUN.'),
   /** Total cost of the fill, in SUN. */
-  cost_sun: looseNumber.describe('Total, SUN.'),
+  cost_sun: sunAmount.describe('Total, SUN.'),
   /** On-chain transaction hash. */
   tx_id: z.string().describe('On-chain hash.'),
   /** When the fill was made: ISO 8601 per the spec; Unix time is accepted too. */
@@ -51,8 +51,8 @@ export const HistorySummary = z.looseObject({
   /** Energy rented, in units. */
   total_energy: looseNumber.describe('Energy units.'),
   /** Total spent, in SUN. */
-  total_spent_sun: looseNumber.describe('SUN.'),
+  total_spent_sun: sunAmount.describe('SUN.'),
   /** Average price per energy unit, in SUN. */
-  avg_price_sun: looseNumber.describe('SUN per energy unit.'),
+  avg_price_sun: sunPrice.describe('SUN per energy unit.'),
 });
 export type HistorySummary = Known<z.infer<typeof HistorySummary>>;

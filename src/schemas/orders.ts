@@ -6,6 +6,8 @@ import {
   ResourceType,
   lenientEnum,
   looseNumber,
+  sunAmount,
+  sunPrice,
   looseTimestamp,
   positiveInt,
   queryInt,
@@ -65,9 +67,9 @@ export const Fill = z.looseObject({
   /** Units delivered. */
   amount: looseNumber.describe('Units delivered.'),
   /** Price per unit, in SUN. */
-  price_sun: looseNumber.describe('Price per unit in SUN.'),
+  price_sun: sunPrice.describe('Price per unit in SUN.'),
   /** Total cost of the fill, in SUN. */
-  cost_sun: looseNumber.describe('Total cost of the fill in SUN.'),
+  cost_sun: sunAmount.describe('Total cost of the fill in SUN.'),
   /** On-chain delegation transaction hash. */
   tx_id: z.string().describe('On-chain transaction hash.'),
   /** `CONFIRMED` or `FAILED`; unknown values are kept. */
@@ -102,11 +104,11 @@ export const Order = z.looseObject({
   /** Base58 TRON address receiving the resource. */
   target_address: z.string().describe('Receiving TRON address (base58).'),
   /** Highest price per unit, in SUN, when the order set one. */
-  max_price_sun: looseNumber.nullish().describe('Max price per unit in SUN, when given.'),
+  max_price_sun: sunPrice.nullish().describe('Max price per unit in SUN, when given.'),
   /** Total cost in SUN; set once filled. Only in the full order (GET /orders/:id). */
-  total_cost_sun: looseNumber.nullish().describe('Total cost in SUN; set after fill.'),
+  total_cost_sun: sunAmount.nullish().describe('Total cost in SUN; set after fill.'),
   /** Fee in SUN, currently 0. Only in the full order (GET /orders/:id). */
-  total_fee_sun: looseNumber.nullish().describe('Fee in SUN; currently 0 (0% commission).'),
+  total_fee_sun: sunAmount.nullish().describe('Fee in SUN; currently 0 (0% commission).'),
   /** Provider executions. Only in the full order (GET /orders/:id). */
   fills: z.array(Fill).optional().describe('Provider executions; a BROADCAST order may have several.'),
   /** Creation time: ISO 8601 per the spec; Unix time is accepted too. */

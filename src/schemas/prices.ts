@@ -1,13 +1,13 @@
 import * as z from 'zod';
 import type { Known } from './known.js';
-import { LIMITS, ResourceType, lenientEnum, looseNumber, looseTimestamp, positiveInt, queryInt, RESOURCE_TYPES } from './common.js';
+import { LIMITS, ResourceType, lenientEnum, looseNumber, looseTimestamp, positiveInt, queryInt, RESOURCE_TYPES, sunPrice } from './common.js';
 
 /** One price tier of a provider: the price per unit for renting that long. */
 export const PricePoint = z.looseObject({
   /** Rental duration of the tier, in seconds. */
   duration_sec: looseNumber.describe('Seconds.'),
   /** SUN per unit of resource for that duration. */
-  price_sun: looseNumber.describe('SUN per unit of resource for that duration.'),
+  price_sun: sunPrice.describe('SUN per unit of resource for that duration.'),
 });
 export type PricePoint = Known<z.infer<typeof PricePoint>>;
 
@@ -54,7 +54,7 @@ export const PriceEntry = z.looseObject({
   /** `ENERGY` or `BANDWIDTH`; unknown values are kept. */
   resource_type: lenientEnum(RESOURCE_TYPES),
   /** Price per unit, in SUN. */
-  price_sun: looseNumber,
+  price_sun: sunPrice,
   /** Units available. */
   available: looseNumber,
   /** Whether the provider answered the poll. */
@@ -85,9 +85,9 @@ export type PriceHistory = Known<z.infer<typeof PriceHistory>>;
 /** Response of GET /api/v1/prices/stats (follows the live service). */
 export const PriceStats = z.looseObject({
   /** Lowest current price per unit, in SUN. */
-  best_price_sun: looseNumber,
+  best_price_sun: sunPrice,
   /** Average current price per unit, in SUN (may have decimals). */
-  avg_price_sun: looseNumber,
+  avg_price_sun: sunPrice,
   /** Number of providers aggregated. */
   total_providers: looseNumber,
   /** How often the cheapest provider changed in the last 24 hours. */
@@ -130,7 +130,7 @@ export const PreviewOption = z.looseObject({
   /** Provider name for display. */
   displayName: z.string(),
   /** Price per unit, in SUN. */
-  price_sun: looseNumber.describe('SUN per unit.'),
+  price_sun: sunPrice.describe('SUN per unit.'),
   /** Total cost in TRX: a number per the spec, a string from the live service. */
   cost_trx: z.union([z.number(), z.string()]),
   /** Duration of the price tier that matched, in seconds. */

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { Known } from './known.js';
-import { lenientEnum, looseTimestamp } from './common.js';
+import { lenientEnum, looseTimestamp, sunAmount } from './common.js';
 import { Order } from './orders.js';
 import { Withdrawal } from './withdrawals.js';
 import { WEBHOOK_EVENTS } from './enums.js';
@@ -82,7 +82,7 @@ export const DepositReceivedData = z.looseObject({
   /** The deposit transaction's hash. */
   tx_id: z.string(),
   /** Amount credited, in SUN. */
-  amount_sun: z.number(),
+  amount_sun: sunAmount,
   /** Currency credited (`TRX` for memo deposits). */
   currency: z.string(),
   /** The memo the transfer carried. */

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { Known } from './known.js';
-import { LIMITS, lenientEnum, looseNumber, sun, tronAddress } from './common.js';
+import { LIMITS, lenientEnum, looseNumber, sun, sunAmount, tronAddress } from './common.js';
 import { CURRENCIES, WITHDRAWAL_STATUSES } from './enums.js';
 export { CURRENCIES, WITHDRAWAL_STATUSES } from './enums.js';
 
@@ -23,7 +23,7 @@ export const Withdrawal = z.looseObject({
   /** See {@link WITHDRAWAL_STATUSES}; unknown values are kept. */
   status: lenientEnum(WITHDRAWAL_STATUSES).describe('PENDING, COMPLETED or FAILED.'),
   /** Amount in SUN (USDT in 6-decimal units). */
-  amount: looseNumber.describe('SUN.'),
+  amount: sunAmount.describe('SUN.'),
   /** `TRX` or `USDT`. */
   currency: lenientEnum(CURRENCIES).describe('TRX or USDT.'),
   /** Destination TRON address. */

@@ -9,7 +9,7 @@
  */
 import * as z from 'zod';
 import type { Known } from './known.js';
-import { ResourceType, lenientEnum, looseNumber, looseTimestamp, tronAddress } from './common.js';
+import { ResourceType, lenientEnum, looseNumber, looseTimestamp, sunAmount, tronAddress } from './common.js';
 import { ESTIMATE_OPERATIONS, WATCH_EVENT_TYPES, RPC_METHODS } from './enums.js';
 export { ESTIMATE_OPERATIONS, WATCH_EVENT_TYPES, RPC_METHODS } from './enums.js';
 import { X402_LIMITS } from './limits.js';
@@ -194,8 +194,8 @@ export const RpcBody = z.record(z.string(), z.unknown());
 export const X402PriceEntry = z.looseObject({
   /** Provider identifier. */
   provider: z.string(),
-  /** Price per unit of resource, in SUN. */
-  price_sun: looseNumber.describe('SUN per unit.'),
+  /** Price per unit of resource, in SUN: the x402 spec types it as an integer (the account API as a number). */
+  price_sun: sunAmount.describe('SUN per unit.'),
   /** Units available. */
   available: looseNumber.describe('Units available.'),
 });
@@ -220,7 +220,7 @@ export const X402Account = z.looseObject({
   /** The account's address (base58). */
   address: z.string(),
   /** TRX balance, in SUN. */
-  balance: looseNumber.describe('TRX balance in SUN.'),
+  balance: sunAmount.describe('TRX balance in SUN.'),
   /** Energy the account can use. */
   energy_limit: looseNumber,
   /** Bandwidth the account can use. */

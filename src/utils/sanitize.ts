@@ -9,8 +9,21 @@
  * BEL, backspace …), DEL, and the bidirectional overrides and isolates (Trojan Source).
  */
 
-/** Our own colours (output.ts makeStyles): the only escape sequences `keepStyles` lets through. */
-const OWN_SGR = /^\u001b\[(?:1|2|22|31|32|33|35|36|39)m$/;
+/**
+ * Our own colours (output.ts makeStyles) carry this mark just before their escape: a string of
+ * C0 controls drawn at random when the CLI starts. Server text cannot know it (nor send it: a
+ * control is removed like any other), so `keepStyles` lets through exactly the colour codes the
+ * CLI wrote, and never the same codes inside a provider name or an error message.
+ */
+export const STYLE_MARK = (() => {
+  // 21 controls (not tab, newline, CR or ESC), 16 of them: about 2^70 possible marks.
+  const alphabet = '\u0001\u0002\u0003\u0004\u0005\u0006\u0007\u0008\u000e\u000f\u0010\u0011\u0012\u0013\u0014\u0015\u0016\u0017\u0018\u0019\u001a';
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => alphabet[b % alphabet.length]).join('');
+})();
+
+/** Our own colour codes, each right after the mark: the only escape sequences `keepStyles` lets through. */
+const OWN_SGR = new RegExp(`${STYLE_MARK}\u001b\\[(1|2|22|31|32|33|35|36|39)m`, 'g');
 
 /**
  * One token to remove, tried left to right, longest kind first:
@@ -27,11 +40,20 @@ const ANY = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u
 
 /**
  * `text` with every control and escape sequence removed. With `keepStyles`, the colour codes the
- * CLI itself emits survive (any other sequence, other SGR codes included, does not).
+ * CLI itself emitted (marked with {@link STYLE_MARK}) survive, unmarked; any other sequence,
+ * the very same colour codes sent by a server included, does not.
  */
 export function sanitizeText(text: string, { keepStyles = false }: { keepStyles?: boolean } = {}): string {
   if (!ANY.test(text)) return text;
-  return text.replace(TOKEN, (token) => (keepStyles && OWN_SGR.test(token) ? token : ''));
+  if (!keepStyles) return text.replace(TOKEN, '');
+  let out = '';
+  let from = 0;
+  OWN_SGR.lastIndex = 0;
+  for (let m = OWN_SGR.exec(text); m; m = OWN_SGR.exec(text)) {
+    out += text.slice(from, m.index).replace(TOKEN, '') + `\u001b[${m[1]}m`;
+    from = m.index + m[0].length;
+  }
+  return out + text.slice(from).replace(TOKEN, '');
 }
 
 // Characters JSON.stringify leaves raw that a terminal would still act on.

@@ -159,7 +159,9 @@ describe('the validator catches what does not match', () => {
     const ok = (body: unknown) => validator.checkResponse('GET /api/v1/balance', { status: 200, headers: new Headers({ 'content-type': 'application/json' }), text: JSON.stringify(body) });
     expect(ok(good).problems).toEqual([]);
     expect(ok({ trx: 1, usdt: 2 }).problems.join()).toMatch(/trx_locked/);
-    expect(ok({ ...good, trx: '1' }).problems.join()).toMatch(/\/trx must be number/);
+    // SUN amounts are whole numbers (the SDK refuses anything else): the document says integer.
+    expect(ok({ ...good, trx: '1' }).problems.join()).toMatch(/\/trx must be integer/);
+    expect(ok({ ...good, trx: 1.5 }).problems.join()).toMatch(/\/trx must be integer/);
     const order = (status: string) =>
       validator.checkResponse('GET /api/v1/orders/{id}', {
         status: 200,

@@ -91,7 +91,7 @@ describe('exact paths', () => {
         const res = await handle(new Request(`http://mock.test${path}`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } }));
         expect(res.status, path).toBe(402);
       }
-      const smuggled = await handle(new Request('http://mock.test/x402/tron/rpc/x/wallet/broadcasttransaction', { method: 'POST', body: '{}' }));
+      const smuggled = await handle(new Request('http://mock.test/x402/tron/rpc/x/wallet/broadcasttransaction', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } }));
       expect(smuggled.status).toBe(400);
       expect(((await smuggled.json()) as { error: { details: { field: string } } }).error.details.field).toBe('method');
       // the simulated node itself stays at /wallet/* (free, as a TRON node is)

@@ -94,11 +94,15 @@ describe('security: one sanitiser for everything people see', () => {
     expect(JSON.parse(line).error.message).toBe(`bad ${EVIL}\u202e`);
   });
 
-  it('sanitizeText strips every kind of sequence and keeps only our own colours; safeJson round-trips', async () => {
+  it('sanitizeText strips every kind of sequence and keeps only our own (marked) colours; safeJson round-trips', async () => {
     const { safeJson, sanitizeText } = await import('../../src/cli/sanitize.js');
     expect(sanitizeText(EVIL)).toBe('evillink');
     expect(sanitizeText('a\u001bPdcs\u001b\\b\u001b_apc\u009cc\u001b7d\u001bce\u202eabc\u2066f\tg\nh\u0008')).toBe('abcdeabcf\tg\nh');
-    expect(sanitizeText('\u001b[1mbold\u001b[22m \u001b[8mhidden\u001b[2J', { keepStyles: true })).toBe('\u001b[1mbold\u001b[22m hidden');
+    const { makeStyles } = await import('../../src/cli/output.js');
+    const ours = makeStyles(true);
+    expect(sanitizeText(`${ours.bold('bold')} \u001b[8mhidden\u001b[2J`, { keepStyles: true })).toBe('\u001b[1mbold\u001b[22m hidden');
+    // The same codes without our per-run mark (as a server would send them) do not pass.
+    expect(sanitizeText('\u001b[1mbold\u001b[22m \u001b[31mred\u001b[39m', { keepStyles: true })).toBe('bold red');
     expect(sanitizeText('\u001b[1mbold\u001b[22m')).toBe('bold');
     const value = { s: `${EVIL}\u202e\u2028`, n: 1 };
     expect(JSON.parse(safeJson(value))).toEqual(value);

@@ -30,7 +30,7 @@ async function node(method: string, body: unknown = {}) {
 }
 
 async function transfer(to: string, amount: string, token = 'USDT') {
-  const res = await fetch(`${BASE_URL}/__mock/chain/transfer`, { method: 'POST', body: JSON.stringify({ to, amount, token }) });
+  const res = await fetch(`${BASE_URL}/__mock/chain/transfer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to, amount, token }) });
   expect(res.status).toBe(200);
   return (await res.json()) as { txid: string; block_number: number };
 }
@@ -191,7 +191,7 @@ describe('watch expiry', () => {
 
 describe('the paid rpc proxy', () => {
   test('a method outside the whitelist is refused by the mock too (free 400)', async () => {
-    const res = await fetch(`${BASE_URL}/x402/tron/rpc/wallet/broadcasttransaction`, { method: 'POST', body: '{}' });
+    const res = await fetch(`${BASE_URL}/x402/tron/rpc/wallet/broadcasttransaction`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(res.status).toBe(400);
     expect((await res.json()).error.code).toBe('VALIDATION_ERROR');
   });
@@ -204,6 +204,7 @@ describe('the paid rpc proxy', () => {
     );
     const res = await fetch(`${BASE_URL}/x402/tron/send`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ to: BOB, amount_usdt: '2', signed_tx: JSON.stringify(tx) }),
     });
     expect(res.status).toBe(400);

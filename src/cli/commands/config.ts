@@ -4,6 +4,7 @@ import { UsageError } from '../errors.js';
 import { READABLE_KEYS, SETTABLE_KEYS, type ProfileSettings, validateProfileName } from '../config.js';
 import { renderPairs } from '../output.js';
 import { parseAddress, parseChoice, parseDuration } from '../parse.js';
+import { checkBaseUrl, originOf } from '../settings.js';
 import type { CommandModule } from '../types.js';
 
 /** What `config` shows for a profile: the key only as "set". */
@@ -19,6 +20,7 @@ function shown(settings: ProfileSettings | undefined): Record<string, string | n
 async function checkValue(key: (typeof SETTABLE_KEYS)[number], value: string): Promise<string> {
   switch (key) {
     case 'base_url':
+      checkBaseUrl({ value, source: { kind: 'flag', flag: 'config set base_url' } });
       try {
         const url = new URL(value);
         if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
@@ -66,6 +68,14 @@ const command: CommandModule = {
           const value = await checkValue(key, rawValue.trim());
           const store = await ctx.config();
           const name = validateProfileName(await ctx.profileName());
+          const current = store.getProfile(name);
+          if (key === 'base_url' && current?.api_key && originOf(current.base_url) !== originOf(value)) {
+            // The saved key is bound to the origin it was saved for: moving the profile would send it elsewhere.
+            throw new UsageError(
+              `profile ${name} holds an API key saved for ${originOf(current.base_url) ?? 'no base URL'}; it is not moved to ${originOf(value)}`,
+              `run \`trx-rent login --base-url ${originOf(value)}${name === 'default' ? '' : ` --profile ${name}`}\` to save a key for the new origin`,
+            );
+          }
           store.updateProfile(name, { [key]: value });
           if (!store.currentProfile()) store.setCurrentProfile(name);
           ctx.out.result({ profile: name, key, value, config_path: store.path }, () => `${ctx.out.s.green('✓')} ${name}.${key} = ${value}`);

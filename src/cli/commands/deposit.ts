@@ -8,6 +8,7 @@ import { renderPairs } from '../output.js';
 import { oneAmount, parseTrx } from '../parse.js';
 import { trxAmountQuestion } from '../prompts.js';
 import type { CommandModule } from '../types.js';
+import { isTronAddress } from '../../utils/address.js';
 
 const command: CommandModule = {
   description:
@@ -22,6 +23,12 @@ const command: CommandModule = {
         action(async (ctx) => {
           const client = await ctx.client();
           const info = await (await client.get('deposits')).info();
+          if (!isTronAddress(info.address)) {
+            throw new CliError('INVALID_RESPONSE', 'the deposit address the server gave fails the TRON base58check checksum; do not send anything to it', {
+              exitCode: EXIT.API,
+              hint: 'check --base-url (is this the service you meant?)',
+            });
+          }
           ctx.out.result(info, () => {
             const s = ctx.out.s;
             return `${renderPairs(
@@ -56,6 +63,14 @@ const command: CommandModule = {
           }
           const client = await ctx.client();
           const prepared = await (await client.get('deposits')).prepare({ amount_sun: amount });
+          // What we tell a person to pay must be what they asked for, to an address that is one.
+          const wrong = preparedProblems(prepared, amount);
+          if (wrong.length) {
+            throw new CliError('INVALID_RESPONSE', `the server's deposit instructions do not match the request (${wrong.join('; ')}); do not send anything based on them`, {
+              exitCode: EXIT.API,
+              hint: 'check --base-url (is this the service you meant?) and try again; report it if it persists',
+            });
+          }
           ctx.out.result(prepared, () =>
             renderPairs(
               [
@@ -113,6 +128,21 @@ const command: CommandModule = {
       );
   },
 };
+
+/**
+ * Why a prepared deposit cannot be shown as instructions to pay (empty when it can): the amount
+ * must be the one asked for, `memo_hex` the hex of `memo`'s UTF-8 bytes (any case), and the
+ * address a base58check TRON address. Server text is never quoted here: it is what failed.
+ */
+export function preparedProblems(prepared: { address: unknown; memo: unknown; memo_hex: unknown; amount_sun: unknown }, askedSun: number): string[] {
+  const problems: string[] = [];
+  if (prepared.amount_sun !== askedSun) problems.push(`amount_sun is not the ${askedSun} SUN asked for`);
+  const memo = typeof prepared.memo === 'string' ? prepared.memo : undefined;
+  const hex = typeof prepared.memo_hex === 'string' ? prepared.memo_hex.toLowerCase().replace(/^0x/, '') : undefined;
+  if (!memo || hex !== Buffer.from(memo, 'utf8').toString('hex')) problems.push('memo_hex is not the hex of memo');
+  if (!isTronAddress(prepared.address)) problems.push('address fails the TRON base58check checksum');
+  return problems;
+}
 
 /** The TRX amount of a TransferContract, when the transaction is one. */
 function transferAmount(tx: unknown): number | undefined {

@@ -13,7 +13,7 @@ import { type Context, action } from '../context.js';
 import { EXIT, reportFor } from '../errors.js';
 import { trxAndSun, trxOf } from '../format.js';
 import { renderPairs } from '../output.js';
-import { type Source, describeSource } from '../settings.js';
+import { type Source, describeSource, missingKeyProblem } from '../settings.js';
 import type { CommandModule } from '../types.js';
 
 /** The permissions read-only calls can prove; the others cannot be checked without side effects. */
@@ -136,7 +136,7 @@ async function probe(ctx: Context): Promise<{ report: StatusReport; code: number
   }
 
   if (!connection.apiKey) {
-    report.problems.push({ code: 'UNAUTHORIZED', message: 'No API key', hint: 'set TRX_RENT_API_KEY, pass --api-key-file FILE, or run `trx-rent login`' });
+    report.problems.push({ code: 'UNAUTHORIZED', ...missingKeyProblem(connection) });
     code = EXIT.AUTH;
   } else {
     sentAt = Date.now();

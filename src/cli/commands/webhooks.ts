@@ -122,21 +122,22 @@ const command: CommandModule = {
       .option('--secret <secret>', SECRET_HELP)
       .option('--secret-file <path>', 'read the webhook secret from a file')
       .option('--signature <value>', 'the X-Service-Signature header value (sha256=<hex>)')
-      .option('--tolerance <seconds>', "also reject events whose timestamp is older than this (0 = don't check)", '0')
+      .option('--tolerance <seconds>', `reject events whose timestamp is further than this from now (default ${DEFAULT_TOLERANCE_SEC}, the library's window)`)
+      .option('--no-timestamp-check', 'skip the replay check (e.g. a delivery saved long ago); the signature is still checked')
       .addHelpText('after', preferHelp(false))
       .action(
-        action<[], { secret?: string; secretFile?: string; signature?: string; tolerance: string }>(async (ctx, { opts }) => {
+        action<[], { secret?: string; secretFile?: string; signature?: string; tolerance?: string; timestampCheck: boolean }>(async (ctx, { opts }) => {
           // stdin carries the body here, so the secret cannot come from it.
           const secret = await ctx.settingsResolver.webhookSecret(opts);
           const missing = [...(secret ? [] : [`--secret (or --secret-file, ${ENV.webhookSecret})`]), ...(opts.signature ? [] : ['--signature'])];
           if (ctx.stdin.isTTY) missing.push('the body on stdin');
           if (missing.length) throw new UsageError(`missing ${missing.join(', ')}`, 'trx-rent webhooks verify --secret-file FILE --signature "sha256=…" < body.json', 'MISSING_ARGUMENT');
           ctx.debug(`webhook secret from ${describeSource(secret!.source)}`);
-          const toleranceSec = parseInteger(opts.tolerance, '--tolerance');
+          const replay = replayCheck(opts);
           const raw = await ctx.readStdinBytes();
           const { constructWebhookEvent } = await import('../../webhooks/index.js');
           try {
-            const event = await constructWebhookEvent(raw, opts.signature, secret!.value, toleranceSec > 0 ? { toleranceSec } : { skipTimestampCheck: true });
+            const event = await constructWebhookEvent(raw, opts.signature, secret!.value, replay);
             ctx.out.result({ verified: true, event }, () => `${ctx.out.s.green('✓ verified')} ${event.event}\n${JSON.stringify(event.data, null, 2)}`);
           } catch (error) {
             const reason = String((error as { reason?: unknown }).reason ?? 'invalid');
@@ -159,7 +160,8 @@ const command: CommandModule = {
       .option('--port <port>', 'local port (0 = any free port)', '8788')
       .option('--host <host>', 'local interface', '127.0.0.1')
       .option('--path <path>', 'path of the receiver URL', '/webhooks')
-      .option('--tolerance <seconds>', 'reject events older than this (0 = no check)', '300')
+      .option('--tolerance <seconds>', `reject events whose timestamp is further than this from now (default ${DEFAULT_TOLERANCE_SEC}, the library's window)`)
+      .option('--no-timestamp-check', 'skip the replay check (the signature is still checked)')
       .addHelpText(
         'after',
         '\nWith --json each delivery is one JSON line on stdout; the ready line goes to stderr. ' +
@@ -181,12 +183,33 @@ interface ListenOptions {
   port: string;
   host: string;
   path: string;
-  tolerance: string;
+  tolerance?: string;
+  timestampCheck: boolean;
+}
+
+/** The library's replay window (constructWebhookEvent's default toleranceSec). */
+const DEFAULT_TOLERANCE_SEC = 300;
+
+/**
+ * The replay check of `verify` and `listen`: on by default with the library's window;
+ * `--tolerance N` (N >= 1) changes the window; only `--no-timestamp-check` turns it off
+ * (`--tolerance 0` used to, silently: it is now a usage error that names the flag).
+ */
+export function replayCheck(opts: { tolerance?: string | undefined; timestampCheck?: boolean | undefined }): { toleranceSec?: number; skipTimestampCheck?: true } {
+  if (opts.timestampCheck === false) {
+    if (opts.tolerance !== undefined) throw new UsageError('--tolerance and --no-timestamp-check contradict each other', 'pass one of them');
+    return { skipTimestampCheck: true };
+  }
+  if (opts.tolerance === undefined) return {};
+  if (/^\s*0+\s*$/.test(opts.tolerance)) {
+    throw new UsageError('--tolerance 0 no longer turns the replay check off', 'pass --no-timestamp-check to skip it on purpose, or a window of 1 second or more');
+  }
+  return { toleranceSec: parseInteger(opts.tolerance, '--tolerance', { min: 1 }) };
 }
 
 async function listen(ctx: Context, opts: ListenOptions): Promise<number> {
   const port = parseInteger(opts.port, '--port', { max: 65_535 });
-  const toleranceSec = parseInteger(opts.tolerance, '--tolerance');
+  const replay = replayCheck(opts);
   const events = parseEvents(opts.events) ?? [...EVENTS];
   if (opts.forwardTo) {
     try {
@@ -264,7 +287,7 @@ async function listen(ctx: Context, opts: ListenOptions): Promise<number> {
     port,
     path: opts.path,
     secret: () => secret,
-    toleranceSec,
+    replay,
     onDelivery: handle,
   });
   ctx.onDispose(() => receiver.close());

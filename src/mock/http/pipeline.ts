@@ -188,14 +188,14 @@ export function createPipeline(state: MockState, routes: readonly RouteDef[], op
       }
     }
 
-    let body: unknown;
-    if (route.body) {
-      const type = request.headers.get('content-type');
-      if (route.requireJson && !(type && /^application\/(?:[\w.+-]+\+)?json\b/i.test(type.trim()))) {
-        throw new MockApiError('VALIDATION_ERROR', 'Content-Type must be application/json', { field: 'Content-Type' });
-      }
-      body = parseJson(request.body, route.helper ? 400 : undefined);
+    // Every body must be declared JSON: a web page can send `text/plain` (or a form) to any
+    // origin without a preflight, so a body of another type is refused before it is read.
+    // (The simulated TRON node's /wallet/* routes read their body as java-tron does, whatever its type.)
+    if (route.body && (request.body !== '' || route.requireJson) && !isJsonType(request.headers.get('content-type'))) {
+      throw new MockApiError('VALIDATION_ERROR', 'Content-Type must be application/json', { field: 'Content-Type' }, route.helper ? 400 : undefined);
     }
+    let body: unknown;
+    if (route.body) body = parseJson(request.body, route.helper ? 400 : undefined);
 
     const ctx: RouteContext = {
       state,
@@ -333,6 +333,13 @@ function toError(error: unknown, route: RouteDef | undefined, headers: Record<st
   }
   // Never the internal message: it may name files, state or secrets.
   return errorResult(500, 'INTERNAL_ERROR', 'Unexpected error in the mock server', undefined, headers);
+}
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
+
+/** `application/json`, `application/problem+json`, with or without parameters. */
+function isJsonType(type: string | null): boolean {
+  return type !== null && JSON_TYPE.test(type.trim());
 }
 
 /** A JSON body; an empty body reads as {}. */

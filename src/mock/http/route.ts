@@ -88,7 +88,10 @@ export interface RouteDef {
   auth: 'public' | 'account' | Permission;
   /** Parse the body as JSON (malformed JSON is a 400 VALIDATION_ERROR). */
   body?: boolean;
-  /** Reject a body whose Content-Type is not JSON (POST /orders: the spec requires it). */
+  /**
+   * Require a JSON Content-Type even when the body is empty (POST /orders: the spec requires it).
+   * Every other route requires it whenever a body is sent.
+   */
   requireJson?: boolean;
   /** Endpoint-specific statuses where the spec gives them (e.g. VALIDATION_ERROR 400). */
   statuses?: Partial<Record<MockErrorCode, number>>;

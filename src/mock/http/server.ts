@@ -8,19 +8,26 @@
 import { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ChaosOptions } from './chaos.js';
+import { refuseForeign } from './local.js';
 import { type MockPipeline, createPipeline } from './pipeline.js';
 import type { RateLimitOptions } from './ratelimit.js';
 import { type HeaderReader, type MockRequest, type MockResponse, errorResult } from './route.js';
 import { ALL_ROUTES } from '../routes.js';
 import type { MockClock } from '../state/clock.js';
-import { type MockState, type MockStateOptions, createMockState } from '../state/index.js';
+import { type MockState, type MockStateOptions, createMockState, isLoopbackHost } from '../state/index.js';
 import type { PaywallOptions } from '../x402/paywall.js';
 
 /** Options of {@link startMockServer}. */
 export interface MockServerOptions {
   /** Port to listen on; 0 picks a free one. @default 0 */
   port?: number;
-  /** Address to bind. Anything but loopback exposes the demo key and the `/__mock/` control routes. @default '127.0.0.1' */
+  /**
+   * Address to bind. Anything but loopback exposes the demo key and the `/__mock/` control routes.
+   * On loopback (the default) requests must name a loopback host in `Host` (DNS rebinding is
+   * refused); bound elsewhere on purpose, any Host is accepted. Either way a state-changing
+   * request from a foreign web origin (`Origin` header) is refused with 403.
+   * @default '127.0.0.1'
+   */
   host?: string;
   /** Wrap successes in `{ data }` like the live service, so its official clients work. @default false */
   envelope?: boolean;
@@ -96,8 +103,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const cors = options.cors ?? false;
   const host = options.host ?? '127.0.0.1';
   let fallbackOrigin = '';
+  const exposed = !isLoopbackHost(host);
   const server = createServer((req, res) => {
-    serve(pipeline, req, res, { maxBody, cors, fallbackOrigin });
+    serve(pipeline, req, res, { maxBody, cors, fallbackOrigin, exposed });
   });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
@@ -146,12 +154,22 @@ interface ServeOptions {
   maxBody: number;
   cors: boolean;
   fallbackOrigin: string;
+  /** Bound to a non-loopback address on purpose: any Host name is accepted. */
+  exposed: boolean;
 }
 
 const HOST = /^[A-Za-z0-9.:[\]-]{1,255}$/;
 
 function serve(pipeline: MockPipeline, req: IncomingMessage, res: ServerResponse, options: ServeOptions): void {
   const method = req.method ?? 'GET';
+  const origin = req.headers.origin;
+  const refused = refuseForeign(method, req.headers.host, Array.isArray(origin) ? origin.join(', ') : origin, { exposed: options.exposed });
+  if (refused) {
+    // Nothing of the body is read or acted on; the connection closes after the answer.
+    write(res, refused, options.cors, true);
+    req.resume();
+    return;
+  }
   if (method === 'OPTIONS' && options.cors) {
     res.writeHead(204, {
       ...CORS,
