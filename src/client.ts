@@ -5,6 +5,7 @@ import { History } from './resources/history.js';
 import { Keys } from './resources/keys.js';
 import { Orders } from './resources/orders.js';
 import { Prices } from './resources/prices.js';
+import { Transactions } from './resources/transactions.js';
 import { Webhooks } from './resources/webhooks.js';
 import { Withdrawals } from './resources/withdrawals.js';
 
@@ -32,6 +33,7 @@ export class TrxRent {
   readonly deposits: Deposits;
   readonly withdrawals: Withdrawals;
   readonly webhooks: Webhooks;
+  readonly transactions: Transactions;
 
   constructor(options: TrxRentOptions = {}) {
     this.http = new HttpClient(options);
@@ -43,5 +45,6 @@ export class TrxRent {
     this.deposits = new Deposits(this.http);
     this.withdrawals = new Withdrawals(this.http);
     this.webhooks = new Webhooks(this.http);
+    this.transactions = new Transactions(this.http);
   }
 }

@@ -14,6 +14,7 @@ export type { History } from './resources/history.js';
 export type { Deposits } from './resources/deposits.js';
 export type { Withdrawals } from './resources/withdrawals.js';
 export type { Webhooks } from './resources/webhooks.js';
+export type { Transactions, BroadcastRequest, BroadcastResponse } from './resources/transactions.js';
 export { ApiPromise, type WithResponse } from './http/api-promise.js';
 export type { Logger, LogLevel } from './http/log.js';
 export { OrderPage, type WaitForOptions } from './resources/orders.js';
