@@ -96,6 +96,7 @@ export function nodeCall(chain: SimulatedChain, method: string, body: Record<str
       };
       if (account?.freeNetUsed) out.freeNetUsed = account.freeNetUsed;
       if (account?.netLimit) out.NetLimit = account.netLimit;
+      if (account?.netUsed) out.NetUsed = account.netUsed;
       if (account?.energyLimit) out.EnergyLimit = account.energyLimit;
       if (account?.energyUsed) out.EnergyUsed = account.energyUsed;
       return out;
