@@ -15,6 +15,21 @@ export type { Deposits } from './resources/deposits.js';
 export type { Withdrawals } from './resources/withdrawals.js';
 export type { Webhooks } from './resources/webhooks.js';
 export type { Transactions, BroadcastRequest, BroadcastResponse } from './resources/transactions.js';
+export type { Transfers, ChainResources } from './tron/facade.js';
+export type {
+  EstimateTransferParams,
+  TransferEstimate,
+  RentalQuote,
+  TokenInfo,
+  EnsureParams,
+  EnsureResult,
+  ProgressEvent,
+  SendTransferParams,
+  SentTransfer,
+  TransferSigner,
+  SendTronWeb,
+} from './tron/engine.js';
+export { TronNode, spendable, DEFAULT_TRON_NODE, type TronNodeOptions, type Spendable, type NodeCallOptions } from './tron/node.js';
 export { ApiPromise, type WithResponse } from './http/api-promise.js';
 export type { Logger, LogLevel } from './http/log.js';
 export { OrderPage, type WaitForOptions } from './resources/orders.js';
