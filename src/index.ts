@@ -22,6 +22,7 @@ export type {
   RentalQuote,
   TokenInfo,
   EnsureParams,
+  EnsurePlan,
   EnsureResult,
   ProgressEvent,
   SendTransferParams,

@@ -108,6 +108,20 @@ export interface EnsureParams {
   signal?: AbortSignal | undefined;
   /** Called with each step, for progress displays. */
   onProgress?: ((event: ProgressEvent) => void) | undefined;
+  /**
+   * Called with the plan when something would be bought, before ordering; return false (or
+   * throw) to stop: nothing is ordered (error CANCELLED). Not called when nothing is missing.
+   */
+  confirm?: ((plan: EnsurePlan) => boolean | Promise<boolean>) | undefined;
+}
+
+/** What {@link ensureResources} is about to buy (see {@link EnsureParams.confirm}). */
+export interface EnsurePlan {
+  address: string;
+  before: Spendable;
+  rentals: RentalQuote[];
+  /** What the rentals cost at the best prices now, in SUN. */
+  cost_sun: number;
 }
 
 /** What {@link ensureResources} did. */
@@ -391,6 +405,9 @@ export async function ensureResources(deps: EngineDeps, params: EnsureParams): P
     });
   }
 
+  if (quotes.length && params.confirm && !(await params.confirm({ address: target, before, rentals: quotes, cost_sun: quoted }))) {
+    throw new TrxRentError({ code: 'CANCELLED', message: 'Cancelled before anything was ordered' });
+  }
   const result: EnsureResult = { address: target, before, after: before, order: null, bandwidth_order: null, bought: { energy: 0, bandwidth: 0 }, cost_sun: 0 };
   for (const q of quotes) {
     checkAbort(signal);
