@@ -124,8 +124,9 @@ export interface EnsurePlan {
   cost_sun: number;
 }
 
+// Type aliases (not interfaces) so they fit lenient, index-signature output schemas (MCP).
 /** What {@link ensureResources} did. */
-export interface EnsureResult {
+export type EnsureResult = {
   address: string;
   /** What the address could spend before, and after the delegation showed on the node. */
   before: Spendable;
@@ -136,7 +137,7 @@ export interface EnsureResult {
   bought: { energy: number; bandwidth: number };
   /** What the orders cost, in SUN (their total_cost_sun). */
   cost_sun: number;
-}
+};
 
 /** Progress of ensure and send. */
 export type ProgressEvent =
@@ -185,7 +186,7 @@ export interface SendTransferParams extends Omit<EstimateTransferParams, 'from'>
 }
 
 /** The outcome of {@link sendTransfer}: what was sent and what it cost against burning. */
-export interface SentTransfer {
+export type SentTransfer = {
   tx_id: string;
   from: string;
   to: string;
@@ -205,7 +206,7 @@ export interface SentTransfer {
   burn_cost_sun: number;
   /** burn_cost_sun - total_cost_sun. */
   saving_sun: number;
-}
+};
 
 /** What the engine runs on. */
 export interface EngineDeps {
@@ -371,12 +372,7 @@ export async function estimateTransfer(deps: EngineDeps, params: EstimateTransfe
 
 // ---- ensure ----
 
-/**
- * Make sure `address` can spend `energy` (and `bandwidth`): read what it has on the node, buy
- * only the deficit (rounded up to the provider minimum), wait until the order is FILLED and the
- * delegation shows on the node. Finding enough already, it buys nothing.
- */
-export async function ensureResources(deps: EngineDeps, params: EnsureParams): Promise<EnsureResult> {
+async function prepareEnsure(deps: EngineDeps, params: EnsureParams) {
   const target = address(params?.address, 'address');
   const energy = positiveInt(params.energy, 'energy', true);
   const bandwidth = params.bandwidth === undefined ? 0 : positiveInt(params.bandwidth, 'bandwidth', true);
@@ -386,17 +382,32 @@ export async function ensureResources(deps: EngineDeps, params: EnsureParams): P
   if (key !== undefined && (typeof key !== 'string' || key === '' || key.length > LIMITS.IDEMPOTENCY_KEY_MAX_LENGTH - 3)) {
     throw invalid('idempotencyKey', `must be 1 to ${LIMITS.IDEMPOTENCY_KEY_MAX_LENGTH - 3} characters`);
   }
-  const { signal, onProgress } = params;
-  const deadline = Date.now() + (params.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const orders = new Orders(deps.http);
-
-  const before = spendable(await deps.node.getAccountResource(target, { signal }));
+  const before = spendable(await deps.node.getAccountResource(target, { signal: params.signal }));
+  const rentals: RentalQuote[] = [];
   const energyDeficit = Math.max(0, energy - before.energy);
   const bandwidthDeficit = Math.max(0, bandwidth - before.bandwidth);
-  const quotes: RentalQuote[] = [];
-  if (energyDeficit > 0) quotes.push(await quote(orders, 'ENERGY', energyDeficit, duration, signal));
-  if (bandwidthDeficit > 0) quotes.push(await quote(orders, 'BANDWIDTH', bandwidthDeficit, duration, signal));
-  const quoted = quotes.reduce((sum, q) => sum + q.cost_sun, 0);
+  if (energyDeficit > 0) rentals.push(await quote(orders, 'ENERGY', energyDeficit, duration, params.signal));
+  if (bandwidthDeficit > 0) rentals.push(await quote(orders, 'BANDWIDTH', bandwidthDeficit, duration, params.signal));
+  const plan: EnsurePlan = { address: target, before, rentals, cost_sun: rentals.reduce((sum, q) => sum + q.cost_sun, 0) };
+  return { target, energy, bandwidth, duration, maxCost, key, orders, plan };
+}
+
+/** What {@link ensureResources} would buy now and what it would cost (reads and previews; orders nothing). */
+export async function planEnsure(deps: EngineDeps, params: EnsureParams): Promise<EnsurePlan> {
+  return (await prepareEnsure(deps, params)).plan;
+}
+
+/**
+ * Make sure `address` can spend `energy` (and `bandwidth`): read what it has on the node, buy
+ * only the deficit (rounded up to the provider minimum), wait until the order is FILLED and the
+ * delegation shows on the node. Finding enough already, it buys nothing.
+ */
+export async function ensureResources(deps: EngineDeps, params: EnsureParams): Promise<EnsureResult> {
+  const { target, energy, bandwidth, duration, maxCost, key, orders, plan } = await prepareEnsure(deps, params);
+  const { signal, onProgress } = params;
+  const deadline = Date.now() + (params.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const { before, rentals: quotes, cost_sun: quoted } = plan;
   if (maxCost !== undefined && quoted > maxCost) {
     throw new TrxRentError({
       code: 'SPENDING_CAP_EXCEEDED',
@@ -404,8 +415,7 @@ export async function ensureResources(deps: EngineDeps, params: EnsureParams): P
       details: { cost_sun: quoted, max_cost_sun: maxCost },
     });
   }
-
-  if (quotes.length && params.confirm && !(await params.confirm({ address: target, before, rentals: quotes, cost_sun: quoted }))) {
+  if (quotes.length && params.confirm && !(await params.confirm(plan))) {
     throw new TrxRentError({ code: 'CANCELLED', message: 'Cancelled before anything was ordered' });
   }
   const result: EnsureResult = { address: target, before, after: before, order: null, bandwidth_order: null, bought: { energy: 0, bandwidth: 0 }, cost_sun: 0 };

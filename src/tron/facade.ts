@@ -8,6 +8,7 @@ import type { HttpClient } from '../http/client.js';
 import type {
   EngineDeps,
   EnsureParams,
+  EnsurePlan,
   EnsureResult,
   EstimateTransferParams,
   SendTransferParams,
@@ -79,6 +80,12 @@ export class ChainResources {
   async read(address: string, options: { signal?: AbortSignal } = {}): Promise<Spendable> {
     const deps = await this.chain.load();
     return deps.spendable(await deps.node.getAccountResource(address, options));
+  }
+
+  /** What `ensure` would buy now and what it would cost (reads and previews; orders nothing). */
+  async plan(params: EnsureParams): Promise<EnsurePlan> {
+    const deps = await this.chain.load();
+    return deps.engine.planEnsure(deps, params);
   }
 
   /**
