@@ -30,7 +30,8 @@ export type {
   TransferSigner,
   SendTronWeb,
 } from './tron/engine.js';
-export { TronNode, spendable, DEFAULT_TRON_NODE, type TronNodeOptions, type Spendable, type NodeCallOptions } from './tron/node.js';
+// Types only: the node client loads with the transfer engine, on first use (`client.resources.node()`).
+export type { TronNode, TronNodeOptions, Spendable, NodeCallOptions, AccountResource, NodeAccount, TransactionInfo, BroadcastResult } from './tron/node.js';
 export { ApiPromise, type WithResponse } from './http/api-promise.js';
 export type { Logger, LogLevel } from './http/log.js';
 export { OrderPage, type WaitForOptions } from './resources/orders.js';

@@ -76,6 +76,11 @@ export class Transfers {
 export class ChainResources {
   constructor(private readonly chain: ChainAccess) {}
 
+  /** The TRON node client (`tronNode` option), loaded on first use: every node call the engine makes. */
+  node(): Promise<TronNode> {
+    return this.chain.node();
+  }
+
   /** Energy and bandwidth `address` can spend now, read from the node. */
   async read(address: string, options: { signal?: AbortSignal } = {}): Promise<Spendable> {
     const deps = await this.chain.load();

@@ -6,7 +6,7 @@
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TronNode, spendable } from '../../src/index.js';
+import { TronNode, spendable } from '../../src/tron/node.js';
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
 const script: Handler[] = [];
