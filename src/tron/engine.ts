@@ -261,6 +261,11 @@ export function optionCost(option: PreviewOption, amount: number): number {
   }
 }
 
+/** The default fee_limit: the burn cost of the energy the transfer needs, plus 10 %. */
+function defaultFeeLimit(energy: number, energyFeeSun: number): number {
+  return Math.ceil(energy * energyFeeSun * 1.1);
+}
+
 function checkAbort(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw signal.reason ?? new TrxRentError({ code: 'CANCELLED', message: 'Cancelled' });
 }
@@ -343,7 +348,7 @@ export async function estimateTransfer(deps: EngineDeps, params: EstimateTransfe
   if (!(energyNeeded > 0)) throw new TrxRentError({ code: 'NODE_ERROR', message: 'triggerconstantcontract reported no energy for the transfer' });
   // The size of the transaction as it will be sent (signing code loads here, not with the core).
   const { buildTrc20Transfer } = await import('../protocol/tron-transaction.js');
-  const unsigned = buildTrc20Transfer({ from, contract: token.address, to, amount: atomic, refBlock: { number: block.number, hash: block.id }, now: Date.now(), feeLimitSun: energyNeeded * fee.energy_sun * 2 });
+  const unsigned = buildTrc20Transfer({ from, contract: token.address, to, amount: atomic, refBlock: { number: block.number, hash: block.id }, now: Date.now(), feeLimitSun: defaultFeeLimit(energyNeeded, fee.energy_sun) });
   const bandwidthNeeded = bandwidthOf(unsigned.raw_data_hex);
 
   const have = spendable(resource);
@@ -544,7 +549,7 @@ export async function sendTransfer(deps: EngineDeps, params: SendTransferParams)
   checkAbort(signal);
 
   const block = await deps.node.getNowBlock({ signal });
-  const feeLimit = feeLimitGiven ?? Math.ceil(estimate.energy.needed * estimate.fees.energy_sun * 1.1);
+  const feeLimit = feeLimitGiven ?? defaultFeeLimit(estimate.energy.needed, estimate.fees.energy_sun);
   const unsigned = tx.buildTrc20Transfer({
     from: who.from,
     contract: estimate.token.address,
