@@ -163,11 +163,11 @@ export function renderEstimate(e: TransferEstimate, burn: boolean, s: import('..
     `${s.bold('Transfer')} ${e.amount} ${tokenName(e)} from ${e.from} to ${e.to}${e.recipient_holds_token ? '' : ' (recipient holds none yet: about twice the energy)'}`,
     `  energy     needs ${groupDigits(String(e.energy.needed))}, has ${groupDigits(String(e.energy.available))}, short ${groupDigits(String(e.energy.deficit))}`,
     `  bandwidth  needs ${groupDigits(String(e.bandwidth.needed))}, has ${groupDigits(String(e.bandwidth.available))}${e.bandwidth.deficit ? `: burns ${sunAndTrx(e.burn.bandwidth_sun)}` : ''}`,
-    `  burning    ${sunAndTrx(e.burn.total_sun)} at ${e.fees.energy_sun} SUN per energy, ${e.fees.bandwidth_sun} SUN per byte (the chain's fees now)`,
+    `  burning    ${sunAndTrx(e.burn.total_sun)} at ${groupDigits(String(e.fees.energy_sun))} SUN per energy, ${groupDigits(String(e.fees.bandwidth_sun))} SUN per byte (the chain's fees now)`,
   ];
   if (e.rent) {
     lines.push(
-      `  renting    ${groupDigits(String(e.rent.amount))} energy for ${formatDuration(e.rent.duration_sec)} from ${e.rent.provider} at ${e.rent.price_sun} SUN: ${sunAndTrx(e.rent.cost_sun)}${burn ? ' (not used: --burn)' : ''}`,
+      `  renting    ${groupDigits(String(e.rent.amount))} energy for ${formatDuration(e.rent.duration_sec)} from ${e.rent.provider} at ${e.rent.price_sun} SUN per unit: ${sunAndTrx(e.rent.cost_sun)}${burn ? ' (not used: --burn)' : ''}`,
     );
     if (!burn) lines.push(`  ${e.saving_sun >= 0 ? s.green('saving') : s.yellow('extra ')}     ${sunAndTrx(Math.abs(e.saving_sun))}${e.saving_sun >= 0 ? '' : ' (renting costs more than burning here)'}`);
   } else {
