@@ -126,6 +126,29 @@ describe('a TRC-20 transfer on the simulated chain', () => {
     expect(mock.state.chain.tokenBalance(sender.address, USDT)).toBe(5_000_000n);
   });
 
+  it('POST /api/v1/broadcast moves tokens the sender holds, and mints none: beyond the balance the transfer reverts', async () => {
+    const sender = wallet(2_000_000n, 20_000_000n);
+    const to = wallet().address;
+    const head = mock.state.chain.height();
+    const build = (amount: bigint, offset: number) =>
+      signTransaction(
+        buildTrc20Transfer({ from: sender.address, contract: USDT, to, amount, refBlock: { number: head, hash: mock.state.chain.blockId(head) }, now: mock.state.now() + offset }),
+        sender.key,
+      );
+    const ok = build(1_500_000n, 0);
+    const r = await raw(mock.url, 'POST', '/api/v1/broadcast', { key: mock.apiKey, body: { signed_tx: ok } });
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({ tx_id: ok.txID, status: 'pending' });
+    expect(mock.state.chain.tokenBalance(to, USDT)).toBe(1_500_000n);
+    const tooMuch = build(1_000_000n, 1);
+    expect((await raw(mock.url, 'POST', '/api/v1/broadcast', { key: mock.apiKey, body: { signed_tx: tooMuch } })).status).toBe(200);
+    const info = await node('gettransactioninfobyid', { value: tooMuch.txID });
+    expect(info.receipt.result).toBe('REVERT');
+    expect(info.result).toBe('FAILED');
+    expect(mock.state.chain.tokenBalance(to, USDT)).toBe(1_500_000n);
+    expect(mock.state.chain.tokenBalance(sender.address, USDT)).toBe(500_000n);
+  });
+
   it('delegated energy leaves when the rental ends, and what was used of it with it', async () => {
     const sender = wallet(5_000_000n, 20_000_000n);
     await rent(sender.address, 'ENERGY', 65_000, 600);

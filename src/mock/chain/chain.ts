@@ -290,7 +290,7 @@ export class SimulatedChain {
    * all-zero reference block that `buildTrxTransfer` uses offline is accepted (a real node
    * would answer TAPOS_ERROR); any other reference must be one of this chain's recent blocks.
    */
-  broadcast(signed: SignedTransactionLike & Record<string, unknown>, options: { fundShortfall?: boolean } = {}): BroadcastResult {
+  broadcast(signed: SignedTransactionLike & Record<string, unknown>, options: { fundShortfall?: boolean | 'trx' } = {}): BroadcastResult {
     const verified = verifySignedTransaction(signed);
     if (!verified.ok) return { result: false, code: 'SIGERROR', message: `validate signature error: ${verified.reason}` };
     const d = verified.decoded;
@@ -303,16 +303,16 @@ export class SimulatedChain {
     if (!offline && !this.taposMatches(d.refBlockBytes, d.refBlockHash)) {
       return { result: false, txid, code: 'TAPOS_ERROR', message: 'Tapos check error: reference block not found' };
     }
-    if (options.fundShortfall) this.#fundShortfall(d);
+    if (options.fundShortfall) this.#fundShortfall(d, options.fundShortfall === 'trx');
     return this.#execute(signed, d);
   }
 
   /** Top up the owner so the transaction can execute (test wallets have no on-chain history here). */
-  #fundShortfall(d: DecodedTransaction): void {
+  #fundShortfall(d: DecodedTransaction, trxOnly: boolean): void {
     if (d.contractType === 'TransferContract' && d.amountSun !== undefined) {
       const short = d.amountSun - this.trxBalance(d.ownerAddress);
       if (short > 0n) this.fundTrx(d.ownerAddress, short);
-    } else if (d.trc20Transfer && d.contractAddress) {
+    } else if (d.trc20Transfer && d.contractAddress && !trxOnly) {
       const token = this.token(d.contractAddress);
       const short = token ? d.trc20Transfer.amount - this.tokenBalance(d.ownerAddress, token.address) : 0n;
       if (token && short > 0n) this.syntheticTransfer({ token, to: d.ownerAddress, amount: short, label: 'top-up' });
