@@ -337,6 +337,15 @@ export async function estimateTransfer(deps: EngineDeps, params: EstimateTransfe
   if (atomic <= 0n) throw invalid('amount', 'must be more than 0');
   if (atomic >= 2n ** 256n) throw invalid('amount', 'is too large');
 
+  // A node simulates the transfer by running it: beyond the sender's balance it reverts. Say so plainly.
+  const held = await balanceOf(node, token, from, from, signal);
+  if (held < atomic) {
+    throw new TrxRentError({
+      code: 'INSUFFICIENT_TOKEN_BALANCE',
+      message: `${from} holds ${atomicToDecimal(held, token.decimals)} ${token.symbol ?? token.address}, less than ${atomicToDecimal(atomic, token.decimals)}; nothing was ordered or sent`,
+      details: { field: 'amount', balance: atomicToDecimal(held, token.decimals) },
+    });
+  }
   const [simulated, resource, fee, recipientBalance, block] = await Promise.all([
     node.triggerConstantContract({ owner: from, contract: token.address, functionSelector: TRANSFER_SELECTOR, parameter: transferParameter(to, atomic) }, { signal }),
     node.getAccountResource(from, { signal }),
@@ -497,15 +506,8 @@ export async function sendTransfer(deps: EngineDeps, params: SendTransferParams)
   const estimate = await estimateTransfer(deps, { from: who.from, to: params.to, token: params.token, amount: params.amount, duration: params.duration }, { signal });
   onProgress?.({ step: 'estimated', estimate });
 
-  // Refuse what cannot succeed before anything is rented.
-  const [held, account] = await Promise.all([balanceOf(deps.node, estimate.token, who.from, who.from, signal), deps.node.getAccount(who.from, { signal })]);
-  if (held < BigInt(estimate.amount_atomic)) {
-    throw new TrxRentError({
-      code: 'INSUFFICIENT_TOKEN_BALANCE',
-      message: `${who.from} holds ${atomicToDecimal(held, estimate.token.decimals)} ${estimate.token.symbol ?? estimate.token.address}, less than ${estimate.amount}; nothing was ordered or sent`,
-      details: { field: 'amount', balance: atomicToDecimal(held, estimate.token.decimals) },
-    });
-  }
+  // Refuse what cannot succeed before anything is rented (the estimate has checked the tokens).
+  const account = await deps.node.getAccount(who.from, { signal });
   const mustBurn = params.burn ? estimate.burn.total_sun : estimate.burn.bandwidth_sun;
   if (account.balance < mustBurn) {
     throw new TrxRentError({

@@ -65,6 +65,15 @@ describe('a TRC-20 transfer on the simulated chain', () => {
       });
     expect((await call(wallet(1n).address)).energy_used).toBe(65_000);
     expect((await call(wallet().address)).energy_used).toBe(130_000);
+    // As java-tron runs it: a transfer beyond the owner's balance reverts.
+    const poor = await node('triggerconstantcontract', {
+      owner_address: wallet(1n).address,
+      contract_address: USDT,
+      function_selector: 'transfer(address,uint256)',
+      parameter: `${tronAddressToHex(from.address).slice(2).padStart(64, '0')}${'2'.padStart(64, '0')}`,
+    });
+    expect(poor.result).toMatchObject({ code: 'CONTRACT_EXE_ERROR' });
+    expect(Buffer.from(poor.result.message, 'hex').toString()).toMatch(/REVERT/);
   });
 
   it('burns TRX for all of it without energy; with 65,000 delegated it burns nothing, and the receipt says where each part came from', async () => {
