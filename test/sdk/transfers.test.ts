@@ -172,6 +172,19 @@ describe('transfers.send', () => {
     expect(log.filter((l) => l.method === 'POST' && l.path.startsWith('/api/')).map((l) => l.path)).toEqual([]);
   });
 
+  it('burn: true rents nothing; the network burns at the node fee and the report shows no saving', async () => {
+    const { client, log } = account();
+    const sender = wallet(3n, 10n);
+    const recipient = wallet(1n);
+    const sent = await client.transfers.send({ token: 'USDT', to: recipient.address, amount: '1', signer: { privateKey: sender.privateKey }, burn: true });
+    expect(log.some((l) => l.method === 'POST' && l.path === '/api/v1/orders')).toBe(false);
+    expect(sent.ensure).toBeNull();
+    const fee = await feeParameters();
+    expect(sent.receipt.energy_burned_sun).toBe(65_000 * fee.energy);
+    expect(mock.state.chain.trxBalance(sender.address)).toBe(10_000_000n - BigInt(65_000 * fee.energy));
+    expect(sent).toMatchObject({ rent_cost_sun: 0, burned_sun: 65_000 * fee.energy, burn_cost_sun: 65_000 * fee.energy, saving_sun: 0 });
+  });
+
   it('signs with a TronWeb instance when one is given', async () => {
     const { TronWeb } = await import('tronweb');
     const { client } = account();
