@@ -6,10 +6,19 @@ import { Keys } from './resources/keys.js';
 import { Orders } from './resources/orders.js';
 import { Prices } from './resources/prices.js';
 import { Transactions } from './resources/transactions.js';
+import { ChainAccess, ChainResources, Transfers } from './tron/facade.js';
 import { Webhooks } from './resources/webhooks.js';
 import { Withdrawals } from './resources/withdrawals.js';
 
-export type TrxRentOptions = HttpClientOptions;
+/** Options of `new TrxRent(options)`: the account API's, plus the TRON node transfers read. */
+export interface TrxRentOptions extends HttpClientOptions {
+  /**
+   * A TRON full node's base URL (its HTTP API, `/wallet/*`), read by `client.transfers` and
+   * `client.resources`; never sent the API key. The mock serves one at its own origin.
+   * @default 'https://api.trongrid.io'
+   */
+  tronNode?: string | undefined;
+}
 
 /**
  * Client for the account API (`/api/v1`).
@@ -34,6 +43,10 @@ export class TrxRent {
   readonly withdrawals: Withdrawals;
   readonly webhooks: Webhooks;
   readonly transactions: Transactions;
+  /** TRC-20 transfers with the energy rented: `estimate` and `send`. */
+  readonly transfers: Transfers;
+  /** What an address can spend on chain, and `ensure` (rent exactly the deficit). */
+  readonly resources: ChainResources;
 
   constructor(options: TrxRentOptions = {}) {
     this.http = new HttpClient(options);
@@ -46,5 +59,14 @@ export class TrxRent {
     this.withdrawals = new Withdrawals(this.http);
     this.webhooks = new Webhooks(this.http);
     this.transactions = new Transactions(this.http);
+    const chain = new ChainAccess(this.http, {
+      baseUrl: options.tronNode,
+      fetch: options.fetch,
+      timeoutMs: options.timeoutMs,
+      maxRetries: options.maxRetries,
+      retry: options.retry,
+    });
+    this.transfers = new Transfers(chain);
+    this.resources = new ChainResources(chain);
   }
 }

@@ -15,6 +15,24 @@ export type { Deposits } from './resources/deposits.js';
 export type { Withdrawals } from './resources/withdrawals.js';
 export type { Webhooks } from './resources/webhooks.js';
 export type { Transactions } from './resources/transactions.js';
+export type { BroadcastRequest, BroadcastResponse } from './schemas/transactions.js';
+export type { Transfers, ChainResources } from './tron/facade.js';
+export type {
+  EstimateTransferParams,
+  TransferEstimate,
+  RentalQuote,
+  TokenInfo,
+  EnsureParams,
+  EnsurePlan,
+  EnsureResult,
+  ProgressEvent,
+  SendTransferParams,
+  SentTransfer,
+  TransferSigner,
+  SendTronWeb,
+} from './tron/engine.js';
+// Types only: the node client loads with the transfer engine, on first use (`client.resources.node()`).
+export type { TronNode, TronNodeOptions, Spendable, NodeCallOptions, AccountResource, NodeAccount, TransactionInfo, BroadcastResult } from './tron/node.js';
 export { ApiPromise, type WithResponse } from './http/api-promise.js';
 export type { Logger, LogLevel } from './http/log.js';
 export { OrderPage, type WaitForOptions } from './resources/orders.js';

@@ -18,6 +18,7 @@ import type { Orders } from '../resources/orders.js';
 import type { Prices } from '../resources/prices.js';
 import type { Webhooks } from '../resources/webhooks.js';
 import type { Withdrawals } from '../resources/withdrawals.js';
+import type { ChainResources, Transfers } from '../tron/facade.js';
 import type { MockServer, MockServerOptions } from '../mock/index.js';
 import { redactText } from '../internal/redact.js';
 import { CancelledError, CliError, EXIT, UsageError, formatReport, reportFor } from './errors.js';
@@ -72,6 +73,13 @@ export class LazyClient {
     }
     return resource as Promise<Resources[K]>;
   }
+}
+
+/** `client.transfers` and `client.resources` for a command, and the node they read. */
+export interface ChainHandles {
+  transfers: Transfers;
+  resources: ChainResources;
+  node: string;
 }
 
 export interface GlobalOptions {
@@ -343,6 +351,27 @@ export class Context {
     const retries = this.env[ENV.maxRetries]?.trim();
     if (retries) limits.maxRetries = parseInteger(retries, ENV.maxRetries, { max: 10 });
     return limits;
+  }
+
+  /**
+   * `client.transfers` and `client.resources` on the run's client, reading the TRON node from
+   * `node` (a flag) > TRX_RENT_TRON_NODE > the embedded mock's own node under --mock > TronGrid.
+   */
+  async chain(node?: string): Promise<ChainHandles> {
+    const client = await this.client();
+    const connection = await this.settings(true);
+    const url =
+      node ?? (this.env[ENV.tronNode]?.trim() || undefined) ?? (connection.baseUrl?.source.kind === 'mock' ? connection.baseUrl.value : undefined);
+    return this.chainFor(client, url);
+  }
+
+  /** `transfers` and `resources` on an explicit client and node (the demo's embedded mock). */
+  async chainFor(client: LazyClient, node: string | undefined): Promise<ChainHandles> {
+    const { ChainAccess, ChainResources, Transfers } = await import('../tron/facade.js');
+    const { DEFAULT_TRON_NODE } = await import('../tron/node.js');
+    const access = new ChainAccess(client.http, { baseUrl: node, fetch: this.runtime.fetch, ...this.#requestLimits() });
+    this.debug(`TRON node ${node ?? DEFAULT_TRON_NODE}`);
+    return { transfers: new Transfers(access), resources: new ChainResources(access), node: node ?? DEFAULT_TRON_NODE };
   }
 
   /** The base URL in use (for hints), when resolved. */

@@ -30,6 +30,10 @@ export const ENV = {
   timeout: 'TRX_RENT_TIMEOUT',
   /** Retries after the first attempt (0-10). */
   maxRetries: 'TRX_RENT_MAX_RETRIES',
+  /** The TRON full node `ensure` and `send` read (default TronGrid; the mock's own under --mock). */
+  tronNode: 'TRX_RENT_TRON_NODE',
+  /** The key `send` signs with (hex), when no --key-file is given. */
+  privateKey: 'TRX_RENT_PRIVATE_KEY',
 } as const;
 
 export type Source =

@@ -29,6 +29,13 @@ export type LocalErrorCode =
   | 'INSUFFICIENT_FUNDS'
   | 'INVALID_AMOUNT'
   | 'UNKNOWN'
+  // transfers and ensure (src/tron)
+  | 'CANCELLED'
+  | 'SPENDING_CAP_EXCEEDED'
+  | 'INSUFFICIENT_TRX'
+  | 'INSUFFICIENT_TOKEN_BALANCE'
+  | 'NODE_ERROR'
+  | 'TRANSFER_FAILED'
   | `HTTP_${number}`;
 
 /**

@@ -88,6 +88,8 @@ export class Session {
       // '' rather than undefined: the SDK would fall back to process.env; the caller decided.
       apiKey: options.apiKey ?? '',
       fetch: options.fetch,
+      // ensure_resources and send_token read the same node as x402 payments.
+      tronNode: options.tronFullNode,
       headers: options.userAgent ? { 'user-agent': options.userAgent } : undefined,
       // An agent waits on the tool call: a long Retry-After becomes a RATE_LIMITED tool error.
       retry: { maxRetryAfterMs: 10_000 },

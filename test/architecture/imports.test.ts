@@ -193,6 +193,15 @@ describe('import rules', () => {
     }
   });
 
+  it('src/tron (transfers) uses the request core and resources, never the mock, CLI, MCP or x402; the core loads its engine lazily', () => {
+    expect(crossings((f) => folder(f.path) === 'tron', ['mock', 'cli', 'mcp', 'x402'])).toEqual([]);
+    // The handles in the core reach the engine and the node client through import() only.
+    const text = readFileSync(join(ROOT, 'src/tron/facade.ts'), 'utf8');
+    const statics = importsOf('src/tron/facade.ts', text.replace(/import\(\s*(['"])[^'"]+\1\s*\)/g, 'undefined')).filter((r) => !r.typeOnly);
+    expect(statics.map((r) => r.specifier).filter((sp) => sp.startsWith('./'))).toEqual([]);
+    expect(text).toMatch(/import\('\.\/engine\.js'\)/);
+  });
+
   it('the CLI takes facts from zod-free modules: its help path reaches no zod', () => {
     // Files the CLI entry reaches by static imports only (commands load lazily by import()).
     const seen = new Set<string>();

@@ -11,9 +11,12 @@ import type { CommandModule } from '../types.js';
 import { optionCostSun, renderFills, renderPreview } from '../views.js';
 import { waitForOrder } from '../wait.js';
 import { rankPrices } from './prices.js';
+import { renderEstimate, renderSent } from './send.js';
 
 // A fixed, valid TRON address (base58check of 41 5a523b44…4293f) that receives the demo's energy, on the mock only.
 const DEMO_TARGET = 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW';
+// The tour's sending wallet, on the mock only: a fixed key anyone can read, holding mock USDT.
+const DEMO_SENDER_KEY = 'd3'.repeat(32);
 
 const command: CommandModule = {
   description:
@@ -29,7 +32,7 @@ const command: CommandModule = {
           const duration = parseDuration(opts.duration);
           const out = ctx.out;
           const s = out.s;
-          const total = 8;
+          const total = 9;
           let n = 0;
           const step = (title: string, detail: string, command?: string) => {
             n++;
@@ -126,6 +129,33 @@ const command: CommandModule = {
             'trx-rent webhooks verify --secret-file secret.txt --signature "sha256=…" < body.json',
           );
 
+          // 9. Send USDT from a wallet with no energy: the energy is rented, not burnt. The mock's
+          // faucet funds the wallet (like a testnet faucet); everything else goes over HTTP.
+          const chainApi = await ctx.chainFor(client, mock.url);
+          const { privateKeyToTronAddress } = await import('../../protocol/tron-transaction.js');
+          const sender = privateKeyToTronAddress(DEMO_SENDER_KEY);
+          const chain = mock.state.chain;
+          chain.syntheticTransfer({ token: chain.token('USDT')!, to: sender, amount: 100_000_000n, label: 'demo wallet' });
+          chain.fundTrx(sender, 1_000_000n);
+          let estimateText = '';
+          const sent = await chainApi.transfers.send({
+            token: 'USDT',
+            to: DEMO_TARGET,
+            amount: '10',
+            signer: { privateKey: DEMO_SENDER_KEY },
+            confirm: (estimate) => {
+              estimateText = renderEstimate(estimate, false, s);
+              return true;
+            },
+          });
+          step(
+            'Send USDT',
+            `10 USDT from ${sender} (no energy) to ${DEMO_TARGET}, the energy rented instead of burnt`,
+            `trx-rent send usdt --to ${DEMO_TARGET} --amount 10 --key-file key.txt`,
+          );
+          out.print(indent(estimateText));
+          out.print(indent(renderSent(sent, s)));
+
           out.print(
             `\n${s.green('Tour complete.')} Next: run ${s.bold('trx-rent mock')} in one terminal and point the CLI at it\n` +
               `(${s.dim('export TRX_RENT_BASE_URL=http://127.0.0.1:8787 TRX_RENT_API_KEY=<printed key>')}), or \`trx-rent login\` to a real API.`,
@@ -139,6 +169,7 @@ const command: CommandModule = {
               order,
               balance: { before, after, spent_sun: spent },
               webhook: { id: webhook.id, event: event.event, order_id: order.id, verified: true },
+              transfer: sent,
             });
           }
         }),

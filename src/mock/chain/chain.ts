@@ -53,8 +53,9 @@ export interface ChainAccount {
   /** Energy delegated to the account (rented), and used in the current window. */
   energyLimit: number;
   energyUsed: number;
-  /** Bandwidth delegated to the account (rented). */
+  /** Bandwidth delegated to the account (rented), and used of it. */
   netLimit: number;
+  netUsed: number;
   freeNetUsed: number;
   createdAt: number;
 }
@@ -80,7 +81,13 @@ export interface ChainTransaction {
   contractType: string;
   energyUsed: number;
   netUsed: number;
+  /** TRX burnt in all (energy_fee + net_fee), in SUN. */
   feeSun: number;
+  /** The burnt parts, when the transaction paid any: for energy, for bandwidth. */
+  energyFeeSun?: number;
+  netFeeSun?: number;
+  /** The receipt's result when it says more than REVERT (OUT_OF_ENERGY). */
+  receiptResult?: string;
   transfer?: Trc20Transfer;
   trxTransfer?: { from: string; to: string; amountSun: bigint; memoHex?: string };
 }
@@ -195,7 +202,7 @@ export class SimulatedChain {
   account(address: string, create = false): ChainAccount | undefined {
     let account = this.accounts.get(address);
     if (!account && create) {
-      account = { address, trx: 0n, tokens: new Map(), energyLimit: 0, energyUsed: 0, netLimit: 0, freeNetUsed: 0, createdAt: this.now() };
+      account = { address, trx: 0n, tokens: new Map(), energyLimit: 0, energyUsed: 0, netLimit: 0, netUsed: 0, freeNetUsed: 0, createdAt: this.now() };
       this.accounts.set(address, account);
     }
     return account;
@@ -283,7 +290,7 @@ export class SimulatedChain {
    * all-zero reference block that `buildTrxTransfer` uses offline is accepted (a real node
    * would answer TAPOS_ERROR); any other reference must be one of this chain's recent blocks.
    */
-  broadcast(signed: SignedTransactionLike & Record<string, unknown>, options: { fundShortfall?: boolean } = {}): BroadcastResult {
+  broadcast(signed: SignedTransactionLike & Record<string, unknown>, options: { fundShortfall?: boolean | 'trx' } = {}): BroadcastResult {
     const verified = verifySignedTransaction(signed);
     if (!verified.ok) return { result: false, code: 'SIGERROR', message: `validate signature error: ${verified.reason}` };
     const d = verified.decoded;
@@ -296,16 +303,16 @@ export class SimulatedChain {
     if (!offline && !this.taposMatches(d.refBlockBytes, d.refBlockHash)) {
       return { result: false, txid, code: 'TAPOS_ERROR', message: 'Tapos check error: reference block not found' };
     }
-    if (options.fundShortfall) this.#fundShortfall(d);
+    if (options.fundShortfall) this.#fundShortfall(d, options.fundShortfall === 'trx');
     return this.#execute(signed, d);
   }
 
   /** Top up the owner so the transaction can execute (test wallets have no on-chain history here). */
-  #fundShortfall(d: DecodedTransaction): void {
+  #fundShortfall(d: DecodedTransaction, trxOnly: boolean): void {
     if (d.contractType === 'TransferContract' && d.amountSun !== undefined) {
       const short = d.amountSun - this.trxBalance(d.ownerAddress);
       if (short > 0n) this.fundTrx(d.ownerAddress, short);
-    } else if (d.trc20Transfer && d.contractAddress) {
+    } else if (d.trc20Transfer && d.contractAddress && !trxOnly) {
       const token = this.token(d.contractAddress);
       const short = token ? d.trc20Transfer.amount - this.tokenBalance(d.ownerAddress, token.address) : 0n;
       if (token && short > 0n) this.syntheticTransfer({ token, to: d.ownerAddress, amount: short, label: 'top-up' });
@@ -316,7 +323,10 @@ export class SimulatedChain {
     const txid = d.txID.toLowerCase();
     const owner = d.ownerAddress;
     const rawLength = ((signed.raw_data_hex as string | undefined)?.length ?? 0) / 2;
-    const netUsed = rawLength + 65 * ((signed.signature as string[] | undefined)?.length ?? 1) + 64;
+    const signatures = (signed.signature as string[] | undefined)?.length ?? 1;
+    // java-tron charges the serialized Transaction (raw_data field, one 65-byte field per
+    // signature) plus 64 bytes for its result.
+    const netUsed = 1 + varintLength(rawLength) + rawLength + signatures * 67 + 64;
     const json = { ...signed, txID: txid };
     if (d.contractType === 'TransferContract' && d.toAddress && d.amountSun !== undefined) {
       const from = this.account(owner, true)!;
@@ -326,7 +336,8 @@ export class SimulatedChain {
       from.trx -= d.amountSun;
       const to = this.account(d.toAddress, true)!;
       to.trx += d.amountSun;
-      const feeSun = this.#chargeBandwidth(from, netUsed);
+      const netFeeSun = this.#chargeBandwidth(from, netUsed);
+      const feeSun = netFeeSun;
       const transaction = this.#record({
         txid,
         tx: json,
@@ -336,6 +347,7 @@ export class SimulatedChain {
         energyUsed: 0,
         netUsed,
         feeSun,
+        ...(netFeeSun ? { netFeeSun } : {}),
         trxTransfer: { from: owner, to: d.toAddress, amountSun: d.amountSun, ...(d.dataHex ? { memoHex: d.dataHex } : {}) },
       });
       return { result: true, txid, code: 'SUCCESS', transaction };
@@ -348,8 +360,12 @@ export class SimulatedChain {
         return { result: true, txid, code: 'SUCCESS', transaction };
       }
       const energy = this.trc20TransferEnergy(token.address, d.trc20Transfer.to);
-      const moved = this.#moveToken(token, owner, d.trc20Transfer.to, d.trc20Transfer.amount, false);
-      const feeSun = this.#chargeEnergy(from, energy) + this.#chargeBandwidth(from, netUsed);
+      const netFeeSun = this.#chargeBandwidth(from, netUsed);
+      const charged = this.#chargeEnergy(from, energy, d.feeLimit);
+      // Out of energy (the burn would pass fee_limit): the call reverts and fee_limit is burnt.
+      const moved = charged.ok && this.#moveToken(token, owner, d.trc20Transfer.to, d.trc20Transfer.amount, false);
+      const energyFeeSun = charged.burnt;
+      const feeSun = energyFeeSun + netFeeSun;
       const transfer: Trc20Transfer = { txid, token, from: owner, to: d.trc20Transfer.to, amount: d.trc20Transfer.amount, block: 0, timestamp: 0 };
       const transaction = this.#record({
         txid,
@@ -360,6 +376,9 @@ export class SimulatedChain {
         energyUsed: energy,
         netUsed,
         feeSun,
+        ...(energyFeeSun ? { energyFeeSun } : {}),
+        ...(netFeeSun ? { netFeeSun } : {}),
+        ...(charged.ok ? {} : { receiptResult: 'OUT_OF_ENERGY' }),
         ...(moved ? { transfer } : {}),
       });
       return { result: true, txid, code: 'SUCCESS', transaction };
@@ -367,16 +386,27 @@ export class SimulatedChain {
     return { result: false, txid, code: 'CONTRACT_VALIDATE_ERROR', message: `contract ${d.contractType} is not simulated` };
   }
 
-  #chargeEnergy(account: ChainAccount, energy: number): number {
+  /**
+   * Energy comes from what is staked or delegated to the account first; TRX is burnt for the
+   * rest at getEnergyFee. A burn beyond fee_limit is out of energy: fee_limit is burnt, the call fails.
+   */
+  #chargeEnergy(account: ChainAccount, energy: number, feeLimit?: number): { burnt: number; ok: boolean } {
     const free = Math.max(0, account.energyLimit - account.energyUsed);
     const fromLimit = Math.min(free, energy);
     account.energyUsed += fromLimit;
-    const burnt = (energy - fromLimit) * CHAIN_PARAMETERS.getEnergyFee;
+    let burnt = (energy - fromLimit) * CHAIN_PARAMETERS.getEnergyFee;
+    const ok = feeLimit === undefined || burnt <= feeLimit;
+    if (!ok) burnt = feeLimit!;
     account.trx = account.trx > BigInt(burnt) ? account.trx - BigInt(burnt) : 0n;
-    return burnt;
+    return { burnt, ok };
   }
 
+  /** Bandwidth: staked or delegated first, then the free daily allowance, else TRX burnt for every byte. */
   #chargeBandwidth(account: ChainAccount, bytes: number): number {
+    if (account.netUsed + bytes <= account.netLimit) {
+      account.netUsed += bytes;
+      return 0;
+    }
     if (account.freeNetUsed + bytes <= CHAIN_PARAMETERS.getFreeNetLimit) {
       account.freeNetUsed += bytes;
       return 0;
@@ -478,8 +508,14 @@ export class SimulatedChain {
   undelegateResource(to: string, resource: 'ENERGY' | 'BANDWIDTH', amount: number): void {
     const target = this.accounts.get(to);
     if (!target) return;
-    if (resource === 'ENERGY') target.energyLimit = Math.max(0, target.energyLimit - amount);
-    else target.netLimit = Math.max(0, target.netLimit - amount);
+    // What was used of it goes with it (java-tron: usage stays within the remaining limit).
+    if (resource === 'ENERGY') {
+      target.energyLimit = Math.max(0, target.energyLimit - amount);
+      target.energyUsed = Math.min(target.energyUsed, target.energyLimit);
+    } else {
+      target.netLimit = Math.max(0, target.netLimit - amount);
+      target.netUsed = Math.min(target.netUsed, target.netLimit);
+    }
   }
 
   /**
@@ -562,11 +598,17 @@ export class SimulatedChain {
       blockNumber: tx.block,
       blockTimeStamp: this.blockTime(tx.block),
       contractResult: [''],
+      // java-tron's receipt: energy from stake (energy_usage), TRX burnt for the rest (energy_fee),
+      // both together (energy_usage_total); bandwidth from stake or the free allowance
+      // (net_usage) or burnt (net_fee, net_usage then absent).
       receipt: {
+        ...(tx.energyUsed && tx.energyUsed - Math.floor((tx.energyFeeSun ?? 0) / CHAIN_PARAMETERS.getEnergyFee) > 0
+          ? { energy_usage: tx.energyUsed - Math.floor((tx.energyFeeSun ?? 0) / CHAIN_PARAMETERS.getEnergyFee) }
+          : {}),
         ...(tx.energyUsed ? { energy_usage_total: tx.energyUsed } : {}),
-        net_usage: tx.netUsed,
-        ...(tx.feeSun ? { energy_fee: tx.feeSun } : {}),
-        result: tx.result,
+        ...(tx.energyFeeSun ? { energy_fee: tx.energyFeeSun } : {}),
+        ...(tx.netFeeSun ? { net_fee: tx.netFeeSun } : { net_usage: tx.netUsed }),
+        result: tx.receiptResult ?? tx.result,
       },
     };
     if (tx.feeSun) info.fee = tx.feeSun;
@@ -619,4 +661,11 @@ export class SimulatedChain {
     const raw_data_hex = bytesToHex(raw);
     return { txID: bytesToHex(sha256(raw)), raw_data_hex, signature };
   }
+}
+
+/** Bytes of a protobuf varint holding `n`. */
+function varintLength(n: number): number {
+  let length = 1;
+  for (let v = n; v >= 0x80; v = Math.floor(v / 128)) length++;
+  return length;
 }

@@ -96,6 +96,7 @@ export function nodeCall(chain: SimulatedChain, method: string, body: Record<str
       };
       if (account?.freeNetUsed) out.freeNetUsed = account.freeNetUsed;
       if (account?.netLimit) out.NetLimit = account.netLimit;
+      if (account?.netUsed) out.NetUsed = account.netUsed;
       if (account?.energyLimit) out.EnergyLimit = account.energyLimit;
       if (account?.energyUsed) out.EnergyUsed = account.energyUsed;
       return out;
@@ -141,8 +142,9 @@ export function nodeCall(chain: SimulatedChain, method: string, body: Record<str
       return method.endsWith('getcontract') ? contract : { smart_contract: contract, contract_state: { energy_usage: 0, energy_factor: 0, update_cycle: chain.height() } };
     }
     case 'triggerconstantcontract':
+      return triggerConstant(chain, body, true);
     case 'triggersmartcontract':
-      return triggerConstant(chain, body);
+      return triggerConstant(chain, body, false);
     case 'createtransaction': {
       const from = addressOf(body.owner_address, 'owner_address');
       const to = addressOf(body.to_address, 'to_address');
@@ -171,7 +173,8 @@ function abiString(text: string): string {
   return '20'.padStart(64, '0') + (bytes.length / 2).toString(16).padStart(64, '0') + bytes.padEnd(Math.ceil(bytes.length / 64) * 64, '0');
 }
 
-function triggerConstant(chain: SimulatedChain, body: Record<string, unknown>): unknown {
+/** A contract call run without a transaction; `simulate`: as java-tron's constant call, which executes it (a transfer beyond the owner's balance reverts). */
+function triggerConstant(chain: SimulatedChain, body: Record<string, unknown>, simulate: boolean): unknown {
   const contract = addressOf(body.contract_address, 'contract_address');
   const token = chain.token(contract);
   const selector = String(body.function_selector ?? '').replace(/\s/g, '');
@@ -191,6 +194,13 @@ function triggerConstant(chain: SimulatedChain, body: Record<string, unknown>): 
       return ok([abiString(token.name)], 300);
     case 'transfer(address,uint256)': {
       const to = toTronAddress(`41${parameter.slice(24, 64)}`);
+      if (simulate && typeof body.owner_address === 'string') {
+        const owner = addressOf(body.owner_address, 'owner_address');
+        const amount = /^[0-9a-fA-F]{128}$/.test(parameter) ? BigInt(`0x${parameter.slice(64)}`) : 0n;
+        if (chain.tokenBalance(owner, token.address) < amount) {
+          return { result: { code: 'CONTRACT_EXE_ERROR', message: hexMessage('REVERT opcode executed') }, energy_used: 0 };
+        }
+      }
       return ok(['1'.padStart(64, '0')], chain.trc20TransferEnergy(token.address, to));
     }
     default:

@@ -163,8 +163,9 @@ export class MockState {
     this.idempotency = new IdempotencyStore(now);
     this.chain = new SimulatedChain({ now, seed: this.seed, broadcasted: this.money.broadcasted });
     // Deposits submitted to the account API are broadcast on this chain, like any transaction.
-    // Test wallets have no on-chain history, so a deposit's sender is funded for its shortfall.
-    this.money.attachNetwork((tx) => this.chain.broadcast(tx as never, { fundShortfall: true }));
+    // Test wallets have no on-chain history, so a sender is funded for a TRX shortfall; tokens are
+    // not minted: a TRC-20 transfer (POST /broadcast) moves only what the sender holds.
+    this.money.attachNetwork((tx) => this.chain.broadcast(tx as never, { fundShortfall: 'trx' }));
     // Withdrawals and simulated deposits are transactions on the same chain, so balances agree.
     const usdt = this.chain.token('USDT')!;
     this.money.attachTreasury({

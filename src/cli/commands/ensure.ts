@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import type { Command } from 'commander';
+import { action } from '../context.js';
+import { UsageError } from '../errors.js';
+import { formatDuration, groupDigits, sunAndTrx } from '../format.js';
+import { LIMITS } from '../facts.js';
+import { parseAddress, parseDuration, parseIdempotencyKey, parseTrx, parseUnits } from '../parse.js';
+import type { CommandModule } from '../types.js';
+
+interface EnsureOptions {
+  energy?: string;
+  bandwidth?: string;
+  duration: string;
+  maxCost?: string;
+  idempotencyKey?: string;
+  node?: string;
+  timeout: string;
+}
+
+const command: CommandModule = {
+  description:
+    'Make sure a TRON address can spend N energy (and bandwidth): reads what it has on a TRON node, ' +
+    `buys only the deficit (rounded up to the ${groupDigits(String(LIMITS.MIN_ENERGY_AMOUNT))} minimum), asks to confirm ` +
+    'the cost (unless --yes), waits until the order is FILLED and the delegation shows on the node. ' +
+    'Finding enough already, it buys nothing.',
+  register(cmd: Command) {
+    cmd
+      .usage('ADDRESS --energy N [--bandwidth N] [--duration 1h] [--max-cost TRX] [--yes] [--json]')
+      .argument('<address>', 'TRON address that must be able to spend the resources')
+      .option('-e, --energy <units>', 'energy it must be able to spend, e.g. 65000 or 130k')
+      .option('-b, --bandwidth <units>', 'bandwidth it must be able to spend')
+      .option('-d, --duration <duration>', 'rental duration: 30m, 1h, 1d or seconds', '1h')
+      .option('--max-cost <trx>', 'refuse (nothing ordered) when renting costs more than this many TRX')
+      .option('--idempotency-key <key>', 'reuse a key to make a retried command safe (default: a new UUID)')
+      .option('--node <url>', 'TRON full node to read (env TRX_RENT_TRON_NODE; default TronGrid, the mock\'s own with --mock)')
+      .option('--timeout <duration>', 'how long to wait for the fill and the delegation', '2m')
+      .addHelpText('after', '\nExamples:\n  trx-rent ensure TXYZ… --energy 130k --duration 1h\n  trx-rent ensure TXYZ… --energy 65000 --max-cost 5 --yes --json')
+      .action(
+        action<[string], EnsureOptions>(async (ctx, { args: [addressArg], opts }) => {
+          const address = await parseAddress(addressArg, 'ADDRESS');
+          const energy = opts.energy ? parseUnits(opts.energy, '--energy') : 0;
+          const bandwidth = opts.bandwidth ? parseUnits(opts.bandwidth, '--bandwidth') : undefined;
+          if (!energy && !bandwidth) {
+            throw new UsageError('missing --energy (or --bandwidth)', 'e.g. --energy 65000', 'MISSING_ARGUMENT');
+          }
+          const duration = parseDuration(opts.duration);
+          const maxCostSun = opts.maxCost ? parseTrx(opts.maxCost, '--max-cost') : undefined;
+          const idempotencyKey = parseIdempotencyKey(opts.idempotencyKey) ?? randomUUID();
+          const timeoutMs = parseDuration(opts.timeout, '--timeout') * 1000;
+          const { resources } = await ctx.chain(opts.node);
+          const out = ctx.out;
+          const s = out.s;
+          const spinner = { current: undefined as ReturnType<typeof out.spinner> | undefined };
+          const result = await resources.ensure({
+            address,
+            energy,
+            bandwidth,
+            duration,
+            maxCostSun,
+            idempotencyKey,
+            timeoutMs,
+            confirm: async (plan) => {
+              ctx.spending = { sun: plan.cost_sun, currency: 'TRX' };
+              const what = plan.rentals.map((r) => `${groupDigits(String(r.amount))} ${r.resource.toLowerCase()}`).join(' and ');
+              out.print(
+                `${s.bold(address)} can spend ${groupDigits(String(plan.before.energy))} energy and ${groupDigits(String(plan.before.bandwidth))} bandwidth now.`,
+              );
+              await ctx.confirm(`Rent ${what} for ${formatDuration(duration)} to ${address} for about ${sunAndTrx(plan.cost_sun)}?`, 'place the order');
+              spinner.current = out.spinner('Ordering…');
+              return true;
+            },
+            onProgress: (e) => {
+              if (e.step === 'ordered') spinner.current?.update(`Order ${e.order.id} placed (${String(e.order.status)}); waiting for the fill…`);
+              if (e.step === 'filled') spinner.current?.update(`Order ${e.order.id} FILLED; waiting for the delegation on the node…`);
+            },
+          });
+          spinner.current?.stop();
+          out.result(result, () => {
+            if (!result.order && !result.bandwidth_order) {
+              return `${s.green('✓')} ${address} already has ${groupDigits(String(result.before.energy))} energy and ${groupDigits(String(result.before.bandwidth))} bandwidth: nothing bought.\n`;
+            }
+            const orders = [result.order, result.bandwidth_order].filter((o) => o !== null).map((o) => o.id);
+            return (
+              `${s.green('✓')} Bought ${groupDigits(String(result.bought.energy))} energy${result.bought.bandwidth ? ` and ${groupDigits(String(result.bought.bandwidth))} bandwidth` : ''} ` +
+              `for ${sunAndTrx(result.cost_sun)} (order ${orders.join(', ')}).\n` +
+              `  ${address} can now spend ${groupDigits(String(result.after.energy))} energy and ${groupDigits(String(result.after.bandwidth))} bandwidth (was ${groupDigits(String(result.before.energy))} and ${groupDigits(String(result.before.bandwidth))}).\n`
+            );
+          });
+        }),
+      );
+  },
+};
+
+export default command;

@@ -1,0 +1,152 @@
+/**
+ * Renting exactly what a transfer needs: ensure_resources (buys only an address's energy or
+ * bandwidth deficit) and send_token (a TRC-20 transfer from the server's TRON wallet with its
+ * energy rented, not burnt). Both spend under the same guard as create_order and withdraw:
+ * --allow-spend, the per-call and session caps, the user's confirmation. The rental is priced
+ * first and the order pinned to that cost, so it cannot cost more than what was approved.
+ */
+import * as z from 'zod';
+import { TrxRentError } from '../../errors/index.js';
+import { LIMITS } from '../../schemas/limits.js';
+import { Order } from '../../schemas/orders.js';
+import { decimalToAtomic, sunToTrx } from '../../utils/units.js';
+import { tool } from '../tool.js';
+
+const Address = z.string().min(1);
+const Spendable = z.object({ energy: z.number(), bandwidth: z.number(), freeBandwidth: z.number() });
+
+const EnsureInput = z.strictObject({
+  address: Address,
+  energy: z.number().int().min(0),
+  bandwidth: z.number().int().min(0).optional(),
+  duration_sec: z.number().int().positive().optional(),
+});
+
+const EnsureOutput = z.looseObject({
+  address: z.string(),
+  before: Spendable,
+  after: Spendable,
+  order: Order.nullable(),
+  bandwidth_order: Order.nullable(),
+  bought: z.object({ energy: z.number(), bandwidth: z.number() }),
+  /** What the orders cost, in SUN. */
+  cost_sun: z.number(),
+});
+
+const SendInput = z.strictObject({
+  token: z.string().min(1),
+  to: Address,
+  amount: z.string().regex(/^\d+(\.\d{1,6})?$/, 'must be a decimal amount with at most 6 decimal places, like 10 or 0.5'),
+  duration_sec: z.number().int().positive().optional(),
+});
+
+const SendOutput = z.looseObject({
+  tx_id: z.string(),
+  from: z.string(),
+  to: z.string(),
+  amount: z.string(),
+  rent_cost_sun: z.number(),
+  burned_sun: z.number(),
+  total_cost_sun: z.number(),
+  burn_cost_sun: z.number(),
+  saving_sun: z.number(),
+});
+
+const approve = async () => true;
+
+export const CHAIN_TOOLS = [
+  tool({
+    name: 'ensure_resources',
+    title: 'Make sure an address has energy',
+    description:
+      'Make sure a TRON address can spend `energy` (and optionally `bandwidth`) units: reads what it has on the TRON node, buys only the deficit ' +
+      `(rounded up to the provider minimum, ${LIMITS.MIN_ENERGY_AMOUNT} for ENERGY), waits until the order is FILLED and the delegation shows on the node. ` +
+      'Finding enough already, it buys nothing and spends nothing. SPENDS MONEY from the account\'s TRX balance when it buys: needs --allow-spend, capped per order ' +
+      '(--max-order-trx) and per session (--session-limit), confirmed by the user where the client can ask. Amounts are resource units (not SUN); duration_sec defaults to 3600. ' +
+      'Returns before/after (what the address can spend), the order (or null) and cost_sun (1 TRX = 1,000,000 SUN).',
+    access: 'spend',
+    input: EnsureInput,
+    output: EnsureOutput,
+    fields: {
+      address: 'Base58 TRON address (T…) that must be able to spend the resources',
+      energy: 'Energy it must be able to spend, in units (a USDT transfer needs about 65000, or 130000 to an address holding none)',
+      bandwidth: 'Bandwidth it must be able to spend, in units (optional)',
+      duration_sec: 'Rental duration in seconds (default 3600)',
+    },
+    async run(args, { session, signal, ask }) {
+      const params = { address: args.address, energy: args.energy, bandwidth: args.bandwidth, duration: args.duration_sec, signal };
+      const plan = await session.api.resources.plan(params);
+      if (plan.rentals.length === 0) return session.api.resources.ensure(params);
+      const what = plan.rentals.map((r) => `${r.amount} ${r.resource}`).join(' and ');
+      const summary = `Rent ${what} to ${args.address} for ${args.duration_sec ?? 3600} s (it can spend ${plan.before.energy} energy now): at most ${sunToTrx(plan.cost_sun)} TRX`;
+      const { limits } = session.guard;
+      return session.guard.spend(
+        { tool: 'ensure_resources', currency: 'TRX', atomic: BigInt(plan.cost_sun), cap: { atomic: limits.maxOrderSun, flag: '--max-order-trx', off: 'orders are off' }, summary },
+        ask,
+        // Pinned to the approved cost: a price that rose meanwhile is refused, not paid.
+        () => session.api.resources.ensure({ ...params, maxCostSun: plan.cost_sun }),
+        (r) => `bought ${r.bought.energy} energy and ${r.bought.bandwidth} bandwidth for ${args.address} for ${sunToTrx(r.cost_sun)} TRX`,
+      );
+    },
+  }),
+  tool({
+    name: 'send_token',
+    title: 'Send USDT without burning TRX',
+    description:
+      "Send a TRC-20 token (USDT, USDC or a contract address) from the server's TRON wallet (the x402 TRON key) to `to`, with the energy rented instead of burnt: " +
+      'estimates the energy on the TRON node, rents the deficit (rounded up to 65000) from the account\'s TRX balance, signs locally, broadcasts through the service and waits for the receipt. ' +
+      'SPENDS MONEY twice: the tokens sent (capped per call by --max-withdrawal, off when unset, and by the session cap in that currency) and the rental in TRX ' +
+      '(capped by --max-order-trx and the session cap); needs --allow-spend and the user\'s confirmation where the client can ask. amount is in token units as a decimal string (e.g. "10"). ' +
+      'Returns tx_id, what it cost (SUN) and what burning TRX would have cost (saving_sun).',
+    access: 'spend',
+    input: SendInput,
+    output: SendOutput,
+    fields: {
+      token: 'USDT (default choice), USDC, or a TRC-20 contract address',
+      to: 'Base58 TRON address (T…) of the recipient',
+      amount: 'Amount in token units as a decimal string, e.g. "10" (not atomic units)',
+      duration_sec: 'Rental duration of the energy in seconds (default 3600)',
+    },
+    async run(args, { session, signal, ask }) {
+      const privateKey = session.options.wallet?.tron;
+      if (!privateKey) {
+        throw new TrxRentError({ code: 'NO_WALLET', message: 'No TRON wallet: the user can set TRX_RENT_X402_TRON_KEY (or pass --key-file) and restart the server; nothing was sent.' });
+      }
+      const { privateKeyToTronAddress } = await import('../../protocol/tron-transaction.js');
+      const from = privateKeyToTronAddress(privateKey);
+      const estimate = await session.api.transfers.estimate({ from, to: args.to, token: args.token, amount: args.amount, duration: args.duration_sec }, { signal });
+      const symbol = estimate.token.symbol;
+      if (symbol !== 'USDT' && symbol !== 'USDC') {
+        throw new TrxRentError({ code: 'VALIDATION_ERROR', message: 'send_token moves USDT or USDC only (their value is capped in USD terms); nothing was sent.', details: { field: 'token' } });
+      }
+      const rentSun = estimate.rent?.cost_sun ?? 0;
+      const { limits } = session.guard;
+      const summary =
+        `Send ${estimate.amount} ${symbol} from ${from} to ${estimate.to}` +
+        (estimate.rent ? `, renting ${estimate.rent.amount} energy for at most ${sunToTrx(rentSun)} TRX instead of burning ${sunToTrx(estimate.burn.energy_sun)} TRX` : ' (the wallet has the energy)');
+      const send = () => session.api.transfers.send({ token: estimate.token.address, to: estimate.to, amount: args.amount, duration: args.duration_sec, signer: { privateKey }, maxCostSun: rentSun, signal });
+      // The tokens are the spend the user confirms (the summary names the rental too); the
+      // rental then goes through its own caps without asking a second time.
+      return session.guard.spend(
+        {
+          tool: 'send_token',
+          currency: 'USDT',
+          atomic: decimalToAtomic(estimate.amount, 6, 'amount'),
+          cap: { atomic: limits.maxWithdrawalAtomic, flag: '--max-withdrawal', off: 'token sends are off: the user can restart the server with --max-withdrawal AMOUNT; nothing was sent' },
+          summary,
+        },
+        ask,
+        () =>
+          rentSun === 0
+            ? send()
+            : session.guard.spend(
+                { tool: 'send_token', currency: 'TRX', atomic: BigInt(rentSun), cap: { atomic: limits.maxOrderSun, flag: '--max-order-trx', off: 'orders are off' }, summary: `rent ${estimate.rent!.amount} energy for ${from}` },
+                approve,
+                send,
+                (r) => `rented energy for ${sunToTrx(r.rent_cost_sun)} TRX`,
+              ),
+        (r) => `sent ${r.amount} ${symbol} to ${r.to} (${r.tx_id}); cost ${sunToTrx(r.total_cost_sun)} TRX, burning would have cost ${sunToTrx(r.burn_cost_sun)} TRX`,
+      );
+    },
+  }),
+];

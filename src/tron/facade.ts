@@ -1,0 +1,105 @@
+/**
+ * `client.transfers` and `client.resources`: thin handles in the core that load the transfer
+ * engine (`engine.ts`, with the node client) on first use, so `import 'trx-rent'` stays small
+ * and loads no signing code.
+ * @module
+ */
+import type { HttpClient } from '../http/client.js';
+import type {
+  EngineDeps,
+  EnsureParams,
+  EnsurePlan,
+  EnsureResult,
+  EstimateTransferParams,
+  SendTransferParams,
+  SentTransfer,
+  TransferEstimate,
+} from './engine.js';
+import type { Spendable, TronNode, TronNodeOptions } from './node.js';
+
+/** Shares one node client between `client.transfers` and `client.resources`. */
+export class ChainAccess {
+  #deps: Promise<EngineDeps & { engine: typeof import('./engine.js'); spendable: typeof import('./node.js').spendable }> | undefined;
+  constructor(
+    private readonly http: HttpClient,
+    private readonly nodeOptions: TronNodeOptions,
+  ) {}
+
+  /** The engine and the node client, loaded once. */
+  load() {
+    this.#deps ??= Promise.all([import('./engine.js'), import('./node.js')]).then(([engine, node]) => ({
+      engine,
+      http: this.http,
+      node: new node.TronNode(this.nodeOptions),
+      spendable: node.spendable,
+    }));
+    return this.#deps;
+  }
+
+  /** The TRON node client (`tronNode` option). */
+  async node(): Promise<TronNode> {
+    return (await this.load()).node;
+  }
+}
+
+/** `client.transfers`: estimate and send TRC-20 transfers with the energy rented, not burnt. */
+export class Transfers {
+  constructor(private readonly chain: ChainAccess) {}
+
+  /**
+   * What a TRC-20 transfer needs (energy and bandwidth, simulated on the node) and costs:
+   * burning TRX at the chain's fees against renting the energy deficit at the best price now.
+   * Spends nothing.
+   */
+  async estimate(params: EstimateTransferParams, options: { signal?: AbortSignal } = {}): Promise<TransferEstimate> {
+    const deps = await this.chain.load();
+    return deps.engine.estimateTransfer(deps, params, options);
+  }
+
+  /**
+   * Send a TRC-20 transfer: estimate, rent the energy deficit (`resources.ensure`), build and
+   * sign locally (the key never leaves the process), broadcast through
+   * `client.transactions.broadcast`, wait for the receipt; reports the cost against burning.
+   *
+   * ```ts
+   * const sent = await client.transfers.send({ token: 'USDT', to: 'T…', amount: '10', signer: { privateKey } });
+   * console.log(sent.tx_id, sent.total_cost_sun, sent.saving_sun);
+   * ```
+   */
+  async send(params: SendTransferParams): Promise<SentTransfer> {
+    const deps = await this.chain.load();
+    return deps.engine.sendTransfer(deps, params);
+  }
+}
+
+/** `client.resources`: what an address can spend on chain, and renting exactly the deficit. */
+export class ChainResources {
+  constructor(private readonly chain: ChainAccess) {}
+
+  /** The TRON node client (`tronNode` option), loaded on first use: every node call the engine makes. */
+  node(): Promise<TronNode> {
+    return this.chain.node();
+  }
+
+  /** Energy and bandwidth `address` can spend now, read from the node. */
+  async read(address: string, options: { signal?: AbortSignal } = {}): Promise<Spendable> {
+    const deps = await this.chain.load();
+    return deps.spendable(await deps.node.getAccountResource(address, options));
+  }
+
+  /** What `ensure` would buy now and what it would cost (reads and previews; orders nothing). */
+  async plan(params: EnsureParams): Promise<EnsurePlan> {
+    const deps = await this.chain.load();
+    return deps.engine.planEnsure(deps, params);
+  }
+
+  /**
+   * Make sure `address` can spend `energy` (and `bandwidth`): buys only the deficit, rounded up
+   * to the provider minimum, under `maxCostSun`; waits until the order is FILLED and the
+   * delegation shows on the node. Finding enough already, it buys nothing.
+   */
+  async ensure(params: EnsureParams): Promise<EnsureResult> {
+    const deps = await this.chain.load();
+    return deps.engine.ensureResources(deps, params);
+  }
+}

@@ -1,0 +1,211 @@
+/**
+ * `trx-rent ensure` and `trx-rent send` against a mock on 127.0.0.1 (its simulated TRON node at
+ * the same origin): in-process for the scripted paths (--yes, --json, where the key may come
+ * from), and the built CLI in a pseudo-terminal (util-linux `script`) for the confirmation with
+ * the cost and the saving, and Ctrl+C before the broadcast.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MockServer, startMockServer } from '../../src/mock/index.js';
+import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
+import { trxToSun } from '../../src/index.js';
+import { BIN, ROOT, cleanEnv } from './helpers.js';
+import { errorLine, json, runCliInProcess, tempDir } from './run.js';
+
+const hasScript = spawnSync('script', ['--version']).status === 0;
+const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+
+let mock: MockServer;
+let slow: MockServer;
+beforeAll(async () => {
+  mock = await startMockServer({ port: 0, rateLimits: false, seed: 26, timings: { selectMs: 20, fillMs: 40, verifyMs: 60 } });
+  // Fills that take seconds, so Ctrl+C lands while the order is being filled.
+  slow = await startMockServer({ port: 0, rateLimits: false, seed: 27, timings: { selectMs: 500, fillMs: 4_000, verifyMs: 100 } });
+});
+afterAll(async () => {
+  await mock?.close();
+  await slow?.close();
+});
+
+let keyByte = 0x40;
+function wallet(server: MockServer, usdt = 0n) {
+  const privateKey = (++keyByte).toString(16).repeat(32).slice(0, 64);
+  const address = privateKeyToTronAddress(privateKey);
+  const chain = server.state.chain;
+  if (usdt > 0n) chain.syntheticTransfer({ token: chain.token('USDT')!, to: address, amount: usdt * 1_000_000n, label: `fund ${address}` });
+  return { privateKey, address };
+}
+
+function envFor(server: MockServer, extra: Record<string, string> = {}) {
+  const account = server.state.createAccount({ trx_sun: trxToSun('1000') });
+  return { account, env: { TRX_RENT_BASE_URL: server.url, TRX_RENT_API_KEY: account.api_key, TRX_RENT_TRON_NODE: server.url, ...extra } };
+}
+
+/** How many orders the account placed, from the API itself. */
+async function orderCount(server: MockServer, apiKey: string): Promise<number> {
+  const r = await fetch(`${server.url}/api/v1/orders`, { headers: { 'x-api-key': apiKey } });
+  return (await r.json()).total;
+}
+
+describe('trx-rent ensure', () => {
+  it('--yes --json buys the deficit rounded to the minimum; again it buys nothing', async () => {
+    const { env, account } = envFor(mock);
+    const target = wallet(mock);
+    const first = await runCliInProcess(['ensure', target.address, '--energy', '30000', '--yes', '--json'], { env, timeoutMs: 20_000 });
+    expect(first.code, first.stderr).toBe(0);
+    const bought = json(first);
+    expect(bought).toMatchObject({ address: target.address, bought: { energy: 65_000 }, after: { energy: 65_000 }, order: { status: 'FILLED' } });
+    expect(mock.state.chain.availableEnergy(target.address)).toBe(65_000);
+    const again = json(await runCliInProcess(['ensure', target.address, '--energy', '30000', '--yes', '--json'], { env }));
+    expect(again).toMatchObject({ order: null, cost_sun: 0, bought: { energy: 0 } });
+    expect(await orderCount(mock, account.api_key)).toBe(1);
+  });
+
+  it('without a terminal and without --yes it refuses before ordering; a cap below the cost refuses too', async () => {
+    const { env, account } = envFor(mock);
+    const target = wallet(mock);
+    const r = await runCliInProcess(['ensure', target.address, '--energy', '65000'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/refusing to place the order without confirmation/);
+    const capped = await runCliInProcess(['ensure', target.address, '--energy', '65000', '--max-cost', '0.01', '--yes', '--json'], { env });
+    expect(errorLine(capped)).toMatchObject({ code: 'SPENDING_CAP_EXCEEDED' });
+    expect(await orderCount(mock, account.api_key)).toBe(0);
+  });
+});
+
+describe('trx-rent send', () => {
+  it('--yes --json: the key from a file, USDT moves, no TRX burnt for energy, the saving reported', async () => {
+    const { env } = envFor(mock);
+    const sender = wallet(mock, 50n);
+    const recipient = wallet(mock, 1n);
+    const dir = tempDir();
+    const keyFile = join(dir, 'key');
+    writeFileSync(keyFile, `${sender.privateKey}\n`, { mode: 0o600 });
+    const r = await runCliInProcess(['send', 'usdt', '--to', recipient.address, '--amount', '10', '--key-file', keyFile, '--yes', '--json'], { env, timeoutMs: 20_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const sent = json(r);
+    expect(sent).toMatchObject({ from: sender.address, to: recipient.address, amount: '10', receipt: { result: 'SUCCESS', energy_burned_sun: 0 } });
+    expect(sent.saving_sun).toBe(sent.burn_cost_sun - sent.total_cost_sun);
+    expect(sent.saving_sun).toBeGreaterThan(0);
+    expect(mock.state.chain.tokenBalance(recipient.address, USDT)).toBe(11_000_000n);
+    expect(r.stdout + r.stderr).not.toContain(sender.privateKey);
+  });
+
+  it('the key from TRX_RENT_PRIVATE_KEY; with no key and no terminal it stops before anything (keys never from argv)', async () => {
+    const sender = wallet(mock, 5n);
+    const recipient = wallet(mock, 1n);
+    const { env } = envFor(mock, { TRX_RENT_PRIVATE_KEY: sender.privateKey });
+    const ok = await runCliInProcess(['send', 'usdt', '--to', recipient.address, '--amount', '1', '--yes', '--json'], { env, timeoutMs: 20_000 });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(json(ok).from).toBe(sender.address);
+    const { env: noKey, account } = envFor(mock);
+    const r = await runCliInProcess(['send', 'usdt', '--to', recipient.address, '--amount', '1', '--yes'], { env: noKey });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no signing key/);
+    expect(await orderCount(mock, account.api_key)).toBe(0);
+    const flag = await runCliInProcess(['send', 'usdt', '--to', recipient.address, '--amount', '1', '--key', sender.privateKey], { env: noKey });
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toMatch(/unknown option '--key'/);
+  });
+});
+
+// eslint-disable-next-line no-control-regex
+const plain = (s: string) => s.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
+const fold = (s: string) => plain(s).replace(/\s*\n\s*/g, ' ');
+
+/** The built CLI in a pseudo-terminal; each step waits for `expect` in the output since the last step, then types `send`. */
+function inPty(args: string[], steps: Array<{ expect: RegExp; send: string }>, env: Record<string, string>, timeoutMs = 25_000) {
+  const command = ['node', BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  const child = spawn('script', ['-qfec', `stty cols 220 rows 50 2>/dev/null; exec ${command}`, '/dev/null'], {
+    cwd: ROOT,
+    env: cleanEnv({ ...env, TERM: 'xterm', LINES: '50' }),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  let seen = 0;
+  const pending = [...steps];
+  child.stdout.on('data', (d: Buffer) => {
+    output += d.toString();
+    const step = pending[0];
+    if (step && step.expect.test(fold(output.slice(seen)))) {
+      pending.shift();
+      seen = output.length;
+      setTimeout(() => child.stdin.write(step.send), 50);
+    }
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  return new Promise<{ code: number | null; output: string; unmatched: string[] }>((resolve) => {
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output: plain(output), unmatched: pending.map((s) => s.expect.source) });
+    });
+  });
+}
+
+describe.skipIf(!hasScript)('trx-rent send in a pseudo-terminal', { timeout: 40_000 }, () => {
+  it('asks for the key hidden, shows the cost and the saving, sends on yes', async () => {
+    const { env } = envFor(mock);
+    const sender = wallet(mock, 20n);
+    const recipient = wallet(mock); // empty: about 130,000 energy
+    const r = await inPty(
+      ['send', 'usdt', '--to', recipient.address, '--amount', '2.5'],
+      [
+        { expect: /Sender's private key/, send: `${sender.privateKey}\r` },
+        { expect: /Send 2\.5 USDT from T\w+ to T\w+ for about [\d,]+ SUN \([\d.]+ TRX\), saving [\d,]+ SUN \([\d.]+ TRX\) against burning\?/, send: 'y\r' },
+      ],
+      env,
+    );
+    expect(r.unmatched, r.output).toEqual([]);
+    expect(r.code, r.output).toBe(0);
+    expect(r.output).toMatch(/energy\s+needs 130,000, has 0, short 130,000/);
+    expect(r.output).toMatch(/burning\s+13,000,000 SUN \(13 TRX\) at 100 SUN per energy/);
+    expect(r.output).toMatch(/Sent 2\.5 USDT to T\w+ in block \d+/);
+    expect(r.output).toMatch(/saved\s+[\d,]+ SUN/);
+    expect(r.output).not.toContain(sender.privateKey);
+    expect(mock.state.chain.tokenBalance(recipient.address, USDT)).toBe(2_500_000n);
+  });
+
+  it('Ctrl+C at the confirmation sends nothing and orders nothing', async () => {
+    const { env, account } = envFor(mock);
+    const sender = wallet(mock, 20n);
+    const recipient = wallet(mock, 1n);
+    const r = await inPty(
+      ['send', 'usdt', '--to', recipient.address, '--amount', '1'],
+      [
+        { expect: /Sender's private key/, send: `${sender.privateKey}\r` },
+        { expect: /for about [\d,]+ SUN .*saving [\d,]+ SUN/, send: '\x03' },
+      ],
+      env,
+    );
+    expect(r.unmatched, r.output).toEqual([]);
+    expect(r.code).toBe(130);
+    expect(await orderCount(mock, account.api_key)).toBe(0);
+    expect(mock.state.chain.tokenBalance(recipient.address, USDT)).toBe(1_000_000n);
+    expect(mock.state.chain.tokenBalance(sender.address, USDT)).toBe(20_000_000n);
+  });
+
+  it('Ctrl+C while the energy is being rented: the transfer is not sent, and the message says so', async () => {
+    const sender = wallet(slow, 20n);
+    const recipient = wallet(slow, 1n);
+    const { env } = envFor(slow, { TRX_RENT_PRIVATE_KEY: sender.privateKey });
+    const r = await inPty(
+      ['send', 'usdt', '--to', recipient.address, '--amount', '1'],
+      [
+        { expect: /saving [\d,]+ SUN .*against burning\?/, send: 'y\r' },
+        { expect: /waiting for the fill/, send: '\x03' },
+      ],
+      env,
+    );
+    expect(r.unmatched, r.output).toEqual([]);
+    expect(r.code).toBe(130);
+    expect(r.output).toMatch(/Interrupted \(Ctrl\+C\) before the broadcast: the transfer was not sent \(order \S+ was placed and goes on\)/);
+    // Even once the order fills and the energy arrives, nothing was broadcast.
+    await slow.state.advance(0);
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    expect(slow.state.chain.tokenBalance(recipient.address, USDT)).toBe(1_000_000n);
+    expect(slow.state.chain.tokenBalance(sender.address, USDT)).toBe(20_000_000n);
+    expect([...slow.state.chain.transactions.values()].some((t) => t.owner === sender.address)).toBe(false);
+  });
+});

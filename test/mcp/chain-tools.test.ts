@@ -1,0 +1,116 @@
+/**
+ * ensure_resources and send_token through the SDK's own MCP client, against the mock over real
+ * HTTP: read-only unless --allow-spend, the same caps as the other spending tools, the user's
+ * confirmation (declined: nothing ordered or sent), and a second ensure that buys (and asks)
+ * nothing.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { TrxRent } from '../../src/client.js';
+import { type MockServer, startMockServer } from '../../src/mock/index.js';
+import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
+import { KEYS, call, connect, errorOf, ok, type Connected } from './helpers.js';
+
+let mock: MockServer;
+let api: TrxRent;
+const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+const WALLET = privateKeyToTronAddress(KEYS.tron);
+beforeAll(async () => {
+  mock = await startMockServer({ rateLimits: false, seed: 31, timings: { selectMs: 20, fillMs: 40, verifyMs: 60 } });
+  api = new TrxRent({ baseUrl: mock.url, apiKey: mock.apiKey });
+  const chain = mock.state.chain;
+  chain.syntheticTransfer({ token: chain.token('USDT')!, to: WALLET, amount: 50_000_000n, label: 'mcp wallet' });
+});
+afterAll(() => mock.close());
+
+const orderCount = async () => (await api.orders.list({ limit: 1 })).total;
+let n = 0;
+/** A fresh, valid address with nothing on chain. */
+const fresh = () => privateKeyToTronAddress((0x70 + ++n).toString(16).repeat(32));
+
+async function session<T>(options: Parameters<typeof connect>[1], run: (c: Connected) => Promise<T>, elicit?: Parameters<typeof connect>[2]): Promise<T> {
+  const c = await connect(mock, options, elicit);
+  try {
+    return await run(c);
+  } finally {
+    await c.close();
+  }
+}
+const accept = () => ({ action: 'accept' as const, content: { approve: true } });
+const decline = () => ({ action: 'decline' as const });
+
+describe('ensure_resources', () => {
+  test('read-only without --allow-spend: nothing ordered', async () => {
+    const before = await orderCount();
+    await session({}, async ({ client }) => {
+      expect(errorOf(await call(client, 'ensure_resources', { address: fresh(), energy: 65_000 })).code).toBe('READ_ONLY');
+      expect(errorOf(await call(client, 'send_token', { token: 'USDT', to: fresh(), amount: '1' })).code).toBe('READ_ONLY');
+    });
+    expect(await orderCount()).toBe(before);
+  });
+
+  test('buys the deficit once, confirmed and logged; a second call buys nothing and asks nothing', async () => {
+    const address = fresh();
+    await session({ allowSpend: true }, async ({ client, asked, logs }) => {
+      const first = ok<{ bought: { energy: number }; after: { energy: number }; cost_sun: number; order: { id: string } }>(
+        await call(client, 'ensure_resources', { address, energy: 20_000 }, 30_000),
+      );
+      expect(first.bought.energy).toBe(65_000);
+      expect(first.after.energy).toBe(65_000);
+      expect(mock.state.chain.availableEnergy(address)).toBe(65_000);
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toMatch(new RegExp(`Rent 65000 ENERGY to ${address} .*at most [\\d.]+ TRX`));
+      expect(logs.some((l) => l.includes('spent ensure_resources: bought 65000 energy'))).toBe(true);
+      const again = ok<{ order: null; cost_sun: number }>(await call(client, 'ensure_resources', { address, energy: 20_000 }));
+      expect(again).toMatchObject({ order: null, cost_sun: 0 });
+      expect(asked).toHaveLength(1);
+    }, accept);
+  });
+
+  test('over --max-order-trx or declined: refused, nothing ordered', async () => {
+    const before = await orderCount();
+    await session({ allowSpend: true, limits: { maxOrderTrx: '0.5' } }, async ({ client }) => {
+      expect(errorOf(await call(client, 'ensure_resources', { address: fresh(), energy: 65_000 })).code).toBe('SPEND_LIMIT');
+    }, accept);
+    await session({ allowSpend: true }, async ({ client }) => {
+      expect(errorOf(await call(client, 'ensure_resources', { address: fresh(), energy: 65_000 })).code).toBe('DECLINED');
+    }, decline);
+    expect(await orderCount()).toBe(before);
+  });
+});
+
+describe('send_token', () => {
+  test('off unless --max-withdrawal; declined sends nothing', async () => {
+    const to = fresh();
+    const before = await orderCount();
+    await session({ allowSpend: true }, async ({ client }) => {
+      const off = errorOf(await call(client, 'send_token', { token: 'USDT', to, amount: '1' }));
+      expect(off.code).toBe('SPEND_LIMIT');
+      expect(off.message).toMatch(/--max-withdrawal/);
+    }, accept);
+    await session({ allowSpend: true, limits: { maxWithdrawal: '100' } }, async ({ client }) => {
+      expect(errorOf(await call(client, 'send_token', { token: 'USDT', to, amount: '1' })).code).toBe('DECLINED');
+    }, decline);
+    await session({ allowSpend: true, limits: { maxWithdrawal: '0.5' } }, async ({ client }) => {
+      expect(errorOf(await call(client, 'send_token', { token: 'USDT', to, amount: '1' })).code).toBe('SPEND_LIMIT');
+    }, accept);
+    expect(await orderCount()).toBe(before);
+    expect(mock.state.chain.tokenBalance(to, USDT)).toBe(0n);
+  });
+
+  test('sends from the wallet with the energy rented: one confirmation naming the rental and the burn it avoids', async () => {
+    const to = fresh();
+    await session({ allowSpend: true, limits: { maxWithdrawal: '100' } }, async ({ client, asked, logs }) => {
+      const sent = ok<{ tx_id: string; from: string; saving_sun: number; burn_cost_sun: number; total_cost_sun: number; receipt: { energy_burned_sun: number } }>(
+        await call(client, 'send_token', { token: 'USDT', to, amount: '2.5' }, 30_000),
+      );
+      expect(sent.from).toBe(WALLET);
+      expect(sent.receipt.energy_burned_sun).toBe(0);
+      expect(sent.saving_sun).toBe(sent.burn_cost_sun - sent.total_cost_sun);
+      expect(sent.saving_sun).toBeGreaterThan(0);
+      expect(mock.state.chain.tokenBalance(to, USDT)).toBe(2_500_000n);
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toMatch(/Send 2\.5 USDT from T\w+ to T\w+, renting 130000 energy for at most [\d.]+ TRX instead of burning 13 TRX/);
+      expect(logs.filter((l) => l.includes('spent send_token'))).toHaveLength(2);
+    }, accept);
+  });
+});
