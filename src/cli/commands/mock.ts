@@ -25,16 +25,18 @@ const command: CommandModule = {
       .option('--no-rate-limits', "turn off the spec's per-IP rate limits")
       .option('--webhooks-anywhere', 'deliver webhooks to any host (default: loopback hosts only, so nothing leaves this machine)')
       .option('--cors', 'answer browsers (CORS preflights, Access-Control-Allow-Origin: *); off so a web page cannot drive the demo account')
+      .option('--retain <n>', 'history kept: the newest N orders, webhook deliveries, idempotency keys and chain transactions (default 10000 orders/deliveries, 50000 keys/transactions)')
       .option('--x402-version <n>', 'wire version of the x402 challenges: 2 (header + body, default) or 1 (body only, for v1 clients)', '2')
       .addHelpText(
         'after',
         '\nThen, in another terminal:\n  export TRX_RENT_BASE_URL=http://127.0.0.1:8787 TRX_RENT_API_KEY=<the key printed>\n  trx-rent prices\n  trx-rent buy 65000 --to T… --duration 1h --wait',
       )
       .action(
-        action<[], { port: string; host: string; envelope?: boolean; seed?: string; chaos?: string; rateLimits: boolean; x402Version: string; webhooksAnywhere?: boolean; cors?: boolean }>(
+        action<[], { port: string; host: string; envelope?: boolean; seed?: string; chaos?: string; rateLimits: boolean; x402Version: string; webhooksAnywhere?: boolean; cors?: boolean; retain?: string }>(
           async (ctx, { opts }) => {
             const port = parseInteger(opts.port, '--port', { max: 65_535 });
             const seed = opts.seed === undefined ? undefined : parseInteger(opts.seed, '--seed');
+            const retain = opts.retain === undefined ? undefined : parseInteger(opts.retain, '--retain', { min: 1 });
             let chaos: { rate: number } | undefined;
             if (opts.chaos !== undefined) {
               const rate = Number(opts.chaos);
@@ -53,6 +55,7 @@ const command: CommandModule = {
               host: opts.host,
               ...(opts.envelope ? { envelope: true } : {}),
               ...(seed !== undefined ? { seed } : {}),
+              ...(retain !== undefined ? { retain } : {}),
               ...(chaos ? { chaos } : {}),
               ...(opts.rateLimits === false ? { rateLimits: false as const } : {}),
               ...(opts.cors ? { cors: true } : {}),

@@ -94,6 +94,8 @@ export interface ChainOptions {
   seed?: number;
   /** Transaction ids already accepted elsewhere in the mock (shared duplicate check). */
   broadcasted?: Set<string>;
+  /** Most transactions kept; past it the oldest are forgotten (their block lists too). @default Infinity */
+  maxTransactions?: number;
 }
 
 const ZERO_HASH = '0'.repeat(64);
@@ -124,9 +126,11 @@ export class SimulatedChain {
   /** Source of mock transfers and funding (unlimited balance). */
   readonly faucet = labelAddress('faucet');
   #synthetic = 0;
+  readonly #maxTransactions: number;
 
   constructor(options: ChainOptions) {
     this.now = options.now;
+    this.#maxTransactions = options.maxTransactions ?? Infinity;
     this.seed = options.seed ?? 1;
     this.genesisTime = Math.floor(options.now() / BLOCK_INTERVAL_MS) * BLOCK_INTERVAL_MS - 1_000 * BLOCK_INTERVAL_MS;
     this.#broadcasted = options.broadcasted ?? new Set();
@@ -270,12 +274,40 @@ export class SimulatedChain {
     const list = this.#byBlock.get(block) ?? [];
     list.push(tx.txid);
     this.#byBlock.set(block, list);
+    if (this.transactions.size > this.#maxTransactions) this.#forgetOldest();
     if (tx.transfer) {
       tx.transfer.block = block;
       tx.transfer.timestamp = tx.timestamp;
       this.#emit(tx.transfer);
     }
     return tx;
+  }
+
+  readonly #hexes = new Map<string, string>();
+
+  /** tronAddressToHex, cached for the few addresses fills repeat (a base58check decode per fill showed in profiles). */
+  #hexOf(address: string): string {
+    let hex = this.#hexes.get(address);
+    if (hex === undefined) {
+      hex = tronAddressToHex(address);
+      if (this.#hexes.size >= 1_024) this.#hexes.clear();
+      this.#hexes.set(address, hex);
+    }
+    return hex;
+  }
+
+  /** Retention: drop the oldest transaction (Map order is insertion order, so O(1)). */
+  #forgetOldest(): void {
+    const oldest = this.transactions.values().next().value as ChainTransaction | undefined;
+    if (!oldest) return;
+    this.transactions.delete(oldest.txid);
+    this.#broadcasted.delete(oldest.txid);
+    const list = this.#byBlock.get(oldest.block);
+    if (list) {
+      const at = list.indexOf(oldest.txid);
+      if (at !== -1) list.splice(at, 1);
+      if (list.length === 0) this.#byBlock.delete(oldest.block);
+    }
   }
 
   /**
@@ -447,8 +479,8 @@ export class SimulatedChain {
             {
               parameter: {
                 value: {
-                  owner_address: tronAddressToHex(input.from),
-                  receiver_address: tronAddressToHex(input.to),
+                  owner_address: this.#hexOf(input.from),
+                  receiver_address: this.#hexOf(input.to),
                   resource: input.resource,
                   // The simulated chain has no staking: the delegated amount stands in for the staked SUN.
                   balance: input.amount,

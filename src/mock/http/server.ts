@@ -42,6 +42,12 @@ export interface MockServerOptions {
   market?: MockStateOptions['market'];
   /** Opening balance of the demo account. @default 1 000 TRX and 100 USDT */
   demoBalance?: MockStateOptions['demoBalance'];
+  /**
+   * History kept: orders (with fills), webhook deliveries, idempotency keys, chain transactions;
+   * one number for all or per kind; oldest finished records are forgotten first.
+   * @default RETENTION_DEFAULTS (10 000 orders and deliveries, 50 000 keys and transactions)
+   */
+  retain?: MockStateOptions['retain'];
   /** Serve an existing state instead of creating one (it is not disposed on close). */
   state?: MockState;
   /** Largest request body accepted, in bytes; a larger one is a 413. @default 1 MiB */
@@ -90,6 +96,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       market: options.market,
       demoBalance: options.demoBalance,
       webhookTargets: options.webhookTargets,
+      retain: options.retain,
     });
   const pipeline = createPipeline(state, ALL_ROUTES, { envelope: options.envelope, chaos: options.chaos, rateLimits: options.rateLimits, x402: options.x402 });
   const maxBody = options.maxBodyBytes ?? 1024 * 1024;

@@ -14,7 +14,8 @@ export interface StoredResponse {
   body: string;
 }
 
-interface Entry {
+/** One stored key: the request's fingerprint, when it was first used, its response. */
+export interface Entry {
   fingerprint: string;
   createdAt: number;
   response: StoredResponse | null; // null while in flight
@@ -25,13 +26,20 @@ export type BeginResult =
   | { kind: 'replay'; response: StoredResponse }
   | { kind: 'conflict'; reason: 'different_parameters' | 'in_flight' };
 
+/**
+ * The store keeps keys in a Map, whose iteration order is insertion order; an entry is re-inserted
+ * (delete + set) whenever it is (re)created, so the oldest entry is always first. Expiry and the
+ * retention limit then only ever look at the front: each request does O(1) amortised work (every
+ * entry is removed at most once), however many keys there are.
+ */
 export class IdempotencyStore {
   readonly #entries = new Map<string, Entry>();
-  #lastSweep = 0;
 
   constructor(
     private readonly now: () => number,
     readonly ttlMs: number = LIMITS.IDEMPOTENCY_TTL_MS,
+    /** Most keys kept; past it the oldest are forgotten first (see RETENTION_DEFAULTS). */
+    readonly maxKeys: number = Infinity,
   ) {}
 
   begin(scope: string, key: string, fingerprint: string): BeginResult {
@@ -43,7 +51,9 @@ export class IdempotencyStore {
       if (!entry.response) return { kind: 'conflict', reason: 'in_flight' };
       return { kind: 'replay', response: entry.response };
     }
+    if (entry) this.#entries.delete(id); // expired: the new entry goes to the back
     this.#entries.set(id, { fingerprint, createdAt: this.now(), response: null });
+    this.#trim();
     return { kind: 'new' };
   }
 
@@ -61,11 +71,34 @@ export class IdempotencyStore {
     return this.#entries.size;
   }
 
+  /** Every stored key (for saving the state), oldest first. */
+  dump(): Array<[string, Entry]> {
+    return [...this.#entries];
+  }
+
+  /** Put back keys saved with {@link dump}. */
+  load(entries: ReadonlyArray<[string, Entry]>): void {
+    this.#entries.clear();
+    for (const [id, entry] of entries) if (entry.response) this.#entries.set(id, entry);
+    this.#trim();
+  }
+
+  /** Drop expired keys from the front (the oldest); stops at the first live one. */
   #sweep(): void {
     const now = this.now();
-    if (now - this.#lastSweep < 60_000 && this.#entries.size < 50_000) return;
-    this.#lastSweep = now;
-    for (const [id, entry] of this.#entries) if (entry.response && now - entry.createdAt >= this.ttlMs) this.#entries.delete(id);
+    for (const [id, entry] of this.#entries) {
+      if (now - entry.createdAt < this.ttlMs) return;
+      this.#entries.delete(id);
+    }
+  }
+
+  /** Past the retention limit, forget the oldest keys. */
+  #trim(): void {
+    if (this.#entries.size <= this.maxKeys) return;
+    for (const id of this.#entries.keys()) {
+      if (this.#entries.size <= this.maxKeys) return;
+      this.#entries.delete(id);
+    }
   }
 }
 

@@ -12,6 +12,7 @@ import { Market, type MarketOptions, type ProviderOverride } from './market.js';
 import { DEFAULT_MONEY_TIMINGS, type DepositRecord, Money, type MoneyTimings } from './money.js';
 import { DEFAULT_ORDER_TIMINGS, OrderEngine, type OrderTimings } from './orders.js';
 import { type Rng, createRng } from './rng.js';
+import { type RetentionLimits, type RetentionOption, resolveRetention } from './retention.js';
 import { Scheduler } from './scheduler.js';
 import { type WebhookDelivery, WebhookHub } from './webhooks.js';
 import { SimulatedChain, labelAddress } from '../chain/chain.js';
@@ -42,6 +43,12 @@ export interface MockStateOptions {
   webhookTargets?: 'loopback' | 'any';
   /** Options of the paid side (/x402/tron/*), e.g. `{ version: 1 }` for v1-only clients. */
   x402?: PaidMockOptions;
+  /**
+   * History kept (orders with their fills, webhook deliveries, idempotency keys, chain
+   * transactions): one number for all, or per kind. Oldest finished records go first.
+   * @default RETENTION_DEFAULTS (10 000 orders and deliveries, 50 000 keys and transactions)
+   */
+  retain?: RetentionOption;
 }
 
 /** Options of {@link MockState.createAccount}. */
@@ -103,6 +110,8 @@ export class MockState {
   /** The paid side (/x402/tron/*): paywall, watchers, DEX, on this state's chain and market. */
   readonly paid: PaidMock;
   readonly timings: MockTimings;
+  /** The retention limits in force (see {@link MockStateOptions.retain}). */
+  readonly retention: RetentionLimits;
   /** TRON address users deposit TRX to (base58). */
   readonly platformAddress: string;
   /** The seeded demo account (every permission, 1 000 TRX by default). */
@@ -119,6 +128,7 @@ export class MockState {
     this.rng = createRng(this.seed);
     const now = () => this.clock.now();
     this.timings = { ...DEFAULT_ORDER_TIMINGS, ...DEFAULT_MONEY_TIMINGS, ...options.timings };
+    this.retention = resolveRetention(options.retain);
     this.platformAddress = PLATFORM_ADDRESS;
     this.market = new Market(this.seed, now, options.market);
     this.accounts = new Accounts(this.rng.fork('accounts'), now);
@@ -126,6 +136,7 @@ export class MockState {
     const anywhere = (options.webhookTargets ?? (fetchImpl ? 'any' : 'loopback')) === 'any';
     this.webhooks = new WebhookHub(this.rng.fork('webhooks'), now, this.scheduler, () => fetchImpl ?? globalThis.fetch, (url) =>
       anywhere || isLoopbackHost(url.hostname),
+      this.retention.deliveries,
     );
     this.orders = new OrderEngine({
       rng: this.rng.fork('orders'),
@@ -135,6 +146,7 @@ export class MockState {
       webhooks: this.webhooks,
       account: (id) => this.accounts.get(id),
       timings: this.timings,
+      maxOrders: this.retention.orders,
       delegate: (fill) =>
         this.chain.delegateResource({
           from: providerAddress(fill.provider),
@@ -156,8 +168,8 @@ export class MockState {
       platformAddress: this.platformAddress,
       timings: this.timings,
     });
-    this.idempotency = new IdempotencyStore(now);
-    this.chain = new SimulatedChain({ now, seed: this.seed, broadcasted: this.money.broadcasted });
+    this.idempotency = new IdempotencyStore(now, undefined, this.retention.idempotencyKeys);
+    this.chain = new SimulatedChain({ now, seed: this.seed, broadcasted: this.money.broadcasted, maxTransactions: this.retention.transactions });
     // Deposits submitted to the account API are broadcast on this chain, like any transaction.
     // Test wallets have no on-chain history, so a deposit's sender is funded for its shortfall.
     this.money.attachNetwork((tx) => this.chain.broadcast(tx as never, { fundShortfall: true }));
@@ -331,7 +343,7 @@ export class MockState {
     for (const account of this.accounts.byId.values()) {
       const { ledger } = account;
       problems.push(...ledger.problems(account.id));
-      let spent = 0;
+      let spent = this.orders.evictedSpent(account.id);
       const openRefs = new Set<string>();
       for (const order of this.orders.all(account.id)) {
         let cost = 0;
@@ -408,9 +420,16 @@ export function createMockState(options?: MockStateOptions): MockState {
   return new MockState(options);
 }
 
-/** A provider's delegating address on the simulated chain (the same for every seed). */
+const providerAddresses = new Map<string, string>();
+
+/** A provider's delegating address on the simulated chain (the same for every seed; cached: a hash and base58 per fill showed in profiles). */
 function providerAddress(provider: string): string {
-  return labelAddress(`provider ${provider}`);
+  let address = providerAddresses.get(provider);
+  if (address === undefined) {
+    address = labelAddress(`provider ${provider}`);
+    if (providerAddresses.size < 1_000) providerAddresses.set(provider, address);
+  }
+  return address;
 }
 
 /** A fixed, valid TRON address for the simulated platform (the same for every seed). */
@@ -423,6 +442,8 @@ export { createManualClock, createRealClock } from './clock.js';
 export type { Currency } from './ledger.js';
 export type { MarketOptions, ProviderOverride, Selection, SelectionQuery, Candidate, PlanItem, MarketSnapshot, ProviderSnapshot } from './market.js';
 export { MARKET_RULES, PROVIDERS } from './market.js';
+export type { RetentionLimits, RetentionOption } from './retention.js';
+export { RETENTION_DEFAULTS } from './retention.js';
 export type { DepositRecord, WithdrawalRecord, MoneyTimings } from './money.js';
 export type { OrderRecord, FillRecord, OrderTimings } from './orders.js';
 export type { Rng } from './rng.js';

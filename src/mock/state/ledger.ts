@@ -172,7 +172,9 @@ export class Ledger {
     const at = this.now();
     this.updatedAt = at;
     this.journal.push({ at, kind, currency, amount, ref });
-    if (this.journal.length > MAX_JOURNAL) this.journal.splice(0, this.journal.length - MAX_JOURNAL);
+    // Trimmed in blocks (between MAX_JOURNAL and twice that kept): splicing one entry off the
+    // front on every record moved the whole array each time (a tenth of a soak's CPU).
+    if (this.journal.length >= MAX_JOURNAL * 2) this.journal.splice(0, this.journal.length - MAX_JOURNAL);
   }
 }
 

@@ -110,7 +110,12 @@ export interface NewOrder {
 
 export class OrderEngine {
   readonly #orders = new Map<string, OrderRecord>();
-  readonly #byAccount = new Map<string, OrderRecord[]>();
+  /** Per account, in insertion order (Sets, so eviction removes one in O(1)). */
+  readonly #byAccount = new Map<string, Set<OrderRecord>>();
+  /** Confirmed spend of orders forgotten by retention, per account (the books still count it). */
+  readonly #evictedSpent = new Map<string, number>();
+  /** Rentals ending, summed per (second, target, resource): one task each, however many fills. */
+  readonly #rentalEnds = new Map<string, { target: string; resource: ResourceType; amount: number }>();
   /** LIMIT orders still waiting for their price. */
   readonly #waiting = new Set<OrderRecord>();
   #seq = 0;
@@ -132,6 +137,8 @@ export class OrderEngine {
        * (the engine used alone), fills get a random id no node knows.
        */
       delegate?: (fill: { provider: string; target: string; resource: ResourceType; amount: number; duration_sec: number; success: boolean; label: string }) => string;
+      /** Most orders kept (oldest finished ones forgotten first). @default Infinity */
+      maxOrders?: number;
     },
   ) {
     deps.market.onChange = () => this.#scheduleLimitCheck(this.deps.now());
@@ -205,8 +212,9 @@ export class OrderEngine {
     account.ledger.lock('TRX', lock, order.id); // throws INSUFFICIENT_BALANCE before anything is stored
     this.#orders.set(order.id, order);
     let list = this.#byAccount.get(account.id);
-    if (!list) this.#byAccount.set(account.id, (list = []));
-    list.push(order);
+    if (!list) this.#byAccount.set(account.id, (list = new Set()));
+    list.add(order);
+    this.#trim();
     this.deps.scheduler.schedule(now + this.deps.timings.selectMs, `select ${order.id}`, () => this.#select(order));
     if (order.expires_at !== null) {
       this.#waiting.add(order);
@@ -223,13 +231,47 @@ export class OrderEngine {
   }
 
   list(accountId: string, filter: { status?: OrderStatus; limit: number; offset: number }): { orders: OrderRecord[]; total: number } {
-    const all = (this.#byAccount.get(accountId) ?? []).filter((o) => !filter.status || o.status === filter.status);
+    const all = [...(this.#byAccount.get(accountId) ?? [])].filter((o) => !filter.status || o.status === filter.status);
     all.sort((a, b) => b.created_at - a.created_at || b.seq - a.seq);
     return { orders: all.slice(filter.offset, filter.offset + filter.limit), total: all.length };
   }
 
   all(accountId?: string): OrderRecord[] {
     return accountId ? [...(this.#byAccount.get(accountId) ?? [])] : [...this.#orders.values()];
+  }
+
+  /** How many orders are kept now. */
+  get size(): number {
+    return this.#orders.size;
+  }
+
+  /** Confirmed spend of the account's orders that retention forgot (so the books still balance). */
+  evictedSpent(accountId: string): number {
+    return this.#evictedSpent.get(accountId) ?? 0;
+  }
+
+  /**
+   * Retention: past `maxOrders`, forget the oldest finished orders. An open one at the front is
+   * moved to the back instead (at most a few per call), so each create does constant work.
+   */
+  #trim(): void {
+    const max = this.deps.maxOrders ?? Infinity;
+    for (let moves = 0; this.#orders.size > max; ) {
+      const oldest = this.#orders.values().next().value as OrderRecord;
+      const set = this.#byAccount.get(oldest.account_id);
+      this.#orders.delete(oldest.id);
+      set?.delete(oldest);
+      if (isOpen(oldest)) {
+        this.#orders.set(oldest.id, oldest);
+        set?.add(oldest);
+        if (++moves >= 4) return;
+        continue;
+      }
+      if (set && set.size === 0) this.#byAccount.delete(oldest.account_id);
+      let spent = 0;
+      for (const fill of oldest.fills) if (fill.status === 'CONFIRMED') spent += fill.cost_sun;
+      if (spent) this.#evictedSpent.set(oldest.account_id, (this.#evictedSpent.get(oldest.account_id) ?? 0) + spent);
+    }
   }
 
   // ---- transitions ----
@@ -343,7 +385,7 @@ export class OrderEngine {
         order.periodic_stopped = 'completed';
       }
     }
-    this.deps.webhooks.emit(order.account_id, 'order.filled', orderFull(order));
+    this.deps.webhooks.emit(order.account_id, 'order.filled', () => orderFull(order));
   }
 
   #affordable(account: MockAccount, ref: string, item: PlanItem): boolean {
@@ -395,7 +437,7 @@ export class OrderEngine {
     order.plan = null;
     order.failure_reason = reason;
     order.failure_message = message;
-    this.deps.webhooks.emit(order.account_id, 'order.failed', orderFull(order));
+    this.deps.webhooks.emit(order.account_id, 'order.failed', () => orderFull(order));
   }
 
   #fillRecord(order: OrderRecord, item: PlanItem, status: 'CONFIRMED' | 'FAILED', now: number, run: number): FillRecord {
@@ -412,10 +454,7 @@ export class OrderEngine {
           label: id,
         })
       : this.deps.rng.hex(32);
-    if (status === 'CONFIRMED' && this.deps.delegate) {
-      // The rental ends after its duration: the delegated resource leaves the target.
-      this.deps.scheduler.schedule(now + order.duration_sec * 1000, `undelegate ${id}`, () => this.onRentalEnd?.(order.target_address, order.resource_type, item.amount));
-    }
+    if (status === 'CONFIRMED' && this.deps.delegate) this.#endRentalAt(now + order.duration_sec * 1000, order.target_address, order.resource_type, item.amount);
     return {
       id,
       order_id: order.id,
@@ -434,6 +473,27 @@ export class OrderEngine {
     };
   }
 
+  /**
+   * The rental ends after its duration: the delegated resource leaves the target. Ends due in
+   * the same second for the same target and resource share one task (rounded up to the second),
+   * so a soak of thousands of orders an hour keeps at most one task per second and target.
+   */
+  #endRentalAt(at: number, target: string, resource: ResourceType, amount: number): void {
+    const second = Math.ceil(at / 1000) * 1000;
+    const key = `${second} ${target} ${resource}`;
+    const pending = this.#rentalEnds.get(key);
+    if (pending) {
+      pending.amount += amount;
+      return;
+    }
+    const entry = { target, resource, amount };
+    this.#rentalEnds.set(key, entry);
+    this.deps.scheduler.schedule(second, `undelegate ${key}`, () => {
+      this.#rentalEnds.delete(key);
+      this.onRentalEnd?.(entry.target, entry.resource, entry.amount);
+    });
+  }
+
   /** One task re-checks every waiting LIMIT order (at each poll, or at once after a market change). */
   #scheduleLimitCheck(at: number): void {
     if (this.#waiting.size === 0) return;
@@ -450,6 +510,11 @@ export class OrderEngine {
       if (this.#waiting.size) this.#scheduleLimitCheck(this.deps.market.nextPollAt());
     });
   }
+}
+
+/** Still has work to do (or money locked): never forgotten by retention. */
+function isOpen(order: OrderRecord): boolean {
+  return order.status === 'PENDING' || order.status === 'EXECUTING' || order.plan !== null || order.next_run_at !== null;
 }
 
 function belowMinimum(min: number): MockApiError {

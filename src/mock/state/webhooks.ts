@@ -67,11 +67,10 @@ interface DeliveryJob {
   signature?: string;
 }
 
-const MAX_DELIVERIES = 10_000;
-
 export class WebhookHub {
   readonly #hooks = new Map<string, WebhookRecord>();
-  readonly #deliveries: WebhookDelivery[] = [];
+  /** By id, oldest first (Map order), so retention forgets from the front in O(1). */
+  readonly #deliveries = new Map<string, WebhookDelivery>();
   readonly #inflight = new Set<Promise<void>>();
   readonly #abort = new AbortController();
 
@@ -82,6 +81,8 @@ export class WebhookHub {
     private readonly fetchImpl: () => typeof fetch,
     /** Whether a URL may be contacted (see MockStateOptions.webhookTargets). */
     private readonly mayDeliverTo: (url: URL) => boolean = () => true,
+    /** Most deliveries kept; the oldest finished ones are forgotten first. */
+    private readonly maxDeliveries: number = 10_000,
   ) {}
 
   create(accountId: string, url: string, events: readonly WebhookEventType[]): WebhookRecord {
@@ -116,11 +117,20 @@ export class WebhookHub {
     return true;
   }
 
-  /** Send `event` to every active webhook of the account subscribed to it. */
-  emit(accountId: string, event: WebhookEventType, data: unknown): WebhookDelivery[] {
+  /**
+   * Send `event` to every active webhook of the account subscribed to it. `data` may be a
+   * function, called only when some webhook wants the event (most orders have no subscriber).
+   */
+  emit(accountId: string, event: WebhookEventType, payload: unknown): WebhookDelivery[] {
     const out: WebhookDelivery[] = [];
+    let data: unknown;
+    let built = false;
     for (const hook of this.#hooks.values()) {
       if (hook.account_id !== accountId || !hook.is_active || !hook.events.includes(event)) continue;
+      if (!built) {
+        data = typeof payload === 'function' ? (payload as () => unknown)() : payload;
+        built = true;
+      }
       const body = JSON.stringify({ event, data, timestamp: Math.floor(this.now() / 1000) });
       out.push(this.#enqueue({ url: hook.url, body, secret: hook.secret, event, webhookId: hook.id, accountId }));
     }
@@ -147,7 +157,7 @@ export class WebhookHub {
   }
 
   deliveries(filter: { webhook_id?: string; event?: string; account_id?: string; status?: string } = {}): WebhookDelivery[] {
-    return this.#deliveries.filter(
+    return [...this.#deliveries.values()].filter(
       (d) =>
         (!filter.webhook_id || d.webhook_id === filter.webhook_id) &&
         (!filter.event || d.event === filter.event) &&
@@ -184,11 +194,23 @@ export class WebhookHub {
       next_attempt_at: new Date(this.now()).toISOString(),
       created_at: new Date(this.now()).toISOString(),
     };
-    this.#deliveries.push(delivery);
-    if (this.#deliveries.length > MAX_DELIVERIES) this.#deliveries.splice(0, this.#deliveries.length - MAX_DELIVERIES);
+    this.#deliveries.set(delivery.id, delivery);
+    this.#trim();
     const job: DeliveryJob = { delivery, secret: input.secret };
     this.scheduler.schedule(this.now(), `webhook ${delivery.id}`, () => this.#attempt(job));
     return delivery;
+  }
+
+  /** Retention: forget the oldest finished deliveries; a pending one at the front moves to the back. */
+  #trim(): void {
+    for (let moves = 0; this.#deliveries.size > this.maxDeliveries; ) {
+      const oldest = this.#deliveries.values().next().value as WebhookDelivery;
+      this.#deliveries.delete(oldest.id);
+      if (oldest.status === 'pending') {
+        this.#deliveries.set(oldest.id, oldest);
+        if (++moves >= 4) return;
+      }
+    }
   }
 
   #attempt(job: DeliveryJob): void {
