@@ -48,6 +48,8 @@ export interface MockServerOptions {
    * @default RETENTION_DEFAULTS (10 000 orders and deliveries, 50 000 keys and transactions)
    */
   retain?: MockStateOptions['retain'];
+  /** Per-attempt timeout of webhook deliveries, real ms. @default 10 000 */
+  webhookTimeoutMs?: number;
   /** Serve an existing state instead of creating one (it is not disposed on close). */
   state?: MockState;
   /** Largest request body accepted, in bytes; a larger one is a 413. @default 1 MiB */
@@ -97,6 +99,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       demoBalance: options.demoBalance,
       webhookTargets: options.webhookTargets,
       retain: options.retain,
+      webhookTimeoutMs: options.webhookTimeoutMs,
     });
   const pipeline = createPipeline(state, ALL_ROUTES, { envelope: options.envelope, chaos: options.chaos, rateLimits: options.rateLimits, x402: options.x402 });
   const maxBody = options.maxBodyBytes ?? 1024 * 1024;

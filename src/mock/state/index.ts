@@ -14,7 +14,9 @@ import { DEFAULT_ORDER_TIMINGS, OrderEngine, type OrderTimings } from './orders.
 import { type Rng, createRng } from './rng.js';
 import { type RetentionLimits, type RetentionOption, resolveRetention } from './retention.js';
 import { Scheduler } from './scheduler.js';
-import { type WebhookDelivery, WebhookHub } from './webhooks.js';
+import { sampleEventData } from './samples.js';
+import { type WebhookDelivery, WebhookHub, type WebhookRecord } from './webhooks.js';
+import type { WebhookEventType } from '../../schemas/webhooks.js';
 import { SimulatedChain, labelAddress } from '../chain/chain.js';
 import { PaidMock, type PaidMockOptions } from '../x402/paid.js';
 
@@ -49,6 +51,8 @@ export interface MockStateOptions {
    * @default RETENTION_DEFAULTS (10 000 orders and deliveries, 50 000 keys and transactions)
    */
   retain?: RetentionOption;
+  /** Per-attempt timeout of webhook deliveries, in real ms (short values for tests). @default 10 000 */
+  webhookTimeoutMs?: number;
 }
 
 /** Options of {@link MockState.createAccount}. */
@@ -118,6 +122,7 @@ export class MockState {
   readonly demo: CreatedAccount;
   /** Errors thrown by scheduled tasks (always empty unless there is a bug). */
   readonly taskErrors: unknown[] = [];
+  readonly #samples: Rng;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #timerAt = Infinity;
   #disposed = false;
@@ -126,6 +131,7 @@ export class MockState {
     this.seed = options.seed ?? 1;
     this.clock = resolveClock(options.clock);
     this.rng = createRng(this.seed);
+    this.#samples = this.rng.fork('samples');
     const now = () => this.clock.now();
     this.timings = { ...DEFAULT_ORDER_TIMINGS, ...DEFAULT_MONEY_TIMINGS, ...options.timings };
     this.retention = resolveRetention(options.retain);
@@ -134,10 +140,15 @@ export class MockState {
     this.accounts = new Accounts(this.rng.fork('accounts'), now);
     const fetchImpl = options.fetch;
     const anywhere = (options.webhookTargets ?? (fetchImpl ? 'any' : 'loopback')) === 'any';
-    this.webhooks = new WebhookHub(this.rng.fork('webhooks'), now, this.scheduler, () => fetchImpl ?? globalThis.fetch, (url) =>
-      anywhere || isLoopbackHost(url.hostname),
-      this.retention.deliveries,
-    );
+    this.webhooks = new WebhookHub({
+      rng: this.rng.fork('webhooks'),
+      now,
+      scheduler: this.scheduler,
+      fetch: () => fetchImpl ?? globalThis.fetch,
+      mayDeliverTo: (url) => anywhere || isLoopbackHost(url.hostname),
+      maxDeliveries: this.retention.deliveries,
+      ...(options.webhookTimeoutMs !== undefined ? { timeoutMs: options.webhookTimeoutMs } : {}),
+    });
     this.orders = new OrderEngine({
       rng: this.rng.fork('orders'),
       now,
@@ -320,6 +331,33 @@ export class MockState {
   }
 
   /**
+   * Fire `event` at the account's webhooks subscribed to it (like `stripe trigger`): with `data`,
+   * or a sample of the event's real shape. Nothing else changes. Default account: the demo one.
+   */
+  triggerWebhook(event: WebhookEventType, options: { account_id?: string; data?: unknown } = {}): WebhookDelivery[] {
+    const account = this.#account(options.account_id ?? this.demo.account_id);
+    const data = options.data ?? sampleEventData(event, account, this.#samples, this.now());
+    const deliveries = this.webhooks.emit(account.id, event, data);
+    this.tick();
+    return deliveries;
+  }
+
+  /** Turn a deactivated webhook back on; undefined when there is no such webhook. */
+  reactivateWebhook(id: string): WebhookRecord | undefined {
+    return this.webhooks.reactivate(id);
+  }
+
+  /**
+   * Send a past delivery's event again (a new delivery, re-stamped, to the webhook's current URL).
+   * Undefined for an unknown delivery; throws RedeliverError when its webhook is inactive or deleted.
+   */
+  redeliverWebhook(deliveryId: string): WebhookDelivery | undefined {
+    const delivery = this.webhooks.redeliver(deliveryId);
+    if (delivery) this.tick();
+    return delivery;
+  }
+
+  /**
    * Make the treasury fail withdrawals from now on (PENDING -> FAILED when they would complete,
    * funds released back to available), with `reason`; null makes it pay out again.
    */
@@ -448,7 +486,7 @@ export type { DepositRecord, WithdrawalRecord, MoneyTimings } from './money.js';
 export type { OrderRecord, FillRecord, OrderTimings } from './orders.js';
 export type { Rng } from './rng.js';
 export type { WebhookDelivery, DeliveryAttempt, WebhookRecord } from './webhooks.js';
-export { WEBHOOK_POLICY } from './webhooks.js';
+export { WEBHOOK_POLICY, RedeliverError } from './webhooks.js';
 
 /** 127.0.0.0/8, ::1, localhost and *.localhost: the hosts a webhook may reach by default. */
 export function isLoopbackHost(hostname: string): boolean {
