@@ -96,6 +96,8 @@ export interface ChainOptions {
   broadcasted?: Set<string>;
   /** Most transactions kept; past it the oldest are forgotten (their block lists too). @default Infinity */
   maxTransactions?: number;
+  /** Time of the genesis block (a restored chain keeps its own). @default 1 000 blocks before now */
+  genesisTime?: number;
 }
 
 const ZERO_HASH = '0'.repeat(64);
@@ -132,7 +134,7 @@ export class SimulatedChain {
     this.now = options.now;
     this.#maxTransactions = options.maxTransactions ?? Infinity;
     this.seed = options.seed ?? 1;
-    this.genesisTime = Math.floor(options.now() / BLOCK_INTERVAL_MS) * BLOCK_INTERVAL_MS - 1_000 * BLOCK_INTERVAL_MS;
+    this.genesisTime = options.genesisTime ?? Math.floor(options.now() / BLOCK_INTERVAL_MS) * BLOCK_INTERVAL_MS - 1_000 * BLOCK_INTERVAL_MS;
     this.#broadcasted = options.broadcasted ?? new Set();
   }
 
@@ -281,6 +283,27 @@ export class SimulatedChain {
       this.#emit(tx.transfer);
     }
     return tx;
+  }
+
+  /** Accounts and transactions, as plain data (Maps and bigints: see state/persist.ts). */
+  dump() {
+    return { genesis_time: this.genesisTime, synthetic: this.#synthetic, accounts: this.accounts, transactions: this.transactions };
+  }
+
+  /** Load a {@link dump} (the chain must have been created with its `genesisTime`). */
+  load(d: ReturnType<SimulatedChain['dump']>): void {
+    this.#synthetic = d.synthetic;
+    this.accounts.clear();
+    for (const [address, account] of d.accounts) this.accounts.set(address, account);
+    this.transactions.clear();
+    this.#byBlock.clear();
+    for (const [txid, tx] of d.transactions) {
+      this.transactions.set(txid, tx);
+      this.#broadcasted.add(txid);
+      const list = this.#byBlock.get(tx.block) ?? [];
+      list.push(txid);
+      this.#byBlock.set(tx.block, list);
+    }
   }
 
   readonly #hexes = new Map<string, string>();

@@ -5,13 +5,13 @@ import { toTronAddress } from '../../utils/address.js';
 import { type AuthContext, Accounts, type MockAccount } from './accounts.js';
 import type { HeaderReader } from '../http/headers.js';
 import { memoToHex } from '../../protocol/tron-transaction.js';
-import { type ClockOption, type MockClock, resolveClock } from './clock.js';
+import { type ClockOption, type MockClock, createManualClock, createRealClock, resolveClock } from './clock.js';
 import { IdempotencyStore } from './idempotency.js';
 import type { Currency } from './ledger.js';
 import { Market, type MarketOptions, type ProviderOverride } from './market.js';
 import { DEFAULT_MONEY_TIMINGS, type DepositRecord, Money, type MoneyTimings } from './money.js';
 import { DEFAULT_ORDER_TIMINGS, OrderEngine, type OrderTimings } from './orders.js';
-import { type Rng, createRng } from './rng.js';
+import { type Rng, createRng, hash32 } from './rng.js';
 import { type RetentionLimits, type RetentionOption, resolveRetention } from './retention.js';
 import { Scheduler } from './scheduler.js';
 import { sampleEventData } from './samples.js';
@@ -53,7 +53,42 @@ export interface MockStateOptions {
   retain?: RetentionOption;
   /** Per-attempt timeout of webhook deliveries, in real ms (short values for tests). @default 10 000 */
   webhookTimeoutMs?: number;
+  /**
+   * A world saved by {@link MockState.snapshot} (e.g. read from `--state FILE`): accounts, orders,
+   * money, market overrides, chain, idempotency keys, webhooks and the clock come back as they were,
+   * pending work is scheduled again. The seed then comes from the snapshot.
+   */
+  restore?: SavedState;
 }
+
+/**
+ * A saved world (see {@link MockState.snapshot}; written to a file by `persist.ts`). Plain data
+ * plus Maps, Sets and bigints; the layout is versioned.
+ */
+export interface SavedState {
+  format: 'trx-rent-mock-state';
+  version: 1;
+  saved_at: string;
+  seed: number;
+  /** How many times this world was restored: mixed into id generation so ids never repeat. */
+  epoch: number;
+  clock: { kind: string; now: number; offset: number };
+  demo: CreatedAccount;
+  accounts: ReturnType<Accounts['dump']>;
+  orders: ReturnType<OrderEngine['dump']>;
+  money: ReturnType<Money['dump']>;
+  market: ReturnType<Market['dump']>;
+  chain: ReturnType<SimulatedChain['dump']>;
+  idempotency: ReturnType<IdempotencyStore['dump']>;
+  webhooks: ReturnType<WebhookHub['snapshot']>;
+}
+
+/**
+ * Mixed into id generation, once per process: two runs (or a restart) never hand out the same
+ * order, delivery or key ids, while two states with one seed in one process still agree id for
+ * id (a seeded run is reproducible within the run; parity tests rely on it).
+ */
+const PROCESS_SALT = `${Date.now().toString(36)}:${Math.floor(Math.random() * 2 ** 32).toString(36)}`;
 
 /** Options of {@link MockState.createAccount}. */
 export interface CreateAccountOptions {
@@ -123,14 +158,18 @@ export class MockState {
   /** Errors thrown by scheduled tasks (always empty unless there is a bug). */
   readonly taskErrors: unknown[] = [];
   readonly #samples: Rng;
+  /** Restores so far (see SavedState.epoch). */
+  readonly epoch: number;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #timerAt = Infinity;
   #disposed = false;
 
   constructor(options: MockStateOptions = {}) {
-    this.seed = options.seed ?? 1;
-    this.clock = resolveClock(options.clock);
-    this.rng = createRng(this.seed);
+    const saved = options.restore;
+    this.seed = saved?.seed ?? options.seed ?? 1;
+    this.epoch = saved ? saved.epoch + 1 : 0;
+    this.clock = saved ? restoredClock(options.clock, saved.clock) : resolveClock(options.clock);
+    this.rng = createRng(hash32(this.seed, PROCESS_SALT, this.epoch));
     this.#samples = this.rng.fork('samples');
     const now = () => this.clock.now();
     this.timings = { ...DEFAULT_ORDER_TIMINGS, ...DEFAULT_MONEY_TIMINGS, ...options.timings };
@@ -180,7 +219,13 @@ export class MockState {
       timings: this.timings,
     });
     this.idempotency = new IdempotencyStore(now, undefined, this.retention.idempotencyKeys);
-    this.chain = new SimulatedChain({ now, seed: this.seed, broadcasted: this.money.broadcasted, maxTransactions: this.retention.transactions });
+    this.chain = new SimulatedChain({
+      now,
+      seed: this.seed,
+      broadcasted: this.money.broadcasted,
+      maxTransactions: this.retention.transactions,
+      ...(saved ? { genesisTime: saved.chain.genesis_time } : {}),
+    });
     // Deposits submitted to the account API are broadcast on this chain, like any transaction.
     // Test wallets have no on-chain history, so a deposit's sender is funded for its shortfall.
     this.money.attachNetwork((tx) => this.chain.broadcast(tx as never, { fundShortfall: true }));
@@ -209,8 +254,43 @@ export class MockState {
       this.taskErrors.push(error);
     };
     this.scheduler.onChange = () => this.#arm();
-    const demo = { ...DEFAULT_DEMO, ...options.demoBalance };
-    this.demo = this.createAccount({ name: 'demo', trx_sun: demo.trx_sun, usdt: demo.usdt });
+    if (saved) {
+      this.accounts.load(saved.accounts);
+      this.market.load(saved.market);
+      this.chain.load(saved.chain);
+      this.money.load(saved.money);
+      this.orders.load(saved.orders);
+      this.idempotency.load(saved.idempotency);
+      this.webhooks.restore(saved.webhooks);
+      this.demo = saved.demo;
+    } else {
+      const demo = { ...DEFAULT_DEMO, ...options.demoBalance };
+      this.demo = this.createAccount({ name: 'demo', trx_sun: demo.trx_sun, usdt: demo.usdt });
+    }
+  }
+
+  /**
+   * The whole world as plain data, for {@link MockStateOptions.restore} (`persist.ts` writes it to
+   * a file). The paid side's records (x402 invoices, permits, DEX pools) are not part of it.
+   */
+  snapshot(): SavedState {
+    const now = this.clock.now();
+    return {
+      format: 'trx-rent-mock-state',
+      version: 1,
+      saved_at: new Date().toISOString(),
+      seed: this.seed,
+      epoch: this.epoch,
+      clock: { kind: this.clock.kind, now, offset: now - Date.now() },
+      demo: this.demo,
+      accounts: this.accounts.dump(),
+      orders: this.orders.dump(),
+      money: this.money.dump(),
+      market: this.market.dump(),
+      chain: this.chain.dump(),
+      idempotency: this.idempotency.dump(),
+      webhooks: this.webhooks.snapshot(),
+    };
   }
 
   /** The mock clock's current time (ms since the epoch). */
@@ -451,6 +531,17 @@ export class MockState {
     }, delay);
     (this.#timer as { unref?: () => void }).unref?.();
   }
+}
+
+/**
+ * The clock of a restored world: a real clock keeps its offset (time went on while the mock was
+ * stopped, an advance made before stays); a manual one resumes at the saved time; a clock object
+ * given by the caller is used as is.
+ */
+function restoredClock(option: ClockOption | undefined, saved: SavedState['clock']): MockClock {
+  if (option !== undefined && typeof option === 'object') return option;
+  if (option === 'manual' || (option === undefined && saved.kind === 'manual')) return createManualClock(saved.now);
+  return createRealClock(saved.kind === 'real' ? saved.offset : saved.now - Date.now());
 }
 
 /** A new simulated service: a seeded demo account, the market, the chain, on one clock. */

@@ -46,6 +46,22 @@ export class Ledger {
     this.updatedAt = now();
   }
 
+  /** Everything the ledger holds, as plain data (see persist.ts). */
+  dump(): { pots: Record<Currency, Pot>; locks: Map<string, { currency: Currency; amount: number }>; journal: LedgerEntry[]; incoming: Record<Currency, number>; updatedAt: number } {
+    return { pots: this.pots, locks: this.locks, journal: this.journal, incoming: this.#incoming, updatedAt: this.updatedAt };
+  }
+
+  /** Load a {@link dump}. */
+  load(d: ReturnType<Ledger['dump']>): void {
+    Object.assign(this.pots.TRX, d.pots.TRX);
+    Object.assign(this.pots.USDT, d.pots.USDT);
+    this.locks.clear();
+    for (const [ref, held] of d.locks) this.locks.set(ref, held);
+    this.journal.splice(0, this.journal.length, ...d.journal);
+    Object.assign(this.#incoming, d.incoming);
+    this.updatedAt = d.updatedAt;
+  }
+
   available(currency: Currency = 'TRX'): number {
     return this.pots[currency].available;
   }

@@ -241,6 +241,20 @@ export class Market {
     this.onChange?.();
   }
 
+  /** Overrides and this poll's consumption, as plain data (see persist.ts). */
+  dump() {
+    return { overrides: this.#overrides, consumed: this.#consumed, consumed_poll: this.#consumedPoll };
+  }
+
+  /** Load a {@link dump}. */
+  load(d: ReturnType<Market['dump']>): void {
+    this.#overrides.clear();
+    for (const [id, o] of d.overrides) this.#overrides.set(id, o);
+    this.#consumed = new Map(d.consumed);
+    this.#consumedPoll = d.consumed_poll;
+    this.#version++;
+  }
+
   getOverride(id: string): ProviderOverride | undefined {
     return this.#overrides.get(id);
   }

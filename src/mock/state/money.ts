@@ -185,22 +185,66 @@ export class Money {
     };
     account.ledger.lock(input.currency, input.amount, `withdrawal:${record.id}`);
     this.withdrawals.set(record.id, record);
-    this.deps.scheduler.schedule(this.deps.now() + this.deps.timings.withdrawalMs, `withdraw ${record.id}`, () => {
-      if (record.status !== 'PENDING') return;
-      if (this.failWithdrawals) {
-        account.ledger.release(`withdrawal:${record.id}`);
-        record.status = 'FAILED';
-        record.completed_at = this.deps.now();
-        record.failure_reason = this.failWithdrawals;
-        return;
-      }
-      account.ledger.withdraw(`withdrawal:${record.id}`, record.amount);
-      record.status = 'COMPLETED';
-      record.completed_at = this.deps.now();
-      record.tx_id = this.#treasury ? this.#treasury.payOut(record.address, record.amount, record.currency, `withdrawal ${record.id}`) : this.deps.rng.hex(32);
-      this.deps.webhooks.emit(account.id, 'withdrawal.completed', { ...withdrawalShape(record), tx_id: record.tx_id });
-    });
+    this.deps.scheduler.schedule(this.deps.now() + this.deps.timings.withdrawalMs, `withdraw ${record.id}`, () => this.#settleWithdrawal(account, record));
     return record;
+  }
+
+  /** A pending deposit is credited. */
+  #credit(account: MockAccount, record: DepositRecord): void {
+    account.ledger.credit('TRX', record.amount_sun, `deposit:${record.tx_id}`, true);
+    record.status = 'credited';
+    record.credited_at = this.deps.now();
+    this.deps.webhooks.emit(account.id, 'deposit.received', {
+      tx_id: record.tx_id,
+      amount_sun: record.amount_sun,
+      currency: 'TRX',
+      memo: record.memo,
+      ...(record.from_address ? { from_address: record.from_address } : {}),
+    });
+  }
+
+  /** Deposits, withdrawals, accepted transaction ids, the treasury switch (see persist.ts). */
+  dump() {
+    return { deposits: this.deposits, withdrawals: this.withdrawals, broadcasted: this.broadcasted, fail_withdrawals: this.failWithdrawals };
+  }
+
+  /** Load a {@link dump}; pending deposits and withdrawals are scheduled again at their due time. */
+  load(d: ReturnType<Money['dump']>): void {
+    this.deposits.clear();
+    this.withdrawals.clear();
+    for (const id of d.broadcasted) this.broadcasted.add(id);
+    this.failWithdrawals = d.fail_withdrawals;
+    for (const [id, record] of d.deposits) {
+      this.deposits.set(id, record);
+      const account = this.deps.accounts.get(record.account_id);
+      if (account && record.status === 'pending') {
+        this.deps.scheduler.schedule(record.created_at + this.deps.timings.depositCreditMs, `credit ${record.tx_id}`, () => this.#credit(account, record));
+      }
+    }
+    for (const [id, record] of d.withdrawals) {
+      this.withdrawals.set(id, record);
+      const account = this.deps.accounts.get(record.account_id);
+      if (account && record.status === 'PENDING') {
+        this.deps.scheduler.schedule(record.created_at + this.deps.timings.withdrawalMs, `withdraw ${record.id}`, () => this.#settleWithdrawal(account, record));
+      }
+    }
+  }
+
+  /** A PENDING withdrawal completes (or fails, when a test made the treasury fail). */
+  #settleWithdrawal(account: MockAccount, record: WithdrawalRecord): void {
+    if (record.status !== 'PENDING') return;
+    if (this.failWithdrawals) {
+      account.ledger.release(`withdrawal:${record.id}`);
+      record.status = 'FAILED';
+      record.completed_at = this.deps.now();
+      record.failure_reason = this.failWithdrawals;
+      return;
+    }
+    account.ledger.withdraw(`withdrawal:${record.id}`, record.amount);
+    record.status = 'COMPLETED';
+    record.completed_at = this.deps.now();
+    record.tx_id = this.#treasury ? this.#treasury.payOut(record.address, record.amount, record.currency, `withdrawal ${record.id}`) : this.deps.rng.hex(32);
+    this.deps.webhooks.emit(account.id, 'withdrawal.completed', { ...withdrawalShape(record), tx_id: record.tx_id });
   }
 
   #broadcast(tx: SignedTransaction, txId: string, expiration: number): void {
@@ -244,18 +288,7 @@ export class Money {
     };
     account.ledger.expectCredit('TRX', amount); // checked by the callers: cannot fail here
     this.deposits.set(record.tx_id, record);
-    this.deps.scheduler.schedule(this.deps.now() + this.deps.timings.depositCreditMs, `credit ${record.tx_id}`, () => {
-      account.ledger.credit('TRX', record.amount_sun, `deposit:${record.tx_id}`, true);
-      record.status = 'credited';
-      record.credited_at = this.deps.now();
-      this.deps.webhooks.emit(account.id, 'deposit.received', {
-        tx_id: record.tx_id,
-        amount_sun: record.amount_sun,
-        currency: 'TRX',
-        memo: record.memo,
-        ...(record.from_address ? { from_address: record.from_address } : {}),
-      });
-    });
+    this.deps.scheduler.schedule(this.deps.now() + this.deps.timings.depositCreditMs, `credit ${record.tx_id}`, () => this.#credit(account, record));
     return record;
   }
 }

@@ -218,9 +218,7 @@ export class OrderEngine {
     this.deps.scheduler.schedule(now + this.deps.timings.selectMs, `select ${order.id}`, () => this.#select(order));
     if (order.expires_at !== null) {
       this.#waiting.add(order);
-      this.deps.scheduler.schedule(order.expires_at, `expire ${order.id}`, () => {
-        if (order.status === 'PENDING') this.#fail(order, 'EXPIRED', 'No provider reached the limit price before the order expired');
-      });
+      this.deps.scheduler.schedule(order.expires_at, `expire ${order.id}`, () => this.#expire(order));
     }
     return order;
   }
@@ -238,6 +236,52 @@ export class OrderEngine {
 
   all(accountId?: string): OrderRecord[] {
     return accountId ? [...(this.#byAccount.get(accountId) ?? [])] : [...this.#orders.values()];
+  }
+
+  /** Every order and the engine's counters, as plain data (see persist.ts). */
+  dump() {
+    return { seq: this.#seq, orders: [...this.#orders.values()], evicted_spent: this.#evictedSpent, rental_ends: this.#rentalEnds };
+  }
+
+  /**
+   * Load a {@link dump} and schedule again what each order was waiting for: selection, expiry,
+   * the fill of a plan in progress, verification, the next periodic run, the rentals' ends.
+   */
+  load(d: ReturnType<OrderEngine['dump']>): void {
+    const { scheduler, timings } = this.deps;
+    const now = this.deps.now();
+    this.#seq = d.seq;
+    this.#orders.clear();
+    this.#byAccount.clear();
+    this.#waiting.clear();
+    for (const [account, spent] of d.evicted_spent) this.#evictedSpent.set(account, spent);
+    for (const order of d.orders) {
+      this.#orders.set(order.id, order);
+      let list = this.#byAccount.get(order.account_id);
+      if (!list) this.#byAccount.set(order.account_id, (list = new Set()));
+      list.add(order);
+      if (order.status === 'PENDING') {
+        scheduler.schedule(order.created_at + timings.selectMs, `select ${order.id}`, () => this.#select(order));
+        if (order.expires_at !== null) {
+          this.#waiting.add(order);
+          scheduler.schedule(order.expires_at, `expire ${order.id}`, () => this.#expire(order));
+        }
+      } else if (order.plan !== null) {
+        scheduler.schedule(now, `fill ${order.id}`, () => this.#fill(order));
+      }
+      const unverified = order.fills.filter((f) => f.status === 'CONFIRMED' && !f.verified);
+      for (const fill of unverified) {
+        scheduler.schedule((fill.confirmed_at ?? now) + timings.verifyMs, `verify ${fill.id}`, () => {
+          fill.verified = true;
+        });
+      }
+      if (order.status === 'FILLED' && order.plan === null && order.next_run_at !== null) {
+        scheduler.schedule(order.next_run_at, `renew ${order.id}`, () => this.#renew(order));
+      }
+    }
+    // Keys are `${second} ${target} ${resource}`.
+    for (const [key, end] of d.rental_ends) this.#endRentalAt(Number(key.split(' ')[0]), end.target, end.resource, end.amount);
+    this.#scheduleLimitCheck(now);
   }
 
   /** How many orders are kept now. */
@@ -275,6 +319,10 @@ export class OrderEngine {
   }
 
   // ---- transitions ----
+
+  #expire(order: OrderRecord): void {
+    if (order.status === 'PENDING') this.#fail(order, 'EXPIRED', 'No provider reached the limit price before the order expired');
+  }
 
   #select(order: OrderRecord): void {
     if (order.status !== 'PENDING') return;
