@@ -19,7 +19,8 @@ export interface LedgerEntry {
   ref: string;
 }
 
-interface Pot {
+/** One currency's balances (SUN or 6-decimal units). */
+export interface Pot {
   available: number;
   locked: number;
   credited: number;
