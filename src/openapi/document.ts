@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { PACKAGE_VERSION, SPEC_VERSIONS } from './version.js';
 import * as z from 'zod';
 import { LIMITS } from '../schemas/limits.js';
 import { OrderId, ListOrdersQuery } from '../schemas/orders.js';
@@ -55,7 +56,7 @@ export interface OpenApiDocument {
 
 /** Options of {@link buildOpenApiDocument}. */
 export interface OpenApiDocumentOptions {
-  /** `info.version`: the package version that generated the document. @default '0.0.0' */
+  /** `info.version`: the package version that generated the document. @default package.json's version */
   version?: string;
   /** Default of the `base_url` server variable. @default 'http://127.0.0.1:8787' (the mock) */
   serverUrl?: string;
@@ -564,13 +565,13 @@ function sharedResponses(): Record<string, JsonSchema> {
     RateLimited: errorResponse('Too many requests from this IP address in the endpoint group.', 'RateLimitedError', { 'Retry-After': headerRef('Retry-After') }),
     Error: errorResponse('Any other error (500 INTERNAL_ERROR, 503 MAINTENANCE or PROVIDER_UNAVAILABLE, …) in the error envelope.', 'Error'),
     PaymentRequired: {
-      description: 'Payment required: the x402 challenge (also the answer to a payment that did not verify, with PAYMENT-RESPONSE naming the reason).',
+      description: 'Payment required: the x402 challenge; also the answer to a payment header that is malformed or does not verify, with the reason in `error` and in PAYMENT-RESPONSE (the spec: a call without valid payment answers 402).',
       headers: { [HEADERS.PAYMENT_REQUIRED]: headerRef(HEADERS.PAYMENT_REQUIRED), [HEADERS.PAYMENT_RESPONSE]: headerRef(HEADERS.PAYMENT_RESPONSE) },
       content: { 'application/json': { schema: ref('X402PaymentRequired') } },
     },
     PaidBadRequest: {
-      description: 'The request failed validation (nothing is charged), or the payment header is malformed (INVALID_PAYMENT).',
-      content: { 'application/json': { schema: convertSchema(errorWithCodes(['VALIDATION_ERROR', 'INVALID_ADDRESS', 'INVALID_PAYMENT']), { io: 'output' }) } },
+      description: 'The request failed validation (nothing is charged).',
+      content: { 'application/json': { schema: convertSchema(errorWithCodes(['VALIDATION_ERROR', 'INVALID_ADDRESS']), { io: 'output' }) } },
     },
   };
 }
@@ -689,11 +690,15 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions = {}): Open
     openapi: '3.1.0',
     info: {
       title: 'TRON energy rental service (account API and pay-per-call API)',
-      version: options.version ?? '0.0.0',
+      version: options.version ?? PACKAGE_VERSION,
+      // Which contracts this document follows: the account API's /api/v1 and the x402 spec's interface version.
+      'x-spec-versions': SPEC_VERSIONS,
+      'x-generator': `trx-rent ${options.version ?? PACKAGE_VERSION}`,
       summary: 'The service contract trx-rent implements, generated from its zod schemas.',
       description: [
         'Two APIs under one base URL. The account API (`/api/v1`) rents TRON energy and bandwidth against a TRX/USDT balance, authenticated by an API key (`X-API-Key`) or a JWT (`Authorization: Bearer`). The pay-per-call API (`/x402/tron`) needs no account: each call is paid through the x402 protocol (USDC on Base, or USDT/USDC/USDD on TRON).',
         'Amounts are in SUN (1 TRX = 1,000,000 SUN) unless a field says otherwise. Errors use the envelope `{ "error": { "code", "message", "details"? } }`. Account-API success bodies are bare, as the spec shows; the live service may wrap them in `{ "data": … }`. Pay-per-call results are always in `{ "data": … }`.',
+        `Follows the account API \`/api/v1\` (${SPEC_VERSIONS['account-api']}) and the x402 API spec version ${SPEC_VERSIONS['x402-api']}; \`info.x-spec-versions\` says the same for tools.`,
         'Response objects list the spec’s fields; further fields may appear and must be kept by clients. Operations marked `x-trx-rent-source: live-service` are not shown by the spec and follow the live service; `mock` ones follow trx-rent’s mock.',
       ].join('\n\n'),
       license: { name: 'MIT', identifier: 'MIT' },
