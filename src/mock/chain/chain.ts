@@ -11,6 +11,7 @@ import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
 import { type DecodedTransaction, type SignedTransactionLike, verifySignedTransaction } from '../../protocol/tron-transaction.js';
 import { isTronAddress, toTronAddress, tronAddressToHex } from '../../utils/address.js';
+import { Fifo } from '../state/fifo.js';
 
 export const BLOCK_INTERVAL_MS = 3_000;
 const GENESIS_HEIGHT = 70_000_000;
@@ -272,6 +273,7 @@ export class SimulatedChain {
     const block = this.height();
     const tx: ChainTransaction = { ...entry, block, timestamp: this.now() };
     this.transactions.set(tx.txid, tx);
+    this.#age.push(tx);
     this.#broadcasted.add(tx.txid);
     const list = this.#byBlock.get(block) ?? [];
     list.push(tx.txid);
@@ -297,8 +299,10 @@ export class SimulatedChain {
     for (const [address, account] of d.accounts) this.accounts.set(address, account);
     this.transactions.clear();
     this.#byBlock.clear();
+    this.#age.clear();
     for (const [txid, tx] of d.transactions) {
       this.transactions.set(txid, tx);
+      this.#age.push(tx);
       this.#broadcasted.add(txid);
       const list = this.#byBlock.get(tx.block) ?? [];
       list.push(txid);
@@ -307,6 +311,8 @@ export class SimulatedChain {
   }
 
   readonly #hexes = new Map<string, string>();
+  /** Transactions oldest first, for retention (iterating the Map from its start walks deleted slots). */
+  readonly #age = new Fifo<ChainTransaction>();
 
   /** tronAddressToHex, cached for the few addresses fills repeat (a base58check decode per fill showed in profiles). */
   #hexOf(address: string): string {
@@ -321,8 +327,8 @@ export class SimulatedChain {
 
   /** Retention: drop the oldest transaction (Map order is insertion order, so O(1)). */
   #forgetOldest(): void {
-    const oldest = this.transactions.values().next().value as ChainTransaction | undefined;
-    if (!oldest) return;
+    const oldest = this.#age.shift();
+    if (!oldest || this.transactions.get(oldest.txid) !== oldest) return;
     this.transactions.delete(oldest.txid);
     this.#broadcasted.delete(oldest.txid);
     const list = this.#byBlock.get(oldest.block);

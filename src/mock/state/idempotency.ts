@@ -1,4 +1,5 @@
 import { LIMITS } from '../../schemas/common.js';
+import { Fifo } from './fifo.js';
 
 /**
  * Idempotency for POST /orders and POST /withdraw, as the live service documents it: a key
@@ -27,13 +28,15 @@ export type BeginResult =
   | { kind: 'conflict'; reason: 'different_parameters' | 'in_flight' };
 
 /**
- * The store keeps keys in a Map, whose iteration order is insertion order; an entry is re-inserted
- * (delete + set) whenever it is (re)created, so the oldest entry is always first. Expiry and the
- * retention limit then only ever look at the front: each request does O(1) amortised work (every
- * entry is removed at most once), however many keys there are.
+ * The store keeps keys in a Map and, beside it, a FIFO of entries in creation order, so the
+ * oldest entry is always at the front. Expiry and the retention limit only ever look at the
+ * front: each request does O(1) amortised work (every entry is removed at most once), however
+ * many keys there are.
  */
 export class IdempotencyStore {
   readonly #entries = new Map<string, Entry>();
+  /** Entries in creation order (stale ones, replaced or abandoned since, are skipped). */
+  readonly #order = new Fifo<[string, Entry]>();
 
   constructor(
     private readonly now: () => number,
@@ -51,8 +54,9 @@ export class IdempotencyStore {
       if (!entry.response) return { kind: 'conflict', reason: 'in_flight' };
       return { kind: 'replay', response: entry.response };
     }
-    if (entry) this.#entries.delete(id); // expired: the new entry goes to the back
-    this.#entries.set(id, { fingerprint, createdAt: this.now(), response: null });
+    const created: Entry = { fingerprint, createdAt: this.now(), response: null };
+    this.#entries.set(id, created);
+    this.#order.push([id, created]);
     this.#trim();
     return { kind: 'new' };
   }
@@ -79,25 +83,40 @@ export class IdempotencyStore {
   /** Put back keys saved with {@link dump}. */
   load(entries: ReadonlyArray<[string, Entry]>): void {
     this.#entries.clear();
-    for (const [id, entry] of entries) if (entry.response) this.#entries.set(id, entry);
+    this.#order.clear();
+    for (const [id, entry] of entries) {
+      if (!entry.response) continue;
+      this.#entries.set(id, entry);
+      this.#order.push([id, entry]);
+    }
     this.#trim();
+  }
+
+  /** The oldest entry still current (stale queue items are dropped on the way). */
+  #oldest(): [string, Entry] | undefined {
+    for (let item = this.#order.peek(); item; item = this.#order.peek()) {
+      if (this.#entries.get(item[0]) === item[1]) return item;
+      this.#order.shift();
+    }
+    return undefined;
   }
 
   /** Drop expired keys from the front (the oldest); stops at the first live one. */
   #sweep(): void {
     const now = this.now();
-    for (const [id, entry] of this.#entries) {
-      if (now - entry.createdAt < this.ttlMs) return;
-      this.#entries.delete(id);
+    for (let item = this.#oldest(); item && now - item[1].createdAt >= this.ttlMs; item = this.#oldest()) {
+      this.#entries.delete(item[0]);
+      this.#order.shift();
     }
   }
 
   /** Past the retention limit, forget the oldest keys. */
   #trim(): void {
-    if (this.#entries.size <= this.maxKeys) return;
-    for (const id of this.#entries.keys()) {
-      if (this.#entries.size <= this.maxKeys) return;
-      this.#entries.delete(id);
+    while (this.#entries.size > this.maxKeys) {
+      const item = this.#oldest();
+      if (!item) return;
+      this.#entries.delete(item[0]);
+      this.#order.shift();
     }
   }
 }

@@ -6,6 +6,7 @@ import { MARKET_RULES, type Market, type PlanItem, type Selection, planItem } fr
 import type { Rng } from './rng.js';
 import type { ScheduledTask, Scheduler } from './scheduler.js';
 import type { WebhookHub } from './webhooks.js';
+import { Fifo } from './fifo.js';
 
 /**
  * The order state machine of the spec, driven by the scheduler on the mock clock:
@@ -110,6 +111,8 @@ export interface NewOrder {
 
 export class OrderEngine {
   readonly #orders = new Map<string, OrderRecord>();
+  /** Orders oldest first, for retention (an open order seen at the front is pushed back). */
+  readonly #age = new Fifo<OrderRecord>();
   /** Per account, in insertion order (Sets, so eviction removes one in O(1)). */
   readonly #byAccount = new Map<string, Set<OrderRecord>>();
   /** Confirmed spend of orders forgotten by retention, per account (the books still count it). */
@@ -211,6 +214,7 @@ export class OrderEngine {
     };
     account.ledger.lock('TRX', lock, order.id); // throws INSUFFICIENT_BALANCE before anything is stored
     this.#orders.set(order.id, order);
+    this.#age.push(order);
     let list = this.#byAccount.get(account.id);
     if (!list) this.#byAccount.set(account.id, (list = new Set()));
     list.add(order);
@@ -255,8 +259,10 @@ export class OrderEngine {
     this.#byAccount.clear();
     this.#waiting.clear();
     for (const [account, spent] of d.evicted_spent) this.#evictedSpent.set(account, spent);
+    this.#age.clear();
     for (const order of d.orders) {
       this.#orders.set(order.id, order);
+      this.#age.push(order);
       let list = this.#byAccount.get(order.account_id);
       if (!list) this.#byAccount.set(order.account_id, (list = new Set()));
       list.add(order);
@@ -301,16 +307,16 @@ export class OrderEngine {
   #trim(): void {
     const max = this.deps.maxOrders ?? Infinity;
     for (let moves = 0; this.#orders.size > max; ) {
-      const oldest = this.#orders.values().next().value as OrderRecord;
-      const set = this.#byAccount.get(oldest.account_id);
-      this.#orders.delete(oldest.id);
-      set?.delete(oldest);
+      const oldest = this.#age.shift();
+      if (!oldest) return;
       if (isOpen(oldest)) {
-        this.#orders.set(oldest.id, oldest);
-        set?.add(oldest);
+        this.#age.push(oldest);
         if (++moves >= 4) return;
         continue;
       }
+      const set = this.#byAccount.get(oldest.account_id);
+      this.#orders.delete(oldest.id);
+      set?.delete(oldest);
       if (set && set.size === 0) this.#byAccount.delete(oldest.account_id);
       let spent = 0;
       for (const fill of oldest.fills) if (fill.status === 'CONFIRMED') spent += fill.cost_sun;

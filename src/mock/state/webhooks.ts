@@ -2,6 +2,7 @@ import type { WebhookEventType } from '../../schemas/webhooks.js';
 import { signWebhookPayload } from '../../webhooks/index.js';
 import type { Rng } from './rng.js';
 import type { Scheduler } from './scheduler.js';
+import { Fifo } from './fifo.js';
 
 /**
  * Webhook subscriptions and real deliveries. The spec does not give a delivery policy; this is
@@ -109,6 +110,8 @@ export class WebhookHub {
   readonly #hooks = new Map<string, WebhookRecord>();
   /** By id, oldest first (Map order), so retention forgets from the front in O(1). */
   readonly #deliveries = new Map<string, WebhookDelivery>();
+  /** Deliveries oldest first, for retention (a pending one seen at the front is pushed back). */
+  readonly #age = new Fifo<WebhookDelivery>();
   /** Per endpoint (webhook id, or URL for direct deliveries): jobs in event order; the head is the one being tried. */
   readonly #queues = new Map<string, Job[]>();
   readonly #inflight = new Set<Promise<void>>();
@@ -269,8 +272,10 @@ export class WebhookHub {
     this.#deliveries.clear();
     this.#queues.clear();
     for (const hook of snap.hooks) this.#hooks.set(hook.id, hook);
+    this.#age.clear();
     for (const delivery of snap.deliveries) {
       this.#deliveries.set(delivery.id, delivery);
+      this.#age.push(delivery);
       if (delivery.status !== 'pending') continue;
       const hook = delivery.webhook_id ? this.#hooks.get(delivery.webhook_id) : undefined;
       const secret = hook?.secret ?? snap.secrets[delivery.id];
@@ -327,6 +332,7 @@ export class WebhookHub {
       redelivery_of: input.redeliveryOf ?? null,
     };
     this.#deliveries.set(delivery.id, delivery);
+    this.#age.push(delivery);
     this.#trim();
     const hook = input.webhookId ? this.#hooks.get(input.webhookId) : undefined;
     if (hook && !hook.is_active) {
@@ -350,12 +356,14 @@ export class WebhookHub {
   /** Retention: forget the oldest finished deliveries; a pending one at the front moves to the back. */
   #trim(): void {
     for (let moves = 0; this.#deliveries.size > this.#o.maxDeliveries; ) {
-      const oldest = this.#deliveries.values().next().value as WebhookDelivery;
-      this.#deliveries.delete(oldest.id);
+      const oldest = this.#age.shift();
+      if (!oldest) return;
       if (oldest.status === 'pending') {
-        this.#deliveries.set(oldest.id, oldest);
+        this.#age.push(oldest);
         if (++moves >= 4) return;
+        continue;
       }
+      this.#deliveries.delete(oldest.id);
     }
   }
 
