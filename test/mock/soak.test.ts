@@ -68,3 +68,23 @@ describe('soak (in-process)', () => {
     }
   }, 60_000);
 });
+
+describe('retention of money records', () => {
+  it('withdrawals and deposits past the limit are forgotten oldest first; the books still balance', async () => {
+    const state = createMockState({ clock: createManualClock(T0), seed: 8, retain: 3 });
+    try {
+      const acct = state.getAccount(state.demo.account_id)!;
+      for (let i = 0; i < 8; i++) {
+        state.money.withdraw(acct, { address: TARGET, amount: 1_000_000, currency: 'TRX' });
+        state.simulateDeposit({ account_id: acct.id, amount_sun: 2_000_000 });
+        await state.advance(5_000);
+      }
+      expect(state.money.withdrawals.size).toBeLessThanOrEqual(3);
+      expect(state.money.deposits.size).toBeLessThanOrEqual(3);
+      expect(state.balance(acct.id).trx).toBe(1_000_000_000 + 8 * 1_000_000);
+      expect(state.checkInvariants().problems).toEqual([]);
+    } finally {
+      state.dispose();
+    }
+  });
+});

@@ -210,6 +210,7 @@ export class MockState {
     });
     this.orders.onRentalEnd = (target, resource, amount) => this.chain.undelegateResource(target, resource, amount);
     this.money = new Money({
+      maxRecords: this.retention.orders,
       rng: this.rng.fork('money'),
       now,
       scheduler: this.scheduler,
@@ -481,7 +482,10 @@ export class MockState {
         else if (ledger.lockedFor(order.id) !== 0) problems.push(`order ${order.id} (${order.status}) still holds ${ledger.lockedFor(order.id)}`);
       }
       if (spent !== ledger.pots.TRX.spent) problems.push(`${account.id}: spent ${ledger.pots.TRX.spent} != confirmed fills ${spent}`);
-      const withdrawn: Record<Currency, number> = { TRX: 0, USDT: 0 };
+      const withdrawn: Record<Currency, number> = {
+        TRX: this.money.evictedWithdrawn.get(`${account.id} TRX`) ?? 0,
+        USDT: this.money.evictedWithdrawn.get(`${account.id} USDT`) ?? 0,
+      };
       for (const w of this.money.withdrawals.values()) {
         if (w.account_id !== account.id) continue;
         if (w.status === 'COMPLETED') withdrawn[w.currency] += w.amount;

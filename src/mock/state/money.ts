@@ -1,4 +1,5 @@
 import { LIMITS } from '../../schemas/common.js';
+import { Fifo } from './fifo.js';
 import type { SignedTransaction } from '../../schemas/deposits.js';
 import { hexToMemo, verifySignedTransaction } from '../../protocol/tron-transaction.js';
 import { MockApiError } from '../http/errors.js';
@@ -74,6 +75,8 @@ export interface TreasuryChain {
 }
 
 interface Deps {
+  /** Most withdrawals and deposits kept each; the oldest finished ones are forgotten first. @default Infinity */
+  maxRecords?: number;
   rng: Rng;
   now: () => number;
   scheduler: Scheduler;
@@ -103,7 +106,41 @@ export class Money {
    */
   failWithdrawals: string | false = false;
 
+  /** Completed withdrawals forgotten by retention, per `${account} ${currency}` (the books still count them). */
+  readonly evictedWithdrawn = new Map<string, number>();
+  readonly #withdrawalAge = new Fifo<WithdrawalRecord>();
+  readonly #depositAge = new Fifo<DepositRecord>();
+
   constructor(private readonly deps: Deps) {}
+
+  /** Retention: past `maxRecords`, forget the oldest finished withdrawals and credited deposits (constant work per call). */
+  #trim(): void {
+    const max = this.deps.maxRecords ?? Infinity;
+    for (let moves = 0; this.withdrawals.size > max; ) {
+      const oldest = this.#withdrawalAge.shift();
+      if (!oldest) break;
+      if (oldest.status === 'PENDING') {
+        this.#withdrawalAge.push(oldest);
+        if (++moves >= 4) break;
+        continue;
+      }
+      this.withdrawals.delete(oldest.id);
+      if (oldest.status === 'COMPLETED') {
+        const key = `${oldest.account_id} ${oldest.currency}`;
+        this.evictedWithdrawn.set(key, (this.evictedWithdrawn.get(key) ?? 0) + oldest.amount);
+      }
+    }
+    for (let moves = 0; this.deposits.size > max; ) {
+      const oldest = this.#depositAge.shift();
+      if (!oldest) break;
+      if (oldest.status === 'pending') {
+        this.#depositAge.push(oldest);
+        if (++moves >= 4) break;
+        continue;
+      }
+      this.deposits.delete(oldest.tx_id);
+    }
+  }
 
   attachNetwork(broadcast: NetworkBroadcast): void {
     this.#network = broadcast;
@@ -185,6 +222,8 @@ export class Money {
     };
     account.ledger.lock(input.currency, input.amount, `withdrawal:${record.id}`);
     this.withdrawals.set(record.id, record);
+    this.#withdrawalAge.push(record);
+    this.#trim();
     this.deps.scheduler.schedule(this.deps.now() + this.deps.timings.withdrawalMs, `withdraw ${record.id}`, () => this.#settleWithdrawal(account, record));
     return record;
   }
@@ -205,7 +244,7 @@ export class Money {
 
   /** Deposits, withdrawals, accepted transaction ids, the treasury switch (see persist.ts). */
   dump() {
-    return { deposits: this.deposits, withdrawals: this.withdrawals, broadcasted: this.broadcasted, fail_withdrawals: this.failWithdrawals };
+    return { deposits: this.deposits, withdrawals: this.withdrawals, broadcasted: this.broadcasted, fail_withdrawals: this.failWithdrawals, evicted_withdrawn: this.evictedWithdrawn };
   }
 
   /** Load a {@link dump}; pending deposits and withdrawals are scheduled again at their due time. */
@@ -213,9 +252,11 @@ export class Money {
     this.deposits.clear();
     this.withdrawals.clear();
     for (const id of d.broadcasted) this.broadcasted.add(id);
+    for (const [key, amount] of d.evicted_withdrawn ?? []) this.evictedWithdrawn.set(key, amount);
     this.failWithdrawals = d.fail_withdrawals;
     for (const [id, record] of d.deposits) {
       this.deposits.set(id, record);
+      this.#depositAge.push(record);
       const account = this.deps.accounts.get(record.account_id);
       if (account && record.status === 'pending') {
         this.deps.scheduler.schedule(record.created_at + this.deps.timings.depositCreditMs, `credit ${record.tx_id}`, () => this.#credit(account, record));
@@ -223,6 +264,7 @@ export class Money {
     }
     for (const [id, record] of d.withdrawals) {
       this.withdrawals.set(id, record);
+      this.#withdrawalAge.push(record);
       const account = this.deps.accounts.get(record.account_id);
       if (account && record.status === 'PENDING') {
         this.deps.scheduler.schedule(record.created_at + this.deps.timings.withdrawalMs, `withdraw ${record.id}`, () => this.#settleWithdrawal(account, record));
@@ -288,6 +330,8 @@ export class Money {
     };
     account.ledger.expectCredit('TRX', amount); // checked by the callers: cannot fail here
     this.deposits.set(record.tx_id, record);
+    this.#depositAge.push(record);
+    this.#trim();
     this.deps.scheduler.schedule(this.deps.now() + this.deps.timings.depositCreditMs, `credit ${record.tx_id}`, () => this.#credit(account, record));
     return record;
   }

@@ -10,7 +10,7 @@
 
 /** Ceilings on retained history (counts). */
 export interface RetentionLimits {
-  /** Orders (each with its fills) kept; older finished orders disappear from GET /orders. */
+  /** Orders (each with its fills) kept; older finished orders disappear from GET /orders. Withdrawals and deposits are kept to the same number each. */
   orders: number;
   /** Webhook deliveries kept (GET /__mock/webhooks/deliveries). */
   deliveries: number;
