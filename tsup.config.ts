@@ -1,4 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+
+// The package version, put into the bundles at build time (src/openapi/version.ts).
+const define = { __TRX_RENT_VERSION__: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) };
 
 // Library entries ship ESM + CJS + types. Heavy optional packages (tronweb, viem, @x402/*,
 // @inquirer/prompts) stay external and are only reached through dynamic import().
@@ -18,6 +22,7 @@ export default defineConfig([
     clean: false, // npm run build empties dist first: parallel configs must not wipe each other
     target: 'node20',
     treeshake: true,
+    define,
   },
   {
     // The webhook verifier is built alone, without code splitting: its output must be one
@@ -29,6 +34,7 @@ export default defineConfig([
     clean: false, // npm run build empties dist first: parallel configs must not wipe each other
     target: 'node20',
     treeshake: true,
+    define,
   },
   {
     // The CLI is ESM only; bin/trx-rent.js imports it. Commands are split into lazy chunks.
@@ -38,5 +44,6 @@ export default defineConfig([
     splitting: true,
     clean: false, // npm run build empties dist first: parallel configs must not wipe each other
     target: 'node20',
+    define,
   },
 ]);

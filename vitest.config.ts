@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // As tsup.config.ts: the package version for src/openapi/version.ts.
+  define: { __TRX_RENT_VERSION__: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
   test: {
     include: ['test/**/*.test.ts'],
     // Every answer of the in-process mock held to its exact shape (test/helpers/exact-responses.ts).

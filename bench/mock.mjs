@@ -3,6 +3,9 @@
 // so each server has this process's core to itself. Rounds alternate which side goes first.
 //   GET /api/v1/prices  - route match, market snapshot (cached JSON), headers
 //   POST /api/v1/orders - auth, body parse + zod validation, balance lock, order engine, JSON
+//   soak                - 60 s of POST /api/v1/orders, each with its own Idempotency-Key (autocannon's
+//                         [<id>] replacement): requests/s over the last 10 s against the first 10 s
+//                         (flat: >= 0.8x), and the server's RSS at the end (retention bounds it)
 // Rate limits are off (autocannon sends thousands of requests a second).
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -24,6 +27,29 @@ autocannon({ url, duration: Number(seconds), connections: Number(connections), m
   console.log(JSON.stringify({ rps: result.requests.average, total: result.requests.total, non2xx: result.non2xx, errors: result.errors, seconds: result.duration }));
 });
 `;
+
+// The soak loader: per-second counts from autocannon's 'tick' events.
+const SOAK_LOADER = `
+const autocannon = require('autocannon');
+const [url, seconds, connections, body, headers] = process.argv.slice(1);
+const ticks = [];
+const instance = autocannon({ url, duration: Number(seconds), connections: Number(connections), method: 'POST', body, headers: JSON.parse(headers), idReplacement: true }, (error, result) => {
+  if (error) { console.error(error); process.exit(1); }
+  console.log(JSON.stringify({ ticks, total: result.requests.total, non2xx: result.non2xx, errors: result.errors }));
+});
+instance.on('tick', ({ counter }) => ticks.push(counter));
+`;
+const SOAK_S = 60;
+const WINDOW_S = 10;
+
+function soakLoad(url, body, headers) {
+  const args = ['-e', SOAK_LOADER, url, String(SOAK_S), String(CONNECTIONS), body, JSON.stringify(headers)];
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, args, { cwd: new URL('..', import.meta.url).pathname, maxBuffer: 1 << 20 }, (error, stdout) =>
+      error ? reject(error) : resolve(JSON.parse(stdout)),
+    );
+  });
+}
 
 function load(target, seconds) {
   const args = ['-e', LOADER, target.url, String(seconds), String(CONNECTIONS), target.method, target.body ?? '', JSON.stringify(target.headers ?? {})];
@@ -80,11 +106,48 @@ export async function run() {
       { url: `${bareOrders.url}/api/v1/orders`, method: 'POST', body: orderBody, headers },
     );
     const note = (t) => (t.non2xx || t.errors ? ` (${t.non2xx} non-2xx, ${t.errors} errors)` : '');
+    // Soak: a fresh server (default retention), unique keys, 60 s; the servers above are closed first.
+    await mock.close();
+    const soakMock = await startMockServer({ rateLimits: false, seed: 2, demoBalance: { trx_sun: 4_000_000_000_000_000 }, market: { offlineRate: 0 } });
+    let soak;
+    try {
+      for (const p of PROVIDERS) soakMock.state.setProviderOverride(p.id, { online: true, available_energy: 1_000_000_000_000 });
+      const rssBefore = process.memoryUsage().rss;
+      let half;
+      const sampler = setTimeout(() => (half = process.memoryUsage()), (SOAK_S / 2) * 1000);
+      const run = await soakLoad(`${soakMock.url}/api/v1/orders`, orderBody, { ...headers, 'x-api-key': soakMock.apiKey, 'idempotency-key': 'soak-[<id>]' });
+      const avg = (xs) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+      const first = avg(run.ticks.slice(0, WINDOW_S));
+      const last = avg(run.ticks.slice(-WINDOW_S));
+      clearTimeout(sampler);
+      const end = process.memoryUsage();
+      soak = { first, last, total: run.total, non2xx: run.non2xx, errors: run.errors, rssBefore, rssHalf: half?.rss ?? NaN, heapHalf: half?.heapUsed ?? NaN, rss: end.rss, heap: end.heapUsed, orders: soakMock.state.orders.size, keys: soakMock.state.idempotency.size };
+    } finally {
+      await soakMock.close();
+    }
     return {
       title: `Mock server vs bare node:http, same bytes, autocannon in another process, ${CONNECTIONS} connections, ${ROUNDS}x${ROUND_S} s per side`,
       rows: [
         { name: `GET /api/v1/prices (${Buffer.byteLength(pricesBody)} B)${note(get.mock)}`, value: get.mock.rps, unit: 'req/s', baseline: get.bare.rps, ratio: get.mock.rps / get.bare.rps, target: '>= 0.6x', ok: get.mock.rps / get.bare.rps >= 0.6 },
-        { name: `POST /api/v1/orders (${Buffer.byteLength(orderText)} B)${note(post.mock)}`, value: post.mock.rps, unit: 'req/s', baseline: post.bare.rps, ratio: post.mock.rps / post.bare.rps },
+        { name: `POST /api/v1/orders (${Buffer.byteLength(orderText)} B)${note(post.mock)}`, value: post.mock.rps, unit: 'req/s', baseline: post.bare.rps, ratio: post.mock.rps / post.bare.rps, target: '>= 0.35x', ok: post.mock.rps / post.bare.rps >= 0.35 },
+        {
+          name: `soak: keyed POST /api/v1/orders ${SOAK_S} s, last ${WINDOW_S} s vs first ${WINDOW_S} s (${soak.total} requests${soak.non2xx || soak.errors ? `, ${soak.non2xx} non-2xx, ${soak.errors} errors` : ''}; kept ${soak.orders} orders, ${soak.keys} keys)`,
+          value: soak.last,
+          unit: 'req/s',
+          baseline: soak.first,
+          ratio: soak.last / soak.first,
+          target: '>= 0.8x',
+          ok: soak.last / soak.first >= 0.8,
+        },
+        {
+          name: `soak: RSS at the end vs at ${SOAK_S / 2} s (bench process; before the soak ${(soak.rssBefore / 2 ** 20).toFixed(0)} MB; heap ${(soak.heapHalf / 2 ** 20).toFixed(0)} -> ${(soak.heap / 2 ** 20).toFixed(0)} MB)`,
+          value: soak.rss / 2 ** 20,
+          unit: 'MB',
+          baseline: soak.rssHalf / 2 ** 20,
+          ratio: soak.rss / soak.rssHalf,
+          target: 'bounded: <= 1.25x',
+          ok: soak.rss / soak.rssHalf <= 1.25,
+        },
       ],
     };
   } finally {

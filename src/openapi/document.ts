@@ -15,6 +15,7 @@
  */
 import type * as z from 'zod';
 import { ENDPOINT_LIST, allErrors, type EndpointDef, type EndpointError, type EndpointId } from '../api/endpoints.js';
+import { PACKAGE_VERSION, SPEC_VERSIONS } from './version.js';
 import { LIMITS } from '../schemas/limits.js';
 import { ERROR_STATUS, ErrorEnvelope, ErrorCodeSchema } from '../schemas/errors.js';
 import { SettlementResponse } from '../schemas/x402.js';
@@ -41,14 +42,13 @@ export interface OpenApiDocument {
 
 /** Options of {@link buildOpenApiDocument}. */
 export interface OpenApiDocumentOptions {
-  /** `info.version`: the package version that generated the document (`npm run openapi` passes it). @default '0.0.0' */
+  /** `info.version`: the package version that generated the document. @default package.json's version */
   version?: string;
   /** Default of the `base_url` server variable. @default 'http://127.0.0.1:8787' (the mock) */
   serverUrl?: string;
 }
 
-/** The versions of the two specs the table follows. */
-export const SPEC_VERSIONS = { 'account-api': 'v1', 'x402-api': '2.0.0' } as const;
+export { SPEC_VERSIONS } from './version.js';
 
 type Entry = EndpointDef & { id: EndpointId };
 
@@ -258,7 +258,7 @@ function sharedResponses(): Record<string, JsonSchema> {
       content: { 'application/json': { schema: ref('Error') } },
     },
     PaymentRequired: {
-      description: 'Payment required: the x402 challenge (also the answer to a payment that did not verify, with PAYMENT-RESPONSE naming the reason).',
+      description: 'Payment required: the x402 challenge; also the answer to a payment header that is malformed or does not verify, with the reason in `error` and in PAYMENT-RESPONSE (the spec: a call without valid payment answers 402).',
       headers: { [HEADERS.PAYMENT_REQUIRED]: headerRef(HEADERS.PAYMENT_REQUIRED), [HEADERS.PAYMENT_RESPONSE]: headerRef(HEADERS.PAYMENT_RESPONSE) },
       content: { 'application/json': { schema: ref('X402PaymentRequired') } },
     },
@@ -281,7 +281,8 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions = {}): Open
     openapi: '3.1.0',
     info: {
       title: 'TRON energy rental service (account API and pay-per-call API)',
-      version: options.version ?? '0.0.0',
+      version: options.version ?? PACKAGE_VERSION,
+      'x-generator': `trx-rent ${options.version ?? PACKAGE_VERSION}`,
       summary: `The service contract trx-rent implements (account API ${SPEC_VERSIONS['account-api']}, x402 API spec ${SPEC_VERSIONS['x402-api']}), generated from its endpoint table.`,
       description: [
         'Two APIs under one base URL. The account API (`/api/v1`) rents TRON energy and bandwidth against a TRX/USDT balance, authenticated by an API key (`X-API-Key`) or a JWT (`Authorization: Bearer`). The pay-per-call API (`/x402/tron`) needs no account: each call is paid through the x402 protocol (USDC on Base, or USDT/USDC/USDD on TRON).',

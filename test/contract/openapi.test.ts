@@ -422,14 +422,15 @@ describe('pay-per-call API (/x402/tron)', () => {
     // before any challenge.
     const invalid = await call('GET /x402/tron/account/{address}', 400, { path: `/x402/tron/account/${BAD_ADDRESS}` });
     expect(invalid.json.error.code).toBe('INVALID_ADDRESS');
-    const bad = await call('GET /x402/tron/account/{address}', 400, { path: `/x402/tron/account/${TARGET}`, headers: { 'payment-signature': '%%%' } });
-    expect(bad.json.error.code).toBe('INVALID_PAYMENT');
+    const bad = await call('GET /x402/tron/account/{address}', 402, { path: `/x402/tron/account/${TARGET}`, headers: { 'payment-signature': '%%%' } });
+    expect(bad.json.error).toBe('invalid_payload');
     await call('POST /x402/tron/estimate', 400, { body: { operation: 'trc20_transfer', to: BAD_ADDRESS } });
   });
 
-  it('a malformed payment header is a 400 INVALID_PAYMENT; a payment that does not verify is a 402 naming why', async () => {
-    const bad = await call('GET /x402/tron/prices', 400, { headers: { 'payment-signature': 'not base64!' } });
-    expect(bad.json.error.code).toBe('INVALID_PAYMENT');
+  it('a malformed payment header and a payment that does not verify are both a 402 naming why', async () => {
+    const bad = await call('GET /x402/tron/prices', 402, { headers: { 'payment-signature': 'not base64!' } });
+    expect(bad.json.error).toBe('invalid_payload');
+    expect(bad.headers.get('payment-response')).not.toBeNull();
     const forged = encodeBase64Json({ x402Version: 2, accepted: { scheme: 'exact', network: 'eip155:8453', amount: '1', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', payTo: '0x0000000000000000000000000000000000000001', maxTimeoutSeconds: 300 }, payload: {} });
     const refused = await call('GET /x402/tron/prices', 402, { headers: { 'payment-signature': forged } });
     expect(refused.headers.get('payment-response')).not.toBeNull();

@@ -96,13 +96,22 @@ describe('deliveries', () => {
       expect(delivery!.attempts.map((a) => [a.attempt, a.status_code])).toEqual([[1, 500], [2, 500], [3, 500]]);
       const gaps = delivery!.attempts.map((a) => Date.parse(a.at)).map((t, i, all) => (i ? t - all[i - 1]! : 0));
       expect(gaps).toEqual([0, 30_000, 300_000]);
-      // every attempt carries the same body and signature
-      expect(new Set(receiver.received.map((r) => r.body)).size).toBe(1);
-      expect(new Set(receiver.received.map((r) => r.headers['x-service-signature'])).size).toBe(1);
+      // every attempt carries the same event, re-stamped with its own time and signed again
+      const bodies = receiver.received.map((r) => JSON.parse(r.body));
+      expect(new Set(bodies.map((b) => JSON.stringify({ ...b, timestamp: 0 }))).size).toBe(1);
+      expect(bodies.map((b) => b.timestamp)).toEqual(delivery!.attempts.map((a) => Math.floor(Date.parse(a.at) / 1000)));
+      expect(new Set(receiver.received.map((r) => r.headers['x-service-signature'])).size).toBe(3);
+      for (const r of receiver.received) {
+        const at = JSON.parse(r.body).timestamp * 1000;
+        await constructWebhookEvent(r.body, r.headers['x-service-signature'] as string, hook.secret!, { now: at });
+      }
       expect((await sdk.webhooks.list()).find((h) => h.id === hook.id)!.is_active).toBe(false);
+      // later events are not sent to the deactivated webhook, but recorded as skipped
       await sdk.orders.create(order);
       await mock.state.advance(3_600_000);
       expect(receiver.received).toHaveLength(3);
+      const skipped = mock.state.webhookDeliveries({ webhook_id: hook.id, status: 'skipped' });
+      expect(skipped.map((d) => d.event)).toEqual(['order.filled']);
     } finally {
       await receiver.close();
     }

@@ -212,9 +212,12 @@ describe('the client on a rejected payment', () => {
     expect(privateKeyToTronAddress(KEYS.tron)).toBe((prepared.payload as { payload: { paymentPermit: { buyer: string } } }).payload.paymentPermit.buyer);
   });
 
-  test('a malformed payment header is a 400, not a 402', async () => {
+  test('a malformed payment header is a 402 with the reason (the spec: a call without valid payment answers 402)', async () => {
     const res = await fetch(URL_, { headers: { 'PAYMENT-SIGNATURE': 'not base64 json!' } });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(402);
     expect(rejection(res)).toBe('invalid_payload');
+    const body = (await res.json()) as { x402Version: number; error: string; accepts: unknown[] };
+    expect(body).toMatchObject({ x402Version: 2, error: 'invalid_payload' });
+    expect(body.accepts.length).toBeGreaterThan(0);
   });
 });

@@ -150,6 +150,98 @@ const command: CommandModule = {
       );
 
     cmd
+      .command('trigger')
+      .description('mock only: fire EVENT (sample data of its real shape) at the webhooks subscribed to it, like `stripe trigger`')
+      .argument('[event]', EVENTS.join(' | '))
+      .option('--data <json>', "the event's data object instead of the sample")
+      .addHelpText('after', '\nExample: trx-rent webhooks listen --register --forward-to http://localhost:3000/webhooks, then in another terminal: trx-rent webhooks trigger order.filled')
+      .action(
+        action<[string?], { data?: string }>(async (ctx, { args: [eventArg], opts }) => {
+          const { event } = await ctx.inputs<{ event: (typeof EVENTS)[number] }>({
+            event: {
+              value: eventArg === undefined ? undefined : parseChoice(eventArg.trim(), EVENTS, '<event>'),
+              label: '<event>',
+              ask: (p) => p.select({ message: 'Event?', choices: EVENTS.map((value) => ({ value })) }),
+            },
+          });
+          let data: unknown;
+          if (opts.data !== undefined) {
+            try {
+              data = JSON.parse(opts.data);
+            } catch (error) {
+              throw new UsageError(`--data is not JSON: ${(error as Error).message}`);
+            }
+            if (!data || typeof data !== 'object' || Array.isArray(data)) throw new UsageError('--data must be a JSON object');
+          }
+          const result = (await mockControl(ctx, 'POST', '/__mock/webhooks/trigger', { event, ...(data ? { data } : {}) })) as {
+            deliveries: Array<{ id: string; url: string; status: string; webhook_id: string | null }>;
+          };
+          ctx.out.result(result, () => {
+            const s = ctx.out.s;
+            if (!result.deliveries.length) return `${s.yellow('!')} No webhook of this account subscribes to ${event}: nothing sent (register one: trx-rent webhooks listen --register).`;
+            return result.deliveries
+              .map((d) => `${d.status === 'skipped' ? s.yellow('skipped') : s.green('✓ sent')} ${event} to ${d.url} (webhook ${d.webhook_id}, delivery ${d.id})`)
+              .join('\n');
+          });
+        }),
+      );
+
+    cmd
+      .command('deliveries')
+      .description('mock only: recorded deliveries with their attempts (newest last)')
+      .option('--webhook <id>', 'only this webhook')
+      .option('--status <status>', 'pending | delivered | failed | skipped')
+      .action(
+        action<[], { webhook?: string; status?: string }>(async (ctx, { opts }) => {
+          const status = opts.status === undefined ? undefined : parseChoice(opts.status, ['pending', 'delivered', 'failed', 'skipped'] as const, '--status');
+          const query = new URLSearchParams({ ...(opts.webhook ? { webhook_id: opts.webhook } : {}), ...(status ? { status } : {}) }).toString();
+          const { deliveries } = (await mockControl(ctx, 'GET', `/__mock/webhooks/deliveries${query ? `?${query}` : ''}`)) as {
+            deliveries: Array<{ id: string; webhook_id: string | null; event: string; status: string; attempts: unknown[]; created_at: string }>;
+          };
+          ctx.out.result(deliveries, () => {
+            const s = ctx.out.s;
+            if (!deliveries.length) return s.dim('No deliveries.');
+            return renderTable(
+              [
+                { header: 'ID', truncate: 'middle', shrink: 0, min: 12 },
+                { header: 'WEBHOOK', truncate: 'middle', shrink: 1, min: 10 },
+                { header: 'EVENT', shrink: 2 },
+                { header: 'STATUS', truncate: 'none' },
+                { header: 'ATTEMPTS', truncate: 'none' },
+                { header: 'CREATED', shrink: 2, min: 10 },
+              ],
+              deliveries.map((d) => [d.id, d.webhook_id ?? '-', d.event, d.status, String(d.attempts.length), formatTime(d.created_at)]),
+              s,
+            );
+          });
+        }),
+      );
+
+    cmd
+      .command('reactivate')
+      .description('mock only: turn a webhook deactivated after failed deliveries back on')
+      .argument('<id>', 'webhook id')
+      .action(
+        action<[string]>(async (ctx, { args: [id] }) => {
+          const result = (await mockControl(ctx, 'POST', `/__mock/webhooks/${encodeURIComponent(id.trim())}/reactivate`)) as { webhook: { id: string; is_active: boolean } };
+          ctx.out.result(result.webhook, () => `${ctx.out.s.green('✓')} Webhook ${result.webhook.id} is active again.`);
+        }),
+      );
+
+    cmd
+      .command('redeliver')
+      .description('mock only: send a past delivery\'s event again (a new delivery, re-stamped and re-signed)')
+      .argument('<delivery-id>', 'delivery id (see `webhooks deliveries`)')
+      .action(
+        action<[string]>(async (ctx, { args: [id] }) => {
+          const result = (await mockControl(ctx, 'POST', `/__mock/webhooks/deliveries/${encodeURIComponent(id.trim())}/redeliver`)) as {
+            delivery: { id: string; event: string; url: string };
+          };
+          ctx.out.result(result.delivery, () => `${ctx.out.s.green('✓')} Redelivering ${result.delivery.event} to ${result.delivery.url} (delivery ${result.delivery.id}).`);
+        }),
+      );
+
+    cmd
       .command('listen')
       .description('local receiver: verify each delivery, print it, forward it to --forward-to')
       .option('--forward-to <url>', 'where to POST each verified delivery (raw body and signature header)')
@@ -304,6 +396,9 @@ async function listen(ctx: Context, opts: ListenOptions): Promise<number> {
     registeredId = webhook.id;
     secret = webhook.secret ?? secret;
     if (!secret) throw new CliError('NO_SECRET', 'the API did not return a signing secret for the registered webhook');
+    // Printed once, as `stripe listen` does: the app behind --forward-to verifies with it.
+    if (out.json) out.diagJson({ type: 'secret', webhook_id: webhook.id, secret });
+    else out.diag(`Your webhook signing secret is ${secret} (^C to quit)`);
     ctx.onDispose(async () => {
       try {
         await (await client.get('webhooks')).delete(registeredId!, { maxRetries: 0, timeoutMs: 3_000 });
@@ -321,6 +416,35 @@ async function listen(ctx: Context, opts: ListenOptions): Promise<number> {
   await Promise.race([Promise.allSettled([...pending]), new Promise((r) => setTimeout(r, 2_000).unref())]);
   out.diag(`Stopped (${signal}) after ${count} deliver${count === 1 ? 'y' : 'ies'}.`);
   return 0;
+}
+
+/**
+ * A call to one of the mock's `/__mock/` control routes with the run's base URL and key (the key
+ * picks the account). A server without them (the live API) answers 404: said plainly.
+ */
+async function mockControl(ctx: Context, method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+  const client = await ctx.client();
+  const { unknown: anything } = await import('zod');
+  try {
+    const { data } = await client.http.request({
+      method,
+      path,
+      schema: anything(),
+      auth: true,
+      ...(body !== undefined ? { body } : method === 'POST' ? { body: {} } : {}),
+      options: { maxRetries: 0 },
+    });
+    return data;
+  } catch (error) {
+    const e = error as { status?: number; code?: string };
+    if (e.status === 404 && e.code === 'NOT_FOUND' && /^No route /.test(String((error as Error).message))) {
+      throw new CliError('NOT_AVAILABLE', `${ctx.baseUrl ?? 'this server'} has no ${path.split('?')[0]}: this command drives the mock server`, {
+        exitCode: EXIT.USAGE,
+        hint: 'run it against `trx-rent mock` (TRX_RENT_BASE_URL=http://127.0.0.1:8787) or with --mock',
+      });
+    }
+    throw error;
+  }
 }
 
 export default command;

@@ -12,6 +12,7 @@ import { moneyRoutes } from './money.js';
 import { orderRoutes } from './orders.js';
 import { priceRoutes } from './prices.js';
 import { webhookRoutes } from './webhooks.js';
+import { webhookControlRoutes } from './webhook-control.js';
 
 /** Every account-API route and account-side /__mock/ helper. */
 export const ROUTES: readonly RouteDef[] = [
@@ -22,4 +23,5 @@ export const ROUTES: readonly RouteDef[] = [
   ...moneyRoutes,
   ...webhookRoutes,
   ...helperRoutes,
+  ...webhookControlRoutes,
 ];

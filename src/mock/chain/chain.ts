@@ -11,6 +11,7 @@ import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
 import { type DecodedTransaction, type SignedTransactionLike, verifySignedTransaction } from '../../protocol/tron-transaction.js';
 import { isTronAddress, toTronAddress, tronAddressToHex } from '../../utils/address.js';
+import { Fifo } from '../state/fifo.js';
 
 export const BLOCK_INTERVAL_MS = 3_000;
 const GENESIS_HEIGHT = 70_000_000;
@@ -101,6 +102,10 @@ export interface ChainOptions {
   seed?: number;
   /** Transaction ids already accepted elsewhere in the mock (shared duplicate check). */
   broadcasted?: Set<string>;
+  /** Most transactions kept; past it the oldest are forgotten (their block lists too). @default Infinity */
+  maxTransactions?: number;
+  /** Time of the genesis block (a restored chain keeps its own). @default 1 000 blocks before now */
+  genesisTime?: number;
 }
 
 const ZERO_HASH = '0'.repeat(64);
@@ -131,11 +136,13 @@ export class SimulatedChain {
   /** Source of mock transfers and funding (unlimited balance). */
   readonly faucet = labelAddress('faucet');
   #synthetic = 0;
+  readonly #maxTransactions: number;
 
   constructor(options: ChainOptions) {
     this.now = options.now;
+    this.#maxTransactions = options.maxTransactions ?? Infinity;
     this.seed = options.seed ?? 1;
-    this.genesisTime = Math.floor(options.now() / BLOCK_INTERVAL_MS) * BLOCK_INTERVAL_MS - 1_000 * BLOCK_INTERVAL_MS;
+    this.genesisTime = options.genesisTime ?? Math.floor(options.now() / BLOCK_INTERVAL_MS) * BLOCK_INTERVAL_MS - 1_000 * BLOCK_INTERVAL_MS;
     this.#broadcasted = options.broadcasted ?? new Set();
   }
 
@@ -273,16 +280,70 @@ export class SimulatedChain {
     const block = this.height();
     const tx: ChainTransaction = { ...entry, block, timestamp: this.now() };
     this.transactions.set(tx.txid, tx);
+    this.#age.push(tx);
     this.#broadcasted.add(tx.txid);
     const list = this.#byBlock.get(block) ?? [];
     list.push(tx.txid);
     this.#byBlock.set(block, list);
+    if (this.transactions.size > this.#maxTransactions) this.#forgetOldest();
     if (tx.transfer) {
       tx.transfer.block = block;
       tx.transfer.timestamp = tx.timestamp;
       this.#emit(tx.transfer);
     }
     return tx;
+  }
+
+  /** Accounts and transactions, as plain data (Maps and bigints: see state/persist.ts). */
+  dump() {
+    return { genesis_time: this.genesisTime, synthetic: this.#synthetic, accounts: this.accounts, transactions: this.transactions };
+  }
+
+  /** Load a {@link dump} (the chain must have been created with its `genesisTime`). */
+  load(d: ReturnType<SimulatedChain['dump']>): void {
+    this.#synthetic = d.synthetic;
+    this.accounts.clear();
+    for (const [address, account] of d.accounts) this.accounts.set(address, account);
+    this.transactions.clear();
+    this.#byBlock.clear();
+    this.#age.clear();
+    for (const [txid, tx] of d.transactions) {
+      this.transactions.set(txid, tx);
+      this.#age.push(tx);
+      this.#broadcasted.add(txid);
+      const list = this.#byBlock.get(tx.block) ?? [];
+      list.push(txid);
+      this.#byBlock.set(tx.block, list);
+    }
+  }
+
+  readonly #hexes = new Map<string, string>();
+  /** Transactions oldest first, for retention (iterating the Map from its start walks deleted slots). */
+  readonly #age = new Fifo<ChainTransaction>();
+
+  /** tronAddressToHex, cached for the few addresses fills repeat (a base58check decode per fill showed in profiles). */
+  #hexOf(address: string): string {
+    let hex = this.#hexes.get(address);
+    if (hex === undefined) {
+      hex = tronAddressToHex(address);
+      if (this.#hexes.size >= 1_024) this.#hexes.clear();
+      this.#hexes.set(address, hex);
+    }
+    return hex;
+  }
+
+  /** Retention: drop the oldest transaction (Map order is insertion order, so O(1)). */
+  #forgetOldest(): void {
+    const oldest = this.#age.shift();
+    if (!oldest || this.transactions.get(oldest.txid) !== oldest) return;
+    this.transactions.delete(oldest.txid);
+    this.#broadcasted.delete(oldest.txid);
+    const list = this.#byBlock.get(oldest.block);
+    if (list) {
+      const at = list.indexOf(oldest.txid);
+      if (at !== -1) list.splice(at, 1);
+      if (list.length === 0) this.#byBlock.delete(oldest.block);
+    }
   }
 
   /**
@@ -477,8 +538,8 @@ export class SimulatedChain {
             {
               parameter: {
                 value: {
-                  owner_address: tronAddressToHex(input.from),
-                  receiver_address: tronAddressToHex(input.to),
+                  owner_address: this.#hexOf(input.from),
+                  receiver_address: this.#hexOf(input.to),
                   resource: input.resource,
                   // The simulated chain has no staking: the delegated amount stands in for the staked SUN.
                   balance: input.amount,

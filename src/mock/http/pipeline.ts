@@ -299,9 +299,6 @@ export function createPipeline(state: MockState, routes: readonly RouteDef[], op
     const verification = await paywall.verify(request.headers, req);
     const version = payloadVersion(request) ?? req.version ?? paywall.options.version;
     if (!verification.ok) {
-      if (verification.status === 400) {
-        return errorResult(400, 'INVALID_PAYMENT', verification.message, { reason: verification.reason }, paywall.failureHeader(verification, version));
-      }
       const challenge = paywall.challenge({ ...req, version }, verification.reason);
       return jsonResult(402, JSON.stringify(challenge.body), { ...challenge.headers, ...paywall.failureHeader(verification, version) });
     }

@@ -16,6 +16,7 @@ import { ALL_ROUTES } from '../routes.js';
 import type { MockClock } from '../state/clock.js';
 import { type MockState, type MockStateOptions, createMockState, isLoopbackHost } from '../state/index.js';
 import type { PaywallOptions } from '../x402/paywall.js';
+import { readStateFile, writeStateFile } from '../state/persist.js';
 
 /** Options of {@link startMockServer}. */
 export interface MockServerOptions {
@@ -49,6 +50,25 @@ export interface MockServerOptions {
   market?: MockStateOptions['market'];
   /** Opening balance of the demo account. @default 1 000 TRX and 100 USDT */
   demoBalance?: MockStateOptions['demoBalance'];
+  /**
+   * History kept: orders (with fills), webhook deliveries, idempotency keys, chain transactions;
+   * one number for all or per kind; oldest finished records are forgotten first.
+   * @default RETENTION_DEFAULTS (10 000 orders and deliveries, 50 000 keys and transactions)
+   */
+  retain?: MockStateOptions['retain'];
+  /** Per-attempt timeout of webhook deliveries, real ms. @default 10 000 */
+  webhookTimeoutMs?: number;
+  /**
+   * Keep the simulated world in this file: restored at start when it exists, saved atomically
+   * (temporary file + rename) shortly after requests and on close. Without it the mock is in
+   * memory only. See the mock README's "State file".
+   */
+  stateFile?: string;
+  /**
+   * Called once per answered request with its method, path, status and duration (ms): the
+   * request log of `trx-rent mock`. Never sees headers or bodies.
+   */
+  onRequest?: (entry: RequestLogEntry) => void;
   /** Serve an existing state instead of creating one (it is not disposed on close). */
   state?: MockState;
   /** Largest request body accepted, in bytes; a larger one is a 413. @default 1 MiB */
@@ -59,6 +79,16 @@ export interface MockServerOptions {
    * @default false
    */
   cors?: boolean;
+}
+
+/** One answered request, as {@link MockServerOptions.onRequest} gets it. */
+export interface RequestLogEntry {
+  method: string;
+  path: string;
+  /** HTTP status sent; 0 when the connection was dropped (chaos) before an answer. */
+  status: number;
+  /** Time from the request's arrival to its answer, in ms. */
+  ms: number;
 }
 
 /** A running mock server. */
@@ -75,7 +105,9 @@ export interface MockServer {
   state: MockState;
   /** The pipeline this server runs (call `pipeline.handle` to answer a request record in-process). */
   pipeline: MockPipeline;
-  /** Stop listening, drop open connections, and dispose the state if the server created it. */
+  /** Write the state file now (no-op without `stateFile`). */
+  save(): void;
+  /** Stop listening, drop open connections, save the state file, and dispose the state if the server created it. */
   close(): Promise<void>;
 }
 
@@ -88,15 +120,19 @@ const CORS = {
 /** Serve the mock over real HTTP on loopback (node:http, no framework). */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const ownState = !options.state;
+  const restore = !options.state && options.stateFile ? readStateFile(options.stateFile) : undefined;
   const state =
     options.state ??
     createMockState({
+      ...(restore ? { restore } : {}),
       seed: options.seed,
       clock: options.clock,
       timings: options.timings,
       market: options.market,
       demoBalance: options.demoBalance,
       webhookTargets: options.webhookTargets,
+      retain: options.retain,
+      webhookTimeoutMs: options.webhookTimeoutMs,
     });
   const pipeline = createPipeline(state, ALL_ROUTES, { envelope: options.envelope, chaos: options.chaos, rateLimits: options.rateLimits, x402: options.x402 });
   const maxBody = options.maxBodyBytes ?? 1024 * 1024;
@@ -104,8 +140,30 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const host = options.host ?? '127.0.0.1';
   let fallbackOrigin = '';
   const exposed = !isLoopbackHost(host);
+  // Saving: at most every 250 ms after a request (the world may have changed), and on close.
+  const stateFile = options.stateFile;
+  let saveTimer: ReturnType<typeof setTimeout> | undefined;
+  const save = () => {
+    if (saveTimer) clearTimeout(saveTimer);
+    saveTimer = undefined;
+    if (stateFile) writeStateFile(stateFile, state.snapshot());
+  };
+  const changed = stateFile
+    ? () => {
+        saveTimer ??= setTimeout(() => {
+          try {
+            save();
+          } catch {
+            // A failed save is retried after the next request; close() reports it.
+          }
+        }, 250);
+      }
+    : undefined;
+  const onRequest = options.onRequest;
+  const answered = changed || onRequest ? (entry: RequestLogEntry) => (changed?.(), onRequest?.(entry)) : undefined;
+  if (stateFile && !restore) save(); // the file exists from the start
   const server = createServer((req, res) => {
-    serve(pipeline, req, res, { maxBody, cors, fallbackOrigin, exposed });
+    serve(pipeline, req, res, { maxBody, cors, fallbackOrigin, exposed, answered });
   });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
@@ -127,11 +185,18 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     memo: state.demo.memo,
     state,
     pipeline,
+    save,
     close() {
-      closing ??= new Promise<void>((resolve) => {
+      closing ??= new Promise<void>((resolve, reject) => {
         server.close(() => resolve());
         server.closeAllConnections();
-        if (ownState) state.dispose();
+        try {
+          if (stateFile) save();
+        } catch (error) {
+          reject(error);
+        } finally {
+          if (ownState) state.dispose();
+        }
       });
       return closing;
     },
@@ -156,12 +221,15 @@ interface ServeOptions {
   fallbackOrigin: string;
   /** Bound to a non-loopback address on purpose: any Host name is accepted. */
   exposed: boolean;
+  /** Told of each answered request (request log, state saving). */
+  answered: ((entry: RequestLogEntry) => void) | undefined;
 }
 
 const HOST = /^[A-Za-z0-9.:[\]-]{1,255}$/;
 
 function serve(pipeline: MockPipeline, req: IncomingMessage, res: ServerResponse, options: ServeOptions): void {
   const method = req.method ?? 'GET';
+  if (options.answered) observe(req, res, options.answered);
   const origin = req.headers.origin;
   const refused = refuseForeign(method, req.headers.host, Array.isArray(origin) ? origin.join(', ') : origin, { exposed: options.exposed });
   if (refused) {
@@ -231,6 +299,21 @@ function serve(pipeline: MockPipeline, req: IncomingMessage, res: ServerResponse
     void dispatch(pipeline, record, req, res, options.cors);
   });
   req.on('error', () => res.destroy());
+}
+
+/** Report the request once it is answered (or its connection dropped): method, path, status, ms. */
+function observe(req: IncomingMessage, res: ServerResponse, answered: (entry: RequestLogEntry) => void): void {
+  const started = performance.now();
+  const target = req.url ?? '/';
+  const q = target.indexOf('?');
+  let done = false;
+  const report = () => {
+    if (done) return;
+    done = true;
+    answered({ method: req.method ?? 'GET', path: q === -1 ? target : target.slice(0, q), status: res.headersSent ? res.statusCode : 0, ms: performance.now() - started });
+  };
+  res.once('finish', report);
+  res.once('close', report);
 }
 
 /** 413 with the envelope, then close: the rest of the body is read and thrown away, not buffered. */

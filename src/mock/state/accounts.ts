@@ -47,7 +47,7 @@ export class Accounts {
   readonly byId = new Map<string, MockAccount>();
   readonly #byMemo = new Map<string, MockAccount>();
   readonly #keysBySecret = new Map<string, ApiKeyRecord>();
-  readonly #jwtSecret: Uint8Array;
+  #jwtSecret: Uint8Array;
 
   constructor(
     private readonly rng: Rng,
@@ -71,6 +71,33 @@ export class Accounts {
     this.byId.set(account.id, account);
     this.#byMemo.set(memo, account);
     return account;
+  }
+
+  /** Every account with its keys and ledger, and the JWT signing secret (see persist.ts). */
+  dump() {
+    return {
+      jwt_secret: [...this.#jwtSecret],
+      accounts: [...this.byId.values()].map((a) => ({ id: a.id, name: a.name, memo: a.memo, created_at: a.created_at, keys: [...a.keys.values()], ledger: a.ledger.dump() })),
+    };
+  }
+
+  /** Load a {@link dump} (replaces every account). */
+  load(d: ReturnType<Accounts['dump']>): void {
+    this.#jwtSecret = new Uint8Array(d.jwt_secret);
+    this.byId.clear();
+    this.#byMemo.clear();
+    this.#keysBySecret.clear();
+    for (const saved of d.accounts) {
+      const ledger = new Ledger(this.now);
+      ledger.load(saved.ledger);
+      const account: MockAccount = { id: saved.id, name: saved.name, memo: saved.memo, created_at: saved.created_at, ledger, keys: new Map() };
+      for (const key of saved.keys) {
+        account.keys.set(key.id, key);
+        if (key.revoked_at === null) this.#keysBySecret.set(key.secret, key);
+      }
+      this.byId.set(account.id, account);
+      this.#byMemo.set(account.memo, account);
+    }
   }
 
   get(id: string): MockAccount | undefined {

@@ -15,11 +15,16 @@ export interface MockClock {
 /** A clock to use: 'real' (wall time), 'manual' (moves only on advance), or your own. */
 export type ClockOption = 'real' | 'manual' | MockClock;
 
-/** Wall time. `advance(ms)` jumps ahead by adding an offset (useful on a long-running server). */
-export function createRealClock(): MockClock {
-  let offset = 0;
+/**
+ * Wall time. `advance(ms)` jumps ahead by adding an offset (useful on a long-running server).
+ * `offset`: start that far ahead already (a restored state keeps its advanced clock).
+ */
+export function createRealClock(offset = 0): MockClock & { readonly offset: number } {
   return {
     kind: 'real',
+    get offset() {
+      return offset;
+    },
     now: () => Date.now() + offset,
     advance(ms: number) {
       checkStep(ms);

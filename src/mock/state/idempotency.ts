@@ -1,4 +1,5 @@
 import { LIMITS } from '../../schemas/common.js';
+import { Fifo } from './fifo.js';
 
 /**
  * Idempotency for POST /orders and POST /withdraw, as the live service documents it: a key
@@ -14,7 +15,8 @@ export interface StoredResponse {
   body: string;
 }
 
-interface Entry {
+/** One stored key: the request's fingerprint, when it was first used, its response. */
+export interface Entry {
   fingerprint: string;
   createdAt: number;
   response: StoredResponse | null; // null while in flight
@@ -25,13 +27,22 @@ export type BeginResult =
   | { kind: 'replay'; response: StoredResponse }
   | { kind: 'conflict'; reason: 'different_parameters' | 'in_flight' };
 
+/**
+ * The store keeps keys in a Map and, beside it, a FIFO of entries in creation order, so the
+ * oldest entry is always at the front. Expiry and the retention limit only ever look at the
+ * front: each request does O(1) amortised work (every entry is removed at most once), however
+ * many keys there are.
+ */
 export class IdempotencyStore {
   readonly #entries = new Map<string, Entry>();
-  #lastSweep = 0;
+  /** Entries in creation order (stale ones, replaced or abandoned since, are skipped). */
+  readonly #order = new Fifo<[string, Entry]>();
 
   constructor(
     private readonly now: () => number,
     readonly ttlMs: number = LIMITS.IDEMPOTENCY_TTL_MS,
+    /** Most keys kept; past it the oldest are forgotten first (see RETENTION_DEFAULTS). */
+    readonly maxKeys: number = Infinity,
   ) {}
 
   begin(scope: string, key: string, fingerprint: string): BeginResult {
@@ -43,7 +54,10 @@ export class IdempotencyStore {
       if (!entry.response) return { kind: 'conflict', reason: 'in_flight' };
       return { kind: 'replay', response: entry.response };
     }
-    this.#entries.set(id, { fingerprint, createdAt: this.now(), response: null });
+    const created: Entry = { fingerprint, createdAt: this.now(), response: null };
+    this.#entries.set(id, created);
+    this.#order.push([id, created]);
+    this.#trim();
     return { kind: 'new' };
   }
 
@@ -61,11 +75,49 @@ export class IdempotencyStore {
     return this.#entries.size;
   }
 
+  /** Every stored key (for saving the state), oldest first. */
+  dump(): Array<[string, Entry]> {
+    return [...this.#entries];
+  }
+
+  /** Put back keys saved with {@link dump}. */
+  load(entries: ReadonlyArray<[string, Entry]>): void {
+    this.#entries.clear();
+    this.#order.clear();
+    for (const [id, entry] of entries) {
+      if (!entry.response) continue;
+      this.#entries.set(id, entry);
+      this.#order.push([id, entry]);
+    }
+    this.#trim();
+  }
+
+  /** The oldest entry still current (stale queue items are dropped on the way). */
+  #oldest(): [string, Entry] | undefined {
+    for (let item = this.#order.peek(); item; item = this.#order.peek()) {
+      if (this.#entries.get(item[0]) === item[1]) return item;
+      this.#order.shift();
+    }
+    return undefined;
+  }
+
+  /** Drop expired keys from the front (the oldest); stops at the first live one. */
   #sweep(): void {
     const now = this.now();
-    if (now - this.#lastSweep < 60_000 && this.#entries.size < 50_000) return;
-    this.#lastSweep = now;
-    for (const [id, entry] of this.#entries) if (entry.response && now - entry.createdAt >= this.ttlMs) this.#entries.delete(id);
+    for (let item = this.#oldest(); item && now - item[1].createdAt >= this.ttlMs; item = this.#oldest()) {
+      this.#entries.delete(item[0]);
+      this.#order.shift();
+    }
+  }
+
+  /** Past the retention limit, forget the oldest keys. */
+  #trim(): void {
+    while (this.#entries.size > this.maxKeys) {
+      const item = this.#oldest();
+      if (!item) return;
+      this.#entries.delete(item[0]);
+      this.#order.shift();
+    }
   }
 }
 

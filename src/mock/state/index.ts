@@ -5,15 +5,18 @@ import { toTronAddress } from '../../utils/address.js';
 import { type AuthContext, Accounts, type MockAccount } from './accounts.js';
 import type { HeaderReader } from '../http/headers.js';
 import { memoToHex } from '../../protocol/tron-transaction.js';
-import { type ClockOption, type MockClock, resolveClock } from './clock.js';
+import { type ClockOption, type MockClock, createManualClock, createRealClock, resolveClock } from './clock.js';
 import { IdempotencyStore } from './idempotency.js';
 import type { Currency } from './ledger.js';
 import { Market, type MarketOptions, type ProviderOverride } from './market.js';
 import { DEFAULT_MONEY_TIMINGS, type DepositRecord, Money, type MoneyTimings, withdrawalMockView } from './money.js';
 import { DEFAULT_ORDER_TIMINGS, OrderEngine, type OrderTimings, orderMockView } from './orders.js';
-import { type Rng, createRng } from './rng.js';
+import { type Rng, createRng, hash32 } from './rng.js';
+import { type RetentionLimits, type RetentionOption, resolveRetention } from './retention.js';
 import { Scheduler } from './scheduler.js';
-import { type WebhookDelivery, WebhookHub } from './webhooks.js';
+import { sampleEventData } from './samples.js';
+import { type WebhookDelivery, WebhookHub, type WebhookRecord } from './webhooks.js';
+import type { WebhookEventType } from '../../schemas/webhooks.js';
 import { SimulatedChain, labelAddress } from '../chain/chain.js';
 import { PaidMock, type PaidMockOptions } from '../x402/paid.js';
 import { isLoopbackHost } from '../../internal/net.js';
@@ -46,7 +49,50 @@ export interface MockStateOptions {
   webhookTargets?: 'loopback' | 'any';
   /** Options of the paid side (/x402/tron/*), e.g. `{ version: 1 }` for v1-only clients. */
   x402?: PaidMockOptions;
+  /**
+   * History kept (orders with their fills, webhook deliveries, idempotency keys, chain
+   * transactions): one number for all, or per kind. Oldest finished records go first.
+   * @default RETENTION_DEFAULTS (10 000 orders and deliveries, 50 000 keys and transactions)
+   */
+  retain?: RetentionOption;
+  /** Per-attempt timeout of webhook deliveries, in real ms (short values for tests). @default 10 000 */
+  webhookTimeoutMs?: number;
+  /**
+   * A world saved by {@link MockState.snapshot} (e.g. read from `--state FILE`): accounts, orders,
+   * money, market overrides, chain, idempotency keys, webhooks and the clock come back as they were,
+   * pending work is scheduled again. The seed then comes from the snapshot.
+   */
+  restore?: SavedState;
 }
+
+/**
+ * A saved world (see {@link MockState.snapshot}; written to a file by `persist.ts`). Plain data
+ * plus Maps, Sets and bigints; the layout is versioned.
+ */
+export interface SavedState {
+  format: 'trx-rent-mock-state';
+  version: 1;
+  saved_at: string;
+  seed: number;
+  /** How many times this world was restored: mixed into id generation so ids never repeat. */
+  epoch: number;
+  clock: { kind: string; now: number; offset: number };
+  demo: CreatedAccount;
+  accounts: ReturnType<Accounts['dump']>;
+  orders: ReturnType<OrderEngine['dump']>;
+  money: ReturnType<Money['dump']>;
+  market: ReturnType<Market['dump']>;
+  chain: ReturnType<SimulatedChain['dump']>;
+  idempotency: ReturnType<IdempotencyStore['dump']>;
+  webhooks: ReturnType<WebhookHub['snapshot']>;
+}
+
+/**
+ * Mixed into id generation, once per process: two runs (or a restart) never hand out the same
+ * order, delivery or key ids, while two states with one seed in one process still agree id for
+ * id (a seeded run is reproducible within the run; parity tests rely on it).
+ */
+const PROCESS_SALT = `${Date.now().toString(36)}:${Math.floor(Math.random() * 2 ** 32).toString(36)}`;
 
 /** Options of {@link MockState.createAccount}. */
 export interface CreateAccountOptions {
@@ -107,30 +153,45 @@ export class MockState {
   /** The paid side (/x402/tron/*): paywall, watchers, DEX, on this state's chain and market. */
   readonly paid: PaidMock;
   readonly timings: MockTimings;
+  /** The retention limits in force (see {@link MockStateOptions.retain}). */
+  readonly retention: RetentionLimits;
   /** TRON address users deposit TRX to (base58). */
   readonly platformAddress: string;
   /** The seeded demo account (every permission, 1 000 TRX by default). */
   readonly demo: CreatedAccount;
   /** Errors thrown by scheduled tasks (always empty unless there is a bug). */
   readonly taskErrors: unknown[] = [];
+  readonly #samples: Rng;
+  /** Restores so far (see SavedState.epoch). */
+  readonly epoch: number;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #timerAt = Infinity;
   #disposed = false;
 
   constructor(options: MockStateOptions = {}) {
-    this.seed = options.seed ?? 1;
-    this.clock = resolveClock(options.clock);
-    this.rng = createRng(this.seed);
+    const saved = options.restore;
+    this.seed = saved?.seed ?? options.seed ?? 1;
+    this.epoch = saved ? saved.epoch + 1 : 0;
+    this.clock = saved ? restoredClock(options.clock, saved.clock) : resolveClock(options.clock);
+    this.rng = createRng(hash32(this.seed, PROCESS_SALT, this.epoch));
+    this.#samples = this.rng.fork('samples');
     const now = () => this.clock.now();
     this.timings = { ...DEFAULT_ORDER_TIMINGS, ...DEFAULT_MONEY_TIMINGS, ...options.timings };
+    this.retention = resolveRetention(options.retain);
     this.platformAddress = PLATFORM_ADDRESS;
     this.market = new Market(this.seed, now, options.market);
     this.accounts = new Accounts(this.rng.fork('accounts'), now);
     const fetchImpl = options.fetch;
     const anywhere = (options.webhookTargets ?? (fetchImpl ? 'any' : 'loopback')) === 'any';
-    this.webhooks = new WebhookHub(this.rng.fork('webhooks'), now, this.scheduler, () => fetchImpl ?? globalThis.fetch, (url) =>
-      anywhere || isLoopbackHost(url.hostname),
-    );
+    this.webhooks = new WebhookHub({
+      rng: this.rng.fork('webhooks'),
+      now,
+      scheduler: this.scheduler,
+      fetch: () => fetchImpl ?? globalThis.fetch,
+      mayDeliverTo: (url) => anywhere || isLoopbackHost(url.hostname),
+      maxDeliveries: this.retention.deliveries,
+      ...(options.webhookTimeoutMs !== undefined ? { timeoutMs: options.webhookTimeoutMs } : {}),
+    });
     this.orders = new OrderEngine({
       rng: this.rng.fork('orders'),
       now,
@@ -139,6 +200,7 @@ export class MockState {
       webhooks: this.webhooks,
       account: (id) => this.accounts.get(id),
       timings: this.timings,
+      maxOrders: this.retention.orders,
       delegate: (fill) =>
         this.chain.delegateResource({
           from: providerAddress(fill.provider),
@@ -152,6 +214,7 @@ export class MockState {
     });
     this.orders.onRentalEnd = (target, resource, amount) => this.chain.undelegateResource(target, resource, amount);
     this.money = new Money({
+      maxRecords: this.retention.orders,
       rng: this.rng.fork('money'),
       now,
       scheduler: this.scheduler,
@@ -160,8 +223,14 @@ export class MockState {
       platformAddress: this.platformAddress,
       timings: this.timings,
     });
-    this.idempotency = new IdempotencyStore(now);
-    this.chain = new SimulatedChain({ now, seed: this.seed, broadcasted: this.money.broadcasted });
+    this.idempotency = new IdempotencyStore(now, undefined, this.retention.idempotencyKeys);
+    this.chain = new SimulatedChain({
+      now,
+      seed: this.seed,
+      broadcasted: this.money.broadcasted,
+      maxTransactions: this.retention.transactions,
+      ...(saved ? { genesisTime: saved.chain.genesis_time } : {}),
+    });
     // Deposits submitted to the account API are broadcast on this chain, like any transaction.
     // Test wallets have no on-chain history, so a sender is funded for a TRX shortfall; tokens are
     // not minted: a TRC-20 transfer (POST /broadcast) moves only what the sender holds.
@@ -191,8 +260,43 @@ export class MockState {
       this.taskErrors.push(error);
     };
     this.scheduler.onChange = () => this.#arm();
-    const demo = { ...DEFAULT_DEMO, ...options.demoBalance };
-    this.demo = this.createAccount({ name: 'demo', trx_sun: demo.trx_sun, usdt: demo.usdt });
+    if (saved) {
+      this.accounts.load(saved.accounts);
+      this.market.load(saved.market);
+      this.chain.load(saved.chain);
+      this.money.load(saved.money);
+      this.orders.load(saved.orders);
+      this.idempotency.load(saved.idempotency);
+      this.webhooks.restore(saved.webhooks);
+      this.demo = saved.demo;
+    } else {
+      const demo = { ...DEFAULT_DEMO, ...options.demoBalance };
+      this.demo = this.createAccount({ name: 'demo', trx_sun: demo.trx_sun, usdt: demo.usdt });
+    }
+  }
+
+  /**
+   * The whole world as plain data, for {@link MockStateOptions.restore} (`persist.ts` writes it to
+   * a file). The paid side's records (x402 invoices, permits, DEX pools) are not part of it.
+   */
+  snapshot(): SavedState {
+    const now = this.clock.now();
+    return {
+      format: 'trx-rent-mock-state',
+      version: 1,
+      saved_at: new Date().toISOString(),
+      seed: this.seed,
+      epoch: this.epoch,
+      clock: { kind: this.clock.kind, now, offset: now - Date.now() },
+      demo: this.demo,
+      accounts: this.accounts.dump(),
+      orders: this.orders.dump(),
+      money: this.money.dump(),
+      market: this.market.dump(),
+      chain: this.chain.dump(),
+      idempotency: this.idempotency.dump(),
+      webhooks: this.webhooks.snapshot(),
+    };
   }
 
   /** The mock clock's current time (ms since the epoch). */
@@ -325,6 +429,33 @@ export class MockState {
   }
 
   /**
+   * Fire `event` at the account's webhooks subscribed to it (like `stripe trigger`): with `data`,
+   * or a sample of the event's real shape. Nothing else changes. Default account: the demo one.
+   */
+  triggerWebhook(event: WebhookEventType, options: { account_id?: string; data?: unknown } = {}): WebhookDelivery[] {
+    const account = this.#account(options.account_id ?? this.demo.account_id);
+    const data = options.data ?? sampleEventData(event, account, this.#samples, this.now());
+    const deliveries = this.webhooks.emit(account.id, event, data);
+    this.tick();
+    return deliveries;
+  }
+
+  /** Turn a deactivated webhook back on; undefined when there is no such webhook. */
+  reactivateWebhook(id: string): WebhookRecord | undefined {
+    return this.webhooks.reactivate(id);
+  }
+
+  /**
+   * Send a past delivery's event again (a new delivery, re-stamped, to the webhook's current URL).
+   * Undefined for an unknown delivery; throws RedeliverError when its webhook is inactive or deleted.
+   */
+  redeliverWebhook(deliveryId: string): WebhookDelivery | undefined {
+    const delivery = this.webhooks.redeliver(deliveryId);
+    if (delivery) this.tick();
+    return delivery;
+  }
+
+  /**
    * Make the treasury fail withdrawals from now on (PENDING -> FAILED when they would complete,
    * funds released back to available), with `reason`; null makes it pay out again.
    */
@@ -348,7 +479,7 @@ export class MockState {
     for (const account of this.accounts.byId.values()) {
       const { ledger } = account;
       problems.push(...ledger.problems(account.id));
-      let spent = 0;
+      let spent = this.orders.evictedSpent(account.id);
       const openRefs = new Set<string>();
       for (const order of this.orders.all(account.id)) {
         let cost = 0;
@@ -368,7 +499,10 @@ export class MockState {
         else if (ledger.lockedFor(order.id) !== 0) problems.push(`order ${order.id} (${order.status}) still holds ${ledger.lockedFor(order.id)}`);
       }
       if (spent !== ledger.pots.TRX.spent) problems.push(`${account.id}: spent ${ledger.pots.TRX.spent} != confirmed fills ${spent}`);
-      const withdrawn: Record<Currency, number> = { TRX: 0, USDT: 0 };
+      const withdrawn: Record<Currency, number> = {
+        TRX: this.money.evictedWithdrawn.get(`${account.id} TRX`) ?? 0,
+        USDT: this.money.evictedWithdrawn.get(`${account.id} USDT`) ?? 0,
+      };
       for (const w of this.money.withdrawals.values()) {
         if (w.account_id !== account.id) continue;
         if (w.status === 'COMPLETED') withdrawn[w.currency] += w.amount;
@@ -420,14 +554,32 @@ export class MockState {
   }
 }
 
+/**
+ * The clock of a restored world: a real clock keeps its offset (time went on while the mock was
+ * stopped, an advance made before stays); a manual one resumes at the saved time; a clock object
+ * given by the caller is used as is.
+ */
+function restoredClock(option: ClockOption | undefined, saved: SavedState['clock']): MockClock {
+  if (option !== undefined && typeof option === 'object') return option;
+  if (option === 'manual' || (option === undefined && saved.kind === 'manual')) return createManualClock(saved.now);
+  return createRealClock(saved.kind === 'real' ? saved.offset : saved.now - Date.now());
+}
+
 /** A new simulated service: a seeded demo account, the market, the chain, on one clock. */
 export function createMockState(options?: MockStateOptions): MockState {
   return new MockState(options);
 }
 
-/** A provider's delegating address on the simulated chain (the same for every seed). */
+const providerAddresses = new Map<string, string>();
+
+/** A provider's delegating address on the simulated chain (the same for every seed; cached: a hash and base58 per fill showed in profiles). */
 function providerAddress(provider: string): string {
-  return labelAddress(`provider ${provider}`);
+  let address = providerAddresses.get(provider);
+  if (address === undefined) {
+    address = labelAddress(`provider ${provider}`);
+    if (providerAddresses.size < 1_000) providerAddresses.set(provider, address);
+  }
+  return address;
 }
 
 /** A fixed, valid TRON address for the simulated platform (the same for every seed). */
@@ -440,9 +592,11 @@ export { createManualClock, createRealClock } from './clock.js';
 export type { Currency } from './ledger.js';
 export type { MarketOptions, ProviderOverride, Selection, SelectionQuery, Candidate, PlanItem, MarketSnapshot, ProviderSnapshot } from './market.js';
 export { MARKET_RULES, PROVIDERS } from './market.js';
+export type { RetentionLimits, RetentionOption } from './retention.js';
+export { RETENTION_DEFAULTS } from './retention.js';
 export type { DepositRecord, WithdrawalRecord, MoneyTimings } from './money.js';
 export type { OrderRecord, FillRecord, OrderTimings } from './orders.js';
 export type { Rng } from './rng.js';
 export type { WebhookDelivery, DeliveryAttempt, WebhookRecord } from './webhooks.js';
-export { WEBHOOK_POLICY } from './webhooks.js';
+export { WEBHOOK_POLICY, RedeliverError } from './webhooks.js';
 

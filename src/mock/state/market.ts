@@ -201,6 +201,10 @@ export class Market {
   #consumed = new Map<string, number>();
   #consumedPoll = -1;
   #version = 0;
+  /** Bumped by consume(): only availability changes, so the priced providers are reused. */
+  #consumedVersion = 0;
+  /** Providers of a poll and override version before this poll's consumption (prices, base availability). */
+  #base: { key: string; providers: ProviderSnapshot[] } | undefined;
   #cache: { key: string; snapshot: MarketSnapshot } | undefined;
   #statsCache: { poll: number; changes: number } | undefined;
   #pricesCache: { snapshot: MarketSnapshot; json: string } | undefined;
@@ -241,6 +245,20 @@ export class Market {
     this.onChange?.();
   }
 
+  /** Overrides and this poll's consumption, as plain data (see persist.ts). */
+  dump() {
+    return { overrides: this.#overrides, consumed: this.#consumed, consumed_poll: this.#consumedPoll };
+  }
+
+  /** Load a {@link dump}. */
+  load(d: ReturnType<Market['dump']>): void {
+    this.#overrides.clear();
+    for (const [id, o] of d.overrides) this.#overrides.set(id, o);
+    this.#consumed = new Map(d.consumed);
+    this.#consumedPoll = d.consumed_poll;
+    this.#version++;
+  }
+
   getOverride(id: string): ProviderOverride | undefined {
     return this.#overrides.get(id);
   }
@@ -252,13 +270,24 @@ export class Market {
       this.#consumed = new Map();
       this.#consumedPoll = poll;
     }
-    const key = `${poll}:${this.#version}`;
+    const baseKey = `${poll}:${this.#version}`;
+    const key = `${baseKey}:${this.#consumedVersion}`;
     if (this.#cache?.key === key) return this.#cache.snapshot;
-    const snapshot: MarketSnapshot = {
-      poll,
-      polled_at: poll * MARKET_RULES.POLL_INTERVAL_MS,
-      providers: PROVIDERS.map((def, index) => this.#providerAt(def, index, poll, true)),
-    };
+    // Pricing a poll hashes every provider's drift and tiers; a delegation only lowers what is
+    // available, so after one the priced providers are reused and only availability is redone
+    // (this was most of an order's cost: every order's consume re-priced the whole market).
+    if (this.#base?.key !== baseKey) this.#base = { key: baseKey, providers: PROVIDERS.map((def, index) => this.#providerAt(def, index, poll, true, false)) };
+    const consumed = this.#consumed;
+    const providers =
+      consumed.size === 0
+        ? this.#base.providers
+        : this.#base.providers.map((p) => {
+            const energy = consumed.get(`${p.def.id}:ENERGY`) ?? 0;
+            const bandwidth = consumed.get(`${p.def.id}:BANDWIDTH`) ?? 0;
+            if (energy === 0 && bandwidth === 0) return p;
+            return { ...p, available_energy: Math.max(0, p.available_energy - energy), available_bandwidth: Math.max(0, p.available_bandwidth - bandwidth) };
+          });
+    const snapshot: MarketSnapshot = { poll, polled_at: poll * MARKET_RULES.POLL_INTERVAL_MS, providers };
     this.#cache = { key, snapshot };
     return snapshot;
   }
@@ -365,7 +394,7 @@ export class Market {
     this.snapshot(); // rolls #consumed over to the current poll
     const key = `${providerId}:${resource}`;
     this.#consumed.set(key, (this.#consumed.get(key) ?? 0) + amount);
-    this.#version++;
+    this.#consumedVersion++;
   }
 
   isFailing(providerId: string): boolean {
@@ -474,7 +503,7 @@ export class Market {
     return unitHash(this.seed, index, poll, 'o') >= this.#offlineRate;
   }
 
-  #providerAt(def: ProviderDef, index: number, poll: number, live: boolean): ProviderSnapshot {
+  #providerAt(def: ProviderDef, index: number, poll: number, live: boolean, consumption = live): ProviderSnapshot {
     const override = live ? this.#overrides.get(def.id) : undefined;
     const online = override?.online ?? this.#onlineAt(index, poll);
     let fetchedPoll = poll;
@@ -489,7 +518,7 @@ export class Market {
     const avail = (offer: ResourceOffer | undefined, resource: ResourceType, forced: number | undefined): number => {
       if (!offer || !online) return 0;
       const base = forced ?? Math.round(offer.capacity * (0.35 + 0.65 * unitHash(this.seed, index, poll, resource)));
-      return Math.max(0, base - (live ? (this.#consumed.get(`${def.id}:${resource}`) ?? 0) : 0));
+      return Math.max(0, base - (consumption ? (this.#consumed.get(`${def.id}:${resource}`) ?? 0) : 0));
     };
     return {
       def,

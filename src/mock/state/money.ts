@@ -1,4 +1,5 @@
 import { LIMITS } from '../../schemas/common.js';
+import { Fifo } from './fifo.js';
 import type { SignedTransaction } from '../../schemas/deposits.js';
 import { hexToMemo, verifySignedTransaction } from '../../protocol/tron-transaction.js';
 import { MockApiError } from '../http/errors.js';
@@ -74,6 +75,8 @@ export interface TreasuryChain {
 }
 
 interface Deps {
+  /** Most withdrawals and deposits kept each; the oldest finished ones are forgotten first. @default Infinity */
+  maxRecords?: number;
   rng: Rng;
   now: () => number;
   scheduler: Scheduler;
@@ -103,7 +106,41 @@ export class Money {
    */
   failWithdrawals: string | false = false;
 
+  /** Completed withdrawals forgotten by retention, per `${account} ${currency}` (the books still count them). */
+  readonly evictedWithdrawn = new Map<string, number>();
+  readonly #withdrawalAge = new Fifo<WithdrawalRecord>();
+  readonly #depositAge = new Fifo<DepositRecord>();
+
   constructor(private readonly deps: Deps) {}
+
+  /** Retention: past `maxRecords`, forget the oldest finished withdrawals and credited deposits (constant work per call). */
+  #trim(): void {
+    const max = this.deps.maxRecords ?? Infinity;
+    for (let moves = 0; this.withdrawals.size > max; ) {
+      const oldest = this.#withdrawalAge.shift();
+      if (!oldest) break;
+      if (oldest.status === 'PENDING') {
+        this.#withdrawalAge.push(oldest);
+        if (++moves >= 4) break;
+        continue;
+      }
+      this.withdrawals.delete(oldest.id);
+      if (oldest.status === 'COMPLETED') {
+        const key = `${oldest.account_id} ${oldest.currency}`;
+        this.evictedWithdrawn.set(key, (this.evictedWithdrawn.get(key) ?? 0) + oldest.amount);
+      }
+    }
+    for (let moves = 0; this.deposits.size > max; ) {
+      const oldest = this.#depositAge.shift();
+      if (!oldest) break;
+      if (oldest.status === 'pending') {
+        this.#depositAge.push(oldest);
+        if (++moves >= 4) break;
+        continue;
+      }
+      this.deposits.delete(oldest.tx_id);
+    }
+  }
 
   attachNetwork(broadcast: NetworkBroadcast): void {
     this.#network = broadcast;
@@ -185,22 +222,71 @@ export class Money {
     };
     account.ledger.lock(input.currency, input.amount, `withdrawal:${record.id}`);
     this.withdrawals.set(record.id, record);
-    this.deps.scheduler.schedule(this.deps.now() + this.deps.timings.withdrawalMs, `withdraw ${record.id}`, () => {
-      if (record.status !== 'PENDING') return;
-      if (this.failWithdrawals) {
-        account.ledger.release(`withdrawal:${record.id}`);
-        record.status = 'FAILED';
-        record.completed_at = this.deps.now();
-        record.failure_reason = this.failWithdrawals;
-        return;
-      }
-      account.ledger.withdraw(`withdrawal:${record.id}`, record.amount);
-      record.status = 'COMPLETED';
-      record.completed_at = this.deps.now();
-      record.tx_id = this.#treasury ? this.#treasury.payOut(record.address, record.amount, record.currency, `withdrawal ${record.id}`) : this.deps.rng.hex(32);
-      this.deps.webhooks.emit(account.id, 'withdrawal.completed', { ...withdrawalShape(record), tx_id: record.tx_id });
-    });
+    this.#withdrawalAge.push(record);
+    this.#trim();
+    this.deps.scheduler.schedule(this.deps.now() + this.deps.timings.withdrawalMs, `withdraw ${record.id}`, () => this.#settleWithdrawal(account, record));
     return record;
+  }
+
+  /** A pending deposit is credited. */
+  #credit(account: MockAccount, record: DepositRecord): void {
+    account.ledger.credit('TRX', record.amount_sun, `deposit:${record.tx_id}`, true);
+    record.status = 'credited';
+    record.credited_at = this.deps.now();
+    this.deps.webhooks.emit(account.id, 'deposit.received', {
+      tx_id: record.tx_id,
+      amount_sun: record.amount_sun,
+      currency: 'TRX',
+      memo: record.memo,
+      ...(record.from_address ? { from_address: record.from_address } : {}),
+    });
+  }
+
+  /** Deposits, withdrawals, accepted transaction ids, the treasury switch (see persist.ts). */
+  dump() {
+    return { deposits: this.deposits, withdrawals: this.withdrawals, broadcasted: this.broadcasted, fail_withdrawals: this.failWithdrawals, evicted_withdrawn: this.evictedWithdrawn };
+  }
+
+  /** Load a {@link dump}; pending deposits and withdrawals are scheduled again at their due time. */
+  load(d: ReturnType<Money['dump']>): void {
+    this.deposits.clear();
+    this.withdrawals.clear();
+    for (const id of d.broadcasted) this.broadcasted.add(id);
+    for (const [key, amount] of d.evicted_withdrawn ?? []) this.evictedWithdrawn.set(key, amount);
+    this.failWithdrawals = d.fail_withdrawals;
+    for (const [id, record] of d.deposits) {
+      this.deposits.set(id, record);
+      this.#depositAge.push(record);
+      const account = this.deps.accounts.get(record.account_id);
+      if (account && record.status === 'pending') {
+        this.deps.scheduler.schedule(record.created_at + this.deps.timings.depositCreditMs, `credit ${record.tx_id}`, () => this.#credit(account, record));
+      }
+    }
+    for (const [id, record] of d.withdrawals) {
+      this.withdrawals.set(id, record);
+      this.#withdrawalAge.push(record);
+      const account = this.deps.accounts.get(record.account_id);
+      if (account && record.status === 'PENDING') {
+        this.deps.scheduler.schedule(record.created_at + this.deps.timings.withdrawalMs, `withdraw ${record.id}`, () => this.#settleWithdrawal(account, record));
+      }
+    }
+  }
+
+  /** A PENDING withdrawal completes (or fails, when a test made the treasury fail). */
+  #settleWithdrawal(account: MockAccount, record: WithdrawalRecord): void {
+    if (record.status !== 'PENDING') return;
+    if (this.failWithdrawals) {
+      account.ledger.release(`withdrawal:${record.id}`);
+      record.status = 'FAILED';
+      record.completed_at = this.deps.now();
+      record.failure_reason = this.failWithdrawals;
+      return;
+    }
+    account.ledger.withdraw(`withdrawal:${record.id}`, record.amount);
+    record.status = 'COMPLETED';
+    record.completed_at = this.deps.now();
+    record.tx_id = this.#treasury ? this.#treasury.payOut(record.address, record.amount, record.currency, `withdrawal ${record.id}`) : this.deps.rng.hex(32);
+    this.deps.webhooks.emit(account.id, 'withdrawal.completed', { ...withdrawalShape(record), tx_id: record.tx_id });
   }
 
   #broadcast(tx: SignedTransaction, txId: string, expiration: number): void {
@@ -244,18 +330,9 @@ export class Money {
     };
     account.ledger.expectCredit('TRX', amount); // checked by the callers: cannot fail here
     this.deposits.set(record.tx_id, record);
-    this.deps.scheduler.schedule(this.deps.now() + this.deps.timings.depositCreditMs, `credit ${record.tx_id}`, () => {
-      account.ledger.credit('TRX', record.amount_sun, `deposit:${record.tx_id}`, true);
-      record.status = 'credited';
-      record.credited_at = this.deps.now();
-      this.deps.webhooks.emit(account.id, 'deposit.received', {
-        tx_id: record.tx_id,
-        amount_sun: record.amount_sun,
-        currency: 'TRX',
-        memo: record.memo,
-        ...(record.from_address ? { from_address: record.from_address } : {}),
-      });
-    });
+    this.#depositAge.push(record);
+    this.#trim();
+    this.deps.scheduler.schedule(this.deps.now() + this.deps.timings.depositCreditMs, `credit ${record.tx_id}`, () => this.#credit(account, record));
     return record;
   }
 }

@@ -6,6 +6,7 @@ import { MARKET_RULES, type Market, type PlanItem, type Selection, planItem } fr
 import type { Rng } from './rng.js';
 import type { ScheduledTask, Scheduler } from './scheduler.js';
 import type { WebhookHub } from './webhooks.js';
+import { Fifo } from './fifo.js';
 
 /**
  * The order state machine of the spec, driven by the scheduler on the mock clock:
@@ -110,7 +111,14 @@ export interface NewOrder {
 
 export class OrderEngine {
   readonly #orders = new Map<string, OrderRecord>();
-  readonly #byAccount = new Map<string, OrderRecord[]>();
+  /** Orders oldest first, for retention (an open order seen at the front is pushed back). */
+  readonly #age = new Fifo<OrderRecord>();
+  /** Per account, in insertion order (Sets, so eviction removes one in O(1)). */
+  readonly #byAccount = new Map<string, Set<OrderRecord>>();
+  /** Confirmed spend of orders forgotten by retention, per account (the books still count it). */
+  readonly #evictedSpent = new Map<string, number>();
+  /** Rentals ending, summed per (second, target, resource): one task each, however many fills. */
+  readonly #rentalEnds = new Map<string, { target: string; resource: ResourceType; amount: number }>();
   /** LIMIT orders still waiting for their price. */
   readonly #waiting = new Set<OrderRecord>();
   #seq = 0;
@@ -132,6 +140,8 @@ export class OrderEngine {
        * (the engine used alone), fills get a random id no node knows.
        */
       delegate?: (fill: { provider: string; target: string; resource: ResourceType; amount: number; duration_sec: number; success: boolean; label: string }) => string;
+      /** Most orders kept (oldest finished ones forgotten first). @default Infinity */
+      maxOrders?: number;
     },
   ) {
     deps.market.onChange = () => this.#scheduleLimitCheck(this.deps.now());
@@ -204,15 +214,15 @@ export class OrderEngine {
     };
     account.ledger.lock('TRX', lock, order.id); // throws INSUFFICIENT_BALANCE before anything is stored
     this.#orders.set(order.id, order);
+    this.#age.push(order);
     let list = this.#byAccount.get(account.id);
-    if (!list) this.#byAccount.set(account.id, (list = []));
-    list.push(order);
+    if (!list) this.#byAccount.set(account.id, (list = new Set()));
+    list.add(order);
+    this.#trim();
     this.deps.scheduler.schedule(now + this.deps.timings.selectMs, `select ${order.id}`, () => this.#select(order));
     if (order.expires_at !== null) {
       this.#waiting.add(order);
-      this.deps.scheduler.schedule(order.expires_at, `expire ${order.id}`, () => {
-        if (order.status === 'PENDING') this.#fail(order, 'EXPIRED', 'No provider reached the limit price before the order expired');
-      });
+      this.deps.scheduler.schedule(order.expires_at, `expire ${order.id}`, () => this.#expire(order));
     }
     return order;
   }
@@ -228,7 +238,7 @@ export class OrderEngine {
   }
 
   list(accountId: string, filter: { status?: OrderStatus; limit: number; offset: number }): { orders: OrderRecord[]; total: number } {
-    const all = (this.#byAccount.get(accountId) ?? []).filter((o) => !filter.status || o.status === filter.status);
+    const all = [...(this.#byAccount.get(accountId) ?? [])].filter((o) => !filter.status || o.status === filter.status);
     all.sort((a, b) => b.created_at - a.created_at || b.seq - a.seq);
     return { orders: all.slice(filter.offset, filter.offset + filter.limit), total: all.length };
   }
@@ -237,7 +247,93 @@ export class OrderEngine {
     return accountId ? [...(this.#byAccount.get(accountId) ?? [])] : [...this.#orders.values()];
   }
 
+  /** Every order and the engine's counters, as plain data (see persist.ts). */
+  dump() {
+    return { seq: this.#seq, orders: [...this.#orders.values()], evicted_spent: this.#evictedSpent, rental_ends: this.#rentalEnds };
+  }
+
+  /**
+   * Load a {@link dump} and schedule again what each order was waiting for: selection, expiry,
+   * the fill of a plan in progress, verification, the next periodic run, the rentals' ends.
+   */
+  load(d: ReturnType<OrderEngine['dump']>): void {
+    const { scheduler, timings } = this.deps;
+    const now = this.deps.now();
+    this.#seq = d.seq;
+    this.#orders.clear();
+    this.#byAccount.clear();
+    this.#waiting.clear();
+    for (const [account, spent] of d.evicted_spent) this.#evictedSpent.set(account, spent);
+    this.#age.clear();
+    for (const order of d.orders) {
+      this.#orders.set(order.id, order);
+      this.#age.push(order);
+      let list = this.#byAccount.get(order.account_id);
+      if (!list) this.#byAccount.set(order.account_id, (list = new Set()));
+      list.add(order);
+      if (order.status === 'PENDING') {
+        scheduler.schedule(order.created_at + timings.selectMs, `select ${order.id}`, () => this.#select(order));
+        if (order.expires_at !== null) {
+          this.#waiting.add(order);
+          scheduler.schedule(order.expires_at, `expire ${order.id}`, () => this.#expire(order));
+        }
+      } else if (order.plan !== null) {
+        scheduler.schedule(now, `fill ${order.id}`, () => this.#fill(order));
+      }
+      const unverified = order.fills.filter((f) => f.status === 'CONFIRMED' && !f.verified);
+      for (const fill of unverified) {
+        scheduler.schedule((fill.confirmed_at ?? now) + timings.verifyMs, `verify ${fill.id}`, () => {
+          fill.verified = true;
+        });
+      }
+      if (order.status === 'FILLED' && order.plan === null && order.next_run_at !== null) {
+        scheduler.schedule(order.next_run_at, `renew ${order.id}`, () => this.#renew(order));
+      }
+    }
+    // Keys are `${second} ${target} ${resource}`.
+    for (const [key, end] of d.rental_ends) this.#endRentalAt(Number(key.split(' ')[0]), end.target, end.resource, end.amount);
+    this.#scheduleLimitCheck(now);
+  }
+
+  /** How many orders are kept now. */
+  get size(): number {
+    return this.#orders.size;
+  }
+
+  /** Confirmed spend of the account's orders that retention forgot (so the books still balance). */
+  evictedSpent(accountId: string): number {
+    return this.#evictedSpent.get(accountId) ?? 0;
+  }
+
+  /**
+   * Retention: past `maxOrders`, forget the oldest finished orders. An open one at the front is
+   * moved to the back instead (at most a few per call), so each create does constant work.
+   */
+  #trim(): void {
+    const max = this.deps.maxOrders ?? Infinity;
+    for (let moves = 0; this.#orders.size > max; ) {
+      const oldest = this.#age.shift();
+      if (!oldest) return;
+      if (isOpen(oldest)) {
+        this.#age.push(oldest);
+        if (++moves >= 4) return;
+        continue;
+      }
+      const set = this.#byAccount.get(oldest.account_id);
+      this.#orders.delete(oldest.id);
+      set?.delete(oldest);
+      if (set && set.size === 0) this.#byAccount.delete(oldest.account_id);
+      let spent = 0;
+      for (const fill of oldest.fills) if (fill.status === 'CONFIRMED') spent += fill.cost_sun;
+      if (spent) this.#evictedSpent.set(oldest.account_id, (this.#evictedSpent.get(oldest.account_id) ?? 0) + spent);
+    }
+  }
+
   // ---- transitions ----
+
+  #expire(order: OrderRecord): void {
+    if (order.status === 'PENDING') this.#fail(order, 'EXPIRED', 'No provider reached the limit price before the order expired');
+  }
 
   #select(order: OrderRecord): void {
     if (order.status !== 'PENDING') return;
@@ -348,7 +444,7 @@ export class OrderEngine {
         order.periodic_stopped = 'completed';
       }
     }
-    this.deps.webhooks.emit(order.account_id, 'order.filled', orderFull(order));
+    this.deps.webhooks.emit(order.account_id, 'order.filled', () => orderFull(order));
   }
 
   #affordable(account: MockAccount, ref: string, item: PlanItem): boolean {
@@ -400,7 +496,7 @@ export class OrderEngine {
     order.plan = null;
     order.failure_reason = reason;
     order.failure_message = message;
-    this.deps.webhooks.emit(order.account_id, 'order.failed', orderFull(order));
+    this.deps.webhooks.emit(order.account_id, 'order.failed', () => orderFull(order));
   }
 
   #fillRecord(order: OrderRecord, item: PlanItem, status: 'CONFIRMED' | 'FAILED', now: number, run: number): FillRecord {
@@ -417,10 +513,7 @@ export class OrderEngine {
           label: id,
         })
       : this.deps.rng.hex(32);
-    if (status === 'CONFIRMED' && this.deps.delegate) {
-      // The rental ends after its duration: the delegated resource leaves the target.
-      this.deps.scheduler.schedule(now + order.duration_sec * 1000, `undelegate ${id}`, () => this.onRentalEnd?.(order.target_address, order.resource_type, item.amount));
-    }
+    if (status === 'CONFIRMED' && this.deps.delegate) this.#endRentalAt(now + order.duration_sec * 1000, order.target_address, order.resource_type, item.amount);
     return {
       id,
       order_id: order.id,
@@ -439,6 +532,27 @@ export class OrderEngine {
     };
   }
 
+  /**
+   * The rental ends after its duration: the delegated resource leaves the target. Ends due in
+   * the same second for the same target and resource share one task (rounded up to the second),
+   * so a soak of thousands of orders an hour keeps at most one task per second and target.
+   */
+  #endRentalAt(at: number, target: string, resource: ResourceType, amount: number): void {
+    const second = Math.ceil(at / 1000) * 1000;
+    const key = `${second} ${target} ${resource}`;
+    const pending = this.#rentalEnds.get(key);
+    if (pending) {
+      pending.amount += amount;
+      return;
+    }
+    const entry = { target, resource, amount };
+    this.#rentalEnds.set(key, entry);
+    this.deps.scheduler.schedule(second, `undelegate ${key}`, () => {
+      this.#rentalEnds.delete(key);
+      this.onRentalEnd?.(entry.target, entry.resource, entry.amount);
+    });
+  }
+
   /** One task re-checks every waiting LIMIT order (at each poll, or at once after a market change). */
   #scheduleLimitCheck(at: number): void {
     if (this.#waiting.size === 0) return;
@@ -455,6 +569,11 @@ export class OrderEngine {
       if (this.#waiting.size) this.#scheduleLimitCheck(this.deps.market.nextPollAt());
     });
   }
+}
+
+/** Still has work to do (or money locked): never forgotten by retention. */
+function isOpen(order: OrderRecord): boolean {
+  return order.status === 'PENDING' || order.status === 'EXECUTING' || order.plan !== null || order.next_run_at !== null;
 }
 
 function belowMinimum(min: number): MockApiError {

@@ -2,17 +2,25 @@ import type { WebhookEventType } from '../../schemas/webhooks.js';
 import { signWebhookPayload } from '../../webhooks/index.js';
 import type { Rng } from './rng.js';
 import type { Scheduler } from './scheduler.js';
+import { Fifo } from './fifo.js';
 
 /**
  * Webhook subscriptions and real deliveries. The spec does not give a delivery policy; this is
- * the live service's, as its articles describe it:
+ * the live service's, as its articles describe it, plus what the mock adds so nothing is lost:
  *  - a POST with the raw JSON body `{ event, data, timestamp }` and
  *    `X-Service-Signature: sha256=<hex HMAC-SHA256 of the body keyed with the secret>`;
- *  - 10 s timeout per attempt; any 2xx is success;
+ *  - 10 s timeout per attempt (a timer the hub holds, so it always fires); any 2xx is success;
  *  - 3 attempts: at once, 30 s after the first failure, 5 min after the second (mock clock, so
- *    a manual clock runs the schedule without waiting), then the delivery is dropped;
- *  - a webhook whose delivery exhausts its attempts is deactivated (`is_active: false`) and
- *    gets no further events.
+ *    a manual clock runs the schedule without waiting);
+ *  - every attempt is re-stamped: `timestamp` is the mock clock's time of that attempt and the
+ *    body is signed again, so a receiver checking freshness with the SDK's default 300 s window
+ *    accepts the last retry (+330 s) as it accepts the first;
+ *  - deliveries to one endpoint keep event order: a later event waits until the earlier one is
+ *    delivered or has exhausted its attempts;
+ *  - a webhook whose delivery exhausts its attempts is deactivated (`is_active: false`); events
+ *    for it from then on (and those queued behind the failed one) are recorded as `skipped`,
+ *    never silently dropped. `reactivate(id)` turns it back on; `redeliver(id)` sends a past
+ *    event again as a new delivery (`redelivery_of`).
  * Every attempt is recorded on the delivery.
  */
 export const WEBHOOK_POLICY = {
@@ -53,46 +61,80 @@ export interface WebhookDelivery {
   account_id: string | null;
   url: string;
   event: string;
-  /** The exact raw body sent (what the signature covers). */
+  /** The exact raw body of the latest attempt (what its signature covers); each attempt is re-stamped. */
   body: string;
-  status: 'pending' | 'delivered' | 'failed';
+  /**
+   * pending: waiting for an attempt (or behind an earlier event to the same endpoint);
+   * delivered; failed: every attempt failed; skipped: never sent, see `skipped_reason`.
+   */
+  status: 'pending' | 'delivered' | 'failed' | 'skipped';
   attempts: DeliveryAttempt[];
   next_attempt_at: string | null;
   created_at: string;
+  /** Why a skipped delivery was not sent (e.g. the webhook was inactive). */
+  skipped_reason: string | null;
+  /** The delivery this one re-sends (`redeliver`), or null. */
+  redelivery_of: string | null;
 }
 
-interface DeliveryJob {
+/** What {@link WebhookHub} needs from its state. */
+export interface WebhookHubOptions {
+  rng: Rng;
+  now: () => number;
+  scheduler: Scheduler;
+  fetch: () => typeof fetch;
+  /** Whether a URL may be contacted (see MockStateOptions.webhookTargets). */
+  mayDeliverTo?: (url: URL) => boolean;
+  /** Most deliveries kept; the oldest finished ones are forgotten first. @default 10 000 */
+  maxDeliveries?: number;
+  /** Per-attempt timeout in real ms. @default WEBHOOK_POLICY.timeoutMs (10 s) */
+  timeoutMs?: number;
+}
+
+interface Job {
   delivery: WebhookDelivery;
   secret: string;
-  signature?: string;
+  /** The parsed body, re-stamped per attempt; null when the body is not a JSON object with a timestamp. */
+  payload: Record<string, unknown> | null;
 }
 
-const MAX_DELIVERIES = 10_000;
+/** Saved form of the hub (see MockState persistence). */
+export interface WebhookHubSnapshot {
+  hooks: WebhookRecord[];
+  deliveries: WebhookDelivery[];
+  /** Secrets of direct deliveries still pending (by delivery id). */
+  secrets: Record<string, string>;
+}
 
 export class WebhookHub {
   readonly #hooks = new Map<string, WebhookRecord>();
-  readonly #deliveries: WebhookDelivery[] = [];
+  /** By id, oldest first (Map order), so retention forgets from the front in O(1). */
+  readonly #deliveries = new Map<string, WebhookDelivery>();
+  /** Deliveries oldest first, for retention (a pending one seen at the front is pushed back). */
+  readonly #age = new Fifo<WebhookDelivery>();
+  /** Per endpoint (webhook id, or URL for direct deliveries): jobs in event order; the head is the one being tried. */
+  readonly #queues = new Map<string, Job[]>();
   readonly #inflight = new Set<Promise<void>>();
   readonly #abort = new AbortController();
+  readonly #o: Required<WebhookHubOptions>;
 
-  constructor(
-    private readonly rng: Rng,
-    private readonly now: () => number,
-    private readonly scheduler: Scheduler,
-    private readonly fetchImpl: () => typeof fetch,
-    /** Whether a URL may be contacted (see MockStateOptions.webhookTargets). */
-    private readonly mayDeliverTo: (url: URL) => boolean = () => true,
-  ) {}
+  constructor(options: WebhookHubOptions) {
+    this.#o = { mayDeliverTo: () => true, maxDeliveries: 10_000, timeoutMs: WEBHOOK_POLICY.timeoutMs, ...options };
+  }
+
+  get timeoutMs(): number {
+    return this.#o.timeoutMs;
+  }
 
   create(accountId: string, url: string, events: readonly WebhookEventType[]): WebhookRecord {
     const hook: WebhookRecord = {
-      id: `wh_${this.rng.hex(12)}`,
+      id: `wh_${this.#o.rng.hex(12)}`,
       account_id: accountId,
       url,
       events: [...new Set(events)],
-      secret: this.rng.hex(32),
+      secret: this.#o.rng.hex(32),
       is_active: true,
-      created_at: this.now(),
+      created_at: this.#o.now(),
       deleted: false,
     };
     this.#hooks.set(hook.id, hook);
@@ -116,13 +158,30 @@ export class WebhookHub {
     return true;
   }
 
-  /** Send `event` to every active webhook of the account subscribed to it. */
-  emit(accountId: string, event: WebhookEventType, data: unknown): WebhookDelivery[] {
+  /** Turn a deactivated webhook back on (events from now on are delivered again). */
+  reactivate(id: string): WebhookRecord | undefined {
+    const hook = this.get(id);
+    if (hook) hook.is_active = true;
+    return hook;
+  }
+
+  /**
+   * Send `event` to every webhook of the account subscribed to it; for an inactive one the event
+   * is recorded as a skipped delivery. `payload` may be a function, called only when some webhook
+   * wants the event (most orders have no subscriber).
+   */
+  emit(accountId: string, event: WebhookEventType, payload: unknown): WebhookDelivery[] {
     const out: WebhookDelivery[] = [];
+    let data: unknown;
+    let built = false;
     for (const hook of this.#hooks.values()) {
-      if (hook.account_id !== accountId || !hook.is_active || !hook.events.includes(event)) continue;
-      const body = JSON.stringify({ event, data, timestamp: Math.floor(this.now() / 1000) });
-      out.push(this.#enqueue({ url: hook.url, body, secret: hook.secret, event, webhookId: hook.id, accountId }));
+      if (hook.account_id !== accountId || hook.deleted || !hook.events.includes(event)) continue;
+      if (!built) {
+        data = typeof payload === 'function' ? (payload as () => unknown)() : payload;
+        built = true;
+      }
+      const body = { event, data, timestamp: this.#stamp() };
+      out.push(this.#enqueue({ url: hook.url, body: JSON.stringify(body), payload: body, secret: hook.secret, event, webhookId: hook.id, accountId }));
     }
     return out;
   }
@@ -130,24 +189,53 @@ export class WebhookHub {
   /**
    * Deliver a signed body to any URL with the policy above (for other parts of the mock, e.g.
    * the x402 side). The first attempt runs on the next scheduler pass (immediately on a real
-   * clock, or on the next request/advance).
+   * clock, or on the next request/advance). A JSON object body with a numeric `timestamp` is
+   * re-stamped per attempt like the account events; any other body is sent as given.
    */
   deliver(url: string, body: string | object, secret: string, event?: string): WebhookDelivery {
     const raw = typeof body === 'string' ? body : JSON.stringify(body);
-    let name = event;
-    if (!name) {
-      try {
-        const parsed = JSON.parse(raw) as { event?: unknown };
-        name = typeof parsed.event === 'string' ? parsed.event : 'custom';
-      } catch {
-        name = 'custom';
-      }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      parsed = undefined;
     }
-    return this.#enqueue({ url, body: raw, secret, event: name, webhookId: null, accountId: null });
+    const object = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+    const name = event ?? (typeof object?.event === 'string' ? object.event : 'custom');
+    const payload = object && typeof object.timestamp === 'number' ? object : null;
+    return this.#enqueue({ url, body: raw, payload, secret, event: name, webhookId: null, accountId: null });
+  }
+
+  /**
+   * Send a past delivery's event again, as a new delivery to the same endpoint (its current URL
+   * and secret), re-stamped. Undefined when the delivery is unknown; throws when its webhook is
+   * deleted or inactive (reactivate it first) or it was a direct delivery.
+   */
+  redeliver(deliveryId: string): WebhookDelivery | undefined {
+    const past = this.#deliveries.get(deliveryId);
+    if (!past) return undefined;
+    const hook = past.webhook_id ? this.get(past.webhook_id) : undefined;
+    if (!hook) throw new RedeliverError(past.webhook_id ? 'the webhook was deleted' : 'only deliveries of a registered webhook can be redelivered');
+    if (!hook.is_active) throw new RedeliverError(`webhook ${hook.id} is inactive: reactivate it first`);
+    let payload: Record<string, unknown> | null = null;
+    try {
+      const parsed = JSON.parse(past.body) as unknown;
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) payload = parsed as Record<string, unknown>;
+    } catch {
+      payload = null;
+    }
+    if (payload) payload.timestamp = this.#stamp();
+    const body = payload ? JSON.stringify(payload) : past.body;
+    return this.#enqueue({ url: hook.url, body, payload, secret: hook.secret, event: past.event, webhookId: hook.id, accountId: hook.account_id, redeliveryOf: past.id });
+  }
+
+  /** One delivery by id. */
+  delivery(id: string): WebhookDelivery | undefined {
+    return this.#deliveries.get(id);
   }
 
   deliveries(filter: { webhook_id?: string; event?: string; account_id?: string; status?: string } = {}): WebhookDelivery[] {
-    return this.#deliveries.filter(
+    return [...this.#deliveries.values()].filter(
       (d) =>
         (!filter.webhook_id || d.webhook_id === filter.webhook_id) &&
         (!filter.event || d.event === filter.event) &&
@@ -171,9 +259,66 @@ export class WebhookHub {
     this.#abort.abort(new Error('mock state disposed'));
   }
 
-  #enqueue(input: { url: string; body: string; secret: string; event: string; webhookId: string | null; accountId: string | null }): WebhookDelivery {
+  /** Everything the hub holds, as plain data (pending deliveries are resumed by {@link restore}). */
+  snapshot(): WebhookHubSnapshot {
+    const secrets: Record<string, string> = {};
+    for (const queue of this.#queues.values()) for (const job of queue) if (!job.delivery.webhook_id) secrets[job.delivery.id] = job.secret;
+    return { hooks: [...this.#hooks.values()], deliveries: [...this.#deliveries.values()], secrets };
+  }
+
+  /** Load a {@link snapshot}: hooks, deliveries, and the pending ones queued again in order. */
+  restore(snap: WebhookHubSnapshot): void {
+    this.#hooks.clear();
+    this.#deliveries.clear();
+    this.#queues.clear();
+    for (const hook of snap.hooks) this.#hooks.set(hook.id, hook);
+    this.#age.clear();
+    for (const delivery of snap.deliveries) {
+      this.#deliveries.set(delivery.id, delivery);
+      this.#age.push(delivery);
+      if (delivery.status !== 'pending') continue;
+      const hook = delivery.webhook_id ? this.#hooks.get(delivery.webhook_id) : undefined;
+      const secret = hook?.secret ?? snap.secrets[delivery.id];
+      if (secret === undefined) {
+        this.#finish(delivery, 'skipped', 'its secret was not saved');
+        continue;
+      }
+      let payload: Record<string, unknown> | null = null;
+      try {
+        const parsed = JSON.parse(delivery.body) as Record<string, unknown>;
+        if (parsed && typeof parsed === 'object' && typeof parsed.timestamp === 'number') payload = parsed;
+      } catch {
+        payload = null;
+      }
+      const job: Job = { delivery, secret, payload };
+      const key = queueKey(delivery);
+      const queue = this.#queues.get(key) ?? [];
+      queue.push(job);
+      this.#queues.set(key, queue);
+      if (queue.length === 1) {
+        const at = delivery.next_attempt_at ? Date.parse(delivery.next_attempt_at) : this.#o.now();
+        this.#o.scheduler.schedule(at, `webhook ${delivery.id}`, () => this.#attempt(job));
+      }
+    }
+  }
+
+  #stamp(): number {
+    return Math.floor(this.#o.now() / 1000);
+  }
+
+  #enqueue(input: {
+    url: string;
+    body: string;
+    payload: Record<string, unknown> | null;
+    secret: string;
+    event: string;
+    webhookId: string | null;
+    accountId: string | null;
+    redeliveryOf?: string;
+  }): WebhookDelivery {
+    const now = this.#o.now();
     const delivery: WebhookDelivery = {
-      id: `whd_${this.rng.hex(12)}`,
+      id: `whd_${this.#o.rng.hex(12)}`,
       webhook_id: input.webhookId,
       account_id: input.accountId,
       url: input.url,
@@ -181,32 +326,68 @@ export class WebhookHub {
       body: input.body,
       status: 'pending',
       attempts: [],
-      next_attempt_at: new Date(this.now()).toISOString(),
-      created_at: new Date(this.now()).toISOString(),
+      next_attempt_at: new Date(now).toISOString(),
+      created_at: new Date(now).toISOString(),
+      skipped_reason: null,
+      redelivery_of: input.redeliveryOf ?? null,
     };
-    this.#deliveries.push(delivery);
-    if (this.#deliveries.length > MAX_DELIVERIES) this.#deliveries.splice(0, this.#deliveries.length - MAX_DELIVERIES);
-    const job: DeliveryJob = { delivery, secret: input.secret };
-    this.scheduler.schedule(this.now(), `webhook ${delivery.id}`, () => this.#attempt(job));
+    this.#deliveries.set(delivery.id, delivery);
+    this.#age.push(delivery);
+    this.#trim();
+    const hook = input.webhookId ? this.#hooks.get(input.webhookId) : undefined;
+    if (hook && !hook.is_active) {
+      this.#finish(delivery, 'skipped', 'the webhook is inactive (deactivated after a delivery exhausted its attempts)');
+      return delivery;
+    }
+    const job: Job = { delivery, secret: input.secret, payload: input.payload };
+    const key = queueKey(delivery);
+    const queue = this.#queues.get(key);
+    if (queue) {
+      // Behind an earlier event to the same endpoint: it starts when that one is settled.
+      queue.push(job);
+      delivery.next_attempt_at = null;
+      return delivery;
+    }
+    this.#queues.set(key, [job]);
+    this.#o.scheduler.schedule(now, `webhook ${delivery.id}`, () => this.#attempt(job));
     return delivery;
   }
 
-  #attempt(job: DeliveryJob): void {
+  /** Retention: forget the oldest finished deliveries; a pending one at the front moves to the back. */
+  #trim(): void {
+    for (let moves = 0; this.#deliveries.size > this.#o.maxDeliveries; ) {
+      const oldest = this.#age.shift();
+      if (!oldest) return;
+      if (oldest.status === 'pending') {
+        this.#age.push(oldest);
+        if (++moves >= 4) return;
+        continue;
+      }
+      this.#deliveries.delete(oldest.id);
+    }
+  }
+
+  #attempt(job: Job): void {
     const promise = this.#run(job).finally(() => this.#inflight.delete(promise));
     this.#inflight.add(promise);
   }
 
-  async #run(job: DeliveryJob): Promise<void> {
+  async #run(job: Job): Promise<void> {
     const { delivery } = job;
     const hook = delivery.webhook_id ? this.#hooks.get(delivery.webhook_id) : undefined;
-    if (hook && !hook.is_active) {
-      delivery.status = 'failed';
-      delivery.next_attempt_at = null;
+    if (hook && (!hook.is_active || hook.deleted)) {
+      this.#finish(delivery, 'skipped', hook.deleted ? 'the webhook was deleted' : 'the webhook is inactive');
+      this.#next(delivery);
       return;
+    }
+    if (job.payload) {
+      // Re-stamped and re-signed per attempt (see the policy above).
+      job.payload.timestamp = this.#stamp();
+      delivery.body = JSON.stringify(job.payload);
     }
     const attempt: DeliveryAttempt = {
       attempt: delivery.attempts.length + 1,
-      at: new Date(this.now()).toISOString(),
+      at: new Date(this.#o.now()).toISOString(),
       status_code: null,
       error: null,
       duration_ms: 0,
@@ -214,50 +395,107 @@ export class WebhookHub {
     delivery.attempts.push(attempt);
     delivery.next_attempt_at = null;
     const started = Date.now();
+    const timeoutMs = this.#o.timeoutMs;
+    // A controller and a plain timer held here until the attempt ends: AbortSignal.timeout()
+    // inside AbortSignal.any() can be garbage-collected before it fires, leaving a silent
+    // receiver pending forever.
+    const controller = new AbortController();
+    let timedOut = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onDispose = () => controller.abort(this.#abort.signal.reason);
+    this.#abort.signal.addEventListener('abort', onDispose, { once: true });
     try {
-      job.signature ??= await signWebhookPayload(delivery.body, job.secret);
-      if (!this.mayDeliverTo(new URL(delivery.url))) {
+      const body = delivery.body;
+      const signature = await signWebhookPayload(body, job.secret);
+      if (!this.#o.mayDeliverTo(new URL(delivery.url))) {
         throw new Error('not sent: this mock delivers webhooks only to loopback hosts (webhookTargets: "any" to allow others)');
       }
-      const signal = AbortSignal.any([this.#abort.signal, AbortSignal.timeout(WEBHOOK_POLICY.timeoutMs)]);
-      const response = await this.fetchImpl()(delivery.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'trx-rent-mock',
-          'x-service-signature': job.signature,
-          'x-webhook-event': delivery.event,
-          'x-webhook-delivery': delivery.id,
-        },
-        body: delivery.body,
-        signal,
-        redirect: 'manual',
+      const expired = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          timedOut = true;
+          const error = new Error(`timed out after ${timeoutMs} ms`);
+          controller.abort(error);
+          reject(error);
+        }, timeoutMs);
       });
+      // Raced as well as aborted: a fetch that ignores its signal still cannot hold the attempt.
+      const response = await Promise.race([
+        this.#o.fetch()(delivery.url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'user-agent': 'trx-rent-mock',
+            'x-service-signature': signature,
+            'x-webhook-event': delivery.event,
+            'x-webhook-delivery': delivery.id,
+          },
+          body,
+          signal: controller.signal,
+          redirect: 'manual',
+        }),
+        expired,
+      ]);
       attempt.status_code = response.status;
       // Not awaited: with some fetch implementations (msw in-process) cancel() never settles,
       // and the body is of no interest anyway.
       void response.body?.cancel().catch(() => undefined);
       if (response.status < 200 || response.status >= 300) attempt.error = `HTTP ${response.status}`;
     } catch (error) {
-      attempt.error = (error as Error)?.name === 'TimeoutError' ? `timed out after ${WEBHOOK_POLICY.timeoutMs} ms` : String((error as Error)?.message ?? error);
+      attempt.error = timedOut ? `timed out after ${timeoutMs} ms` : String((error as Error)?.message ?? error);
+    } finally {
+      clearTimeout(timer);
+      this.#abort.signal.removeEventListener('abort', onDispose);
     }
     attempt.duration_ms = Date.now() - started;
     if (attempt.error === null) {
-      delivery.status = 'delivered';
+      this.#finish(delivery, 'delivered');
+      this.#next(delivery);
       return;
     }
     if (this.#abort.signal.aborted) {
-      delivery.status = 'failed';
+      this.#finish(delivery, 'failed');
       return;
     }
     const delay = WEBHOOK_POLICY.retryDelaysMs[delivery.attempts.length - 1];
     if (delivery.attempts.length < WEBHOOK_POLICY.maxAttempts && delay !== undefined) {
-      const at = this.now() + delay;
+      const at = this.#o.now() + delay;
       delivery.next_attempt_at = new Date(at).toISOString();
-      this.scheduler.schedule(at, `webhook retry ${delivery.id}`, () => this.#attempt(job));
+      this.#o.scheduler.schedule(at, `webhook retry ${delivery.id}`, () => this.#attempt(job));
       return;
     }
-    delivery.status = 'failed';
+    this.#finish(delivery, 'failed');
     if (hook) hook.is_active = false;
+    this.#next(delivery);
   }
+
+  #finish(delivery: WebhookDelivery, status: 'delivered' | 'failed' | 'skipped', reason?: string): void {
+    delivery.status = status;
+    delivery.next_attempt_at = null;
+    if (status === 'skipped') delivery.skipped_reason = reason ?? 'not sent';
+  }
+
+  /** The endpoint's head delivery is settled: start the next one (it may be skipped at once). */
+  #next(settled: WebhookDelivery): void {
+    const key = queueKey(settled);
+    const queue = this.#queues.get(key);
+    if (!queue) return;
+    if (queue[0]?.delivery === settled) queue.shift();
+    const head = queue[0];
+    if (!head) {
+      this.#queues.delete(key);
+      return;
+    }
+    const now = this.#o.now();
+    head.delivery.next_attempt_at = new Date(now).toISOString();
+    this.#o.scheduler.schedule(now, `webhook ${head.delivery.id}`, () => this.#attempt(head));
+  }
+}
+
+/** Why a redelivery was refused (the control route answers 409 with this message). */
+export class RedeliverError extends Error {
+  override name = 'RedeliverError';
+}
+
+function queueKey(delivery: WebhookDelivery): string {
+  return delivery.webhook_id ?? `url ${delivery.url}`;
 }

@@ -132,13 +132,14 @@ export interface Failure {
   ok: false;
   reason: string;
   message: string;
-  status: 400 | 402;
+  /** Always 402: the spec answers every call without valid payment (malformed ones included) with 402 and the reason. */
+  status: 402;
   payer?: string | undefined;
   /** The network the payment named, so every settlement result names its network. */
   network?: string | undefined;
 }
 
-const fail = (reason: string, message: string, payer?: string, status: 400 | 402 = 402): Failure => ({ ok: false, reason, message, status, payer });
+const fail = (reason: string, message: string, payer?: string): Failure => ({ ok: false, reason, message, status: 402, payer });
 
 interface IssuedPermit {
   nonce: string;
@@ -295,17 +296,17 @@ export class Paywall {
     try {
       decoded = decodeBase64Json(raw);
     } catch {
-      return fail('invalid_payload', 'the payment header is not base64 JSON', undefined, 400);
+      return fail('invalid_payload', 'the payment header is not base64 JSON');
     }
     const version = (decoded as { x402Version?: unknown })?.x402Version;
     if (version === 2) {
       const parsed = PaymentPayloadV2.safeParse(decoded);
-      if (!parsed.success) return fail('invalid_payload', `payment payload: ${parsed.error.issues[0]?.message}`, undefined, 400);
+      if (!parsed.success) return fail('invalid_payload', `payment payload: ${parsed.error.issues[0]?.message}`);
       return withNetwork(await this.#verifyV2(parsed.data, req), parsed.data.accepted.network);
     }
     if (version === 1) {
       const parsed = PaymentPayloadV1.safeParse(decoded);
-      if (!parsed.success) return fail('invalid_payload', `payment payload: ${parsed.error.issues[0]?.message}`, undefined, 400);
+      if (!parsed.success) return fail('invalid_payload', `payment payload: ${parsed.error.issues[0]?.message}`);
       return withNetwork(await this.#verifyV1(parsed.data, req), parsed.data.network);
     }
     return fail('invalid_x402_version', `unsupported x402Version ${String(version)}`);
@@ -359,15 +360,15 @@ export class Paywall {
   async #verifyEvm(version: 1 | 2, payload: Record<string, unknown>, offer: Requirement, req: PriceRequest): Promise<Verification> {
     const auth = payload.authorization as Record<string, unknown> | undefined;
     const signature = payload.signature;
-    if (!auth || typeof signature !== 'string') return fail('invalid_payload', 'payload needs authorization and signature', undefined, 400);
+    if (!auth || typeof signature !== 'string') return fail('invalid_payload', 'payload needs authorization and signature');
     const fields = ['from', 'to', 'value', 'validAfter', 'validBefore', 'nonce'] as const;
-    for (const f of fields) if (typeof auth[f] !== 'string') return fail('invalid_payload', `authorization.${f} is missing`, undefined, 400);
+    for (const f of fields) if (typeof auth[f] !== 'string') return fail('invalid_payload', `authorization.${f} is missing`);
     const from = auth.from as string;
-    if (!/^0x[0-9a-fA-F]{40}$/.test(from) || !/^0x[0-9a-fA-F]{40}$/.test(auth.to as string)) return fail('invalid_payload', 'authorization addresses must be 0x addresses', undefined, 400);
+    if (!/^0x[0-9a-fA-F]{40}$/.test(from) || !/^0x[0-9a-fA-F]{40}$/.test(auth.to as string)) return fail('invalid_payload', 'authorization addresses must be 0x addresses');
     if (!/^\d+$/.test(auth.value as string) || !/^\d+$/.test(auth.validAfter as string) || !/^\d+$/.test(auth.validBefore as string)) {
-      return fail('invalid_payload', 'authorization numbers must be decimal strings', from, 400);
+      return fail('invalid_payload', 'authorization numbers must be decimal strings', from);
     }
-    if (!/^0x[0-9a-fA-F]{64}$/.test(auth.nonce as string)) return fail('invalid_payload', 'authorization.nonce must be 32 bytes of hex', from, 400);
+    if (!/^0x[0-9a-fA-F]{64}$/.test(auth.nonce as string)) return fail('invalid_payload', 'authorization.nonce must be 32 bytes of hex', from);
     if (!/^0x[0-9a-fA-F]{130}$/.test(signature)) {
       return fail('invalid_exact_evm_payload_signature', 'only 65-byte EOA signatures can be verified offline', from);
     }
@@ -413,20 +414,20 @@ export class Paywall {
     const permit = payload.paymentPermit as PaymentPermitJson | undefined;
     const signature = payload.signature;
     if (!permit || typeof signature !== 'string' || !permit.meta || !permit.payment || !permit.fee) {
-      return fail('invalid_payload', 'payload needs paymentPermit and signature', undefined, 400);
+      return fail('invalid_payload', 'payload needs paymentPermit and signature');
     }
     const buyer = permit.buyer;
     for (const [name, value] of [['buyer', buyer], ['caller', permit.caller], ['payment.payTo', permit.payment.payTo], ['payment.payToken', permit.payment.payToken], ['fee.feeTo', permit.fee.feeTo]] as const) {
-      if (typeof value !== 'string' || !isTronAddress(value)) return fail('invalid_payload', `paymentPermit.${name} is not a TRON address`, undefined, 400);
+      if (typeof value !== 'string' || !isTronAddress(value)) return fail('invalid_payload', `paymentPermit.${name} is not a TRON address`);
     }
     if (!/^\d+$/.test(String(permit.payment.payAmount)) || !/^\d+$/.test(String(permit.fee.feeAmount))) {
-      return fail('invalid_payload', 'paymentPermit amounts must be integer strings', buyer, 400);
+      return fail('invalid_payload', 'paymentPermit amounts must be integer strings', buyer);
     }
     const issued = this.issuedPermits.get(String(permit.meta.paymentId).toLowerCase());
     if (!issued) return fail('permit_unknown_payment_id', 'meta.paymentId was not issued by this server', buyer);
     if (issued.used) return fail('permit_payment_id_used', 'meta.paymentId was already used', buyer);
     if (String(permit.meta.nonce) !== issued.nonce) return fail('permit_nonce_mismatch', 'meta.nonce is not the one issued with this paymentId', buyer);
-    if (permit.meta.kind !== 'PAYMENT_ONLY') return fail('invalid_payload', 'meta.kind must be PAYMENT_ONLY', buyer, 400);
+    if (permit.meta.kind !== 'PAYMENT_ONLY') return fail('invalid_payload', 'meta.kind must be PAYMENT_ONLY', buyer);
     if (permit.payment.payTo !== offer.payTo) return fail('permit_payto_mismatch', `payment.payTo ${permit.payment.payTo} is not payTo ${offer.payTo}`, buyer);
     if (permit.payment.payToken !== offer.asset) return fail('permit_token_mismatch', `payment.payToken is not ${offer.asset}`, buyer);
     if (BigInt(permit.payment.payAmount) < BigInt(offer.amount)) return fail('permit_amount_insufficient', `payment.payAmount is below ${offer.amount}`, buyer);
@@ -441,7 +442,7 @@ export class Paywall {
     try {
       typed = paymentPermitTypedData(permit, TRON_CHAIN_IDS[network], PAYMENT_PERMIT_CONTRACTS[network]);
     } catch (error) {
-      return fail('invalid_payload', (error as Error).message, buyer, 400);
+      return fail('invalid_payload', (error as Error).message, buyer);
     }
     const signer = await recover(typed, signature);
     if (!signer || signer.toLowerCase() !== tronAddressToEvmHex(buyer)) return fail('invalid_exact_permit_signature', 'the signature does not recover to buyer', buyer);
@@ -464,13 +465,13 @@ export class Paywall {
   async #verifyGasFree(payload: Record<string, unknown>, offer: Requirement, req: PriceRequest): Promise<Verification> {
     const message = payload.gasfree as GasFreeMessageJson | undefined;
     const signature = payload.signature;
-    if (!message || typeof signature !== 'string') return fail('missing_gasfree_payload', 'payload needs gasfree and signature', undefined, 400);
+    if (!message || typeof signature !== 'string') return fail('missing_gasfree_payload', 'payload needs gasfree and signature');
     const user = message.user;
     for (const f of ['token', 'serviceProvider', 'user', 'receiver'] as const) {
-      if (typeof message[f] !== 'string' || !isTronAddress(message[f])) return fail('missing_gasfree_payload', `gasfree.${f} is not a TRON address`, undefined, 400);
+      if (typeof message[f] !== 'string' || !isTronAddress(message[f])) return fail('missing_gasfree_payload', `gasfree.${f} is not a TRON address`);
     }
     for (const f of ['value', 'maxFee', 'deadline', 'version', 'nonce'] as const) {
-      if (!/^\d+$/.test(String(message[f]))) return fail('missing_gasfree_payload', `gasfree.${f} must be an integer string`, user, 400);
+      if (!/^\d+$/.test(String(message[f]))) return fail('missing_gasfree_payload', `gasfree.${f} must be an integer string`, user);
     }
     if (message.token !== offer.asset) return fail('gasfree_token_mismatch', `token is not ${offer.asset}`, user);
     if (message.receiver !== offer.payTo) return fail('gasfree_payto_mismatch', `receiver ${message.receiver} is not payTo ${offer.payTo}`, user);
@@ -478,7 +479,7 @@ export class Paywall {
     if (message.serviceProvider !== MOCK_PAY_TO.gasfreeProvider) return fail('gasfree_fee_to_mismatch', 'serviceProvider is not a listed provider', user);
     if (BigInt(message.maxFee) < BigInt(this.options.gasfreeTransferFee)) return fail('gasfree_fee_too_low', 'maxFee is below the provider fee', user);
     if (Number(message.deadline) <= Math.floor(this.now() / 1000)) return fail('gasfree_expired', 'the deadline has passed', user);
-    if (String(message.version) !== '1') return fail('missing_gasfree_payload', 'version must be 1', user, 400);
+    if (String(message.version) !== '1') return fail('missing_gasfree_payload', 'version must be 1', user);
     const expectedNonce = this.gasfreeNonces.get(user) ?? 0;
     if (Number(message.nonce) < expectedNonce) return fail('gasfree_nonce_used', `nonce ${message.nonce} was already used (next is ${expectedNonce})`, user);
     if (Number(message.nonce) !== expectedNonce) return fail('gasfree_nonce_mismatch', `nonce must be ${expectedNonce}`, user);
@@ -511,7 +512,7 @@ export class Paywall {
   async #verifyTronExact(payload: Record<string, unknown>, offer: Requirement, req: PriceRequest): Promise<Verification> {
     const signed = payload.signedTransaction as { txID?: string; raw_data_hex?: string; signature?: string[] } | undefined;
     const from = payload.from;
-    if (!signed || typeof from !== 'string') return fail('invalid_payload', 'payload needs signedTransaction and from', undefined, 400);
+    if (!signed || typeof from !== 'string') return fail('invalid_payload', 'payload needs signedTransaction and from');
     const verified = verifySignedTransaction(signed as never);
     if (!verified.ok) return fail('invalid_exact_tron_payload_signature', `the signed transaction does not verify (${verified.reason})`, from);
     const d = verified.decoded;
