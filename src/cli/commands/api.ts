@@ -9,6 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import { findEndpoint } from '../../api/endpoints.js';
+import { PageLimitError, walkOffsetPages } from '../../api/pages.js';
 import { type Context, action } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import { parseIdempotencyKey } from '../parse.js';
@@ -20,8 +22,6 @@ type Method = (typeof METHODS)[number];
 
 /** Paths under these first segments are sent as given; anything else is below /api/v1. */
 const ROOTS = new Set(['api', 'x402', '__mock', 'wallet', 'walletsolidity', 'openapi.json']);
-/** POST routes where the server honours an Idempotency-Key (so a retried POST is safe). */
-const IDEMPOTENT = new Set(['/api/v1/orders', '/api/v1/withdraw']);
 /** Most pages `--paginate` fetches. */
 const MAX_PAGES = 1000;
 
@@ -78,15 +78,6 @@ export function resolvePath(input: string, baseUrl: string): { path: string; que
   const first = relative.split(/[/?#]/)[1] ?? '';
   const url = new URL(ROOTS.has(first) ? relative : `/api/v1${relative}`, 'http://path.invalid');
   return { path: url.pathname, query: Object.fromEntries(url.searchParams) };
-}
-
-/** The one array property of a page (`{ orders: [...], total }`), when the answer is a page. */
-function pageItems(data: unknown): { key: string; items: unknown[]; total: number | undefined } | undefined {
-  if (!data || typeof data !== 'object' || Array.isArray(data)) return undefined;
-  const arrays = Object.entries(data as Record<string, unknown>).filter(([, v]) => Array.isArray(v));
-  if (arrays.length !== 1) return undefined;
-  const total = (data as { total?: unknown }).total;
-  return { key: arrays[0]![0], items: arrays[0]![1] as unknown[], total: typeof total === 'number' ? total : undefined };
 }
 
 /** The status line and headers, as `gh api -i` prints them. */
@@ -203,7 +194,10 @@ const command: CommandModule = {
         if (!apiKey) ctx.debug('no API key configured: sending without one');
         const client = await ctx.clientFor(settings.baseUrl.value, apiKey);
         const http = client.http;
-        const key = method === 'POST' && IDEMPOTENT.has(path) ? (idempotencyKey ?? randomUUID()) : idempotencyKey;
+        // The endpoint table says which operation this is: whether it honours an Idempotency-Key
+        // (then one is always sent, so the request core may retry the POST) and how it pages.
+        const entry = findEndpoint(method, path);
+        const key = entry?.idempotent ? (idempotencyKey ?? randomUUID()) : idempotencyKey;
         const send = (q: Record<string, unknown>) =>
           http.request({
             // The request core types the account API's own methods; PUT and PATCH go through it the same way.
@@ -222,34 +216,25 @@ const command: CommandModule = {
           print(data, response);
           return;
         }
-        // Every page, by offset, into one array. The walk trusts no server to end it: it stops
-        // on an empty page, a page with nothing new, an offset past `total`, or MAX_PAGES.
+        // Every page into one array, as the entry's pagination says (src/api/pages.ts).
+        if (!entry?.pagination) {
+          const { data, response } = await send(query);
+          if (!Array.isArray(data)) throw new CliError('NOT_A_LIST', `${path} is not a paginated list`, { exitCode: EXIT.USAGE, hint: 'drop --paginate' });
+          print(data, response); // not a paged list: the one answer is all of it
+          return;
+        }
         const all: unknown[] = [];
-        const seen = new Set<string>();
-        let offset = Number(query.offset ?? 0) || 0;
         let firstResponse: Response | undefined;
-        for (let pages = 1; ; pages++) {
-          const { data, response } = await send({ ...query, offset });
-          firstResponse ??= response;
-          if (Array.isArray(data)) {
-            all.push(...data); // not a paged list: the one answer is all of it
-            break;
+        try {
+          const pages = walkOffsetPages(entry.pagination, (page) => send({ ...query, ...page }), { startOffset: Number(query.offset ?? 0) || 0, maxPages: MAX_PAGES });
+          for await (const page of pages) {
+            firstResponse ??= page.response;
+            all.push(...page.items);
           }
-          const page = pageItems(data);
-          if (!page) throw new CliError('NOT_A_LIST', `${path} did not answer a page ({items: [...], total})`, { exitCode: EXIT.USAGE, hint: 'drop --paginate' });
-          let fresh = 0;
-          for (const item of page.items) {
-            const id = (item as { id?: unknown } | null)?.id;
-            if (typeof id === 'string') {
-              if (seen.has(id)) continue;
-              seen.add(id);
-            }
-            fresh++;
-            all.push(item);
-          }
-          offset += page.items.length;
-          if (fresh === 0 || (page.total !== undefined && offset >= page.total)) break;
-          if (pages >= MAX_PAGES) throw new CliError('PAGINATION_LIMIT', `stopped after ${MAX_PAGES} pages`, { hint: 'narrow the query' });
+        } catch (error) {
+          if (error instanceof PageLimitError) throw new CliError('PAGINATION_LIMIT', error.message, { hint: 'narrow the query' });
+          if (error instanceof TypeError) throw new CliError('NOT_A_LIST', `${path} did not answer a page (${error.message})`, { exitCode: EXIT.USAGE, hint: 'drop --paginate' });
+          throw error;
         }
         print(all, firstResponse!);
       }),
