@@ -115,130 +115,7 @@ const command: CommandModule = {
             '  trx-rent api GET /api/v1/prices/best -f resource=ENERGY -i\n' +
             '  trx-rent api /x402/tron/network -f format=summary --key-file key.txt --yes',
         ),
-    ).action(
-      action<[string, string?], ApiOptions>(async (ctx, { args: [first, second], opts }) => {
-        let method: Method | undefined;
-        let target: string;
-        if (second === undefined) {
-          target = first;
-        } else {
-          const upper = first.toUpperCase();
-          if (!(METHODS as readonly string[]).includes(upper)) throw new UsageError(`METHOD must be one of ${METHODS.join(', ')}, got ${JSON.stringify(first)}`);
-          method = upper as Method;
-          target = second;
-        }
-        const fields: Record<string, unknown> = {};
-        for (const f of opts.rawField) {
-          const [k, v] = splitField(f, '-f');
-          fields[k] = v;
-        }
-        for (const f of opts.field) {
-          const [k, v] = splitField(f, '-F');
-          fields[k] = typedValue(v);
-        }
-        const headers: Record<string, string> = {};
-        for (const h of opts.header) {
-          const at = h.indexOf(':');
-          if (at <= 0) throw new UsageError(`-H takes name:value, got ${JSON.stringify(h.replace(/:.*/, ':…'))}`);
-          const name = h.slice(0, at).trim().toLowerCase();
-          if (name === 'x-api-key' || name === 'authorization') {
-            throw new UsageError(`-H ${name} is not taken (it would show in the process list)`, 'the key comes from --api-key-file, TRX_RENT_API_KEY or the profile');
-          }
-          headers[name] = h.slice(at + 1).trim();
-        }
-        let input: unknown;
-        if (opts.input !== undefined) input = await readInput(ctx, opts.input);
-        method ??= !opts.paginate && (Object.keys(fields).length || input !== undefined) ? 'POST' : 'GET';
-        const inQuery = method === 'GET' || method === 'DELETE' || input !== undefined;
-        if (opts.paginate && method !== 'GET') throw new UsageError('--paginate walks the pages of a GET');
-        const idempotencyKey = parseIdempotencyKey(opts.idempotencyKey);
-
-        const settings = await ctx.settings(true);
-        if (!settings.baseUrl) {
-          throw new UsageError('No API base URL', 'pass --base-url URL, set TRX_RENT_BASE_URL, run `trx-rent login`, or try --mock', 'CONFIGURATION_ERROR');
-        }
-        const resolved = resolvePath(target, settings.baseUrl.value);
-        const query: Record<string, unknown> = { ...resolved.query, ...(inQuery ? fields : {}) };
-        const body = inQuery ? input : fields;
-        const { path } = resolved;
-        const { unknown: anything } = await import('zod');
-        const schema = anything();
-
-        const print = (data: unknown, response: Response) => {
-          if (opts.include) ctx.out.plain(headerBlock(response));
-          if (data === undefined) return;
-          ctx.out.result(data);
-        };
-
-        if (path.startsWith('/x402/')) {
-          if (method !== 'GET' && method !== 'POST') throw new UsageError(`the x402 routes take GET or POST, not ${method}`);
-          if (opts.paginate) throw new UsageError('--paginate is for /api/v1 list endpoints');
-          const run = await paidClient(ctx, opts);
-          let paid: Awaited<ReturnType<typeof run.client.request<typeof schema>>>;
-          try {
-            paid = await run.client.request(method, path, {
-              schema,
-              ...(Object.keys(query).length ? { query } : {}),
-              ...(method === 'POST' ? { body: body ?? {} } : {}),
-            });
-          } catch (error) {
-            throw translate(run.sdk, error);
-          }
-          const p = paid.payment;
-          if (p) ctx.out.diag(ctx.out.e.dim(`paid ${p.amount_usd} USD in ${p.symbol} on ${run.sdk.networkLabel(p.network)} (${p.scheme})${p.transaction ? `, tx ${p.transaction}` : ''}`));
-          print(paid.data, paid.response);
-          return;
-        }
-
-        const apiKey = settings.apiKey?.value;
-        if (!apiKey) ctx.debug('no API key configured: sending without one');
-        const client = await ctx.clientFor(settings.baseUrl.value, apiKey);
-        const http = client.http;
-        // The endpoint table says which operation this is: whether it honours an Idempotency-Key
-        // (then one is always sent, so the request core may retry the POST) and how it pages.
-        const entry = findEndpoint(method, path);
-        const key = entry?.idempotent ? (idempotencyKey ?? randomUUID()) : idempotencyKey;
-        const send = (q: Record<string, unknown>) =>
-          http.request({
-            // The request core types the account API's own methods; PUT and PATCH go through it the same way.
-            method: method as 'GET',
-            path,
-            ...(Object.keys(q).length ? { query: q as Record<string, string> } : {}),
-            ...(body !== undefined && !(method === 'GET' || method === 'DELETE') ? { body } : {}),
-            schema,
-            auth: Boolean(apiKey),
-            ...(key ? { idempotencyKey: key } : {}),
-            options: { headers },
-          });
-
-        if (!opts.paginate) {
-          const { data, response } = await send(query);
-          print(data, response);
-          return;
-        }
-        // Every page into one array, as the entry's pagination says (src/api/pages.ts).
-        if (!entry?.pagination) {
-          const { data, response } = await send(query);
-          if (!Array.isArray(data)) throw new CliError('NOT_A_LIST', `${path} is not a paginated list`, { exitCode: EXIT.USAGE, hint: 'drop --paginate' });
-          print(data, response); // not a paged list: the one answer is all of it
-          return;
-        }
-        const all: unknown[] = [];
-        let firstResponse: Response | undefined;
-        try {
-          const pages = walkOffsetPages(entry.pagination, (page) => send({ ...query, ...page }), { startOffset: Number(query.offset ?? 0) || 0, maxPages: MAX_PAGES });
-          for await (const page of pages) {
-            firstResponse ??= page.response;
-            all.push(...page.items);
-          }
-        } catch (error) {
-          if (error instanceof PageLimitError) throw new CliError('PAGINATION_LIMIT', error.message, { hint: 'narrow the query' });
-          if (error instanceof TypeError) throw new CliError('NOT_A_LIST', `${path} did not answer a page (${error.message})`, { exitCode: EXIT.USAGE, hint: 'drop --paginate' });
-          throw error;
-        }
-        print(all, firstResponse!);
-      }),
-    );
+    ).action(action<[string, string?], ApiOptions>(runApi));
   },
 };
 
@@ -259,6 +136,129 @@ async function readInput(ctx: Context, file: string): Promise<unknown> {
   } catch {
     throw new UsageError(`--input ${file === '-' ? '-' : file} is not JSON`, undefined, 'VALIDATION_ERROR');
   }
+}
+
+async function runApi(ctx: Context, { args: [first, second], opts }: { args: [string, string?]; opts: ApiOptions; cmd: Command }): Promise<number | void> {
+  let method: Method | undefined;
+  let target: string;
+  if (second === undefined) {
+    target = first;
+  } else {
+    const upper = first.toUpperCase();
+    if (!(METHODS as readonly string[]).includes(upper)) throw new UsageError(`METHOD must be one of ${METHODS.join(', ')}, got ${JSON.stringify(first)}`);
+    method = upper as Method;
+    target = second;
+  }
+  const fields: Record<string, unknown> = {};
+  for (const f of opts.rawField) {
+    const [k, v] = splitField(f, '-f');
+    fields[k] = v;
+  }
+  for (const f of opts.field) {
+    const [k, v] = splitField(f, '-F');
+    fields[k] = typedValue(v);
+  }
+  const headers: Record<string, string> = {};
+  for (const h of opts.header) {
+    const at = h.indexOf(':');
+    if (at <= 0) throw new UsageError(`-H takes name:value, got ${JSON.stringify(h.replace(/:.*/, ':…'))}`);
+    const name = h.slice(0, at).trim().toLowerCase();
+    if (name === 'x-api-key' || name === 'authorization') {
+      throw new UsageError(`-H ${name} is not taken (it would show in the process list)`, 'the key comes from --api-key-file, TRX_RENT_API_KEY or the profile');
+    }
+    headers[name] = h.slice(at + 1).trim();
+  }
+  let input: unknown;
+  if (opts.input !== undefined) input = await readInput(ctx, opts.input);
+  method ??= !opts.paginate && (Object.keys(fields).length || input !== undefined) ? 'POST' : 'GET';
+  const inQuery = method === 'GET' || method === 'DELETE' || input !== undefined;
+  if (opts.paginate && method !== 'GET') throw new UsageError('--paginate walks the pages of a GET');
+  const idempotencyKey = parseIdempotencyKey(opts.idempotencyKey);
+
+  const settings = await ctx.settings(true);
+  if (!settings.baseUrl) {
+    throw new UsageError('No API base URL', 'pass --base-url URL, set TRX_RENT_BASE_URL, run `trx-rent login`, or try --mock', 'CONFIGURATION_ERROR');
+  }
+  const resolved = resolvePath(target, settings.baseUrl.value);
+  const query: Record<string, unknown> = { ...resolved.query, ...(inQuery ? fields : {}) };
+  const body = inQuery ? input : fields;
+  const { path } = resolved;
+  const { unknown: anything } = await import('zod');
+  const schema = anything();
+
+  const print = (data: unknown, response: Response) => {
+    if (opts.include) ctx.out.plain(headerBlock(response));
+    if (data === undefined) return;
+    ctx.out.result(data);
+  };
+
+  if (path.startsWith('/x402/')) {
+    if (method !== 'GET' && method !== 'POST') throw new UsageError(`the x402 routes take GET or POST, not ${method}`);
+    if (opts.paginate) throw new UsageError('--paginate is for /api/v1 list endpoints');
+    const run = await paidClient(ctx, opts);
+    let paid: Awaited<ReturnType<typeof run.client.request<typeof schema>>>;
+    try {
+      paid = await run.client.request(method, path, {
+        schema,
+        ...(Object.keys(query).length ? { query } : {}),
+        ...(method === 'POST' ? { body: body ?? {} } : {}),
+      });
+    } catch (error) {
+      throw translate(run.sdk, error);
+    }
+    const p = paid.payment;
+    if (p) ctx.out.diag(ctx.out.e.dim(`paid ${p.amount_usd} USD in ${p.symbol} on ${run.sdk.networkLabel(p.network)} (${p.scheme})${p.transaction ? `, tx ${p.transaction}` : ''}`));
+    print(paid.data, paid.response);
+    return;
+  }
+
+  const apiKey = settings.apiKey?.value;
+  if (!apiKey) ctx.debug('no API key configured: sending without one');
+  const client = await ctx.clientFor(settings.baseUrl.value, apiKey);
+  const http = client.http;
+  // The endpoint table says which operation this is: whether it honours an Idempotency-Key
+  // (then one is always sent, so the request core may retry the POST) and how it pages.
+  const entry = findEndpoint(method, path);
+  const key = entry?.idempotent ? (idempotencyKey ?? randomUUID()) : idempotencyKey;
+  const send = (q: Record<string, unknown>) =>
+    http.request({
+      // The request core types the account API's own methods; PUT and PATCH go through it the same way.
+      method: method as 'GET',
+      path,
+      ...(Object.keys(q).length ? { query: q as Record<string, string> } : {}),
+      ...(body !== undefined && !(method === 'GET' || method === 'DELETE') ? { body } : {}),
+      schema,
+      auth: Boolean(apiKey),
+      ...(key ? { idempotencyKey: key } : {}),
+      options: { headers },
+    });
+
+  if (!opts.paginate) {
+    const { data, response } = await send(query);
+    print(data, response);
+    return;
+  }
+  // Every page into one array, as the entry's pagination says (src/api/pages.ts).
+  if (!entry?.pagination) {
+    const { data, response } = await send(query);
+    if (!Array.isArray(data)) throw new CliError('NOT_A_LIST', `${path} is not a paginated list`, { exitCode: EXIT.USAGE, hint: 'drop --paginate' });
+    print(data, response); // not a paged list: the one answer is all of it
+    return;
+  }
+  const all: unknown[] = [];
+  let firstResponse: Response | undefined;
+  try {
+    const pages = walkOffsetPages(entry.pagination, (page) => send({ ...query, ...page }), { startOffset: Number(query.offset ?? 0) || 0, maxPages: MAX_PAGES });
+    for await (const page of pages) {
+      firstResponse ??= page.response;
+      all.push(...page.items);
+    }
+  } catch (error) {
+    if (error instanceof PageLimitError) throw new CliError('PAGINATION_LIMIT', error.message, { hint: 'narrow the query' });
+    if (error instanceof TypeError) throw new CliError('NOT_A_LIST', `${path} did not answer a page (${error.message})`, { exitCode: EXIT.USAGE, hint: 'drop --paginate' });
+    throw error;
+  }
+  print(all, firstResponse!);
 }
 
 export default command;

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { action } from '../context.js';
+import { type Context, action } from '../context.js';
 import { UsageError } from '../errors.js';
 import { READABLE_KEYS, SETTABLE_KEYS, type ProfileSettings, validateProfileName } from '../config.js';
 import { renderPairs } from '../output.js';
@@ -43,66 +43,66 @@ const command: CommandModule = {
       .command('get')
       .description('print one setting')
       .argument('<key>', READABLE_KEYS.join(' | '))
-      .action(
-        action<[string]>(async (ctx, { args: [keyArg] }) => {
-          const key = parseChoice(keyArg, READABLE_KEYS, 'key');
-          const { name, settings } = await ctx.profile();
-          const value = shown(settings)[key] ?? null;
-          ctx.out.result({ profile: name, key, value }, () => value ?? ctx.out.s.dim('(not set)'));
-        }),
-      );
+      .action(action<[string]>(runGet));
 
     cmd
       .command('set')
       .description('change one setting (api_key: use `trx-rent login`)')
       .argument('<key>', SETTABLE_KEYS.join(' | '))
       .argument('<value>')
-      .action(
-        action<[string, string]>(async (ctx, { args: [keyArg, rawValue] }) => {
-          if (keyArg.trim().toLowerCase() === 'api_key') {
-            throw new UsageError('api_key is not set with an argument (it would show in the process list)', 'run `trx-rent login`');
-          }
-          const key = parseChoice(keyArg, SETTABLE_KEYS, 'key');
-          const value = await checkValue(key, rawValue.trim());
-          const store = await ctx.config();
-          const name = validateProfileName(await ctx.profileName());
-          store.updateProfile(name, { [key]: value });
-          if (!store.currentProfile()) store.setCurrentProfile(name);
-          ctx.out.result({ profile: name, key, value, config_path: store.path }, () => `${ctx.out.s.green('✓')} ${name}.${key} = ${value}`);
-        }),
-      );
+      .action(action<[string, string]>(runSet));
 
     cmd
       .command('unset')
       .description('remove one setting (api_key included: forgets the saved key)')
       .argument('<key>', READABLE_KEYS.join(' | '))
-      .action(
-        action<[string]>(async (ctx, { args: [keyArg] }) => {
-          const key = parseChoice(keyArg, READABLE_KEYS, 'key');
-          const store = await ctx.config();
-          const name = await ctx.profileName();
-          if (store.getProfile(name)) store.updateProfile(name, { [key]: undefined });
-          ctx.out.result({ profile: name, key, value: null }, () => `${ctx.out.s.green('✓')} ${name}.${key} removed`);
-        }),
-      );
+      .action(action<[string]>(runUnset));
 
     cmd
       .command('list')
       .description("every setting of the profile, and the config file's path")
-      .action(
-        action(async (ctx) => {
-          const store = await ctx.config();
-          const { name, settings } = await ctx.profile();
-          const values = shown(settings);
-          ctx.out.result({ profile: name, exists: settings !== undefined, config_path: store.path, settings: values }, () =>
-            `${ctx.out.s.bold(`profile ${name}`)}${settings ? '' : ctx.out.s.dim(' (not saved yet)')}\n${renderPairs(
-              Object.entries(values).map(([k, v]) => [k, v ?? ctx.out.s.dim('(not set)')]),
-              ctx.out.s,
-            )}${ctx.out.s.dim(store.path)}`,
-          );
-        }),
-      );
+      .action(action(runList));
   },
 };
+
+async function runGet(ctx: Context, { args: [keyArg] }: { args: [string]; opts: Record<string, unknown>; cmd: Command }): Promise<number | void> {
+  const key = parseChoice(keyArg, READABLE_KEYS, 'key');
+  const { name, settings } = await ctx.profile();
+  const value = shown(settings)[key] ?? null;
+  ctx.out.result({ profile: name, key, value }, () => value ?? ctx.out.s.dim('(not set)'));
+}
+
+async function runSet(ctx: Context, { args: [keyArg, rawValue] }: { args: [string, string]; opts: Record<string, unknown>; cmd: Command }): Promise<number | void> {
+  if (keyArg.trim().toLowerCase() === 'api_key') {
+    throw new UsageError('api_key is not set with an argument (it would show in the process list)', 'run `trx-rent login`');
+  }
+  const key = parseChoice(keyArg, SETTABLE_KEYS, 'key');
+  const value = await checkValue(key, rawValue.trim());
+  const store = await ctx.config();
+  const name = validateProfileName(await ctx.profileName());
+  store.updateProfile(name, { [key]: value });
+  if (!store.currentProfile()) store.setCurrentProfile(name);
+  ctx.out.result({ profile: name, key, value, config_path: store.path }, () => `${ctx.out.s.green('✓')} ${name}.${key} = ${value}`);
+}
+
+async function runUnset(ctx: Context, { args: [keyArg] }: { args: [string]; opts: Record<string, unknown>; cmd: Command }): Promise<number | void> {
+  const key = parseChoice(keyArg, READABLE_KEYS, 'key');
+  const store = await ctx.config();
+  const name = await ctx.profileName();
+  if (store.getProfile(name)) store.updateProfile(name, { [key]: undefined });
+  ctx.out.result({ profile: name, key, value: null }, () => `${ctx.out.s.green('✓')} ${name}.${key} removed`);
+}
+
+async function runList(ctx: Context): Promise<number | void> {
+  const store = await ctx.config();
+  const { name, settings } = await ctx.profile();
+  const values = shown(settings);
+  ctx.out.result({ profile: name, exists: settings !== undefined, config_path: store.path, settings: values }, () =>
+    `${ctx.out.s.bold(`profile ${name}`)}${settings ? '' : ctx.out.s.dim(' (not saved yet)')}\n${renderPairs(
+      Object.entries(values).map(([k, v]) => [k, v ?? ctx.out.s.dim('(not set)')]),
+      ctx.out.s,
+    )}${ctx.out.s.dim(store.path)}`,
+  );
+}
 
 export default command;

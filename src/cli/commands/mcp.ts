@@ -92,68 +92,68 @@ const command: CommandModule = {
           '      "env": { "TRX_RENT_API_KEY": "sk_live_…", "TRX_RENT_BASE_URL": "https://…" } } } }\n' +
           'Try it without an account: args ["trx-rent", "mcp", "--mock"]. Spend lines go to stderr.',
       )
-      .action(
-        action<[], McpOptions>(async (ctx, { opts }) => {
-          if (opts.saveLimits) return saveLimits(ctx, opts);
-          if (opts.keyFile === '-') throw new UsageError('--key-file - is not available here: stdin carries the MCP protocol', 'pass --key-file FILE');
-          const port = opts.http === undefined ? undefined : parseInteger(opts.http, '--http', { max: 65_535 });
-          const mock = Boolean(ctx.opts.mock);
-          const settings = await ctx.settings(true);
-          if (!settings.baseUrl) {
-            throw new UsageError('No API base URL', 'pass --base-url URL, set TRX_RENT_BASE_URL, run `trx-rent login`, or try --mock', 'CONFIGURATION_ERROR');
-          }
-          const baseUrl = settings.baseUrl.value;
-          const limits = await limitsFor(ctx, opts);
-          const { resolveLimits } = await import('../../mcp/limits.js');
-          resolveLimits(limits); // a malformed cap fails here, before any client connects
-
-          const keys = await ctx.settingsResolver.x402Keys({ keyFile: opts.keyFile }, () => Promise.reject(new UsageError('stdin carries the MCP protocol')));
-          let wallet: { tron?: string | undefined; evm?: string | undefined } | undefined = keys ? { tron: keys.tron?.value, evm: keys.evm?.value } : undefined;
-          let walletNote = keys ? `from ${[...new Set([keys.tron, keys.evm].filter((k) => k !== undefined).map((k) => describeSource(k!.source)))].join(', ')}` : 'none (x402 tools answer NO_WALLET)';
-          if (!wallet && mock) {
-            wallet = { tron: randomBytes(32).toString('hex') };
-            walletNote = 'a throwaway TRON key (the mock accepts any payer)';
-          }
-
-          const log = (line: string) => void ctx.runtime.stderr.write(`${line}\n`);
-          const options = {
-            baseUrl,
-            apiKey: settings.apiKey?.value,
-            wallet,
-            ...(mock ? { tronFullNode: baseUrl, gasfreeRelayer: `${baseUrl}/__mock/gasfree` } : {}),
-            allowSpend: Boolean(opts.allowSpend),
-            requireConfirmation: Boolean(opts.requireConfirmation),
-            limits,
-            log,
-            fetch: ctx.fetch,
-            version: ctx.version,
-            userAgent: `trx-rent-mcp/${ctx.version}`,
-          };
-          const transports = await import('../../mcp/transports.js');
-          const where = mock ? `the embedded mock at ${baseUrl}` : `${baseUrl} (${describeSource(settings.baseUrl.source)})`;
-          const key = settings.apiKey ? `API key from ${describeSource(settings.apiKey.source)}` : 'no API key (only public tools work)';
-          const mode = opts.allowSpend ? 'spending allowed within the caps' : 'read-only (start with --allow-spend to let tools spend)';
-          let served: { closed: Promise<void>; close(): Promise<void> };
-          if (port !== undefined) {
-            const http = await transports.serveHttp(options, { port, host: '127.0.0.1' });
-            served = http;
-            log(`trx-rent mcp: listening on ${http.url} (streamable HTTP, one session per client)`);
-          } else {
-            const { stdin, stdout } = ctx.runtime;
-            if (!isNodeStream(stdin) || !isNodeStream(stdout)) throw new UsageError('the stdio server needs the process streams');
-            served = await transports.serveStdio(options, { stdin: stdin as unknown as Readable, stdout: stdout as unknown as Writable });
-          }
-          log(`trx-rent mcp: on ${where}; ${key}; x402 wallet ${walletNote}; ${mode}`);
-          const signal = await Promise.race([served.closed.then(() => undefined), ctx.untilSignal()]);
-          if (signal) log(`trx-rent mcp: stopping (${signal})`);
-          await served.close();
-        }),
-      );
+      .action(action<[], McpOptions>(runMcp));
   },
 };
 
 function isNodeStream(value: unknown): boolean {
   return typeof (value as { on?: unknown })?.on === 'function';
+}
+
+async function runMcp(ctx: Context, { opts }: { args: []; opts: McpOptions; cmd: Command }): Promise<number | void> {
+  if (opts.saveLimits) return saveLimits(ctx, opts);
+  if (opts.keyFile === '-') throw new UsageError('--key-file - is not available here: stdin carries the MCP protocol', 'pass --key-file FILE');
+  const port = opts.http === undefined ? undefined : parseInteger(opts.http, '--http', { max: 65_535 });
+  const mock = Boolean(ctx.opts.mock);
+  const settings = await ctx.settings(true);
+  if (!settings.baseUrl) {
+    throw new UsageError('No API base URL', 'pass --base-url URL, set TRX_RENT_BASE_URL, run `trx-rent login`, or try --mock', 'CONFIGURATION_ERROR');
+  }
+  const baseUrl = settings.baseUrl.value;
+  const limits = await limitsFor(ctx, opts);
+  const { resolveLimits } = await import('../../mcp/limits.js');
+  resolveLimits(limits); // a malformed cap fails here, before any client connects
+
+  const keys = await ctx.settingsResolver.x402Keys({ keyFile: opts.keyFile }, () => Promise.reject(new UsageError('stdin carries the MCP protocol')));
+  let wallet: { tron?: string | undefined; evm?: string | undefined } | undefined = keys ? { tron: keys.tron?.value, evm: keys.evm?.value } : undefined;
+  let walletNote = keys ? `from ${[...new Set([keys.tron, keys.evm].filter((k) => k !== undefined).map((k) => describeSource(k!.source)))].join(', ')}` : 'none (x402 tools answer NO_WALLET)';
+  if (!wallet && mock) {
+    wallet = { tron: randomBytes(32).toString('hex') };
+    walletNote = 'a throwaway TRON key (the mock accepts any payer)';
+  }
+
+  const log = (line: string) => void ctx.runtime.stderr.write(`${line}\n`);
+  const options = {
+    baseUrl,
+    apiKey: settings.apiKey?.value,
+    wallet,
+    ...(mock ? { tronFullNode: baseUrl, gasfreeRelayer: `${baseUrl}/__mock/gasfree` } : {}),
+    allowSpend: Boolean(opts.allowSpend),
+    requireConfirmation: Boolean(opts.requireConfirmation),
+    limits,
+    log,
+    fetch: ctx.fetch,
+    version: ctx.version,
+    userAgent: `trx-rent-mcp/${ctx.version}`,
+  };
+  const transports = await import('../../mcp/transports.js');
+  const where = mock ? `the embedded mock at ${baseUrl}` : `${baseUrl} (${describeSource(settings.baseUrl.source)})`;
+  const key = settings.apiKey ? `API key from ${describeSource(settings.apiKey.source)}` : 'no API key (only public tools work)';
+  const mode = opts.allowSpend ? 'spending allowed within the caps' : 'read-only (start with --allow-spend to let tools spend)';
+  let served: { closed: Promise<void>; close(): Promise<void> };
+  if (port !== undefined) {
+    const http = await transports.serveHttp(options, { port, host: '127.0.0.1' });
+    served = http;
+    log(`trx-rent mcp: listening on ${http.url} (streamable HTTP, one session per client)`);
+  } else {
+    const { stdin, stdout } = ctx.runtime;
+    if (!isNodeStream(stdin) || !isNodeStream(stdout)) throw new UsageError('the stdio server needs the process streams');
+    served = await transports.serveStdio(options, { stdin: stdin as unknown as Readable, stdout: stdout as unknown as Writable });
+  }
+  log(`trx-rent mcp: on ${where}; ${key}; x402 wallet ${walletNote}; ${mode}`);
+  const signal = await Promise.race([served.closed.then(() => undefined), ctx.untilSignal()]);
+  if (signal) log(`trx-rent mcp: stopping (${signal})`);
+  await served.close();
 }
 
 export default command;
