@@ -115,7 +115,7 @@ const command: CommandModule = {
             '  trx-rent api GET /api/v1/prices/best -f resource=ENERGY -i\n' +
             '  trx-rent api /x402/tron/network -f format=summary --key-file key.txt --yes',
         ),
-    ).action(action<[string, string?], ApiOptions>(runApi));
+    ).action(action(runApi));
   },
 };
 

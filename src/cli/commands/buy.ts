@@ -54,7 +54,7 @@ const command: CommandModule = {
         'after',
         '\nExamples:\n  trx-rent buy 65000 --to TXYZ… --duration 1h\n  trx-rent buy 130k energy --to TXYZ… --duration 1d --max-price 40 --yes --wait --json',
       )
-      .action(action<[string?, string?], BuyOptions>(runBuy));
+      .action(action(runBuy));
   },
 };
 

@@ -43,20 +43,20 @@ const command: CommandModule = {
       .command('get')
       .description('print one setting')
       .argument('<key>', READABLE_KEYS.join(' | '))
-      .action(action<[string]>(runGet));
+      .action(action(runGet));
 
     cmd
       .command('set')
       .description('change one setting (api_key: use `trx-rent login`)')
       .argument('<key>', SETTABLE_KEYS.join(' | '))
       .argument('<value>')
-      .action(action<[string, string]>(runSet));
+      .action(action(runSet));
 
     cmd
       .command('unset')
       .description('remove one setting (api_key included: forgets the saved key)')
       .argument('<key>', READABLE_KEYS.join(' | '))
-      .action(action<[string]>(runUnset));
+      .action(action(runUnset));
 
     cmd
       .command('list')

@@ -23,7 +23,7 @@ const command: CommandModule = {
     cmd
       .option('--amount <units>', 'energy to rent in the tour', '65000')
       .option('--duration <duration>', 'rental duration in the tour', '1h')
-      .action(action<[], { amount: string; duration: string }>(runDemo));
+      .action(action(runDemo));
   },
 };
 

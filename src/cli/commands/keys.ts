@@ -18,13 +18,13 @@ const command: CommandModule = {
       .description('create a key; the secret appears only in this output')
       .option('--name <name>', 'label for the key')
       .option('--permissions <list>', `comma-separated: ${PERMISSIONS.join(', ')}`)
-      .action(action<[], { name?: string; permissions?: string }>(runCreate));
+      .action(action(runCreate));
 
     cmd
       .command('revoke')
       .description('revoke a key at once (requests with it then fail with 401)')
       .argument('[id]', 'key id')
-      .action(action<[string?]>(runRevoke));
+      .action(action(runRevoke));
   },
 };
 

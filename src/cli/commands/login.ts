@@ -16,7 +16,7 @@ const command: CommandModule = {
   register(cmd: Command) {
     cmd
       .option('--with-token', 'read the key from stdin (e.g. `trx-rent login --with-token < key.txt`)')
-      .action(action<[], { withToken?: boolean }>(runLogin));
+      .action(action(runLogin));
   },
 };
 

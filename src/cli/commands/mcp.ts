@@ -92,7 +92,7 @@ const command: CommandModule = {
           '      "env": { "TRX_RENT_API_KEY": "sk_live_…", "TRX_RENT_BASE_URL": "https://…" } } } }\n' +
           'Try it without an account: args ["trx-rent", "mcp", "--mock"]. Spend lines go to stderr.',
       )
-      .action(action<[], McpOptions>(runMcp));
+      .action(action(runMcp));
   },
 };
 

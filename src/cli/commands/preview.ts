@@ -15,7 +15,7 @@ const command: CommandModule = {
       .argument('[resource]', 'energy (default) or bandwidth')
       .option('-d, --duration <duration>', 'rental duration: 30m, 1h, 3d or seconds (default 1h)')
       .option('--max-price <sun>', 'exclude providers above this price per unit (SUN)')
-      .action(action<[string?, string?], { duration?: string; maxPrice?: string }>(runPreview));
+      .action(action(runPreview));
   },
 };
 

@@ -17,13 +17,13 @@ const command: CommandModule = {
       .command('use')
       .description('make a profile the current one')
       .argument('<name>')
-      .action(action<[string]>(runUse));
+      .action(action(runUse));
 
     cmd
       .command('remove')
       .description('delete a profile and its saved key (asks to confirm unless --yes)')
       .argument('<name>')
-      .action(action<[string]>(runRemove));
+      .action(action(runRemove));
   },
 };
 

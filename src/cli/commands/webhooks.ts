@@ -32,88 +32,18 @@ const command: CommandModule = {
       .description('register an HTTPS endpoint; the signing secret appears only in this output')
       .option('--url <url>', 'https:// endpoint (http:// only on loopback, e.g. for the mock)')
       .option('--events <list>', `comma-separated, or "all": ${EVENTS.join(', ')}`)
-      .action(
-        action<[], { url?: string; events?: string }>(async (ctx, { opts }) => {
-          const input = await ctx.inputs<{ url: string; events: Array<(typeof EVENTS)[number]> }>({
-            url: {
-              value: opts.url?.trim() || undefined,
-              label: '--url URL',
-              ask: async (p) =>
-                (
-                  await p.input({
-                    message: 'Endpoint URL (https://…)?',
-                    validate: (v: string) => (/^https?:\/\/\S+$/.test(v.trim()) ? true : 'An http(s) URL is required'),
-                  })
-                ).trim(),
-            },
-            events: {
-              value: parseEvents(opts.events),
-              label: '--events LIST',
-              ask: (p) =>
-                p.checkbox({ message: 'Events?', choices: EVENTS.map((value) => ({ value, checked: true })), required: true }),
-            },
-          });
-          const client = await ctx.client();
-          const webhook = await (await client.get('webhooks')).create({ url: input.url, events: input.events });
-          ctx.out.warn('the signing secret below is shown only once: store it now');
-          ctx.out.result(webhook, () =>
-            renderPairs(
-              [
-                ['id', webhook.id],
-                ['url', webhook.url],
-                ['events', webhook.events.join(', ')],
-                ['secret', ctx.out.s.bold(String(webhook.secret ?? '(not returned)'))],
-              ],
-              ctx.out.s,
-            ),
-          );
-        }),
-      );
+      .action(action(runCreate));
 
     cmd
       .command('list')
       .description('registered endpoints (secrets are never listed)')
-      .action(
-        action(async (ctx) => {
-          const client = await ctx.client();
-          const list = await (await client.get('webhooks')).list();
-          ctx.out.result(list, () => {
-            const s = ctx.out.s;
-            if (!list.length) return s.dim('No webhooks.');
-            return renderTable(
-              [
-                { header: 'ID', truncate: 'middle', shrink: 0, min: 13 },
-                { header: 'URL', truncate: 'middle', shrink: 2, min: 20 },
-                { header: 'EVENTS', shrink: 3 },
-                { header: 'ACTIVE', truncate: 'none' },
-                { header: 'CREATED', shrink: 2, min: 10 },
-              ],
-              list.map((w) => [w.id, w.url, w.events.join(','), w.is_active ? s.green('yes') : s.red('no'), formatTime(w.created_at)]),
-              s,
-            );
-          });
-        }),
-      );
+      .action(action(runList));
 
     cmd
       .command('delete')
       .description('remove an endpoint (asks to confirm unless --yes)')
       .argument('[id]', 'webhook id')
-      .action(
-        action<[string?]>(async (ctx, { args: [idArg] }) => {
-          const { id } = await ctx.inputs<{ id: string }>({
-            id: {
-              value: idArg?.trim() || undefined,
-              label: '<id>',
-              ask: async (p) => (await p.input({ message: 'Webhook id?', validate: (v: string) => (v.trim() ? true : 'required') })).trim(),
-            },
-          });
-          await ctx.confirm(`Delete webhook ${id}?`, 'delete the webhook');
-          const client = await ctx.client();
-          const result = await (await client.get('webhooks')).delete(id);
-          ctx.out.result({ id, ...result }, () => `${ctx.out.s.green('✓')} Webhook ${id} deleted.`);
-        }),
-      );
+      .action(action(runDelete));
 
     cmd
       .command('verify')
@@ -124,29 +54,7 @@ const command: CommandModule = {
       .option('--signature <value>', 'the X-Service-Signature header value (sha256=<hex>)')
       .option('--tolerance <seconds>', "also reject events whose timestamp is older than this (0 = don't check)", '0')
       .addHelpText('after', preferHelp(false))
-      .action(
-        action<[], { secret?: string; secretFile?: string; signature?: string; tolerance: string }>(async (ctx, { opts }) => {
-          // stdin carries the body here, so the secret cannot come from it.
-          const secret = await ctx.settingsResolver.webhookSecret(opts);
-          const missing = [...(secret ? [] : [`--secret (or --secret-file, ${ENV.webhookSecret})`]), ...(opts.signature ? [] : ['--signature'])];
-          if (ctx.stdin.isTTY) missing.push('the body on stdin');
-          if (missing.length) throw new UsageError(`missing ${missing.join(', ')}`, 'trx-rent webhooks verify --secret-file FILE --signature "sha256=…" < body.json', 'MISSING_ARGUMENT');
-          ctx.debug(`webhook secret from ${describeSource(secret!.source)}`);
-          const toleranceSec = parseInteger(opts.tolerance, '--tolerance');
-          const raw = await ctx.readStdinBytes();
-          const { constructWebhookEvent } = await import('../../webhooks/index.js');
-          try {
-            const event = await constructWebhookEvent(raw, opts.signature, secret!.value, toleranceSec > 0 ? { toleranceSec } : { skipTimestampCheck: true });
-            ctx.out.result({ verified: true, event }, () => `${ctx.out.s.green('✓ verified')} ${event.event}\n${JSON.stringify(event.data, null, 2)}`);
-          } catch (error) {
-            const reason = String((error as { reason?: unknown }).reason ?? 'invalid');
-            throw new CliError('WEBHOOK_SIGNATURE_INVALID', `${(error as Error).message} (${reason})`, {
-              exitCode: EXIT.API,
-              hint: 'pass the raw body exactly as received, the header value as sent, and the secret from `webhooks create`',
-            });
-          }
-        }),
-      );
+      .action(action(runVerify));
 
     cmd
       .command('listen')
@@ -298,6 +206,98 @@ async function listen(ctx: Context, opts: ListenOptions): Promise<number> {
   await Promise.race([Promise.allSettled([...pending]), new Promise((r) => setTimeout(r, 2_000).unref())]);
   out.diag(`Stopped (${signal}) after ${count} deliver${count === 1 ? 'y' : 'ies'}.`);
   return 0;
+}
+
+async function runCreate(ctx: Context, { opts }: { args: []; opts: { url?: string; events?: string }; cmd: Command }): Promise<number | void> {
+  const input = await ctx.inputs<{ url: string; events: Array<(typeof EVENTS)[number]> }>({
+    url: {
+      value: opts.url?.trim() || undefined,
+      label: '--url URL',
+      ask: async (p) =>
+        (
+          await p.input({
+            message: 'Endpoint URL (https://…)?',
+            validate: (v: string) => (/^https?:\/\/\S+$/.test(v.trim()) ? true : 'An http(s) URL is required'),
+          })
+        ).trim(),
+    },
+    events: {
+      value: parseEvents(opts.events),
+      label: '--events LIST',
+      ask: (p) =>
+        p.checkbox({ message: 'Events?', choices: EVENTS.map((value) => ({ value, checked: true })), required: true }),
+    },
+  });
+  const client = await ctx.client();
+  const webhook = await (await client.get('webhooks')).create({ url: input.url, events: input.events });
+  ctx.out.warn('the signing secret below is shown only once: store it now');
+  ctx.out.result(webhook, () =>
+    renderPairs(
+      [
+        ['id', webhook.id],
+        ['url', webhook.url],
+        ['events', webhook.events.join(', ')],
+        ['secret', ctx.out.s.bold(String(webhook.secret ?? '(not returned)'))],
+      ],
+      ctx.out.s,
+    ),
+  );
+}
+
+async function runList(ctx: Context): Promise<number | void> {
+  const client = await ctx.client();
+  const list = await (await client.get('webhooks')).list();
+  ctx.out.result(list, () => {
+    const s = ctx.out.s;
+    if (!list.length) return s.dim('No webhooks.');
+    return renderTable(
+      [
+        { header: 'ID', truncate: 'middle', shrink: 0, min: 13 },
+        { header: 'URL', truncate: 'middle', shrink: 2, min: 20 },
+        { header: 'EVENTS', shrink: 3 },
+        { header: 'ACTIVE', truncate: 'none' },
+        { header: 'CREATED', shrink: 2, min: 10 },
+      ],
+      list.map((w) => [w.id, w.url, w.events.join(','), w.is_active ? s.green('yes') : s.red('no'), formatTime(w.created_at)]),
+      s,
+    );
+  });
+}
+
+async function runDelete(ctx: Context, { args: [idArg] }: { args: [string?]; opts: Record<string, unknown>; cmd: Command }): Promise<number | void> {
+  const { id } = await ctx.inputs<{ id: string }>({
+    id: {
+      value: idArg?.trim() || undefined,
+      label: '<id>',
+      ask: async (p) => (await p.input({ message: 'Webhook id?', validate: (v: string) => (v.trim() ? true : 'required') })).trim(),
+    },
+  });
+  await ctx.confirm(`Delete webhook ${id}?`, 'delete the webhook');
+  const client = await ctx.client();
+  const result = await (await client.get('webhooks')).delete(id);
+  ctx.out.result({ id, ...result }, () => `${ctx.out.s.green('✓')} Webhook ${id} deleted.`);
+}
+
+async function runVerify(ctx: Context, { opts }: { args: []; opts: { secret?: string; secretFile?: string; signature?: string; tolerance: string }; cmd: Command }): Promise<number | void> {
+  // stdin carries the body here, so the secret cannot come from it.
+  const secret = await ctx.settingsResolver.webhookSecret(opts);
+  const missing = [...(secret ? [] : [`--secret (or --secret-file, ${ENV.webhookSecret})`]), ...(opts.signature ? [] : ['--signature'])];
+  if (ctx.stdin.isTTY) missing.push('the body on stdin');
+  if (missing.length) throw new UsageError(`missing ${missing.join(', ')}`, 'trx-rent webhooks verify --secret-file FILE --signature "sha256=…" < body.json', 'MISSING_ARGUMENT');
+  ctx.debug(`webhook secret from ${describeSource(secret!.source)}`);
+  const toleranceSec = parseInteger(opts.tolerance, '--tolerance');
+  const raw = await ctx.readStdinBytes();
+  const { constructWebhookEvent } = await import('../../webhooks/index.js');
+  try {
+    const event = await constructWebhookEvent(raw, opts.signature, secret!.value, toleranceSec > 0 ? { toleranceSec } : { skipTimestampCheck: true });
+    ctx.out.result({ verified: true, event }, () => `${ctx.out.s.green('✓ verified')} ${event.event}\n${JSON.stringify(event.data, null, 2)}`);
+  } catch (error) {
+    const reason = String((error as { reason?: unknown }).reason ?? 'invalid');
+    throw new CliError('WEBHOOK_SIGNATURE_INVALID', `${(error as Error).message} (${reason})`, {
+      exitCode: EXIT.API,
+      hint: 'pass the raw body exactly as received, the header value as sent, and the secret from `webhooks create`',
+    });
+  }
 }
 
 export default command;

@@ -25,7 +25,7 @@ const command: CommandModule = {
       .option('-a, --amount <amount>', 'the amount, as an option (same as the argument)')
       .option('--currency <currency>', orList(CURRENCIES), CURRENCIES[0])
       .option('--idempotency-key <key>', 'reuse a key to make a retried command safe (default: a new UUID)')
-      .action(action<[string?], { to?: string; amount?: string; currency: string; idempotencyKey?: string }>(runWithdraw));
+      .action(action(runWithdraw));
   },
 };
 
