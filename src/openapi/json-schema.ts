@@ -44,9 +44,18 @@ export interface ConvertOptions {
 
 type AnyZod = z.core.$ZodType;
 
+/**
+ * A schema's definition through zod's public `def` property (no internals). A `.describe()` or
+ * `.meta()` copy shares its original's definition object, which is how a described field is
+ * recognised as the schema it was made from.
+ */
+function defOf(schema: AnyZod): Record<string, unknown> & { type: string } {
+  return (schema as unknown as z.ZodType).def as unknown as Record<string, unknown> & { type: string };
+}
+
 /** Child schemas of a zod schema, for the wrappers and containers the shared schemas use. */
 function children(schema: AnyZod): AnyZod[] {
-  const def = schema._zod.def as unknown as Record<string, unknown>;
+  const def = defOf(schema);
   const out: unknown[] = [];
   switch (def.type) {
     case 'union':
@@ -77,7 +86,7 @@ function children(schema: AnyZod): AnyZod[] {
     default:
       break;
   }
-  return out.filter((c): c is AnyZod => Boolean(c && typeof c === 'object' && '_zod' in c));
+  return out.filter((c): c is AnyZod => c instanceof z.ZodType);
 }
 
 function descendants(schema: AnyZod, into: Set<AnyZod>): void {
@@ -90,11 +99,11 @@ function descendants(schema: AnyZod, into: Set<AnyZod>): void {
 
 /** The values of a `lenientEnum(...)` (a union of an enum and a plain string), else undefined. */
 export function lenientEnumValues(schema: AnyZod): string[] | undefined {
-  const def = schema._zod.def as unknown as { type: string; options?: AnyZod[] };
+  const def = defOf(schema) as { type: string; options?: AnyZod[] };
   if (def.type !== 'union' || def.options?.length !== 2) return undefined;
   const [first, second] = def.options as [AnyZod, AnyZod];
-  const a = first._zod.def as unknown as { type: string; entries?: Record<string, string> };
-  const b = second._zod.def as unknown as { type: string; checks?: unknown[] };
+  const a = defOf(first) as { type: string; entries?: Record<string, string> };
+  const b = defOf(second) as { type: string; checks?: unknown[] };
   if (a.type !== 'enum' || b.type !== 'string' || (b.checks?.length ?? 0) > 0) return undefined;
   return Object.values(a.entries ?? {});
 }
@@ -103,7 +112,7 @@ export function lenientEnumValues(schema: AnyZod): string[] | undefined {
 const UNREPRESENTABLE = new Set(['bigint', 'symbol', 'undefined', 'void', 'date', 'nan', 'custom', 'function', 'transform', 'map', 'set', 'promise']);
 
 function isUnrepresentable(schema: AnyZod): boolean {
-  const def = schema._zod.def as { type: string; values?: unknown[] };
+  const def = defOf(schema) as { type: string; values?: unknown[] };
   if (UNREPRESENTABLE.has(def.type)) return true;
   return def.type === 'literal' && (def.values ?? []).some((v) => v === undefined || typeof v === 'bigint');
 }
@@ -117,13 +126,21 @@ function assign(target: JsonSchema, replacement: JsonSchema): void {
   Object.assign(target, structuredClone(replacement), kept);
 }
 
-/**
- * The schema a `.describe()`/`.meta()` copy was made from, up to one that is replaced: a field
- * described in `src/schemas` (`looseNumber.describe('SUN.')`) is converted as `looseNumber` is.
- */
-function original(schema: AnyZod, replace: ReadonlyMap<AnyZod, JsonSchema>): AnyZod {
-  for (let s: AnyZod | undefined = schema; s; s = s._zod.parent) if (replace.has(s)) return s;
-  return schema;
+/** A lookup by schema that also finds a `.describe()`/`.meta()` copy (same definition). */
+class BySchema<V> {
+  readonly #byDef = new Map<unknown, V>();
+  constructor(entries: Iterable<readonly [AnyZod, V]> = []) {
+    for (const [schema, value] of entries) this.set(schema, value);
+  }
+  set(schema: AnyZod, value: V): void {
+    this.#byDef.set(defOf(schema), value);
+  }
+  get(schema: AnyZod): V | undefined {
+    return this.#byDef.get(defOf(schema));
+  }
+  has(schema: AnyZod): boolean {
+    return this.#byDef.has(defOf(schema));
+  }
 }
 
 /**
@@ -165,7 +182,7 @@ export function convertSchema(schema: z.ZodType, options: ConvertOptions): JsonS
 }
 
 function hooks(roots: readonly z.ZodType[], options: ConvertOptions) {
-  const replace = new Map<AnyZod, JsonSchema>([
+  const replace = new BySchema<JsonSchema>([
     [looseNumber, { type: options.looseNumberAs ?? 'number' }],
     [looseTimestamp, { type: 'string', format: 'date-time' }],
     [queryInt, { type: 'integer', minimum: 0 }],
@@ -174,12 +191,12 @@ function hooks(roots: readonly z.ZodType[], options: ConvertOptions) {
   for (const [schema, json] of options.replace ?? []) replace.set(schema, json);
   // Every schema inside a replaced one: the only places an unrepresentable schema may sit.
   const covered = new Set<AnyZod>();
-  const lenient = new Map<AnyZod, string[]>();
+  const lenient = new BySchema<string[]>();
   const visit = (schema: AnyZod, seen: Set<AnyZod>): void => {
     if (seen.has(schema)) return;
     seen.add(schema);
     const values = lenientEnumValues(schema);
-    if (replace.has(original(schema, replace)) || values) {
+    if (replace.has(schema) || values) {
       if (values && !replace.has(schema)) lenient.set(schema, values);
       descendants(schema, covered);
       return;
@@ -194,10 +211,10 @@ function hooks(roots: readonly z.ZodType[], options: ConvertOptions) {
     unrepresentable: 'any' as const,
     override: (ctx: { zodSchema: AnyZod; jsonSchema: JsonSchema; path: (string | number)[] }) => {
       if (!covered.has(ctx.zodSchema) && isUnrepresentable(ctx.zodSchema)) {
-        const type = (ctx.zodSchema._zod.def as { type: string }).type;
+        const type = defOf(ctx.zodSchema).type;
         throw new Error(`OpenAPI: a schema JSON Schema cannot represent at ${ctx.path.join('.') || '(root)'}: ${type}`);
       }
-      const replacement = replace.get(original(ctx.zodSchema, replace));
+      const replacement = replace.get(ctx.zodSchema);
       if (replacement) assign(ctx.jsonSchema, replacement);
       else {
         const values = lenient.get(ctx.zodSchema);
