@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { findEndpoint } from '../../api/endpoints.js';
+import { ENDPOINTS, ENDPOINT_LIST, findEndpoint } from '../../api/endpoints.js';
 import { PageLimitError, walkOffsetPages } from '../../api/pages.js';
 import { type Context, action } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
@@ -22,6 +22,10 @@ type Method = (typeof METHODS)[number];
 
 /** Paths under these first segments are sent as given; anything else is below /api/v1. */
 const ROOTS = new Set(['api', 'x402', '__mock', 'wallet', 'walletsolidity', 'openapi.json']);
+/** The routes that honour an Idempotency-Key, for the help (from the table). */
+const IDEMPOTENT_ROUTES = ENDPOINT_LIST.filter((e) => e.idempotent)
+  .map((e) => `${e.method} ${e.path}`)
+  .join(' and ');
 /** Most pages `--paginate` fetches. */
 const MAX_PAGES = 1000;
 
@@ -98,22 +102,22 @@ const command: CommandModule = {
       cmd
         .usage('[METHOD] PATH [-f key=value] [-F key=value] [--input FILE|-] [--paginate] [-i]')
         .argument('<method-or-path>', `${METHODS.join(', ')} (default GET, or POST with fields), or the path`)
-        .argument('[path]', 'e.g. /api/v1/orders, orders/ID, /x402/tron/network')
+        .argument('[path]', `e.g. ${ENDPOINTS.listOrders.path}, orders/ID, ${ENDPOINTS.x402Network.path}`)
         .option('-f, --raw-field <key=value>', 'a string field (repeatable)', collect, [])
         .option('-F, --field <key=value>', 'a typed field: true, false, null, numbers; @FILE reads a file (repeatable)', collect, [])
         .option('-H, --header <name:value>', 'a request header (repeatable)', collect, [])
         .option('--input <file>', 'the JSON body from a file, or - for stdin (fields then go in the query)')
         .option('--paginate', 'GET every page of a list endpoint ({items, total} pages by offset) and print one array')
         .option('-i, --include', 'print the status line and the response headers first')
-        .option('--idempotency-key <key>', 'for POST /orders and /withdraw (default: a new UUID, so retries are safe)')
+        .option('--idempotency-key <key>', `for ${IDEMPOTENT_ROUTES} (default: a new UUID, so retries are safe)`)
         .addHelpText(
           'after',
           '\nExamples:\n' +
-            '  trx-rent api /api/v1/balance\n' +
+            `  trx-rent api ${ENDPOINTS.getBalance.path}\n` +
             '  trx-rent api orders -f status=FILLED -F limit=100 --paginate --query "[].id"\n' +
-            '  trx-rent api POST /api/v1/orders --input order.json   # sent as is: no preview, no confirmation\n' +
-            '  trx-rent api GET /api/v1/prices/best -f resource=ENERGY -i\n' +
-            '  trx-rent api /x402/tron/network -f format=summary --key-file key.txt --yes',
+            `  trx-rent api POST ${ENDPOINTS.createOrder.path} --input order.json   # sent as is: no preview, no confirmation\n` +
+            `  trx-rent api GET ${ENDPOINTS.bestPrice.path} -f resource=ENERGY -i\n` +
+            `  trx-rent api ${ENDPOINTS.x402Network.path} -f format=summary --key-file key.txt --yes`,
         ),
     ).action(action(runApi));
   },
@@ -122,7 +126,7 @@ const command: CommandModule = {
 async function readInput(ctx: Context, file: string): Promise<unknown> {
   let text: string;
   if (file === '-') {
-    if (ctx.stdin.isTTY) throw new UsageError('--input - reads stdin, which is a terminal', 'pipe the body: trx-rent api POST /api/v1/orders --input - < order.json', 'MISSING_ARGUMENT');
+    if (ctx.stdin.isTTY) throw new UsageError('--input - reads stdin, which is a terminal', `pipe the body: trx-rent api POST ${ENDPOINTS.createOrder.path} --input - < order.json`, 'MISSING_ARGUMENT');
     text = await ctx.readStdin();
   } else {
     try {
