@@ -18,7 +18,7 @@ import { BroadcastRequest, BroadcastResponse } from '../schemas/transactions.js'
 import { LIMITS } from '../schemas/limits.js';
 import { type EndpointDef, withIds } from './types.js';
 
-const IdParam = z.strictObject({ id: z.string().min(1, 'is required') });
+const IdParam = z.strictObject({ id: z.string().min(1, 'is required').describe('The identifier (from the create or list response).') });
 
 const VALIDATION_422 = { code: 'VALIDATION_ERROR', status: 422, when: 'the request failed validation (the field is named in details)' } as const;
 const NOT_FOUND = (what: string) => ({ code: 'NOT_FOUND', status: 404, when: `the ${what} does not exist` }) as const;
