@@ -42,12 +42,9 @@ export const ORDER_TOOLS = [
     access: 'spend',
     input: CreateOrderRequest,
     output: CreatedOrder,
+    // The other fields are described by the request schema; these two behave differently here.
     fields: {
-      resource_type: 'ENERGY or BANDWIDTH',
       order_type: 'MARKET (default: at once at the best price), LIMIT (waits for max_price_sun), BROADCAST (several providers); PERIODIC is refused here',
-      amount: `Resource units to rent (not SUN); at least ${LIMITS.MIN_ENERGY_AMOUNT} for ENERGY`,
-      duration_sec: 'Rental duration in seconds, e.g. 3600 for one hour',
-      target_address: 'Base58 TRON address (T…) that receives the resource',
       max_price_sun: 'Highest price in SUN per unit (required for LIMIT). Omitted: the current best price',
     },
     async run(args, { session, signal, ask }) {

@@ -16,7 +16,6 @@ export const WEBHOOK_TOOLS = [
     access: 'write',
     input: CreateWebhookRequest,
     output: Webhook,
-    fields: { url: 'https:// URL that receives the events (http:// only for loopback)', events: `At least one of ${WEBHOOK_EVENTS.join(', ')}` },
     async run(args, { session, signal }) {
       return session.api.webhooks.create(args, { signal });
     },
