@@ -18,7 +18,7 @@ import { BroadcastRequest, BroadcastResponse } from '../schemas/transactions.js'
 import { LIMITS } from '../schemas/limits.js';
 import { type EndpointDef, withIds } from './types.js';
 
-const IdParam = z.strictObject({ id: z.string().min(1, 'is required') });
+const IdParam = z.strictObject({ id: z.string().min(1, 'is required').describe('The identifier (from the create or list response).') });
 
 const VALIDATION_422 = { code: 'VALIDATION_ERROR', status: 422, when: 'the request failed validation (the field is named in details)' } as const;
 const NOT_FOUND = (what: string) => ({ code: 'NOT_FOUND', status: 404, when: `the ${what} does not exist` }) as const;
@@ -40,6 +40,7 @@ export const ACCOUNT_ENDPOINTS = withIds({
     errors: [VALIDATION_422, { code: 'FORBIDDEN', status: 403, when: 'a key asks to grant a permission it does not hold' }],
     source: 'spec',
     sdk: 'keys.create',
+    cli: 'keys create',
   },
   revokeKey: {
     api: 'account',
@@ -55,6 +56,7 @@ export const ACCOUNT_ENDPOINTS = withIds({
     errors: [{ code: 'NOT_FOUND', status: 404, when: 'the key does not exist or is already revoked' }],
     source: 'spec',
     sdk: 'keys.revoke',
+    cli: 'keys revoke',
   },
 
   // ---- prices and preview ----
@@ -71,6 +73,13 @@ export const ACCOUNT_ENDPOINTS = withIds({
     errors: [],
     source: 'spec',
     sdk: 'prices.list',
+    cli: 'prices',
+    mcp: {
+      tool: 'get_prices',
+      title: 'Provider prices',
+      listKey: 'providers',
+      units: 'price_sun is SUN per unit of resource for a rental of duration_sec seconds (1 TRX = 1,000,000 SUN).',
+    },
   },
   bestPrice: {
     api: 'account',
@@ -86,6 +95,7 @@ export const ACCOUNT_ENDPOINTS = withIds({
     errors: [VALIDATION_422, { code: 'PROVIDER_UNAVAILABLE', status: 503, when: 'no online provider offers the resource' }],
     source: 'live-service',
     sdk: 'prices.best',
+    mcp: { tool: 'get_best_price', title: 'Best price', units: 'price_sun is SUN per unit; available is in resource units.' },
   },
   priceHistory: {
     api: 'account',
@@ -101,6 +111,12 @@ export const ACCOUNT_ENDPOINTS = withIds({
     errors: [VALIDATION_422],
     source: 'live-service',
     sdk: 'prices.history',
+    mcp: {
+      tool: 'get_price_history',
+      title: 'Price history',
+      listKey: 'prices',
+      units: 'price_sun is SUN per unit; available is in resource units.',
+    },
   },
   priceStats: {
     api: 'account',
@@ -115,6 +131,7 @@ export const ACCOUNT_ENDPOINTS = withIds({
     errors: [],
     source: 'live-service',
     sdk: 'prices.stats',
+    mcp: { tool: 'get_price_stats', title: 'Market statistics', units: 'Prices are SUN per unit of energy.' },
   },
   previewOrder: {
     api: 'account',
@@ -131,6 +148,12 @@ export const ACCOUNT_ENDPOINTS = withIds({
     errors: [VALIDATION_422],
     source: 'spec',
     sdk: 'orders.preview',
+    cli: 'preview',
+    mcp: {
+      tool: 'preview_order',
+      title: 'Preview an order',
+      units: `amount is in resource units (at least ${LIMITS.MIN_ENERGY_AMOUNT} for ENERGY), duration in seconds. Returns the best provider (price_sun: SUN per unit; cost_trx: total in TRX, not SUN) and the fallbacks. Uses the same provider selection as create_order.`,
+    },
   },
 
   // ---- orders ----
@@ -157,6 +180,8 @@ export const ACCOUNT_ENDPOINTS = withIds({
     ],
     source: 'spec',
     sdk: 'orders.create',
+    cli: 'buy',
+    mcp: { tool: 'create_order' },
   },
   listOrders: {
     api: 'account',
@@ -182,6 +207,8 @@ export const ACCOUNT_ENDPOINTS = withIds({
     },
     source: 'spec',
     sdk: 'orders.list',
+    cli: 'orders list',
+    mcp: { tool: 'list_orders', title: 'List orders', units: 'Money fields are in SUN; amount is in resource units; offset skips orders.' },
   },
   getOrder: {
     api: 'account',
@@ -198,6 +225,12 @@ export const ACCOUNT_ENDPOINTS = withIds({
     errors: [NOT_FOUND('order')],
     source: 'spec',
     sdk: 'orders.get',
+    cli: 'orders get',
+    mcp: {
+      tool: 'get_order',
+      title: 'Get an order',
+      units: 'Money fields are in SUN (total_cost_sun, total_fee_sun, price_sun, cost_sun); amount is in resource units.',
+    },
   },
 
   // ---- account ----
@@ -214,6 +247,12 @@ export const ACCOUNT_ENDPOINTS = withIds({
     errors: [],
     source: 'spec',
     sdk: 'balance.get',
+    cli: 'balance',
+    mcp: {
+      tool: 'get_balance',
+      title: 'Account balance',
+      units: 'Every amount is an integer in SUN (1 TRX = 1,000,000 SUN); usdt is in 6-decimal units (1 USDT = 1,000,000). Divide by 1,000,000 for TRX or USDT.',
+    },
   },
   listHistory: {
     api: 'account',
@@ -229,6 +268,13 @@ export const ACCOUNT_ENDPOINTS = withIds({
     errors: [VALIDATION_422],
     source: 'spec',
     sdk: 'history.list',
+    cli: 'history',
+    mcp: {
+      tool: 'get_history',
+      title: 'Spending history',
+      listKey: 'fills',
+      units: 'price_sun is SUN per unit, cost_sun the total in SUN; amount is in resource units.',
+    },
   },
   historySummary: {
     api: 'account',
@@ -244,6 +290,12 @@ export const ACCOUNT_ENDPOINTS = withIds({
     errors: [],
     source: 'spec',
     sdk: 'history.summary',
+    cli: 'history summary',
+    mcp: {
+      tool: 'get_history_summary',
+      title: 'Spending summary',
+      units: 'total_energy is in energy units, total_spent_sun in SUN, avg_price_sun in SUN per energy unit.',
+    },
   },
 
   // ---- deposits ----
@@ -260,6 +312,8 @@ export const ACCOUNT_ENDPOINTS = withIds({
     errors: [],
     source: 'live-service',
     sdk: 'deposits.info',
+    cli: 'deposit info',
+    mcp: { tool: 'get_deposit_info', title: 'Deposit details', units: 'Minimums are in TRX and USDT (not SUN).' },
   },
   prepareDeposit: {
     api: 'account',
@@ -275,6 +329,8 @@ export const ACCOUNT_ENDPOINTS = withIds({
     errors: [VALIDATION_422],
     source: 'spec',
     sdk: 'deposits.prepare',
+    cli: 'deposit prepare',
+    mcp: { tool: 'prepare_deposit' },
   },
   submitDeposit: {
     api: 'account',
@@ -293,6 +349,7 @@ export const ACCOUNT_ENDPOINTS = withIds({
     ],
     source: 'spec',
     sdk: 'deposits.submit',
+    cli: 'deposit submit',
   },
 
   // ---- withdrawals ----
@@ -316,6 +373,8 @@ export const ACCOUNT_ENDPOINTS = withIds({
     ],
     source: 'spec',
     sdk: 'withdrawals.create',
+    cli: 'withdraw',
+    mcp: { tool: 'withdraw' },
   },
 
   // ---- webhooks ----
@@ -333,6 +392,8 @@ export const ACCOUNT_ENDPOINTS = withIds({
     errors: [VALIDATION_422],
     source: 'spec',
     sdk: 'webhooks.create',
+    cli: 'webhooks create',
+    mcp: { tool: 'create_webhook' },
   },
   listWebhooks: {
     api: 'account',
@@ -347,6 +408,8 @@ export const ACCOUNT_ENDPOINTS = withIds({
     errors: [],
     source: 'live-service',
     sdk: 'webhooks.list',
+    cli: 'webhooks list',
+    mcp: { tool: 'list_webhooks', title: 'List webhooks', listKey: 'webhooks' },
   },
   deleteWebhook: {
     api: 'account',
@@ -362,6 +425,8 @@ export const ACCOUNT_ENDPOINTS = withIds({
     errors: [NOT_FOUND('webhook')],
     source: 'live-service',
     sdk: 'webhooks.delete',
+    cli: 'webhooks delete',
+    mcp: { tool: 'delete_webhook' },
   },
 
   // ---- transactions ----

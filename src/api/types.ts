@@ -64,6 +64,22 @@ export interface OffsetPagination {
  */
 export type SdkBinding = string | { none: string };
 
+/**
+ * The MCP tool of an operation. The unpaid GETs of the account API are generated from their entry
+ * (`src/mcp/tools/read.ts`: input from params+query, output from the response); the others are
+ * hand-written under the spending rules (`src/mcp/tools/*`) and only named here.
+ */
+export interface McpBinding {
+  /** The tool's name (snake_case), e.g. `get_prices`. */
+  tool: string;
+  /** Its title (generated tools). */
+  title?: string;
+  /** What the numbers mean (SUN or TRX, units), appended to the summary in the description (generated tools). */
+  units?: string;
+  /** The response is an array: MCP wants an object, so the result goes under this key (generated tools). */
+  listKey?: string;
+}
+
 /** One operation. `id` is the entry's key in its table. */
 export interface EndpointDef {
   api: ApiName;
@@ -111,6 +127,10 @@ export interface EndpointDef {
   pagination?: OffsetPagination;
   source: EndpointSource;
   sdk: SdkBinding;
+  /** The CLI command that covers it (`orders list`); without one, `trx-rent api METHOD PATH` does. */
+  cli?: string;
+  /** The MCP tool that covers it, if any. */
+  mcp?: McpBinding;
 }
 
 /** A table: entries keyed by their id. */

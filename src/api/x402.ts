@@ -59,6 +59,8 @@ export const X402_ENDPOINTS = withIds({
     response: X402PriceList,
     errors: INVALID,
     sdk: 'prices',
+    cli: 'x402 prices',
+    mcp: { tool: 'x402_prices' },
   },
   x402Account: {
     ...paid,
@@ -70,6 +72,8 @@ export const X402_ENDPOINTS = withIds({
     response: X402Account,
     errors: INVALID,
     sdk: 'account',
+    cli: 'x402 account',
+    mcp: { tool: 'x402_account' },
   },
   x402Estimate: {
     ...paid,
@@ -81,6 +85,8 @@ export const X402_ENDPOINTS = withIds({
     response: Estimate,
     errors: INVALID,
     sdk: 'estimate',
+    cli: 'x402 estimate',
+    mcp: { tool: 'x402_estimate' },
   },
   x402SwapQuote: {
     ...paid,
@@ -92,6 +98,8 @@ export const X402_ENDPOINTS = withIds({
     response: SwapQuote,
     errors: INVALID,
     sdk: 'swapQuote',
+    cli: 'x402 swap-quote',
+    mcp: { tool: 'x402_swap_quote' },
   },
   x402Network: {
     ...paid,
@@ -103,6 +111,8 @@ export const X402_ENDPOINTS = withIds({
     response: NetworkInfo,
     errors: INVALID,
     sdk: 'network',
+    cli: 'x402 network',
+    mcp: { tool: 'x402_network' },
   },
   x402Invoice: {
     ...paid,
@@ -114,6 +124,8 @@ export const X402_ENDPOINTS = withIds({
     response: Invoice,
     errors: INVALID,
     sdk: 'invoice',
+    cli: 'x402 invoice',
+    mcp: { tool: 'x402_invoice' },
   },
   x402Watch: {
     ...paid,
@@ -125,6 +137,8 @@ export const X402_ENDPOINTS = withIds({
     response: Watch,
     errors: INVALID,
     sdk: 'watch',
+    cli: 'x402 watch',
+    mcp: { tool: 'x402_watch' },
   },
   x402Receive: {
     ...paid,
@@ -136,6 +150,8 @@ export const X402_ENDPOINTS = withIds({
     response: Receive,
     errors: INVALID,
     sdk: 'receive',
+    cli: 'x402 receive',
+    mcp: { tool: 'x402_receive' },
   },
   x402Send: {
     ...paid,
@@ -147,6 +163,8 @@ export const X402_ENDPOINTS = withIds({
     response: SendResult,
     errors: [...INVALID, { code: 'BROADCAST_FAILED', status: 502, when: 'the network rejects the transfer (after payment)' }],
     sdk: 'send',
+    cli: 'x402 send',
+    mcp: { tool: 'x402_send' },
   },
   x402SendBatch: {
     ...paid,
@@ -158,6 +176,8 @@ export const X402_ENDPOINTS = withIds({
     response: BatchSendResult,
     errors: INVALID,
     sdk: 'sendBatch',
+    cli: 'x402 send-batch',
+    mcp: { tool: 'x402_send_batch' },
   },
   x402SwapExecute: {
     ...paid,
@@ -169,6 +189,8 @@ export const X402_ENDPOINTS = withIds({
     response: SwapExecution,
     errors: [...INVALID, { code: 'SLIPPAGE_EXCEEDED', status: 409, when: 'the price moved beyond slippage_pct' }],
     sdk: 'swapExecute',
+    cli: 'x402 swap-execute',
+    mcp: { tool: 'x402_swap_execute' },
   },
   x402Rpc: {
     ...paid,
@@ -182,6 +204,8 @@ export const X402_ENDPOINTS = withIds({
     response: RpcResult,
     errors: INVALID,
     sdk: 'rpc',
+    cli: 'x402 rpc',
+    mcp: { tool: 'x402_rpc' },
   },
 } satisfies Record<string, EndpointDef>);
 

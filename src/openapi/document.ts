@@ -60,7 +60,7 @@ const SETTLED = `${HEADERS.PAYMENT_RESPONSE}-settled`;
 /** Errors any operation may answer, documented under `default`; joined to an explicit status of theirs. */
 const ANY_OPERATION = ['INTERNAL_ERROR', 'MAINTENANCE'] as const;
 
-/** Every operation of the contract as `METHOD /path/{param}` (e.g. `GET /api/v1/orders/{id}`), in table order. */
+/** Every operation of the contract as `METHOD /path/{param}` (the entry's method and path template), in table order. */
 export const OPERATION_KEYS: readonly string[] = ENDPOINT_LIST.map((e) => `${e.method} ${e.path}`);
 
 /** The tag of an entry: the SDK resource it belongs to (`orders.create` -> Orders), or Pay-per-call. */

@@ -51,13 +51,17 @@ export interface ConvertOptions {
 type AnyZod = z.core.$ZodType;
 type Def = Record<string, unknown> & { type: string };
 
-/** The public definition of a schema. */
-function defOf(schema: AnyZod): Def {
-  return (schema as unknown as { def: Def }).def;
-}
-
 function isSchema(value: unknown): value is AnyZod {
   return value instanceof z.ZodType || Boolean(value && typeof value === 'object' && 'def' in value && '~standard' in value);
+}
+
+/**
+ * A schema's definition through zod's public `def` property (no internals). A `.describe()` or
+ * `.meta()` copy shares its original's definition object, which is how a described field is
+ * recognised as the schema it was made from.
+ */
+function defOf(schema: AnyZod): Def {
+  return (schema as unknown as { def: Def }).def;
 }
 
 /** Child schemas of a zod schema, for the wrappers and containers the shared schemas use. */
@@ -133,13 +137,21 @@ function assign(target: JsonSchema, replacement: JsonSchema): void {
   Object.assign(target, structuredClone(replacement), kept);
 }
 
-/**
- * The schema a `.describe()`/`.meta()` copy was made from, up to one that is replaced: a field
- * described in `src/schemas` (`looseNumber.describe('SUN.')`) is converted as `looseNumber` is.
- */
-function original(schema: AnyZod, replace: ReadonlyMap<AnyZod, JsonSchema>): AnyZod {
-  for (let s: AnyZod | undefined = schema; s; s = s._zod.parent) if (replace.has(s)) return s;
-  return schema;
+/** A lookup by schema that also finds a `.describe()`/`.meta()` copy (same definition). */
+class BySchema<V> {
+  readonly #byDef = new Map<unknown, V>();
+  constructor(entries: Iterable<readonly [AnyZod, V]> = []) {
+    for (const [schema, value] of entries) this.set(schema, value);
+  }
+  set(schema: AnyZod, value: V): void {
+    this.#byDef.set(defOf(schema), value);
+  }
+  get(schema: AnyZod): V | undefined {
+    return this.#byDef.get(defOf(schema));
+  }
+  has(schema: AnyZod): boolean {
+    return this.#byDef.has(defOf(schema));
+  }
 }
 
 /**
@@ -181,7 +193,7 @@ export function convertSchema(schema: z.ZodType, options: ConvertOptions): JsonS
 }
 
 function hooks(roots: readonly z.ZodType[], options: ConvertOptions) {
-  const replace = new Map<AnyZod, JsonSchema>([
+  const replace = new BySchema<JsonSchema>([
     [looseNumber, { type: options.looseNumberAs ?? 'number' }],
     [sunAmount, { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER }],
     [sunPrice, { type: 'number', minimum: 0, maximum: Number.MAX_SAFE_INTEGER }],
@@ -192,12 +204,12 @@ function hooks(roots: readonly z.ZodType[], options: ConvertOptions) {
   for (const [schema, json] of options.replace ?? []) replace.set(schema, json);
   // Every schema inside a replaced one: the only places an unrepresentable schema may sit.
   const covered = new Set<AnyZod>();
-  const lenient = new Map<AnyZod, string[]>();
+  const lenient = new BySchema<string[]>();
   const visit = (schema: AnyZod, seen: Set<AnyZod>): void => {
     if (seen.has(schema)) return;
     seen.add(schema);
     const values = lenientEnumValues(schema);
-    if (replace.has(original(schema, replace)) || values) {
+    if (replace.has(schema) || values) {
       if (values && !replace.has(schema)) lenient.set(schema, values);
       descendants(schema, covered);
       return;
@@ -215,7 +227,7 @@ function hooks(roots: readonly z.ZodType[], options: ConvertOptions) {
         const type = defOf(ctx.zodSchema).type;
         throw new Error(`OpenAPI: a schema JSON Schema cannot represent at ${ctx.path.join('.') || '(root)'}: ${type}`);
       }
-      const replacement = replace.get(original(ctx.zodSchema, replace));
+      const replacement = replace.get(ctx.zodSchema);
       if (replacement) assign(ctx.jsonSchema, replacement);
       else {
         const values = lenient.get(ctx.zodSchema);

@@ -21,7 +21,7 @@ export type DepositInfo = Known<z.infer<typeof DepositInfo>>;
 /** Body of POST /api/v1/deposit/prepare. */
 export const PrepareDepositRequest = z.strictObject({
   /** Amount to deposit, in whole SUN: at least 1,000,000 (1 TRX). */
-  amount_sun: sun.min(LIMITS.MIN_DEPOSIT_SUN, `must be at least ${LIMITS.MIN_DEPOSIT_SUN} SUN (1 TRX)`),
+  amount_sun: sun.min(LIMITS.MIN_DEPOSIT_SUN, `must be at least ${LIMITS.MIN_DEPOSIT_SUN} SUN (1 TRX)`).describe(`Amount to deposit in SUN (1 TRX = 1,000,000 SUN), at least ${LIMITS.MIN_DEPOSIT_SUN}.`),
 });
 export type PrepareDepositRequest = z.input<typeof PrepareDepositRequest>;
 

@@ -30,20 +30,20 @@ export type OrderStatus = Known<z.infer<typeof OrderStatus>>;
 export const CreateOrderRequest = z
   .strictObject({
     /** `ENERGY` or `BANDWIDTH`. */
-    resource_type: ResourceType,
+    resource_type: ResourceType.describe('ENERGY or BANDWIDTH.'),
     /**
      * How the order executes (see {@link ORDER_TYPES}). Omitted: the service uses `MARKET`.
      * @default 'MARKET'
      */
-    order_type: OrderType.optional(),
+    order_type: OrderType.optional().describe('MARKET (default: at once at the best price), LIMIT (waits for max_price_sun), PERIODIC (re-executes at an interval) or BROADCAST (several providers).'),
     /** Resource units to rent: a positive whole number, at least 65000 for energy. */
-    amount: positiveInt,
+    amount: positiveInt.describe(`Resource units to rent (not SUN); at least ${LIMITS.MIN_ENERGY_AMOUNT} for ENERGY.`),
     /** Rental duration, in seconds (a positive whole number). */
-    duration_sec: positiveInt,
+    duration_sec: positiveInt.describe('Rental duration in seconds, e.g. 3600 for one hour.'),
     /** Base58 TRON address that receives the delegated resource. */
-    target_address: tronAddress,
+    target_address: tronAddress.describe('Base58 TRON address (T…) that receives the resource.'),
     /** Highest price per unit, in SUN. Required for LIMIT orders; a MARKET order fails above it. */
-    max_price_sun: z.number().positive().optional(),
+    max_price_sun: z.number().positive().optional().describe('Highest price in SUN per unit; required for LIMIT orders.'),
   })
   .superRefine((o, ctx) => {
     if (o.resource_type === 'ENERGY' && o.amount < LIMITS.MIN_ENERGY_AMOUNT) {

@@ -28,9 +28,9 @@ export const WebhookUrl = z.string().refine(
 /** Body of POST /api/v1/webhooks. */
 export const CreateWebhookRequest = z.strictObject({
   /** Where deliveries go: an https:// URL (http:// only on loopback). */
-  url: WebhookUrl,
+  url: WebhookUrl.describe('https:// URL that receives the events (http:// only for loopback).'),
   /** Event types to subscribe to; at least one. */
-  events: z.array(WebhookEventType).min(1, 'needs at least one event'),
+  events: z.array(WebhookEventType).min(1, 'needs at least one event').describe(`At least one of ${WEBHOOK_EVENTS.join(', ')}.`),
 });
 export type CreateWebhookRequest = z.input<typeof CreateWebhookRequest>;
 

@@ -8,11 +8,11 @@ export { CURRENCIES, WITHDRAWAL_STATUSES } from './enums.js';
 /** Body of POST /api/v1/withdraw (5 requests per minute per IP). */
 export const CreateWithdrawalRequest = z.strictObject({
   /** Base58 TRON destination address. */
-  address: tronAddress,
+  address: tronAddress.describe('Base58 TRON destination address (T…).'),
   /** Amount in whole SUN (USDT in 6-decimal units): at least 50,000,000 (50 TRX). */
-  amount: sun.min(LIMITS.MIN_WITHDRAWAL_SUN, `must be at least ${LIMITS.MIN_WITHDRAWAL_SUN} SUN (50 TRX)`),
+  amount: sun.min(LIMITS.MIN_WITHDRAWAL_SUN, `must be at least ${LIMITS.MIN_WITHDRAWAL_SUN} SUN (50 TRX)`).describe(`Integer amount in SUN (TRX) or 6-decimal units (USDT); at least ${LIMITS.MIN_WITHDRAWAL_SUN} = 50 TRX.`),
   /** `TRX` or `USDT`. */
-  currency: z.enum(CURRENCIES),
+  currency: z.enum(CURRENCIES).describe('TRX or USDT.'),
 });
 export type CreateWithdrawalRequest = z.input<typeof CreateWithdrawalRequest>;
 

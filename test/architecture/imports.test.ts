@@ -223,3 +223,53 @@ describe('import rules', () => {
     expect(seen.size).toBeGreaterThan(1);
   });
 });
+
+describe('what derives from the endpoint table (src/api)', () => {
+  it('src/api imports only the schemas and the path-segment helper', () => {
+    const api = files.filter((f) => folder(f.path) === 'api');
+    expect(api.length).toBeGreaterThan(3);
+    for (const f of api) expect(f.local.filter((t) => !['api', 'schemas'].includes(folder(t)) && t !== 'src/http/path.ts'), f.path).toEqual([]);
+  });
+
+  it('src/openapi is generated from the table: it imports only src/api, src/schemas and the protocol header names', () => {
+    const openapi = files.filter((f) => folder(f.path) === 'openapi');
+    expect(openapi.length).toBeGreaterThan(0);
+    for (const f of openapi) expect(f.local.filter((t) => !['openapi', 'api', 'schemas'].includes(folder(t)) && t !== 'src/protocol/codec.ts'), f.path).toEqual([]);
+    expect(graph.get('src/openapi/document.ts')?.local).toContain('src/api/endpoints.ts');
+  });
+
+  it('the MCP read tools come from the table (src/mcp/tools/read.ts), as does the CLI api command', async () => {
+    expect(graph.get('src/mcp/tools/read.ts')?.local).toContain('src/api/endpoints.ts');
+    expect(graph.get('src/cli/commands/api.ts')?.local).toContain('src/api/endpoints.ts');
+    const { ENDPOINT_LIST } = await import('../../src/api/endpoints.js');
+    const { TOOLS } = await import('../../src/mcp/tools/index.js');
+    const { READ_TOOLS } = await import('../../src/mcp/tools/read.js');
+    // A tool named by an unpaid GET of the table is the generated one, never a hand-written twin.
+    for (const e of ENDPOINT_LIST.filter((x) => x.method === 'GET' && x.api === 'account' && x.mcp)) {
+      const tool = TOOLS.find((t) => t.name === e.mcp!.tool);
+      expect(tool && READ_TOOLS.includes(tool), `${e.id}: ${e.mcp!.tool}`).toBe(true);
+    }
+  });
+
+  it('no path template of the table is written in src/openapi, src/mcp or the CLI api command (comments aside)', async () => {
+    const { ENDPOINT_LIST } = await import('../../src/api/endpoints.js');
+    const code = (path: string) =>
+      readFileSync(join(ROOT, path), 'utf8')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+    const written: string[] = [];
+    const derived = files.filter((x) => ['openapi', 'mcp'].includes(folder(x.path)) || x.path === 'src/cli/commands/api.ts');
+    expect(derived.length).toBeGreaterThan(5);
+    for (const f of derived) {
+      const text = code(f.path);
+      for (const e of ENDPOINT_LIST) {
+        const at = new RegExp(`${e.path.replace(/[{}]/g, '\\$&')}(?![\\w/{])`);
+        if (at.test(text)) written.push(`${f.path}: ${e.path}`);
+      }
+    }
+    expect(written).toEqual([]);
+    // The check is live: the table's own file is full of them.
+    const table = code('src/api/account.ts');
+    expect(ENDPOINT_LIST.filter((e) => e.api === 'account' && table.includes(`'${e.path}'`)).length).toBeGreaterThan(10);
+  });
+});

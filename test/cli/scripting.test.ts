@@ -178,6 +178,9 @@ describe('trx-rent api METHOD PATH (the SDK request core)', () => {
     expect(json(filtered)).toEqual([]);
     const notAList = await runCliInProcess(['api', 'balance', '--paginate'], { env });
     expect(notAList.code).toBe(2);
+    // A list the table gives no pagination (a bare array) is its one answer.
+    const prices = await runCliInProcess(['api', 'prices', '--paginate', '-q', 'length(@)'], { env });
+    expect(Number(prices.stdout)).toBeGreaterThanOrEqual(5);
   });
 
   it('POST with fields (or --input -) sends a JSON body, with an idempotency key on /orders', async () => {
@@ -196,6 +199,14 @@ describe('trx-rent api METHOD PATH (the SDK request core)', () => {
       { env },
     );
     expect(typed.stdout).toBe('PENDING\n');
+    // Idempotency comes from the endpoint table: POST /withdraw gets a key, POST /deposit/prepare none.
+    seen.length = 0;
+    await runCliInProcess(['api', 'POST', 'withdraw', '-f', `address=${ADDRESS}`, '-F', 'amount=50000000', '-f', 'currency=TRX'], { env, fetch: spy });
+    expect(seen[0]?.['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+    seen.length = 0;
+    await runCliInProcess(['api', 'POST', 'deposit/prepare', '-F', 'amount_sun=5000000'], { env, fetch: spy });
+    expect(seen[0]).toBeDefined();
+    expect(seen[0]?.['idempotency-key']).toBeUndefined();
   });
 
   it('errors are the same as every command: exit codes and the {error} line', async () => {

@@ -6,6 +6,9 @@ import { CHAIN_TOKENS, getPaidMock, labelAddress } from '../../src/mock/x402/ind
 import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
 import { signTrc20Transfer } from '../../src/x402/transfers.js';
 import { TOOLS } from '../../src/mcp/tools/index.js';
+import { READ_TOOLS } from '../../src/mcp/tools/read.js';
+import { listing } from '../../src/mcp/tool.js';
+import { ENDPOINT_LIST } from '../../src/api/endpoints.js';
 import { KEYS, TARGET, call, connect, errorOf, ok, text, type Connected } from './helpers.js';
 
 /**
@@ -46,7 +49,7 @@ describe('tools/list', () => {
       const { tools } = await client.listTools();
       const names = tools.map((t) => t.name);
       expect(names).toEqual(TOOLS.map((t) => t.name));
-      for (const name of ['get_prices', 'preview_order', 'create_order', 'get_order', 'list_orders', 'wait_for_order', 'get_balance', 'get_history', 'prepare_deposit', 'withdraw', 'create_webhook', 'list_webhooks']) {
+      for (const name of ['get_prices', 'get_best_price', 'get_price_history', 'get_price_stats', 'preview_order', 'create_order', 'get_order', 'list_orders', 'wait_for_order', 'get_balance', 'get_history', 'get_history_summary', 'get_deposit_info', 'prepare_deposit', 'withdraw', 'create_webhook', 'list_webhooks']) {
         expect(names).toContain(name);
       }
       expect(names.filter((n) => n.startsWith('x402_'))).toHaveLength(12);
@@ -110,6 +113,40 @@ describe('read tools (no --allow-spend needed)', () => {
     await session({ apiKey: undefined }, async ({ client }) => {
       expect(ok<{ providers: unknown[] }>(await call(client, 'get_prices')).providers.length).toBeGreaterThan(0);
       expect(errorOf(await call(client, 'get_balance')).code).toBe('UNAUTHORIZED');
+    });
+  });
+});
+
+describe('read tools generated from the endpoint table', () => {
+  test('one per unpaid GET of the account API, in table order; every tool the table names exists', () => {
+    const gets = ENDPOINT_LIST.filter((e) => e.api === 'account' && e.method === 'GET');
+    for (const e of gets) expect(e.mcp?.tool, `${e.id} names no MCP tool`).toBeTruthy();
+    expect(READ_TOOLS.map((t) => t.name)).toEqual(gets.map((e) => e.mcp!.tool));
+    for (const t of READ_TOOLS) expect(t.access, t.name).toBe('read');
+    const names = TOOLS.map((t) => t.name);
+    for (const e of ENDPOINT_LIST) if (e.mcp) expect(names, e.id).toContain(e.mcp.tool);
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  test('description from the summary and units, fields described by the schemas, output from the response', () => {
+    const preview = listing(READ_TOOLS.find((t) => t.name === 'preview_order')!) as { description: string; inputSchema: { properties: Record<string, { description?: string }>; required: string[] } };
+    expect(preview.description).toMatch(/^What an order would cost now; places nothing\. .*cost_trx: total in TRX/);
+    expect(preview.inputSchema.properties.amount?.description).toMatch(/not SUN.*65000/);
+    expect(preview.inputSchema.required).toEqual(['resource', 'amount', 'duration']);
+    const order = listing(READ_TOOLS.find((t) => t.name === 'get_order')!) as { inputSchema: { properties: Record<string, { description?: string }> }; outputSchema: { required: string[] } };
+    expect(order.inputSchema.properties.id?.description).toBe('Order UUID.');
+    expect(order.outputSchema.required).toContain('fills');
+  });
+
+  test('the tools no hand-written one covered answer like the SDK', async () => {
+    await session({}, async ({ client }) => {
+      const best = ok<{ provider: string; price_sun: number }>(await call(client, 'get_best_price', { resource: 'ENERGY' }));
+      expect(best.provider).toBe((await api.prices.best({ resource: 'ENERGY' })).provider);
+      expect(ok(await call(client, 'get_price_stats'))).toMatchObject({ total_providers: expect.any(Number) });
+      const history = ok<{ prices: unknown[] }>(await call(client, 'get_price_history', { resource: 'ENERGY', period: '1h' }));
+      expect(history.prices.length).toBeGreaterThan(0);
+      expect(ok(await call(client, 'get_deposit_info'))).toEqual(await api.deposits.info());
+      expect(errorOf(await call(client, 'get_best_price', { resource: 'WATER' })).code).toBe('VALIDATION_ERROR');
     });
   });
 });

@@ -9,6 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import { ENDPOINTS, ENDPOINT_LIST, findEndpoint } from '../../api/endpoints.js';
+import { PageLimitError, walkOffsetPages } from '../../api/pages.js';
 import { type Context, action } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import { parseIdempotencyKey } from '../parse.js';
@@ -20,8 +22,10 @@ type Method = (typeof METHODS)[number];
 
 /** Paths under these first segments are sent as given; anything else is below /api/v1. */
 const ROOTS = new Set(['api', 'x402', '__mock', 'wallet', 'walletsolidity', 'openapi.json']);
-/** POST routes where the server honours an Idempotency-Key (so a retried POST is safe). */
-const IDEMPOTENT = new Set(['/api/v1/orders', '/api/v1/withdraw']);
+/** The routes that honour an Idempotency-Key, for the help (from the table). */
+const IDEMPOTENT_ROUTES = ENDPOINT_LIST.filter((e) => e.idempotent)
+  .map((e) => `${e.method} ${e.path}`)
+  .join(' and ');
 /** Most pages `--paginate` fetches. */
 const MAX_PAGES = 1000;
 
@@ -80,15 +84,6 @@ export function resolvePath(input: string, baseUrl: string): { path: string; que
   return { path: url.pathname, query: Object.fromEntries(url.searchParams) };
 }
 
-/** The one array property of a page (`{ orders: [...], total }`), when the answer is a page. */
-function pageItems(data: unknown): { key: string; items: unknown[]; total: number | undefined } | undefined {
-  if (!data || typeof data !== 'object' || Array.isArray(data)) return undefined;
-  const arrays = Object.entries(data as Record<string, unknown>).filter(([, v]) => Array.isArray(v));
-  if (arrays.length !== 1) return undefined;
-  const total = (data as { total?: unknown }).total;
-  return { key: arrays[0]![0], items: arrays[0]![1] as unknown[], total: typeof total === 'number' ? total : undefined };
-}
-
 /** The status line and headers, as `gh api -i` prints them. */
 function headerBlock(response: Response): string {
   const lines = [`HTTP/1.1 ${response.status} ${response.statusText}`.trimEnd()];
@@ -107,160 +102,31 @@ const command: CommandModule = {
       cmd
         .usage('[METHOD] PATH [-f key=value] [-F key=value] [--input FILE|-] [--paginate] [-i]')
         .argument('<method-or-path>', `${METHODS.join(', ')} (default GET, or POST with fields), or the path`)
-        .argument('[path]', 'e.g. /api/v1/orders, orders/ID, /x402/tron/network')
+        .argument('[path]', `e.g. ${ENDPOINTS.listOrders.path}, orders/ID, ${ENDPOINTS.x402Network.path}`)
         .option('-f, --raw-field <key=value>', 'a string field (repeatable)', collect, [])
         .option('-F, --field <key=value>', 'a typed field: true, false, null, numbers; @FILE reads a file (repeatable)', collect, [])
         .option('-H, --header <name:value>', 'a request header (repeatable)', collect, [])
         .option('--input <file>', 'the JSON body from a file, or - for stdin (fields then go in the query)')
         .option('--paginate', 'GET every page of a list endpoint ({items, total} pages by offset) and print one array')
         .option('-i, --include', 'print the status line and the response headers first')
-        .option('--idempotency-key <key>', 'for POST /orders and /withdraw (default: a new UUID, so retries are safe)')
+        .option('--idempotency-key <key>', `for ${IDEMPOTENT_ROUTES} (default: a new UUID, so retries are safe)`)
         .addHelpText(
           'after',
           '\nExamples:\n' +
-            '  trx-rent api /api/v1/balance\n' +
+            `  trx-rent api ${ENDPOINTS.getBalance.path}\n` +
             '  trx-rent api orders -f status=FILLED -F limit=100 --paginate --query "[].id"\n' +
-            '  trx-rent api POST /api/v1/orders --input order.json   # sent as is: no preview, no confirmation\n' +
-            '  trx-rent api GET /api/v1/prices/best -f resource=ENERGY -i\n' +
-            '  trx-rent api /x402/tron/network -f format=summary --key-file key.txt --yes',
+            `  trx-rent api POST ${ENDPOINTS.createOrder.path} --input order.json   # sent as is: no preview, no confirmation\n` +
+            `  trx-rent api GET ${ENDPOINTS.bestPrice.path} -f resource=ENERGY -i\n` +
+            `  trx-rent api ${ENDPOINTS.x402Network.path} -f format=summary --key-file key.txt --yes`,
         ),
-    ).action(
-      action<[string, string?], ApiOptions>(async (ctx, { args: [first, second], opts }) => {
-        let method: Method | undefined;
-        let target: string;
-        if (second === undefined) {
-          target = first;
-        } else {
-          const upper = first.toUpperCase();
-          if (!(METHODS as readonly string[]).includes(upper)) throw new UsageError(`METHOD must be one of ${METHODS.join(', ')}, got ${JSON.stringify(first)}`);
-          method = upper as Method;
-          target = second;
-        }
-        const fields: Record<string, unknown> = {};
-        for (const f of opts.rawField) {
-          const [k, v] = splitField(f, '-f');
-          fields[k] = v;
-        }
-        for (const f of opts.field) {
-          const [k, v] = splitField(f, '-F');
-          fields[k] = typedValue(v);
-        }
-        const headers: Record<string, string> = {};
-        for (const h of opts.header) {
-          const at = h.indexOf(':');
-          if (at <= 0) throw new UsageError(`-H takes name:value, got ${JSON.stringify(h.replace(/:.*/, ':…'))}`);
-          const name = h.slice(0, at).trim().toLowerCase();
-          if (name === 'x-api-key' || name === 'authorization') {
-            throw new UsageError(`-H ${name} is not taken (it would show in the process list)`, 'the key comes from --api-key-file, TRX_RENT_API_KEY or the profile');
-          }
-          headers[name] = h.slice(at + 1).trim();
-        }
-        let input: unknown;
-        if (opts.input !== undefined) input = await readInput(ctx, opts.input);
-        method ??= !opts.paginate && (Object.keys(fields).length || input !== undefined) ? 'POST' : 'GET';
-        const inQuery = method === 'GET' || method === 'DELETE' || input !== undefined;
-        if (opts.paginate && method !== 'GET') throw new UsageError('--paginate walks the pages of a GET');
-        const idempotencyKey = parseIdempotencyKey(opts.idempotencyKey);
-
-        const settings = await ctx.settings(true);
-        if (!settings.baseUrl) {
-          throw new UsageError('No API base URL', 'pass --base-url URL, set TRX_RENT_BASE_URL, run `trx-rent login`, or try --mock', 'CONFIGURATION_ERROR');
-        }
-        const resolved = resolvePath(target, settings.baseUrl.value);
-        const query: Record<string, unknown> = { ...resolved.query, ...(inQuery ? fields : {}) };
-        const body = inQuery ? input : fields;
-        const { path } = resolved;
-        const { unknown: anything } = await import('zod');
-        const schema = anything();
-
-        const print = (data: unknown, response: Response) => {
-          if (opts.include) ctx.out.plain(headerBlock(response));
-          if (data === undefined) return;
-          ctx.out.result(data);
-        };
-
-        if (path.startsWith('/x402/')) {
-          if (method !== 'GET' && method !== 'POST') throw new UsageError(`the x402 routes take GET or POST, not ${method}`);
-          if (opts.paginate) throw new UsageError('--paginate is for /api/v1 list endpoints');
-          const run = await paidClient(ctx, opts);
-          let paid: Awaited<ReturnType<typeof run.client.request<typeof schema>>>;
-          try {
-            paid = await run.client.request(method, path, {
-              schema,
-              ...(Object.keys(query).length ? { query } : {}),
-              ...(method === 'POST' ? { body: body ?? {} } : {}),
-            });
-          } catch (error) {
-            throw translate(run.sdk, error);
-          }
-          const p = paid.payment;
-          if (p) ctx.out.diag(ctx.out.e.dim(`paid ${p.amount_usd} USD in ${p.symbol} on ${run.sdk.networkLabel(p.network)} (${p.scheme})${p.transaction ? `, tx ${p.transaction}` : ''}`));
-          print(paid.data, paid.response);
-          return;
-        }
-
-        const apiKey = settings.apiKey?.value;
-        if (!apiKey) ctx.debug('no API key configured: sending without one');
-        const client = await ctx.clientFor(settings.baseUrl.value, apiKey);
-        const http = client.http;
-        const key = method === 'POST' && IDEMPOTENT.has(path) ? (idempotencyKey ?? randomUUID()) : idempotencyKey;
-        const send = (q: Record<string, unknown>) =>
-          http.request({
-            // The request core types the account API's own methods; PUT and PATCH go through it the same way.
-            method: method as 'GET',
-            path,
-            ...(Object.keys(q).length ? { query: q as Record<string, string> } : {}),
-            ...(body !== undefined && !(method === 'GET' || method === 'DELETE') ? { body } : {}),
-            schema,
-            auth: Boolean(apiKey),
-            ...(key ? { idempotencyKey: key } : {}),
-            options: { headers },
-          });
-
-        if (!opts.paginate) {
-          const { data, response } = await send(query);
-          print(data, response);
-          return;
-        }
-        // Every page, by offset, into one array. The walk trusts no server to end it: it stops
-        // on an empty page, a page with nothing new, an offset past `total`, or MAX_PAGES.
-        const all: unknown[] = [];
-        const seen = new Set<string>();
-        let offset = Number(query.offset ?? 0) || 0;
-        let firstResponse: Response | undefined;
-        for (let pages = 1; ; pages++) {
-          const { data, response } = await send({ ...query, offset });
-          firstResponse ??= response;
-          if (Array.isArray(data)) {
-            all.push(...data); // not a paged list: the one answer is all of it
-            break;
-          }
-          const page = pageItems(data);
-          if (!page) throw new CliError('NOT_A_LIST', `${path} did not answer a page ({items: [...], total})`, { exitCode: EXIT.USAGE, hint: 'drop --paginate' });
-          let fresh = 0;
-          for (const item of page.items) {
-            const id = (item as { id?: unknown } | null)?.id;
-            if (typeof id === 'string') {
-              if (seen.has(id)) continue;
-              seen.add(id);
-            }
-            fresh++;
-            all.push(item);
-          }
-          offset += page.items.length;
-          if (fresh === 0 || (page.total !== undefined && offset >= page.total)) break;
-          if (pages >= MAX_PAGES) throw new CliError('PAGINATION_LIMIT', `stopped after ${MAX_PAGES} pages`, { hint: 'narrow the query' });
-        }
-        print(all, firstResponse!);
-      }),
-    );
+    ).action(action(runApi));
   },
 };
 
 async function readInput(ctx: Context, file: string): Promise<unknown> {
   let text: string;
   if (file === '-') {
-    if (ctx.stdin.isTTY) throw new UsageError('--input - reads stdin, which is a terminal', 'pipe the body: trx-rent api POST /api/v1/orders --input - < order.json', 'MISSING_ARGUMENT');
+    if (ctx.stdin.isTTY) throw new UsageError('--input - reads stdin, which is a terminal', `pipe the body: trx-rent api POST ${ENDPOINTS.createOrder.path} --input - < order.json`, 'MISSING_ARGUMENT');
     text = await ctx.readStdin();
   } else {
     try {
@@ -274,6 +140,129 @@ async function readInput(ctx: Context, file: string): Promise<unknown> {
   } catch {
     throw new UsageError(`--input ${file === '-' ? '-' : file} is not JSON`, undefined, 'VALIDATION_ERROR');
   }
+}
+
+async function runApi(ctx: Context, { args: [first, second], opts }: { args: [string, string?]; opts: ApiOptions; cmd: Command }): Promise<number | void> {
+  let method: Method | undefined;
+  let target: string;
+  if (second === undefined) {
+    target = first;
+  } else {
+    const upper = first.toUpperCase();
+    if (!(METHODS as readonly string[]).includes(upper)) throw new UsageError(`METHOD must be one of ${METHODS.join(', ')}, got ${JSON.stringify(first)}`);
+    method = upper as Method;
+    target = second;
+  }
+  const fields: Record<string, unknown> = {};
+  for (const f of opts.rawField) {
+    const [k, v] = splitField(f, '-f');
+    fields[k] = v;
+  }
+  for (const f of opts.field) {
+    const [k, v] = splitField(f, '-F');
+    fields[k] = typedValue(v);
+  }
+  const headers: Record<string, string> = {};
+  for (const h of opts.header) {
+    const at = h.indexOf(':');
+    if (at <= 0) throw new UsageError(`-H takes name:value, got ${JSON.stringify(h.replace(/:.*/, ':…'))}`);
+    const name = h.slice(0, at).trim().toLowerCase();
+    if (name === 'x-api-key' || name === 'authorization') {
+      throw new UsageError(`-H ${name} is not taken (it would show in the process list)`, 'the key comes from --api-key-file, TRX_RENT_API_KEY or the profile');
+    }
+    headers[name] = h.slice(at + 1).trim();
+  }
+  let input: unknown;
+  if (opts.input !== undefined) input = await readInput(ctx, opts.input);
+  method ??= !opts.paginate && (Object.keys(fields).length || input !== undefined) ? 'POST' : 'GET';
+  const inQuery = method === 'GET' || method === 'DELETE' || input !== undefined;
+  if (opts.paginate && method !== 'GET') throw new UsageError('--paginate walks the pages of a GET');
+  const idempotencyKey = parseIdempotencyKey(opts.idempotencyKey);
+
+  const settings = await ctx.settings(true);
+  if (!settings.baseUrl) {
+    throw new UsageError('No API base URL', 'pass --base-url URL, set TRX_RENT_BASE_URL, run `trx-rent login`, or try --mock', 'CONFIGURATION_ERROR');
+  }
+  const resolved = resolvePath(target, settings.baseUrl.value);
+  const query: Record<string, unknown> = { ...resolved.query, ...(inQuery ? fields : {}) };
+  const body = inQuery ? input : fields;
+  const { path } = resolved;
+  const { unknown: anything } = await import('zod');
+  const schema = anything();
+
+  const print = (data: unknown, response: Response) => {
+    if (opts.include) ctx.out.plain(headerBlock(response));
+    if (data === undefined) return;
+    ctx.out.result(data);
+  };
+
+  if (path.startsWith('/x402/')) {
+    if (method !== 'GET' && method !== 'POST') throw new UsageError(`the x402 routes take GET or POST, not ${method}`);
+    if (opts.paginate) throw new UsageError('--paginate is for /api/v1 list endpoints');
+    const run = await paidClient(ctx, opts);
+    let paid: Awaited<ReturnType<typeof run.client.request<typeof schema>>>;
+    try {
+      paid = await run.client.request(method, path, {
+        schema,
+        ...(Object.keys(query).length ? { query } : {}),
+        ...(method === 'POST' ? { body: body ?? {} } : {}),
+      });
+    } catch (error) {
+      throw translate(run.sdk, error);
+    }
+    const p = paid.payment;
+    if (p) ctx.out.diag(ctx.out.e.dim(`paid ${p.amount_usd} USD in ${p.symbol} on ${run.sdk.networkLabel(p.network)} (${p.scheme})${p.transaction ? `, tx ${p.transaction}` : ''}`));
+    print(paid.data, paid.response);
+    return;
+  }
+
+  const apiKey = settings.apiKey?.value;
+  if (!apiKey) ctx.debug('no API key configured: sending without one');
+  const client = await ctx.clientFor(settings.baseUrl.value, apiKey);
+  const http = client.http;
+  // The endpoint table says which operation this is: whether it honours an Idempotency-Key
+  // (then one is always sent, so the request core may retry the POST) and how it pages.
+  const entry = findEndpoint(method, path);
+  const key = entry?.idempotent ? (idempotencyKey ?? randomUUID()) : idempotencyKey;
+  const send = (q: Record<string, unknown>) =>
+    http.request({
+      // The request core types the account API's own methods; PUT and PATCH go through it the same way.
+      method: method as 'GET',
+      path,
+      ...(Object.keys(q).length ? { query: q as Record<string, string> } : {}),
+      ...(body !== undefined && !(method === 'GET' || method === 'DELETE') ? { body } : {}),
+      schema,
+      auth: Boolean(apiKey),
+      ...(key ? { idempotencyKey: key } : {}),
+      options: { headers },
+    });
+
+  if (!opts.paginate) {
+    const { data, response } = await send(query);
+    print(data, response);
+    return;
+  }
+  // Every page into one array, as the entry's pagination says (src/api/pages.ts).
+  if (!entry?.pagination) {
+    const { data, response } = await send(query);
+    if (!Array.isArray(data)) throw new CliError('NOT_A_LIST', `${path} is not a paginated list`, { exitCode: EXIT.USAGE, hint: 'drop --paginate' });
+    print(data, response); // not a paged list: the one answer is all of it
+    return;
+  }
+  const all: unknown[] = [];
+  let firstResponse: Response | undefined;
+  try {
+    const pages = walkOffsetPages(entry.pagination, (page) => send({ ...query, ...page }), { startOffset: Number(query.offset ?? 0) || 0, maxPages: MAX_PAGES });
+    for await (const page of pages) {
+      firstResponse ??= page.response;
+      all.push(...page.items);
+    }
+  } catch (error) {
+    if (error instanceof PageLimitError) throw new CliError('PAGINATION_LIMIT', error.message, { hint: 'narrow the query' });
+    if (error instanceof TypeError) throw new CliError('NOT_A_LIST', `${path} did not answer a page (${error.message})`, { exitCode: EXIT.USAGE, hint: 'drop --paginate' });
+    throw error;
+  }
+  print(all, firstResponse!);
 }
 
 export default command;

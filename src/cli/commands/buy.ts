@@ -54,114 +54,7 @@ const command: CommandModule = {
         'after',
         '\nExamples:\n  trx-rent buy 65000 --to TXYZ… --duration 1h\n  trx-rent buy 130k energy --to TXYZ… --duration 1d --max-price 40 --yes --wait --json',
       )
-      .action(
-        action<[string?, string?], BuyOptions>(async (ctx, { args: [amountArg, resourceArg], opts }) => {
-          const orderType = opts.type ? parseChoice(opts.type, ORDER_TYPES, '--type') : undefined;
-          const maxPrice = opts.maxPrice ? parseSunPrice(opts.maxPrice) : undefined;
-          const priced = orderType !== undefined && PRICED_ORDER_TYPES.includes(orderType);
-          if (priced && maxPrice === undefined) {
-            throw new CliError('VALIDATION_ERROR', `a ${orderType} order needs --max-price`, { exitCode: 2, hint: 'e.g. --max-price 30' });
-          }
-          const timeoutMs = parseDuration(opts.timeout, '--timeout') * 1000;
-          const givenKey = parseIdempotencyKey(opts.idempotencyKey);
-          // Profile defaults (`trx-rent config set default_address …`) stand in for missing flags.
-          const toText = opts.to ?? (await ctx.profileDefault('default_address'));
-          const durationText = opts.duration ?? (await ctx.profileDefault('default_duration'));
-          let tiers: number[] | undefined;
-          const input = await ctx.inputs<{ resource: Resource; amount: number; to: string; duration: number }>({
-            resource: {
-              value: resourceArg ? parseResource(resourceArg) : undefined,
-              label: '[energy|bandwidth]',
-              default: 'ENERGY',
-              ask: (p) => p.select(resourceQuestion()),
-            },
-            amount: {
-              value: amountArg ? parseUnits(amountArg) : undefined,
-              label: '<amount>',
-              ask: async (p, soFar) => parseUnits(await p.input(amountQuestion(soFar.resource as Resource))),
-            },
-            to: {
-              value: toText ? await parseAddress(toText, opts.to ? '--to' : 'default_address') : undefined,
-              label: '--to ADDRESS',
-              ask: async (p) => (await p.input(addressQuestion())).trim(),
-            },
-            duration: {
-              value: durationText ? parseDuration(durationText, opts.duration ? '--duration' : 'default_duration') : undefined,
-              label: '--duration',
-              ask: async (p, soFar) => {
-                tiers ??= await knownTiers(ctx, soFar.resource as Resource);
-                return p.select(durationQuestion(tiers));
-              },
-            },
-          });
-          const { resource, amount, to, duration } = input;
-          checkMinimum(resource, amount);
-          const client = await ctx.client();
-          const request = { resource, amount, duration_sec: duration, max_price_sun: maxPrice };
-          const preview = await (await client.get('orders')).preview({
-            resource,
-            amount,
-            duration,
-            ...(maxPrice !== undefined ? { max_price_sun: maxPrice } : {}),
-          });
-          if (!ctx.out.json) ctx.out.print(renderPreview(preview, request, ctx.out.s));
-          if (preview.no_providers || !preview.best) {
-            if (!priced) {
-              const notQuoted = await unquoted(ctx, request, preview);
-              if (!ctx.out.json) ctx.out.print(renderUnquoted(notQuoted, amount, ctx.out.s));
-              throw new CliError('PROVIDER_UNAVAILABLE', `no provider can fill ${amount} ${resourceName(resource)} for ${formatDuration(duration)} now`, {
-                hint:
-                  noProviderHint(notQuoted, request) ??
-                  (maxPrice ? 'raise --max-price, or place a LIMIT order that waits (--type LIMIT)' : 'try another duration or amount, or again later'),
-              });
-            }
-          }
-          const costSun = preview.best ? optionCostSun(preview.best, amount) : undefined;
-          if (costSun !== undefined) ctx.spending = { sun: costSun, currency: 'TRX' };
-          if (opts.dryRun) {
-            ctx.out.result({ dry_run: true, request: { ...request, target_address: to, order_type: orderType ?? ORDER_TYPES[0] }, ...preview }, () =>
-              ctx.out.s.dim('Dry run: no order placed.'),
-            );
-            return;
-          }
-          const what = `${groupDigits(String(amount))} ${resourceName(resource)} for ${formatDuration(duration)} to ${to}`;
-          await ctx.confirm(
-            `Rent ${what}${costSun !== undefined ? ` for about ${sunAndTrx(costSun)}` : ''}?`,
-            'place the order',
-          );
-          const idempotencyKey = givenKey ?? randomUUID();
-          ctx.debug(`idempotency key ${idempotencyKey}`);
-          const { data: created, response } = await (await client.get('orders'))
-            .create(
-              {
-                resource_type: resource,
-                amount,
-                duration_sec: duration,
-                target_address: to,
-                ...(orderType ? { order_type: orderType } : {}),
-                ...(maxPrice !== undefined ? { max_price_sun: maxPrice } : {}),
-              },
-              { idempotencyKey },
-            )
-            .withResponse();
-          const replayed = response.status === 200;
-          ctx.out.info(
-            `${ctx.out.e.green('✓')} Order ${ctx.out.e.bold(created.id)} ${replayed ? 'already placed with this idempotency key' : 'placed'} (${created.status}); idempotency key ${idempotencyKey}`,
-          );
-          let order = created;
-          if (opts.wait && created.status !== 'FILLED') {
-            order = await waitForOrder(ctx, client, created.id, timeoutMs);
-          } else if (opts.wait) {
-            order = await (await client.get('orders')).get(created.id);
-          }
-          ctx.out.result(order, () => {
-            const s = ctx.out.s;
-            let text = renderOrder(order, s);
-            if (!opts.wait) text += `\n${s.dim(`Follow it with: trx-rent orders wait ${order.id}`)}\n`;
-            return text;
-          });
-        }),
-      );
+      .action(action(runBuy));
   },
 };
 
@@ -176,6 +69,113 @@ async function knownTiers(ctx: Context, resource: Resource): Promise<number[]> {
   } catch {
     return [];
   }
+}
+
+async function runBuy(ctx: Context, { args: [amountArg, resourceArg], opts }: { args: [string?, string?]; opts: BuyOptions; cmd: Command }): Promise<number | void> {
+  const orderType = opts.type ? parseChoice(opts.type, ORDER_TYPES, '--type') : undefined;
+  const maxPrice = opts.maxPrice ? parseSunPrice(opts.maxPrice) : undefined;
+  const priced = orderType !== undefined && PRICED_ORDER_TYPES.includes(orderType);
+  if (priced && maxPrice === undefined) {
+    throw new CliError('VALIDATION_ERROR', `a ${orderType} order needs --max-price`, { exitCode: 2, hint: 'e.g. --max-price 30' });
+  }
+  const timeoutMs = parseDuration(opts.timeout, '--timeout') * 1000;
+  const givenKey = parseIdempotencyKey(opts.idempotencyKey);
+  // Profile defaults (`trx-rent config set default_address …`) stand in for missing flags.
+  const toText = opts.to ?? (await ctx.profileDefault('default_address'));
+  const durationText = opts.duration ?? (await ctx.profileDefault('default_duration'));
+  let tiers: number[] | undefined;
+  const input = await ctx.inputs<{ resource: Resource; amount: number; to: string; duration: number }>({
+    resource: {
+      value: resourceArg ? parseResource(resourceArg) : undefined,
+      label: '[energy|bandwidth]',
+      default: 'ENERGY',
+      ask: (p) => p.select(resourceQuestion()),
+    },
+    amount: {
+      value: amountArg ? parseUnits(amountArg) : undefined,
+      label: '<amount>',
+      ask: async (p, soFar) => parseUnits(await p.input(amountQuestion(soFar.resource as Resource))),
+    },
+    to: {
+      value: toText ? await parseAddress(toText, opts.to ? '--to' : 'default_address') : undefined,
+      label: '--to ADDRESS',
+      ask: async (p) => (await p.input(addressQuestion())).trim(),
+    },
+    duration: {
+      value: durationText ? parseDuration(durationText, opts.duration ? '--duration' : 'default_duration') : undefined,
+      label: '--duration',
+      ask: async (p, soFar) => {
+        tiers ??= await knownTiers(ctx, soFar.resource as Resource);
+        return p.select(durationQuestion(tiers));
+      },
+    },
+  });
+  const { resource, amount, to, duration } = input;
+  checkMinimum(resource, amount);
+  const client = await ctx.client();
+  const request = { resource, amount, duration_sec: duration, max_price_sun: maxPrice };
+  const preview = await (await client.get('orders')).preview({
+    resource,
+    amount,
+    duration,
+    ...(maxPrice !== undefined ? { max_price_sun: maxPrice } : {}),
+  });
+  if (!ctx.out.json) ctx.out.print(renderPreview(preview, request, ctx.out.s));
+  if (preview.no_providers || !preview.best) {
+    if (!priced) {
+      const notQuoted = await unquoted(ctx, request, preview);
+      if (!ctx.out.json) ctx.out.print(renderUnquoted(notQuoted, amount, ctx.out.s));
+      throw new CliError('PROVIDER_UNAVAILABLE', `no provider can fill ${amount} ${resourceName(resource)} for ${formatDuration(duration)} now`, {
+        hint:
+          noProviderHint(notQuoted, request) ??
+          (maxPrice ? 'raise --max-price, or place a LIMIT order that waits (--type LIMIT)' : 'try another duration or amount, or again later'),
+      });
+    }
+  }
+  const costSun = preview.best ? optionCostSun(preview.best, amount) : undefined;
+  if (costSun !== undefined) ctx.spending = { sun: costSun, currency: 'TRX' };
+  if (opts.dryRun) {
+    ctx.out.result({ dry_run: true, request: { ...request, target_address: to, order_type: orderType ?? ORDER_TYPES[0] }, ...preview }, () =>
+      ctx.out.s.dim('Dry run: no order placed.'),
+    );
+    return;
+  }
+  const what = `${groupDigits(String(amount))} ${resourceName(resource)} for ${formatDuration(duration)} to ${to}`;
+  await ctx.confirm(
+    `Rent ${what}${costSun !== undefined ? ` for about ${sunAndTrx(costSun)}` : ''}?`,
+    'place the order',
+  );
+  const idempotencyKey = givenKey ?? randomUUID();
+  ctx.debug(`idempotency key ${idempotencyKey}`);
+  const { data: created, response } = await (await client.get('orders'))
+    .create(
+      {
+        resource_type: resource,
+        amount,
+        duration_sec: duration,
+        target_address: to,
+        ...(orderType ? { order_type: orderType } : {}),
+        ...(maxPrice !== undefined ? { max_price_sun: maxPrice } : {}),
+      },
+      { idempotencyKey },
+    )
+    .withResponse();
+  const replayed = response.status === 200;
+  ctx.out.info(
+    `${ctx.out.e.green('✓')} Order ${ctx.out.e.bold(created.id)} ${replayed ? 'already placed with this idempotency key' : 'placed'} (${created.status}); idempotency key ${idempotencyKey}`,
+  );
+  let order = created;
+  if (opts.wait && created.status !== 'FILLED') {
+    order = await waitForOrder(ctx, client, created.id, timeoutMs);
+  } else if (opts.wait) {
+    order = await (await client.get('orders')).get(created.id);
+  }
+  ctx.out.result(order, () => {
+    const s = ctx.out.s;
+    let text = renderOrder(order, s);
+    if (!opts.wait) text += `\n${s.dim(`Follow it with: trx-rent orders wait ${order.id}`)}\n`;
+    return text;
+  });
 }
 
 export default command;

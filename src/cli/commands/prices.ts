@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { ProviderPrice } from '../../schemas/index.js';
-import { action } from '../context.js';
+import { type Context, action } from '../context.js';
 import { costSun, formatDuration, formatTime, groupDigits, trxOf } from '../format.js';
 import { renderTable } from '../output.js';
 import { type Resource, parseDuration, parseResource, parseUnits } from '../parse.js';
@@ -58,45 +58,45 @@ const command: CommandModule = {
       .argument('[resource]', 'energy or bandwidth', 'energy')
       .option('-d, --duration <duration>', 'rental duration: 30m, 1h, 3d or seconds', '1h')
       .option('-a, --amount <units>', 'also show the total cost for this many units')
-      .action(
-        action<[string], { duration: string; amount?: string }>(async (ctx, { args: [resourceArg], opts }) => {
-          const resource = parseResource(resourceArg);
-          const durationSec = parseDuration(opts.duration);
-          const amount = opts.amount === undefined ? undefined : parseUnits(opts.amount, '--amount');
-          const client = await ctx.client({ auth: false });
-          const list = await (await client.get('prices')).list();
-          const rows = rankPrices(list, resource, durationSec, amount);
-          ctx.out.result(rows, () => {
-            const s = ctx.out.s;
-            const title = `${s.bold(resource === 'ENERGY' ? 'Energy' : 'Bandwidth')} for ${formatDuration(durationSec)}: ${rows.length} of ${list.length} providers, cheapest first`;
-            if (!rows.length) return `${title}\n${s.yellow('No provider offers this duration.')}`;
-            const columns = [
-              { header: 'PROVIDER', shrink: 0 },
-              { header: 'SUN/UNIT', align: 'right' as const, truncate: 'none' as const },
-              { header: 'TRX/UNIT', align: 'right' as const, truncate: 'none' as const },
-              { header: 'TIER', truncate: 'none' as const },
-              { header: 'AVAILABLE', align: 'right' as const, truncate: 'none' as const },
-              ...(amount !== undefined ? [{ header: `COST OF ${groupDigits(String(amount))}`, align: 'right' as const, truncate: 'none' as const }] : []),
-              { header: 'UPDATED', shrink: 3 },
-            ];
-            const table = renderTable(
-              columns,
-              rows.map((r, i) => [
-                i === 0 ? s.green(r.provider) : r.provider,
-                String(r.price_sun),
-                r.price_trx,
-                formatDuration(r.duration_sec),
-                groupDigits(String(r.available)),
-                ...(amount !== undefined ? [`${r.cost_trx} TRX`] : []),
-                s.dim(formatTime(r.fetched_at)),
-              ]),
-              s,
-            );
-            return `${title}\n${table}`;
-          });
-        }),
-      );
+      .action(action(runPrices));
   },
 };
+
+async function runPrices(ctx: Context, { args: [resourceArg], opts }: { args: [string]; opts: { duration: string; amount?: string }; cmd: Command }): Promise<number | void> {
+  const resource = parseResource(resourceArg);
+  const durationSec = parseDuration(opts.duration);
+  const amount = opts.amount === undefined ? undefined : parseUnits(opts.amount, '--amount');
+  const client = await ctx.client({ auth: false });
+  const list = await (await client.get('prices')).list();
+  const rows = rankPrices(list, resource, durationSec, amount);
+  ctx.out.result(rows, () => {
+    const s = ctx.out.s;
+    const title = `${s.bold(resource === 'ENERGY' ? 'Energy' : 'Bandwidth')} for ${formatDuration(durationSec)}: ${rows.length} of ${list.length} providers, cheapest first`;
+    if (!rows.length) return `${title}\n${s.yellow('No provider offers this duration.')}`;
+    const columns = [
+      { header: 'PROVIDER', shrink: 0 },
+      { header: 'SUN/UNIT', align: 'right' as const, truncate: 'none' as const },
+      { header: 'TRX/UNIT', align: 'right' as const, truncate: 'none' as const },
+      { header: 'TIER', truncate: 'none' as const },
+      { header: 'AVAILABLE', align: 'right' as const, truncate: 'none' as const },
+      ...(amount !== undefined ? [{ header: `COST OF ${groupDigits(String(amount))}`, align: 'right' as const, truncate: 'none' as const }] : []),
+      { header: 'UPDATED', shrink: 3 },
+    ];
+    const table = renderTable(
+      columns,
+      rows.map((r, i) => [
+        i === 0 ? s.green(r.provider) : r.provider,
+        String(r.price_sun),
+        r.price_trx,
+        formatDuration(r.duration_sec),
+        groupDigits(String(r.available)),
+        ...(amount !== undefined ? [`${r.cost_trx} TRX`] : []),
+        s.dim(formatTime(r.fetched_at)),
+      ]),
+      s,
+    );
+    return `${title}\n${table}`;
+  });
+}
 
 export default command;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
-import { action } from '../context.js';
+import { type Context, action } from '../context.js';
 import { CliError, EXIT } from '../errors.js';
 import { amountOf, trxOf } from '../format.js';
 import { renderPairs } from '../output.js';
@@ -25,64 +25,64 @@ const command: CommandModule = {
       .option('-a, --amount <amount>', 'the amount, as an option (same as the argument)')
       .option('--currency <currency>', orList(CURRENCIES), CURRENCIES[0])
       .option('--idempotency-key <key>', 'reuse a key to make a retried command safe (default: a new UUID)')
-      .action(
-        action<[string?], { to?: string; amount?: string; currency: string; idempotencyKey?: string }>(async (ctx, { args: [amountPositional], opts }) => {
-          const amountArg = oneAmount(amountPositional, opts.amount);
-          const currency = parseChoice(opts.currency, CURRENCIES, '--currency');
-          const givenKey = parseIdempotencyKey(opts.idempotencyKey);
-          const input = await ctx.inputs<{ amount: number; to: string }>({
-            amount: {
-              value: amountArg ? parseTrx(amountArg) : undefined,
-              label: '<amount>',
-              ask: async (p) => parseTrx(await p.input(trxAmountQuestion(`How much ${currency} to withdraw (at least ${trxOf(MIN_WITHDRAWAL_SUN)})?`, MIN_WITHDRAWAL_SUN))),
-            },
-            to: {
-              value: opts.to ? await parseAddress(opts.to) : undefined,
-              label: '--to ADDRESS',
-              ask: async (p) => (await p.input(addressQuestion('Withdraw to which TRON address?'))).trim(),
-            },
-          });
-          if (input.amount < MIN_WITHDRAWAL_SUN) {
-            throw new CliError('VALIDATION_ERROR', `the minimum withdrawal is ${trxOf(MIN_WITHDRAWAL_SUN)} ${currency}, got ${trxOf(input.amount)}`, {
-              exitCode: EXIT.USAGE,
-            });
-          }
-          ctx.spending = { sun: input.amount, currency };
-          let available = '';
-          if (ctx.interactive && !ctx.opts.yes) {
-            // Only read-only calls before the person says yes.
-            try {
-              const balance = await (await ctx.api('balance')).get({ maxRetries: 0, timeoutMs: 5_000 });
-              available = ` (available: ${amountOf(Number(currency === 'TRX' ? balance.trx : balance.usdt), currency)})`;
-            } catch {
-              available = '';
-            }
-          }
-          await ctx.confirm(
-            `Withdraw ${amountOf(input.amount, currency)} to ${input.to}${available}? This cannot be undone.`,
-            'withdraw',
-          );
-          const client = await ctx.client();
-          const idempotencyKey = givenKey ?? randomUUID();
-          ctx.debug(`idempotency key ${idempotencyKey}`);
-          const withdrawal = await (await client.get('withdrawals')).create(
-            { address: input.to, amount: input.amount, currency },
-            { idempotencyKey },
-          );
-          ctx.out.result(withdrawal, () =>
-            renderPairs(
-              [
-                ['withdrawal', ctx.out.s.bold(withdrawal.id)],
-                ['status', statusColor(String(withdrawal.status), ctx.out.s)],
-                ['amount', amountOf(Number(withdrawal.amount), String(withdrawal.currency))],
-                ['to', withdrawal.address],
-              ],
-              ctx.out.s,
-            ),
-          );
-        }),
-      );
+      .action(action(runWithdraw));
   },
 };
+
+async function runWithdraw(ctx: Context, { args: [amountPositional], opts }: { args: [string?]; opts: { to?: string; amount?: string; currency: string; idempotencyKey?: string }; cmd: Command }): Promise<number | void> {
+  const amountArg = oneAmount(amountPositional, opts.amount);
+  const currency = parseChoice(opts.currency, CURRENCIES, '--currency');
+  const givenKey = parseIdempotencyKey(opts.idempotencyKey);
+  const input = await ctx.inputs<{ amount: number; to: string }>({
+    amount: {
+      value: amountArg ? parseTrx(amountArg) : undefined,
+      label: '<amount>',
+      ask: async (p) => parseTrx(await p.input(trxAmountQuestion(`How much ${currency} to withdraw (at least ${trxOf(MIN_WITHDRAWAL_SUN)})?`, MIN_WITHDRAWAL_SUN))),
+    },
+    to: {
+      value: opts.to ? await parseAddress(opts.to) : undefined,
+      label: '--to ADDRESS',
+      ask: async (p) => (await p.input(addressQuestion('Withdraw to which TRON address?'))).trim(),
+    },
+  });
+  if (input.amount < MIN_WITHDRAWAL_SUN) {
+    throw new CliError('VALIDATION_ERROR', `the minimum withdrawal is ${trxOf(MIN_WITHDRAWAL_SUN)} ${currency}, got ${trxOf(input.amount)}`, {
+      exitCode: EXIT.USAGE,
+    });
+  }
+  ctx.spending = { sun: input.amount, currency };
+  let available = '';
+  if (ctx.interactive && !ctx.opts.yes) {
+    // Only read-only calls before the person says yes.
+    try {
+      const balance = await (await ctx.api('balance')).get({ maxRetries: 0, timeoutMs: 5_000 });
+      available = ` (available: ${amountOf(Number(currency === 'TRX' ? balance.trx : balance.usdt), currency)})`;
+    } catch {
+      available = '';
+    }
+  }
+  await ctx.confirm(
+    `Withdraw ${amountOf(input.amount, currency)} to ${input.to}${available}? This cannot be undone.`,
+    'withdraw',
+  );
+  const client = await ctx.client();
+  const idempotencyKey = givenKey ?? randomUUID();
+  ctx.debug(`idempotency key ${idempotencyKey}`);
+  const withdrawal = await (await client.get('withdrawals')).create(
+    { address: input.to, amount: input.amount, currency },
+    { idempotencyKey },
+  );
+  ctx.out.result(withdrawal, () =>
+    renderPairs(
+      [
+        ['withdrawal', ctx.out.s.bold(withdrawal.id)],
+        ['status', statusColor(String(withdrawal.status), ctx.out.s)],
+        ['amount', amountOf(Number(withdrawal.amount), String(withdrawal.currency))],
+        ['to', withdrawal.address],
+      ],
+      ctx.out.s,
+    ),
+  );
+}
 
 export default command;

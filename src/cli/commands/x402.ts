@@ -208,19 +208,9 @@ const command: CommandModule = {
     'environment or a file in scripts). The price is shown before paying; confirm on the terminal or pass --yes. ' +
     '--max-payment caps one call (default: the documented price of a call).',
   register(cmd: Command) {
-    paidOptions(cmd.command('prices').description('energy/bandwidth prices from several providers').argument('[resource]', 'energy, bandwidth or all', 'all')).action(
-      action<[string], PaidOptions>(async (ctx, { args: [resource], opts }) => {
-        const r = resource.toLowerCase();
-        const query = r === 'all' ? {} : { resource: parseChoice(r, ['energy', 'bandwidth'] as const, 'resource').toUpperCase() as 'ENERGY' | 'BANDWIDTH' };
-        await paid(ctx, opts, ({ client }) => client.prices(query));
-      }),
-    );
+    paidOptions(cmd.command('prices').description('energy/bandwidth prices from several providers').argument('[resource]', 'energy, bandwidth or all', 'all')).action(action(runPrices));
 
-    paidOptions(cmd.command('account').description('TRX balance, resources and TRC-20 balances of an address').argument('<address>', 'TRON address')).action(
-      action<[string], PaidOptions>(async (ctx, { args: [address], opts }) => {
-        await paid(ctx, opts, ({ client }) => client.account(address));
-      }),
-    );
+    paidOptions(cmd.command('account').description('TRX balance, resources and TRC-20 balances of an address').argument('<address>', 'TRON address')).action(action(runAccount));
 
     paidOptions(
       cmd
@@ -230,33 +220,13 @@ const command: CommandModule = {
         .option('--to <address>', 'recipient')
         .option('--amount <amount>', 'amount (token units)')
         .option('--contract <address>', 'token or contract'),
-    ).action(
-      action<[string], PaidOptions & { to?: string; amount?: string; contract?: string }>(async (ctx, { args: [operation], opts }) => {
-        const op = parseChoice(operation, ESTIMATE_OPERATIONS, 'operation');
-        await paid(ctx, opts, ({ client }) =>
-          client.estimate({
-            operation: op,
-            ...(opts.to ? { to: opts.to } : {}),
-            ...(opts.amount ? { amount: decimal(opts.amount, '--amount') } : {}),
-            ...(opts.contract ? { contract: opts.contract } : {}),
-          }),
-        );
-      }),
-    );
+    ).action(action(runEstimate));
 
     paidOptions(
       cmd.command('swap-quote').description('DEX quote for a token swap').argument('<from>', 'symbol or contract').argument('<to>', 'symbol or contract').argument('<amount>', 'amount of <from>'),
-    ).action(
-      action<[string, string, string], PaidOptions>(async (ctx, { args: [from, to, amount], opts }) => {
-        await paid(ctx, opts, ({ client }) => client.swapQuote({ from, to, amount: decimal(amount, 'amount') }));
-      }),
-    );
+    ).action(action(runSwapQuote));
 
-    paidOptions(cmd.command('network').description('TRON chain parameters').option('--summary', 'the short form')).action(
-      action<[], PaidOptions & { summary?: boolean }>(async (ctx, { opts }) => {
-        await paid(ctx, opts, ({ client }) => client.network({ format: opts.summary ? 'summary' : 'full' }));
-      }),
-    );
+    paidOptions(cmd.command('network').description('TRON chain parameters').option('--summary', 'the short form')).action(action(runNetwork));
 
     paidOptions(
       cmd
@@ -266,18 +236,7 @@ const command: CommandModule = {
         .option('--description <text>')
         .option('--pay-to <address>', 'receiving address (default: a fresh one)')
         .option('--expires-in <seconds>', "lifetime in seconds (default: the service's)"),
-    ).action(
-      action<[string], PaidOptions & { description?: string; payTo?: string; expiresIn?: string }>(async (ctx, { args: [amount], opts }) => {
-        await paid(ctx, opts, ({ client }) =>
-          client.invoice({
-            amount_usdt: decimal(amount, 'amount'),
-            ...(opts.description ? { description: opts.description } : {}),
-            ...(opts.payTo ? { pay_to_address: opts.payTo } : {}),
-            ...(opts.expiresIn !== undefined ? { expires_in_seconds: parseInteger(opts.expiresIn, '--expires-in', { min: 1 }) } : {}),
-          }),
-        );
-      }),
-    );
+    ).action(action(runInvoice));
 
     paidOptions(
       cmd
@@ -288,19 +247,7 @@ const command: CommandModule = {
         .option('--events <list>', `${WATCH_EVENT_TYPES.join(', ')} (comma separated)`)
         .option('--token <address>', 'only this token contract')
         .option('--min-amount <amount>', 'ignore smaller transfers'),
-    ).action(
-      action<[string], PaidOptions & { webhookUrl: string; events?: string; token?: string; minAmount?: string }>(async (ctx, { args: [address], opts }) => {
-        await paid(ctx, opts, ({ client }) =>
-          client.watch({
-            address,
-            webhook_url: opts.webhookUrl,
-            ...(opts.events ? { event_types: opts.events.split(',').map((e) => e.trim()) as never } : {}),
-            ...(opts.token ? { token_contract: opts.token } : {}),
-            ...(opts.minAmount ? { min_amount: decimal(opts.minAmount, '--min-amount') } : {}),
-          }),
-        );
-      }),
-    );
+    ).action(action(runWatch));
 
     paidOptions(
       cmd
@@ -311,21 +258,7 @@ const command: CommandModule = {
         .option('--tolerance <pct>', "accepted difference, percent (default: the service's)")
         .option('--timeout <seconds>', "how long to wait (default: the service's)")
         .option('--webhook-url <url>', 'notified when the payment arrives'),
-    ).action(
-      action<[string], PaidOptions & { token?: string; tolerance?: string; timeout?: string; webhookUrl?: string }>(async (ctx, { args: [amount], opts }) => {
-        const tolerance = opts.tolerance === undefined ? undefined : Number(opts.tolerance);
-        if (opts.tolerance !== undefined && (!/^\d+(\.\d+)?$/.test(opts.tolerance) || tolerance! > 100)) throw new UsageError('--tolerance must be a percentage between 0 and 100');
-        await paid(ctx, opts, ({ client }) =>
-          client.receive({
-            expected_amount: decimal(amount, 'amount'),
-            ...(opts.token ? { token_contract: opts.token } : {}),
-            ...(tolerance !== undefined ? { tolerance_pct: tolerance } : {}),
-            ...(opts.timeout !== undefined ? { timeout_seconds: parseInteger(opts.timeout, '--timeout', { min: 1 }) } : {}),
-            ...(opts.webhookUrl ? { webhook_url: opts.webhookUrl } : {}),
-          }),
-        );
-      }),
-    );
+    ).action(action(runReceive));
 
     paidOptions(
       cmd
@@ -335,50 +268,14 @@ const command: CommandModule = {
         .requiredOption('--amount <usdt>', 'USDT amount')
         .option('--signed-tx-file <path>', 'a signed transaction (JSON); "-" for stdin')
         .option('--memo <text>'),
-    ).action(
-      action<[], PaidOptions & { to: string; amount: string; signedTxFile?: string; memo?: string }>(async (ctx, { opts }) => {
-        const amount = decimal(opts.amount, '--amount');
-        let signedTx: string | undefined;
-        if (opts.signedTxFile) signedTx = (await readFileOrStdin(ctx, opts.signedTxFile, 'signed transaction')).trim();
-        await paid(ctx, opts, async ({ client, sdk }) => {
-          if (!signedTx) {
-            const wallet = await loadWallet(ctx, opts);
-            if (!wallet.tron) throw new UsageError('signing a transfer needs a TRON key in the wallet');
-            const settings = await ctx.settings(false);
-            const signed = await sdk.signTrc20Transfer({
-              privateKey: wallet.tron.value,
-              to: opts.to,
-              amount,
-              fetch: ctx.fetch,
-              ...(opts.fullNode || ctx.opts.mock ? { fullNode: opts.fullNode ?? settings.baseUrl!.value } : {}),
-            });
-            ctx.out.info(`signed transfer ${signed.txID} from ${signed.from}`);
-            signedTx = signed.signed_tx;
-          }
-          return client.send({ to: opts.to, amount_usdt: amount, signed_tx: signedTx, ...(opts.memo ? { memo: opts.memo } : {}) });
-        });
-      }),
-    );
+    ).action(action(runSend));
 
     paidOptions(
       cmd
         .command('send-batch')
         .description('signed transfers in one call (up to the service\'s batch limit): a JSON array of {to, amount, signed_tx}')
         .option('-f, --file <path>', 'the JSON array; "-" or omitted: stdin'),
-    ).action(
-      action<[], PaidOptions & { file?: string }>(async (ctx, { opts }) => {
-        const text = await readFileOrStdin(ctx, opts.file, 'transfers');
-        let transfers: unknown;
-        try {
-          transfers = JSON.parse(text);
-        } catch {
-          throw new UsageError('the transfers are not JSON', 'pass a JSON array of {to, amount, signed_tx}');
-        }
-        const list = Array.isArray(transfers) ? transfers : (transfers as { transfers?: unknown })?.transfers;
-        if (!Array.isArray(list)) throw new UsageError('expected a JSON array of {to, amount, signed_tx}');
-        await paid(ctx, opts, ({ client }) => client.sendBatch(list as never));
-      }),
-    );
+    ).action(action(runSendBatch));
 
     paidOptions(
       cmd
@@ -388,15 +285,7 @@ const command: CommandModule = {
         .argument('<to>', 'symbol or contract')
         .argument('<amount>', 'amount of <from>')
         .option('--slippage <pct>', "accepted slippage, percent (default: the service's)"),
-    ).action(
-      action<[string, string, string], PaidOptions & { slippage?: string }>(async (ctx, { args: [from, to, amount], opts }) => {
-        const slippage = opts.slippage === undefined ? undefined : Number(opts.slippage);
-        if (opts.slippage !== undefined && (!/^\d+(\.\d+)?$/.test(opts.slippage) || slippage! > 50)) throw new UsageError('--slippage must be a percentage between 0 and 50');
-        await paid(ctx, opts, ({ client }) =>
-          client.swapExecute({ from_token: from, to_token: to, amount: decimal(amount, 'amount'), ...(slippage !== undefined ? { slippage_pct: slippage } : {}) }),
-        );
-      }),
-    );
+    ).action(action(runSwapExecute));
 
     paidOptions(
       cmd
@@ -404,13 +293,124 @@ const command: CommandModule = {
         .description('a whitelisted TRON node call, e.g. `rpc getnowblock` or `rpc getaccount \'{"address":"T…","visible":true}\'`')
         .argument('<method>', 'getnowblock, getaccount, getaccountresource, gettransactionbyid, gettransactioninfobyid, getcontractinfo, triggerconstantcontract, getchainparameters, getblockbynum')
         .argument('[body]', 'JSON object', '{}'),
-    ).action(
-      action<[string, string], PaidOptions>(async (ctx, { args: [method, body], opts }) => {
-        const parsed = jsonArg(body, 'body');
-        await paid(ctx, opts, ({ client }) => client.rpc(method, parsed));
-      }),
-    );
+    ).action(action(runRpc));
   },
 };
+
+async function runPrices(ctx: Context, { args: [resource], opts }: { args: [string]; opts: PaidOptions; cmd: Command }): Promise<number | void> {
+  const r = resource.toLowerCase();
+  const query = r === 'all' ? {} : { resource: parseChoice(r, ['energy', 'bandwidth'] as const, 'resource').toUpperCase() as 'ENERGY' | 'BANDWIDTH' };
+  await paid(ctx, opts, ({ client }) => client.prices(query));
+}
+
+async function runAccount(ctx: Context, { args: [address], opts }: { args: [string]; opts: PaidOptions; cmd: Command }): Promise<number | void> {
+  await paid(ctx, opts, ({ client }) => client.account(address));
+}
+
+async function runEstimate(ctx: Context, { args: [operation], opts }: { args: [string]; opts: PaidOptions & { to?: string; amount?: string; contract?: string }; cmd: Command }): Promise<number | void> {
+  const op = parseChoice(operation, ESTIMATE_OPERATIONS, 'operation');
+  await paid(ctx, opts, ({ client }) =>
+    client.estimate({
+      operation: op,
+      ...(opts.to ? { to: opts.to } : {}),
+      ...(opts.amount ? { amount: decimal(opts.amount, '--amount') } : {}),
+      ...(opts.contract ? { contract: opts.contract } : {}),
+    }),
+  );
+}
+
+async function runSwapQuote(ctx: Context, { args: [from, to, amount], opts }: { args: [string, string, string]; opts: PaidOptions; cmd: Command }): Promise<number | void> {
+  await paid(ctx, opts, ({ client }) => client.swapQuote({ from, to, amount: decimal(amount, 'amount') }));
+}
+
+async function runNetwork(ctx: Context, { opts }: { args: []; opts: PaidOptions & { summary?: boolean }; cmd: Command }): Promise<number | void> {
+  await paid(ctx, opts, ({ client }) => client.network({ format: opts.summary ? 'summary' : 'full' }));
+}
+
+async function runInvoice(ctx: Context, { args: [amount], opts }: { args: [string]; opts: PaidOptions & { description?: string; payTo?: string; expiresIn?: string }; cmd: Command }): Promise<number | void> {
+  await paid(ctx, opts, ({ client }) =>
+    client.invoice({
+      amount_usdt: decimal(amount, 'amount'),
+      ...(opts.description ? { description: opts.description } : {}),
+      ...(opts.payTo ? { pay_to_address: opts.payTo } : {}),
+      ...(opts.expiresIn !== undefined ? { expires_in_seconds: parseInteger(opts.expiresIn, '--expires-in', { min: 1 }) } : {}),
+    }),
+  );
+}
+
+async function runWatch(ctx: Context, { args: [address], opts }: { args: [string]; opts: PaidOptions & { webhookUrl: string; events?: string; token?: string; minAmount?: string }; cmd: Command }): Promise<number | void> {
+  await paid(ctx, opts, ({ client }) =>
+    client.watch({
+      address,
+      webhook_url: opts.webhookUrl,
+      ...(opts.events ? { event_types: opts.events.split(',').map((e) => e.trim()) as never } : {}),
+      ...(opts.token ? { token_contract: opts.token } : {}),
+      ...(opts.minAmount ? { min_amount: decimal(opts.minAmount, '--min-amount') } : {}),
+    }),
+  );
+}
+
+async function runReceive(ctx: Context, { args: [amount], opts }: { args: [string]; opts: PaidOptions & { token?: string; tolerance?: string; timeout?: string; webhookUrl?: string }; cmd: Command }): Promise<number | void> {
+  const tolerance = opts.tolerance === undefined ? undefined : Number(opts.tolerance);
+  if (opts.tolerance !== undefined && (!/^\d+(\.\d+)?$/.test(opts.tolerance) || tolerance! > 100)) throw new UsageError('--tolerance must be a percentage between 0 and 100');
+  await paid(ctx, opts, ({ client }) =>
+    client.receive({
+      expected_amount: decimal(amount, 'amount'),
+      ...(opts.token ? { token_contract: opts.token } : {}),
+      ...(tolerance !== undefined ? { tolerance_pct: tolerance } : {}),
+      ...(opts.timeout !== undefined ? { timeout_seconds: parseInteger(opts.timeout, '--timeout', { min: 1 }) } : {}),
+      ...(opts.webhookUrl ? { webhook_url: opts.webhookUrl } : {}),
+    }),
+  );
+}
+
+async function runSend(ctx: Context, { opts }: { args: []; opts: PaidOptions & { to: string; amount: string; signedTxFile?: string; memo?: string }; cmd: Command }): Promise<number | void> {
+  const amount = decimal(opts.amount, '--amount');
+  let signedTx: string | undefined;
+  if (opts.signedTxFile) signedTx = (await readFileOrStdin(ctx, opts.signedTxFile, 'signed transaction')).trim();
+  await paid(ctx, opts, async ({ client, sdk }) => {
+    if (!signedTx) {
+      const wallet = await loadWallet(ctx, opts);
+      if (!wallet.tron) throw new UsageError('signing a transfer needs a TRON key in the wallet');
+      const settings = await ctx.settings(false);
+      const signed = await sdk.signTrc20Transfer({
+        privateKey: wallet.tron.value,
+        to: opts.to,
+        amount,
+        fetch: ctx.fetch,
+        ...(opts.fullNode || ctx.opts.mock ? { fullNode: opts.fullNode ?? settings.baseUrl!.value } : {}),
+      });
+      ctx.out.info(`signed transfer ${signed.txID} from ${signed.from}`);
+      signedTx = signed.signed_tx;
+    }
+    return client.send({ to: opts.to, amount_usdt: amount, signed_tx: signedTx, ...(opts.memo ? { memo: opts.memo } : {}) });
+  });
+}
+
+async function runSendBatch(ctx: Context, { opts }: { args: []; opts: PaidOptions & { file?: string }; cmd: Command }): Promise<number | void> {
+  const text = await readFileOrStdin(ctx, opts.file, 'transfers');
+  let transfers: unknown;
+  try {
+    transfers = JSON.parse(text);
+  } catch {
+    throw new UsageError('the transfers are not JSON', 'pass a JSON array of {to, amount, signed_tx}');
+  }
+  const list = Array.isArray(transfers) ? transfers : (transfers as { transfers?: unknown })?.transfers;
+  if (!Array.isArray(list)) throw new UsageError('expected a JSON array of {to, amount, signed_tx}');
+  await paid(ctx, opts, ({ client }) => client.sendBatch(list as never));
+}
+
+async function runSwapExecute(ctx: Context, { args: [from, to, amount], opts }: { args: [string, string, string]; opts: PaidOptions & { slippage?: string }; cmd: Command }): Promise<number | void> {
+  const slippage = opts.slippage === undefined ? undefined : Number(opts.slippage);
+  if (opts.slippage !== undefined && (!/^\d+(\.\d+)?$/.test(opts.slippage) || slippage! > 50)) throw new UsageError('--slippage must be a percentage between 0 and 50');
+  await paid(ctx, opts, ({ client }) =>
+    client.swapExecute({ from_token: from, to_token: to, amount: decimal(amount, 'amount'), ...(slippage !== undefined ? { slippage_pct: slippage } : {}) }),
+  );
+}
+
+async function runRpc(ctx: Context, { args: [method, body], opts }: { args: [string, string]; opts: PaidOptions; cmd: Command }): Promise<number | void> {
+  const parsed = jsonArg(body, 'body');
+  await paid(ctx, opts, ({ client }) => client.rpc(method, parsed));
+}
 
 export default command;

@@ -18,7 +18,6 @@ export const MONEY_TOOLS = [
     access: 'read',
     input: PrepareDepositRequest,
     output: PreparedDeposit,
-    fields: { amount_sun: `Amount to deposit in SUN (1 TRX = 1,000,000 SUN), at least ${LIMITS.MIN_DEPOSIT_SUN}` },
     async run(args, { session, signal }) {
       return session.api.deposits.prepare(args, { signal });
     },
@@ -33,11 +32,6 @@ export const MONEY_TOOLS = [
     access: 'spend',
     input: CreateWithdrawalRequest,
     output: Withdrawal,
-    fields: {
-      address: 'Base58 TRON destination address (T…)',
-      amount: `Integer amount in SUN (TRX) or 6-decimal units (USDT); at least ${LIMITS.MIN_WITHDRAWAL_SUN} = 50 TRX`,
-      currency: 'TRX or USDT',
-    },
     async run(args, { session, signal, ask }) {
       const atomic = BigInt(args.amount);
       const { limits } = session.guard;

@@ -1,15 +1,14 @@
 /**
- * Orders: create (spends TRX from the account balance, capped and confirmed), get, list, and
- * wait until an order is filled or failed.
+ * Orders: create (spends TRX from the account balance, capped and confirmed) and wait until an
+ * order is filled or failed. Getting and listing orders are read tools generated from the
+ * endpoint table (`./read.ts`).
  */
 import * as z from 'zod';
 import { OrderFailedError, TrxRentError } from '../../errors/index.js';
 import { LIMITS } from '../../schemas/limits.js';
-import { CreateOrderRequest, FINAL_ORDER_STATUSES, ListOrdersQuery, ORDER_STATUSES, Order, OrderId, OrderList } from '../../schemas/orders.js';
+import { CreateOrderRequest, FINAL_ORDER_STATUSES, Order, OrderId } from '../../schemas/orders.js';
 import { sunToTrx } from '../../utils/units.js';
 import { tool } from '../tool.js';
-
-const GetOrderInput = z.strictObject({ id: OrderId });
 
 /** Longest wait_for_order, in seconds (a client's request timeout is often 60 s). */
 export const MAX_WAIT_SECONDS = 300;
@@ -43,12 +42,9 @@ export const ORDER_TOOLS = [
     access: 'spend',
     input: CreateOrderRequest,
     output: CreatedOrder,
+    // The other fields are described by the request schema; these two behave differently here.
     fields: {
-      resource_type: 'ENERGY or BANDWIDTH',
       order_type: 'MARKET (default: at once at the best price), LIMIT (waits for max_price_sun), BROADCAST (several providers); PERIODIC is refused here',
-      amount: `Resource units to rent (not SUN); at least ${LIMITS.MIN_ENERGY_AMOUNT} for ENERGY`,
-      duration_sec: 'Rental duration in seconds, e.g. 3600 for one hour',
-      target_address: 'Base58 TRON address (T…) that receives the resource',
       max_price_sun: 'Highest price in SUN per unit (required for LIMIT). Omitted: the current best price',
     },
     async run(args, { session, signal, ask }) {
@@ -83,34 +79,6 @@ export const ORDER_TOOLS = [
         (o) => `order ${o.id} (${o.status}) ${args.amount} ${args.resource_type} to ${args.target_address}, at most ${sunToTrx(maxCost)} TRX`,
       );
       return { order, max_price_sun: price, max_cost_sun: maxCost, max_cost_trx: sunToTrx(maxCost) };
-    },
-  }),
-  tool({
-    name: 'get_order',
-    title: 'Get an order',
-    description: 'One order with its fills. Money fields are in SUN (total_cost_sun, total_fee_sun, price_sun, cost_sun); amount is in resource units.',
-    access: 'read',
-    input: GetOrderInput,
-    output: Order,
-    fields: { id: 'Order id (UUID) from create_order or list_orders' },
-    async run(args, { session, signal }) {
-      return session.api.orders.get(args.id, { signal });
-    },
-  }),
-  tool({
-    name: 'list_orders',
-    title: 'List orders',
-    description: `One page of the account's orders, newest first, with the total matching the filter. limit 1 to ${LIMITS.ORDER_LIST_MAX_LIMIT} (default ${LIMITS.ORDER_LIST_DEFAULT_LIMIT}); offset skips orders.`,
-    access: 'read',
-    input: ListOrdersQuery,
-    output: OrderList,
-    fields: {
-      status: `Only orders in this status: ${ORDER_STATUSES.join(', ')}`,
-      limit: `Page size, 1 to ${LIMITS.ORDER_LIST_MAX_LIMIT} (default ${LIMITS.ORDER_LIST_DEFAULT_LIMIT})`,
-      offset: 'Orders to skip (default 0)',
-    },
-    async run(args, { session, signal }) {
-      return session.api.orders.list(args, { signal });
     },
   }),
   tool({

@@ -1,8 +1,8 @@
-/** Webhooks: register an endpoint for order, deposit and withdrawal events, list, delete. */
+/** Webhooks: register an endpoint for order, deposit and withdrawal events, and delete one (listing them is a generated read tool, `./read.ts`). */
 import * as z from 'zod';
-import { CreateWebhookRequest, DeleteWebhookResponse, Webhook, WebhookList } from '../../schemas/webhooks.js';
+import { CreateWebhookRequest, DeleteWebhookResponse, Webhook } from '../../schemas/webhooks.js';
 import { WEBHOOK_EVENTS } from '../../schemas/enums.js';
-import { NoInput, tool } from '../tool.js';
+import { tool } from '../tool.js';
 
 const DeleteInput = z.strictObject({ id: z.string().min(1, 'is required') });
 
@@ -16,20 +16,8 @@ export const WEBHOOK_TOOLS = [
     access: 'write',
     input: CreateWebhookRequest,
     output: Webhook,
-    fields: { url: 'https:// URL that receives the events (http:// only for loopback)', events: `At least one of ${WEBHOOK_EVENTS.join(', ')}` },
     async run(args, { session, signal }) {
       return session.api.webhooks.create(args, { signal });
-    },
-  }),
-  tool({
-    name: 'list_webhooks',
-    title: 'List webhooks',
-    description: 'Every registered webhook (without secrets).',
-    access: 'read',
-    input: NoInput,
-    output: z.object({ webhooks: WebhookList }),
-    async run(_args, { session, signal }) {
-      return { webhooks: await session.api.webhooks.list({ signal }) };
     },
   }),
   tool({
