@@ -189,7 +189,7 @@ export const ACCOUNT_ENDPOINTS = withIds({
     path: '/api/v1/orders/{id}',
     summary: 'The full order with its fills',
     auth: 'view_orders',
-    // Only GET and POST /orders share the orders group; /orders/:id is one of "all other endpoints".
+    // Only listOrders and createOrder share the orders group; this is one of "all other endpoints".
     rateGroup: 'other',
     idempotent: false,
     params: z.strictObject({ id: OrderId }),

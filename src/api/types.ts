@@ -69,9 +69,9 @@ export interface EndpointDef {
   api: ApiName;
   method: HttpVerb;
   /**
-   * Full path template below the origin, OpenAPI style: `/api/v1/orders/{id}`. Each `{name}`
-   * is one percent-encoded segment, except the one named by `restParam`, which may span
-   * several (`/x402/tron/rpc/{method}` with `wallet/getnowblock`).
+   * Full path template below the origin, OpenAPI style (`/api/v1/…/{id}`). Each `{name}` is
+   * one percent-encoded segment, except the one named by `restParam`, which may span several
+   * (the x402 rpc entry's `{method}` holds `wallet/getnowblock`).
    */
   path: string;
   /** A path parameter that may hold `/` (matched to the end of the path). */

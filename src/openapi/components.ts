@@ -10,7 +10,7 @@
  */
 import * as z from 'zod';
 import { Balance } from '../schemas/balance.js';
-import { tronAddress } from '../schemas/common.js';
+import { BroadcastResponse } from '../schemas/transactions.js';
 import { DepositInfo, PrepareDepositRequest, PreparedDeposit, SignedTransaction, SubmitDepositRequest, SubmitDepositResponse } from '../schemas/deposits.js';
 import { ERROR_CODES, ERROR_STATUS, ErrorEnvelope } from '../schemas/errors.js';
 import { HistoryFill, HistorySummary } from '../schemas/history.js';
@@ -132,8 +132,8 @@ export const WebhookListItem = Webhook.omit({ secret: true });
 /** DELETE /api/v1/webhooks/:id */
 export const WebhookDeleted = z.looseObject({ deleted: z.literal(true) });
 
-/** POST /api/v1/broadcast: not shown by the spec; the mock's answer (deposit submit's, plus what was broadcast). */
-export const BroadcastResult = SubmitDepositResponse.extend({ contract_type: z.string(), owner_address: tronAddress });
+/** POST /api/v1/broadcast: not shown by the spec; the same answer as deposit submit. */
+export const BroadcastResult = BroadcastResponse;
 
 /** Response bodies of the account API, converted with io 'output'. */
 export const ACCOUNT_RESPONSES = [

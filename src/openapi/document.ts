@@ -408,12 +408,17 @@ const OPERATIONS: OperationSpec[] = [
     operationId: 'broadcastTransaction',
     tag: 'Broadcast',
     summary: 'Broadcast a signed transaction',
-    description: 'The spec names the endpoint and its permission but shows neither request nor response; this is the shape of trx-rent’s mock.',
+    description:
+      'The spec names the endpoint and its permission but shows neither request nor response; this is a natural design after deposit submit. Broadcasting the same transaction again answers the same tx_id, so a retry is safe.',
     source: 'mock',
     auth: 'broadcast',
     body: 'BroadcastRequest',
     ok: { 200: { description: 'Broadcast.', schema: 'BroadcastResult' } },
-    errors: { 403: 'Forbidden', 422: 'Unprocessable', 502: errorsOf('The network rejected the transaction.', ['BROADCAST_FAILED']) },
+    errors: {
+      400: errorsOf('A malformed transaction, or a signature that does not verify.', ['VALIDATION_ERROR']),
+      403: 'Forbidden',
+      502: errorsOf('The network rejected the transaction.', ['BROADCAST_FAILED']),
+    },
   },
   // ---- pay-per-call ----
   paid('get', '/x402/tron/prices', 'x402Prices', 'Live energy and bandwidth prices', FIXED, {

@@ -22,7 +22,7 @@ export const OrderStatus = z.enum(ORDER_STATUSES);
 export type OrderStatus = Known<z.infer<typeof OrderStatus>>;
 
 /**
- * Body of POST /api/v1/orders. Checked before sending: energy amounts of at least 65000, and
+ * Body of `createOrder`. Checked before sending: energy amounts of at least 65000, and
  * `max_price_sun` present for LIMIT orders.
  */
 export const CreateOrderRequest = z
@@ -83,7 +83,7 @@ export type Fill = Known<z.infer<typeof Fill>>;
 
 /**
  * An order as the API returns it. One schema for the three shapes the spec gives: the create
- * response, list items (plus filled_at) and the full order of GET /orders/:id (plus
+ * response, list items (plus filled_at) and the full order of `getOrder` (plus
  * total_cost_sun, total_fee_sun, fills). Money is in SUN; unknown statuses and fields are kept.
  */
 export const Order = z.looseObject({
@@ -103,11 +103,11 @@ export const Order = z.looseObject({
   target_address: z.string(),
   /** Highest price per unit, in SUN, when the order set one. */
   max_price_sun: looseNumber.nullish(),
-  /** Total cost in SUN; set once filled. Only in the full order (GET /orders/:id). */
+  /** Total cost in SUN; set once filled. Only in the full order (`getOrder`). */
   total_cost_sun: looseNumber.nullish(),
-  /** Fee in SUN, currently 0. Only in the full order (GET /orders/:id). */
+  /** Fee in SUN, currently 0. Only in the full order (`getOrder`). */
   total_fee_sun: looseNumber.nullish(),
-  /** Provider executions. Only in the full order (GET /orders/:id). */
+  /** Provider executions. Only in the full order (`getOrder`). */
   fills: z.array(Fill).optional(),
   /** Creation time: ISO 8601 per the spec; Unix time is accepted too. */
   created_at: looseTimestamp,
@@ -118,10 +118,21 @@ export const Order = z.looseObject({
    * deadline, then the end of the rental once filled. Only in the full order; null until known.
    */
   expires_at: looseTimestamp.nullish(),
+  /**
+   * PERIODIC orders only (the spec: "Interval field for PERIODIC orders: not shown"; these
+   * names are this project's design): the interval between runs in seconds, the runs made so far,
+   * and when the next one starts (null when none is due).
+   */
+  interval_sec: looseNumber.optional(),
+  runs: looseNumber.optional(),
+  next_run_at: looseTimestamp.nullish(),
+  /** FAILED orders only (not in the spec; this project's design): why, as a code and as text. */
+  failure_reason: z.string().nullish(),
+  failure_message: z.string().nullish(),
 });
 export type Order = Known<z.infer<typeof Order>>;
 
-/** Query of GET /api/v1/orders. Every field is optional. */
+/** Query of `listOrders`. Every field is optional. */
 export const ListOrdersQuery = z.strictObject({
   /** Only orders in this status. Omitted: every status. */
   status: OrderStatus.optional(),
@@ -139,7 +150,7 @@ export const ListOrdersQuery = z.strictObject({
 // What callers pass: numbers (the schema also accepts the digit strings a URL query carries).
 export type ListOrdersQuery = z.output<typeof ListOrdersQuery>;
 
-/** Response of GET /api/v1/orders: one page of orders (list shape, without fills). */
+/** Response of `listOrders`: one page of orders (list shape, without fills). */
 export const OrderList = z.looseObject({
   /** The page, in list shape: no total_cost_sun, total_fee_sun or fills. */
   orders: z.array(Order),
@@ -148,5 +159,5 @@ export const OrderList = z.looseObject({
 });
 export type OrderList = Known<z.infer<typeof OrderList>>;
 
-/** Path id of GET /api/v1/orders/:id (a UUID on the live service; any non-empty id here). */
+/** Path id of `getOrder` (a UUID on the live service; any non-empty id here). */
 export const OrderId = z.string().min(1, 'is required');

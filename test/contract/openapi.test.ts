@@ -40,14 +40,10 @@ const KNOWN_PROBLEMS: Array<{ op: string; status: number; problem: RegExp }> = [
  * objects open), per `operation status`. The last test fails on any difference, both ways.
  */
 const KNOWN_EXTRAS: Record<string, string[]> = {
-  // FIDELITY (live service, production notes): balance `updated_at`.
-  'GET /api/v1/balance 200': ['/updated_at'],
   // FIDELITY: `expires_at` and fills' `delegation_tx` follow the live service (production notes);
   // PERIODIC orders carry `interval_sec`, `runs`, `next_run_at` (the spec: "Interval field for
   // PERIODIC orders: not shown"); FAILED orders `failure_reason`, `failure_message` (not in the spec).
   'GET /api/v1/orders/{id} 200': ['/expires_at', '/failure_message', '/failure_reason', '/fills/*/delegation_tx', '/interval_sec', '/next_run_at', '/runs'],
-  // FIDELITY: the spec's Withdrawal has five fields; the mock adds `created_at`.
-  'POST /api/v1/withdraw 200': ['/created_at'],
   // FIDELITY: beyond the spec's result tables (address, balance, energy_limit, bandwidth_limit).
   'GET /x402/tron/account/{address} 200': ['/data/bandwidth_used', '/data/energy_used'],
   // FIDELITY: price entries are provider, price_sun, available in the spec.
@@ -215,9 +211,9 @@ describe('the validator catches what does not match', () => {
     const r = validator.checkResponse('GET /api/v1/balance', {
       status: 200,
       headers: new Headers({ 'content-type': 'application/json' }),
-      text: JSON.stringify({ trx: 1, usdt: 2, trx_locked: 0, updated_at: 'now' }),
+      text: JSON.stringify({ trx: 1, usdt: 2, trx_locked: 0, bonus_points: 3 }),
     });
-    expect(r).toEqual({ problems: [], extras: ['/updated_at'] });
+    expect(r).toEqual({ problems: [], extras: ['/bonus_points'] });
   });
 });
 
@@ -361,11 +357,14 @@ describe('account API (/api/v1)', () => {
     await call('DELETE /api/v1/webhooks/{id}', 404, { path: `/api/v1/webhooks/${created.json.id}` });
   });
 
-  it('broadcast: a signed transaction (200), twice (502), garbage (422), a key without the permission (403)', async () => {
+  it('broadcast: a signed transaction (200), twice (200, same tx_id), expired (502), garbage (400), a key without the permission (403)', async () => {
     const tx = signTransaction(buildTrxTransfer({ from: USER_ADDRESS, to: TARGET, amountSun: 1_000_000, now: mock.state.now() }), USER_KEY);
-    await call('POST /api/v1/broadcast', 200, { body: { signed_tx: tx } });
-    await call('POST /api/v1/broadcast', 502, { body: { signed_tx: tx } });
-    await call('POST /api/v1/broadcast', 422, { body: { signed_tx: { txID: 'x' } } });
+    const first = await call('POST /api/v1/broadcast', 200, { body: { signed_tx: tx } });
+    const again = await call('POST /api/v1/broadcast', 200, { body: { signed_tx: tx } });
+    expect(again.json).toEqual(first.json);
+    const stale = signTransaction(buildTrxTransfer({ from: USER_ADDRESS, to: TARGET, amountSun: 2_000_000, now: mock.state.now() - 7_200_000 }), USER_KEY);
+    await call('POST /api/v1/broadcast', 502, { body: { signed_tx: stale } });
+    await call('POST /api/v1/broadcast', 400, { body: { signed_tx: { txID: 'x' } } });
     await call('POST /api/v1/broadcast', 403, { body: { signed_tx: tx }, auth: { key: narrowKey } });
   });
 

@@ -20,8 +20,6 @@ type Method = (typeof METHODS)[number];
 
 /** Paths under these first segments are sent as given; anything else is below /api/v1. */
 const ROOTS = new Set(['api', 'x402', '__mock', 'wallet', 'walletsolidity', 'openapi.json']);
-/** POST routes where the server honours an Idempotency-Key (so a retried POST is safe). */
-const IDEMPOTENT = new Set(['/api/v1/orders', '/api/v1/withdraw']);
 /** Most pages `--paginate` fetches. */
 const MAX_PAGES = 1000;
 
@@ -61,7 +59,7 @@ function typedValue(value: string): unknown {
 }
 
 /**
- * The path below the base URL and its query: `orders` and `/orders` are `/api/v1/orders`;
+ * The path below the base URL and its query: `orders` and `/orders` are `/api/v1` + `/orders`;
  * `/api/…`, `/x402/…`, `/__mock/…` stay as given; a full URL must be below the configured base
  * URL (the key never goes anywhere else).
  */
@@ -107,7 +105,7 @@ const command: CommandModule = {
       cmd
         .usage('[METHOD] PATH [-f key=value] [-F key=value] [--input FILE|-] [--paginate] [-i]')
         .argument('<method-or-path>', `${METHODS.join(', ')} (default GET, or POST with fields), or the path`)
-        .argument('[path]', 'e.g. /api/v1/orders, orders/ID, /x402/tron/network')
+        .argument('[path]', 'e.g. orders, orders/ID, /api/v1/…, /x402/tron/…')
         .option('-f, --raw-field <key=value>', 'a string field (repeatable)', collect, [])
         .option('-F, --field <key=value>', 'a typed field: true, false, null, numbers; @FILE reads a file (repeatable)', collect, [])
         .option('-H, --header <name:value>', 'a request header (repeatable)', collect, [])
@@ -118,11 +116,11 @@ const command: CommandModule = {
         .addHelpText(
           'after',
           '\nExamples:\n' +
-            '  trx-rent api /api/v1/balance\n' +
+            '  trx-rent api balance\n' +
             '  trx-rent api orders -f status=FILLED -F limit=100 --paginate --query "[].id"\n' +
-            '  trx-rent api POST /api/v1/orders --input order.json   # sent as is: no preview, no confirmation\n' +
-            '  trx-rent api GET /api/v1/prices/best -f resource=ENERGY -i\n' +
-            '  trx-rent api /x402/tron/network -f format=summary --key-file key.txt --yes',
+            '  trx-rent api POST orders --input order.json   # sent as is: no preview, no confirmation\n' +
+            '  trx-rent api GET prices/best -f resource=ENERGY -i\n' +
+            '  trx-rent api /x402/tron/<operation> -f key=value --key-file key.txt --yes   # paid: price shown first',
         ),
     ).action(
       action<[string, string?], ApiOptions>(async (ctx, { args: [first, second], opts }) => {
@@ -203,7 +201,9 @@ const command: CommandModule = {
         if (!apiKey) ctx.debug('no API key configured: sending without one');
         const client = await ctx.clientFor(settings.baseUrl.value, apiKey);
         const http = client.http;
-        const key = method === 'POST' && IDEMPOTENT.has(path) ? (idempotencyKey ?? randomUUID()) : idempotencyKey;
+        // Idempotency from the endpoint table: a key for the POSTs the server deduplicates, so a retry is safe.
+        const { findEndpoint } = await import('../../api/endpoints.js');
+        const key = method === 'POST' && findEndpoint(method, path)?.idempotent ? (idempotencyKey ?? randomUUID()) : idempotencyKey;
         const send = (q: Record<string, unknown>) =>
           http.request({
             // The request core types the account API's own methods; PUT and PATCH go through it the same way.
@@ -260,7 +260,7 @@ const command: CommandModule = {
 async function readInput(ctx: Context, file: string): Promise<unknown> {
   let text: string;
   if (file === '-') {
-    if (ctx.stdin.isTTY) throw new UsageError('--input - reads stdin, which is a terminal', 'pipe the body: trx-rent api POST /api/v1/orders --input - < order.json', 'MISSING_ARGUMENT');
+    if (ctx.stdin.isTTY) throw new UsageError('--input - reads stdin, which is a terminal', 'pipe the body: trx-rent api POST orders --input - < order.json', 'MISSING_ARGUMENT');
     text = await ctx.readStdin();
   } else {
     try {

@@ -506,7 +506,7 @@ export function orderListItem(o: OrderRecord) {
 }
 
 /**
- * GET /orders/:id and webhook data, in the order of the spec's Order table (then the fields
+ * `getOrder` and webhook data, in the order of the spec's Order table (then the fields
  * where the spec is silent, marked in the README).
  */
 export function orderFull(o: OrderRecord) {
