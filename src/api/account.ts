@@ -72,7 +72,7 @@ export const ACCOUNT_ENDPOINTS = withIds({
     source: 'spec',
     sdk: 'prices.list',
   },
-  bestPrice: {
+  getBestPrice: {
     api: 'account',
     method: 'GET',
     path: '/api/v1/prices/best',
@@ -87,7 +87,7 @@ export const ACCOUNT_ENDPOINTS = withIds({
     source: 'live-service',
     sdk: 'prices.best',
   },
-  priceHistory: {
+  getPriceHistory: {
     api: 'account',
     method: 'GET',
     path: '/api/v1/prices/history',
@@ -102,7 +102,7 @@ export const ACCOUNT_ENDPOINTS = withIds({
     source: 'live-service',
     sdk: 'prices.history',
   },
-  priceStats: {
+  getPriceStats: {
     api: 'account',
     method: 'GET',
     path: '/api/v1/prices/stats',
@@ -230,7 +230,7 @@ export const ACCOUNT_ENDPOINTS = withIds({
     source: 'spec',
     sdk: 'history.list',
   },
-  historySummary: {
+  getHistorySummary: {
     api: 'account',
     method: 'GET',
     path: '/api/v1/history/summary',
@@ -247,7 +247,7 @@ export const ACCOUNT_ENDPOINTS = withIds({
   },
 
   // ---- deposits ----
-  depositInfo: {
+  getDepositInfo: {
     api: 'account',
     method: 'GET',
     path: '/api/v1/deposit/info',

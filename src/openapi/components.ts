@@ -51,7 +51,7 @@ import type { JsonSchema } from './json-schema.js';
 
 // ---- account API: requests (strict, as the SDK and the mock validate them) ----
 
-/** Body of POST /api/v1/broadcast: not shown by the spec; the mock takes a signed transaction. */
+/** Body of `broadcastTransaction`: not shown by the spec; the mock takes a signed transaction. */
 export const BroadcastRequest = z.strictObject({ signed_tx: SignedTransaction });
 
 /** Request bodies of the account API, converted with io 'input'. */
@@ -68,15 +68,15 @@ export const ACCOUNT_REQUESTS = [
 
 // ---- account API: responses (the spec's shapes) ----
 
-/** POST /api/v1/keys: the key with its secret (`sk_live_`…), shown only here. */
+/** `createKey`: the key with its secret (`sk_live_`…), shown only here. */
 export const ApiKeyCreated = ApiKey.required({ key: true });
-/** DELETE /api/v1/keys/:id: `revoked` is always true. */
+/** `revokeKey`: `revoked` is always true. */
 export const KeyRevoked = z.looseObject({ revoked: z.literal(true) });
 
 /** A fill inside an order: the spec's eight fields (the live service's delegation_tx is not in the spec). */
 export const OrderFill = Fill.omit({ delegation_tx: true });
 
-/** The order as POST /api/v1/orders returns it. */
+/** The order as `createOrder` returns it. */
 export const OrderCreated = Order.pick({
   id: true,
   status: true,
@@ -88,7 +88,7 @@ export const OrderCreated = Order.pick({
   max_price_sun: true,
   created_at: true,
 });
-/** An item of GET /api/v1/orders: the create shape plus `filled_at`. */
+/** An item of `listOrders`: the create shape plus `filled_at`. */
 export const OrderListItem = Order.pick({
   id: true,
   status: true,
@@ -101,7 +101,7 @@ export const OrderListItem = Order.pick({
   created_at: true,
   filled_at: true,
 }).required({ filled_at: true });
-/** GET /api/v1/orders/:id: the full order with its cost, fee and fills. */
+/** `getOrder`: the full order with its cost, fee and fills. */
 export const FullOrder = Order.pick({
   id: true,
   status: true,
@@ -119,20 +119,20 @@ export const FullOrder = Order.pick({
 })
   .extend({ fills: z.array(OrderFill) })
   .required({ filled_at: true, total_cost_sun: true, total_fee_sun: true });
-/** GET /api/v1/orders */
+/** `listOrders` */
 export const OrderListResponse = z.looseObject({ orders: z.array(OrderListItem), total: Order.shape.amount });
 
-/** A fill in GET /api/v1/history: every field of the spec's table, confirmed_at included. */
+/** A fill in `listHistory`: every field of the spec's table, confirmed_at included. */
 export const HistoryEntry = HistoryFill.extend({ confirmed_at: HistoryFill.shape.created_at });
 
-/** POST /api/v1/webhooks: the webhook with its signing secret, shown only here. */
+/** `createWebhook`: the webhook with its signing secret, shown only here. */
 export const WebhookCreated = Webhook.required({ secret: true });
-/** An item of GET /api/v1/webhooks: no secret. */
+/** An item of `listWebhooks`: no secret. */
 export const WebhookListItem = Webhook.omit({ secret: true });
-/** DELETE /api/v1/webhooks/:id */
+/** `deleteWebhook` */
 export const WebhookDeleted = z.looseObject({ deleted: z.literal(true) });
 
-/** POST /api/v1/broadcast: not shown by the spec; the same answer as deposit submit. */
+/** `broadcastTransaction`: not shown by the spec; the same answer as deposit submit. */
 export const BroadcastResult = BroadcastResponse;
 
 /** Response bodies of the account API, converted with io 'output'. */
@@ -195,7 +195,7 @@ export const ERROR_RESPONSES = [
 
 // ---- pay-per-call API ----
 
-/** POST /x402/tron/rpc/{method}: a JSON object that varies by method. */
+/** `x402Rpc`: a JSON object that varies by method. */
 export const RpcRequest = RpcBody;
 
 /** Request bodies of the paid API, converted with io 'input'. */
@@ -220,7 +220,7 @@ export const X402_REQUEST_AUGMENT = new Map<z.ZodType, JsonSchema>([
   [SwapExecuteRequest.shape.slippage_pct.unwrap(), { default: 0.5 }],
 ]);
 
-/** POST /x402/tron/rpc/{method}: the spec's 200 is a JSON object that varies by method. */
+/** `x402Rpc`: the spec's 200 is a JSON object that varies by method. */
 export const RpcResponse = z.record(z.string(), z.unknown());
 
 /** The x402 v2 challenge: body of a 402 and (base64) its PAYMENT-REQUIRED header. */

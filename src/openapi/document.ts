@@ -14,6 +14,7 @@
  * @module
  */
 import * as z from 'zod';
+import { ENDPOINTS } from '../api/endpoints.js';
 import { LIMITS } from '../schemas/limits.js';
 import { OrderId, ListOrdersQuery } from '../schemas/orders.js';
 import { BestPriceQuery, PriceHistoryQuery, PreviewQuery } from '../schemas/prices.js';
@@ -119,7 +120,7 @@ const OPERATIONS: OperationSpec[] = [
   // ---- keys ----
   {
     method: 'post',
-    path: '/api/v1/keys',
+    path: ENDPOINTS.createKey.path,
     operationId: 'createKey',
     tag: 'Keys',
     summary: 'Create an API key',
@@ -131,7 +132,7 @@ const OPERATIONS: OperationSpec[] = [
   },
   {
     method: 'delete',
-    path: '/api/v1/keys/{id}',
+    path: ENDPOINTS.revokeKey.path,
     operationId: 'revokeKey',
     tag: 'Keys',
     summary: 'Revoke an API key',
@@ -145,7 +146,7 @@ const OPERATIONS: OperationSpec[] = [
   // ---- prices ----
   {
     method: 'get',
-    path: '/api/v1/prices',
+    path: ENDPOINTS.listPrices.path,
     operationId: 'listPrices',
     tag: 'Prices',
     summary: 'Prices of every active provider',
@@ -155,7 +156,7 @@ const OPERATIONS: OperationSpec[] = [
   },
   {
     method: 'get',
-    path: '/api/v1/prices/best',
+    path: ENDPOINTS.getBestPrice.path,
     operationId: 'getBestPrice',
     tag: 'Prices',
     summary: 'The best current price',
@@ -169,7 +170,7 @@ const OPERATIONS: OperationSpec[] = [
   },
   {
     method: 'get',
-    path: '/api/v1/prices/history',
+    path: ENDPOINTS.getPriceHistory.path,
     operationId: 'getPriceHistory',
     tag: 'Prices',
     summary: 'Price history',
@@ -183,7 +184,7 @@ const OPERATIONS: OperationSpec[] = [
   },
   {
     method: 'get',
-    path: '/api/v1/prices/stats',
+    path: ENDPOINTS.getPriceStats.path,
     operationId: 'getPriceStats',
     tag: 'Prices',
     summary: 'Market statistics',
@@ -195,7 +196,7 @@ const OPERATIONS: OperationSpec[] = [
   // ---- orders ----
   {
     method: 'get',
-    path: '/api/v1/orders/preview',
+    path: ENDPOINTS.previewOrder.path,
     operationId: 'previewOrder',
     tag: 'Orders',
     summary: 'Preview an order',
@@ -214,7 +215,7 @@ const OPERATIONS: OperationSpec[] = [
   },
   {
     method: 'post',
-    path: '/api/v1/orders',
+    path: ENDPOINTS.createOrder.path,
     operationId: 'createOrder',
     tag: 'Orders',
     summary: 'Create an order',
@@ -242,7 +243,7 @@ const OPERATIONS: OperationSpec[] = [
   },
   {
     method: 'get',
-    path: '/api/v1/orders',
+    path: ENDPOINTS.listOrders.path,
     operationId: 'listOrders',
     tag: 'Orders',
     summary: 'List orders',
@@ -258,7 +259,7 @@ const OPERATIONS: OperationSpec[] = [
   },
   {
     method: 'get',
-    path: '/api/v1/orders/{id}',
+    path: ENDPOINTS.getOrder.path,
     operationId: 'getOrder',
     tag: 'Orders',
     summary: 'Get an order',
@@ -271,7 +272,7 @@ const OPERATIONS: OperationSpec[] = [
   // ---- account ----
   {
     method: 'get',
-    path: '/api/v1/balance',
+    path: ENDPOINTS.getBalance.path,
     operationId: 'getBalance',
     tag: 'Account',
     summary: 'Balances',
@@ -281,7 +282,7 @@ const OPERATIONS: OperationSpec[] = [
   },
   {
     method: 'get',
-    path: '/api/v1/history',
+    path: ENDPOINTS.listHistory.path,
     operationId: 'listHistory',
     tag: 'Account',
     summary: 'Fills in a period',
@@ -293,7 +294,7 @@ const OPERATIONS: OperationSpec[] = [
   },
   {
     method: 'get',
-    path: '/api/v1/history/summary',
+    path: ENDPOINTS.getHistorySummary.path,
     operationId: 'getHistorySummary',
     tag: 'Account',
     summary: 'Totals over the whole account',
@@ -303,7 +304,7 @@ const OPERATIONS: OperationSpec[] = [
   // ---- deposits ----
   {
     method: 'get',
-    path: '/api/v1/deposit/info',
+    path: ENDPOINTS.getDepositInfo.path,
     operationId: 'getDepositInfo',
     tag: 'Deposits',
     summary: 'Manual TRX deposit details',
@@ -314,7 +315,7 @@ const OPERATIONS: OperationSpec[] = [
   },
   {
     method: 'post',
-    path: '/api/v1/deposit/prepare',
+    path: ENDPOINTS.prepareDeposit.path,
     operationId: 'prepareDeposit',
     tag: 'Deposits',
     summary: 'Prepare a deposit',
@@ -325,7 +326,7 @@ const OPERATIONS: OperationSpec[] = [
   },
   {
     method: 'post',
-    path: '/api/v1/deposit/submit',
+    path: ENDPOINTS.submitDeposit.path,
     operationId: 'submitDeposit',
     tag: 'Deposits',
     summary: 'Submit a signed deposit transaction',
@@ -342,7 +343,7 @@ const OPERATIONS: OperationSpec[] = [
   // ---- withdrawals ----
   {
     method: 'post',
-    path: '/api/v1/withdraw',
+    path: ENDPOINTS.createWithdrawal.path,
     operationId: 'createWithdrawal',
     tag: 'Withdrawals',
     summary: 'Withdraw',
@@ -366,7 +367,7 @@ const OPERATIONS: OperationSpec[] = [
   // ---- webhooks ----
   {
     method: 'post',
-    path: '/api/v1/webhooks',
+    path: ENDPOINTS.createWebhook.path,
     operationId: 'createWebhook',
     tag: 'Webhooks',
     summary: 'Register a webhook',
@@ -378,7 +379,7 @@ const OPERATIONS: OperationSpec[] = [
   },
   {
     method: 'get',
-    path: '/api/v1/webhooks',
+    path: ENDPOINTS.listWebhooks.path,
     operationId: 'listWebhooks',
     tag: 'Webhooks',
     summary: 'List webhooks',
@@ -389,7 +390,7 @@ const OPERATIONS: OperationSpec[] = [
   },
   {
     method: 'delete',
-    path: '/api/v1/webhooks/{id}',
+    path: ENDPOINTS.deleteWebhook.path,
     operationId: 'deleteWebhook',
     tag: 'Webhooks',
     summary: 'Delete a webhook',
@@ -404,7 +405,7 @@ const OPERATIONS: OperationSpec[] = [
   // ---- broadcast ----
   {
     method: 'post',
-    path: '/api/v1/broadcast',
+    path: ENDPOINTS.broadcastTransaction.path,
     operationId: 'broadcastTransaction',
     tag: 'Broadcast',
     summary: 'Broadcast a signed transaction',
@@ -421,55 +422,55 @@ const OPERATIONS: OperationSpec[] = [
     },
   },
   // ---- pay-per-call ----
-  paid('get', '/x402/tron/prices', 'x402Prices', 'Live energy and bandwidth prices', FIXED, {
+  paid('get', ENDPOINTS.x402Prices.path, 'x402Prices', 'Live energy and bandwidth prices', FIXED, {
     query: X402PricesQuery,
     params: { resource: { description: 'ENERGY or BANDWIDTH; all when absent.' } },
     result: { type: 'array', items: ref('X402PriceEntry') },
     description: 'Aggregated from several providers, updated every 30 seconds.',
   }),
-  paid('get', '/x402/tron/account/{address}', 'x402Account', 'Account balances and resources', FIXED, {
+  paid('get', ENDPOINTS.x402Account.path, 'x402Account', 'Account balances and resources', FIXED, {
     pathParams: X402AccountParams,
     params: { address: { description: 'TRON address (base58).' } },
     result: ref('X402Account'),
   }),
-  paid('post', '/x402/tron/estimate', 'x402Estimate', 'Estimate energy and bandwidth of a transaction', FIXED, { body: 'X402EstimateRequest', result: ref('X402Estimate') }),
-  paid('post', '/x402/tron/swap/quote', 'x402SwapQuote', 'Token swap quote', FIXED, { body: 'X402SwapQuoteRequest', result: ref('X402SwapQuote') }),
-  paid('get', '/x402/tron/network', 'x402Network', 'Chain parameters', FIXED, {
+  paid('post', ENDPOINTS.x402Estimate.path, 'x402Estimate', 'Estimate energy and bandwidth of a transaction', FIXED, { body: 'X402EstimateRequest', result: ref('X402Estimate') }),
+  paid('post', ENDPOINTS.x402SwapQuote.path, 'x402SwapQuote', 'Token swap quote', FIXED, { body: 'X402SwapQuoteRequest', result: ref('X402SwapQuote') }),
+  paid('get', ENDPOINTS.x402Network.path, 'x402Network', 'Chain parameters', FIXED, {
     query: NetworkQuery,
     params: { format: { description: 'full or summary.', default: 'full' } },
     result: ref('X402NetworkInfo'),
     description: 'Energy price, bandwidth cost, maintenance schedule; the individual fields are not shown by the spec.',
   }),
-  paid('post', '/x402/tron/invoice', 'x402Invoice', 'Create a USDT invoice', FIXED, {
+  paid('post', ENDPOINTS.x402Invoice.path, 'x402Invoice', 'Create a USDT invoice', FIXED, {
     body: 'X402InvoiceRequest',
     result: ref('X402Invoice'),
     description: 'Payments to the invoice are detected automatically.',
   }),
-  paid('post', '/x402/tron/watch', 'x402Watch', 'Watch an address for incoming TRC-20 transfers', FIXED, {
+  paid('post', ENDPOINTS.x402Watch.path, 'x402Watch', 'Watch an address for incoming TRC-20 transfers', FIXED, {
     body: 'X402WatchRequest',
     result: ref('X402Watch'),
     description: 'A webhook fires on each matching transfer during the 24 hours the watch lasts.',
   }),
-  paid('post', '/x402/tron/receive', 'x402Receive', 'Wait for one expected payment', FIXED, {
+  paid('post', ENDPOINTS.x402Receive.path, 'x402Receive', 'Wait for one expected payment', FIXED, {
     body: 'X402ReceiveRequest',
     result: ref('X402Receive'),
     description: 'A one-time watch; the webhook fires when the payment is detected.',
   }),
-  paid('post', '/x402/tron/send', 'x402Send', 'Broadcast a pre-signed USDT transfer', DYNAMIC, {
+  paid('post', ENDPOINTS.x402Send.path, 'x402Send', 'Broadcast a pre-signed USDT transfer', DYNAMIC, {
     body: 'X402SendRequest',
     result: ref('X402SendResult'),
     description: 'Estimates energy and bandwidth, buys the missing amount from the cheapest provider, and broadcasts.',
   }),
-  paid('post', '/x402/tron/send/batch', 'x402SendBatch', 'Broadcast up to 50 pre-signed transfers', DYNAMIC, {
+  paid('post', ENDPOINTS.x402SendBatch.path, 'x402SendBatch', 'Broadcast up to 50 pre-signed transfers', DYNAMIC, {
     body: 'X402BatchSendRequest',
     result: ref('X402BatchSendResult'),
   }),
-  paid('post', '/x402/tron/swap/execute', 'x402SwapExecute', 'Execute a token swap', DYNAMIC, {
+  paid('post', ENDPOINTS.x402SwapExecute.path, 'x402SwapExecute', 'Execute a token swap', DYNAMIC, {
     body: 'X402SwapExecuteRequest',
     result: ref('X402SwapExecution'),
     description: 'Energy is provided automatically.',
   }),
-  paid('post', '/x402/tron/rpc/{method}', 'x402Rpc', 'Whitelisted TRON node call', FIXED, {
+  paid('post', ENDPOINTS.x402Rpc.path, 'x402Rpc', 'Whitelisted TRON node call', FIXED, {
     pathParams: z.object({ method: RpcMethodSchema }),
     params: {
       method: {
@@ -679,7 +680,7 @@ function componentSchemas(): Record<string, JsonSchema> {
   return out;
 }
 
-/** Every operation of the contract as `METHOD /path/{param}` (e.g. `GET /api/v1/orders/{id}`). */
+/** Every operation of the contract as `METHOD /path/{param}` (e.g. `GET /api/v1/things/{id}`). */
 export const OPERATION_KEYS: readonly string[] = OPERATIONS.map((op) => `${op.method.toUpperCase()} ${op.path}`);
 
 /** Build the OpenAPI 3.1 document of the service: `/api/v1` and `/x402/tron`. */

@@ -56,7 +56,7 @@ export interface CreatedDeposit {
 export class Deposits extends Resource {
   /** Address and memo for a manual TRX deposit (follows the live service). */
   info(options?: RequestOptions) {
-    return this.call(E.depositInfo, {}, options);
+    return this.call(E.getDepositInfo, {}, options);
   }
 
   /** The platform address and your memo (and its hex) for a transfer. */

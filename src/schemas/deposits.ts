@@ -3,7 +3,7 @@ import type { Known } from './known.js';
 import { LIMITS, looseNumber, sun } from './common.js';
 
 /**
- * Response of `depositInfo`: where to send a manual TRX deposit (follows the live
+ * Response of `getDepositInfo`: where to send a manual TRX deposit (follows the live
  * service; the spec does not show it).
  */
 export const DepositInfo = z.looseObject({

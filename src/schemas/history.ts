@@ -44,7 +44,7 @@ export type HistoryFill = Known<z.infer<typeof HistoryFill>>;
 export const HistoryList = z.array(HistoryFill);
 export type HistoryList = Known<z.infer<typeof HistoryList>>;
 
-/** Response of `historySummary`: totals over the whole account. */
+/** Response of `getHistorySummary`: totals over the whole account. */
 export const HistorySummary = z.looseObject({
   /** Number of orders. */
   total_orders: looseNumber,

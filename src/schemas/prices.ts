@@ -34,7 +34,7 @@ export type ProviderPrice = Known<z.infer<typeof ProviderPrice>>;
 export const PriceList = z.array(ProviderPrice);
 export type PriceList = Known<z.infer<typeof PriceList>>;
 
-/** Query of `bestPrice` (follows the live service; the spec does not show it). */
+/** Query of `getBestPrice` (follows the live service; the spec does not show it). */
 export const BestPriceQuery = z.strictObject({
   /** `ENERGY` or `BANDWIDTH`. */
   resource: ResourceType,
@@ -45,8 +45,8 @@ export const BestPriceQuery = z.strictObject({
 export type BestPriceQuery = z.output<typeof BestPriceQuery>;
 
 /**
- * One provider's price for one resource at one poll: the response of `bestPrice`
- * and the items of `priceHistory` (both follow the live service).
+ * One provider's price for one resource at one poll: the response of `getBestPrice`
+ * and the items of `getPriceHistory` (both follow the live service).
  */
 export const PriceEntry = z.looseObject({
   /** Provider identifier. */
@@ -64,10 +64,10 @@ export const PriceEntry = z.looseObject({
 });
 export type PriceEntry = Known<z.infer<typeof PriceEntry>>;
 
-/** Periods `priceHistory` accepts (live service). */
+/** Periods `getPriceHistory` accepts (live service). */
 export const PRICE_HISTORY_PERIODS = ['1h', '6h', '24h', '7d', '30d'] as const;
 
-/** Query of `priceHistory` (follows the live service). Every field is optional. */
+/** Query of `getPriceHistory` (follows the live service). Every field is optional. */
 export const PriceHistoryQuery = z.strictObject({
   /** Only this provider. Omitted: every provider. */
   provider: z.string().min(1).optional(),
@@ -78,11 +78,11 @@ export const PriceHistoryQuery = z.strictObject({
 });
 export type PriceHistoryQuery = z.input<typeof PriceHistoryQuery>;
 
-/** Response of `priceHistory`: price entries, one per provider, resource and poll. */
+/** Response of `getPriceHistory`: price entries, one per provider, resource and poll. */
 export const PriceHistory = z.array(PriceEntry);
 export type PriceHistory = Known<z.infer<typeof PriceHistory>>;
 
-/** Response of `priceStats` (follows the live service). */
+/** Response of `getPriceStats` (follows the live service). */
 export const PriceStats = z.looseObject({
   /** Lowest current price per unit, in SUN. */
   best_price_sun: looseNumber,

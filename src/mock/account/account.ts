@@ -1,7 +1,7 @@
 import type { ACCOUNT_ENDPOINTS } from '../../api/account.js';
 import type { PlainHandlers } from '../http/table.js';
 
-type Account = Pick<typeof ACCOUNT_ENDPOINTS, 'getBalance' | 'listHistory' | 'historySummary'>;
+type Account = Pick<typeof ACCOUNT_ENDPOINTS, 'getBalance' | 'listHistory' | 'getHistorySummary'>;
 
 const DAY = 86_400_000;
 const PERIODS: Record<string, number> = { '7D': 7 * DAY, '30D': 30 * DAY, '90D': 90 * DAY };
@@ -35,7 +35,7 @@ export const accountHandlers = {
       };
     },
   },
-  historySummary: {
+  getHistorySummary: {
     handle: ({ state, account }) => {
       let orders = 0;
       let energy = 0;

@@ -5,10 +5,10 @@ import { withdrawalShape } from '../state/money.js';
 import { MockApiError } from '../http/errors.js';
 import type { PlainHandlers } from '../http/table.js';
 
-type Money = Pick<typeof ACCOUNT_ENDPOINTS, 'depositInfo' | 'prepareDeposit' | 'submitDeposit' | 'createWithdrawal' | 'broadcastTransaction'>;
+type Money = Pick<typeof ACCOUNT_ENDPOINTS, 'getDepositInfo' | 'prepareDeposit' | 'submitDeposit' | 'createWithdrawal' | 'broadcastTransaction'>;
 
 export const moneyHandlers = {
-  depositInfo: {
+  getDepositInfo: {
     handle: ({ state, account }) => ({
       status: 200,
       body: {

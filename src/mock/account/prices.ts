@@ -2,24 +2,24 @@ import type { ACCOUNT_ENDPOINTS } from '../../api/account.js';
 import { MockApiError } from '../http/errors.js';
 import type { PlainHandlers } from '../http/table.js';
 
-type Prices = Pick<typeof ACCOUNT_ENDPOINTS, 'listPrices' | 'bestPrice' | 'priceHistory' | 'priceStats'>;
+type Prices = Pick<typeof ACCOUNT_ENDPOINTS, 'listPrices' | 'getBestPrice' | 'getPriceHistory' | 'getPriceStats'>;
 
 /** Prices: public, one rate-limit group (300/min). best/history/stats follow the live service. */
 export const priceHandlers = {
   listPrices: { handle: ({ state }) => ({ status: 200, body: null, json: state.market.pricesJson() }) },
-  bestPrice: {
+  getBestPrice: {
     handle: ({ state, input: { query: q } }) => {
       const best = state.market.best(q.resource, q.amount);
       if (!best) throw new MockApiError('PROVIDER_UNAVAILABLE', `No online provider offers ${q.resource}${q.amount ? ` for ${q.amount} units` : ''}`);
       return { status: 200, body: best };
     },
   },
-  priceHistory: {
+  getPriceHistory: {
     handle: ({ state, input: { query: q } }) => {
       // A filter that matches nothing is an empty list, as for any other list filter.
       if (q.provider && !state.market.provider(q.provider)) return { status: 200, body: [] };
       return { status: 200, body: state.market.history(q) };
     },
   },
-  priceStats: { handle: ({ state }) => ({ status: 200, body: state.market.stats() }) },
+  getPriceStats: { handle: ({ state }) => ({ status: 200, body: state.market.stats() }) },
 } satisfies PlainHandlers<Prices>;

@@ -372,7 +372,7 @@ export class Market {
     return this.#overrides.get(providerId)?.fail_delegations === true;
   }
 
-  /** `bestPrice`: the cheapest online provider at the 1-hour tier. */
+  /** `getBestPrice`: the cheapest online provider at the 1-hour tier. */
   best(resource: ResourceType, amount?: number): PriceEntry | null {
     const snapshot = this.snapshot();
     const selection = this.select({ resource, amount, duration_sec: MARKET_RULES.REFERENCE_DURATION_SEC }, snapshot);
@@ -388,7 +388,7 @@ export class Market {
   }
 
   /**
-   * `priceHistory`: 1-hour-tier prices per poll over the period, newest first, at most
+   * `getPriceHistory`: 1-hour-tier prices per poll over the period, newest first, at most
    * 60 points per provider and resource (evenly spaced polls when the period has more).
    * Past polls are recomputed from the seed (overrides apply to the current poll only).
    */
@@ -423,8 +423,8 @@ export class Market {
     return out;
   }
 
-  /** `priceStats`: energy at the 1-hour tier across online providers. */
-  /** `priceStats`: exactly the live service's four fields (production notes). */
+  /** `getPriceStats`: energy at the 1-hour tier across online providers. */
+  /** `getPriceStats`: exactly the live service's four fields (production notes). */
   stats(): { best_price_sun: number; avg_price_sun: number; total_providers: number; cheapest_changes_24h: number } {
     const current = this.snapshot();
     const prices = current.providers
