@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ACCOUNT_ENDPOINTS } from '../api/account.js';
+import { ACCOUNT_ENDPOINTS } from '../api/account-docs.js';
 import { X402_ENDPOINTS } from '../api/x402.js';
 import { buildOpenApiDocument } from '../openapi/document.js';
 import { nodeRoutes } from './chain/routes.js';

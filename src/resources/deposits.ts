@@ -1,5 +1,5 @@
 import { TrxRentError, ValidationError } from '../errors/index.js';
-import { ACCOUNT_ENDPOINTS as E } from '../api/account.js';
+import { ACCOUNT_WIRE as E } from '../api/account.js';
 import { validateRequest } from '../http/validate.js';
 import type { RequestOptions } from '../http/client.js';
 import { PrepareDepositRequest, type SubmitDepositRequest } from '../schemas/deposits.js';

@@ -1,4 +1,4 @@
-import type { ACCOUNT_ENDPOINTS } from '../../api/account.js';
+import type { ACCOUNT_ENDPOINTS } from '../../api/account-docs.js';
 import type { PlainHandlers } from '../http/table.js';
 
 type Account = Pick<typeof ACCOUNT_ENDPOINTS, 'getBalance' | 'listHistory' | 'getHistorySummary'>;

@@ -1,4 +1,4 @@
-import type { ACCOUNT_ENDPOINTS } from '../../api/account.js';
+import type { ACCOUNT_ENDPOINTS } from '../../api/account-docs.js';
 import { LIMITS } from '../../schemas/common.js';
 import { memoToHex } from '../../protocol/tron-transaction.js';
 import { withdrawalShape } from '../state/money.js';

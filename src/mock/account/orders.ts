@@ -1,4 +1,4 @@
-import type { ACCOUNT_ENDPOINTS } from '../../api/account.js';
+import type { ACCOUNT_ENDPOINTS } from '../../api/account-docs.js';
 import { LIMITS } from '../../schemas/common.js';
 import { sunToTrx } from '../../utils/units.js';
 import { MockApiError } from '../http/errors.js';

@@ -1,4 +1,4 @@
-import type { ACCOUNT_ENDPOINTS } from '../../api/account.js';
+import type { ACCOUNT_ENDPOINTS } from '../../api/account-docs.js';
 import { MockApiError } from '../http/errors.js';
 import type { PlainHandlers } from '../http/table.js';
 
