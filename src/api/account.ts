@@ -1,8 +1,9 @@
 /**
- * The account API (`/api/v1`): one entry per operation. See `./types.ts` for what each field
- * means and `./endpoints.ts` for the combined table.
- *
- * Kept apart from the x402 table so `import 'trx-rent'` loads only these schemas.
+ * The account API (`/api/v1`), machine half: one entry per operation with what a request and its
+ * answer need (method, path, auth, rate-limit group, idempotency, schemas, pagination). The text
+ * half (summary, error statuses, source, SDK method) is in `./account-docs.ts`, keyed by the same
+ * ids; `./endpoints.ts` joins them. The split keeps `import 'trx-rent'` inside its byte budget:
+ * the SDK loads this half only. See `./types.ts` for what each field means.
  * @module
  */
 import * as z from 'zod';
@@ -16,152 +17,96 @@ import { CreateWithdrawalRequest, Withdrawal } from '../schemas/withdrawals.js';
 import { CreateWebhookRequest, DeleteWebhookResponse, WebhookCreated, WebhookList } from '../schemas/webhooks.js';
 import { BroadcastRequest, BroadcastResponse } from '../schemas/transactions.js';
 import { LIMITS } from '../schemas/limits.js';
-import { type EndpointDef, withIds } from './types.js';
+import { type EndpointWire, withIds } from './types.js';
 
 const IdParam = z.strictObject({ id: z.string().min(1, 'is required').describe('The identifier (from the create or list response).') });
 
-const VALIDATION_422 = { code: 'VALIDATION_ERROR', status: 422, when: 'the request failed validation (the field is named in details)' } as const;
-const NOT_FOUND = (what: string) => ({ code: 'NOT_FOUND', status: 404, when: `the ${what} does not exist` }) as const;
 
 /** Every operation of the account API, keyed by id. */
-export const ACCOUNT_ENDPOINTS = withIds({
+/** Every operation of the account API (machine half), keyed by id. */
+export const ACCOUNT_WIRE = withIds({
   // ---- keys ----
   createKey: {
     api: 'account',
     method: 'POST',
     path: '/api/v1/keys',
-    summary: 'Create an API key; its secret is shown only in this response',
     auth: 'account',
     rateGroup: 'other',
     idempotent: false,
     body: CreateKeyRequest,
     response: ApiKey,
     status: 201,
-    errors: [VALIDATION_422, { code: 'FORBIDDEN', status: 403, when: 'a key asks to grant a permission it does not hold' }],
-    source: 'spec',
-    sdk: 'keys.create',
-    cli: 'keys create',
   },
   revokeKey: {
     api: 'account',
     method: 'DELETE',
     path: '/api/v1/keys/{id}',
-    summary: 'Revoke an API key, at once and irreversibly',
     auth: 'account',
     rateGroup: 'other',
     idempotent: false,
     params: IdParam,
     response: RevokeKeyResponse,
     status: 200,
-    errors: [{ code: 'NOT_FOUND', status: 404, when: 'the key does not exist or is already revoked' }],
-    source: 'spec',
-    sdk: 'keys.revoke',
-    cli: 'keys revoke',
   },
-
   // ---- prices and preview ----
   listPrices: {
     api: 'account',
     method: 'GET',
     path: '/api/v1/prices',
-    summary: "Every provider's price tiers (refreshed every 30 s)",
     auth: 'public',
     rateGroup: 'prices',
     idempotent: false,
     response: PriceList,
     status: 200,
-    errors: [],
-    source: 'spec',
-    sdk: 'prices.list',
-    cli: 'prices',
-    mcp: {
-      tool: 'get_prices',
-      title: 'Provider prices',
-      listKey: 'providers',
-      units: 'price_sun is SUN per unit of resource for a rental of duration_sec seconds (1 TRX = 1,000,000 SUN).',
-    },
   },
-  bestPrice: {
+  getBestPrice: {
     api: 'account',
     method: 'GET',
     path: '/api/v1/prices/best',
-    summary: 'The cheapest online provider for a resource',
     auth: 'public',
     rateGroup: 'prices',
     idempotent: false,
     query: BestPriceQuery,
     response: PriceEntry,
     status: 200,
-    errors: [VALIDATION_422, { code: 'PROVIDER_UNAVAILABLE', status: 503, when: 'no online provider offers the resource' }],
-    source: 'live-service',
-    sdk: 'prices.best',
-    mcp: { tool: 'get_best_price', title: 'Best price', units: 'price_sun is SUN per unit; available is in resource units.' },
   },
-  priceHistory: {
+  getPriceHistory: {
     api: 'account',
     method: 'GET',
     path: '/api/v1/prices/history',
-    summary: 'Past provider prices over a period',
     auth: 'public',
     rateGroup: 'prices',
     idempotent: false,
     query: PriceHistoryQuery,
     response: PriceHistory,
     status: 200,
-    errors: [VALIDATION_422],
-    source: 'live-service',
-    sdk: 'prices.history',
-    mcp: {
-      tool: 'get_price_history',
-      title: 'Price history',
-      listKey: 'prices',
-      units: 'price_sun is SUN per unit; available is in resource units.',
-    },
   },
-  priceStats: {
+  getPriceStats: {
     api: 'account',
     method: 'GET',
     path: '/api/v1/prices/stats',
-    summary: 'Market statistics: best and average price, providers, cheapest changes',
     auth: 'public',
     rateGroup: 'prices',
     idempotent: false,
     response: PriceStats,
     status: 200,
-    errors: [],
-    source: 'live-service',
-    sdk: 'prices.stats',
-    mcp: { tool: 'get_price_stats', title: 'Market statistics', units: 'Prices are SUN per unit of energy.' },
   },
   previewOrder: {
     api: 'account',
     method: 'GET',
     path: '/api/v1/orders/preview',
-    // The spec does not say whether preview needs credentials; it places nothing, so it is public.
-    summary: 'What an order would cost now; places nothing',
     auth: 'public',
     rateGroup: 'other',
     idempotent: false,
     query: PreviewQuery,
     response: Preview,
     status: 200,
-    errors: [VALIDATION_422],
-    source: 'spec',
-    sdk: 'orders.preview',
-    cli: 'preview',
-    mcp: {
-      tool: 'preview_order',
-      title: 'Preview an order',
-      units: `amount is in resource units (at least ${LIMITS.MIN_ENERGY_AMOUNT} for ENERGY), duration in seconds. Returns the best provider (price_sun: SUN per unit; cost_trx: total in TRX, not SUN) and the fallbacks. Uses the same provider selection as create_order.`,
-    },
   },
-
   // ---- orders ----
   createOrder: {
     api: 'account',
     method: 'POST',
     path: '/api/v1/orders',
-    summary: 'Place an order for energy or bandwidth',
     auth: 'create_orders',
     rateGroup: 'orders',
     idempotent: true,
@@ -169,32 +114,17 @@ export const ACCOUNT_ENDPOINTS = withIds({
     body: CreateOrderRequest,
     response: Order,
     status: 201,
-    errors: [
-      { code: 'VALIDATION_ERROR', status: 400, when: 'the body failed validation, e.g. energy below 65000 (details {field, min})' },
-      { code: 'INSUFFICIENT_BALANCE', status: 402, when: 'the balance is too low' },
-      { code: 'INVALID_ADDRESS', status: 422, when: 'target_address is not a TRON address' },
-      { code: 'BELOW_MINIMUM_ORDER', status: 422, when: "the amount is below every provider's minimum" },
-      { code: 'PRICE_EXCEEDED', status: 422, when: 'the current price is above max_price_sun' },
-      { code: 'DUPLICATE_REQUEST', status: 409, when: 'the Idempotency-Key was used with other parameters, or is in flight' },
-      { code: 'PROVIDER_UNAVAILABLE', status: 503, when: 'no provider can fulfil the order' },
-    ],
-    source: 'spec',
-    sdk: 'orders.create',
-    cli: 'buy',
-    mcp: { tool: 'create_order' },
   },
   listOrders: {
     api: 'account',
     method: 'GET',
     path: '/api/v1/orders',
-    summary: 'One page of orders, newest first (offset pagination)',
     auth: 'view_orders',
     rateGroup: 'orders',
     idempotent: false,
     query: ListOrdersQuery,
     response: OrderList,
     status: 200,
-    errors: [VALIDATION_422],
     pagination: {
       style: 'offset',
       items: 'orders',
@@ -205,159 +135,89 @@ export const ACCOUNT_ENDPOINTS = withIds({
       defaultLimit: LIMITS.ORDER_LIST_DEFAULT_LIMIT,
       maxLimit: LIMITS.ORDER_LIST_MAX_LIMIT,
     },
-    source: 'spec',
-    sdk: 'orders.list',
-    cli: 'orders list',
-    mcp: { tool: 'list_orders', title: 'List orders', units: 'Money fields are in SUN; amount is in resource units; offset skips orders.' },
   },
   getOrder: {
     api: 'account',
     method: 'GET',
     path: '/api/v1/orders/{id}',
-    summary: 'The full order with its fills',
     auth: 'view_orders',
-    // Only GET and POST /orders share the orders group; /orders/:id is one of "all other endpoints".
+    // Only listOrders and createOrder share the orders group; this is one of "all other endpoints".
     rateGroup: 'other',
     idempotent: false,
     params: z.strictObject({ id: OrderId }),
     response: OrderDetail,
     status: 200,
-    errors: [NOT_FOUND('order')],
-    source: 'spec',
-    sdk: 'orders.get',
-    cli: 'orders get',
-    mcp: {
-      tool: 'get_order',
-      title: 'Get an order',
-      units: 'Money fields are in SUN (total_cost_sun, total_fee_sun, price_sun, cost_sun); amount is in resource units.',
-    },
   },
-
   // ---- account ----
   getBalance: {
     api: 'account',
     method: 'GET',
     path: '/api/v1/balance',
-    summary: 'Available TRX and USDT, and TRX locked in open orders (SUN)',
     auth: 'view_balance',
     rateGroup: 'balance',
     idempotent: false,
     response: Balance,
     status: 200,
-    errors: [],
-    source: 'spec',
-    sdk: 'balance.get',
-    cli: 'balance',
-    mcp: {
-      tool: 'get_balance',
-      title: 'Account balance',
-      units: 'Every amount is an integer in SUN (1 TRX = 1,000,000 SUN); usdt is in 6-decimal units (1 USDT = 1,000,000). Divide by 1,000,000 for TRX or USDT.',
-    },
   },
   listHistory: {
     api: 'account',
     method: 'GET',
     path: '/api/v1/history',
-    summary: 'Fills in a period (default 7D), newest first',
     auth: 'view_balance',
     rateGroup: 'history',
     idempotent: false,
     query: HistoryQuery,
     response: HistoryList,
     status: 200,
-    errors: [VALIDATION_422],
-    source: 'spec',
-    sdk: 'history.list',
-    cli: 'history',
-    mcp: {
-      tool: 'get_history',
-      title: 'Spending history',
-      listKey: 'fills',
-      units: 'price_sun is SUN per unit, cost_sun the total in SUN; amount is in resource units.',
-    },
   },
-  historySummary: {
+  getHistorySummary: {
     api: 'account',
     method: 'GET',
     path: '/api/v1/history/summary',
-    // The spec lists no permission for the summary: any authenticated caller.
-    summary: 'Spending totals over the whole account',
     auth: 'account',
     rateGroup: 'history',
     idempotent: false,
     response: HistorySummary,
     status: 200,
-    errors: [],
-    source: 'spec',
-    sdk: 'history.summary',
-    cli: 'history summary',
-    mcp: {
-      tool: 'get_history_summary',
-      title: 'Spending summary',
-      units: 'total_energy is in energy units, total_spent_sun in SUN, avg_price_sun in SUN per energy unit.',
-    },
   },
-
   // ---- deposits ----
-  depositInfo: {
+  getDepositInfo: {
     api: 'account',
     method: 'GET',
     path: '/api/v1/deposit/info',
-    summary: 'Address and memo for a manual TRX deposit',
     auth: 'account',
     rateGroup: 'other',
     idempotent: false,
     response: DepositInfo,
     status: 200,
-    errors: [],
-    source: 'live-service',
-    sdk: 'deposits.info',
-    cli: 'deposit info',
-    mcp: { tool: 'get_deposit_info', title: 'Deposit details', units: 'Minimums are in TRX and USDT (not SUN).' },
   },
   prepareDeposit: {
     api: 'account',
     method: 'POST',
     path: '/api/v1/deposit/prepare',
-    summary: 'The platform address and your memo (and its hex) for a deposit transfer',
     auth: 'account',
     rateGroup: 'other',
     idempotent: false,
     body: PrepareDepositRequest,
     response: PreparedDeposit,
     status: 200,
-    errors: [VALIDATION_422],
-    source: 'spec',
-    sdk: 'deposits.prepare',
-    cli: 'deposit prepare',
-    mcp: { tool: 'prepare_deposit' },
   },
   submitDeposit: {
     api: 'account',
     method: 'POST',
     path: '/api/v1/deposit/submit',
-    summary: 'Submit a signed TRX transfer carrying your memo',
     auth: 'public',
     rateGroup: 'other',
     idempotent: false,
     body: SubmitDepositRequest,
     response: SubmitDepositResponse,
     status: 200,
-    errors: [
-      { code: 'VALIDATION_ERROR', status: 400, when: 'missing memo, wrong destination or invalid format' },
-      { code: 'BROADCAST_FAILED', status: 502, when: 'the network rejects the transaction' },
-    ],
-    source: 'spec',
-    sdk: 'deposits.submit',
-    cli: 'deposit submit',
   },
-
   // ---- withdrawals ----
   createWithdrawal: {
     api: 'account',
     method: 'POST',
     path: '/api/v1/withdraw',
-    summary: 'Withdraw TRX or USDT from the balance to an address',
     // The spec lists only authentication for withdrawals (no permission).
     auth: 'account',
     rateGroup: 'withdraw',
@@ -365,91 +225,53 @@ export const ACCOUNT_ENDPOINTS = withIds({
     body: CreateWithdrawalRequest,
     response: Withdrawal,
     status: 200,
-    errors: [
-      // The spec gives INSUFFICIENT_BALANCE 400 both for a short balance and for an invalid address.
-      { code: 'INSUFFICIENT_BALANCE', status: 400, when: 'the available balance is below the amount, or the address is invalid' },
-      VALIDATION_422,
-      { code: 'DUPLICATE_REQUEST', status: 409, when: 'the Idempotency-Key was used with other parameters, or is in flight' },
-    ],
-    source: 'spec',
-    sdk: 'withdrawals.create',
-    cli: 'withdraw',
-    mcp: { tool: 'withdraw' },
   },
-
   // ---- webhooks ----
   createWebhook: {
     api: 'account',
     method: 'POST',
     path: '/api/v1/webhooks',
-    summary: 'Register a webhook endpoint; its secret is shown only here',
     auth: 'account',
     rateGroup: 'other',
     idempotent: false,
     body: CreateWebhookRequest,
     response: WebhookCreated,
     status: 201,
-    errors: [VALIDATION_422],
-    source: 'spec',
-    sdk: 'webhooks.create',
-    cli: 'webhooks create',
-    mcp: { tool: 'create_webhook' },
   },
   listWebhooks: {
     api: 'account',
     method: 'GET',
     path: '/api/v1/webhooks',
-    summary: 'Registered webhooks (without secrets)',
     auth: 'account',
     rateGroup: 'other',
     idempotent: false,
     response: WebhookList,
     status: 200,
-    errors: [],
-    source: 'live-service',
-    sdk: 'webhooks.list',
-    cli: 'webhooks list',
-    mcp: { tool: 'list_webhooks', title: 'List webhooks', listKey: 'webhooks' },
   },
   deleteWebhook: {
     api: 'account',
     method: 'DELETE',
     path: '/api/v1/webhooks/{id}',
-    summary: 'Delete a webhook',
     auth: 'account',
     rateGroup: 'other',
     idempotent: false,
     params: IdParam,
     response: DeleteWebhookResponse,
     status: 200,
-    errors: [NOT_FOUND('webhook')],
-    source: 'live-service',
-    sdk: 'webhooks.delete',
-    cli: 'webhooks delete',
-    mcp: { tool: 'delete_webhook' },
   },
-
   // ---- transactions ----
   broadcastTransaction: {
     api: 'account',
     method: 'POST',
     path: '/api/v1/broadcast',
-    // The spec names the endpoint and its permission only; body and answer follow deposit submit.
-    summary: 'Broadcast a signed TRON transaction',
     auth: 'broadcast',
     rateGroup: 'other',
     idempotent: false,
     body: BroadcastRequest,
     response: BroadcastResponse,
     status: 200,
-    errors: [
-      { code: 'VALIDATION_ERROR', status: 400, when: 'the transaction is malformed or its signature does not verify' },
-      { code: 'BROADCAST_FAILED', status: 502, when: 'the network refuses the transaction (expired, unknown reference block, contract error)' },
-    ],
-    source: 'natural-design',
-    sdk: 'transactions.broadcast',
   },
-} satisfies Record<string, EndpointDef>);
+} satisfies Record<string, EndpointWire>);
 
 /** Ids of the account API's operations. */
-export type AccountEndpointId = keyof typeof ACCOUNT_ENDPOINTS;
+export type AccountEndpointId = keyof typeof ACCOUNT_WIRE;

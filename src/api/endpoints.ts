@@ -1,11 +1,13 @@
 /**
- * The one endpoint table: every operation of the account API (`./account.ts`) and the
+ * The one endpoint table: every operation of the account API (`./account.ts`, its text half in
+ * `./account-docs.ts`) and the
  * pay-per-call API (`./x402.ts`), keyed by id. The SDK's resources, the mock's router and
  * handlers, the OpenAPI document, the CLI's `api` command, the MCP read tools and the method
  * index are all derived from it; a path, an auth rule, a rate-limit group, idempotency, an
  * error status or a schema is written here and nowhere else.
  *
- * Adding an endpoint: one entry in `account.ts` or `x402.ts` (its schemas in `src/schemas/`),
+ * Adding an endpoint: one entry in `account.ts` (and its text in `account-docs.ts`) or `x402.ts`
+ * (its schemas in `src/schemas/`),
  * a one-line SDK method calling `this.call(ENDPOINTS.<id>, …)`, one mock handler (the compiler
  * asks for it), one test.
  *
@@ -13,11 +15,13 @@
  * `src/mock/control-endpoints.ts`.
  * @module
  */
-import { ACCOUNT_ENDPOINTS, type AccountEndpointId } from './account.js';
+import type { AccountEndpointId } from './account.js';
+import { ACCOUNT_ENDPOINTS } from './account-docs.js';
 import { X402_ENDPOINTS, type X402EndpointId } from './x402.js';
 import type { EndpointDef } from './types.js';
 
-export { ACCOUNT_ENDPOINTS, type AccountEndpointId } from './account.js';
+export { ACCOUNT_WIRE, type AccountEndpointId } from './account.js';
+export { ACCOUNT_DOCS, ACCOUNT_ENDPOINTS } from './account-docs.js';
 export { X402_ENDPOINTS, type X402EndpointId } from './x402.js';
 export * from './types.js';
 export { buildPath, routePattern } from './path.js';

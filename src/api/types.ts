@@ -80,20 +80,18 @@ export interface McpBinding {
   listKey?: string;
 }
 
-/** One operation. `id` is the entry's key in its table. */
-export interface EndpointDef {
+/** The machine half of an operation: what building, routing and checking a request needs. */
+export interface EndpointWire {
   api: ApiName;
   method: HttpVerb;
   /**
-   * Full path template below the origin, OpenAPI style: `/api/v1/orders/{id}`. Each `{name}`
-   * is one percent-encoded segment, except the one named by `restParam`, which may span
-   * several (`/x402/tron/rpc/{method}` with `wallet/getnowblock`).
+   * Full path template below the origin, OpenAPI style (`/api/v1/…/{id}`). Each `{name}` is
+   * one percent-encoded segment, except the one named by `restParam`, which may span several
+   * (the x402 rpc entry's `{method}` holds `wallet/getnowblock`).
    */
   path: string;
   /** A path parameter that may hold `/` (matched to the end of the path). */
   restParam?: string;
-  /** One line for listings (OpenAPI summary, CLI help, MCP tool, method index). */
-  summary: string;
   auth: EndpointAuth;
   /** Rate-limit group, or null when never limited (control routes). */
   rateGroup: RateGroup | null;
@@ -118,13 +116,19 @@ export interface EndpointDef {
   status: 200 | 201;
   /** The success body sits in `{ data: … }` (every x402 result); account bodies are bare. */
   dataEnvelope?: boolean;
+  pagination?: OffsetPagination;
+}
+
+/** The text half of an operation: for people, listings and checks. */
+export interface EndpointDocs {
+  /** One line for listings (OpenAPI summary, CLI help, MCP tool, method index). */
+  summary: string;
   /**
    * Errors this endpoint gives, with the status the spec gives them here (e.g. VALIDATION_ERROR
-   * 400 on POST /orders where the Errors table says 422). 401/403/429 follow from `auth` and
-   * `rateGroup`; see {@link allErrors}.
+   * 400 on order creation where the Errors table says 422). 401/403/402/429 follow from `auth`
+   * and `rateGroup`; see {@link allErrors}.
    */
   errors: readonly EndpointError[];
-  pagination?: OffsetPagination;
   source: EndpointSource;
   sdk: SdkBinding;
   /** The CLI command that covers it (`orders list`); without one, `trx-rent api METHOD PATH` does. */
@@ -133,17 +137,30 @@ export interface EndpointDef {
   mcp?: McpBinding;
 }
 
+/** One operation, both halves. `id` is the entry's key in its table. */
+export interface EndpointDef extends EndpointWire, EndpointDocs {}
+
 /** A table: entries keyed by their id. */
-export type EndpointTable = Record<string, EndpointDef>;
+export type EndpointTable = Record<string, EndpointWire>;
 
 /** A table's entries with their key as `id`. */
 export type WithIds<T extends EndpointTable> = { readonly [K in keyof T & string]: T[K] & { readonly id: K } };
 
 /** Give every entry its key as `id` (the id is written once, as the key). */
 export function withIds<T extends EndpointTable>(table: T): WithIds<T> {
-  const out: Record<string, EndpointDef & { id: string }> = {};
+  const out: Record<string, EndpointWire & { id: string }> = {};
   for (const [id, entry] of Object.entries(table)) out[id] = Object.freeze({ ...entry, id });
   return Object.freeze(out) as unknown as WithIds<T>;
+}
+
+/** Join a table's machine half and its text half, entry by entry (the same ids on both sides). */
+export function joinDocs<W extends Record<string, EndpointWire & { id: string }>, D extends { [K in keyof W]: EndpointDocs }>(
+  wire: W,
+  docs: D,
+): { readonly [K in keyof W]: W[K] & D[K] } {
+  const out: Record<string, unknown> = {};
+  for (const id of Object.keys(wire)) out[id] = Object.freeze({ ...wire[id], ...docs[id] });
+  return Object.freeze(out) as { readonly [K in keyof W]: W[K] & D[K] };
 }
 
 /** Every error an entry can answer: its own plus those that follow from auth and rate limits. */

@@ -5,7 +5,7 @@
  * else is percent-encoded.
  *
  * ```text
- * path`/api/v1/orders/${id}`   // '/api/v1/orders/ord_1%3Fx%3D1' for 'ord_1?x=1'
+ * path`/api/v1/things/${id}`   // '/api/v1/things/ord_1%3Fx%3D1' for 'ord_1?x=1'
  * ```
  * @module
  */

@@ -26,7 +26,7 @@ export function parseJson(text: string): unknown {
 
 /**
  * The result of a response, checked with `schema`, or the typed error it stands for.
- * `label` (e.g. `GET /api/v1/prices`) names the request in messages; `details` are added to
+ * `label` (method and path, e.g. `GET /api/v1/…`) names the request in messages; `details` are added to
  * the details of an INVALID_RESPONSE error.
  */
 export function decodeResponse<S extends z.ZodType>(

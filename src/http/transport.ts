@@ -58,7 +58,7 @@ export interface AttemptInit {
   body?: string | undefined;
   timeoutMs: number;
   signal?: AbortSignal | undefined;
-  /** For messages only, e.g. `GET /api/v1/prices`. */
+  /** For messages only: method and path, e.g. `GET /api/v1/…`. */
   label: string;
 }
 

@@ -12,6 +12,7 @@
 import * as z from 'zod';
 import { tronAddress } from '../schemas/common.js';
 import { PERMISSIONS } from '../schemas/enums.js';
+import { WEBHOOK_EVENTS } from '../schemas/enums.js';
 import { TRON_SCHEMES } from '../protocol/networks.js';
 import { type EndpointDef, withIds } from '../api/types.js';
 
@@ -48,6 +49,13 @@ export const ProviderBody = z.strictObject({
   available_bandwidth: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
   fail_delegations: z.boolean().optional(),
   reset: z.boolean().optional(),
+});
+/** POST /__mock/webhooks/trigger */
+export const TriggerBody = z.strictObject({
+  event: z.enum(WEBHOOK_EVENTS),
+  account_id: z.string().min(1).optional(),
+  /** The event's `data`; default: a sample of its real shape. */
+  data: z.record(z.string(), z.unknown()).optional(),
 });
 /** POST /__mock/treasury */
 export const TreasuryBody = z.strictObject({ fail_withdrawals: z.boolean(), reason: z.string().min(1).max(200).optional() });
@@ -121,6 +129,56 @@ export const CONTROL_ENDPOINTS = withIds({
   },
   mockTreasury: { ...control, method: 'POST', path: '/__mock/treasury', summary: 'Make the treasury fail withdrawals, or not', body: TreasuryBody, response: Any, errors: BAD },
   mockInvariants: { ...control, method: 'GET', path: '/__mock/invariants', summary: 'Check the ledger invariants', response: Any, errors: [] },
+  mockOrder: {
+    ...control,
+    method: 'GET',
+    path: '/__mock/orders/{id}',
+    summary: "An order with the mock's own bookkeeping (a PERIODIC order's runs, why it failed)",
+    params: IdParam,
+    response: Any,
+    errors: [{ code: 'NOT_FOUND', status: 404, when: 'unknown order' }],
+  },
+  mockWithdrawal: {
+    ...control,
+    method: 'GET',
+    path: '/__mock/withdrawals/{id}',
+    summary: "A withdrawal with the mock's own bookkeeping (when it was made)",
+    params: IdParam,
+    response: Any,
+    errors: [{ code: 'NOT_FOUND', status: 404, when: 'unknown withdrawal' }],
+  },
+  mockTriggerWebhook: { ...control, method: 'POST', path: '/__mock/webhooks/trigger', summary: 'Fire an event (sample data of its real shape, or the given data) at the registered endpoints', body: TriggerBody, response: Any, errors: BAD },
+  mockReactivateWebhook: {
+    ...control,
+    method: 'POST',
+    path: '/__mock/webhooks/{id}/reactivate',
+    summary: 'Turn a deactivated webhook endpoint back on',
+    params: IdParam,
+    response: Any,
+    errors: [{ code: 'NOT_FOUND', status: 404, when: 'unknown webhook' }],
+  },
+  mockRedeliver: {
+    ...control,
+    method: 'POST',
+    path: '/__mock/webhooks/deliveries/{id}/redeliver',
+    summary: 'Send a past event again (a new delivery, re-stamped and re-signed)',
+    status: 201,
+    params: IdParam,
+    response: Any,
+    errors: [
+      { code: 'NOT_FOUND', status: 404, when: 'unknown delivery' },
+      { code: 'VALIDATION_ERROR', status: 409, when: 'the webhook is inactive or gone' },
+    ],
+  },
+  mockWebhookDelivery: {
+    ...control,
+    method: 'GET',
+    path: '/__mock/webhooks/deliveries/{id}',
+    summary: 'One webhook delivery and its attempts',
+    params: IdParam,
+    response: Any,
+    errors: [{ code: 'NOT_FOUND', status: 404, when: 'unknown delivery' }],
+  },
   mockChainTransfer: { ...control, method: 'POST', path: '/__mock/chain/transfer', summary: 'Land a TRC-20 transfer on the simulated chain', body: TransferBody, response: Any, errors: BAD },
   mockChainFund: { ...control, method: 'POST', path: '/__mock/chain/fund', summary: 'Give an address TRX on the simulated chain', body: FundBody, response: Any, errors: BAD },
   mockChainAccount: {

@@ -14,12 +14,12 @@
  * // as a fetch handler (service workers, edge runtimes, fetch stubs)
  * import { createFetchHandler, createMockState } from 'trx-rent/mock';
  * const handle = createFetchHandler(createMockState({ clock: 'manual' }), { rateLimits: false });
- * const response = await handle(new Request('http://mock.test/api/v1/prices'));
+ * const response = await handle(new Request('http://mock.test/openapi.json'));
  * ```
  *
  * @module
  */
-export { ROUTES } from './account/index.js';
+export { ROUTES } from './routes.js';
 export { ALL_ROUTES } from './routes.js';
 export type { RouteDef, RouteContext, RouteResult, MockRequest, MockResponse, HeaderReader } from './http/route.js';
 export { createPipeline, type MockPipeline, type PipelineOptions } from './http/pipeline.js';

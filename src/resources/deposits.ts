@@ -1,5 +1,5 @@
 import { TrxRentError, ValidationError } from '../errors/index.js';
-import { ACCOUNT_ENDPOINTS as E } from '../api/account.js';
+import { ACCOUNT_WIRE as E } from '../api/account.js';
 import { validateRequest } from '../http/validate.js';
 import type { RequestOptions } from '../http/client.js';
 import { PrepareDepositRequest, type SubmitDepositRequest } from '../schemas/deposits.js';
@@ -56,7 +56,7 @@ export interface CreatedDeposit {
 export class Deposits extends Resource {
   /** Address and memo for a manual TRX deposit (follows the live service). */
   info(options?: RequestOptions) {
-    return this.call(E.depositInfo, {}, options);
+    return this.call(E.getDepositInfo, {}, options);
   }
 
   /** The platform address and your memo (and its hex) for a transfer. */

@@ -1,4 +1,4 @@
-import { ACCOUNT_ENDPOINTS as E } from '../api/account.js';
+import { ACCOUNT_WIRE as E } from '../api/account.js';
 import type { RequestOptions } from '../http/client.js';
 import type { CreateKeyRequest } from '../schemas/keys.js';
 import { Resource } from './resource.js';

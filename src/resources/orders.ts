@@ -1,4 +1,4 @@
-import { ACCOUNT_ENDPOINTS as E } from '../api/account.js';
+import { ACCOUNT_WIRE as E } from '../api/account.js';
 import { OrderFailedError, TimeoutError } from '../errors/index.js';
 import { ApiPromise, type WithResponse } from '../http/api-promise.js';
 import type { RequestOptions } from '../http/client.js';

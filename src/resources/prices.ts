@@ -1,4 +1,4 @@
-import { ACCOUNT_ENDPOINTS as E } from '../api/account.js';
+import { ACCOUNT_WIRE as E } from '../api/account.js';
 import type { RequestOptions } from '../http/client.js';
 import type { BestPriceQuery, PriceHistoryQuery } from '../schemas/prices.js';
 import { Resource } from './resource.js';
@@ -12,16 +12,16 @@ export class Prices extends Resource {
 
   /** The cheapest provider for a resource (follows the live service). */
   best(params: BestPriceQuery, options?: RequestOptions) {
-    return this.call(E.bestPrice, { query: params }, options);
+    return this.call(E.getBestPrice, { query: params }, options);
   }
 
   /** Past provider prices (follows the live service). */
   history(params: PriceHistoryQuery = {}, options?: RequestOptions) {
-    return this.call(E.priceHistory, { query: params }, options);
+    return this.call(E.getPriceHistory, { query: params }, options);
   }
 
   /** Market statistics (follows the live service). */
   stats(options?: RequestOptions) {
-    return this.call(E.priceStats, {}, options);
+    return this.call(E.getPriceStats, {}, options);
   }
 }

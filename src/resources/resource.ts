@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { EndpointDef } from '../api/types.js';
+import type { EndpointWire } from '../api/types.js';
 import { buildPath } from '../api/path.js';
 import { ApiPromise, type WithResponse } from '../http/api-promise.js';
 import type { HttpClient, HttpRequest, RequestOptions } from '../http/client.js';
@@ -14,7 +14,7 @@ export interface CallInput {
 }
 
 /** The parsed success body of an entry. */
-export type ResponseOf<E extends EndpointDef> = Known<z.output<E['response']>>;
+export type ResponseOf<E extends EndpointWire> = Known<z.output<E['response']>>;
 
 /**
  * Base of every resource: each method is one line over its endpoint-table entry, e.g.
@@ -30,12 +30,12 @@ export abstract class Resource {
    * error rejects the returned promise like any API error (and nothing is sent), rather than
    * throwing synchronously.
    */
-  protected call<E extends EndpointDef>(entry: E, input: CallInput = {}, options: RequestOptions = {}): ApiPromise<ResponseOf<E>> {
+  protected call<E extends EndpointWire>(entry: E, input: CallInput = {}, options: RequestOptions = {}): ApiPromise<ResponseOf<E>> {
     return new ApiPromise<ResponseOf<E>>(() => this.send(entry, input, options));
   }
 
   /** One request for an entry, as `{ data, response }` (what `call` and page walks use). */
-  protected send<E extends EndpointDef>(entry: E, input: CallInput, options: RequestOptions = {}): Promise<WithResponse<ResponseOf<E>>> {
+  protected send<E extends EndpointWire>(entry: E, input: CallInput, options: RequestOptions = {}): Promise<WithResponse<ResponseOf<E>>> {
     let request: HttpRequest<E['response']>;
     try {
       request = requestFor(entry, input, options);
@@ -47,7 +47,7 @@ export abstract class Resource {
 }
 
 /** The request an entry makes: everything but `input` and `options` comes from the table. */
-export function requestFor<E extends EndpointDef>(entry: E, input: CallInput, options: RequestOptions): HttpRequest<E['response']> {
+export function requestFor<E extends EndpointWire>(entry: E, input: CallInput, options: RequestOptions): HttpRequest<E['response']> {
   return {
     method: entry.method,
     path: buildPath(entry, input.params),

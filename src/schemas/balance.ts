@@ -1,9 +1,9 @@
 import * as z from 'zod';
 import type { Known } from './known.js';
-import { sunAmount } from './common.js';
+import { looseTimestamp, sunAmount } from './common.js';
 
 /**
- * Response of GET /api/v1/balance. Every amount is an integer in SUN (1 TRX = 1,000,000 SUN);
+ * Response of `getBalance`. Every amount is an integer in SUN (1 TRX = 1,000,000 SUN);
  * USDT is in SUN-equivalent 6-decimal units. Convert with `sunToTrx`.
  */
 export const Balance = z.looseObject({
@@ -13,5 +13,7 @@ export const Balance = z.looseObject({
   usdt: sunAmount.describe('Available USDT in SUN-equivalent units (6 decimals).'),
   /** TRX locked in pending operations (e.g. withdrawals), in SUN. */
   trx_locked: sunAmount.describe('TRX locked in pending operations, in SUN.'),
+  /** When the balance last changed (follows the live service, not the spec). */
+  updated_at: looseTimestamp.optional(),
 });
 export type Balance = Known<z.infer<typeof Balance>>;

@@ -3,7 +3,7 @@ import type { Known } from './known.js';
 import { LIMITS, looseNumber, sun, sunAmount } from './common.js';
 
 /**
- * Response of GET /api/v1/deposit/info: where to send a manual TRX deposit (follows the live
+ * Response of `getDepositInfo`: where to send a manual TRX deposit (follows the live
  * service; the spec does not show it).
  */
 export const DepositInfo = z.looseObject({
@@ -18,14 +18,14 @@ export const DepositInfo = z.looseObject({
 });
 export type DepositInfo = Known<z.infer<typeof DepositInfo>>;
 
-/** Body of POST /api/v1/deposit/prepare. */
+/** Body of `prepareDeposit`. */
 export const PrepareDepositRequest = z.strictObject({
   /** Amount to deposit, in whole SUN: at least 1,000,000 (1 TRX). */
   amount_sun: sun.min(LIMITS.MIN_DEPOSIT_SUN, `must be at least ${LIMITS.MIN_DEPOSIT_SUN} SUN (1 TRX)`).describe(`Amount to deposit in SUN (1 TRX = 1,000,000 SUN), at least ${LIMITS.MIN_DEPOSIT_SUN}.`),
 });
 export type PrepareDepositRequest = z.input<typeof PrepareDepositRequest>;
 
-/** Response of POST /api/v1/deposit/prepare: what to put in the TRX transfer you sign. */
+/** Response of `prepareDeposit`: what to put in the TRX transfer you sign. */
 export const PreparedDeposit = z.looseObject({
   /** Platform deposit address: the transfer's destination. */
   address: z.string().describe('Platform deposit address.'),
@@ -56,12 +56,12 @@ export const SignedTransaction = z.looseObject({
 export type SignedTransaction = Known<z.infer<typeof SignedTransaction>>;
 
 /**
- * Body of POST /api/v1/deposit/submit (no authentication): a signed TRX transfer to the deposit
+ * Body of `submitDeposit` (no authentication): a signed TRX transfer to the deposit
  * address carrying your memo.
  */
 export const SubmitDepositRequest = z.strictObject({ signed_tx: SignedTransaction });
 export type SubmitDepositRequest = z.input<typeof SubmitDepositRequest>;
 
-/** Response of POST /api/v1/deposit/submit: the broadcast transaction, status `pending` until credited. */
+/** Response of `submitDeposit`: the broadcast transaction, status `pending` until credited. */
 export const SubmitDepositResponse = z.looseObject({ tx_id: z.string(), status: z.string() });
 export type SubmitDepositResponse = Known<z.infer<typeof SubmitDepositResponse>>;

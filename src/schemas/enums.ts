@@ -9,12 +9,12 @@
 /** The resources the service rents: TRON energy and bandwidth. */
 export const RESOURCE_TYPES = ['ENERGY', 'BANDWIDTH'] as const;
 
-/** Periods GET /api/v1/history accepts: the last 7, 30 or 90 days. */
+/** Periods `listHistory` accepts: the last 7, 30 or 90 days. */
 export const HISTORY_PERIODS = ['7D', '30D', '90D'] as const;
 
 /**
  * What an API key may do: `create_orders` (POST /orders), `view_orders` (GET /orders,
- * GET /orders/:id), `view_balance` (GET /balance, GET /history), `broadcast` (POST /broadcast).
+ * `getOrder`), `view_balance` (GET /balance, GET /history), `broadcast` (POST /broadcast).
  */
 export const PERMISSIONS = ['create_orders', 'view_orders', 'view_balance', 'broadcast'] as const;
 
@@ -51,13 +51,13 @@ export const CURRENCIES = ['TRX', 'USDT'] as const;
 /** Withdrawal lifecycle: `PENDING` until the on-chain transaction confirms, then `COMPLETED` (or `FAILED`). */
 export const WITHDRAWAL_STATUSES = ['PENDING', 'COMPLETED', 'FAILED'] as const;
 
-/** Operations POST /x402/tron/estimate can simulate. */
+/** Operations `x402Estimate` can simulate. */
 export const ESTIMATE_OPERATIONS = ['trc20_transfer', 'trx_transfer', 'custom'] as const;
 
 /** Incoming-transfer kinds a watch can report. */
 export const WATCH_EVENT_TYPES = ['usdt_incoming', 'usdc_incoming', 'usdd_incoming', 'trc20_incoming'] as const;
 
-/** Node methods POST /x402/tron/rpc/{method} forwards (the whitelist). */
+/** Node methods `x402Rpc` forwards (the whitelist). */
 export const RPC_METHODS = [
   'wallet/getnowblock',
   'wallet/getaccount',

@@ -5,7 +5,7 @@ import { HISTORY_PERIODS } from './enums.js';
 export { HISTORY_PERIODS } from './enums.js';
 
 
-/** Query of GET /api/v1/history. */
+/** Query of `listHistory`. */
 export const HistoryQuery = z.strictObject({
   /**
    * How far back, one of {@link HISTORY_PERIODS}. Omitted: the service uses `7D`.
@@ -15,7 +15,7 @@ export const HistoryQuery = z.strictObject({
 });
 export type HistoryQuery = z.input<typeof HistoryQuery>;
 
-/** One fill in the spending history (GET /api/v1/history). Money in SUN. */
+/** One fill in the spending history (`listHistory`). Money in SUN. */
 export const HistoryFill = z.looseObject({
   /** Fill identifier. */
   id: z.string().describe('Fill identifier.'),
@@ -40,11 +40,11 @@ export const HistoryFill = z.looseObject({
 });
 export type HistoryFill = Known<z.infer<typeof HistoryFill>>;
 
-/** Response of GET /api/v1/history: the period's fills, newest `created_at` first. */
+/** Response of `listHistory`: the period's fills, newest `created_at` first. */
 export const HistoryList = z.array(HistoryFill);
 export type HistoryList = Known<z.infer<typeof HistoryList>>;
 
-/** Response of GET /api/v1/history/summary: totals over the whole account. */
+/** Response of `getHistorySummary`: totals over the whole account. */
 export const HistorySummary = z.looseObject({
   /** Number of orders. */
   total_orders: looseNumber,

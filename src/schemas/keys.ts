@@ -8,7 +8,7 @@ export { PERMISSIONS } from './enums.js';
 export const Permission = z.enum(PERMISSIONS);
 export type Permission = Known<z.infer<typeof Permission>>;
 
-/** Body of POST /api/v1/keys. */
+/** Body of `createKey`. */
 export const CreateKeyRequest = z.strictObject({
   /** Label for the key: 1 to 100 characters after trimming. */
   name: z.string().trim().min(1, 'is required').max(100),
@@ -20,9 +20,9 @@ export const CreateKeyRequest = z.strictObject({
 });
 export type CreateKeyRequest = z.input<typeof CreateKeyRequest>;
 
-/** An API key as POST /api/v1/keys returns it (201). */
+/** An API key as `createKey` returns it (201). */
 export const ApiKey = z.looseObject({
-  /** Key identifier, the `:id` of DELETE /api/v1/keys/:id. */
+  /** Key identifier, the `:id` of `revokeKey`. */
   id: z.string().describe('Key identifier.'),
   /** Label given at creation. */
   name: z.string().describe('Label given at creation.'),
@@ -35,6 +35,6 @@ export const ApiKey = z.looseObject({
 });
 export type ApiKey = Known<z.infer<typeof ApiKey>>;
 
-/** Response of DELETE /api/v1/keys/:id: `revoked` is always true; the key stops working at once. */
+/** Response of `revokeKey`: `revoked` is always true; the key stops working at once. */
 export const RevokeKeyResponse = z.looseObject({ revoked: z.boolean().meta({ description: 'Always true: the key is invalid at once and irreversibly.', const: true }) });
 export type RevokeKeyResponse = Known<z.infer<typeof RevokeKeyResponse>>;

@@ -16,7 +16,7 @@ export const LIMITS = {
   MIN_BANDWIDTH_AMOUNT: 1_000,
   /** Smallest withdrawal, in SUN (50 TRX). */
   MIN_WITHDRAWAL_SUN: 50_000_000,
-  /** Smallest `amount_sun` of POST /deposit/prepare, in SUN (1 TRX). */
+  /** Smallest `amount_sun` of `prepareDeposit`, in SUN (1 TRX). */
   MIN_DEPOSIT_SUN: 1_000_000,
   /** `limit` of GET /orders when omitted. */
   ORDER_LIST_DEFAULT_LIMIT: 30,
@@ -32,7 +32,7 @@ export const LIMITS = {
 
 /** Constants of the pay-per-call API (the x402 spec's Limits table). */
 export const X402_LIMITS = {
-  /** Most transfers in one POST /send/batch. */
+  /** Most transfers in one `x402SendBatch`. */
   MAX_BATCH_TRANSFERS: 50,
   /** How long a watch (POST /watch) lasts: 24 hours, in ms. */
   WATCH_DURATION_MS: 24 * 60 * 60 * 1000,
@@ -40,7 +40,7 @@ export const X402_LIMITS = {
   INVOICE_EXPIRES_DEFAULT_S: 3600,
   /** `timeout_seconds` of POST /receive when omitted. */
   RECEIVE_TIMEOUT_DEFAULT_S: 300,
-  /** `slippage_pct` of POST /swap/execute when omitted. */
+  /** `slippage_pct` of `x402SwapExecute` when omitted. */
   SWAP_SLIPPAGE_DEFAULT_PCT: 0.5,
   /** Price of a fixed-price call, in USD (decimal string). */
   FIXED_PRICE_USD: '0.01',

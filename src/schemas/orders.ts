@@ -24,7 +24,7 @@ export const OrderStatus = z.enum(ORDER_STATUSES);
 export type OrderStatus = Known<z.infer<typeof OrderStatus>>;
 
 /**
- * Body of POST /api/v1/orders. Checked before sending: energy amounts of at least 65000, and
+ * Body of `createOrder`. Checked before sending: energy amounts of at least 65000, and
  * `max_price_sun` present for LIMIT orders.
  */
 export const CreateOrderRequest = z
@@ -85,7 +85,7 @@ export type Fill = Known<z.infer<typeof Fill>>;
 
 /**
  * An order as the API returns it. One schema for the three shapes the spec gives: the create
- * response, list items (plus filled_at) and the full order of GET /orders/:id (plus
+ * response, list items (plus filled_at) and the full order of `getOrder` (plus
  * total_cost_sun, total_fee_sun, fills). Money is in SUN; unknown statuses and fields are kept.
  */
 export const Order = z.looseObject({
@@ -105,11 +105,11 @@ export const Order = z.looseObject({
   target_address: z.string().describe('Receiving TRON address (base58).'),
   /** Highest price per unit, in SUN, when the order set one. */
   max_price_sun: sunPrice.nullish().describe('Max price per unit in SUN, when given.'),
-  /** Total cost in SUN; set once filled. Only in the full order (GET /orders/:id). */
+  /** Total cost in SUN; set once filled. Only in the full order (`getOrder`). */
   total_cost_sun: sunAmount.nullish().describe('Total cost in SUN; set after fill.'),
-  /** Fee in SUN, currently 0. Only in the full order (GET /orders/:id). */
+  /** Fee in SUN, currently 0. Only in the full order (`getOrder`). */
   total_fee_sun: sunAmount.nullish().describe('Fee in SUN; currently 0 (0% commission).'),
-  /** Provider executions. Only in the full order (GET /orders/:id). */
+  /** Provider executions. Only in the full order (`getOrder`). */
   fills: z.array(Fill).optional().describe('Provider executions; a BROADCAST order may have several.'),
   /** Creation time: ISO 8601 per the spec; Unix time is accepted too. */
   created_at: looseTimestamp.describe('ISO 8601.'),
@@ -123,11 +123,11 @@ export const Order = z.looseObject({
 });
 export type Order = Known<z.infer<typeof Order>>;
 
-/** The full order of GET /api/v1/orders/:id: the create shape plus its cost, fee and fills. */
+/** The full order of `getOrder`: the create shape plus its cost, fee and fills. */
 export const OrderDetail = Order.required({ fills: true });
 export type OrderDetail = Known<z.infer<typeof OrderDetail>>;
 
-/** Query of GET /api/v1/orders. Every field is optional. */
+/** Query of `listOrders`. Every field is optional. */
 export const ListOrdersQuery = z.strictObject({
   /** Only orders in this status. Omitted: every status. */
   status: OrderStatus.optional().describe('Only orders in this status.'),
@@ -145,7 +145,7 @@ export const ListOrdersQuery = z.strictObject({
 // What callers pass: numbers (the schema also accepts the digit strings a URL query carries).
 export type ListOrdersQuery = z.output<typeof ListOrdersQuery>;
 
-/** Response of GET /api/v1/orders: one page of orders (list shape, without fills). */
+/** Response of `listOrders`: one page of orders (list shape, without fills). */
 export const OrderList = z.looseObject({
   /** The page, in list shape: no total_cost_sun, total_fee_sun or fills. */
   orders: z.array(Order).describe('Orders in list shape.'),
@@ -154,5 +154,5 @@ export const OrderList = z.looseObject({
 });
 export type OrderList = Known<z.infer<typeof OrderList>>;
 
-/** Path id of GET /api/v1/orders/:id (a UUID on the live service; any non-empty id here). */
+/** Path id of `getOrder` (a UUID on the live service; any non-empty id here). */
 export const OrderId = z.string().min(1, 'is required').describe('Order UUID.');

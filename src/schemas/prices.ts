@@ -11,7 +11,7 @@ export const PricePoint = z.looseObject({
 });
 export type PricePoint = Known<z.infer<typeof PricePoint>>;
 
-/** One provider's prices and availability, as GET /api/v1/prices lists them. */
+/** One provider's prices and availability, as `listPrices` lists them. */
 export const ProviderPrice = z.looseObject({
   /** Provider identifier. */
   provider: z.string().describe('Provider identifier.'),
@@ -30,11 +30,11 @@ export const ProviderPrice = z.looseObject({
 });
 export type ProviderPrice = Known<z.infer<typeof ProviderPrice>>;
 
-/** Response of GET /api/v1/prices (public): every active provider, refreshed every 30 seconds. */
+/** Response of `listPrices` (public): every active provider, refreshed every 30 seconds. */
 export const PriceList = z.array(ProviderPrice);
 export type PriceList = Known<z.infer<typeof PriceList>>;
 
-/** Query of GET /api/v1/prices/best (follows the live service; the spec does not show it). */
+/** Query of `getBestPrice` (follows the live service; the spec does not show it). */
 export const BestPriceQuery = z.strictObject({
   /** `ENERGY` or `BANDWIDTH`. */
   resource: ResourceType.describe('ENERGY or BANDWIDTH.'),
@@ -45,8 +45,8 @@ export const BestPriceQuery = z.strictObject({
 export type BestPriceQuery = z.output<typeof BestPriceQuery>;
 
 /**
- * One provider's price for one resource at one poll: the response of GET /api/v1/prices/best
- * and the items of GET /api/v1/prices/history (both follow the live service).
+ * One provider's price for one resource at one poll: the response of `getBestPrice`
+ * and the items of `getPriceHistory` (both follow the live service).
  */
 export const PriceEntry = z.looseObject({
   /** Provider identifier. */
@@ -64,10 +64,10 @@ export const PriceEntry = z.looseObject({
 });
 export type PriceEntry = Known<z.infer<typeof PriceEntry>>;
 
-/** Periods GET /api/v1/prices/history accepts (live service). */
+/** Periods `getPriceHistory` accepts (live service). */
 export const PRICE_HISTORY_PERIODS = ['1h', '6h', '24h', '7d', '30d'] as const;
 
-/** Query of GET /api/v1/prices/history (follows the live service). Every field is optional. */
+/** Query of `getPriceHistory` (follows the live service). Every field is optional. */
 export const PriceHistoryQuery = z.strictObject({
   /** Only this provider. Omitted: every provider. */
   provider: z.string().min(1).optional().describe('One provider only.'),
@@ -78,11 +78,11 @@ export const PriceHistoryQuery = z.strictObject({
 });
 export type PriceHistoryQuery = z.input<typeof PriceHistoryQuery>;
 
-/** Response of GET /api/v1/prices/history: price entries, one per provider, resource and poll. */
+/** Response of `getPriceHistory`: price entries, one per provider, resource and poll. */
 export const PriceHistory = z.array(PriceEntry);
 export type PriceHistory = Known<z.infer<typeof PriceHistory>>;
 
-/** Response of GET /api/v1/prices/stats (follows the live service). */
+/** Response of `getPriceStats` (follows the live service). */
 export const PriceStats = z.looseObject({
   /** Lowest current price per unit, in SUN. */
   best_price_sun: sunPrice,
@@ -96,7 +96,7 @@ export const PriceStats = z.looseObject({
 export type PriceStats = Known<z.infer<typeof PriceStats>>;
 
 /**
- * Query of GET /api/v1/orders/preview: what an order would cost now, with the provider selection
+ * Query of `previewOrder`: what an order would cost now, with the provider selection
  * POST /orders uses. Places no order.
  */
 export const PreviewQuery = z
@@ -138,7 +138,7 @@ export const PreviewOption = z.looseObject({
 });
 export type PreviewOption = Known<z.infer<typeof PreviewOption>>;
 
-/** Response of GET /api/v1/orders/preview. */
+/** Response of `previewOrder`. */
 export const Preview = z.looseObject({
   /** The provider an order would go to now; null when none can fill it. */
   best: PreviewOption.nullable().describe('The cheapest matching provider; null when none can fulfil the request.'),

@@ -3,7 +3,7 @@ import type { Known } from './known.js';
 import { SignedTransaction } from './deposits.js';
 
 /**
- * Body of POST /api/v1/broadcast (permission `broadcast`; the spec does not show its shape, so
+ * Body of `broadcastTransaction` (permission `broadcast`; the spec does not show its shape, so
  * this follows a natural design): any signed TRON transaction, in the same form as a deposit's
  * `signed_tx`.
  */
@@ -13,7 +13,7 @@ export const BroadcastRequest = z.strictObject({
 });
 export type BroadcastRequest = z.input<typeof BroadcastRequest>;
 
-/** Response of POST /api/v1/broadcast: the transaction id and `pending`, as deposit submit answers. */
+/** Response of `broadcastTransaction`: the transaction id and `pending`, as deposit submit answers. */
 export const BroadcastResponse = z.looseObject({
   /** The broadcast transaction's id (lower-case hex). */
   tx_id: z.string(),

@@ -25,7 +25,7 @@ export const WebhookUrl = z.string().refine(
   { message: 'must be an https:// URL (http:// is allowed only for loopback hosts)' },
 );
 
-/** Body of POST /api/v1/webhooks. */
+/** Body of `createWebhook`. */
 export const CreateWebhookRequest = z.strictObject({
   /** Where deliveries go: an https:// URL (http:// only on loopback). */
   url: WebhookUrl.describe('https:// URL that receives the events (http:// only for loopback).'),
@@ -35,7 +35,7 @@ export const CreateWebhookRequest = z.strictObject({
 export type CreateWebhookRequest = z.input<typeof CreateWebhookRequest>;
 
 /**
- * A registered webhook, as POST /api/v1/webhooks (201, with `secret`) and GET /api/v1/webhooks
+ * A registered webhook, as `createWebhook` (201, with `secret`) and `listWebhooks`
  * (without) return it.
  */
 export const Webhook = z.looseObject({
@@ -56,15 +56,15 @@ export const Webhook = z.looseObject({
 });
 export type Webhook = Known<z.infer<typeof Webhook>>;
 
-/** Response of GET /api/v1/webhooks: every webhook, without secrets (follows the live service). */
-/** A webhook as POST /api/v1/webhooks returns it: with its signing secret, shown only here. */
+/** A webhook as `createWebhook` returns it: with its signing secret, shown only here. */
 export const WebhookCreated = Webhook.required({ secret: true });
 export type WebhookCreated = Known<z.infer<typeof WebhookCreated>>;
 
+/** Response of `listWebhooks`: every webhook, without secrets (follows the live service). */
 export const WebhookList = z.array(Webhook);
 export type WebhookList = Known<z.infer<typeof WebhookList>>;
 
-/** Response of DELETE /api/v1/webhooks/:id: `{ deleted: true }` (follows the live service). */
+/** Response of `deleteWebhook`: `{ deleted: true }` (follows the live service). */
 export const DeleteWebhookResponse = z.looseObject({ deleted: z.boolean().meta({ description: 'Always true.', const: true }) });
 export type DeleteWebhookResponse = Known<z.infer<typeof DeleteWebhookResponse>>;
 

@@ -5,7 +5,7 @@ import { CURRENCIES, WITHDRAWAL_STATUSES } from './enums.js';
 export { CURRENCIES, WITHDRAWAL_STATUSES } from './enums.js';
 
 
-/** Body of POST /api/v1/withdraw (5 requests per minute per IP). */
+/** Body of `createWithdrawal` (5 requests per minute per IP). */
 export const CreateWithdrawalRequest = z.strictObject({
   /** Base58 TRON destination address. */
   address: tronAddress.describe('Base58 TRON destination address (T…).'),
@@ -16,7 +16,7 @@ export const CreateWithdrawalRequest = z.strictObject({
 });
 export type CreateWithdrawalRequest = z.input<typeof CreateWithdrawalRequest>;
 
-/** A withdrawal as POST /api/v1/withdraw returns it (status `PENDING`). */
+/** A withdrawal as `createWithdrawal` returns it (status `PENDING`). */
 export const Withdrawal = z.looseObject({
   /** Withdrawal identifier. */
   id: z.string(),

@@ -32,17 +32,17 @@ const tokenRef = z.string().min(1).max(64);
 
 // ---- requests (strict) ----
 
-/** Query of GET /x402/tron/prices. */
+/** Query of `x402Prices`. */
 export const X402PricesQuery = z.strictObject({
   /** Only this resource. Omitted: both energy and bandwidth. */
   resource: ResourceType.optional().describe('ENERGY or BANDWIDTH; all when absent.'),
 });
 export type X402PricesQuery = z.input<typeof X402PricesQuery>;
 
-/** Path of GET /x402/tron/account/{address}: a base58 TRON address. */
+/** Path of `x402Account`: a base58 TRON address. */
 export const X402AccountParams = z.strictObject({ address: tronAddress.describe('TRON address (base58).') });
 
-/** Body of POST /x402/tron/estimate: the transaction to simulate. */
+/** Body of `x402Estimate`: the transaction to simulate. */
 export const EstimateRequest = z.strictObject({
   /** What kind of transaction, one of {@link ESTIMATE_OPERATIONS}. */
   operation: z.enum(ESTIMATE_OPERATIONS),
@@ -55,7 +55,7 @@ export const EstimateRequest = z.strictObject({
 });
 export type EstimateRequest = z.input<typeof EstimateRequest>;
 
-/** Body of POST /x402/tron/swap/quote. */
+/** Body of `x402SwapQuote`. */
 export const SwapQuoteRequest = z.strictObject({
   /** Token sold: symbol (`USDT`, `TRX`, …) or TRC-20 contract address. */
   from: tokenRef,
@@ -66,7 +66,7 @@ export const SwapQuoteRequest = z.strictObject({
 });
 export type SwapQuoteRequest = z.input<typeof SwapQuoteRequest>;
 
-/** Query of GET /x402/tron/network. */
+/** Query of `x402Network`. */
 export const NetworkQuery = z.strictObject({
   /**
    * `full` or `summary`. Omitted: the service uses `full`.
@@ -76,7 +76,7 @@ export const NetworkQuery = z.strictObject({
 });
 export type NetworkQuery = z.input<typeof NetworkQuery>;
 
-/** Body of POST /x402/tron/invoice; payments to the invoice are detected automatically. */
+/** Body of `x402Invoice`; payments to the invoice are detected automatically. */
 export const InvoiceRequest = z.strictObject({
   /** Amount due, in USDT, as a decimal string (`"12.5"`). */
   amount_usdt: decimalAmount,
@@ -92,7 +92,7 @@ export const InvoiceRequest = z.strictObject({
 });
 export type InvoiceRequest = z.input<typeof InvoiceRequest>;
 
-/** Body of POST /x402/tron/watch: report TRC-20 transfers to `address` for 24 hours. */
+/** Body of `x402Watch`: report TRC-20 transfers to `address` for 24 hours. */
 export const WatchRequest = z.strictObject({
   /** Address to watch (base58). */
   address: tronAddress,
@@ -107,7 +107,7 @@ export const WatchRequest = z.strictObject({
 });
 export type WatchRequest = z.input<typeof WatchRequest>;
 
-/** Body of POST /x402/tron/receive: a one-time watch for one expected payment. */
+/** Body of `x402Receive`: a one-time watch for one expected payment. */
 export const ReceiveRequest = z.strictObject({
   /** Amount expected, a decimal string in token units. */
   expected_amount: decimalAmount,
@@ -129,7 +129,7 @@ export const ReceiveRequest = z.strictObject({
 export type ReceiveRequest = z.input<typeof ReceiveRequest>;
 
 /**
- * Body of POST /x402/tron/send: broadcast a pre-signed USDT transfer; the service buys the
+ * Body of `x402Send`: broadcast a pre-signed USDT transfer; the service buys the
  * energy it needs first.
  */
 export const SendRequest = z.strictObject({
@@ -144,7 +144,7 @@ export const SendRequest = z.strictObject({
 });
 export type SendRequest = z.input<typeof SendRequest>;
 
-/** One item of POST /x402/tron/send/batch. */
+/** One item of `x402SendBatch`. */
 export const BatchTransfer = z.strictObject({
   /** Receiver (base58); must match the signed transfer. */
   to: tronAddress,
@@ -155,7 +155,7 @@ export const BatchTransfer = z.strictObject({
 });
 export type BatchTransfer = z.input<typeof BatchTransfer>;
 
-/** Body of POST /x402/tron/send/batch. */
+/** Body of `x402SendBatch`. */
 export const BatchSendRequest = z.strictObject({
   /** 1 to 50 pre-signed transfers. */
   transfers: z
@@ -165,7 +165,7 @@ export const BatchSendRequest = z.strictObject({
 });
 export type BatchSendRequest = z.input<typeof BatchSendRequest>;
 
-/** Body of POST /x402/tron/swap/execute; the energy the swap needs is provided. */
+/** Body of `x402SwapExecute`; the energy the swap needs is provided. */
 export const SwapExecuteRequest = z.strictObject({
   /** Token sold: symbol or TRC-20 contract address. */
   from_token: tokenRef,
@@ -185,12 +185,12 @@ export type SwapExecuteRequest = z.input<typeof SwapExecuteRequest>;
 export type RpcMethod = (typeof RPC_METHODS)[number];
 /** Validates an RPC method name against {@link RPC_METHODS}. */
 export const RpcMethodSchema = z.enum(RPC_METHODS).describe('The whitelisted node method, e.g. wallet/getnowblock.');
-/** Body of POST /x402/tron/rpc/{method}: a JSON object, as the node method expects it. */
+/** Body of `x402Rpc`: a JSON object, as the node method expects it. */
 export const RpcBody = z.record(z.string(), z.unknown());
 
 // ---- results (lenient) ----
 
-/** One provider's price, an item of GET /x402/tron/prices. */
+/** One provider's price, an item of `x402Prices`. */
 export const X402PriceEntry = z.looseObject({
   /** Provider identifier. */
   provider: z.string(),
@@ -200,7 +200,7 @@ export const X402PriceEntry = z.looseObject({
   available: looseNumber.describe('Units available.'),
 });
 export type X402PriceEntry = Known<z.infer<typeof X402PriceEntry>>;
-/** Result of GET /x402/tron/prices: entries from several providers, updated every 30 seconds. */
+/** Result of `x402Prices`: entries from several providers, updated every 30 seconds. */
 export const X402PriceList = z.array(X402PriceEntry);
 
 /** One TRC-20 token balance of an account (the spec does not show this shape; the mock's). */
@@ -215,7 +215,7 @@ export const Trc20Balance = z.looseObject({
   decimals: looseNumber.optional(),
 });
 
-/** Result of GET /x402/tron/account/{address}. */
+/** Result of `x402Account`. */
 export const X402Account = z.looseObject({
   /** The account's address (base58). */
   address: z.string(),
@@ -235,7 +235,7 @@ export type X402Account = Known<z.infer<typeof X402Account>>;
 
 const decimalOut = z.union([z.string(), z.number().transform(String)]);
 
-/** Result of POST /x402/tron/estimate, from a simulation. */
+/** Result of `x402Estimate`, from a simulation. */
 export const Estimate = z.looseObject({
   /** Energy the transaction would use. */
   energy_needed: looseNumber,
@@ -246,7 +246,7 @@ export const Estimate = z.looseObject({
 });
 export type Estimate = Known<z.infer<typeof Estimate>>;
 
-/** Result of POST /x402/tron/swap/quote, from a decentralized exchange. Decimal strings. */
+/** Result of `x402SwapQuote`, from a decentralized exchange. Decimal strings. */
 export const SwapQuote = z.looseObject({
   /** Amount of the bought token, in token units. */
   amount_out: decimalOut,
@@ -258,13 +258,13 @@ export const SwapQuote = z.looseObject({
 export type SwapQuote = Known<z.infer<typeof SwapQuote>>;
 
 /**
- * Result of GET /x402/tron/network: chain parameters. The spec does not show the fields, so any
+ * Result of `x402Network`: chain parameters. The spec does not show the fields, so any
  * object is accepted (an object schema with no declared key: exact-shape checks leave it open).
  */
 export const NetworkInfo = z.looseObject({});
 export type NetworkInfo = Known<z.infer<typeof NetworkInfo>>;
 
-/** Result of POST /x402/tron/invoice. */
+/** Result of `x402Invoice`. */
 export const Invoice = z.looseObject({
   /** Invoice identifier. */
   invoice_id: z.string(),
@@ -277,7 +277,7 @@ export const Invoice = z.looseObject({
 });
 export type Invoice = Known<z.infer<typeof Invoice>>;
 
-/** Result of POST /x402/tron/watch. */
+/** Result of `x402Watch`. */
 export const Watch = z.looseObject({
   /** Watch identifier. */
   watch_id: z.string(),
@@ -288,7 +288,7 @@ export const Watch = z.looseObject({
 });
 export type Watch = Known<z.infer<typeof Watch>>;
 
-/** Result of POST /x402/tron/receive. */
+/** Result of `x402Receive`. */
 export const Receive = z.looseObject({
   /** Identifier of the expected payment. */
   payment_id: z.string(),
@@ -299,7 +299,7 @@ export const Receive = z.looseObject({
 });
 export type Receive = Known<z.infer<typeof Receive>>;
 
-/** Result of POST /x402/tron/send. */
+/** Result of `x402Send`. */
 export const SendResult = z.looseObject({
   /** Hash of the broadcast transaction. */
   txid: z.string(),
@@ -310,7 +310,7 @@ export const SendResult = z.looseObject({
 });
 export type SendResult = Known<z.infer<typeof SendResult>>;
 
-/** Result of POST /x402/tron/send/batch. */
+/** Result of `x402SendBatch`. */
 export const BatchSendResult = z.looseObject({
   /** Transfers in the batch. */
   total: looseNumber,
@@ -323,7 +323,7 @@ export const BatchSendResult = z.looseObject({
 });
 export type BatchSendResult = Known<z.infer<typeof BatchSendResult>>;
 
-/** Result of POST /x402/tron/swap/execute. */
+/** Result of `x402SwapExecute`. */
 export const SwapExecution = z.looseObject({
   /** Hash of the swap transaction. */
   txid: z.string(),
@@ -332,7 +332,7 @@ export const SwapExecution = z.looseObject({
 });
 export type SwapExecution = Known<z.infer<typeof SwapExecution>>;
 
-/** Result of POST /x402/tron/rpc/{method}: the node's JSON, object or array, as returned. */
+/** Result of `x402Rpc`: the node's JSON, object or array, as returned. */
 export const RpcResult = z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]);
 export type RpcResult = Known<z.infer<typeof RpcResult>>;
 

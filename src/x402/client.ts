@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import { MissingPeerDependencyError, TrxRentError, ValidationError, isTrxRentError } from '../errors/index.js';
 import { resolveLogger, type Logger, type LogLevel } from '../http/log.js';
 import { redactText } from '../internal/redact.js';
-import { path } from '../http/path.js';
+import { X402_ENDPOINTS as X } from '../api/x402.js';
+import { buildPath } from '../api/path.js';
 import { ApiPromise } from '../http/api-promise.js';
 import { sendWithRetries } from '../http/attempts.js';
 import { decodeResponse, fetchJson, parseJson, responseError, INVALID_JSON } from '../http/response.js';
@@ -299,71 +300,71 @@ export class X402Client {
 
   // ---- the twelve endpoints ----
 
-  /** GET /x402/tron/prices: energy/bandwidth prices aggregated from providers. */
+  /** `x402Prices`: energy/bandwidth prices aggregated from providers. */
   prices(query: X402PricesQuery = {}, options?: CallOptions) {
     return this.#start(async () => {
       const q = validateRequest(X402PricesQuery, query);
-      return this.#call('GET', '/x402/tron/prices', { query: q, schema: X402PriceList, options });
+      return this.#call(X.x402Prices.method, X.x402Prices.path, { query: q, schema: X402PriceList, options });
     });
   }
 
-  /** GET /x402/tron/account/{address}: TRX balance, resources and TRC-20 balances. */
+  /** `x402Account`: TRX balance, resources and TRC-20 balances. */
   account(address: string, options?: CallOptions) {
     return this.#start(async () => {
       const { address: a } = validateRequest(X402AccountParams, { address });
-      return this.#call('GET', path`/x402/tron/account/${a}`, { schema: X402Account, options });
+      return this.#call(X.x402Account.method, buildPath(X.x402Account, { address: a }), { schema: X402Account, options });
     });
   }
 
-  /** POST /x402/tron/estimate: energy and bandwidth a transaction needs, and what it costs. */
+  /** `x402Estimate`: energy and bandwidth a transaction needs, and what it costs. */
   estimate(body: EstimateRequest, options?: CallOptions) {
-    return this.#start(async () => this.#call('POST', '/x402/tron/estimate', { body: validateRequest(EstimateRequest, body), schema: Estimate, options }));
+    return this.#start(async () => this.#call(X.x402Estimate.method, X.x402Estimate.path, { body: validateRequest(EstimateRequest, body), schema: Estimate, options }));
   }
 
-  /** POST /x402/tron/swap/quote */
+  /** `x402SwapQuote` */
   swapQuote(body: SwapQuoteRequest, options?: CallOptions) {
-    return this.#start(async () => this.#call('POST', '/x402/tron/swap/quote', { body: validateRequest(SwapQuoteRequest, body), schema: SwapQuote, options }));
+    return this.#start(async () => this.#call(X.x402SwapQuote.method, X.x402SwapQuote.path, { body: validateRequest(SwapQuoteRequest, body), schema: SwapQuote, options }));
   }
 
-  /** GET /x402/tron/network: chain parameters. */
+  /** `x402Network`: chain parameters. */
   network(query: NetworkQuery = {}, options?: CallOptions) {
-    return this.#start(async () => this.#call('GET', '/x402/tron/network', { query: validateRequest(NetworkQuery, query), schema: NetworkInfo, options }));
+    return this.#start(async () => this.#call(X.x402Network.method, X.x402Network.path, { query: validateRequest(NetworkQuery, query), schema: NetworkInfo, options }));
   }
 
-  /** POST /x402/tron/invoice: an invoice whose payments are detected automatically. */
+  /** `x402Invoice`: an invoice whose payments are detected automatically. */
   invoice(body: InvoiceRequest, options?: CallOptions) {
-    return this.#start(async () => this.#call('POST', '/x402/tron/invoice', { body: validateRequest(InvoiceRequest, body), schema: Invoice, options }));
+    return this.#start(async () => this.#call(X.x402Invoice.method, X.x402Invoice.path, { body: validateRequest(InvoiceRequest, body), schema: Invoice, options }));
   }
 
-  /** POST /x402/tron/watch: a webhook on each matching incoming TRC-20 transfer for 24 hours. */
+  /** `x402Watch`: a webhook on each matching incoming TRC-20 transfer for 24 hours. */
   watch(body: WatchRequest, options?: CallOptions) {
-    return this.#start(async () => this.#call('POST', '/x402/tron/watch', { body: validateRequest(WatchRequest, body), schema: Watch, options }));
+    return this.#start(async () => this.#call(X.x402Watch.method, X.x402Watch.path, { body: validateRequest(WatchRequest, body), schema: Watch, options }));
   }
 
-  /** POST /x402/tron/receive: a one-time watch for an expected payment. */
+  /** `x402Receive`: a one-time watch for an expected payment. */
   receive(body: ReceiveRequest, options?: CallOptions) {
-    return this.#start(async () => this.#call('POST', '/x402/tron/receive', { body: validateRequest(ReceiveRequest, body), schema: Receive, options }));
+    return this.#start(async () => this.#call(X.x402Receive.method, X.x402Receive.path, { body: validateRequest(ReceiveRequest, body), schema: Receive, options }));
   }
 
-  /** POST /x402/tron/send: broadcast a transfer you signed (see `signTrc20Transfer`), energy bought for you. */
+  /** `x402Send`: broadcast a transfer you signed (see `signTrc20Transfer`), energy bought for you. */
   send(body: SendRequest, options?: CallOptions) {
-    return this.#start(async () => this.#call('POST', '/x402/tron/send', { body: validateRequest(SendRequest, body), schema: SendResult, options }));
+    return this.#start(async () => this.#call(X.x402Send.method, X.x402Send.path, { body: validateRequest(SendRequest, body), schema: SendResult, options }));
   }
 
-  /** POST /x402/tron/send/batch: up to 50 signed transfers (checked locally). */
+  /** `x402SendBatch`: up to 50 signed transfers (checked locally). */
   sendBatch(body: BatchSendRequest | BatchSendRequest['transfers'], options?: CallOptions) {
     return this.#start(async () => {
       const input = Array.isArray(body) ? { transfers: body } : body;
-      return this.#call('POST', '/x402/tron/send/batch', { body: validateRequest(BatchSendRequest, input), schema: BatchSendResult, options });
+      return this.#call(X.x402SendBatch.method, X.x402SendBatch.path, { body: validateRequest(BatchSendRequest, input), schema: BatchSendResult, options });
     });
   }
 
-  /** POST /x402/tron/swap/execute */
+  /** `x402SwapExecute` */
   swapExecute(body: SwapExecuteRequest, options?: CallOptions) {
-    return this.#start(async () => this.#call('POST', '/x402/tron/swap/execute', { body: validateRequest(SwapExecuteRequest, body), schema: SwapExecution, options }));
+    return this.#start(async () => this.#call(X.x402SwapExecute.method, X.x402SwapExecute.path, { body: validateRequest(SwapExecuteRequest, body), schema: SwapExecution, options }));
   }
 
-  /** POST /x402/tron/rpc/{method}: one of the nine whitelisted node methods (`wallet/` may be omitted). */
+  /** `x402Rpc`: one of the nine whitelisted node methods (`wallet/` may be omitted). */
   rpc(method: RpcMethod | (string & {}), body: Record<string, unknown> = {}, options?: CallOptions) {
     return this.#start(async () => {
       const name = typeof method === 'string' && !method.startsWith('wallet/') ? `wallet/${method}` : method;
@@ -374,7 +375,7 @@ export class X402Client {
           details: { field: 'method', value: method },
         });
       }
-      return this.#call('POST', path`/x402/tron/rpc/wallet/${name.slice('wallet/'.length)}`, { body: validateRequest(RpcBody, body), schema: RpcResult, options });
+      return this.#call(X.x402Rpc.method, buildPath(X.x402Rpc, { method: name }), { body: validateRequest(RpcBody, body), schema: RpcResult, options });
     });
   }
 

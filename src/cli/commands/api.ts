@@ -116,7 +116,7 @@ const command: CommandModule = {
             `  trx-rent api ${ENDPOINTS.getBalance.path}\n` +
             '  trx-rent api orders -f status=FILLED -F limit=100 --paginate --query "[].id"\n' +
             `  trx-rent api POST ${ENDPOINTS.createOrder.path} --input order.json   # sent as is: no preview, no confirmation\n` +
-            `  trx-rent api GET ${ENDPOINTS.bestPrice.path} -f resource=ENERGY -i\n` +
+            `  trx-rent api GET ${ENDPOINTS.getBestPrice.path} -f resource=ENERGY -i\n` +
             `  trx-rent api ${ENDPOINTS.x402Network.path} -f format=summary --key-file key.txt --yes`,
         ),
     ).action(action(runApi));

@@ -1,24 +1,15 @@
-import { HistoryQuery } from '../../schemas/history.js';
-import type { RouteDef } from '../http/route.js';
+import type { ACCOUNT_ENDPOINTS } from '../../api/account-docs.js';
+import type { PlainHandlers } from '../http/table.js';
+
+type Account = Pick<typeof ACCOUNT_ENDPOINTS, 'getBalance' | 'listHistory' | 'getHistorySummary'>;
 
 const DAY = 86_400_000;
 const PERIODS: Record<string, number> = { '7D': 7 * DAY, '30D': 30 * DAY, '90D': 90 * DAY };
 
-export const accountRoutes: RouteDef[] = [
-  {
-    method: 'GET',
-    path: '/api/v1/balance',
-    group: 'balance',
-    auth: 'view_balance',
-    handle: ({ state, account }) => ({ status: 200, body: state.balance(account.id) }),
-  },
-  {
-    method: 'GET',
-    path: '/api/v1/history',
-    group: 'history',
-    auth: 'view_balance',
-    handle: ({ state, query, account, parse }) => {
-      const q = parse(HistoryQuery, query);
+export const accountHandlers = {
+  getBalance: { handle: ({ state, account }) => ({ status: 200, body: state.balance(account.id) }) },
+  listHistory: {
+    handle: ({ state, input: { query: q }, account }) => {
       const since = state.now() - PERIODS[q.period ?? '7D']!;
       // Newest first; fills made at the same moment keep the reverse of the order they were made in.
       const fills = state.orders
@@ -44,12 +35,7 @@ export const accountRoutes: RouteDef[] = [
       };
     },
   },
-  {
-    // The spec lists no permission for the summary: any authenticated caller.
-    method: 'GET',
-    path: '/api/v1/history/summary',
-    group: 'history',
-    auth: 'account',
+  getHistorySummary: {
     handle: ({ state, account }) => {
       let orders = 0;
       let energy = 0;
@@ -77,4 +63,4 @@ export const accountRoutes: RouteDef[] = [
       };
     },
   },
-];
+} satisfies PlainHandlers<Account>;

@@ -1,27 +1,15 @@
 /**
- * The account API's routes (`/api/v1/*`) and the account-side `/__mock/` helpers, in match
- * order. Each file here is one resource; the pipeline in `../http/pipeline.ts` runs them.
+ * The account API's handlers (`/api/v1/*`), one file per resource, and the account-side
+ * `/__mock/` control handlers. Paths, auth, groups and schemas are in the endpoint table
+ * (`src/api/account.ts`, `../control-endpoints.ts`); `../handlers.ts` joins the two.
  *
  * @module
  */
-import type { RouteDef } from '../http/route.js';
-import { accountRoutes } from './account.js';
-import { helperRoutes } from './helpers.js';
-import { keyRoutes } from './keys.js';
-import { moneyRoutes } from './money.js';
-import { orderRoutes } from './orders.js';
-import { priceRoutes } from './prices.js';
-import { webhookRoutes } from './webhooks.js';
-import { webhookControlRoutes } from './webhook-control.js';
-
-/** Every account-API route and account-side /__mock/ helper. */
-export const ROUTES: readonly RouteDef[] = [
-  ...priceRoutes,
-  ...orderRoutes,
-  ...accountRoutes,
-  ...keyRoutes,
-  ...moneyRoutes,
-  ...webhookRoutes,
-  ...helperRoutes,
-  ...webhookControlRoutes,
-];
+export { accountHandlers } from './account.js';
+export { accountControlHandlers } from './helpers.js';
+export { keyHandlers } from './keys.js';
+export { moneyHandlers } from './money.js';
+export { orderHandlers } from './orders.js';
+export { priceHandlers } from './prices.js';
+export { webhookHandlers } from './webhooks.js';
+export { webhookControlHandlers } from './webhook-control.js';

@@ -1,18 +1,14 @@
-import { CreateKeyRequest } from '../../schemas/keys.js';
+import type { ACCOUNT_ENDPOINTS } from '../../api/account-docs.js';
 import { MockApiError } from '../http/errors.js';
-import type { RouteDef } from '../http/route.js';
+import type { PlainHandlers } from '../http/table.js';
 
-export const keyRoutes: RouteDef[] = [
-  {
+type Keys = Pick<typeof ACCOUNT_ENDPOINTS, 'createKey' | 'revokeKey'>;
+
+export const keyHandlers = {
+  createKey: {
     // Any authenticated caller; a key can only grant permissions it holds itself (a JWT
     // session can grant all), so a narrow key cannot mint a wider one.
-    method: 'POST',
-    path: '/api/v1/keys',
-    group: 'other',
-    auth: 'account',
-    body: true,
-    handle: ({ state, body, auth, account, parse }) => {
-      const input = parse(CreateKeyRequest, body);
+    handle: ({ state, input: { body: input }, auth, account }) => {
       const missing = input.permissions.filter((p) => !auth!.permissions.has(p));
       if (missing.length) {
         throw new MockApiError('FORBIDDEN', `A key cannot grant permissions it does not hold: ${missing.join(', ')}`, { permissions: missing });
@@ -24,16 +20,12 @@ export const keyRoutes: RouteDef[] = [
       };
     },
   },
-  {
-    method: 'DELETE',
-    path: '/api/v1/keys/:id',
-    group: 'other',
-    auth: 'account',
-    handle: ({ state, params, account }) => {
-      if (!state.accounts.revokeKey(account, params.id ?? '')) {
+  revokeKey: {
+    handle: ({ state, input: { params }, account }) => {
+      if (!state.accounts.revokeKey(account, params.id)) {
         throw new MockApiError('NOT_FOUND', `API key ${params.id} does not exist or is already revoked`, { field: 'id' });
       }
       return { status: 200, body: { revoked: true } };
     },
   },
-];
+} satisfies PlainHandlers<Keys>;

@@ -1,7 +1,9 @@
-import { CreateWebhookRequest } from '../../schemas/webhooks.js';
+import type { ACCOUNT_ENDPOINTS } from '../../api/account-docs.js';
 import { MockApiError } from '../http/errors.js';
+import type { PlainHandlers } from '../http/table.js';
 import type { WebhookRecord } from '../state/webhooks.js';
-import type { RouteDef } from '../http/route.js';
+
+type Hooks = Pick<typeof ACCOUNT_ENDPOINTS, 'createWebhook' | 'listWebhooks' | 'deleteWebhook'>;
 
 function shape(hook: WebhookRecord, withSecret: boolean) {
   return {
@@ -15,38 +17,16 @@ function shape(hook: WebhookRecord, withSecret: boolean) {
   };
 }
 
-export const webhookRoutes: RouteDef[] = [
-  {
-    // HTTPS only, except http:// on loopback hosts for local receivers (the shared schema's rule).
-    method: 'POST',
-    path: '/api/v1/webhooks',
-    group: 'other',
-    auth: 'account',
-    body: true,
-    handle: ({ state, body, account, parse }) => {
-      const input = parse(CreateWebhookRequest, body);
-      return { status: 201, body: shape(state.webhooks.create(account.id, input.url, input.events), true) };
-    },
+export const webhookHandlers = {
+  // HTTPS only, except http:// on loopback hosts for local receivers (the shared schema's rule).
+  createWebhook: {
+    handle: ({ state, input: { body: input }, account }) => ({ status: 201, body: shape(state.webhooks.create(account.id, input.url, input.events), true) }),
   },
-  {
-    // Follows the live service.
-    method: 'GET',
-    path: '/api/v1/webhooks',
-    group: 'other',
-    auth: 'account',
-    handle: ({ state, account }) => ({ status: 200, body: state.webhooks.list(account.id).map((h) => shape(h, false)) }),
-  },
-  {
-    // Follows the live service.
-    method: 'DELETE',
-    path: '/api/v1/webhooks/:id',
-    group: 'other',
-    auth: 'account',
-    handle: ({ state, params, account }) => {
-      if (!state.webhooks.delete(account.id, params.id ?? '')) {
-        throw new MockApiError('NOT_FOUND', `Webhook ${params.id} not found`, { field: 'id' });
-      }
+  listWebhooks: { handle: ({ state, account }) => ({ status: 200, body: state.webhooks.list(account.id).map((h) => shape(h, false)) }) },
+  deleteWebhook: {
+    handle: ({ state, input: { params }, account }) => {
+      if (!state.webhooks.delete(account.id, params.id)) throw new MockApiError('NOT_FOUND', `Webhook ${params.id} not found`, { field: 'id' });
       return { status: 200, body: { deleted: true } };
     },
   },
-];
+} satisfies PlainHandlers<Hooks>;

@@ -1,7 +1,7 @@
 /**
  * The simulated TRON node's HTTP API (java-tron `/wallet/*` shapes, hex addresses unless the
  * body says `visible: true`). It serves the free `/wallet/*` routes (what tronweb needs to
- * build and broadcast a transfer) and the paid `/x402/tron/rpc/{method}` proxy.
+ * build and broadcast a transfer) and the paid `x402Rpc` proxy.
  * @module
  */
 import { bytesToHex } from '@noble/hashes/utils';

@@ -23,6 +23,7 @@ import { type RateLimitOptions, RateLimiter } from './ratelimit.js';
 import { type MockRequest, type MockResponse, type RouteContext, type RouteDef, errorResult, jsonResult, parseWith } from './route.js';
 import type { AuthContext, MockAccount } from '../state/accounts.js';
 import { canonicalJson } from '../../internal/json.js';
+import { exactShape } from '../../internal/exact.js';
 import type { MockState } from '../state/index.js';
 import type { PaywallOptions, PriceRequest } from '../x402/paywall.js';
 
@@ -36,6 +37,13 @@ export interface PipelineOptions {
   rateLimits?: false | RateLimitOptions;
   /** The paid side's challenge: `{ version: 1 }` for v1-only clients (x402-fetch), schemes, networks. */
   x402?: PaywallOptions;
+  /**
+   * Hold every success body to its table entry's response schema with no extra keys
+   * (`exactShape`); a body that fails is answered 500 INTERNAL_ERROR naming the keys.
+   * `'account'`: the account API's responses; `'all'`: the x402 results too; false: off.
+   * @default process.env.TRX_RENT_MOCK_EXACT ('account' in this repository's tests), else false
+   */
+  exactResponses?: false | 'account' | 'all';
 }
 
 /** A compiled pipeline: `handle` answers a request, or null when no route has that path. */
@@ -133,6 +141,7 @@ export function createPipeline(state: MockState, routes: readonly RouteDef[], op
   const chaos = new Chaos(options.chaos, state.seed);
   const limiter = options.rateLimits === false ? undefined : new RateLimiter(options.rateLimits ?? {}, () => state.now());
   if (options.x402) state.paid.paywall.configure(options.x402);
+  const exact = options.exactResponses ?? exactFromEnv();
 
   async function handle(request: MockRequest): Promise<MockResponse | null> {
     let match: Match | undefined;
@@ -258,6 +267,7 @@ export function createPipeline(state: MockState, routes: readonly RouteDef[], op
       if (fault === 'slow') await sleep(chaos.slowMs);
       const result = await route.handle(ctx);
       const text = result.json ?? JSON.stringify(result.body);
+      if (exact && route.endpoint && (exact === 'all' || route.endpoint.api === 'account') && result.status < 300) checkExact(route.endpoint, text);
       if (idem) {
         if (result.status >= 200 && result.status < 300) state.idempotency.complete(idem.scope, idem.key, { status: result.status, body: text });
         else state.idempotency.abandon(idem.scope, idem.key);
@@ -321,6 +331,19 @@ export function createPipeline(state: MockState, routes: readonly RouteDef[], op
   }
 
   return { state, handle };
+}
+
+/** 500 unless the body is exactly the entry's response shape (x402 bodies: what `data` holds). */
+function checkExact(entry: NonNullable<RouteDef['endpoint']>, text: string): void {
+  const parsed: unknown = JSON.parse(text);
+  const body = entry.dataEnvelope ? (parsed as { data?: unknown }).data : parsed;
+  const result = exactShape(entry.response, body);
+  if (!result.ok) throw new MockApiError('INTERNAL_ERROR', `The mock's ${entry.id} response is not exactly its table shape: ${result.message}`, { endpoint: entry.id }, 500);
+}
+
+function exactFromEnv(): false | 'account' | 'all' {
+  const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.TRX_RENT_MOCK_EXACT;
+  return value === 'all' || value === 'account' ? value : false;
 }
 
 function toError(error: unknown, route: RouteDef | undefined, headers: Record<string, string>): MockResponse {

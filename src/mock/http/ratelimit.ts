@@ -4,7 +4,7 @@
  * limited response carries the IETF headers `RateLimit-Limit`, `RateLimit-Remaining` and
  * `RateLimit-Reset` (seconds until the window resets); a 429 adds `Retry-After` (seconds).
  *
- * Groups: GET /orders/:id, preview, keys, deposits, webhooks and broadcast fall in `other`,
+ * Groups: `getOrder`, preview, keys, deposits, webhooks and broadcast fall in `other`,
  * as the spec's table says ("all other endpoints"); the paid routes (/x402/tron/*, whose limits
  * the spec does not show) have their own group `x402` at the same 100 per minute; /__mock/
  * helpers, the simulated TRON node and unknown routes are not limited.

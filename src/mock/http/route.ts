@@ -9,6 +9,7 @@
 import type { z } from 'zod';
 import { issuesToErrorData } from '../../schemas/issues.js';
 import type { Permission } from '../../schemas/keys.js';
+import type { EndpointDef } from '../../api/types.js';
 import { type MockErrorCode, MockApiError } from './errors.js';
 import type { RateLimitGroup } from './ratelimit.js';
 import type { AuthContext, MockAccount } from '../state/accounts.js';
@@ -78,7 +79,7 @@ export interface RouteContext {
 export interface RouteDef {
   method: 'GET' | 'POST' | 'DELETE';
   /**
-   * The exact path, e.g. `/api/v1/orders/:id`. `:name` matches one segment; a last segment
+   * The exact path, e.g. `/api/v1/things/:id` (built from a table template by `routePattern`). `:name` matches one segment; a last segment
    * `*name` matches the rest of the path (at least one segment). Params are percent-decoded.
    */
   path: string;
@@ -107,6 +108,8 @@ export interface RouteDef {
   price?(ctx: RouteContext): bigint;
   /** One line for the 402 challenge's `description` (paid routes). */
   description?: string;
+  /** The table entry the route was built from (routes of the simulated outside world have none). */
+  endpoint?: EndpointDef & { id: string };
   /** The endpoint itself: read `ctx`, change the state, return the status and body. */
   handle(ctx: RouteContext): RouteResult | Promise<RouteResult>;
 }

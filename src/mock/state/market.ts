@@ -401,7 +401,7 @@ export class Market {
     return this.#overrides.get(providerId)?.fail_delegations === true;
   }
 
-  /** GET /prices/best: the cheapest online provider at the 1-hour tier. */
+  /** `getBestPrice`: the cheapest online provider at the 1-hour tier. */
   best(resource: ResourceType, amount?: number): PriceEntry | null {
     const snapshot = this.snapshot();
     const selection = this.select({ resource, amount, duration_sec: MARKET_RULES.REFERENCE_DURATION_SEC }, snapshot);
@@ -417,7 +417,7 @@ export class Market {
   }
 
   /**
-   * GET /prices/history: 1-hour-tier prices per poll over the period, newest first, at most
+   * `getPriceHistory`: 1-hour-tier prices per poll over the period, newest first, at most
    * 60 points per provider and resource (evenly spaced polls when the period has more).
    * Past polls are recomputed from the seed (overrides apply to the current poll only).
    */
@@ -452,8 +452,8 @@ export class Market {
     return out;
   }
 
-  /** GET /prices/stats: energy at the 1-hour tier across online providers. */
-  /** GET /prices/stats: exactly the live service's four fields (production notes). */
+  /** `getPriceStats`: energy at the 1-hour tier across online providers. */
+  /** `getPriceStats`: exactly the live service's four fields (production notes). */
   stats(): { best_price_sun: number; avg_price_sun: number; total_providers: number; cheapest_changes_24h: number } {
     const current = this.snapshot();
     const prices = current.providers

@@ -153,7 +153,7 @@ export class Money {
 
   #treasury: TreasuryChain | undefined;
 
-  /** POST /deposit/submit after schema validation. */
+  /** `submitDeposit` after schema validation. */
   submitDeposit(tx: SignedTransaction): DepositRecord {
     const verified = verifySignedTransaction(tx);
     if (!verified.ok) {
@@ -189,12 +189,17 @@ export class Money {
     return this.#record(account, d.txID, Number(d.amountSun), memo, verified.signer);
   }
 
-  /** POST /broadcast: any valid signed transaction; the network checks apply. */
-  broadcast(tx: SignedTransaction): { tx_id: string; status: 'pending'; contract_type: string; owner_address: string } {
+  /**
+   * The broadcast endpoint: any valid signed transaction; the network checks apply. The txID
+   * covers the signed content, so a transaction the network already accepted (a retry) answers
+   * the same tx_id again instead of the network's duplicate error.
+   */
+  broadcast(tx: SignedTransaction): { tx_id: string; status: 'pending' } {
     const verified = verifySignedTransaction(tx);
     if (!verified.ok) throw invalid('signed_tx', `Not a valid signed transaction (${verified.reason})`, { reason: verified.reason });
-    this.#broadcast(tx, verified.decoded.txID, verified.decoded.expiration);
-    return { tx_id: verified.decoded.txID, status: 'pending', contract_type: verified.decoded.contractType, owner_address: verified.signer };
+    const id = verified.decoded.txID.toLowerCase();
+    if (!this.broadcasted.has(id)) this.#broadcast(tx, id, verified.decoded.expiration);
+    return { tx_id: id, status: 'pending' };
   }
 
   /** Test helper: an on-chain deposit that arrived with the account's memo (no signature needed). */

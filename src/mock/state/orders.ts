@@ -630,7 +630,7 @@ export function orderListItem(o: OrderRecord) {
 }
 
 /**
- * GET /orders/:id and webhook data, in the order of the spec's Order table, plus the production
+ * `getOrder` and webhook data, in the order of the spec's Order table, plus the production
  * notes' `expires_at` and fills' `delegation_tx`: nothing else (the mock's own bookkeeping is at
  * `GET /__mock/orders/:id`, {@link orderMockView}).
  */

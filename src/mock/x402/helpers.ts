@@ -7,13 +7,12 @@
  *
  * @module
  */
-import * as z from 'zod';
-import { tronAddress } from '../../schemas/common.js';
-import { TRON_SCHEMES } from '../../protocol/networks.js';
 import { atomicToDecimal, decimalToAtomic } from '../../utils/units.js';
 import { CHAIN_TOKENS } from '../chain/chain.js';
 import { MockApiError } from '../http/errors.js';
 import type { RouteContext, RouteDef, RouteResult } from '../http/route.js';
+import type { PlainHandlers } from '../http/table.js';
+import type { CONTROL_ENDPOINTS } from '../control-endpoints.js';
 import { MOCK_PAY_TO, gasFreeAddressOf } from './paywall.js';
 import { isTronAddress } from '../../utils/address.js';
 
@@ -22,26 +21,6 @@ const helper = { group: null, auth: 'public', helper: true, raw: true, statuses:
 const ok = (body: unknown): RouteResult => ({ status: 200, body });
 const invalid = (message: string, field: string) => new MockApiError('VALIDATION_ERROR', message, { field }, 400);
 
-/** POST /__mock/chain/transfer */
-const TransferBody = z.strictObject({
-  to: tronAddress,
-  amount: z.union([z.string().min(1).max(80), z.number().positive()]).transform(String),
-  token: z.string().min(1).max(64).optional(),
-  from: tronAddress.optional(),
-});
-/** POST /__mock/chain/fund */
-const FundBody = z.strictObject({ address: tronAddress, amount_sun: z.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
-/** POST /__mock/x402/config: the paywall's options, each optional. */
-const PaywallConfigBody = z.strictObject({
-  version: z.union([z.literal(1), z.literal(2)]).optional(),
-  tronNetwork: z.string().min(1).max(64).optional(),
-  schemes: z.array(z.enum(TRON_SCHEMES)).optional(),
-  offerBase: z.boolean().optional(),
-  requireFunds: z.boolean().optional(),
-  strictEvmAmount: z.boolean().optional(),
-  maxTimeoutSeconds: z.number().int().positive().max(86_400).optional(),
-  gasfreeTransferFee: z.string().regex(/^\d+$/, 'gasfreeTransferFee must be an integer string (atomic units)').optional(),
-});
 
 function relayerAddress(ctx: RouteContext): RouteResult {
   const mock = ctx.state.paid;
@@ -94,23 +73,28 @@ function record<T>(found: T | undefined, what: string, id: string): T {
   return found;
 }
 
-/** The simulated GasFree relayer and the paid side's helpers. */
-export const paidHelperRoutes: RouteDef[] = [
+/** The simulated GasFree relayer (another service's API, imitated: not in the control table). */
+export const relayerRoutes: RouteDef[] = [
   { ...helper, method: 'GET', path: '/__mock/gasfree/api/v1/address/:user', handle: relayerAddress },
   { ...helper, method: 'GET', path: '/__mock/gasfree/api/v1/config/provider/all', handle: () => ok(PROVIDERS) },
-  {
-    /**
-     * Land a TRC-20 transfer on the simulated chain (watch/receive/invoice detection runs at once).
-     * Body: { to, amount: '1.5', token?: 'USDT' | symbol | contract, from? }; without `from`, the
-     * faucet pays; with it, `from` must hold the amount.
-     */
-    ...helper,
-    method: 'POST',
-    path: '/__mock/chain/transfer',
-    body: true,
+];
+
+type PaidControl = Pick<
+  typeof CONTROL_ENDPOINTS,
+  'mockChainTransfer' | 'mockChainFund' | 'mockChainAccount' | 'mockX402Config' | 'mockSetX402Config' | 'mockX402Payments' | 'mockInvoice' | 'mockReceive' | 'mockWatch'
+>;
+
+/** The paid side's /__mock/ control handlers (facts and body schemas in `../control-endpoints.ts`). */
+export const paidControlHandlers = {
+  /**
+   * Land a TRC-20 transfer on the simulated chain (watch/receive/invoice detection runs at once).
+   * Body: { to, amount: '1.5', token?: 'USDT' | symbol | contract, from? }; without `from`, the
+   * faucet pays; with it, `from` must hold the amount.
+   */
+  mockChainTransfer: {
     handle(ctx) {
       const { chain } = ctx.state;
-      const body = ctx.parse(TransferBody, ctx.body);
+      const body = ctx.input.body;
       const token = chain.token(body.token ?? 'USDT');
       if (!token) throw invalid('token must be USDT, USDC, USDD or one of their contracts', 'token');
       let amount: bigint;
@@ -134,25 +118,18 @@ export const paidHelperRoutes: RouteDef[] = [
       });
     },
   },
-  {
-    /** Give an address TRX: { address, amount_sun }. */
-    ...helper,
-    method: 'POST',
-    path: '/__mock/chain/fund',
-    body: true,
+  /** Give an address TRX: { address, amount_sun }. */
+  mockChainFund: {
     handle(ctx) {
-      const body = ctx.parse(FundBody, ctx.body);
+      const body = ctx.input.body;
       ctx.state.chain.fundTrx(body.address, BigInt(body.amount_sun));
       return ok({ address: body.address, balance_sun: Number(ctx.state.chain.trxBalance(body.address)) });
     },
   },
-  {
-    ...helper,
-    method: 'GET',
-    path: '/__mock/chain/accounts/:address',
+  mockChainAccount: {
     handle(ctx) {
       const { chain } = ctx.state;
-      const address = ctx.params.address ?? '';
+      const address = ctx.input.params.address;
       if (!isTronAddress(address)) throw invalid('not a TRON address', 'address');
       const a = chain.accounts.get(address);
       return ok({
@@ -166,36 +143,23 @@ export const paidHelperRoutes: RouteDef[] = [
       });
     },
   },
-  { ...helper, method: 'GET', path: '/__mock/x402/config', handle: (ctx) => ok(ctx.state.paid.paywall.options) },
-  {
-    /** Change the paid side's options at runtime, e.g. { version: 1 } for v1-only clients. */
-    ...helper,
-    method: 'POST',
-    path: '/__mock/x402/config',
-    body: true,
+  mockX402Config: { handle: (ctx) => ok(ctx.state.paid.paywall.options) },
+  /** Change the paid side's options at runtime, e.g. { version: 1 } for v1-only clients. */
+  mockSetX402Config: {
     handle(ctx) {
       const { paywall } = ctx.state.paid;
-      paywall.configure(ctx.parse(PaywallConfigBody, ctx.body));
+      paywall.configure(ctx.input.body);
       return ok(paywall.options);
     },
   },
-  { ...helper, method: 'GET', path: '/__mock/x402/payments', handle: (ctx) => ok(ctx.state.paid.paywall.payments) },
-  {
-    ...helper,
-    method: 'GET',
-    path: '/__mock/x402/invoices/:id',
-    handle: ({ state, params }) => ok(state.paid.watchers.invoiceView(record(state.paid.watchers.invoices.get(params.id!), 'invoice', params.id!))),
+  mockX402Payments: { handle: (ctx) => ok(ctx.state.paid.paywall.payments) },
+  mockInvoice: {
+    handle: ({ state, input: { params } }) => ok(state.paid.watchers.invoiceView(record(state.paid.watchers.invoices.get(params.id), 'invoice', params.id))),
   },
-  {
-    ...helper,
-    method: 'GET',
-    path: '/__mock/x402/receives/:id',
-    handle: ({ state, params }) => ok(state.paid.watchers.receiveView(record(state.paid.watchers.receives.get(params.id!), 'receive', params.id!))),
+  mockReceive: {
+    handle: ({ state, input: { params } }) => ok(state.paid.watchers.receiveView(record(state.paid.watchers.receives.get(params.id), 'receive', params.id))),
   },
-  {
-    ...helper,
-    method: 'GET',
-    path: '/__mock/x402/watches/:id',
-    handle: ({ state, params }) => ok(state.paid.watchers.watchView(record(state.paid.watchers.watches.get(params.id!), 'watch', params.id!))),
+  mockWatch: {
+    handle: ({ state, input: { params } }) => ok(state.paid.watchers.watchView(record(state.paid.watchers.watches.get(params.id), 'watch', params.id))),
   },
-];
+} satisfies PlainHandlers<PaidControl>;

@@ -7,5 +7,5 @@
 export { PaidMock, getPaidMock, getSimulatedChain, type MarketCandidate, type MarketLike, type PaidMockDeps, type PaidMockOptions } from './paid.js';
 export { SimulatedChain, CHAIN_TOKENS, CHAIN_PARAMETERS, TRC20_ENERGY, labelAddress, type ChainTransaction, type Trc20Transfer } from '../chain/chain.js';
 export { MOCK_PAY_TO, BASE_USDC, gasFreeAddressOf, type PaywallOptions, type SettledPayment } from './paywall.js';
-export { dynamicPrice, paidRoutes } from './routes.js';
-export { paidHelperRoutes } from './helpers.js';
+export { dynamicPrice, paidHandlers } from './routes.js';
+export { paidRoutes, paidHelperRoutes } from '../routes.js';

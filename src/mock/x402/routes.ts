@@ -1,5 +1,6 @@
 /**
- * The twelve paid routes of `/x402/tron/*`, run by the mock's one pipeline (`../http/pipeline.ts`):
+ * The twelve paid handlers of the x402 API (facts in `src/api/x402.ts`), run by the mock's one
+ * pipeline (`../http/pipeline.ts`):
  * chaos and rate limits (group `x402`) like every route, then validate the query/body with the
  * SDK's own strict schemas (400 VALIDATION_ERROR, free) -> price it -> no payment header: 402
  * challenge -> verify the payment (402 + reason on failure) -> run the endpoint -> settle ->
@@ -36,10 +37,11 @@ import { atomicToDecimal, decimalToAtomic, sunToTrx } from '../../utils/units.js
 import { CHAIN_PARAMETERS, CHAIN_TOKENS, type ChainToken, SimulatedChain, TRC20_ENERGY, labelAddress } from '../chain/chain.js';
 import type { PaidMock } from './paid.js';
 import { MockApiError } from '../http/errors.js';
-import type { RouteContext, RouteDef } from '../http/route.js';
+import type { RouteContext } from '../http/route.js';
+import { type CustomHandler, type HandlerContext, customHandler } from '../http/table.js';
+import type { X402_ENDPOINTS } from '../../api/x402.js';
 import { NodeError, nodeCall } from '../chain/node.js';
 
-const FIXED_MICRO = 10_000n;
 const DYNAMIC_BASE = 1_000n;
 const DYNAMIC_SPAN = 9_000n;
 const HOUR_SEC = 3600;
@@ -55,35 +57,24 @@ function fail(status: number, code: string, message: string, details?: Record<st
   return new MockApiError(code, message, details, status);
 }
 
-interface PaidRouteSpec<I> {
-  method: 'GET' | 'POST';
-  path: string;
-  description: string;
-  /** Validate the request (free: a 400 before any challenge). `body` is the parsed JSON body of a POST. */
+interface PaidHandlerSpec<I> {
+  /** Validate the request (free: a 400 before any challenge). `ctx.body` is the parsed JSON body of a POST. */
   input(ctx: RouteContext, mock: PaidMock): I;
-  price(mock: PaidMock, input: I): bigint;
+  /** A dynamic price in micro-USD; fixed prices come from the table entry. */
+  price?(mock: PaidMock, input: I): bigint;
+  /** The result: what goes in `{ data }`. */
   run(mock: PaidMock, input: I, ctx: { payer: string; origin: string }): unknown;
 }
 
-/** A paid route on the shared pipeline: input, price (x402 exchange), handler, settle; always `{ data }`. */
-function route<I>(spec: PaidRouteSpec<I>): RouteDef {
-  return {
-    method: spec.method,
-    path: spec.path,
-    group: 'x402',
-    auth: 'public',
-    body: spec.method === 'POST',
-    raw: true,
-    // The paid API answers every invalid request with 400 before any challenge (addresses included).
-    statuses: { VALIDATION_ERROR: 400, INVALID_ADDRESS: 400 },
-    description: spec.description,
+/** A paid handler: input, price, result; the pipeline runs the x402 exchange and wraps `{ data }`. */
+function paid<I>(spec: PaidHandlerSpec<I>): CustomHandler {
+  return customHandler<I>({
     input: (ctx) => spec.input(ctx, ctx.state.paid),
-    price: (ctx) => spec.price(ctx.state.paid, ctx.input as I),
+    ...(spec.price ? { price: (ctx: HandlerContext<I>) => spec.price!(ctx.state.paid, ctx.input) } : {}),
     async handle(ctx) {
-      const data = await spec.run(ctx.state.paid, ctx.input as I, { payer: ctx.payer, origin: ctx.request.origin });
-      return { status: 200, body: { data } };
+      return { status: 200, body: await spec.run(ctx.state.paid, ctx.input, { payer: ctx.payer, origin: ctx.request.origin }) };
     },
-  };
+  });
 }
 
 // ---- signed transactions in request bodies ----
@@ -212,14 +203,10 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 // ---- the routes ----
 
-/** The twelve paid routes of `/x402/tron/*`. */
-export const paidRoutes: RouteDef[] = [
-  route({
-    method: 'GET',
-    path: '/x402/tron/prices',
-    description: 'Live TRON energy and bandwidth prices from several providers',
+/** The twelve paid handlers, keyed by their table ids. */
+export const paidHandlers = {
+  x402Prices: paid({
     input: (ctx) => ctx.parse(X402PricesQuery, ctx.query),
-    price: () => FIXED_MICRO,
     run(mock, input) {
       const resources = input.resource ? [input.resource] : (['ENERGY', 'BANDWIDTH'] as const);
       return resources.flatMap((resource) => {
@@ -230,12 +217,8 @@ export const paidRoutes: RouteDef[] = [
       });
     },
   }),
-  route({
-    method: 'GET',
-    path: '/x402/tron/account/:address',
-    description: 'TRON account balances and resources',
+  x402Account: paid({
     input: (ctx) => ctx.parse(X402AccountParams, { address: ctx.params.address }),
-    price: () => FIXED_MICRO,
     run(mock, { address }) {
       const account = mock.chain.accounts.get(address);
       return {
@@ -253,12 +236,8 @@ export const paidRoutes: RouteDef[] = [
       };
     },
   }),
-  route({
-    method: 'POST',
-    path: '/x402/tron/estimate',
-    description: 'Energy and bandwidth estimate for a TRON transaction',
+  x402Estimate: paid({
     input: (ctx) => ctx.parse(EstimateRequest, ctx.body),
-    price: () => FIXED_MICRO,
     run(mock, input) {
       const best = bestEnergyPrice(mock);
       let energy = 0;
@@ -282,27 +261,19 @@ export const paidRoutes: RouteDef[] = [
       };
     },
   }),
-  route({
-    method: 'POST',
-    path: '/x402/tron/swap/quote',
-    description: 'Token swap quote from a decentralized exchange',
+  x402SwapQuote: paid({
     input: (ctx, mock) => {
       const body = ctx.parse(SwapQuoteRequest, ctx.body);
       checkSwap(mock, body.from, body.to, body.amount);
       return body;
     },
-    price: () => FIXED_MICRO,
     run(mock, body) {
       const q = mock.dex.quote(body.from, body.to, body.amount);
       return { amount_out: q.amount_out, price_impact: q.price_impact, rate: q.rate };
     },
   }),
-  route({
-    method: 'GET',
-    path: '/x402/tron/network',
-    description: 'TRON chain parameters',
+  x402Network: paid({
     input: (ctx) => ctx.parse(NetworkQuery, ctx.query),
-    price: () => FIXED_MICRO,
     run(mock, input) {
       const now = mock.now();
       const interval = CHAIN_PARAMETERS.getMaintenanceTimeInterval;
@@ -329,12 +300,8 @@ export const paidRoutes: RouteDef[] = [
       };
     },
   }),
-  route({
-    method: 'POST',
-    path: '/x402/tron/invoice',
-    description: 'Create a USDT invoice with automatic payment detection',
+  x402Invoice: paid({
     input: (ctx) => ctx.parse(InvoiceRequest, ctx.body),
-    price: () => FIXED_MICRO,
     run(mock, input, ctx) {
       const id = `inv_${mock.hex(12)}`;
       const payTo = input.pay_to_address ?? labelAddress(`invoice ${id}`);
@@ -362,12 +329,8 @@ export const paidRoutes: RouteDef[] = [
       };
     },
   }),
-  route({
-    method: 'POST',
-    path: '/x402/tron/watch',
-    description: 'Watch an address for incoming TRC-20 transfers (24 hours)',
+  x402Watch: paid({
     input: (ctx) => ctx.parse(WatchRequest, ctx.body),
-    price: () => FIXED_MICRO,
     run(mock, input) {
       const id = `wch_${mock.hex(12)}`;
       const now = mock.now();
@@ -387,17 +350,13 @@ export const paidRoutes: RouteDef[] = [
       return { watch_id: id, expires_at: iso(record.expires_at), status: 'active' };
     },
   }),
-  route({
-    method: 'POST',
-    path: '/x402/tron/receive',
-    description: 'One-time watch for an expected incoming payment',
+  x402Receive: paid({
     input: (ctx, mock) => {
       const body = ctx.parse(ReceiveRequest, ctx.body);
       const token = body.token_contract ? mock.chain.token(body.token_contract) : USDT;
       if (!token) throw fail(400, 'VALIDATION_ERROR', 'token_contract is not a supported token', { field: 'token_contract' });
       return { ...body, token };
     },
-    price: () => FIXED_MICRO,
     run(mock, input) {
       const id = `pay_${mock.hex(12)}`;
       const now = mock.now();
@@ -418,10 +377,7 @@ export const paidRoutes: RouteDef[] = [
       return { payment_id: id, watch_address: record.watch_address, expires_at: iso(record.expires_at) };
     },
   }),
-  route({
-    method: 'POST',
-    path: '/x402/tron/send',
-    description: 'Broadcast a pre-signed USDT transfer, buying the energy it needs',
+  x402Send: paid({
     input: (ctx, mock) => {
       const body = ctx.parse(SendRequest, ctx.body);
       return { body, transfer: checkTransfer(mock, body.signed_tx, body.to, body.amount_usdt, 'signed_tx', true) };
@@ -433,10 +389,7 @@ export const paidRoutes: RouteDef[] = [
       return { txid: result.txid, status: result.status, resources: result.resources };
     },
   }),
-  route({
-    method: 'POST',
-    path: '/x402/tron/send/batch',
-    description: 'Broadcast up to 50 pre-signed transfers, buying the energy they need',
+  x402SendBatch: paid({
     input: (ctx, mock) => {
       const body = ctx.parse(BatchSendRequest, ctx.body);
       return body.transfers.map((t, i) => {
@@ -460,10 +413,7 @@ export const paidRoutes: RouteDef[] = [
       return { total: results.length, succeeded, failed: results.length - succeeded, results };
     },
   }),
-  route({
-    method: 'POST',
-    path: '/x402/tron/swap/execute',
-    description: 'Execute a token swap with energy provided',
+  x402SwapExecute: paid({
     input: (ctx, mock) => {
       const body = ctx.parse(SwapExecuteRequest, ctx.body);
       checkSwap(mock, body.from_token, body.to_token, body.amount);
@@ -481,10 +431,7 @@ export const paidRoutes: RouteDef[] = [
       return { txid: tx.txid, amount_out: done.amount_out };
     },
   }),
-  route({
-    method: 'POST',
-    path: '/x402/tron/rpc/*method',
-    description: 'Whitelisted TRON node call',
+  x402Rpc: paid({
     input: (ctx) => {
       // `wallet/getnowblock` as two segments or one (`wallet%2Fgetnowblock`); `wallet/` may be left out.
       const raw = ctx.params.method ?? '';
@@ -494,7 +441,6 @@ export const paidRoutes: RouteDef[] = [
       }
       return { method, body: ctx.parse(RpcBody, ctx.body) };
     },
-    price: () => FIXED_MICRO,
     run(mock, input) {
       try {
         return nodeCall(mock.chain, input.method, input.body);
@@ -504,7 +450,7 @@ export const paidRoutes: RouteDef[] = [
       }
     },
   }),
-];
+} satisfies { readonly [K in keyof typeof X402_ENDPOINTS]: CustomHandler };
 
 function checkSwap(mock: PaidMock, from: string, to: string, amount: string): void {
   try {
