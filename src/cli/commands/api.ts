@@ -10,7 +10,8 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ENDPOINTS, ENDPOINT_LIST, findEndpoint } from '../../api/endpoints.js';
-import { PageLimitError, walkOffsetPages } from '../../api/pages.js';
+import { PaginationLimitError } from '../../errors/index.js';
+import { pageOf, walkPages } from '../../internal/paginate.js';
 import { type Context, action } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import { parseIdempotencyKey } from '../parse.js';
@@ -242,24 +243,26 @@ async function runApi(ctx: Context, { args: [first, second], opts }: { args: [st
     print(data, response);
     return;
   }
-  // Every page into one array, as the entry's pagination says (src/api/pages.ts).
+  // Every page into one array, as the entry's pagination says (the one walker, src/internal/paginate.ts).
   if (!entry?.pagination) {
     const { data, response } = await send(query);
     if (!Array.isArray(data)) throw new CliError('NOT_A_LIST', `${path} is not a paginated list`, { exitCode: EXIT.USAGE, hint: 'drop --paginate' });
     print(data, response); // not a paged list: the one answer is all of it
     return;
   }
+  const facts = entry.pagination;
   const all: unknown[] = [];
   let firstResponse: Response | undefined;
+  const fetchPage = async (offset: number) => {
+    const page = await send({ ...query, [facts.offset]: offset });
+    firstResponse ??= page.response;
+    if (!pageOf(facts, page.data)) throw new CliError('NOT_A_LIST', `${path} did not answer a page (no ${facts.items} array)`, { exitCode: EXIT.USAGE, hint: 'drop --paginate' });
+    return page;
+  };
   try {
-    const pages = walkOffsetPages(entry.pagination, (page) => send({ ...query, ...page }), { startOffset: Number(query.offset ?? 0) || 0, maxPages: MAX_PAGES });
-    for await (const page of pages) {
-      firstResponse ??= page.response;
-      all.push(...page.items);
-    }
+    for await (const item of walkPages({ facts, startOffset: Number(query.offset ?? 0) || 0, maxPages: MAX_PAGES, fetchPage, body: (page) => page.data })) all.push(item);
   } catch (error) {
-    if (error instanceof PageLimitError) throw new CliError('PAGINATION_LIMIT', error.message, { hint: 'narrow the query' });
-    if (error instanceof TypeError) throw new CliError('NOT_A_LIST', `${path} did not answer a page (${error.message})`, { exitCode: EXIT.USAGE, hint: 'drop --paginate' });
+    if (error instanceof PaginationLimitError) throw new CliError('PAGINATION_LIMIT', `stopped after ${MAX_PAGES} pages`, { hint: 'narrow the query' });
     throw error;
   }
   print(all, firstResponse!);
