@@ -227,7 +227,10 @@ describe('endpoints (SDK and raw fetch, responses pass the shared schemas)', () 
     const tx = signTransaction(buildTrxTransfer({ from: USER_ADDRESS, to: TARGET, amountSun: 1, now: mock.state.now() }), USER_KEY);
     const r = await raw(mock.url, 'POST', '/api/v1/broadcast', { key: mock.apiKey, body: { signed_tx: tx } });
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ tx_id: tx.txID, status: 'pending', owner_address: USER_ADDRESS });
+    expect(r.json).toEqual({ tx_id: tx.txID, status: 'pending' });
+    // The signer must be the transaction's owner (the answer no longer names it, so prove it by refusal).
+    const forged = signTransaction(buildTrxTransfer({ from: USER_ADDRESS, to: TARGET, amountSun: 2, now: mock.state.now() }), '2'.repeat(64));
+    expectError(await raw(mock.url, 'POST', '/api/v1/broadcast', { key: mock.apiKey, body: { signed_tx: forged } }), 422, 'VALIDATION_ERROR', 'signed_tx');
     expectError(await raw(mock.url, 'POST', '/api/v1/broadcast', { key: mock.apiKey, body: { signed_tx: tx } }), 502, 'BROADCAST_FAILED');
   });
 

@@ -152,12 +152,15 @@ export class Money {
     return this.#record(account, d.txID, Number(d.amountSun), memo, verified.signer);
   }
 
-  /** POST /broadcast: any valid signed transaction; the network checks apply. */
-  broadcast(tx: SignedTransaction): { tx_id: string; status: 'pending'; contract_type: string; owner_address: string } {
+  /**
+   * POST /broadcast: any valid signed transaction (signed by its owner); the network checks apply.
+   * Answers the natural design's `{ tx_id, status }` only (production notes; the table's schema).
+   */
+  broadcast(tx: SignedTransaction): { tx_id: string; status: 'pending' } {
     const verified = verifySignedTransaction(tx);
     if (!verified.ok) throw invalid('signed_tx', `Not a valid signed transaction (${verified.reason})`, { reason: verified.reason });
     this.#broadcast(tx, verified.decoded.txID, verified.decoded.expiration);
-    return { tx_id: verified.decoded.txID, status: 'pending', contract_type: verified.decoded.contractType, owner_address: verified.signer };
+    return { tx_id: verified.decoded.txID, status: 'pending' };
   }
 
   /** Test helper: an on-chain deposit that arrived with the account's memo (no signature needed). */
