@@ -134,12 +134,14 @@ function assign(target: JsonSchema, replacement: JsonSchema): void {
 }
 
 /**
- * The schema a `.describe()`/`.meta()` copy was made from, up to one that is replaced: a field
- * described in `src/schemas` (`looseNumber.describe('SUN.')`) is converted as `looseNumber` is.
+ * The replaced schema a `.describe()`/`.meta()` copy was made from: a field described in
+ * `src/schemas` (`sunAmount.describe('SUN.')`) is converted as `sunAmount` is. Such a copy
+ * keeps its original's public `def` (the same object; only the metadata differs), while any
+ * wrapper (`.optional()`) gets a new one; so the copy is found by `def`, not through zod's
+ * internals.
  */
-function original(schema: AnyZod, replace: ReadonlyMap<AnyZod, JsonSchema>): AnyZod {
-  for (let s: AnyZod | undefined = schema; s; s = s._zod.parent) if (replace.has(s)) return s;
-  return schema;
+function original(schema: AnyZod, byDef: ReadonlyMap<Def, AnyZod>): AnyZod {
+  return byDef.get(defOf(schema)) ?? schema;
 }
 
 /**
@@ -190,6 +192,7 @@ function hooks(roots: readonly z.ZodType[], options: ConvertOptions) {
     [tronAddress, { type: 'string', pattern: TRON_ADDRESS_PATTERN }],
   ]);
   for (const [schema, json] of options.replace ?? []) replace.set(schema, json);
+  const byDef = new Map<Def, AnyZod>([...replace.keys()].map((schema) => [defOf(schema), schema]));
   // Every schema inside a replaced one: the only places an unrepresentable schema may sit.
   const covered = new Set<AnyZod>();
   const lenient = new Map<AnyZod, string[]>();
@@ -197,7 +200,7 @@ function hooks(roots: readonly z.ZodType[], options: ConvertOptions) {
     if (seen.has(schema)) return;
     seen.add(schema);
     const values = lenientEnumValues(schema);
-    if (replace.has(original(schema, replace)) || values) {
+    if (replace.has(original(schema, byDef)) || values) {
       if (values && !replace.has(schema)) lenient.set(schema, values);
       descendants(schema, covered);
       return;
@@ -215,7 +218,7 @@ function hooks(roots: readonly z.ZodType[], options: ConvertOptions) {
         const type = defOf(ctx.zodSchema).type;
         throw new Error(`OpenAPI: a schema JSON Schema cannot represent at ${ctx.path.join('.') || '(root)'}: ${type}`);
       }
-      const replacement = replace.get(original(ctx.zodSchema, replace));
+      const replacement = replace.get(original(ctx.zodSchema, byDef));
       if (replacement) assign(ctx.jsonSchema, replacement);
       else {
         const values = lenient.get(ctx.zodSchema);
