@@ -107,7 +107,8 @@ describe('requests and authentication', () => {
   });
 
   it('encodes path ids and query parameters; an id holding a slash is refused, not encoded', async () => {
-    const server = await serve(() => ({ status: 200, body: orderBody }));
+    // GET /orders/:id answers the full order, fills included (the table's OrderDetail).
+    const server = await serve(() => ({ status: 200, body: { ...orderBody, fills: [] } }));
     const client = new TrxRent({ apiKey: KEY, baseUrl: server.url });
     await expect(client.orders.get('a/b?c')).rejects.toMatchObject({ code: 'VALIDATION_ERROR', field: 'id' });
     await client.orders.get('a b?c#d');

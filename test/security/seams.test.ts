@@ -112,6 +112,30 @@ describe('security: a profile key stays with its origin (real CLI process)', () 
     expect(JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8')).profiles.default.base_url).toBe(a.url);
   });
 
+  it('trx-rent mcp on another origin than the profile\'s says why it has no API key (the key is bound to its origin)', async () => {
+    const a = await server((_req, res) => json(res, 200, BALANCE));
+    const b = await server((_req, res) => json(res, 200, BALANCE));
+    const configDir = mkdtempSync(join(tmpdir(), 'trx-rent-sec-mcp-'));
+    const env = { TRX_RENT_CONFIG_DIR: configDir };
+    expect((await runCli(['login', '--base-url', a.url, '--json'], { ...env, TRX_RENT_API_KEY: KEY })).code).toBe(0);
+
+    // stdin is empty: the stdio server starts, writes its start line and exits when stdin closes.
+    const run = await runCli(['mcp', '--base-url', b.url], env);
+    expect(run.code, run.stderr).toBe(0);
+    const start = run.stderr.split('\n').find((l) => l.startsWith('trx-rent mcp: on '));
+    expect(start, run.stderr).toBeDefined();
+    expect(start).toContain('no API key (only public tools work)');
+    expect(start).toContain(`saved for ${a.url}`);
+    expect(start).toContain(`trx-rent login --base-url ${b.url}`);
+    expect(run.stderr + run.stdout).not.toContain(KEY);
+
+    // Positive control: on the profile's own origin the key is used and no reason is given.
+    const own = await runCli(['mcp'], env);
+    expect(own.code, own.stderr).toBe(0);
+    expect(own.stderr).toContain('API key from profile');
+    expect(own.stderr).not.toContain('only public tools work');
+  });
+
   it('a base URL with user:pass@ is refused by the CLI (flag, environment) and the SDK, and the password is never echoed', async () => {
     const home = await server((_req, res) => json(res, 200, BALANCE));
     const withUserinfo = home.url.replace('http://', 'http://alice:hunter2secret@');

@@ -10,7 +10,7 @@ import type { Command } from 'commander';
 import { type Context, action } from '../context.js';
 import { UsageError } from '../errors.js';
 import { parseInteger } from '../parse.js';
-import { ENV, describeSource, readSecretFile } from '../settings.js';
+import { ENV, describeSource, missingKeyProblem, readSecretFile } from '../settings.js';
 import type { CommandModule } from '../types.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_LIMITS, DEFAULT_MAX_SESSIONS, MIN_TOKEN_LENGTH, type SpendLimits } from '../../mcp/limits.js';
 
@@ -151,7 +151,12 @@ const command: CommandModule = {
           };
           const transports = await import('../../mcp/transports.js');
           const where = mock ? `the embedded mock at ${baseUrl}` : `${baseUrl} (${describeSource(settings.baseUrl.source)})`;
-          const key = settings.apiKey ? `API key from ${describeSource(settings.apiKey.source)}` : 'no API key (only public tools work)';
+          // A profile key withheld because the base URL points at another origin is named, with the
+          // fix, so "no API key" is not a mystery (the same text a command that needs a key gives).
+          const withheld = !settings.apiKey && settings.withheldKey ? missingKeyProblem(settings) : undefined;
+          const key = settings.apiKey
+            ? `API key from ${describeSource(settings.apiKey.source)}`
+            : `no API key (only public tools work)${withheld ? `: ${withheld.message}; ${withheld.hint}` : ''}`;
           const mode = !opts.allowSpend
             ? 'read-only (start with --allow-spend to let tools spend)'
             : `spending allowed within the caps (shared by all sessions)${opts.spendWithoutConfirmation ? ', also when the client cannot ask the user (--spend-without-confirmation)' : '; each spend confirmed by the user'}`;

@@ -192,7 +192,8 @@ export class Money {
   /**
    * The broadcast endpoint: any valid signed transaction; the network checks apply. The txID
    * covers the signed content, so a transaction the network already accepted (a retry) answers
-   * the same tx_id again instead of the network's duplicate error.
+   * the same tx_id again instead of the network's duplicate error. Answers the natural design's
+   * `{ tx_id, status }` only (the table's schema).
    */
   broadcast(tx: SignedTransaction): { tx_id: string; status: 'pending' } {
     const verified = verifySignedTransaction(tx);
