@@ -3,7 +3,7 @@
  * payment payloads, settlement responses). Requests are strict, responses lenient, as for the
  * account API (unknown keys kept). Each result schema declares exactly the fields of the spec's
  * "Resources and their fields" table (plus the account's `trc20_balances`), so its strict reading
- * (`test/helpers/exact-shape.ts`) is the exact shape the mock must send. Amounts are decimal
+ * (`src/internal/exact.ts`) is the exact shape the mock must send. Amounts are decimal
  * strings, never floats.
  * @module
  */

@@ -11,7 +11,7 @@ it('info.version is package.json\'s; info.x-spec-versions names account API v1 a
     expect(doc.info.version).toBe(pkg.version);
     expect(doc.info.version).not.toBe('0.0.0');
     expect(doc.info['x-spec-versions']).toEqual({ 'account-api': 'v1', 'x402-api': '2.0.0' });
-    expect(doc.info.description).toMatch(/x402 API spec version 2\.0\.0/);
+    expect(doc.info.summary).toMatch(/x402 API spec 2\.0\.0/);
   } finally {
     state.dispose();
   }

@@ -66,7 +66,7 @@ function typedValue(value: string): unknown {
 }
 
 /**
- * The path below the base URL and its query: `orders` and `/orders` are `/api/v1/orders`;
+ * The path below the base URL and its query: `orders` and `/orders` name the account API's list of orders (below `/api/v1`);
  * `/api/…`, `/x402/…`, `/__mock/…` stay as given; a full URL must be below the configured base
  * URL (the key never goes anywhere else).
  */

@@ -1,3 +1,4 @@
+import { ENDPOINTS } from '../../api/endpoints.js';
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import type { ProgressEvent, SentTransfer, TransferEstimate } from '../../tron/engine.js';
@@ -25,7 +26,7 @@ const command: CommandModule = {
     'Send a TRC-20 token (USDT, USDC, USDD or a contract address) without burning TRX for its energy: ' +
     'estimates the energy and bandwidth on a TRON node, shows what renting costs against burning and asks ' +
     'to confirm (unless --yes), rents the deficit and waits for the delegation, signs the transfer locally, ' +
-    'broadcasts it through the service (POST /api/v1/broadcast) and waits for the receipt. The key comes ' +
+    `broadcasts it through the service (${ENDPOINTS.broadcastTransaction.method} ${ENDPOINTS.broadcastTransaction.path}) and waits for the receipt. The key comes ` +
     `from --key-file, ${ENV.privateKey} or a hidden prompt, never from the command line.`,
   register(cmd: Command) {
     cmd

@@ -41,7 +41,7 @@ export interface PipelineOptions {
    * Hold every success body to its table entry's response schema with no extra keys
    * (`exactShape`); a body that fails is answered 500 INTERNAL_ERROR naming the keys.
    * `'account'`: the account API's responses; `'all'`: the x402 results too; false: off.
-   * @default process.env.TRX_RENT_MOCK_EXACT ('account' in this repository's tests), else false
+   * @default process.env.TRX_RENT_MOCK_EXACT ('all' in this repository's tests), else false
    */
   exactResponses?: false | 'account' | 'all';
 }
