@@ -121,14 +121,16 @@ describe('--query (JMESPath, no external binary)', () => {
 });
 
 describe('tables on a terminal fit its width', () => {
-  it('cuts cells with an ellipsis (ids in the middle) to fit 80 columns; --wide shows them whole', async () => {
+  it('fits 80 columns by leaving columns out (ids whole, never cut); --wide shows every column', async () => {
     const configDir = tempDir();
     const narrow = await runCliInProcess(['orders', 'list', '--no-color'], { env, isTTY: true, columns: 80, configDir });
     expect(narrow.code, narrow.stderr).toBe(0);
     const lines = narrow.stdout.trimEnd().split('\n');
     expect(lines.length).toBeGreaterThanOrEqual(3);
     for (const line of lines) expect(visibleLength(line), line).toBeLessThanOrEqual(80);
-    expect(narrow.stdout).toContain('…');
+    expect(narrow.stdout).not.toContain('…');
+    expect(narrow.stdout).toMatch(/\(TO left out to fit 80 columns: --wide shows all\)/);
+    for (const id of json<string[]>(await runCliInProcess(['orders', 'list', '--query', '[].id'], { env }))) expect(narrow.stdout).toContain(id);
     const wide = await runCliInProcess(['orders', 'list', '--wide', '--no-color'], { env, isTTY: true, columns: 80, configDir });
     expect(wide.stdout).not.toContain('…');
     expect(Math.max(...wide.stdout.split('\n').map(visibleLength))).toBeGreaterThan(80);

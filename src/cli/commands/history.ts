@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { action } from '../context.js';
-import { formatTime, groupDigits, sunAndTrx, trxOf } from '../format.js';
+import { compactTimes, groupDigits, sunAndTrx, trxOf } from '../format.js';
 import { renderPairs, renderTable } from '../output.js';
 import { HISTORY_PERIODS, orList } from '../facts.js';
 import { parseChoice } from '../parse.js';
@@ -21,22 +21,23 @@ const command: CommandModule = {
             const s = ctx.out.s;
             if (!fills.length) return s.dim(`No fills in the last ${period}.`);
             const total = fills.reduce((sum, f) => sum + BigInt(Math.round(Number(f.cost_sun))), 0n);
+            // Times and order ids stay whole; on a narrow terminal the transaction hash goes first,
+            // then the unit price, then the amount (`orders get <order>` shows them all).
+            const times = compactTimes(fills.map((f) => f.created_at));
             const table = renderTable(
               [
-                { header: 'TIME', shrink: 2, min: 10 },
-                { header: 'PROVIDER', shrink: 0 },
-                { header: 'RESOURCE', truncate: 'none' },
-                { header: 'AMOUNT', align: 'right', truncate: 'none' },
-                { header: 'SUN/UNIT', align: 'right', truncate: 'none' },
+                { header: 'TIME (UTC)', truncate: 'none' },
+                { header: 'PROVIDER', min: 8 },
+                { header: 'AMOUNT', align: 'right', truncate: 'none', drop: 1 },
+                { header: 'SUN/UNIT', align: 'right', truncate: 'none', drop: 2 },
                 { header: 'COST', align: 'right', truncate: 'none' },
-                { header: 'ORDER', truncate: 'middle', min: 13 },
-                { header: 'TX', truncate: 'middle', shrink: 3, min: 11 },
+                { header: 'ORDER', truncate: 'none' },
+                { header: 'TX', truncate: 'middle', min: 11, drop: 3 },
               ],
-              fills.map((f) => [
-                formatTime(f.created_at),
+              fills.map((f, i) => [
+                times[i] ?? '',
                 String(f.provider),
-                resourceName(String(f.resource_type)),
-                groupDigits(String(f.amount)),
+                `${groupDigits(String(f.amount))} ${resourceName(String(f.resource_type))}`,
                 String(f.price_sun),
                 `${trxOf(Number(f.cost_sun))} TRX`,
                 String(f.order_id),

@@ -1,13 +1,14 @@
 import type { Command } from 'commander';
 import type { Order } from '../../schemas/index.js';
 import { action } from '../context.js';
-import { formatDuration, formatTime, groupDigits } from '../format.js';
+import { compactTimes, formatDuration, groupDigits } from '../format.js';
 import { renderTable } from '../output.js';
 import { LIMITS, ORDER_STATUSES, orList } from '../facts.js';
 import { parseChoice, parseDuration, parseInteger } from '../parse.js';
 import type { CommandModule } from '../types.js';
 import { renderOrder, resourceName, statusColor } from '../views.js';
 import { waitForOrder } from '../wait.js';
+import { CliError, EXIT, UsageError } from '../errors.js';
 
 function idInput(id: string | undefined) {
   return {
@@ -16,6 +17,42 @@ function idInput(id: string | undefined) {
     ask: async (p: import('../context.js').Prompts) =>
       (await p.input({ message: 'Order id?', validate: (v: string) => (v.trim() ? true : 'An order id is required') })).trim(),
   };
+}
+
+/** A whole order id (a UUID): used as given, no lookup. */
+const FULL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Orders read at most to resolve a prefix (pages of the API's largest size). */
+const PREFIX_SCAN_LIMIT = 5_000;
+
+/**
+ * The order id `given` stands for, as git resolves a short hash: a whole id as is; otherwise the
+ * one order whose id starts with it. No match is NOT_FOUND; several are an error listing them.
+ */
+export async function resolveOrderId(
+  orders: { list(query: { limit: number; offset: number }): AsyncIterable<Order> },
+  given: string,
+): Promise<string> {
+  const id = given.trim();
+  if (FULL_ID.test(id) || id.length < 4) return id;
+  const prefix = id.toLowerCase();
+  const matches: string[] = [];
+  let seen = 0;
+  for await (const order of orders.list({ limit: LIMITS.ORDER_LIST_MAX_LIMIT, offset: 0 })) {
+    if (String(order.id).toLowerCase().startsWith(prefix)) matches.push(String(order.id));
+    if (++seen >= PREFIX_SCAN_LIMIT) break;
+  }
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length === 0) {
+    throw new CliError('NOT_FOUND', `No order id starts with ${id} (among your ${seen} most recent orders).`, {
+      exitCode: EXIT.NOT_FOUND,
+      hint: 'check the id with `trx-rent orders list`',
+    });
+  }
+  throw new UsageError(
+    `${id} is ambiguous: ${matches.length} orders start with it:\n${matches.slice(0, 10).map((m) => `  ${m}`).join('\n')}${matches.length > 10 ? '\n  …' : ''}`,
+    'Give more characters of the id.',
+    'AMBIGUOUS_ID',
+  );
 }
 
 const command: CommandModule = {
@@ -55,24 +92,25 @@ const command: CommandModule = {
           ctx.out.result(orders, () => {
             const s = ctx.out.s;
             if (!orders.length) return s.dim(`No orders${status ? ` with status ${status}` : ''}.`);
+            // Ids and times stay whole (an id is what `orders get` takes; a prefix will do); on a
+            // narrow terminal the address goes first, then the duration (`orders get` shows both).
+            const created = compactTimes(orders.map((o) => o.created_at));
             return renderTable(
               [
-                { header: 'ID', truncate: 'middle', shrink: 0, min: 13 },
+                { header: 'ID', truncate: 'none' },
                 { header: 'STATUS', truncate: 'none' },
-                { header: 'RESOURCE', truncate: 'none' },
-                { header: 'AMOUNT', align: 'right', truncate: 'none' },
-                { header: 'DURATION', truncate: 'none' },
-                { header: 'TO', truncate: 'middle', shrink: 2, min: 11 },
-                { header: 'CREATED', shrink: 3, min: 10 },
+                { header: 'AMOUNT', truncate: 'none' },
+                { header: 'FOR', truncate: 'none', drop: 1 },
+                { header: 'TO', truncate: 'middle', min: 11, drop: 2 },
+                { header: 'CREATED (UTC)', truncate: 'none' },
               ],
-              orders.map((o) => [
+              orders.map((o, i) => [
                 o.id,
                 statusColor(String(o.status), s),
-                resourceName(String(o.resource_type)),
-                groupDigits(String(o.amount)),
+                `${groupDigits(String(o.amount))} ${resourceName(String(o.resource_type))}`,
                 formatDuration(Number(o.duration_sec)),
                 String(o.target_address),
-                formatTime(o.created_at),
+                created[i] ?? '',
               ]),
               s,
             );
@@ -83,12 +121,13 @@ const command: CommandModule = {
     cmd
       .command('get')
       .description('one order with its fills and explorer links')
-      .argument('[id]', 'order id')
+      .argument('[id]', 'order id, or a unique prefix of it (as `orders list` shows)')
       .action(
         action<[string?]>(async (ctx, { args: [idArg] }) => {
           const { id } = await ctx.inputs<{ id: string }>({ id: idInput(idArg) });
           const client = await ctx.client();
-          const order = await (await client.get('orders')).get(id);
+          const orders = await client.get('orders');
+          const order = await orders.get(await resolveOrderId(orders, id));
           ctx.out.result(order, () => renderOrder(order, ctx.out.s));
         }),
       );
@@ -96,14 +135,14 @@ const command: CommandModule = {
     cmd
       .command('wait')
       .description('wait until an order is FILLED (exit 1 if it FAILED or the timeout passes)')
-      .argument('[id]', 'order id')
+      .argument('[id]', 'order id, or a unique prefix of it')
       .option('--timeout <duration>', 'give up after this long', '2m')
       .action(
         action<[string?], { timeout: string }>(async (ctx, { args: [idArg], opts }) => {
           const timeoutMs = parseDuration(opts.timeout, '--timeout') * 1000;
           const { id } = await ctx.inputs<{ id: string }>({ id: idInput(idArg) });
           const client = await ctx.client();
-          const order = await waitForOrder(ctx, client, id, timeoutMs);
+          const order = await waitForOrder(ctx, client, await resolveOrderId(await client.get('orders'), id), timeoutMs);
           ctx.out.result(order, () => renderOrder(order, ctx.out.s));
         }),
       );

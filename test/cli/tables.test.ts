@@ -1,0 +1,91 @@
+/**
+ * Tables for people: ids never cut (columns are left out first), times compact but distinct,
+ * and order ids resolved from a unique prefix as git resolves a short hash.
+ */
+import { describe, expect, it } from 'vitest';
+import { compactTimes } from '../../src/cli/format.js';
+import { makeStyles, renderTable } from '../../src/cli/output.js';
+import { resolveOrderId } from '../../src/cli/commands/orders.js';
+import { CliError, UsageError } from '../../src/cli/errors.js';
+import type { Order } from '../../src/schemas/index.js';
+
+const NOW = new Date('2026-11-26T12:00:00Z');
+
+describe('compactTimes', () => {
+  it('today and a minute apart: hours and minutes', () => {
+    expect(compactTimes(['2026-11-26T10:01:05Z', '2026-11-26T10:02:05Z'], NOW)).toEqual(['10:01', '10:02']);
+  });
+  it('the same minute: seconds too', () => {
+    expect(compactTimes(['2026-11-26T10:01:05Z', '2026-11-26T10:01:09Z'], NOW)).toEqual(['10:01:05', '10:01:09']);
+  });
+  it('other days this year: month and day; other years: the whole date', () => {
+    expect(compactTimes(['2026-11-25T10:01:05Z', '2026-11-26T10:01:05Z'], NOW)).toEqual(['11-25 10:01', '11-26 10:01']);
+    expect(compactTimes(['2025-11-25T10:01:05Z', '2026-11-26T10:01:05Z'], NOW)).toEqual(['2025-11-25 10:01', '2026-11-26 10:01']);
+  });
+  it('Unix seconds and ms are times; text that is not one passes through', () => {
+    expect(compactTimes([Date.parse('2026-11-26T10:01:05Z') / 1000, 'soon'], NOW)).toEqual(['10:01', 'soon']);
+  });
+  it('equal times stay equal (distinct means distinct inputs)', () => {
+    expect(compactTimes(['2026-11-26T10:01:05Z', '2026-11-26T10:01:05Z'], NOW)).toEqual(['10:01', '10:01']);
+  });
+});
+
+describe('renderTable on a narrow terminal', () => {
+  const id = 'efdfc09b-1111-4222-8333-44444535619d';
+  const columns = [
+    { header: 'ID', truncate: 'none' as const },
+    { header: 'NOTE', min: 8 },
+    { header: 'TO', truncate: 'middle' as const, drop: 2 },
+    { header: 'EXTRA', drop: 1 },
+  ];
+  const rows = [[id, 'a fairly long note here', 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW', 'something']];
+  it('leaves out droppable columns (highest first) before cutting anything, and says so', () => {
+    let hinted = false;
+    const out = renderTable(columns, rows, makeStyles(false, { width: 80, truncated: () => (hinted = true) }));
+    expect(out).toContain(id);
+    expect(out).not.toContain('TJCnKs');
+    expect(out).toContain('something');
+    expect(out).toMatch(/\(TO left out to fit 80 columns: --wide shows all\)/);
+    expect(hinted).toBe(true);
+    expect(Math.max(...out.split('\n').map((l) => l.length))).toBeLessThanOrEqual(80);
+  });
+  it('narrower still: both dropped, then the note is cut; the id never', () => {
+    const out = renderTable(columns, rows, makeStyles(false, { width: 50 }));
+    expect(out).toContain(id);
+    expect(out).toMatch(/a fai.*…/);
+    expect(out).toMatch(/\(TO, EXTRA left out/);
+  });
+  it('without a width (piped, --wide) every column is kept', () => {
+    const out = renderTable(columns, rows, makeStyles(false));
+    expect(out).toContain('TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW');
+    expect(out).not.toMatch(/left out/);
+  });
+});
+
+describe('resolveOrderId', () => {
+  const ids = ['efdfc09b-1111-4222-8333-44444535619d', 'efdfc09c-1111-4222-8333-444445356190', '0a1b2c3d-1111-4222-8333-444445356190'];
+  const orders = {
+    async *list() {
+      for (const id of ids) yield { id } as Order;
+    },
+  };
+  it('a whole id as given; a unique prefix to its order', async () => {
+    expect(await resolveOrderId(orders, ids[0]!)).toBe(ids[0]);
+    expect(await resolveOrderId(orders, 'efdfc09b')).toBe(ids[0]);
+    expect(await resolveOrderId(orders, '0A1B')).toBe(ids[2]);
+  });
+  it('an ambiguous prefix names every candidate (usage error, exit 2)', async () => {
+    const error = await resolveOrderId(orders, 'efdfc09').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).code).toBe('AMBIGUOUS_ID');
+    expect((error as UsageError).message).toContain(ids[0]);
+    expect((error as UsageError).message).toContain(ids[1]);
+    expect((error as UsageError).exitCode).toBe(2);
+  });
+  it('no match: NOT_FOUND, exit 4', async () => {
+    const error = await resolveOrderId(orders, 'ffff').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CliError);
+    expect((error as CliError).code).toBe('NOT_FOUND');
+    expect((error as CliError).exitCode).toBe(4);
+  });
+});
