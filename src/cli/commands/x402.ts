@@ -7,6 +7,7 @@
  * shown before paying and confirmed (a terminal prompt, or `--yes` for scripts); `--max-payment`
  * caps what one call may cost (default: the x402 client's, the documented price).
  */
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { type Context, action } from '../context.js';
@@ -60,6 +61,11 @@ function loadWallet(ctx: Context, opts: PaidOptions): Promise<X402Keys> {
 async function findWallet(ctx: Context, opts: PaidOptions): Promise<X402Keys> {
   const keys = await ctx.settingsResolver.x402Keys(opts, () => ctx.readStdin());
   if (keys) return keys;
+  // On the embedded mock a throwaway key pays (the mock accepts any payer; nothing real moves), as `mcp --mock` does.
+  if (ctx.opts.mock) {
+    const value = randomBytes(32).toString('hex');
+    return opts.payWith === 'base' ? { evm: { value: `0x${value}`, source: { kind: 'mock' } } } : { tron: { value, source: { kind: 'mock' } } };
+  }
   if (!ctx.interactive) {
     throw new UsageError('no wallet to pay with', `pass --key-file FILE or set ${ENV.x402TronKey} / ${ENV.x402EvmKey} (a key is never taken as an argument)`, 'MISSING_ARGUMENT');
   }
@@ -122,6 +128,8 @@ export async function paidClient(ctx: Context, opts: PaidOptions): Promise<PaidR
     onPayment: async (quote) => {
       const price = `${quote.amount_usd} USD in ${quote.symbol} on ${quote.networkLabel} (${quote.scheme}) to ${quote.payTo}`;
       ctx.out.info(`${ctx.out.e.bold('x402')} ${quote.method} ${quote.path} costs ${ctx.out.e.bold(price)}, paid by ${quote.payer}`);
+      // The embedded mock's money is pretend: pay without asking, so `--mock x402 …` runs in a pipe too.
+      if (mock) return;
       await ctx.confirm(`Pay ${quote.amount_usd} USD for ${quote.path}?`, `pay ${quote.amount_usd} USD`);
     },
     ...(ctx.opts.verbose ? { logger: { debug: (m: string) => ctx.debug(m) } } : {}),
