@@ -468,9 +468,12 @@ export class Context {
       this.out.diag(report.message);
       return report.exit_code;
     }
-    if (this.out.json) this.out.diagJson({ error: report });
+    // JSON errors are for programs; a --query or --json run whose output and errors both go to a
+    // terminal is read by a person, who gets words (as gh does).
+    const forPeople = Boolean(this.runtime.stderr.isTTY) && Boolean(this.runtime.stdout.isTTY);
+    if (this.out.json && !forPeople) this.out.diagJson({ error: report });
     else if (report.code === 'INTERRUPTED') this.out.diag(`${report.message}${report.hint ? `\n${this.out.e.bold(report.hint)}` : ''}`);
-    else this.out.diag(formatReport(report, this.out.e));
+    else this.out.diag(formatReport(report, this.out.e, (this.runtime.stderr as { columns?: number }).columns || 80));
     if (this.opts.verbose && error instanceof Error && error.stack && report.code === 'UNEXPECTED') {
       this.out.diag(this.out.e.dim(redactText(error.stack)));
     }

@@ -293,8 +293,36 @@ export function formatWait(ms: number): string {
 }
 
 /** One line for people: `error CODE: message (hint: …)`. */
-export function formatReport(report: ErrorReport, style: { red(s: string): string; dim(s: string): string }): string {
-  return `${style.red(`error ${report.code}`)}: ${report.message}${report.hint ? style.dim(` (hint: ${report.hint})`) : ''}`;
+/** A message longer than this is not one line: the hint comes first and the message is wrapped. */
+const ONE_LINE = 200;
+
+/**
+ * An error report for people: one line (`error CODE: message (hint: …)`) when it is short; a long
+ * one (a payment refusal listing every offer) puts the hint, what to do, on the first line and
+ * wraps the message below it at `width` columns.
+ */
+export function formatReport(report: ErrorReport, style: { red(s: string): string; dim(s: string): string }, width = 80): string {
+  if ([...report.message].length <= ONE_LINE && !report.message.includes('\n')) {
+    return `${style.red(`error ${report.code}`)}: ${report.message}${report.hint ? style.dim(` (hint: ${report.hint})`) : ''}`;
+  }
+  const head = `${style.red(`error ${report.code}`)}${report.hint ? `: ${report.hint}` : ''}`;
+  return `${head}\n${wrap(report.message, Math.max(40, width) - 2).map((l) => `  ${style.dim(l)}`).join('\n')}`;
+}
+
+/** `text` in lines of at most `width` characters, broken at spaces (a longer word stays whole). */
+export function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const paragraph of text.split('\n')) {
+    let current = '';
+    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
+      if (current && [...current].length + 1 + [...word].length > width) {
+        lines.push(current);
+        current = word;
+      } else current = current ? `${current} ${word}` : word;
+    }
+    lines.push(current);
+  }
+  return lines;
 }
 
 /** How to change the base URL where it came from. */

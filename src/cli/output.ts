@@ -11,6 +11,7 @@
  * own colours pass), every JSON document through `safeJson` (exact JSON, terminal-safe escapes).
  */
 import type { CliWriter } from './runtime.js';
+import { UsageError } from './errors.js';
 import { safeJson, sanitizeText } from './sanitize.js';
 
 export type OutputMode = 'json' | 'human';
@@ -299,9 +300,10 @@ export class Output {
   /** A JSON result as written: fields kept, query applied; a string the query picked is written bare (like `jq -r`). */
   #document(data: unknown, indent: number | undefined): string {
     const shaped = this.#shaping.fields || this.#shaping.query
-      ? shapeJson(data, this.#shaping, (missing, available) =>
-          this.warn(`no field ${missing.join(', ')} in this output; available: ${available.join(', ')}`),
-        )
+      ? shapeJson(data, this.#shaping, (missing, available) => {
+          // As gh does: a field that does not exist is a mistake to fix, not a warning to scroll past.
+          throw new UsageError(`no field ${missing.join(', ')} in this output`, `available: ${available.join(', ')}`, 'UNKNOWN_FIELD');
+        })
       : data;
     if (this.#shaping.query && typeof shaped === 'string') return sanitizeText(shaped);
     return safeJson(shaped === undefined ? null : shaped, indent);

@@ -79,11 +79,21 @@ describe('--json FIELDS', () => {
     expect(json<Array<{ resource: string }>>(r).every((row) => row.resource === 'BANDWIDTH')).toBe(true);
   });
 
-  it('an unknown field is named on stderr with the available ones; the rest is printed', async () => {
+  it('an unknown field is an error (exit 2, as gh) naming the available ones; nothing is printed', async () => {
     const r = await runCliInProcess(['balance', '--json', 'trx,nope'], { env });
-    expect(r.code).toBe(0);
-    expect(json(r)).toEqual({ trx: expect.any(Number) });
-    expect(r.stderr).toMatch(/no field nope in this output; available: trx, usdt, trx_locked/);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(errorLine(r)).toMatchObject({ code: 'UNKNOWN_FIELD', message: 'no field nope in this output', hint: expect.stringMatching(/^available: trx, usdt, trx_locked/) });
+  });
+
+  it('at a terminal, a --query or --json FIELDS error is words, not JSON', async () => {
+    const r = await runCliInProcess(['balance', '--json', 'trx,nope'], { env: { ...env, NO_COLOR: '1' }, isTTY: true, columns: 80 });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error UNKNOWN_FIELD: no field nope in this output \(hint: available: trx/m);
+    const q = await runCliInProcess(['balance', '--query', '[?status=='], { env: { ...env, NO_COLOR: '1' }, isTTY: true, columns: 80 });
+    expect(q.code).toBe(2);
+    expect(q.stderr).toMatch(/^error \w+: /m);
+    expect(q.stderr).not.toMatch(/^\{/m);
   });
 });
 

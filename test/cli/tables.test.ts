@@ -89,3 +89,20 @@ describe('resolveOrderId', () => {
     expect((error as CliError).exitCode).toBe(4);
   });
 });
+
+describe('long errors for people', () => {
+  it('a 1,500-character PAYMENT_REFUSED puts the hint first and wraps the message at the width', async () => {
+    const { formatReport } = await import('../../src/cli/errors.js');
+    const message = `No offer can be paid: ${Array.from({ length: 30 }, (_, i) => `offer ${i} exact_permit on tron:0x2b6653dc above max payment 0.01 USD;`).join(' ')}`;
+    expect(message.length).toBeGreaterThan(1500);
+    const plain = { red: (s: string) => s, dim: (s: string) => s };
+    const text = formatReport({ code: 'PAYMENT_REFUSED', message, hint: 'raise --max-payment to pay it', exit_code: 2 }, plain, 80);
+    const lines = text.split('\n');
+    expect(lines[0]).toBe('error PAYMENT_REFUSED: raise --max-payment to pay it');
+    expect(lines.length).toBeGreaterThan(15);
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(80);
+    expect(lines.slice(1).join(' ').replace(/\s+/g, ' ').trim()).toBe(message);
+    // Short ones stay one line.
+    expect(formatReport({ code: 'NOT_FOUND', message: 'Order x not found', hint: 'check the id', exit_code: 4 }, plain)).toBe('error NOT_FOUND: Order x not found (hint: check the id)');
+  });
+});
