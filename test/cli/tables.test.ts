@@ -106,3 +106,58 @@ describe('long errors for people', () => {
     expect(formatReport({ code: 'NOT_FOUND', message: 'Order x not found', hint: 'check the id', exit_code: 4 }, plain)).toBe('error NOT_FOUND: Order x not found (hint: check the id)');
   });
 });
+
+describe('pictures: price history sparklines and the burn comparison', () => {
+  it('sparkline: lowest to highest over the period, flat when flat, at most `width` characters', async () => {
+    const { sparkline, priceTrends } = await import('../../src/cli/commands/prices.js');
+    expect(sparkline([1, 2, 3, 4, 5, 6, 7, 8], 8)).toBe('▁▂▃▄▅▆▇█');
+    expect(sparkline([5, 5, 5], 10)).toBe('▄▄▄');
+    expect(sparkline(Array.from({ length: 100 }, (_, i) => i), 20)).toHaveLength(20);
+    const trends = priceTrends(
+      [
+        { provider: 'b', resource_type: 'ENERGY', price_sun: 60, available: 1, is_online: true, polled_at: '2026-11-26T10:00:30Z' },
+        { provider: 'a', resource_type: 'ENERGY', price_sun: 50, available: 1, is_online: true, polled_at: '2026-11-26T10:01:00Z' },
+        { provider: 'a', resource_type: 'ENERGY', price_sun: 40, available: 1, is_online: true, polled_at: '2026-11-26T10:00:00Z' },
+      ] as never,
+      10,
+    );
+    expect(trends.map((t) => [t.provider, t.low, t.high, t.now, t.line])).toEqual([
+      ['a', 40, 50, 50, '▁█'],
+      ['b', 60, 60, 60, '▄'],
+    ]);
+  });
+
+  it('prices history: a sparkline per provider at a terminal, the API entries when piped', async () => {
+    const { runCliInProcess } = await import('./run.js');
+    const tty = await runCliInProcess(['--mock', 'prices', 'history', '--period', '6h'], { env: { NO_COLOR: '1' }, isTTY: true, columns: 80 });
+    expect(tty.code, tty.stderr).toBe(0);
+    const rows = tty.stdout.split('\n').filter((l) => /[▁▂▃▄▅▆▇█]{10,}/.test(l));
+    expect(rows.length).toBeGreaterThanOrEqual(3);
+    for (const row of rows) {
+      expect(row).toMatch(/low +\d+ +high +\d+ +now \d+$/);
+      expect([...row].length).toBeLessThanOrEqual(80);
+    }
+    const piped = await runCliInProcess(['--mock', 'prices', 'history', '--period', '6h']);
+    expect(piped.code, piped.stderr).toBe(0);
+    const data = JSON.parse(piped.stdout) as Array<{ provider: string; price_sun: number; polled_at: string }>;
+    expect(data.length).toBeGreaterThan(rows.length);
+    expect(data[0]).toMatchObject({ provider: expect.any(String), price_sun: expect.any(Number) });
+    expect(piped.stdout).not.toMatch(/[▁▂▃▄▅▆▇█]/);
+  });
+
+  it('preview shows the burn cost it saves next to the rental cost; --json stays the API document', async () => {
+    const { renderBurnComparison } = await import('../../src/cli/views.js');
+    const plain = makeStyles(false);
+    expect(renderBurnComparison('ENERGY', 65_000, 3_055_000, plain)).toBe(
+      "rent  3.055 TRX   burn instead  6.5 TRX (100 SUN per unit, the network's default fee)\nrenting saves 3.445 TRX (53%)\n",
+    );
+    const { runCliInProcess } = await import('./run.js');
+    const tty = await runCliInProcess(['--mock', 'preview', '65000'], { env: { NO_COLOR: '1' }, isTTY: true, columns: 80 });
+    expect(tty.code, tty.stderr).toBe(0);
+    expect(tty.stdout).toMatch(/burn instead +6\.5 TRX/);
+    expect(tty.stdout).toMatch(/renting saves [\d.]+ TRX \(\d+%\)/);
+    const piped = await runCliInProcess(['--mock', 'preview', '65000']);
+    expect(piped.stdout).not.toMatch(/burn/);
+    expect(typeof (JSON.parse(piped.stdout) as { best: { cost_trx: unknown } }).best.cost_trx).toBe('number');
+  });
+});
