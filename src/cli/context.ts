@@ -154,6 +154,10 @@ export class Context {
     this.out = new Output({
       width: stdoutTTY && !opts.wide ? stdout.columns || Number(env.COLUMNS) || 80 : undefined,
       shaping: { fields: fields?.length ? fields : undefined },
+      // As gh does: a field that does not exist is a mistake to fix (exit 2), not a warning to scroll past.
+      unknownFields: (missing, available) => {
+        throw new UsageError(`no field ${missing.join(', ')} in this output`, `available: ${available.join(', ')}`, 'UNKNOWN_FIELD');
+      },
       mode,
       stdout,
       stderr,

@@ -16,7 +16,7 @@ import {
 } from '../errors/index.js';
 import { redactText } from '../http/log.js';
 import type { PERMISSIONS } from './facts.js';
-import { amountOf } from './format.js';
+import { amountOf, formatDuration } from './format.js';
 
 export const EXIT = {
   OK: 0,
@@ -184,7 +184,9 @@ export async function reportFor(error: unknown, hc: HintContext = {}): Promise<E
     };
   }
   if (error instanceof TrxRentError) {
-    const report: ErrorReport = { code: error.code, message: redactText(error.message), exit_code };
+    // The SDK's wording names SDK options; a CLI user gets the CLI's way out in the hint instead.
+    const message = error.code === 'INSECURE_TRANSPORT' ? error.message.replace(/ Use https:\/\/, or pass \{ allowInsecureHttp: true \}[^.]*\./, '') : error.message;
+    const report: ErrorReport = { code: error.code, message: redactText(message), exit_code };
     if (error.status !== undefined) report.status = error.status;
     const hint = await hintFor(error, hc);
     if (hint) report.hint = hint;
@@ -245,11 +247,19 @@ async function hintFor(error: TrxRentError, hc: HintContext): Promise<string | u
     case 'INVALID_AMOUNT': {
       const field = typeof details.field === 'string' ? details.field : undefined;
       const min = details.min;
-      if (field && min !== undefined) return `${field} must be at least ${String(min)}`;
+      if (field && min !== undefined) {
+        // A duration in the CLI's own units (--duration 5m), not the API's seconds.
+        if (/duration/.test(field) && Number.isFinite(Number(min))) return `--duration must be at least ${formatDuration(Number(min))} (e.g. --duration ${formatDuration(Number(min))})`;
+        return `${field} must be at least ${String(min)}`;
+      }
+      const range = /duration: must be between (\d+) and (\d+) seconds/.exec(error.message);
+      if (range) return `--duration must be between ${formatDuration(Number(range[1]))} and ${formatDuration(Number(range[2]))}, e.g. --duration ${formatDuration(Number(range[1]))}`;
       return field ? `check ${field}` : 'check the arguments (see --help)';
     }
     case 'INVALID_ADDRESS':
       return 'a TRON address starts with T and has 34 base58 characters';
+    case 'INSECURE_TRANSPORT':
+      return 'use an https:// base URL (--base-url, TRX_RENT_BASE_URL or the profile); plain http is allowed only to localhost';
     case 'PRICE_EXCEEDED':
       return 'raise --max-price, or place a LIMIT order (--type LIMIT) that waits for the price';
     case 'PROVIDER_UNAVAILABLE':

@@ -11,7 +11,6 @@
  * own colours pass), every JSON document through `safeJson` (exact JSON, terminal-safe escapes).
  */
 import type { CliWriter } from './runtime.js';
-import { UsageError } from './errors.js';
 import { safeJson, sanitizeText } from './sanitize.js';
 
 export type OutputMode = 'json' | 'human';
@@ -259,6 +258,7 @@ export class Output {
   readonly #stdoutColor: boolean;
   readonly #stderrColor: boolean;
   readonly #shaping: JsonShaping;
+  readonly #unknownFields: ((missing: string[], available: string[]) => never) | undefined;
 
   constructor(options: {
     mode: OutputMode;
@@ -270,7 +270,10 @@ export class Output {
     /** Columns tables must fit on stdout (human mode on a terminal, unless --wide). */
     width?: number | undefined;
     shaping?: JsonShaping | undefined;
+    /** `--json FIELDS` named fields the output lacks: throw the run's usage error (without it, a warning). */
+    unknownFields?: ((missing: string[], available: string[]) => never) | undefined;
   }) {
+    this.#unknownFields = options.unknownFields;
     this.mode = options.mode;
     this.#stdoutColor = options.mode === 'human' && options.stdoutColor;
     this.#stderrColor = options.stderrColor;
@@ -301,8 +304,8 @@ export class Output {
   #document(data: unknown, indent: number | undefined): string {
     const shaped = this.#shaping.fields || this.#shaping.query
       ? shapeJson(data, this.#shaping, (missing, available) => {
-          // As gh does: a field that does not exist is a mistake to fix, not a warning to scroll past.
-          throw new UsageError(`no field ${missing.join(', ')} in this output`, `available: ${available.join(', ')}`, 'UNKNOWN_FIELD');
+          if (this.#unknownFields) this.#unknownFields(missing, available);
+          else this.warn(`no field ${missing.join(', ')} in this output; available: ${available.join(', ')}`);
         })
       : data;
     if (this.#shaping.query && typeof shaped === 'string') return sanitizeText(shaped);

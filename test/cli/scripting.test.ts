@@ -254,7 +254,7 @@ describe('trx-rent api METHOD PATH (the SDK request core)', () => {
     expect(tty.stdout).toMatch(/paid 0\.01 USD in USDT on TRON/);
     expect(tty.stdout).not.toContain('{');
     const prices = await runCliInProcess(['x402', 'prices', '--yes', '--scheme', 'exact_permit', '--no-color'], { env: wallet, isTTY: true, columns: 100, timeoutMs: 30_000 });
-    expect(prices.stdout).toMatch(/^PROVIDER\s+PRICE SUN\s+AVAILABLE/m);
+    expect(prices.stdout).toMatch(/^PROVIDER\s+RESOURCE\s+SUN\/UNIT\s+TRX\/UNIT\s+TIER\s+AVAILABLE/m);
     const piped = await runCliInProcess(args, { env: wallet, timeoutMs: 30_000 });
     expect(json(piped)).toMatchObject({ data: { address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' }, payment: { amount_usd: '0.01' } });
   });

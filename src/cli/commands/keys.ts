@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { action } from '../context.js';
+import { UsageError } from '../errors.js';
 import { formatTime } from '../format.js';
 import { renderPairs } from '../output.js';
 import { PERMISSIONS } from '../facts.js';
@@ -52,6 +53,20 @@ const command: CommandModule = {
               ],
               ctx.out.s,
             ),
+          );
+        }),
+      );
+
+    // `keys list` is what people try first; the API cannot list keys, so say so and what to do instead.
+    cmd
+      .command('list')
+      .description('(keys cannot be listed: explains why and what to do)')
+      .action(
+        action(async () => {
+          throw new UsageError(
+            'API keys cannot be listed: the API has no endpoint for it (a secret is shown once, when the key is created)',
+            'see which key this profile uses with `trx-rent status`; make one with `trx-rent keys create`; revoke one by its id with `trx-rent keys revoke ID`',
+            'NOT_AVAILABLE',
           );
         }),
       );

@@ -71,23 +71,37 @@ const command: CommandModule = {
             throw new UsageError(`not a URL: ${JSON.stringify(baseUrl)}`);
           }
 
-          // A real call proves the key before anything is saved.
-          const client = await ctx.clientFor(baseUrl, input.apiKey, { maxRetries: 1 });
+          // A real call proves the key before anything is saved. A key typed at the prompt and
+          // rejected is asked for again (three tries), as a password prompt would.
           let balance: { trx: number } | undefined;
           let limited = false;
-          try {
-            balance = await (await client.get('balance')).get();
-          } catch (error) {
-            if ((error as { code?: string }).code === 'FORBIDDEN') {
-              // A valid key without view_balance: the API knew it, which is what we check.
-              limited = true;
-            } else if ((error as { code?: string }).code === 'UNAUTHORIZED') {
-              throw new CliError('UNAUTHORIZED', `the API at ${baseUrl} rejected this key; nothing was saved`, {
-                exitCode: EXIT.AUTH,
-                hint: 'check the key (keys start with sk_live_) and --base-url',
-              });
-            } else {
-              throw error;
+          for (let attempt = 1; ; attempt++) {
+            const client = await ctx.clientFor(baseUrl, input.apiKey, { maxRetries: 1 });
+            try {
+              balance = await (await client.get('balance')).get();
+              break;
+            } catch (error) {
+              if ((error as { code?: string }).code === 'FORBIDDEN') {
+                // A valid key without view_balance: the API knew it, which is what we check.
+                limited = true;
+                break;
+              }
+              if ((error as { code?: string }).code !== 'UNAUTHORIZED') throw error;
+              if (apiKey !== undefined || !ctx.interactive || attempt >= 3) {
+                throw new CliError('UNAUTHORIZED', `the API at ${baseUrl} rejected this key; nothing was saved`, {
+                  exitCode: EXIT.AUTH,
+                  hint: 'check the key (keys start with sk_live_) and --base-url',
+                });
+              }
+              ctx.out.warn(`the API at ${baseUrl} rejected this key; try again (${3 - attempt} more ${3 - attempt === 1 ? 'try' : 'tries'})`);
+              const { password } = await ctx.prompts();
+              input.apiKey = (
+                await password({
+                  message: 'API key (sk_live_…, input hidden)?',
+                  mask: '*',
+                  validate: (v: string) => (v.trim().length >= 8 ? true : 'That does not look like a key'),
+                })
+              ).trim();
             }
           }
 

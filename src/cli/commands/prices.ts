@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { PRICE_HISTORY_PERIODS, type PriceEntry, type ProviderPrice } from '../../schemas/index.js';
+import type { PriceEntry, ProviderPrice } from '../../schemas/index.js';
+import { PRICE_HISTORY_PERIODS } from '../facts.js';
 import { action } from '../context.js';
 import { costSun, formatDuration, formatTime, groupDigits, trxOf } from '../format.js';
 import { renderTable } from '../output.js';

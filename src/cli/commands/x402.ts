@@ -17,6 +17,8 @@ import { parseChoice, parseInteger } from '../parse.js';
 import { ENV, type Sourced, type X402Keys, describeSource, isHexKey } from '../settings.js';
 import type { CommandModule } from '../types.js';
 import { renderData } from '../views.js';
+import { formatDuration, groupDigits, trxOf } from '../format.js';
+import { type Styles, renderTable } from '../output.js';
 
 type X402 = typeof import('../../x402/index.js');
 
@@ -138,7 +140,12 @@ export async function paidClient(ctx: Context, opts: PaidOptions): Promise<PaidR
 }
 
 /** Run one paid call; print `{ data, payment }` (json) or the data and a receipt line (human). */
-async function paid<T>(ctx: Context, opts: PaidOptions, call: (run: PaidRun) => Promise<{ data: T; payment: unknown }>): Promise<void> {
+async function paid<T>(
+  ctx: Context,
+  opts: PaidOptions,
+  call: (run: PaidRun) => Promise<{ data: T; payment: unknown }>,
+  human?: (data: T, s: Styles) => string,
+): Promise<void> {
   const run = await paidClient(ctx, opts);
   let result: { data: T; payment: unknown };
   try {
@@ -149,12 +156,36 @@ async function paid<T>(ctx: Context, opts: PaidOptions, call: (run: PaidRun) => 
   const payment = result.payment as { amount_usd: string; symbol: string; network: string; scheme: string; transaction: string | null } | null;
   ctx.out.result({ data: result.data, payment }, () => {
     const s = ctx.out.s;
-    const body = renderData(result.data, s);
+    const body = (human && Array.isArray(result.data) && result.data.length ? human(result.data, s) : renderData(result.data, s)).replace(/\n$/, '');
     const receipt = payment
       ? s.dim(`paid ${payment.amount_usd} USD in ${payment.symbol} on ${run.sdk.networkLabel(payment.network)} (${payment.scheme})${payment.transaction ? `, tx ${payment.transaction}` : ''}`)
       : s.dim('no payment was asked for');
     return `${body}\n${receipt}`;
   });
+}
+
+/** x402 prices with the headers and digit grouping of `trx-rent prices` (SUN/UNIT, TIER, AVAILABLE). */
+function renderX402Prices(rows: Array<Record<string, unknown>>, s: Styles): string {
+  const sorted = [...rows].sort((a, b) => Number(a.price_sun) - Number(b.price_sun));
+  return renderTable(
+    [
+      { header: 'PROVIDER', shrink: 0 },
+      { header: 'RESOURCE', truncate: 'none' },
+      { header: 'SUN/UNIT', align: 'right', truncate: 'none' },
+      { header: 'TRX/UNIT', align: 'right', truncate: 'none' },
+      { header: 'TIER', truncate: 'none' },
+      { header: 'AVAILABLE', align: 'right', truncate: 'none' },
+    ],
+    sorted.map((r, i) => [
+      i === 0 ? s.green(String(r.provider)) : String(r.provider),
+      String(r.resource_type ?? '').toLowerCase(),
+      String(r.price_sun),
+      trxOf(Number(r.price_sun)),
+      r.duration_sec === undefined ? '-' : formatDuration(Number(r.duration_sec)),
+      r.available === undefined ? '-' : groupDigits(String(r.available)),
+    ]),
+    s,
+  );
 }
 
 export function translate(sdk: X402, error: unknown): unknown {
@@ -220,7 +251,7 @@ const command: CommandModule = {
       action<[string], PaidOptions>(async (ctx, { args: [resource], opts }) => {
         const r = resource.toLowerCase();
         const query = r === 'all' ? {} : { resource: parseChoice(r, ['energy', 'bandwidth'] as const, 'resource').toUpperCase() as 'ENERGY' | 'BANDWIDTH' };
-        await paid(ctx, opts, ({ client }) => client.prices(query));
+        await paid(ctx, opts, ({ client }) => client.prices(query), (rows, s) => renderX402Prices(rows as unknown as Array<Record<string, unknown>>, s));
       }),
     );
 
