@@ -50,3 +50,28 @@ describe('errors a newcomer can act on', () => {
     expect(r.stdout).not.toMatch(/profile (\S+) \(profile \1\)/);
   });
 });
+
+describe('login after a rejected key', () => {
+  it('asks again at the terminal (the second key works and is saved)', async () => {
+    const { startMockServer } = await import('../../src/mock/index.js');
+    const { PassThrough } = await import('node:stream');
+    const { tempDir } = await import('./run.js');
+    const mock = await startMockServer({ port: 0, rateLimits: false });
+    try {
+      const keyboard = new PassThrough();
+      const configDir = tempDir();
+      const run = runCliInProcess(['login', '--base-url', mock.url], { env: { TERM: 'xterm', NO_COLOR: '1' }, isTTY: true, columns: 120, keyboard, configDir, timeoutMs: 20_000 });
+      await new Promise((r) => setTimeout(r, 1_000));
+      keyboard.write('sk_live_wrong_key_000\r');
+      await new Promise((r) => setTimeout(r, 2_500));
+      keyboard.write(`${mock.apiKey}\r`);
+      const r = await run;
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/rejected this key; try again/);
+      expect(r.stdout + r.stderr).toContain('Logged in to');
+      expect(r.stdout + r.stderr).not.toContain(mock.apiKey);
+    } finally {
+      await mock.close();
+    }
+  });
+});
