@@ -163,6 +163,10 @@ export class Context {
     this.out = new Output({
       width: stdoutTTY && !opts.wide ? stdout.columns || Number(env.COLUMNS) || 80 : undefined,
       shaping: { fields: fields?.length ? fields : undefined },
+      // As gh does: a field that does not exist is a mistake to fix (exit 2), not a warning to scroll past.
+      unknownFields: (missing, available) => {
+        throw new UsageError(`no field ${missing.join(', ')} in this output`, `available: ${available.join(', ')}`, 'UNKNOWN_FIELD');
+      },
       mode,
       stdout,
       stderr,
@@ -498,9 +502,12 @@ export class Context {
       this.out.diag(report.message);
       return report.exit_code;
     }
-    if (this.out.json) this.out.diagJson({ error: report });
+    // JSON errors are for programs; a --query or --json run whose output and errors both go to a
+    // terminal is read by a person, who gets words (as gh does).
+    const forPeople = Boolean(this.runtime.stderr.isTTY) && Boolean(this.runtime.stdout.isTTY);
+    if (this.out.json && !forPeople) this.out.diagJson({ error: report });
     else if (report.code === 'INTERRUPTED') this.out.diag(`${report.message}${report.hint ? `\n${this.out.e.bold(report.hint)}` : ''}`);
-    else this.out.diag(formatReport(report, this.out.e));
+    else this.out.diag(formatReport(report, this.out.e, (this.runtime.stderr as { columns?: number }).columns || 80));
     if (this.opts.verbose && error instanceof Error && error.stack && report.code === 'UNEXPECTED') {
       this.out.diag(this.out.e.dim(redactText(error.stack)));
     }

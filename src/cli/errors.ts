@@ -16,7 +16,7 @@ import {
 } from '../errors/index.js';
 import { redactText } from '../internal/redact.js';
 import type { PERMISSIONS } from './facts.js';
-import { amountOf } from './format.js';
+import { amountOf, formatDuration } from './format.js';
 
 export const EXIT = {
   OK: 0,
@@ -184,7 +184,9 @@ export async function reportFor(error: unknown, hc: HintContext = {}): Promise<E
     };
   }
   if (error instanceof TrxRentError) {
-    const report: ErrorReport = { code: error.code, message: redactText(error.message), exit_code };
+    // The SDK's wording names SDK options; a CLI user gets the CLI's way out in the hint instead.
+    const message = error.code === 'INSECURE_TRANSPORT' ? error.message.replace(/ Use https:\/\/, or pass \{ allowInsecureHttp: true \}[^.]*\./, '') : error.message;
+    const report: ErrorReport = { code: error.code, message: redactText(message), exit_code };
     if (error.status !== undefined) report.status = error.status;
     const hint = await hintFor(error, hc);
     if (hint) report.hint = hint;
@@ -245,11 +247,19 @@ async function hintFor(error: TrxRentError, hc: HintContext): Promise<string | u
     case 'INVALID_AMOUNT': {
       const field = typeof details.field === 'string' ? details.field : undefined;
       const min = details.min;
-      if (field && min !== undefined) return `${field} must be at least ${String(min)}`;
+      if (field && min !== undefined) {
+        // A duration in the CLI's own units (--duration 5m), not the API's seconds.
+        if (/duration/.test(field) && Number.isFinite(Number(min))) return `--duration must be at least ${formatDuration(Number(min))} (e.g. --duration ${formatDuration(Number(min))})`;
+        return `${field} must be at least ${String(min)}`;
+      }
+      const range = /duration: must be between (\d+) and (\d+) seconds/.exec(error.message);
+      if (range) return `--duration must be between ${formatDuration(Number(range[1]))} and ${formatDuration(Number(range[2]))}, e.g. --duration ${formatDuration(Number(range[1]))}`;
       return field ? `check ${field}` : 'check the arguments (see --help)';
     }
     case 'INVALID_ADDRESS':
       return 'a TRON address starts with T and has 34 base58 characters';
+    case 'INSECURE_TRANSPORT':
+      return 'use an https:// base URL (--base-url, TRX_RENT_BASE_URL or the profile); plain http is allowed only to localhost';
     case 'PRICE_EXCEEDED':
       return 'raise --max-price, or place a LIMIT order (--type LIMIT) that waits for the price';
     case 'PROVIDER_UNAVAILABLE':
@@ -293,8 +303,36 @@ export function formatWait(ms: number): string {
 }
 
 /** One line for people: `error CODE: message (hint: …)`. */
-export function formatReport(report: ErrorReport, style: { red(s: string): string; dim(s: string): string }): string {
-  return `${style.red(`error ${report.code}`)}: ${report.message}${report.hint ? style.dim(` (hint: ${report.hint})`) : ''}`;
+/** A message longer than this is not one line: the hint comes first and the message is wrapped. */
+const ONE_LINE = 200;
+
+/**
+ * An error report for people: one line (`error CODE: message (hint: …)`) when it is short; a long
+ * one (a payment refusal listing every offer) puts the hint, what to do, on the first line and
+ * wraps the message below it at `width` columns.
+ */
+export function formatReport(report: ErrorReport, style: { red(s: string): string; dim(s: string): string }, width = 80): string {
+  if ([...report.message].length <= ONE_LINE && !report.message.includes('\n')) {
+    return `${style.red(`error ${report.code}`)}: ${report.message}${report.hint ? style.dim(` (hint: ${report.hint})`) : ''}`;
+  }
+  const head = `${style.red(`error ${report.code}`)}${report.hint ? `: ${report.hint}` : ''}`;
+  return `${head}\n${wrap(report.message, Math.max(40, width) - 2).map((l) => `  ${style.dim(l)}`).join('\n')}`;
+}
+
+/** `text` in lines of at most `width` characters, broken at spaces (a longer word stays whole). */
+export function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const paragraph of text.split('\n')) {
+    let current = '';
+    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
+      if (current && [...current].length + 1 + [...word].length > width) {
+        lines.push(current);
+        current = word;
+      } else current = current ? `${current} ${word}` : word;
+    }
+    lines.push(current);
+  }
+  return lines;
 }
 
 /** How to change the base URL where it came from. */

@@ -66,6 +66,39 @@ export function formatTime(value: unknown): string {
   return date.toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
 }
 
+/** The forms `compactTimes` tries, shortest first, and which part of the full UTC stamp each keeps. */
+const COMPACT_FORMS: Array<{ slice: [number, number]; sameDay?: boolean; sameYear?: boolean }> = [
+  { slice: [11, 16], sameDay: true }, // 14:05
+  { slice: [11, 19], sameDay: true }, // 14:05:09
+  { slice: [5, 16], sameYear: true }, // 11-26 14:05
+  { slice: [5, 19], sameYear: true }, // 11-26 14:05:09
+  { slice: [0, 16] }, // 2026-11-26 14:05
+  { slice: [0, 19] }, // 2026-11-26 14:05:09
+];
+
+/**
+ * A column of timestamps (UTC) in the shortest form that keeps distinct times distinct: `14:05`
+ * when all are today and minutes tell them apart, then with seconds, then with the month and day
+ * (this year), then the full date. Each value keeps the same form, so a column reads evenly.
+ * Values that are not times are passed through `formatTime`.
+ */
+export function compactTimes(values: unknown[], now: Date = new Date()): string[] {
+  const stamps = values.map((v) => {
+    const text = formatTime(v);
+    return /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}Z$/.test(text) ? text : undefined;
+  });
+  const times = stamps.filter((t): t is string => t !== undefined);
+  const today = now.toISOString().slice(0, 10);
+  const distinct = new Set(times).size;
+  const form =
+    COMPACT_FORMS.find(
+      (f) =>
+        times.every((t) => (!f.sameDay || t.startsWith(today)) && (!f.sameYear || t.startsWith(today.slice(0, 4)))) &&
+        new Set(times.map((t) => t.slice(...f.slice))).size === distinct,
+    ) ?? COMPACT_FORMS.at(-1)!;
+  return values.map((v, i) => stamps[i]?.slice(...form.slice) ?? formatTime(v));
+}
+
 function numberText(n: number | bigint): string {
   if (typeof n === 'bigint') return n.toString();
   if (!Number.isFinite(n)) throw new RangeError(`not a finite amount: ${n}`);

@@ -129,8 +129,12 @@ export async function main(argv: readonly string[] = process.argv.slice(2), runt
     const raw = (run.commanderMessage ?? error.message.replace(/^error:\s*/, '')).replace(/\s*\n\s*/g, ' ');
     const message = withoutOptionValues(raw);
     const wantsJson = args.includes('--json') || (!args.includes('--no-json') && !rt.stdout.isTTY);
-    const report = { code: 'USAGE_ERROR', message, hint: 'see --help', exit_code: EXIT_USAGE };
-    rt.stderr.write(wantsJson ? `${safeJson({ error: report })}\n` : `${sanitizeText(`error USAGE_ERROR: ${message} (hint: see --help)`)}\n`);
+    // A key given as a flag would sit in shell history and process lists: say where keys go.
+    const hint = /unknown option '--(api-key|token|key)'/.test(message)
+      ? 'an API key is never a flag value (it would land in shell history): set TRX_RENT_API_KEY, pass --api-key-file FILE (- for stdin), or save it with `trx-rent login`'
+      : 'see --help';
+    const report = { code: 'USAGE_ERROR', message, hint, exit_code: EXIT_USAGE };
+    rt.stderr.write(wantsJson ? `${safeJson({ error: report })}\n` : `${sanitizeText(`error USAGE_ERROR: ${message} (hint: ${hint})`)}\n`);
     return EXIT_USAGE;
   }
 }

@@ -94,6 +94,12 @@ export interface Column {
   min?: number;
   /** Which columns give way first: higher first (default 1; ids 0, the last to shrink). */
   shrink?: number;
+  /**
+   * A column that is left out, rather than cut, when the table is wider than the terminal: the
+   * highest `drop` goes first, before any cell is cut (ids and times stay whole). `--wide` and
+   * piped output keep every column; a dim line under the table names what was left out.
+   */
+  drop?: number;
 }
 
 const GAP = 2;
@@ -156,7 +162,12 @@ export function fitWidths(columns: Column[], natural: number[], limit: number | 
  * An aligned table; cells may contain colour codes. On a terminal (`styles.width`) it fits the
  * width: cells are cut with an ellipsis (`--wide` shows them whole).
  */
-export function renderTable(columns: Column[], rows: string[][], styles: Styles): string {
+export function renderTable(allColumns: Column[], allRows: string[][], styles: Styles): string {
+  const keep = droppedToFit(allColumns, allRows, styles.width);
+  const columns = allColumns.filter((_, i) => keep[i]);
+  const rows = allRows.map((r) => r.filter((_, i) => keep[i]));
+  const dropped = allColumns.filter((_, i) => !keep[i]).map((c) => c.header);
+  if (dropped.length) styles.truncated?.();
   const natural = columns.map((c, i) => Math.max(visibleLength(c.header), ...rows.map((r) => visibleLength(r[i] ?? ''))));
   const { widths, cut } = fitWidths(columns, natural, styles.width);
   if (cut) styles.truncated?.();
@@ -169,7 +180,25 @@ export function renderTable(columns: Column[], rows: string[][], styles: Styles)
   };
   const lines = [columns.map((c, i) => styles.bold(cell(c.header, i))).join(' '.repeat(GAP)).trimEnd()];
   for (const row of rows) lines.push(columns.map((_, i) => cell(row[i] ?? '', i)).join(' '.repeat(GAP)).trimEnd());
+  if (dropped.length) lines.push(styles.dim(`(${dropped.join(', ')} left out to fit ${styles.width} columns: --wide shows all)`));
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Which columns stay (true) so the table fits `limit`: while the natural widths are too wide,
+ * the column with the highest `drop` is left out. Columns without `drop` always stay.
+ */
+export function droppedToFit(columns: Column[], rows: string[][], limit: number | undefined): boolean[] {
+  const keep = columns.map(() => true);
+  if (limit === undefined) return keep;
+  const natural = columns.map((c, i) => Math.max(visibleLength(c.header), ...rows.map((r) => visibleLength(r[i] ?? ''))));
+  const total = () => natural.reduce((sum, w, i) => (keep[i] ? sum + w : sum), 0) + GAP * Math.max(0, keep.filter(Boolean).length - 1);
+  const order = columns.map((c, i) => ({ i, drop: c.drop })).filter((c) => c.drop !== undefined).sort((a, b) => (b.drop ?? 0) - (a.drop ?? 0));
+  for (const { i } of order) {
+    if (total() <= limit) break;
+    keep[i] = false;
+  }
+  return keep;
 }
 
 /** Key/value block: `label  value` lines with aligned values. */
@@ -231,6 +260,7 @@ export class Output {
   readonly #stdoutColor: boolean;
   readonly #stderrColor: boolean;
   readonly #shaping: JsonShaping;
+  readonly #unknownFields: ((missing: string[], available: string[]) => never) | undefined;
 
   constructor(options: {
     mode: OutputMode;
@@ -242,7 +272,10 @@ export class Output {
     /** Columns tables must fit on stdout (human mode on a terminal, unless --wide). */
     width?: number | undefined;
     shaping?: JsonShaping | undefined;
+    /** `--json FIELDS` named fields the output lacks: throw the run's usage error (without it, a warning). */
+    unknownFields?: ((missing: string[], available: string[]) => never) | undefined;
   }) {
+    this.#unknownFields = options.unknownFields;
     this.mode = options.mode;
     this.#stdoutColor = options.mode === 'human' && options.stdoutColor;
     this.#stderrColor = options.stderrColor;
@@ -272,9 +305,10 @@ export class Output {
   /** A JSON result as written: fields kept, query applied; a string the query picked is written bare (like `jq -r`). */
   #document(data: unknown, indent: number | undefined): string {
     const shaped = this.#shaping.fields || this.#shaping.query
-      ? shapeJson(data, this.#shaping, (missing, available) =>
-          this.warn(`no field ${missing.join(', ')} in this output; available: ${available.join(', ')}`),
-        )
+      ? shapeJson(data, this.#shaping, (missing, available) => {
+          if (this.#unknownFields) this.#unknownFields(missing, available);
+          else this.warn(`no field ${missing.join(', ')} in this output; available: ${available.join(', ')}`);
+        })
       : data;
     if (this.#shaping.query && typeof shaped === 'string') return sanitizeText(shaped);
     return safeJson(shaped === undefined ? null : shaped, indent);

@@ -3,6 +3,7 @@
  * commander's types; `main()` passes the class in after loading it.
  */
 import type { Command as CommandClass, Option as OptionClass } from 'commander';
+import { helpAfter } from './examples.js';
 import { REGISTRY, type RegistryEntry } from './registry.js';
 import { type Run, attachRun, runOf } from './state.js';
 
@@ -49,7 +50,8 @@ export function createProgram(Command: typeof CommandClass, run: Run, Option: ty
     .addOption(new Option('--json-fields <fields>').hideHelp())
     .addHelpText('after', GLOBAL_HELP)
     .showSuggestionAfterError(true)
-    .configureHelp({ showGlobalOptions: true })
+    // Global options are listed once (`trx-rent --help`); each command's help ends with a pointer there.
+    .configureHelp({ showGlobalOptions: false })
     .exitOverride()
     .configureOutput({
       writeOut: (text) => void stdout.write(text),
@@ -71,6 +73,12 @@ export function createProgram(Command: typeof CommandClass, run: Run, Option: ty
 
 const loaded = new WeakSet<CommandClass>();
 
+/** EXAMPLES and the global-options footer under the help of `cmd` and each of its subcommands. */
+function addExamples(cmd: CommandClass, path: string): void {
+  cmd.addHelpText('after', helpAfter(path));
+  for (const child of cmd.commands) if (child.name() !== 'help') addExamples(child, `${path} ${child.name()}`);
+}
+
 /** Load every registry entry's module onto `program` (for the completion scripts). */
 export async function loadAllCommands(program: CommandClass): Promise<CommandClass> {
   for (const entry of REGISTRY) {
@@ -88,6 +96,7 @@ export async function loadCommand(sub: CommandClass, entry: RegistryEntry): Prom
   sub.description(mod.description || entry.summary);
   if (mod.register) {
     mod.register(sub, { loadAll: () => loadAllCommands(sub.parent ?? sub) });
+    addExamples(sub, entry.name);
   } else {
     sub
       .allowUnknownOption()

@@ -99,7 +99,27 @@ export function renderPreview(
     ],
     rows,
     s,
-  )}`;
+  )}${renderBurnComparison(request.resource, request.amount, optionCostSun(preview.best, request.amount), s)}`;
+}
+
+/**
+ * What the network burns (TRX) when a transaction has no staked or rented resource: energy at
+ * `getEnergyFee` SUN per unit, bandwidth at `getTransactionFee` SUN per byte. These are the
+ * network's current defaults (chain parameters 11 and 3); a node's own values would be read with
+ * `wallet/getchainparameters`, which the account API does not expose, so the comparison says
+ * which price it assumed.
+ */
+export const BURN_FEE_SUN = { ENERGY: 100, BANDWIDTH: 1000 } as const;
+
+/** `burning instead: … TRX; renting saves … TRX (…%)`, next to the rental cost. */
+export function renderBurnComparison(resource: string, amount: number, rentalSun: number, s: Styles): string {
+  const fee = BURN_FEE_SUN[resource === 'BANDWIDTH' ? 'BANDWIDTH' : 'ENERGY'];
+  const burnSun = amount * fee;
+  const saved = burnSun - rentalSun;
+  const unit = resource === 'BANDWIDTH' ? 'byte' : 'unit';
+  const share = burnSun > 0 ? Math.round((saved / burnSun) * 100) : 0;
+  const verdict = saved > 0 ? s.green(`renting saves ${trxOf(saved)} TRX (${share}%)`) : s.yellow(`renting costs ${trxOf(-saved)} TRX more than burning`);
+  return `${s.dim('rent')}  ${trxOf(rentalSun)} TRX   ${s.dim('burn instead')}  ${trxOf(burnSun)} TRX ${s.dim(`(${fee} SUN per ${unit}, the network's default fee)`)}\n${verdict}\n`;
 }
 
 /** `energy_needed` -> `energy needed` */

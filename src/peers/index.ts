@@ -30,14 +30,41 @@ function isMissing(error: unknown): boolean {
   return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND' || /Cannot find (module|package)/.test(message);
 }
 
-async function load<T>(specifier: string, importer: () => Promise<T>, packages: PeerName[], feature: string): Promise<T> {
+/** The packages a feature needs together, each with a literal import() to check it is there. */
+type Group = ReadonlyArray<readonly [PeerName, () => Promise<unknown>]>;
+
+/**
+ * Paying x402 calls needs all three (the client, the EVM scheme, viem's signing): when one is
+ * missing, every missing one is named in the same error, so one `npm install` fixes it.
+ */
+const PAYMENT: Group = [
+  ['viem', () => import('viem/accounts')],
+  ['@x402/core', () => import('@x402/core/client')],
+  ['@x402/evm', () => import('@x402/evm/exact/client')],
+];
+
+/** Which of `group`'s packages cannot be imported (all of them missing is one error, one install). */
+async function missingOf(packages: PeerName[], group: Group | undefined): Promise<PeerName[]> {
+  if (!group) return packages;
+  const results = await Promise.allSettled(group.map(([, importer]) => importer()));
+  const missing = group
+    .filter((_, i) => {
+      const r = results[i]!;
+      return r.status === 'rejected' && isMissing(r.reason);
+    })
+    .map(([name]) => name);
+  return missing.length ? missing : packages;
+}
+
+async function load<T>(specifier: string, importer: () => Promise<T>, packages: PeerName[], feature: string, group?: Group): Promise<T> {
   let pending = cache.get(specifier) as Promise<T> | undefined;
   if (!pending) {
-    pending = importer().catch((error: unknown) => {
+    pending = importer().catch(async (error: unknown) => {
       cache.delete(specifier);
       if (isMissing(error)) {
+        const missing = await missingOf(packages, group);
         throw new MissingPeerDependencyError(
-          packages.map((p) => `${p}@${PEER_VERSIONS[p]}`),
+          missing.map((p) => `${p}@${PEER_VERSIONS[p]}`),
           feature,
           error,
         );
@@ -54,13 +81,13 @@ async function load<T>(specifier: string, importer: () => Promise<T>, packages: 
 export const loadViem = () => load('viem', () => import('viem'), ['viem'], 'TIP-712/EIP-712 signing and verification');
 /** `viem/accounts` (private-key accounts), imported on first call. Not installed: MissingPeerDependencyError (viem). */
 export const loadViemAccounts = () =>
-  load('viem/accounts', () => import('viem/accounts'), ['viem'], 'Signing with a private key');
+  load('viem/accounts', () => import('viem/accounts'), ['viem'], 'Paying x402 calls (signing with a private key)', PAYMENT);
 /** `@x402/core/client`, imported on first call. Not installed: MissingPeerDependencyError (@x402/core, viem). */
 export const loadX402Core = () =>
-  load('@x402/core/client', () => import('@x402/core/client'), ['@x402/core', 'viem'], 'Paying x402 challenges');
+  load('@x402/core/client', () => import('@x402/core/client'), ['@x402/core'], 'Paying x402 calls', PAYMENT);
 /** `@x402/evm/exact/client` (USDC on Base), imported on first call. Not installed: MissingPeerDependencyError (@x402/evm, viem). */
 export const loadX402Evm = () =>
-  load('@x402/evm/exact/client', () => import('@x402/evm/exact/client'), ['@x402/evm', 'viem'], 'Paying in USDC on Base');
+  load('@x402/evm/exact/client', () => import('@x402/evm/exact/client'), ['@x402/evm'], 'Paying x402 calls in USDC on Base', PAYMENT);
 /** `tronweb`, imported on first call. Not installed: MissingPeerDependencyError (tronweb). */
 export const loadTronWeb = () => load('tronweb', () => import('tronweb'), ['tronweb'], 'Building transactions with tronweb');
 

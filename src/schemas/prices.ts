@@ -65,7 +65,8 @@ export const PriceEntry = z.looseObject({
 export type PriceEntry = Known<z.infer<typeof PriceEntry>>;
 
 /** Periods `getPriceHistory` accepts (live service). */
-export const PRICE_HISTORY_PERIODS = ['1h', '6h', '24h', '7d', '30d'] as const;
+import { PRICE_HISTORY_PERIODS } from './enums.js';
+export { PRICE_HISTORY_PERIODS };
 
 /** Query of `getPriceHistory` (follows the live service). Every field is optional. */
 export const PriceHistoryQuery = z.strictObject({

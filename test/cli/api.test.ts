@@ -139,7 +139,7 @@ describe('orders, balance, history', () => {
     const got = await runCliInProcess(['orders', 'get', id, '--json'], { env });
     expect(json(got).id).toBe(id);
     const table = await runCliInProcess(['orders', 'list', '--no-json'], { env });
-    expect(table.stdout).toMatch(/^ID\s+STATUS\s+RESOURCE/);
+    expect(table.stdout).toMatch(/^ID\s+STATUS\s+AMOUNT\s+FOR\s+TO\s+CREATED \(UTC\)/);
     expect(table.stdout).toContain(id);
     const missing = await runCliInProcess(['orders', 'get', '00000000-0000-0000-0000-000000000000', '--json'], { env });
     expect(missing.code).toBe(4);

@@ -73,7 +73,16 @@ describe('--version and --help', () => {
     expect(own.code).toBe(0);
     expect(own.stdout).toContain('Usage: trx-rent buy <amount> [energy|bandwidth] --to ADDRESS --duration 1h');
     expect(own.stdout).toContain('--max-price <sun>');
-    expect(own.stdout).toContain('Global Options:');
+    // gh-like: the command's own options and EXAMPLES; the global options once, at the top level.
+    expect(own.stdout).not.toContain('Global Options:');
+    expect(own.stdout).toMatch(/Examples:\n  \$ trx-rent buy 65000 --to \S+ --duration 1h --wait\n/);
+    expect(own.stdout).toMatch(/Global options \(--json \[FIELDS\][\s\S]*see `trx-rent --help`/);
+    for (const args of [['orders', 'get', '--help'], ['history', '--help'], ['x402', 'prices', '--help'], ['prices', '--help']]) {
+      const r = await runCliInProcess(args);
+      const examples = /Examples:\n((?:  \$ .+\n)+)/.exec(r.stdout)?.[1]?.trim().split('\n') ?? [];
+      expect(examples.length, args.join(' ')).toBeGreaterThanOrEqual(2);
+      expect(examples.every((e) => e.startsWith(`  $ trx-rent`) || e.startsWith('$ trx-rent')), args.join(' ')).toBe(true);
+    }
     const viaHelp = await runCliInProcess(['help', 'orders']);
     expect(viaHelp.code).toBe(0);
     expect(viaHelp.stdout).toMatch(/list \[options\]/);

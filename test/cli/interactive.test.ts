@@ -127,18 +127,44 @@ describe.skipIf(!hasScript)('in a pseudo-terminal', { timeout: 30_000 }, () => {
     expect(mock.state.orders.get(mock.state.demo.account_id, id!)?.status).toBe('PENDING'); // the order goes on
   });
 
-  it('tables fit an 80-column terminal (cut with …); --wide prints them whole', async () => {
+  it('orders list and history fit an 80-column terminal with whole ids and distinct times; --wide prints every column', async () => {
     const env = { TRX_RENT_BASE_URL: mock.url, TRX_RENT_API_KEY: mock.apiKey };
+    // Three filled orders a little over a second apart, so their times differ only in seconds.
+    const placed: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await runCliInProcess(['buy', '65000', '--to', ADDRESS, '--duration', '1h', '--yes', '--wait', '--json'], { env, timeoutMs: 15_000 });
+      expect(r.code, r.stderr).toBe(0);
+      placed.push((JSON.parse(r.stdout) as { id: string }).id);
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+    }
+    const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
     const width = (out: string) => Math.max(...out.split('\n').map((l) => [...l].length));
-    const narrow = await inPty(['orders', 'list'], [], env, 15_000, 80);
-    expect(narrow.code, narrow.output).toBe(0);
-    expect(narrow.output).toMatch(/[0-9a-f-]{4}…[0-9a-f]{4}/); // ids cut in the middle
-    expect(width(narrow.output)).toBeLessThanOrEqual(80);
-    const wide = await inPty(['orders', 'list', '--wide'], [], env, 15_000, 80);
-    expect(wide.code, wide.output).toBe(0);
-    expect(wide.output).toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/);
-    expect(width(wide.output)).toBeGreaterThan(80);
-  });
+    const rowsOf = (out: string, id: string) => out.split('\n').filter((l) => l.includes(id));
+    for (const [args, timeColumn] of [[['orders', 'list'], 'CREATED (UTC)'], [['history'], 'TIME (UTC)']] as const) {
+      const narrow = await inPty([...args], [], env, 15_000, 80);
+      expect(narrow.code, narrow.output).toBe(0);
+      expect(width(narrow.output), narrow.output).toBeLessThanOrEqual(80);
+      expect(narrow.output).not.toContain('…');
+      expect(narrow.output).toContain(timeColumn);
+      const times = placed.map((id) => {
+        const [row] = rowsOf(narrow.output, id); // the whole id is on the row
+        expect(row, `${args.join(' ')}: ${id}\n${narrow.output}`).toBeDefined();
+        return /\b(\d{2}:\d{2}:\d{2})\b/.exec(row!)?.[1];
+      });
+      expect(new Set(times).size, `${args.join(' ')} times ${times.join(' ')}`).toBe(3);
+      expect(narrow.output).toMatch(/left out to fit 80 columns: --wide shows all/);
+      const wide = await inPty([...args, '--wide'], [], env, 15_000, 80);
+      expect(wide.code, wide.output).toBe(0);
+      expect(wide.output).not.toMatch(/left out/);
+      expect(wide.output).toContain(args[0] === 'orders' ? ADDRESS : 'SUN/UNIT');
+      expect(wide.output).toMatch(UUID);
+    }
+    // A prefix of the id, as `git show <short hash>`: the order, at the terminal.
+    const got = await inPty(['orders', 'get', placed[1]!.slice(0, 8)], [], env, 15_000, 80);
+    expect(got.code, got.output).toBe(0);
+    expect(got.output).toMatch(new RegExp(`order\\s+${placed[1]}`));
+    expect(got.output).toMatch(/status\s+FILLED/);
+  }, 60_000);
 
   it('login asks for the key without echoing it', async () => {
     const r = await inPty(

@@ -79,11 +79,21 @@ describe('--json FIELDS', () => {
     expect(json<Array<{ resource: string }>>(r).every((row) => row.resource === 'BANDWIDTH')).toBe(true);
   });
 
-  it('an unknown field is named on stderr with the available ones; the rest is printed', async () => {
+  it('an unknown field is an error (exit 2, as gh) naming the available ones; nothing is printed', async () => {
     const r = await runCliInProcess(['balance', '--json', 'trx,nope'], { env });
-    expect(r.code).toBe(0);
-    expect(json(r)).toEqual({ trx: expect.any(Number) });
-    expect(r.stderr).toMatch(/no field nope in this output; available: trx, usdt, trx_locked/);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(errorLine(r)).toMatchObject({ code: 'UNKNOWN_FIELD', message: 'no field nope in this output', hint: expect.stringMatching(/^available: trx, usdt, trx_locked/) });
+  });
+
+  it('at a terminal, a --query or --json FIELDS error is words, not JSON', async () => {
+    const r = await runCliInProcess(['balance', '--json', 'trx,nope'], { env: { ...env, NO_COLOR: '1' }, isTTY: true, columns: 80 });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error UNKNOWN_FIELD: no field nope in this output \(hint: available: trx/m);
+    const q = await runCliInProcess(['balance', '--query', '[?status=='], { env: { ...env, NO_COLOR: '1' }, isTTY: true, columns: 80 });
+    expect(q.code).toBe(2);
+    expect(q.stderr).toMatch(/^error \w+: /m);
+    expect(q.stderr).not.toMatch(/^\{/m);
   });
 });
 
@@ -121,14 +131,16 @@ describe('--query (JMESPath, no external binary)', () => {
 });
 
 describe('tables on a terminal fit its width', () => {
-  it('cuts cells with an ellipsis (ids in the middle) to fit 80 columns; --wide shows them whole', async () => {
+  it('fits 80 columns by leaving columns out (ids whole, never cut); --wide shows every column', async () => {
     const configDir = tempDir();
     const narrow = await runCliInProcess(['orders', 'list', '--no-color'], { env, isTTY: true, columns: 80, configDir });
     expect(narrow.code, narrow.stderr).toBe(0);
     const lines = narrow.stdout.trimEnd().split('\n');
     expect(lines.length).toBeGreaterThanOrEqual(3);
     for (const line of lines) expect(visibleLength(line), line).toBeLessThanOrEqual(80);
-    expect(narrow.stdout).toContain('…');
+    expect(narrow.stdout).not.toContain('…');
+    expect(narrow.stdout).toMatch(/\(TO left out to fit 80 columns: --wide shows all\)/);
+    for (const id of json<string[]>(await runCliInProcess(['orders', 'list', '--query', '[].id'], { env }))) expect(narrow.stdout).toContain(id);
     const wide = await runCliInProcess(['orders', 'list', '--wide', '--no-color'], { env, isTTY: true, columns: 80, configDir });
     expect(wide.stdout).not.toContain('…');
     expect(Math.max(...wide.stdout.split('\n').map(visibleLength))).toBeGreaterThan(80);
@@ -253,7 +265,7 @@ describe('trx-rent api METHOD PATH (the SDK request core)', () => {
     expect(tty.stdout).toMatch(/paid 0\.01 USD in USDT on TRON/);
     expect(tty.stdout).not.toContain('{');
     const prices = await runCliInProcess(['x402', 'prices', '--yes', '--scheme', 'exact_permit', '--no-color'], { env: wallet, isTTY: true, columns: 100, timeoutMs: 30_000 });
-    expect(prices.stdout).toMatch(/^PROVIDER\s+PRICE SUN\s+AVAILABLE/m);
+    expect(prices.stdout).toMatch(/^PROVIDER\s+RESOURCE\s+SUN\/UNIT\s+TRX\/UNIT\s+TIER\s+AVAILABLE/m);
     const piped = await runCliInProcess(args, { env: wallet, timeoutMs: 30_000 });
     expect(json(piped)).toMatchObject({ data: { address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' }, payment: { amount_usd: '0.01' } });
   });

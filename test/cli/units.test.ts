@@ -140,7 +140,7 @@ describe('prices ranking', () => {
       ['b', 35, 3600],
       ['a', 40, 3600],
     ]);
-    expect(rows[0]).toMatchObject({ cost_sun: '2275000', cost_trx: '2.275', price_trx: '0.000035' });
+    expect(rows[0]).toMatchObject({ cost_sun: '2275000', cost_trx: 2.275, price_trx: '0.000035' });
     expect(rankPrices([p('a', [[3600, 40]])], 'BANDWIDTH', 3600)).toEqual([]);
   });
 });

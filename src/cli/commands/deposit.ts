@@ -78,7 +78,8 @@ const command: CommandModule = {
                 ['to', ctx.out.s.bold(prepared.address)],
                 ['memo', prepared.memo],
                 ['memo hex', prepared.memo_hex],
-                ['note', prepared.note],
+                // The server's note names its raw endpoint; from here the next step is a command.
+                ['next', `sign a TRX transfer of this amount to this address with the memo as its data, then: trx-rent deposit submit --file tx.json`],
               ],
               ctx.out.s,
             ),

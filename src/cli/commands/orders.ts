@@ -1,13 +1,14 @@
 import type { Command } from 'commander';
 import type { Order } from '../../schemas/index.js';
-import { type Context, action } from '../context.js';
-import { formatDuration, formatTime, groupDigits } from '../format.js';
+import { action } from '../context.js';
+import { compactTimes, formatDuration, groupDigits } from '../format.js';
 import { renderTable } from '../output.js';
 import { LIMITS, ORDER_STATUSES, orList } from '../facts.js';
 import { parseChoice, parseDuration, parseInteger } from '../parse.js';
 import type { CommandModule } from '../types.js';
 import { renderOrder, resourceName, statusColor } from '../views.js';
 import { waitForOrder } from '../wait.js';
+import { CliError, EXIT, UsageError } from '../errors.js';
 
 function idInput(id: string | undefined) {
   return {
@@ -16,6 +17,42 @@ function idInput(id: string | undefined) {
     ask: async (p: import('../context.js').Prompts) =>
       (await p.input({ message: 'Order id?', validate: (v: string) => (v.trim() ? true : 'An order id is required') })).trim(),
   };
+}
+
+/** A whole order id (a UUID): used as given, no lookup. */
+const FULL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Orders read at most to resolve a prefix (pages of the API's largest size). */
+const PREFIX_SCAN_LIMIT = 5_000;
+
+/**
+ * The order id `given` stands for, as git resolves a short hash: a whole id as is; otherwise the
+ * one order whose id starts with it. No match is NOT_FOUND; several are an error listing them.
+ */
+export async function resolveOrderId(
+  orders: { list(query: { limit: number; offset: number }): AsyncIterable<Order> },
+  given: string,
+): Promise<string> {
+  const id = given.trim();
+  if (FULL_ID.test(id) || id.length < 4) return id;
+  const prefix = id.toLowerCase();
+  const matches: string[] = [];
+  let seen = 0;
+  for await (const order of orders.list({ limit: LIMITS.ORDER_LIST_MAX_LIMIT, offset: 0 })) {
+    if (String(order.id).toLowerCase().startsWith(prefix)) matches.push(String(order.id));
+    if (++seen >= PREFIX_SCAN_LIMIT) break;
+  }
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length === 0) {
+    throw new CliError('NOT_FOUND', `No order id starts with ${id} (among your ${seen} most recent orders).`, {
+      exitCode: EXIT.NOT_FOUND,
+      hint: 'check the id with `trx-rent orders list`',
+    });
+  }
+  throw new UsageError(
+    `${id} is ambiguous: ${matches.length} orders start with it:\n${matches.slice(0, 10).map((m) => `  ${m}`).join('\n')}${matches.length > 10 ? '\n  …' : ''}`,
+    'Give more characters of the id.',
+    'AMBIGUOUS_ID',
+  );
 }
 
 const command: CommandModule = {
@@ -28,86 +65,88 @@ const command: CommandModule = {
       .option('--limit <n>', `page size (1-${LIMITS.ORDER_LIST_MAX_LIMIT})`, String(LIMITS.ORDER_LIST_DEFAULT_LIMIT))
       .option('--offset <n>', 'skip this many orders', '0')
       .option('--all', 'walk every page')
-      .action(action(runList));
+      .action(
+        action<[], { status?: string; limit: string; offset: string; all?: boolean }>(async (ctx, { opts }) => {
+          const status = opts.status ? parseChoice(opts.status, ORDER_STATUSES, '--status') : undefined;
+          const limit = parseInteger(opts.limit, '--limit', { min: 1, max: LIMITS.ORDER_LIST_MAX_LIMIT });
+          const offset = parseInteger(opts.offset, '--offset');
+          const client = await ctx.client();
+          const query = { limit, offset, ...(status ? { status } : {}) };
+          let orders: Order[];
+          let total: number;
+          if (opts.all) {
+            orders = [];
+            const page = (await client.get('orders')).list(query);
+            for await (const order of page) orders.push(order);
+            total = orders.length + offset;
+          } else {
+            const page = await (await client.get('orders')).list(query);
+            orders = page.orders;
+            total = Number(page.total);
+          }
+          // A list is an array; where it sits among the rest goes to stderr (scripts read stdout).
+          const next = offset + orders.length;
+          if (!opts.all && next < total) {
+            ctx.out.diag(ctx.out.e.dim(`${orders.length} of ${total} orders from offset ${offset}; next page: --offset ${next}, or --all for every page`));
+          }
+          ctx.out.result(orders, () => {
+            const s = ctx.out.s;
+            if (!orders.length) return s.dim(`No orders${status ? ` with status ${status}` : ''}.`);
+            // Ids and times stay whole (an id is what `orders get` takes; a prefix will do); on a
+            // narrow terminal the address goes first, then the duration (`orders get` shows both).
+            const created = compactTimes(orders.map((o) => o.created_at));
+            return renderTable(
+              [
+                { header: 'ID', truncate: 'none' },
+                { header: 'STATUS', truncate: 'none' },
+                { header: 'AMOUNT', truncate: 'none' },
+                { header: 'FOR', truncate: 'none', drop: 1 },
+                { header: 'TO', truncate: 'middle', min: 11, drop: 2 },
+                { header: 'CREATED (UTC)', truncate: 'none' },
+              ],
+              orders.map((o, i) => [
+                o.id,
+                statusColor(String(o.status), s),
+                `${groupDigits(String(o.amount))} ${resourceName(String(o.resource_type))}`,
+                formatDuration(Number(o.duration_sec)),
+                String(o.target_address),
+                created[i] ?? '',
+              ]),
+              s,
+            );
+          });
+        }),
+      );
 
     cmd
       .command('get')
       .description('one order with its fills and explorer links')
-      .argument('[id]', 'order id')
-      .action(action(runGet));
+      .argument('[id]', 'order id, or a unique prefix of it (as `orders list` shows)')
+      .action(
+        action<[string?]>(async (ctx, { args: [idArg] }) => {
+          const { id } = await ctx.inputs<{ id: string }>({ id: idInput(idArg) });
+          const client = await ctx.client();
+          const orders = await client.get('orders');
+          const order = await orders.get(await resolveOrderId(orders, id));
+          ctx.out.result(order, () => renderOrder(order, ctx.out.s));
+        }),
+      );
 
     cmd
       .command('wait')
       .description('wait until an order is FILLED (exit 1 if it FAILED or the timeout passes)')
-      .argument('[id]', 'order id')
+      .argument('[id]', 'order id, or a unique prefix of it')
       .option('--timeout <duration>', 'give up after this long', '2m')
-      .action(action(runWait));
+      .action(
+        action<[string?], { timeout: string }>(async (ctx, { args: [idArg], opts }) => {
+          const timeoutMs = parseDuration(opts.timeout, '--timeout') * 1000;
+          const { id } = await ctx.inputs<{ id: string }>({ id: idInput(idArg) });
+          const client = await ctx.client();
+          const order = await waitForOrder(ctx, client, await resolveOrderId(await client.get('orders'), id), timeoutMs);
+          ctx.out.result(order, () => renderOrder(order, ctx.out.s));
+        }),
+      );
   },
 };
-
-async function runList(ctx: Context, { opts }: { args: []; opts: { status?: string; limit: string; offset: string; all?: boolean }; cmd: Command }): Promise<number | void> {
-  const status = opts.status ? parseChoice(opts.status, ORDER_STATUSES, '--status') : undefined;
-  const limit = parseInteger(opts.limit, '--limit', { min: 1, max: LIMITS.ORDER_LIST_MAX_LIMIT });
-  const offset = parseInteger(opts.offset, '--offset');
-  const client = await ctx.client();
-  const query = { limit, offset, ...(status ? { status } : {}) };
-  let orders: Order[];
-  let total: number;
-  if (opts.all) {
-    orders = [];
-    const page = (await client.get('orders')).list(query);
-    for await (const order of page) orders.push(order);
-    total = orders.length + offset;
-  } else {
-    const page = await (await client.get('orders')).list(query);
-    orders = page.orders;
-    total = Number(page.total);
-  }
-  // A list is an array; where it sits among the rest goes to stderr (scripts read stdout).
-  const next = offset + orders.length;
-  if (!opts.all && next < total) {
-    ctx.out.diag(ctx.out.e.dim(`${orders.length} of ${total} orders from offset ${offset}; next page: --offset ${next}, or --all for every page`));
-  }
-  ctx.out.result(orders, () => {
-    const s = ctx.out.s;
-    if (!orders.length) return s.dim(`No orders${status ? ` with status ${status}` : ''}.`);
-    return renderTable(
-      [
-        { header: 'ID', truncate: 'middle', shrink: 0, min: 13 },
-        { header: 'STATUS', truncate: 'none' },
-        { header: 'RESOURCE', truncate: 'none' },
-        { header: 'AMOUNT', align: 'right', truncate: 'none' },
-        { header: 'DURATION', truncate: 'none' },
-        { header: 'TO', truncate: 'middle', shrink: 2, min: 11 },
-        { header: 'CREATED', shrink: 3, min: 10 },
-      ],
-      orders.map((o) => [
-        o.id,
-        statusColor(String(o.status), s),
-        resourceName(String(o.resource_type)),
-        groupDigits(String(o.amount)),
-        formatDuration(Number(o.duration_sec)),
-        String(o.target_address),
-        formatTime(o.created_at),
-      ]),
-      s,
-    );
-  });
-}
-
-async function runGet(ctx: Context, { args: [idArg] }: { args: [string?]; opts: Record<string, unknown>; cmd: Command }): Promise<number | void> {
-  const { id } = await ctx.inputs<{ id: string }>({ id: idInput(idArg) });
-  const client = await ctx.client();
-  const order = await (await client.get('orders')).get(id);
-  ctx.out.result(order, () => renderOrder(order, ctx.out.s));
-}
-
-async function runWait(ctx: Context, { args: [idArg], opts }: { args: [string?]; opts: { timeout: string }; cmd: Command }): Promise<number | void> {
-  const timeoutMs = parseDuration(opts.timeout, '--timeout') * 1000;
-  const { id } = await ctx.inputs<{ id: string }>({ id: idInput(idArg) });
-  const client = await ctx.client();
-  const order = await waitForOrder(ctx, client, id, timeoutMs);
-  ctx.out.result(order, () => renderOrder(order, ctx.out.s));
-}
 
 export default command;

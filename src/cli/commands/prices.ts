@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
-import type { ProviderPrice } from '../../schemas/index.js';
-import { type Context, action } from '../context.js';
+import type { PriceEntry, ProviderPrice } from '../../schemas/index.js';
+import { PRICE_HISTORY_PERIODS } from '../facts.js';
+import { action } from '../context.js';
 import { costSun, formatDuration, formatTime, groupDigits, trxOf } from '../format.js';
 import { renderTable } from '../output.js';
-import { type Resource, parseDuration, parseResource, parseUnits } from '../parse.js';
+import { type Resource, parseChoice, parseDuration, parseResource, parseUnits } from '../parse.js';
 import type { CommandModule } from '../types.js';
 
 export interface PriceRow {
@@ -16,8 +17,10 @@ export interface PriceRow {
   available: number;
   is_market: boolean;
   fetched_at: string | number;
+  /** Exact decimal SUN (a price per unit may be fractional). */
   cost_sun?: string;
-  cost_trx?: string;
+  /** A number, as `preview`'s cost_trx (the API's) is. */
+  cost_trx?: number;
 }
 
 /** Providers that can rent `resource` for `durationSec`, cheapest first. */
@@ -42,11 +45,54 @@ export function rankPrices(list: ProviderPrice[], resource: Resource, durationSe
     };
     if (amount !== undefined) {
       row.cost_sun = costSun(amount, price);
-      row.cost_trx = trxOf(row.cost_sun);
+      row.cost_trx = Number(trxOf(row.cost_sun));
     }
     rows.push(row);
   }
   return rows.sort((a, b) => a.price_sun - b.price_sun || b.available - a.available || a.provider.localeCompare(b.provider));
+}
+
+const SPARK = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+
+/**
+ * `values` (oldest first) as a sparkline of at most `width` characters: each character is the
+ * mean of its share of the points, scaled between the lowest and highest mean (a flat series is
+ * a flat line).
+ */
+export function sparkline(values: number[], width: number): string {
+  if (!values.length) return '';
+  const n = Math.min(width, values.length);
+  const buckets = Array.from({ length: n }, (_, i) => {
+    const part = values.slice(Math.floor((i * values.length) / n), Math.floor(((i + 1) * values.length) / n));
+    return part.reduce((a, b) => a + b, 0) / part.length;
+  });
+  const low = Math.min(...buckets);
+  const high = Math.max(...buckets);
+  return buckets.map((v) => SPARK[high === low ? 3 : Math.round(((v - low) / (high - low)) * (SPARK.length - 1))]).join('');
+}
+
+export interface PriceTrend {
+  provider: string;
+  points: number;
+  low: number;
+  high: number;
+  now: number;
+  line: string;
+}
+
+/** Each provider's price over the period (entries of GET /prices/history), oldest to newest. */
+export function priceTrends(entries: PriceEntry[], width: number): PriceTrend[] {
+  const byProvider = new Map<string, Array<{ at: number; price: number }>>();
+  for (const e of entries) {
+    const at = typeof e.polled_at === 'number' ? (e.polled_at > 1e12 ? e.polled_at : e.polled_at * 1000) : Date.parse(String(e.polled_at));
+    const list = byProvider.get(e.provider) ?? [];
+    list.push({ at, price: Number(e.price_sun) });
+    byProvider.set(e.provider, list);
+  }
+  return [...byProvider].map(([provider, list]) => {
+    const prices = list.sort((a, b) => a.at - b.at).map((p) => p.price);
+    return { provider, points: prices.length, low: Math.min(...prices), high: Math.max(...prices), now: prices.at(-1)!, line: sparkline(prices, width) };
+  }).sort((a, b) => a.now - b.now || a.provider.localeCompare(b.provider));
 }
 
 const command: CommandModule = {
@@ -58,45 +104,73 @@ const command: CommandModule = {
       .argument('[resource]', 'energy or bandwidth', 'energy')
       .option('-d, --duration <duration>', 'rental duration: 30m, 1h, 3d or seconds', '1h')
       .option('-a, --amount <units>', 'also show the total cost for this many units')
-      .action(action(runPrices));
+      .action(
+        action<[string], { duration: string; amount?: string }>(async (ctx, { args: [resourceArg], opts }) => {
+          const resource = parseResource(resourceArg);
+          const durationSec = parseDuration(opts.duration);
+          const amount = opts.amount === undefined ? undefined : parseUnits(opts.amount, '--amount');
+          const client = await ctx.client({ auth: false });
+          const list = await (await client.get('prices')).list();
+          const rows = rankPrices(list, resource, durationSec, amount);
+          ctx.out.result(rows, () => {
+            const s = ctx.out.s;
+            const title = `${s.bold(resource === 'ENERGY' ? 'Energy' : 'Bandwidth')} for ${formatDuration(durationSec)}: ${rows.length} of ${list.length} providers, cheapest first`;
+            if (!rows.length) return `${title}\n${s.yellow('No provider offers this duration.')}`;
+            const columns = [
+              { header: 'PROVIDER', shrink: 0 },
+              { header: 'SUN/UNIT', align: 'right' as const, truncate: 'none' as const },
+              { header: 'TRX/UNIT', align: 'right' as const, truncate: 'none' as const },
+              { header: 'TIER', truncate: 'none' as const },
+              { header: 'AVAILABLE', align: 'right' as const, truncate: 'none' as const },
+              ...(amount !== undefined ? [{ header: `COST OF ${groupDigits(String(amount))}`, align: 'right' as const, truncate: 'none' as const }] : []),
+              { header: 'UPDATED', shrink: 3 },
+            ];
+            const table = renderTable(
+              columns,
+              rows.map((r, i) => [
+                i === 0 ? s.green(r.provider) : r.provider,
+                String(r.price_sun),
+                r.price_trx,
+                formatDuration(r.duration_sec),
+                groupDigits(String(r.available)),
+                ...(amount !== undefined ? [`${r.cost_trx} TRX`] : []),
+                s.dim(formatTime(r.fetched_at)),
+              ]),
+              s,
+            );
+            return `${title}\n${table}`;
+          });
+        }),
+      );
+
+    cmd
+      .command('history')
+      .description("each provider's price over a period: a sparkline with low, high and now at a terminal; the API's entries with --json or piped")
+      .option('--period <period>', PRICE_HISTORY_PERIODS.join(', '), '24h')
+      .option('--resource <resource>', 'energy or bandwidth', 'energy')
+      .option('--provider <name>', 'only this provider')
+      .action(
+        action<[], { period: string; resource: string; provider?: string }>(async (ctx, { opts }) => {
+          const period = parseChoice(opts.period, PRICE_HISTORY_PERIODS, '--period');
+          const resource = parseResource(opts.resource);
+          const client = await ctx.client({ auth: false });
+          const entries = await (await client.get('prices')).history({ period, resource, ...(opts.provider ? { provider: opts.provider } : {}) });
+          ctx.out.result(entries, () => {
+            const s = ctx.out.s;
+            const title = `${s.bold(resource === 'ENERGY' ? 'Energy' : 'Bandwidth')} price per unit (SUN) over ${period}, cheapest now first`;
+            if (!entries.length) return `${title}\n${s.dim('No prices in this period.')}`;
+            const names = Math.max(8, ...entries.map((e) => e.provider.length));
+            // Room for the line: the terminal's width less the name and the three figures.
+            const width = Math.max(10, Math.min(48, (s.width ?? 80) - names - 36));
+            const trends = priceTrends(entries, width);
+            const lines = trends.map(
+              (t) => `${t.provider.padEnd(names)}  ${s.cyan(t.line.padEnd(width))}  ${s.dim('low')} ${String(t.low).padStart(4)}  ${s.dim('high')} ${String(t.high).padStart(4)}  ${s.dim('now')} ${s.bold(String(t.now))}`,
+            );
+            return `${title}\n${lines.join('\n')}\n${s.dim(`${entries.length} polls; trx-rent prices history --json for the data`)}`;
+          });
+        }),
+      );
   },
 };
-
-async function runPrices(ctx: Context, { args: [resourceArg], opts }: { args: [string]; opts: { duration: string; amount?: string }; cmd: Command }): Promise<number | void> {
-  const resource = parseResource(resourceArg);
-  const durationSec = parseDuration(opts.duration);
-  const amount = opts.amount === undefined ? undefined : parseUnits(opts.amount, '--amount');
-  const client = await ctx.client({ auth: false });
-  const list = await (await client.get('prices')).list();
-  const rows = rankPrices(list, resource, durationSec, amount);
-  ctx.out.result(rows, () => {
-    const s = ctx.out.s;
-    const title = `${s.bold(resource === 'ENERGY' ? 'Energy' : 'Bandwidth')} for ${formatDuration(durationSec)}: ${rows.length} of ${list.length} providers, cheapest first`;
-    if (!rows.length) return `${title}\n${s.yellow('No provider offers this duration.')}`;
-    const columns = [
-      { header: 'PROVIDER', shrink: 0 },
-      { header: 'SUN/UNIT', align: 'right' as const, truncate: 'none' as const },
-      { header: 'TRX/UNIT', align: 'right' as const, truncate: 'none' as const },
-      { header: 'TIER', truncate: 'none' as const },
-      { header: 'AVAILABLE', align: 'right' as const, truncate: 'none' as const },
-      ...(amount !== undefined ? [{ header: `COST OF ${groupDigits(String(amount))}`, align: 'right' as const, truncate: 'none' as const }] : []),
-      { header: 'UPDATED', shrink: 3 },
-    ];
-    const table = renderTable(
-      columns,
-      rows.map((r, i) => [
-        i === 0 ? s.green(r.provider) : r.provider,
-        String(r.price_sun),
-        r.price_trx,
-        formatDuration(r.duration_sec),
-        groupDigits(String(r.available)),
-        ...(amount !== undefined ? [`${r.cost_trx} TRX`] : []),
-        s.dim(formatTime(r.fetched_at)),
-      ]),
-      s,
-    );
-    return `${title}\n${table}`;
-  });
-}
 
 export default command;

@@ -175,7 +175,9 @@ const yesNo = (p: Probe, s: Context['out']['s']) => (p === true ? s.green('✓')
 function render(r: StatusReport, ctx: Context): string {
   const s = ctx.out.s;
   const pairs: Array<[string, string]> = [];
-  pairs.push(['profile', `${s.bold(r.profile.name)} ${s.dim(`(${r.profile.source}${r.profile.saved === false ? '; not saved: run `trx-rent login`' : ''})`)}`]);
+  // `profile default (profile default)` said the name twice: the source is only worth showing when it is not the profile itself.
+  const profileSource = r.profile.source === `profile ${r.profile.name}` ? 'the current profile' : r.profile.source;
+  pairs.push(['profile', `${s.bold(r.profile.name)} ${s.dim(`(${profileSource}${r.profile.saved === false ? '; not saved: run `trx-rent login`' : ''})`)}`]);
   pairs.push(['API', r.base_url ? `${r.base_url.value} ${s.dim(`(from ${r.base_url.source})`)}` : s.red('not set')]);
   if (r.base_url) {
     pairs.push([

@@ -7,6 +7,7 @@
  * shown before paying and confirmed (a terminal prompt, or `--yes` for scripts); `--max-payment`
  * caps what one call may cost (default: the x402 client's, the documented price).
  */
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { type Context, action } from '../context.js';
@@ -16,6 +17,8 @@ import { parseChoice, parseInteger } from '../parse.js';
 import { ENV, type Sourced, type X402Keys, describeSource, isHexKey } from '../settings.js';
 import type { CommandModule } from '../types.js';
 import { renderData } from '../views.js';
+import { formatDuration, groupDigits, trxOf } from '../format.js';
+import { type Styles, renderTable } from '../output.js';
 
 type X402 = typeof import('../../x402/index.js');
 
@@ -60,6 +63,11 @@ function loadWallet(ctx: Context, opts: PaidOptions): Promise<X402Keys> {
 async function findWallet(ctx: Context, opts: PaidOptions): Promise<X402Keys> {
   const keys = await ctx.settingsResolver.x402Keys(opts, () => ctx.readStdin());
   if (keys) return keys;
+  // On the embedded mock a throwaway key pays (the mock accepts any payer; nothing real moves), as `mcp --mock` does.
+  if (ctx.opts.mock) {
+    const value = randomBytes(32).toString('hex');
+    return opts.payWith === 'base' ? { evm: { value: `0x${value}`, source: { kind: 'mock' } } } : { tron: { value, source: { kind: 'mock' } } };
+  }
   if (!ctx.interactive) {
     throw new UsageError('no wallet to pay with', `pass --key-file FILE or set ${ENV.x402TronKey} / ${ENV.x402EvmKey} (a key is never taken as an argument)`, 'MISSING_ARGUMENT');
   }
@@ -122,6 +130,8 @@ export async function paidClient(ctx: Context, opts: PaidOptions): Promise<PaidR
     onPayment: async (quote) => {
       const price = `${quote.amount_usd} USD in ${quote.symbol} on ${quote.networkLabel} (${quote.scheme}) to ${quote.payTo}`;
       ctx.out.info(`${ctx.out.e.bold('x402')} ${quote.method} ${quote.path} costs ${ctx.out.e.bold(price)}, paid by ${quote.payer}`);
+      // The embedded mock's money is pretend: pay without asking, so `--mock x402 …` runs in a pipe too.
+      if (mock) return;
       await ctx.confirm(`Pay ${quote.amount_usd} USD for ${quote.path}?`, `pay ${quote.amount_usd} USD`);
     },
     ...(ctx.opts.verbose ? { logger: { debug: (m: string) => ctx.debug(m) } } : {}),
@@ -130,7 +140,12 @@ export async function paidClient(ctx: Context, opts: PaidOptions): Promise<PaidR
 }
 
 /** Run one paid call; print `{ data, payment }` (json) or the data and a receipt line (human). */
-async function paid<T>(ctx: Context, opts: PaidOptions, call: (run: PaidRun) => Promise<{ data: T; payment: unknown }>): Promise<void> {
+async function paid<T>(
+  ctx: Context,
+  opts: PaidOptions,
+  call: (run: PaidRun) => Promise<{ data: T; payment: unknown }>,
+  human?: (data: T, s: Styles) => string,
+): Promise<void> {
   const run = await paidClient(ctx, opts);
   let result: { data: T; payment: unknown };
   try {
@@ -141,12 +156,36 @@ async function paid<T>(ctx: Context, opts: PaidOptions, call: (run: PaidRun) => 
   const payment = result.payment as { amount_usd: string; symbol: string; network: string; scheme: string; transaction: string | null } | null;
   ctx.out.result({ data: result.data, payment }, () => {
     const s = ctx.out.s;
-    const body = renderData(result.data, s);
+    const body = (human && Array.isArray(result.data) && result.data.length ? human(result.data, s) : renderData(result.data, s)).replace(/\n$/, '');
     const receipt = payment
       ? s.dim(`paid ${payment.amount_usd} USD in ${payment.symbol} on ${run.sdk.networkLabel(payment.network)} (${payment.scheme})${payment.transaction ? `, tx ${payment.transaction}` : ''}`)
       : s.dim('no payment was asked for');
     return `${body}\n${receipt}`;
   });
+}
+
+/** x402 prices with the headers and digit grouping of `trx-rent prices` (SUN/UNIT, TIER, AVAILABLE). */
+function renderX402Prices(rows: Array<Record<string, unknown>>, s: Styles): string {
+  const sorted = [...rows].sort((a, b) => Number(a.price_sun) - Number(b.price_sun));
+  return renderTable(
+    [
+      { header: 'PROVIDER', shrink: 0 },
+      { header: 'RESOURCE', truncate: 'none' },
+      { header: 'SUN/UNIT', align: 'right', truncate: 'none' },
+      { header: 'TRX/UNIT', align: 'right', truncate: 'none' },
+      { header: 'TIER', truncate: 'none' },
+      { header: 'AVAILABLE', align: 'right', truncate: 'none' },
+    ],
+    sorted.map((r, i) => [
+      i === 0 ? s.green(String(r.provider)) : String(r.provider),
+      String(r.resource_type ?? '').toLowerCase(),
+      String(r.price_sun),
+      trxOf(Number(r.price_sun)),
+      r.duration_sec === undefined ? '-' : formatDuration(Number(r.duration_sec)),
+      r.available === undefined ? '-' : groupDigits(String(r.available)),
+    ]),
+    s,
+  );
 }
 
 export function translate(sdk: X402, error: unknown): unknown {
@@ -208,9 +247,19 @@ const command: CommandModule = {
     'environment or a file in scripts). The price is shown before paying; confirm on the terminal or pass --yes. ' +
     '--max-payment caps one call (default: the documented price of a call).',
   register(cmd: Command) {
-    paidOptions(cmd.command('prices').description('energy/bandwidth prices from several providers').argument('[resource]', 'energy, bandwidth or all', 'all')).action(action(runPrices));
+    paidOptions(cmd.command('prices').description('energy/bandwidth prices from several providers').argument('[resource]', 'energy, bandwidth or all', 'all')).action(
+      action<[string], PaidOptions>(async (ctx, { args: [resource], opts }) => {
+        const r = resource.toLowerCase();
+        const query = r === 'all' ? {} : { resource: parseChoice(r, ['energy', 'bandwidth'] as const, 'resource').toUpperCase() as 'ENERGY' | 'BANDWIDTH' };
+        await paid(ctx, opts, ({ client }) => client.prices(query), (rows, s) => renderX402Prices(rows as unknown as Array<Record<string, unknown>>, s));
+      }),
+    );
 
-    paidOptions(cmd.command('account').description('TRX balance, resources and TRC-20 balances of an address').argument('<address>', 'TRON address')).action(action(runAccount));
+    paidOptions(cmd.command('account').description('TRX balance, resources and TRC-20 balances of an address').argument('<address>', 'TRON address')).action(
+      action<[string], PaidOptions>(async (ctx, { args: [address], opts }) => {
+        await paid(ctx, opts, ({ client }) => client.account(address));
+      }),
+    );
 
     paidOptions(
       cmd
@@ -220,13 +269,33 @@ const command: CommandModule = {
         .option('--to <address>', 'recipient')
         .option('--amount <amount>', 'amount (token units)')
         .option('--contract <address>', 'token or contract'),
-    ).action(action(runEstimate));
+    ).action(
+      action<[string], PaidOptions & { to?: string; amount?: string; contract?: string }>(async (ctx, { args: [operation], opts }) => {
+        const op = parseChoice(operation, ESTIMATE_OPERATIONS, 'operation');
+        await paid(ctx, opts, ({ client }) =>
+          client.estimate({
+            operation: op,
+            ...(opts.to ? { to: opts.to } : {}),
+            ...(opts.amount ? { amount: decimal(opts.amount, '--amount') } : {}),
+            ...(opts.contract ? { contract: opts.contract } : {}),
+          }),
+        );
+      }),
+    );
 
     paidOptions(
       cmd.command('swap-quote').description('DEX quote for a token swap').argument('<from>', 'symbol or contract').argument('<to>', 'symbol or contract').argument('<amount>', 'amount of <from>'),
-    ).action(action(runSwapQuote));
+    ).action(
+      action<[string, string, string], PaidOptions>(async (ctx, { args: [from, to, amount], opts }) => {
+        await paid(ctx, opts, ({ client }) => client.swapQuote({ from, to, amount: decimal(amount, 'amount') }));
+      }),
+    );
 
-    paidOptions(cmd.command('network').description('TRON chain parameters').option('--summary', 'the short form')).action(action(runNetwork));
+    paidOptions(cmd.command('network').description('TRON chain parameters').option('--summary', 'the short form')).action(
+      action<[], PaidOptions & { summary?: boolean }>(async (ctx, { opts }) => {
+        await paid(ctx, opts, ({ client }) => client.network({ format: opts.summary ? 'summary' : 'full' }));
+      }),
+    );
 
     paidOptions(
       cmd
@@ -236,7 +305,18 @@ const command: CommandModule = {
         .option('--description <text>')
         .option('--pay-to <address>', 'receiving address (default: a fresh one)')
         .option('--expires-in <seconds>', "lifetime in seconds (default: the service's)"),
-    ).action(action(runInvoice));
+    ).action(
+      action<[string], PaidOptions & { description?: string; payTo?: string; expiresIn?: string }>(async (ctx, { args: [amount], opts }) => {
+        await paid(ctx, opts, ({ client }) =>
+          client.invoice({
+            amount_usdt: decimal(amount, 'amount'),
+            ...(opts.description ? { description: opts.description } : {}),
+            ...(opts.payTo ? { pay_to_address: opts.payTo } : {}),
+            ...(opts.expiresIn !== undefined ? { expires_in_seconds: parseInteger(opts.expiresIn, '--expires-in', { min: 1 }) } : {}),
+          }),
+        );
+      }),
+    );
 
     paidOptions(
       cmd
@@ -247,7 +327,19 @@ const command: CommandModule = {
         .option('--events <list>', `${WATCH_EVENT_TYPES.join(', ')} (comma separated)`)
         .option('--token <address>', 'only this token contract')
         .option('--min-amount <amount>', 'ignore smaller transfers'),
-    ).action(action(runWatch));
+    ).action(
+      action<[string], PaidOptions & { webhookUrl: string; events?: string; token?: string; minAmount?: string }>(async (ctx, { args: [address], opts }) => {
+        await paid(ctx, opts, ({ client }) =>
+          client.watch({
+            address,
+            webhook_url: opts.webhookUrl,
+            ...(opts.events ? { event_types: opts.events.split(',').map((e) => e.trim()) as never } : {}),
+            ...(opts.token ? { token_contract: opts.token } : {}),
+            ...(opts.minAmount ? { min_amount: decimal(opts.minAmount, '--min-amount') } : {}),
+          }),
+        );
+      }),
+    );
 
     paidOptions(
       cmd
@@ -258,7 +350,21 @@ const command: CommandModule = {
         .option('--tolerance <pct>', "accepted difference, percent (default: the service's)")
         .option('--timeout <seconds>', "how long to wait (default: the service's)")
         .option('--webhook-url <url>', 'notified when the payment arrives'),
-    ).action(action(runReceive));
+    ).action(
+      action<[string], PaidOptions & { token?: string; tolerance?: string; timeout?: string; webhookUrl?: string }>(async (ctx, { args: [amount], opts }) => {
+        const tolerance = opts.tolerance === undefined ? undefined : Number(opts.tolerance);
+        if (opts.tolerance !== undefined && (!/^\d+(\.\d+)?$/.test(opts.tolerance) || tolerance! > 100)) throw new UsageError('--tolerance must be a percentage between 0 and 100');
+        await paid(ctx, opts, ({ client }) =>
+          client.receive({
+            expected_amount: decimal(amount, 'amount'),
+            ...(opts.token ? { token_contract: opts.token } : {}),
+            ...(tolerance !== undefined ? { tolerance_pct: tolerance } : {}),
+            ...(opts.timeout !== undefined ? { timeout_seconds: parseInteger(opts.timeout, '--timeout', { min: 1 }) } : {}),
+            ...(opts.webhookUrl ? { webhook_url: opts.webhookUrl } : {}),
+          }),
+        );
+      }),
+    );
 
     paidOptions(
       cmd
@@ -268,14 +374,50 @@ const command: CommandModule = {
         .requiredOption('--amount <usdt>', 'USDT amount')
         .option('--signed-tx-file <path>', 'a signed transaction (JSON); "-" for stdin')
         .option('--memo <text>'),
-    ).action(action(runSend));
+    ).action(
+      action<[], PaidOptions & { to: string; amount: string; signedTxFile?: string; memo?: string }>(async (ctx, { opts }) => {
+        const amount = decimal(opts.amount, '--amount');
+        let signedTx: string | undefined;
+        if (opts.signedTxFile) signedTx = (await readFileOrStdin(ctx, opts.signedTxFile, 'signed transaction')).trim();
+        await paid(ctx, opts, async ({ client, sdk }) => {
+          if (!signedTx) {
+            const wallet = await loadWallet(ctx, opts);
+            if (!wallet.tron) throw new UsageError('signing a transfer needs a TRON key in the wallet');
+            const settings = await ctx.settings(false);
+            const signed = await sdk.signTrc20Transfer({
+              privateKey: wallet.tron.value,
+              to: opts.to,
+              amount,
+              fetch: ctx.fetch,
+              ...(opts.fullNode || ctx.opts.mock ? { fullNode: opts.fullNode ?? settings.baseUrl!.value } : {}),
+            });
+            ctx.out.info(`signed transfer ${signed.txID} from ${signed.from}`);
+            signedTx = signed.signed_tx;
+          }
+          return client.send({ to: opts.to, amount_usdt: amount, signed_tx: signedTx, ...(opts.memo ? { memo: opts.memo } : {}) });
+        });
+      }),
+    );
 
     paidOptions(
       cmd
         .command('send-batch')
         .description('signed transfers in one call (up to the service\'s batch limit): a JSON array of {to, amount, signed_tx}')
         .option('-f, --file <path>', 'the JSON array; "-" or omitted: stdin'),
-    ).action(action(runSendBatch));
+    ).action(
+      action<[], PaidOptions & { file?: string }>(async (ctx, { opts }) => {
+        const text = await readFileOrStdin(ctx, opts.file, 'transfers');
+        let transfers: unknown;
+        try {
+          transfers = JSON.parse(text);
+        } catch {
+          throw new UsageError('the transfers are not JSON', 'pass a JSON array of {to, amount, signed_tx}');
+        }
+        const list = Array.isArray(transfers) ? transfers : (transfers as { transfers?: unknown })?.transfers;
+        if (!Array.isArray(list)) throw new UsageError('expected a JSON array of {to, amount, signed_tx}');
+        await paid(ctx, opts, ({ client }) => client.sendBatch(list as never));
+      }),
+    );
 
     paidOptions(
       cmd
@@ -285,7 +427,15 @@ const command: CommandModule = {
         .argument('<to>', 'symbol or contract')
         .argument('<amount>', 'amount of <from>')
         .option('--slippage <pct>', "accepted slippage, percent (default: the service's)"),
-    ).action(action(runSwapExecute));
+    ).action(
+      action<[string, string, string], PaidOptions & { slippage?: string }>(async (ctx, { args: [from, to, amount], opts }) => {
+        const slippage = opts.slippage === undefined ? undefined : Number(opts.slippage);
+        if (opts.slippage !== undefined && (!/^\d+(\.\d+)?$/.test(opts.slippage) || slippage! > 50)) throw new UsageError('--slippage must be a percentage between 0 and 50');
+        await paid(ctx, opts, ({ client }) =>
+          client.swapExecute({ from_token: from, to_token: to, amount: decimal(amount, 'amount'), ...(slippage !== undefined ? { slippage_pct: slippage } : {}) }),
+        );
+      }),
+    );
 
     paidOptions(
       cmd
@@ -293,124 +443,13 @@ const command: CommandModule = {
         .description('a whitelisted TRON node call, e.g. `rpc getnowblock` or `rpc getaccount \'{"address":"T…","visible":true}\'`')
         .argument('<method>', 'getnowblock, getaccount, getaccountresource, gettransactionbyid, gettransactioninfobyid, getcontractinfo, triggerconstantcontract, getchainparameters, getblockbynum')
         .argument('[body]', 'JSON object', '{}'),
-    ).action(action(runRpc));
+    ).action(
+      action<[string, string], PaidOptions>(async (ctx, { args: [method, body], opts }) => {
+        const parsed = jsonArg(body, 'body');
+        await paid(ctx, opts, ({ client }) => client.rpc(method, parsed));
+      }),
+    );
   },
 };
-
-async function runPrices(ctx: Context, { args: [resource], opts }: { args: [string]; opts: PaidOptions; cmd: Command }): Promise<number | void> {
-  const r = resource.toLowerCase();
-  const query = r === 'all' ? {} : { resource: parseChoice(r, ['energy', 'bandwidth'] as const, 'resource').toUpperCase() as 'ENERGY' | 'BANDWIDTH' };
-  await paid(ctx, opts, ({ client }) => client.prices(query));
-}
-
-async function runAccount(ctx: Context, { args: [address], opts }: { args: [string]; opts: PaidOptions; cmd: Command }): Promise<number | void> {
-  await paid(ctx, opts, ({ client }) => client.account(address));
-}
-
-async function runEstimate(ctx: Context, { args: [operation], opts }: { args: [string]; opts: PaidOptions & { to?: string; amount?: string; contract?: string }; cmd: Command }): Promise<number | void> {
-  const op = parseChoice(operation, ESTIMATE_OPERATIONS, 'operation');
-  await paid(ctx, opts, ({ client }) =>
-    client.estimate({
-      operation: op,
-      ...(opts.to ? { to: opts.to } : {}),
-      ...(opts.amount ? { amount: decimal(opts.amount, '--amount') } : {}),
-      ...(opts.contract ? { contract: opts.contract } : {}),
-    }),
-  );
-}
-
-async function runSwapQuote(ctx: Context, { args: [from, to, amount], opts }: { args: [string, string, string]; opts: PaidOptions; cmd: Command }): Promise<number | void> {
-  await paid(ctx, opts, ({ client }) => client.swapQuote({ from, to, amount: decimal(amount, 'amount') }));
-}
-
-async function runNetwork(ctx: Context, { opts }: { args: []; opts: PaidOptions & { summary?: boolean }; cmd: Command }): Promise<number | void> {
-  await paid(ctx, opts, ({ client }) => client.network({ format: opts.summary ? 'summary' : 'full' }));
-}
-
-async function runInvoice(ctx: Context, { args: [amount], opts }: { args: [string]; opts: PaidOptions & { description?: string; payTo?: string; expiresIn?: string }; cmd: Command }): Promise<number | void> {
-  await paid(ctx, opts, ({ client }) =>
-    client.invoice({
-      amount_usdt: decimal(amount, 'amount'),
-      ...(opts.description ? { description: opts.description } : {}),
-      ...(opts.payTo ? { pay_to_address: opts.payTo } : {}),
-      ...(opts.expiresIn !== undefined ? { expires_in_seconds: parseInteger(opts.expiresIn, '--expires-in', { min: 1 }) } : {}),
-    }),
-  );
-}
-
-async function runWatch(ctx: Context, { args: [address], opts }: { args: [string]; opts: PaidOptions & { webhookUrl: string; events?: string; token?: string; minAmount?: string }; cmd: Command }): Promise<number | void> {
-  await paid(ctx, opts, ({ client }) =>
-    client.watch({
-      address,
-      webhook_url: opts.webhookUrl,
-      ...(opts.events ? { event_types: opts.events.split(',').map((e) => e.trim()) as never } : {}),
-      ...(opts.token ? { token_contract: opts.token } : {}),
-      ...(opts.minAmount ? { min_amount: decimal(opts.minAmount, '--min-amount') } : {}),
-    }),
-  );
-}
-
-async function runReceive(ctx: Context, { args: [amount], opts }: { args: [string]; opts: PaidOptions & { token?: string; tolerance?: string; timeout?: string; webhookUrl?: string }; cmd: Command }): Promise<number | void> {
-  const tolerance = opts.tolerance === undefined ? undefined : Number(opts.tolerance);
-  if (opts.tolerance !== undefined && (!/^\d+(\.\d+)?$/.test(opts.tolerance) || tolerance! > 100)) throw new UsageError('--tolerance must be a percentage between 0 and 100');
-  await paid(ctx, opts, ({ client }) =>
-    client.receive({
-      expected_amount: decimal(amount, 'amount'),
-      ...(opts.token ? { token_contract: opts.token } : {}),
-      ...(tolerance !== undefined ? { tolerance_pct: tolerance } : {}),
-      ...(opts.timeout !== undefined ? { timeout_seconds: parseInteger(opts.timeout, '--timeout', { min: 1 }) } : {}),
-      ...(opts.webhookUrl ? { webhook_url: opts.webhookUrl } : {}),
-    }),
-  );
-}
-
-async function runSend(ctx: Context, { opts }: { args: []; opts: PaidOptions & { to: string; amount: string; signedTxFile?: string; memo?: string }; cmd: Command }): Promise<number | void> {
-  const amount = decimal(opts.amount, '--amount');
-  let signedTx: string | undefined;
-  if (opts.signedTxFile) signedTx = (await readFileOrStdin(ctx, opts.signedTxFile, 'signed transaction')).trim();
-  await paid(ctx, opts, async ({ client, sdk }) => {
-    if (!signedTx) {
-      const wallet = await loadWallet(ctx, opts);
-      if (!wallet.tron) throw new UsageError('signing a transfer needs a TRON key in the wallet');
-      const settings = await ctx.settings(false);
-      const signed = await sdk.signTrc20Transfer({
-        privateKey: wallet.tron.value,
-        to: opts.to,
-        amount,
-        fetch: ctx.fetch,
-        ...(opts.fullNode || ctx.opts.mock ? { fullNode: opts.fullNode ?? settings.baseUrl!.value } : {}),
-      });
-      ctx.out.info(`signed transfer ${signed.txID} from ${signed.from}`);
-      signedTx = signed.signed_tx;
-    }
-    return client.send({ to: opts.to, amount_usdt: amount, signed_tx: signedTx, ...(opts.memo ? { memo: opts.memo } : {}) });
-  });
-}
-
-async function runSendBatch(ctx: Context, { opts }: { args: []; opts: PaidOptions & { file?: string }; cmd: Command }): Promise<number | void> {
-  const text = await readFileOrStdin(ctx, opts.file, 'transfers');
-  let transfers: unknown;
-  try {
-    transfers = JSON.parse(text);
-  } catch {
-    throw new UsageError('the transfers are not JSON', 'pass a JSON array of {to, amount, signed_tx}');
-  }
-  const list = Array.isArray(transfers) ? transfers : (transfers as { transfers?: unknown })?.transfers;
-  if (!Array.isArray(list)) throw new UsageError('expected a JSON array of {to, amount, signed_tx}');
-  await paid(ctx, opts, ({ client }) => client.sendBatch(list as never));
-}
-
-async function runSwapExecute(ctx: Context, { args: [from, to, amount], opts }: { args: [string, string, string]; opts: PaidOptions & { slippage?: string }; cmd: Command }): Promise<number | void> {
-  const slippage = opts.slippage === undefined ? undefined : Number(opts.slippage);
-  if (opts.slippage !== undefined && (!/^\d+(\.\d+)?$/.test(opts.slippage) || slippage! > 50)) throw new UsageError('--slippage must be a percentage between 0 and 50');
-  await paid(ctx, opts, ({ client }) =>
-    client.swapExecute({ from_token: from, to_token: to, amount: decimal(amount, 'amount'), ...(slippage !== undefined ? { slippage_pct: slippage } : {}) }),
-  );
-}
-
-async function runRpc(ctx: Context, { args: [method, body], opts }: { args: [string, string]; opts: PaidOptions; cmd: Command }): Promise<number | void> {
-  const parsed = jsonArg(body, 'body');
-  await paid(ctx, opts, ({ client }) => client.rpc(method, parsed));
-}
 
 export default command;
