@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { action } from '../context.js';
+import { type Context, action } from '../context.js';
 import { UsageError } from '../errors.js';
 import { READABLE_KEYS, SETTABLE_KEYS, type ProfileSettings, validateProfileName } from '../config.js';
 import { renderPairs } from '../output.js';
@@ -45,74 +45,74 @@ const command: CommandModule = {
       .command('get')
       .description('print one setting')
       .argument('<key>', READABLE_KEYS.join(' | '))
-      .action(
-        action<[string]>(async (ctx, { args: [keyArg] }) => {
-          const key = parseChoice(keyArg, READABLE_KEYS, 'key');
-          const { name, settings } = await ctx.profile();
-          const value = shown(settings)[key] ?? null;
-          ctx.out.result({ profile: name, key, value }, () => value ?? ctx.out.s.dim('(not set)'));
-        }),
-      );
+      .action(action<[string]>(runConfigGet));
 
     cmd
       .command('set')
       .description('change one setting (api_key: use `trx-rent login`)')
       .argument('<key>', SETTABLE_KEYS.join(' | '))
       .argument('<value>')
-      .action(
-        action<[string, string]>(async (ctx, { args: [keyArg, rawValue] }) => {
-          if (keyArg.trim().toLowerCase() === 'api_key') {
-            throw new UsageError('api_key is not set with an argument (it would show in the process list)', 'run `trx-rent login`');
-          }
-          const key = parseChoice(keyArg, SETTABLE_KEYS, 'key');
-          const value = await checkValue(key, rawValue.trim());
-          const store = await ctx.config();
-          const name = validateProfileName(await ctx.profileName());
-          const current = store.getProfile(name);
-          if (key === 'base_url' && current?.api_key && originOf(current.base_url) !== originOf(value)) {
-            // The saved key is bound to the origin it was saved for: moving the profile would send it elsewhere.
-            throw new UsageError(
-              `profile ${name} holds an API key saved for ${originOf(current.base_url) ?? 'no base URL'}; it is not moved to ${originOf(value)}`,
-              `run \`trx-rent login --base-url ${originOf(value)}${name === 'default' ? '' : ` --profile ${name}`}\` to save a key for the new origin`,
-            );
-          }
-          store.updateProfile(name, { [key]: value });
-          if (!store.currentProfile()) store.setCurrentProfile(name);
-          ctx.out.result({ profile: name, key, value, config_path: store.path }, () => `${ctx.out.s.green('✓')} ${name}.${key} = ${value}`);
-        }),
-      );
+      .action(action<[string, string]>(runConfigSet));
 
     cmd
       .command('unset')
       .description('remove one setting (api_key included: forgets the saved key)')
       .argument('<key>', READABLE_KEYS.join(' | '))
-      .action(
-        action<[string]>(async (ctx, { args: [keyArg] }) => {
-          const key = parseChoice(keyArg, READABLE_KEYS, 'key');
-          const store = await ctx.config();
-          const name = await ctx.profileName();
-          if (store.getProfile(name)) store.updateProfile(name, { [key]: undefined });
-          ctx.out.result({ profile: name, key, value: null }, () => `${ctx.out.s.green('✓')} ${name}.${key} removed`);
-        }),
-      );
+      .action(action<[string]>(runConfigUnset));
 
     cmd
       .command('list')
       .description("every setting of the profile, and the config file's path")
-      .action(
-        action(async (ctx) => {
-          const store = await ctx.config();
-          const { name, settings } = await ctx.profile();
-          const values = shown(settings);
-          ctx.out.result({ profile: name, exists: settings !== undefined, config_path: store.path, settings: values }, () =>
-            `${ctx.out.s.bold(`profile ${name}`)}${settings ? '' : ctx.out.s.dim(' (not saved yet)')}\n${renderPairs(
+      .action(action(runConfigList));
+  },
+};
+
+async function runConfigGet(ctx: Context, { args: [keyArg] }: { args: [string] }) {
+  const key = parseChoice(keyArg, READABLE_KEYS, 'key');
+  const { name, settings } = await ctx.profile();
+  const value = shown(settings)[key] ?? null;
+  ctx.out.result({ profile: name, key, value }, () => value ?? ctx.out.s.dim('(not set)'));
+}
+
+async function runConfigSet(ctx: Context, { args: [keyArg, rawValue] }: { args: [string, string] }) {
+  if (keyArg.trim().toLowerCase() === 'api_key') {
+    throw new UsageError('api_key is not set with an argument (it would show in the process list)', 'run `trx-rent login`');
+  }
+  const key = parseChoice(keyArg, SETTABLE_KEYS, 'key');
+  const value = await checkValue(key, rawValue.trim());
+  const store = await ctx.config();
+  const name = validateProfileName(await ctx.profileName());
+  const current = store.getProfile(name);
+  if (key === 'base_url' && current?.api_key && originOf(current.base_url) !== originOf(value)) {
+    // The saved key is bound to the origin it was saved for: moving the profile would send it elsewhere.
+    throw new UsageError(
+      `profile ${name} holds an API key saved for ${originOf(current.base_url) ?? 'no base URL'}; it is not moved to ${originOf(value)}`,
+      `run \`trx-rent login --base-url ${originOf(value)}${name === 'default' ? '' : ` --profile ${name}`}\` to save a key for the new origin`,
+    );
+  }
+  store.updateProfile(name, { [key]: value });
+  if (!store.currentProfile()) store.setCurrentProfile(name);
+  ctx.out.result({ profile: name, key, value, config_path: store.path }, () => `${ctx.out.s.green('✓')} ${name}.${key} = ${value}`);
+}
+
+async function runConfigUnset(ctx: Context, { args: [keyArg] }: { args: [string] }) {
+  const key = parseChoice(keyArg, READABLE_KEYS, 'key');
+  const store = await ctx.config();
+  const name = await ctx.profileName();
+  if (store.getProfile(name)) store.updateProfile(name, { [key]: undefined });
+  ctx.out.result({ profile: name, key, value: null }, () => `${ctx.out.s.green('✓')} ${name}.${key} removed`);
+}
+
+async function runConfigList(ctx: Context) {
+  const store = await ctx.config();
+  const { name, settings } = await ctx.profile();
+  const values = shown(settings);
+  ctx.out.result({ profile: name, exists: settings !== undefined, config_path: store.path, settings: values }, () =>
+    `${ctx.out.s.bold(`profile ${name}`)}${settings ? '' : ctx.out.s.dim(' (not saved yet)')}\n${renderPairs(
               Object.entries(values).map(([k, v]) => [k, v ?? ctx.out.s.dim('(not set)')]),
               ctx.out.s,
             )}${ctx.out.s.dim(store.path)}`,
-          );
-        }),
-      );
-  },
-};
+  );
+}
 
 export default command;

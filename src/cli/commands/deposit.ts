@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { action } from '../context.js';
+import { type Context, action } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import { LIMITS } from '../facts.js';
 import { sunAndTrx, trxAndSun, trxOf } from '../format.js';
@@ -19,114 +19,20 @@ const command: CommandModule = {
     cmd
       .command('info')
       .description('platform deposit address, your memo and the minimums')
-      .action(
-        action(async (ctx) => {
-          const client = await ctx.client();
-          const info = await (await client.get('deposits')).info();
-          if (!isTronAddress(info.address)) {
-            throw new CliError('INVALID_RESPONSE', 'the deposit address the server gave fails the TRON base58check checksum; do not send anything to it', {
-              exitCode: EXIT.API,
-              hint: 'check --base-url (is this the service you meant?)',
-            });
-          }
-          ctx.out.result(info, () => {
-            const s = ctx.out.s;
-            return `${renderPairs(
-              [
-                ['address', s.bold(info.address)],
-                ['memo', s.bold(info.memo)],
-                ['minimum', `${info.min_amount_trx} TRX, ${info.min_amount_usdt} USDT`],
-              ],
-              s,
-            )}${s.yellow('Send TRX to the address with the memo in the transaction data; without the memo it cannot be credited.')}`;
-          });
-        }),
-      );
+      .action(action(runDepositInfo));
 
     cmd
       .command('prepare')
       .description('address, memo and memo hex for a deposit of AMOUNT TRX')
       .argument('[amount]', `TRX, e.g. 25 or 1.5 (at least ${trxOf(LIMITS.MIN_DEPOSIT_SUN)})`)
       .option('-a, --amount <trx>', 'the amount, as an option (same as the argument)')
-      .action(
-        action<[string?], { amount?: string }>(async (ctx, { args: [amountPositional], opts }) => {
-          const amountArg = oneAmount(amountPositional, opts.amount);
-          const { amount } = await ctx.inputs<{ amount: number }>({
-            amount: {
-              value: amountArg ? parseTrx(amountArg) : undefined,
-              label: '<amount>',
-              ask: async (p) => parseTrx(await p.input(trxAmountQuestion(`How much TRX to deposit (at least ${trxOf(LIMITS.MIN_DEPOSIT_SUN)})?`, LIMITS.MIN_DEPOSIT_SUN))),
-            },
-          });
-          if (amount < LIMITS.MIN_DEPOSIT_SUN) {
-            throw new CliError('VALIDATION_ERROR', `the minimum deposit is ${trxOf(LIMITS.MIN_DEPOSIT_SUN)} TRX, got ${trxOf(amount)}`, { exitCode: EXIT.USAGE });
-          }
-          const client = await ctx.client();
-          const prepared = await (await client.get('deposits')).prepare({ amount_sun: amount });
-          // What we tell a person to pay must be what they asked for, to an address that is one.
-          const wrong = preparedProblems(prepared, amount);
-          if (wrong.length) {
-            throw new CliError('INVALID_RESPONSE', `the server's deposit instructions do not match the request (${wrong.join('; ')}); do not send anything based on them`, {
-              exitCode: EXIT.API,
-              hint: 'check --base-url (is this the service you meant?) and try again; report it if it persists',
-            });
-          }
-          ctx.out.result(prepared, () =>
-            renderPairs(
-              [
-                ['send', ctx.out.s.bold(trxAndSun(Number(prepared.amount_sun)))],
-                ['to', ctx.out.s.bold(prepared.address)],
-                ['memo', prepared.memo],
-                ['memo hex', prepared.memo_hex],
-                // The server's note names its raw endpoint; from here the next step is a command.
-                ['next', `sign a TRX transfer of this amount to this address with the memo as its data, then: trx-rent deposit submit --file tx.json`],
-              ],
-              ctx.out.s,
-            ),
-          );
-        }),
-      );
+      .action(action<[string?], DepositPrepareOptions>(runDepositPrepare));
 
     cmd
       .command('submit')
       .description('broadcast a signed TRX transfer carrying your memo (JSON from --file or stdin)')
       .option('-f, --file <path>', 'signed transaction JSON (tronweb output); "-" or omitted: stdin')
-      .action(
-        action<[], { file?: string }>(async (ctx, { opts }) => {
-          let text: string;
-          if (opts.file && opts.file !== '-') {
-            try {
-              text = readFileSync(opts.file, 'utf8');
-            } catch (error) {
-              throw new UsageError(`cannot read ${opts.file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-            }
-          } else {
-            if (ctx.stdin.isTTY) throw new UsageError('no signed transaction', 'pass --file tx.json or pipe it: trx-rent deposit submit < tx.json', 'MISSING_ARGUMENT');
-            text = await ctx.readStdin();
-          }
-          let parsed: unknown;
-          try {
-            parsed = JSON.parse(text);
-          } catch {
-            throw new UsageError('the signed transaction is not JSON', 'pass the object tronweb returns from trx.sign()', 'VALIDATION_ERROR');
-          }
-          const signed_tx =
-            parsed && typeof parsed === 'object' && 'signed_tx' in parsed ? (parsed as { signed_tx: unknown }).signed_tx : parsed;
-          const client = await ctx.client({ auth: false });
-          const result = await (await client.get('deposits')).submit({ signed_tx: signed_tx as never });
-          const amount = transferAmount(signed_tx);
-          ctx.out.result(result, () =>
-            renderPairs(
-              [
-                ['tx', ctx.out.s.bold(result.tx_id)],
-                ['status', result.status],
-                ...(amount !== undefined ? ([['amount', sunAndTrx(amount)]] as Array<[string, string]>) : []),
-              ],
-              ctx.out.s,
-            ),
-          );
-        }),
-      );
+      .action(action<[], DepositSubmitOptions>(runDepositSubmit));
   },
 };
 
@@ -150,6 +56,108 @@ function transferAmount(tx: unknown): number | undefined {
   const value = (tx as { raw_data?: { contract?: Array<{ parameter?: { value?: { amount?: unknown } } }> } })?.raw_data
     ?.contract?.[0]?.parameter?.value?.amount;
   return typeof value === 'number' ? value : undefined;
+}
+
+async function runDepositInfo(ctx: Context) {
+  const client = await ctx.client();
+  const info = await (await client.get('deposits')).info();
+  if (!isTronAddress(info.address)) {
+    throw new CliError('INVALID_RESPONSE', 'the deposit address the server gave fails the TRON base58check checksum; do not send anything to it', {
+      exitCode: EXIT.API,
+      hint: 'check --base-url (is this the service you meant?)',
+    });
+  }
+  ctx.out.result(info, () => {
+    const s = ctx.out.s;
+    return `${renderPairs(
+              [
+                ['address', s.bold(info.address)],
+                ['memo', s.bold(info.memo)],
+                ['minimum', `${info.min_amount_trx} TRX, ${info.min_amount_usdt} USDT`],
+              ],
+              s,
+            )}${s.yellow('Send TRX to the address with the memo in the transaction data; without the memo it cannot be credited.')}`;
+  });
+}
+
+interface DepositPrepareOptions {
+  amount?: string;
+}
+
+async function runDepositPrepare(ctx: Context, { args: [amountPositional], opts }: { args: [string?]; opts: DepositPrepareOptions }) {
+  const amountArg = oneAmount(amountPositional, opts.amount);
+  const { amount } = await ctx.inputs<{ amount: number }>({
+    amount: {
+      value: amountArg ? parseTrx(amountArg) : undefined,
+      label: '<amount>',
+      ask: async (p) => parseTrx(await p.input(trxAmountQuestion(`How much TRX to deposit (at least ${trxOf(LIMITS.MIN_DEPOSIT_SUN)})?`, LIMITS.MIN_DEPOSIT_SUN))),
+    },
+  });
+  if (amount < LIMITS.MIN_DEPOSIT_SUN) {
+    throw new CliError('VALIDATION_ERROR', `the minimum deposit is ${trxOf(LIMITS.MIN_DEPOSIT_SUN)} TRX, got ${trxOf(amount)}`, { exitCode: EXIT.USAGE });
+  }
+  const client = await ctx.client();
+  const prepared = await (await client.get('deposits')).prepare({ amount_sun: amount });
+  // What we tell a person to pay must be what they asked for, to an address that is one.
+  const wrong = preparedProblems(prepared, amount);
+  if (wrong.length) {
+    throw new CliError('INVALID_RESPONSE', `the server's deposit instructions do not match the request (${wrong.join('; ')}); do not send anything based on them`, {
+      exitCode: EXIT.API,
+      hint: 'check --base-url (is this the service you meant?) and try again; report it if it persists',
+    });
+  }
+  ctx.out.result(prepared, () =>
+    renderPairs(
+      [
+        ['send', ctx.out.s.bold(trxAndSun(Number(prepared.amount_sun)))],
+        ['to', ctx.out.s.bold(prepared.address)],
+        ['memo', prepared.memo],
+        ['memo hex', prepared.memo_hex],
+        // The server's note names its raw endpoint; from here the next step is a command.
+        ['next', `sign a TRX transfer of this amount to this address with the memo as its data, then: trx-rent deposit submit --file tx.json`],
+      ],
+      ctx.out.s,
+    ),
+  );
+}
+
+interface DepositSubmitOptions {
+  file?: string;
+}
+
+async function runDepositSubmit(ctx: Context, { opts }: { opts: DepositSubmitOptions }) {
+  let text: string;
+  if (opts.file && opts.file !== '-') {
+    try {
+      text = readFileSync(opts.file, 'utf8');
+    } catch (error) {
+      throw new UsageError(`cannot read ${opts.file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
+  } else {
+    if (ctx.stdin.isTTY) throw new UsageError('no signed transaction', 'pass --file tx.json or pipe it: trx-rent deposit submit < tx.json', 'MISSING_ARGUMENT');
+    text = await ctx.readStdin();
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new UsageError('the signed transaction is not JSON', 'pass the object tronweb returns from trx.sign()', 'VALIDATION_ERROR');
+  }
+  const signed_tx =
+    parsed && typeof parsed === 'object' && 'signed_tx' in parsed ? (parsed as { signed_tx: unknown }).signed_tx : parsed;
+  const client = await ctx.client({ auth: false });
+  const result = await (await client.get('deposits')).submit({ signed_tx: signed_tx as never });
+  const amount = transferAmount(signed_tx);
+  ctx.out.result(result, () =>
+    renderPairs(
+      [
+        ['tx', ctx.out.s.bold(result.tx_id)],
+        ['status', result.status],
+        ...(amount !== undefined ? ([['amount', sunAndTrx(amount)]] as Array<[string, string]>) : []),
+      ],
+      ctx.out.s,
+    ),
+  );
 }
 
 export default command;

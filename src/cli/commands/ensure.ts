@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
-import { action } from '../context.js';
+import { type Context, action } from '../context.js';
 import { UsageError } from '../errors.js';
 import { formatDuration, groupDigits, sunAndTrx } from '../format.js';
 import { LIMITS } from '../facts.js';
@@ -35,60 +35,60 @@ const command: CommandModule = {
       .option('--node <url>', 'TRON full node to read (env TRX_RENT_TRON_NODE; default TronGrid, the mock\'s own with --mock)')
       .option('--timeout <duration>', 'how long to wait for the fill and the delegation', '2m')
       .addHelpText('after', '\nExamples:\n  trx-rent ensure TXYZ… --energy 130k --duration 1h\n  trx-rent ensure TXYZ… --energy 65000 --max-cost 5 --yes --json')
-      .action(
-        action<[string], EnsureOptions>(async (ctx, { args: [addressArg], opts }) => {
-          const address = await parseAddress(addressArg, 'ADDRESS');
-          const energy = opts.energy ? parseUnits(opts.energy, '--energy') : 0;
-          const bandwidth = opts.bandwidth ? parseUnits(opts.bandwidth, '--bandwidth') : undefined;
-          if (!energy && !bandwidth) {
-            throw new UsageError('missing --energy (or --bandwidth)', 'e.g. --energy 65000', 'MISSING_ARGUMENT');
-          }
-          const duration = parseDuration(opts.duration);
-          const maxCostSun = opts.maxCost ? parseTrx(opts.maxCost, '--max-cost') : undefined;
-          const idempotencyKey = parseIdempotencyKey(opts.idempotencyKey) ?? randomUUID();
-          const timeoutMs = parseDuration(opts.timeout, '--timeout') * 1000;
-          const { resources } = await ctx.chain(opts.node);
-          const out = ctx.out;
-          const s = out.s;
-          const spinner = { current: undefined as ReturnType<typeof out.spinner> | undefined };
-          const result = await resources.ensure({
-            address,
-            energy,
-            bandwidth,
-            duration,
-            maxCostSun,
-            idempotencyKey,
-            timeoutMs,
-            confirm: async (plan) => {
-              ctx.spending = { sun: plan.cost_sun, currency: 'TRX' };
-              const what = plan.rentals.map((r) => `${groupDigits(String(r.amount))} ${r.resource.toLowerCase()}`).join(' and ');
-              out.print(
-                `${s.bold(address)} can spend ${groupDigits(String(plan.before.energy))} energy and ${groupDigits(String(plan.before.bandwidth))} bandwidth now.`,
-              );
-              await ctx.confirm(`Rent ${what} for ${formatDuration(duration)} to ${address} for about ${sunAndTrx(plan.cost_sun)}?`, 'place the order');
-              spinner.current = out.spinner('Ordering…');
-              return true;
-            },
-            onProgress: (e) => {
-              if (e.step === 'ordered') spinner.current?.update(`Order ${e.order.id} placed (${String(e.order.status)}); waiting for the fill…`);
-              if (e.step === 'filled') spinner.current?.update(`Order ${e.order.id} FILLED; waiting for the delegation on the node…`);
-            },
-          });
-          spinner.current?.stop();
-          out.result(result, () => {
-            if (!result.order && !result.bandwidth_order) {
-              return `${s.green('✓')} ${address} already has ${groupDigits(String(result.before.energy))} energy and ${groupDigits(String(result.before.bandwidth))} bandwidth: nothing bought.\n`;
-            }
-            const orders = [result.order, result.bandwidth_order].filter((o) => o !== null).map((o) => o.id);
-            return (
-              `${s.green('✓')} Bought ${groupDigits(String(result.bought.energy))} energy${result.bought.bandwidth ? ` and ${groupDigits(String(result.bought.bandwidth))} bandwidth` : ''} ` +
-              `for ${sunAndTrx(result.cost_sun)} (order ${orders.join(', ')}).\n` +
-              `  ${address} can now spend ${groupDigits(String(result.after.energy))} energy and ${groupDigits(String(result.after.bandwidth))} bandwidth (was ${groupDigits(String(result.before.energy))} and ${groupDigits(String(result.before.bandwidth))}).\n`
-            );
-          });
-        }),
-      );
+      .action(action<[string], EnsureOptions>(runEnsure));
   },
 };
+
+async function runEnsure(ctx: Context, { args: [addressArg], opts }: { args: [string]; opts: EnsureOptions }) {
+  const address = await parseAddress(addressArg, 'ADDRESS');
+  const energy = opts.energy ? parseUnits(opts.energy, '--energy') : 0;
+  const bandwidth = opts.bandwidth ? parseUnits(opts.bandwidth, '--bandwidth') : undefined;
+  if (!energy && !bandwidth) {
+    throw new UsageError('missing --energy (or --bandwidth)', 'e.g. --energy 65000', 'MISSING_ARGUMENT');
+  }
+  const duration = parseDuration(opts.duration);
+  const maxCostSun = opts.maxCost ? parseTrx(opts.maxCost, '--max-cost') : undefined;
+  const idempotencyKey = parseIdempotencyKey(opts.idempotencyKey) ?? randomUUID();
+  const timeoutMs = parseDuration(opts.timeout, '--timeout') * 1000;
+  const { resources } = await ctx.chain(opts.node);
+  const out = ctx.out;
+  const s = out.s;
+  const spinner = { current: undefined as ReturnType<typeof out.spinner> | undefined };
+  const result = await resources.ensure({
+    address,
+    energy,
+    bandwidth,
+    duration,
+    maxCostSun,
+    idempotencyKey,
+    timeoutMs,
+    confirm: async (plan) => {
+      ctx.spending = { sun: plan.cost_sun, currency: 'TRX' };
+      const what = plan.rentals.map((r) => `${groupDigits(String(r.amount))} ${r.resource.toLowerCase()}`).join(' and ');
+      out.print(
+        `${s.bold(address)} can spend ${groupDigits(String(plan.before.energy))} energy and ${groupDigits(String(plan.before.bandwidth))} bandwidth now.`,
+      );
+      await ctx.confirm(`Rent ${what} for ${formatDuration(duration)} to ${address} for about ${sunAndTrx(plan.cost_sun)}?`, 'place the order');
+      spinner.current = out.spinner('Ordering…');
+      return true;
+    },
+    onProgress: (e) => {
+      if (e.step === 'ordered') spinner.current?.update(`Order ${e.order.id} placed (${String(e.order.status)}); waiting for the fill…`);
+      if (e.step === 'filled') spinner.current?.update(`Order ${e.order.id} FILLED; waiting for the delegation on the node…`);
+    },
+  });
+  spinner.current?.stop();
+  out.result(result, () => {
+    if (!result.order && !result.bandwidth_order) {
+      return `${s.green('✓')} ${address} already has ${groupDigits(String(result.before.energy))} energy and ${groupDigits(String(result.before.bandwidth))} bandwidth: nothing bought.\n`;
+    }
+    const orders = [result.order, result.bandwidth_order].filter((o) => o !== null).map((o) => o.id);
+    return (
+      `${s.green('✓')} Bought ${groupDigits(String(result.bought.energy))} energy${result.bought.bandwidth ? ` and ${groupDigits(String(result.bought.bandwidth))} bandwidth` : ''} ` +
+      `for ${sunAndTrx(result.cost_sun)} (order ${orders.join(', ')}).\n` +
+      `  ${address} can now spend ${groupDigits(String(result.after.energy))} energy and ${groupDigits(String(result.after.bandwidth))} bandwidth (was ${groupDigits(String(result.before.energy))} and ${groupDigits(String(result.before.bandwidth))}).\n`
+    );
+  });
+}
 
 export default command;

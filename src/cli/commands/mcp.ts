@@ -106,81 +106,7 @@ const command: CommandModule = {
           'Spending needs --allow-spend and a client that can ask the user (elicitation), or --spend-without-confirmation.\n' +
           `HTTP clients send "Authorization: Bearer TOKEN" (the token printed at start, or --token-file / ${TOKEN_ENV}).`,
       )
-      .action(
-        action<[], McpOptions>(async (ctx, { opts }) => {
-          if (opts.saveLimits) return saveLimits(ctx, opts);
-          if (opts.keyFile === '-') throw new UsageError('--key-file - is not available here: stdin carries the MCP protocol', 'pass --key-file FILE');
-          const port = opts.http === undefined ? undefined : parseInteger(opts.http, '--http', { max: 65_535 });
-          if (opts.spendWithoutConfirmation && opts.requireConfirmation) throw new UsageError('--spend-without-confirmation and --require-confirmation contradict each other', 'pass one of them');
-          const httpOnly = (['tokenFile', 'idleTimeout', 'maxSessions'] as const).filter((k) => opts[k] !== undefined);
-          if (port === undefined && httpOnly.length) throw new UsageError(`--${httpOnly[0]!.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} applies to --http only`, 'add --http PORT');
-          const idleTimeoutMs = opts.idleTimeout === undefined ? undefined : parseInteger(opts.idleTimeout, '--idle-timeout', { min: 1, max: 7 * 24 * 3600 }) * 1000;
-          const maxSessions = opts.maxSessions === undefined ? undefined : parseInteger(opts.maxSessions, '--max-sessions', { min: 1, max: 10_000 });
-          const token = port === undefined ? undefined : bearerToken(ctx, opts);
-          const mock = Boolean(ctx.opts.mock);
-          const settings = await ctx.settings(true);
-          if (!settings.baseUrl) {
-            throw new UsageError('No API base URL', 'pass --base-url URL, set TRX_RENT_BASE_URL, run `trx-rent login`, or try --mock', 'CONFIGURATION_ERROR');
-          }
-          const baseUrl = settings.baseUrl.value;
-          const limits = await limitsFor(ctx, opts);
-          const { resolveLimits } = await import('../../mcp/limits.js');
-          resolveLimits(limits); // a malformed cap fails here, before any client connects
-
-          const keys = await ctx.settingsResolver.x402Keys({ keyFile: opts.keyFile }, () => Promise.reject(new UsageError('stdin carries the MCP protocol')));
-          let wallet: { tron?: string | undefined; evm?: string | undefined } | undefined = keys ? { tron: keys.tron?.value, evm: keys.evm?.value } : undefined;
-          let walletNote = keys ? `from ${[...new Set([keys.tron, keys.evm].filter((k) => k !== undefined).map((k) => describeSource(k!.source)))].join(', ')}` : 'none (x402 tools answer NO_WALLET)';
-          if (!wallet && mock) {
-            wallet = { tron: randomBytes(32).toString('hex') };
-            walletNote = 'a throwaway TRON key (the mock accepts any payer)';
-          }
-
-          const log = (line: string) => void ctx.runtime.stderr.write(`${line}\n`);
-          const options = {
-            baseUrl,
-            apiKey: settings.apiKey?.value,
-            wallet,
-            ...(mock ? { tronFullNode: baseUrl, gasfreeRelayer: `${baseUrl}/__mock/gasfree` } : {}),
-            allowSpend: Boolean(opts.allowSpend),
-            spendWithoutConfirmation: Boolean(opts.spendWithoutConfirmation),
-            limits,
-            log,
-            fetch: ctx.fetch,
-            version: ctx.version,
-            userAgent: `trx-rent-mcp/${ctx.version}`,
-          };
-          const transports = await import('../../mcp/transports.js');
-          const where = mock ? `the embedded mock at ${baseUrl}` : `${baseUrl} (${describeSource(settings.baseUrl.source)})`;
-          // A profile key withheld because the base URL points at another origin is named, with the
-          // fix, so "no API key" is not a mystery (the same text a command that needs a key gives).
-          const withheld = !settings.apiKey && settings.withheldKey ? missingKeyProblem(settings) : undefined;
-          const key = settings.apiKey
-            ? `API key from ${describeSource(settings.apiKey.source)}`
-            : `no API key (only public tools work)${withheld ? `: ${withheld.message}; ${withheld.hint}` : ''}`;
-          const mode = !opts.allowSpend
-            ? 'read-only (start with --allow-spend to let tools spend)'
-            : `spending allowed within the caps (shared by all sessions)${opts.spendWithoutConfirmation ? ', also when the client cannot ask the user (--spend-without-confirmation)' : '; each spend confirmed by the user'}`;
-          let served: { closed: Promise<void>; close(): Promise<void> };
-          if (port !== undefined) {
-            const http = await transports.serveHttp(options, { port, host: '127.0.0.1', token: token?.value, idleTimeoutMs, maxSessions });
-            served = http;
-            log(
-              `trx-rent mcp: listening on ${http.url} (streamable HTTP; at most ${maxSessions ?? DEFAULT_MAX_SESSIONS} sessions, closed after ${(idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS) / 1000} s idle)`,
-            );
-            // Shown once, here: clients send it as "Authorization: Bearer …".
-            if (http.generatedToken) log(`trx-rent mcp: bearer token (shown once; clients send "Authorization: Bearer <token>"): ${http.token}`);
-            else log(`trx-rent mcp: bearer token from ${token!.from}`);
-          } else {
-            const { stdin, stdout } = ctx.runtime;
-            if (!isNodeStream(stdin) || !isNodeStream(stdout)) throw new UsageError('the stdio server needs the process streams');
-            served = await transports.serveStdio(options, { stdin: stdin as unknown as Readable, stdout: stdout as unknown as Writable });
-          }
-          log(`trx-rent mcp: on ${where}; ${key}; x402 wallet ${walletNote}; ${mode}`);
-          const signal = await Promise.race([served.closed.then(() => undefined), ctx.untilSignal()]);
-          if (signal) log(`trx-rent mcp: stopping (${signal})`);
-          await served.close();
-        }),
-      );
+      .action(action<[], McpOptions>(runMcp));
   },
 };
 
@@ -201,6 +127,80 @@ function bearerToken(ctx: Context, opts: McpOptions): { value: string; from: str
 
 function isNodeStream(value: unknown): boolean {
   return typeof (value as { on?: unknown })?.on === 'function';
+}
+
+async function runMcp(ctx: Context, { opts }: { opts: McpOptions }) {
+  if (opts.saveLimits) return saveLimits(ctx, opts);
+  if (opts.keyFile === '-') throw new UsageError('--key-file - is not available here: stdin carries the MCP protocol', 'pass --key-file FILE');
+  const port = opts.http === undefined ? undefined : parseInteger(opts.http, '--http', { max: 65_535 });
+  if (opts.spendWithoutConfirmation && opts.requireConfirmation) throw new UsageError('--spend-without-confirmation and --require-confirmation contradict each other', 'pass one of them');
+  const httpOnly = (['tokenFile', 'idleTimeout', 'maxSessions'] as const).filter((k) => opts[k] !== undefined);
+  if (port === undefined && httpOnly.length) throw new UsageError(`--${httpOnly[0]!.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} applies to --http only`, 'add --http PORT');
+  const idleTimeoutMs = opts.idleTimeout === undefined ? undefined : parseInteger(opts.idleTimeout, '--idle-timeout', { min: 1, max: 7 * 24 * 3600 }) * 1000;
+  const maxSessions = opts.maxSessions === undefined ? undefined : parseInteger(opts.maxSessions, '--max-sessions', { min: 1, max: 10_000 });
+  const token = port === undefined ? undefined : bearerToken(ctx, opts);
+  const mock = Boolean(ctx.opts.mock);
+  const settings = await ctx.settings(true);
+  if (!settings.baseUrl) {
+    throw new UsageError('No API base URL', 'pass --base-url URL, set TRX_RENT_BASE_URL, run `trx-rent login`, or try --mock', 'CONFIGURATION_ERROR');
+  }
+  const baseUrl = settings.baseUrl.value;
+  const limits = await limitsFor(ctx, opts);
+  const { resolveLimits } = await import('../../mcp/limits.js');
+  resolveLimits(limits); // a malformed cap fails here, before any client connects
+
+  const keys = await ctx.settingsResolver.x402Keys({ keyFile: opts.keyFile }, () => Promise.reject(new UsageError('stdin carries the MCP protocol')));
+  let wallet: { tron?: string | undefined; evm?: string | undefined } | undefined = keys ? { tron: keys.tron?.value, evm: keys.evm?.value } : undefined;
+  let walletNote = keys ? `from ${[...new Set([keys.tron, keys.evm].filter((k) => k !== undefined).map((k) => describeSource(k!.source)))].join(', ')}` : 'none (x402 tools answer NO_WALLET)';
+  if (!wallet && mock) {
+    wallet = { tron: randomBytes(32).toString('hex') };
+    walletNote = 'a throwaway TRON key (the mock accepts any payer)';
+  }
+
+  const log = (line: string) => void ctx.runtime.stderr.write(`${line}\n`);
+  const options = {
+    baseUrl,
+    apiKey: settings.apiKey?.value,
+    wallet,
+    ...(mock ? { tronFullNode: baseUrl, gasfreeRelayer: `${baseUrl}/__mock/gasfree` } : {}),
+    allowSpend: Boolean(opts.allowSpend),
+    spendWithoutConfirmation: Boolean(opts.spendWithoutConfirmation),
+    limits,
+    log,
+    fetch: ctx.fetch,
+    version: ctx.version,
+    userAgent: `trx-rent-mcp/${ctx.version}`,
+  };
+  const transports = await import('../../mcp/transports.js');
+  const where = mock ? `the embedded mock at ${baseUrl}` : `${baseUrl} (${describeSource(settings.baseUrl.source)})`;
+  // A profile key withheld because the base URL points at another origin is named, with the
+  // fix, so "no API key" is not a mystery (the same text a command that needs a key gives).
+  const withheld = !settings.apiKey && settings.withheldKey ? missingKeyProblem(settings) : undefined;
+  const key = settings.apiKey
+    ? `API key from ${describeSource(settings.apiKey.source)}`
+    : `no API key (only public tools work)${withheld ? `: ${withheld.message}; ${withheld.hint}` : ''}`;
+  const mode = !opts.allowSpend
+    ? 'read-only (start with --allow-spend to let tools spend)'
+    : `spending allowed within the caps (shared by all sessions)${opts.spendWithoutConfirmation ? ', also when the client cannot ask the user (--spend-without-confirmation)' : '; each spend confirmed by the user'}`;
+  let served: { closed: Promise<void>; close(): Promise<void> };
+  if (port !== undefined) {
+    const http = await transports.serveHttp(options, { port, host: '127.0.0.1', token: token?.value, idleTimeoutMs, maxSessions });
+    served = http;
+    log(
+      `trx-rent mcp: listening on ${http.url} (streamable HTTP; at most ${maxSessions ?? DEFAULT_MAX_SESSIONS} sessions, closed after ${(idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS) / 1000} s idle)`,
+    );
+    // Shown once, here: clients send it as "Authorization: Bearer …".
+    if (http.generatedToken) log(`trx-rent mcp: bearer token (shown once; clients send "Authorization: Bearer <token>"): ${http.token}`);
+    else log(`trx-rent mcp: bearer token from ${token!.from}`);
+  } else {
+    const { stdin, stdout } = ctx.runtime;
+    if (!isNodeStream(stdin) || !isNodeStream(stdout)) throw new UsageError('the stdio server needs the process streams');
+    served = await transports.serveStdio(options, { stdin: stdin as unknown as Readable, stdout: stdout as unknown as Writable });
+  }
+  log(`trx-rent mcp: on ${where}; ${key}; x402 wallet ${walletNote}; ${mode}`);
+  const signal = await Promise.race([served.closed.then(() => undefined), ctx.untilSignal()]);
+  if (signal) log(`trx-rent mcp: stopping (${signal})`);
+  await served.close();
 }
 
 export default command;

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { action } from '../context.js';
+import { type Context, action } from '../context.js';
 import { isLoopbackHost } from '../../internal/net.js';
 import { renderPairs } from '../output.js';
 import { parseInteger } from '../parse.js';
@@ -41,55 +41,72 @@ const command: CommandModule = {
         'after',
         '\nThen, in another terminal:\n  export TRX_RENT_BASE_URL=http://127.0.0.1:8787 TRX_RENT_API_KEY=<the key printed>\n  trx-rent prices\n  trx-rent buy 65000 --to T… --duration 1h --wait',
       )
-      .action(
-        action<[], { port: string; host: string; envelope?: boolean; seed?: string; chaos?: string; rateLimits: boolean; x402Version: string; webhooksAnywhere?: boolean; cors?: boolean; retain?: string; state?: string; quiet?: boolean }>(
-          async (ctx, { opts }) => {
-            const port = parseInteger(opts.port, '--port', { max: 65_535 });
-            const seed = opts.seed === undefined ? undefined : parseInteger(opts.seed, '--seed');
-            const retain = opts.retain === undefined ? undefined : parseInteger(opts.retain, '--retain', { min: 1 });
-            let chaos: { rate: number } | undefined;
-            if (opts.chaos !== undefined) {
-              const rate = Number(opts.chaos);
-              if (!/^\d*\.?\d+$/.test(opts.chaos.trim()) || !(rate >= 0 && rate <= 1)) {
-                throw new UsageError(`--chaos must be a rate between 0 and 1, got ${JSON.stringify(opts.chaos)}`);
-              }
-              chaos = { rate };
-            }
-            if (opts.x402Version !== '1' && opts.x402Version !== '2') {
-              throw new UsageError(`--x402-version must be 1 or 2, got ${JSON.stringify(opts.x402Version)}`);
-            }
-            const out = ctx.out;
-            const log = opts.quiet
-              ? undefined
-              : (entry: { method: string; path: string; status: number; ms: number }) => {
-                  const ms = Math.round(entry.ms * 10) / 10;
-                  if (out.json) out.diagJson({ type: 'request', at: new Date().toISOString(), method: entry.method, path: entry.path, status: entry.status, ms });
-                  else out.diag(`${new Date().toISOString()}  ${entry.method} ${entry.path} ${entry.status || 'dropped'} ${ms}ms`);
-                };
-            const server = await startOrExplain(opts.state, () => ctx.startMock({
-              ...(opts.state ? { stateFile: opts.state } : {}),
-              ...(log ? { onRequest: log } : {}),
-              ...(opts.x402Version === '1' ? { x402: { version: 1 as const } } : {}),
-              ...(opts.webhooksAnywhere ? { webhookTargets: 'any' as const } : {}),
-              port,
-              host: opts.host,
-              ...(opts.envelope ? { envelope: true } : {}),
-              ...(seed !== undefined ? { seed } : {}),
-              ...(retain !== undefined ? { retain } : {}),
-              ...(chaos ? { chaos } : {}),
-              ...(opts.rateLimits === false ? { rateLimits: false as const } : {}),
-              ...(opts.cors ? { cors: true } : {}),
-            }));
-            if (!isLoopbackHost(opts.host)) {
-              ctx.out.warn(
-                `listening on ${opts.host}, beyond this machine: anyone who can reach it can use the demo API key ` +
-                  '(printed below, every permission) and the /__mock/ control routes (clock, balances, accounts). Use --host 127.0.0.1 unless you mean it.',
-              );
-            }
-            const info = { url: server.url, api_key: server.apiKey, jwt: server.jwt, memo: server.memo };
-            ctx.out.result(info, () => {
-              const s = ctx.out.s;
-              return `${s.green('trx-rent mock')} listening on ${s.bold(server.url)}\n${renderPairs(
+      .action(action<[], MockOptions>(runMock));
+  },
+};
+
+interface MockOptions {
+  port: string;
+  host: string;
+  envelope?: boolean;
+  seed?: string;
+  chaos?: string;
+  rateLimits: boolean;
+  x402Version: string;
+  webhooksAnywhere?: boolean;
+  cors?: boolean;
+  retain?: string;
+  state?: string;
+  quiet?: boolean;
+}
+
+async function runMock(ctx: Context, { opts }: { opts: MockOptions }) {
+  const port = parseInteger(opts.port, '--port', { max: 65_535 });
+  const seed = opts.seed === undefined ? undefined : parseInteger(opts.seed, '--seed');
+  const retain = opts.retain === undefined ? undefined : parseInteger(opts.retain, '--retain', { min: 1 });
+  let chaos: { rate: number } | undefined;
+  if (opts.chaos !== undefined) {
+    const rate = Number(opts.chaos);
+    if (!/^\d*\.?\d+$/.test(opts.chaos.trim()) || !(rate >= 0 && rate <= 1)) {
+      throw new UsageError(`--chaos must be a rate between 0 and 1, got ${JSON.stringify(opts.chaos)}`);
+    }
+    chaos = { rate };
+  }
+  if (opts.x402Version !== '1' && opts.x402Version !== '2') {
+    throw new UsageError(`--x402-version must be 1 or 2, got ${JSON.stringify(opts.x402Version)}`);
+  }
+  const out = ctx.out;
+  const log = opts.quiet
+    ? undefined
+    : (entry: { method: string; path: string; status: number; ms: number }) => {
+        const ms = Math.round(entry.ms * 10) / 10;
+        if (out.json) out.diagJson({ type: 'request', at: new Date().toISOString(), method: entry.method, path: entry.path, status: entry.status, ms });
+        else out.diag(`${new Date().toISOString()}  ${entry.method} ${entry.path} ${entry.status || 'dropped'} ${ms}ms`);
+      };
+  const server = await startOrExplain(opts.state, () => ctx.startMock({
+    ...(opts.state ? { stateFile: opts.state } : {}),
+    ...(log ? { onRequest: log } : {}),
+    ...(opts.x402Version === '1' ? { x402: { version: 1 as const } } : {}),
+    ...(opts.webhooksAnywhere ? { webhookTargets: 'any' as const } : {}),
+    port,
+    host: opts.host,
+    ...(opts.envelope ? { envelope: true } : {}),
+    ...(seed !== undefined ? { seed } : {}),
+    ...(retain !== undefined ? { retain } : {}),
+    ...(chaos ? { chaos } : {}),
+    ...(opts.rateLimits === false ? { rateLimits: false as const } : {}),
+    ...(opts.cors ? { cors: true } : {}),
+  }));
+  if (!isLoopbackHost(opts.host)) {
+    ctx.out.warn(
+      `listening on ${opts.host}, beyond this machine: anyone who can reach it can use the demo API key ` +
+        '(printed below, every permission) and the /__mock/ control routes (clock, balances, accounts). Use --host 127.0.0.1 unless you mean it.',
+    );
+  }
+  const info = { url: server.url, api_key: server.apiKey, jwt: server.jwt, memo: server.memo };
+  ctx.out.result(info, () => {
+    const s = ctx.out.s;
+    return `${s.green('trx-rent mock')} listening on ${s.bold(server.url)}\n${renderPairs(
                 [
                   ['API key', server.apiKey],
                   ['JWT', server.jwt],
@@ -99,13 +116,9 @@ const command: CommandModule = {
                 ],
                 s,
               )}\n${s.dim(`export TRX_RENT_BASE_URL=${server.url} TRX_RENT_API_KEY=${server.apiKey}`)}\n${s.dim('Press Ctrl+C to stop.')}`;
-            });
-            const signal = await ctx.untilSignal();
-            ctx.out.info(`Stopping (${signal}).`);
-          },
-        ),
-      );
-  },
-};
+  });
+  const signal = await ctx.untilSignal();
+  ctx.out.info(`Stopping (${signal}).`);
+}
 
 export default command;

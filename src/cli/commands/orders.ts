@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Order } from '../../schemas/index.js';
-import { action } from '../context.js';
+import { type Context, action } from '../context.js';
 import { compactTimes, formatDuration, groupDigits } from '../format.js';
 import { renderTable } from '../output.js';
 import { LIMITS, ORDER_STATUSES, orList } from '../facts.js';
@@ -65,88 +65,99 @@ const command: CommandModule = {
       .option('--limit <n>', `page size (1-${LIMITS.ORDER_LIST_MAX_LIMIT})`, String(LIMITS.ORDER_LIST_DEFAULT_LIMIT))
       .option('--offset <n>', 'skip this many orders', '0')
       .option('--all', 'walk every page')
-      .action(
-        action<[], { status?: string; limit: string; offset: string; all?: boolean }>(async (ctx, { opts }) => {
-          const status = opts.status ? parseChoice(opts.status, ORDER_STATUSES, '--status') : undefined;
-          const limit = parseInteger(opts.limit, '--limit', { min: 1, max: LIMITS.ORDER_LIST_MAX_LIMIT });
-          const offset = parseInteger(opts.offset, '--offset');
-          const client = await ctx.client();
-          const query = { limit, offset, ...(status ? { status } : {}) };
-          let orders: Order[];
-          let total: number;
-          if (opts.all) {
-            orders = [];
-            const page = (await client.get('orders')).list(query);
-            for await (const order of page) orders.push(order);
-            total = orders.length + offset;
-          } else {
-            const page = await (await client.get('orders')).list(query);
-            orders = page.orders;
-            total = Number(page.total);
-          }
-          // A list is an array; where it sits among the rest goes to stderr (scripts read stdout).
-          const next = offset + orders.length;
-          if (!opts.all && next < total) {
-            ctx.out.diag(ctx.out.e.dim(`${orders.length} of ${total} orders from offset ${offset}; next page: --offset ${next}, or --all for every page`));
-          }
-          ctx.out.result(orders, () => {
-            const s = ctx.out.s;
-            if (!orders.length) return s.dim(`No orders${status ? ` with status ${status}` : ''}.`);
-            // Ids and times stay whole (an id is what `orders get` takes; a prefix will do); on a
-            // narrow terminal the address goes first, then the duration (`orders get` shows both).
-            const created = compactTimes(orders.map((o) => o.created_at));
-            return renderTable(
-              [
-                { header: 'ID', truncate: 'none' },
-                { header: 'STATUS', truncate: 'none' },
-                { header: 'AMOUNT', truncate: 'none' },
-                { header: 'FOR', truncate: 'none', drop: 1 },
-                { header: 'TO', truncate: 'middle', min: 11, drop: 2 },
-                { header: 'CREATED (UTC)', truncate: 'none' },
-              ],
-              orders.map((o, i) => [
-                o.id,
-                statusColor(String(o.status), s),
-                `${groupDigits(String(o.amount))} ${resourceName(String(o.resource_type))}`,
-                formatDuration(Number(o.duration_sec)),
-                String(o.target_address),
-                created[i] ?? '',
-              ]),
-              s,
-            );
-          });
-        }),
-      );
+      .action(action<[], OrdersListOptions>(runOrdersList));
 
     cmd
       .command('get')
       .description('one order with its fills and explorer links')
       .argument('[id]', 'order id, or a unique prefix of it (as `orders list` shows)')
-      .action(
-        action<[string?]>(async (ctx, { args: [idArg] }) => {
-          const { id } = await ctx.inputs<{ id: string }>({ id: idInput(idArg) });
-          const client = await ctx.client();
-          const orders = await client.get('orders');
-          const order = await orders.get(await resolveOrderId(orders, id));
-          ctx.out.result(order, () => renderOrder(order, ctx.out.s));
-        }),
-      );
+      .action(action<[string?]>(runOrdersGet));
 
     cmd
       .command('wait')
       .description('wait until an order is FILLED (exit 1 if it FAILED or the timeout passes)')
       .argument('[id]', 'order id, or a unique prefix of it')
       .option('--timeout <duration>', 'give up after this long', '2m')
-      .action(
-        action<[string?], { timeout: string }>(async (ctx, { args: [idArg], opts }) => {
-          const timeoutMs = parseDuration(opts.timeout, '--timeout') * 1000;
-          const { id } = await ctx.inputs<{ id: string }>({ id: idInput(idArg) });
-          const client = await ctx.client();
-          const order = await waitForOrder(ctx, client, await resolveOrderId(await client.get('orders'), id), timeoutMs);
-          ctx.out.result(order, () => renderOrder(order, ctx.out.s));
-        }),
-      );
+      .action(action<[string?], OrdersWaitOptions>(runOrdersWait));
   },
 };
+
+interface OrdersListOptions {
+  status?: string;
+  limit: string;
+  offset: string;
+  all?: boolean;
+}
+
+async function runOrdersList(ctx: Context, { opts }: { opts: OrdersListOptions }) {
+  const status = opts.status ? parseChoice(opts.status, ORDER_STATUSES, '--status') : undefined;
+  const limit = parseInteger(opts.limit, '--limit', { min: 1, max: LIMITS.ORDER_LIST_MAX_LIMIT });
+  const offset = parseInteger(opts.offset, '--offset');
+  const client = await ctx.client();
+  const query = { limit, offset, ...(status ? { status } : {}) };
+  let orders: Order[];
+  let total: number;
+  if (opts.all) {
+    orders = [];
+    const page = (await client.get('orders')).list(query);
+    for await (const order of page) orders.push(order);
+    total = orders.length + offset;
+  } else {
+    const page = await (await client.get('orders')).list(query);
+    orders = page.orders;
+    total = Number(page.total);
+  }
+  // A list is an array; where it sits among the rest goes to stderr (scripts read stdout).
+  const next = offset + orders.length;
+  if (!opts.all && next < total) {
+    ctx.out.diag(ctx.out.e.dim(`${orders.length} of ${total} orders from offset ${offset}; next page: --offset ${next}, or --all for every page`));
+  }
+  ctx.out.result(orders, () => {
+    const s = ctx.out.s;
+    if (!orders.length) return s.dim(`No orders${status ? ` with status ${status}` : ''}.`);
+    // Ids and times stay whole (an id is what `orders get` takes; a prefix will do); on a
+    // narrow terminal the address goes first, then the duration (`orders get` shows both).
+    const created = compactTimes(orders.map((o) => o.created_at));
+    return renderTable(
+      [
+        { header: 'ID', truncate: 'none' },
+        { header: 'STATUS', truncate: 'none' },
+        { header: 'AMOUNT', truncate: 'none' },
+        { header: 'FOR', truncate: 'none', drop: 1 },
+        { header: 'TO', truncate: 'middle', min: 11, drop: 2 },
+        { header: 'CREATED (UTC)', truncate: 'none' },
+      ],
+      orders.map((o, i) => [
+        o.id,
+        statusColor(String(o.status), s),
+        `${groupDigits(String(o.amount))} ${resourceName(String(o.resource_type))}`,
+        formatDuration(Number(o.duration_sec)),
+        String(o.target_address),
+        created[i] ?? '',
+      ]),
+      s,
+    );
+  });
+}
+
+async function runOrdersGet(ctx: Context, { args: [idArg] }: { args: [string?] }) {
+  const { id } = await ctx.inputs<{ id: string }>({ id: idInput(idArg) });
+  const client = await ctx.client();
+  const orders = await client.get('orders');
+  const order = await orders.get(await resolveOrderId(orders, id));
+  ctx.out.result(order, () => renderOrder(order, ctx.out.s));
+}
+
+interface OrdersWaitOptions {
+  timeout: string;
+}
+
+async function runOrdersWait(ctx: Context, { args: [idArg], opts }: { args: [string?]; opts: OrdersWaitOptions }) {
+  const timeoutMs = parseDuration(opts.timeout, '--timeout') * 1000;
+  const { id } = await ctx.inputs<{ id: string }>({ id: idInput(idArg) });
+  const client = await ctx.client();
+  const order = await waitForOrder(ctx, client, await resolveOrderId(await client.get('orders'), id), timeoutMs);
+  ctx.out.result(order, () => renderOrder(order, ctx.out.s));
+}
 
 export default command;

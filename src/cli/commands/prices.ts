@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { PriceEntry, ProviderPrice } from '../../schemas/index.js';
 import { PRICE_HISTORY_PERIODS } from '../facts.js';
-import { action } from '../context.js';
+import { type Context, action } from '../context.js';
 import { costSun, formatDuration, formatTime, groupDigits, trxOf } from '../format.js';
 import { renderTable } from '../output.js';
 import { type Resource, parseChoice, parseDuration, parseResource, parseUnits } from '../parse.js';
@@ -104,44 +104,7 @@ const command: CommandModule = {
       .argument('[resource]', 'energy or bandwidth', 'energy')
       .option('-d, --duration <duration>', 'rental duration: 30m, 1h, 3d or seconds', '1h')
       .option('-a, --amount <units>', 'also show the total cost for this many units')
-      .action(
-        action<[string], { duration: string; amount?: string }>(async (ctx, { args: [resourceArg], opts }) => {
-          const resource = parseResource(resourceArg);
-          const durationSec = parseDuration(opts.duration);
-          const amount = opts.amount === undefined ? undefined : parseUnits(opts.amount, '--amount');
-          const client = await ctx.client({ auth: false });
-          const list = await (await client.get('prices')).list();
-          const rows = rankPrices(list, resource, durationSec, amount);
-          ctx.out.result(rows, () => {
-            const s = ctx.out.s;
-            const title = `${s.bold(resource === 'ENERGY' ? 'Energy' : 'Bandwidth')} for ${formatDuration(durationSec)}: ${rows.length} of ${list.length} providers, cheapest first`;
-            if (!rows.length) return `${title}\n${s.yellow('No provider offers this duration.')}`;
-            const columns = [
-              { header: 'PROVIDER', shrink: 0 },
-              { header: 'SUN/UNIT', align: 'right' as const, truncate: 'none' as const },
-              { header: 'TRX/UNIT', align: 'right' as const, truncate: 'none' as const },
-              { header: 'TIER', truncate: 'none' as const },
-              { header: 'AVAILABLE', align: 'right' as const, truncate: 'none' as const },
-              ...(amount !== undefined ? [{ header: `COST OF ${groupDigits(String(amount))}`, align: 'right' as const, truncate: 'none' as const }] : []),
-              { header: 'UPDATED', shrink: 3 },
-            ];
-            const table = renderTable(
-              columns,
-              rows.map((r, i) => [
-                i === 0 ? s.green(r.provider) : r.provider,
-                String(r.price_sun),
-                r.price_trx,
-                formatDuration(r.duration_sec),
-                groupDigits(String(r.available)),
-                ...(amount !== undefined ? [`${r.cost_trx} TRX`] : []),
-                s.dim(formatTime(r.fetched_at)),
-              ]),
-              s,
-            );
-            return `${title}\n${table}`;
-          });
-        }),
-      );
+      .action(action<[string], PricesOptions>(runPrices));
 
     cmd
       .command('history')
@@ -149,28 +112,76 @@ const command: CommandModule = {
       .option('--period <period>', PRICE_HISTORY_PERIODS.join(', '), '24h')
       .option('--resource <resource>', 'energy or bandwidth', 'energy')
       .option('--provider <name>', 'only this provider')
-      .action(
-        action<[], { period: string; resource: string; provider?: string }>(async (ctx, { opts }) => {
-          const period = parseChoice(opts.period, PRICE_HISTORY_PERIODS, '--period');
-          const resource = parseResource(opts.resource);
-          const client = await ctx.client({ auth: false });
-          const entries = await (await client.get('prices')).history({ period, resource, ...(opts.provider ? { provider: opts.provider } : {}) });
-          ctx.out.result(entries, () => {
-            const s = ctx.out.s;
-            const title = `${s.bold(resource === 'ENERGY' ? 'Energy' : 'Bandwidth')} price per unit (SUN) over ${period}, cheapest now first`;
-            if (!entries.length) return `${title}\n${s.dim('No prices in this period.')}`;
-            const names = Math.max(8, ...entries.map((e) => e.provider.length));
-            // Room for the line: the terminal's width less the name and the three figures.
-            const width = Math.max(10, Math.min(48, (s.width ?? 80) - names - 36));
-            const trends = priceTrends(entries, width);
-            const lines = trends.map(
-              (t) => `${t.provider.padEnd(names)}  ${s.cyan(t.line.padEnd(width))}  ${s.dim('low')} ${String(t.low).padStart(4)}  ${s.dim('high')} ${String(t.high).padStart(4)}  ${s.dim('now')} ${s.bold(String(t.now))}`,
-            );
-            return `${title}\n${lines.join('\n')}\n${s.dim(`${entries.length} polls; trx-rent prices history --json for the data`)}`;
-          });
-        }),
-      );
+      .action(action<[], PricesHistoryOptions>(runPricesHistory));
   },
 };
+
+interface PricesOptions {
+  duration: string;
+  amount?: string;
+}
+
+async function runPrices(ctx: Context, { args: [resourceArg], opts }: { args: [string]; opts: PricesOptions }) {
+  const resource = parseResource(resourceArg);
+  const durationSec = parseDuration(opts.duration);
+  const amount = opts.amount === undefined ? undefined : parseUnits(opts.amount, '--amount');
+  const client = await ctx.client({ auth: false });
+  const list = await (await client.get('prices')).list();
+  const rows = rankPrices(list, resource, durationSec, amount);
+  ctx.out.result(rows, () => {
+    const s = ctx.out.s;
+    const title = `${s.bold(resource === 'ENERGY' ? 'Energy' : 'Bandwidth')} for ${formatDuration(durationSec)}: ${rows.length} of ${list.length} providers, cheapest first`;
+    if (!rows.length) return `${title}\n${s.yellow('No provider offers this duration.')}`;
+    const columns = [
+      { header: 'PROVIDER', shrink: 0 },
+      { header: 'SUN/UNIT', align: 'right' as const, truncate: 'none' as const },
+      { header: 'TRX/UNIT', align: 'right' as const, truncate: 'none' as const },
+      { header: 'TIER', truncate: 'none' as const },
+      { header: 'AVAILABLE', align: 'right' as const, truncate: 'none' as const },
+      ...(amount !== undefined ? [{ header: `COST OF ${groupDigits(String(amount))}`, align: 'right' as const, truncate: 'none' as const }] : []),
+      { header: 'UPDATED', shrink: 3 },
+    ];
+    const table = renderTable(
+      columns,
+      rows.map((r, i) => [
+        i === 0 ? s.green(r.provider) : r.provider,
+        String(r.price_sun),
+        r.price_trx,
+        formatDuration(r.duration_sec),
+        groupDigits(String(r.available)),
+        ...(amount !== undefined ? [`${r.cost_trx} TRX`] : []),
+        s.dim(formatTime(r.fetched_at)),
+      ]),
+      s,
+    );
+    return `${title}\n${table}`;
+  });
+}
+
+interface PricesHistoryOptions {
+  period: string;
+  resource: string;
+  provider?: string;
+}
+
+async function runPricesHistory(ctx: Context, { opts }: { opts: PricesHistoryOptions }) {
+  const period = parseChoice(opts.period, PRICE_HISTORY_PERIODS, '--period');
+  const resource = parseResource(opts.resource);
+  const client = await ctx.client({ auth: false });
+  const entries = await (await client.get('prices')).history({ period, resource, ...(opts.provider ? { provider: opts.provider } : {}) });
+  ctx.out.result(entries, () => {
+    const s = ctx.out.s;
+    const title = `${s.bold(resource === 'ENERGY' ? 'Energy' : 'Bandwidth')} price per unit (SUN) over ${period}, cheapest now first`;
+    if (!entries.length) return `${title}\n${s.dim('No prices in this period.')}`;
+    const names = Math.max(8, ...entries.map((e) => e.provider.length));
+    // Room for the line: the terminal's width less the name and the three figures.
+    const width = Math.max(10, Math.min(48, (s.width ?? 80) - names - 36));
+    const trends = priceTrends(entries, width);
+    const lines = trends.map(
+      (t) => `${t.provider.padEnd(names)}  ${s.cyan(t.line.padEnd(width))}  ${s.dim('low')} ${String(t.low).padStart(4)}  ${s.dim('high')} ${String(t.high).padStart(4)}  ${s.dim('now')} ${s.bold(String(t.now))}`,
+    );
+    return `${title}\n${lines.join('\n')}\n${s.dim(`${entries.length} polls; trx-rent prices history --json for the data`)}`;
+  });
+}
 
 export default command;

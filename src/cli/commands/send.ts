@@ -2,7 +2,7 @@ import { ENDPOINTS } from '../../api/endpoints.js';
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import type { ProgressEvent, SentTransfer, TransferEstimate } from '../../tron/engine.js';
-import { action } from '../context.js';
+import { type Context, action } from '../context.js';
 import { InterruptedError, UsageError } from '../errors.js';
 import { formatDuration, groupDigits, sunAndTrx } from '../format.js';
 import { parseAddress, parseDuration, parseIdempotencyKey, parseTrx } from '../parse.js';
@@ -42,74 +42,7 @@ const command: CommandModule = {
       .option('--node <url>', `TRON full node to read (env ${ENV.tronNode}; default TronGrid, the mock's own with --mock)`)
       .option('--timeout <duration>', 'how long to wait for the fill, the delegation and the receipt', '2m')
       .addHelpText('after', '\nExamples:\n  trx-rent send usdt --to TXYZ… --amount 10 --key-file ~/.tron/key\n  TRX_RENT_PRIVATE_KEY=… trx-rent send usdt --to TXYZ… --amount 10 --yes --json')
-      .action(
-        action<[string], SendOptions>(async (ctx, { args: [token], opts }) => {
-          if (!opts.to) throw new UsageError('missing --to ADDRESS', 'e.g. --to TXYZ…', 'MISSING_ARGUMENT');
-          if (!opts.amount) throw new UsageError('missing --amount', 'e.g. --amount 10', 'MISSING_ARGUMENT');
-          const to = await parseAddress(opts.to, '--to');
-          const duration = parseDuration(opts.duration);
-          const maxCostSun = opts.maxCost ? parseTrx(opts.maxCost, '--max-cost') : undefined;
-          const idempotencyKey = parseIdempotencyKey(opts.idempotencyKey) ?? randomUUID();
-          const timeoutMs = parseDuration(opts.timeout, '--timeout') * 1000;
-          const privateKey = await senderKey(ctx, opts.keyFile);
-          const { transfers } = await ctx.chain(opts.node);
-          const out = ctx.out;
-          const s = out.s;
-
-          // Ctrl+C (or SIGTERM) stops at the next step; before the broadcast nothing is sent.
-          const stop = new AbortController();
-          const abort = new AbortController();
-          let broadcastId: string | undefined;
-          let orderId: string | undefined;
-          void ctx.untilSignal(stop.signal).then((signal) => {
-            const where = broadcastId
-              ? `after the broadcast: transfer ${broadcastId} was sent; check it before sending again`
-              : `before the broadcast: the transfer was not sent${orderId ? ` (order ${orderId} was placed and goes on)` : ''}`;
-            abort.abort(new InterruptedError(`Interrupted (${signal === 'SIGTERM' ? 'SIGTERM' : 'Ctrl+C'}) ${where}.`, {
-              signal,
-              details: { transfer_sent: Boolean(broadcastId), ...(broadcastId ? { tx_id: broadcastId } : {}), ...(orderId ? { order_id: orderId } : {}) },
-            }));
-          }, () => undefined);
-          let spinner: ReturnType<typeof out.spinner> | undefined;
-          let sent: SentTransfer;
-          try {
-            sent = await transfers.send({
-              token,
-              to,
-              amount: opts.amount,
-              signer: { privateKey },
-              duration,
-              maxCostSun,
-              burn: opts.burn,
-              idempotencyKey,
-              timeoutMs,
-              signal: abort.signal,
-              confirm: async (estimate) => {
-                ctx.spending = { sun: estimate.rent?.cost_sun ?? 0, currency: 'TRX' };
-                out.print(renderEstimate(estimate, Boolean(opts.burn), s));
-                const cost = opts.burn ? estimate.burn.total_sun : estimate.with_rental_sun;
-                const saving = opts.burn ? '' : estimate.saving_sun > 0 ? `, saving ${sunAndTrx(estimate.saving_sun)} against burning` : '';
-                await ctx.confirm(
-                  `Send ${estimate.amount} ${tokenName(estimate)} from ${estimate.from} to ${estimate.to} for about ${sunAndTrx(cost)}${saving}?`,
-                  'send the transfer',
-                );
-                spinner = out.spinner(estimate.rent && !opts.burn ? `Renting ${groupDigits(String(estimate.rent.amount))} energy…` : 'Signing…');
-                return true;
-              },
-              onProgress: (e: ProgressEvent) => {
-                if (e.step === 'ordered') orderId = e.order.id;
-                if (e.step === 'broadcast') broadcastId = e.tx_id;
-                const text = progressText(e);
-                if (text) spinner?.update(text);
-              },
-            });
-          } finally {
-            spinner?.stop();
-            stop.abort();
-          }
-          out.result(sent, () => renderSent(sent, s));
-        }),
-      );
+      .action(action<[string], SendOptions>(runSend));
   },
 };
 
@@ -190,6 +123,73 @@ export function renderSent(r: SentTransfer, s: import('../output.js').Styles): s
     `  cost       ${sunAndTrx(r.total_cost_sun)}; burning TRX instead: ${sunAndTrx(r.burn_cost_sun)}\n` +
     `  ${r.saving_sun >= 0 ? s.green('saved') : s.yellow('extra')}      ${sunAndTrx(Math.abs(r.saving_sun))}\n`
   );
+}
+
+async function runSend(ctx: Context, { args: [token], opts }: { args: [string]; opts: SendOptions }) {
+  if (!opts.to) throw new UsageError('missing --to ADDRESS', 'e.g. --to TXYZ…', 'MISSING_ARGUMENT');
+  if (!opts.amount) throw new UsageError('missing --amount', 'e.g. --amount 10', 'MISSING_ARGUMENT');
+  const to = await parseAddress(opts.to, '--to');
+  const duration = parseDuration(opts.duration);
+  const maxCostSun = opts.maxCost ? parseTrx(opts.maxCost, '--max-cost') : undefined;
+  const idempotencyKey = parseIdempotencyKey(opts.idempotencyKey) ?? randomUUID();
+  const timeoutMs = parseDuration(opts.timeout, '--timeout') * 1000;
+  const privateKey = await senderKey(ctx, opts.keyFile);
+  const { transfers } = await ctx.chain(opts.node);
+  const out = ctx.out;
+  const s = out.s;
+
+  // Ctrl+C (or SIGTERM) stops at the next step; before the broadcast nothing is sent.
+  const stop = new AbortController();
+  const abort = new AbortController();
+  let broadcastId: string | undefined;
+  let orderId: string | undefined;
+  void ctx.untilSignal(stop.signal).then((signal) => {
+    const where = broadcastId
+      ? `after the broadcast: transfer ${broadcastId} was sent; check it before sending again`
+      : `before the broadcast: the transfer was not sent${orderId ? ` (order ${orderId} was placed and goes on)` : ''}`;
+    abort.abort(new InterruptedError(`Interrupted (${signal === 'SIGTERM' ? 'SIGTERM' : 'Ctrl+C'}) ${where}.`, {
+      signal,
+      details: { transfer_sent: Boolean(broadcastId), ...(broadcastId ? { tx_id: broadcastId } : {}), ...(orderId ? { order_id: orderId } : {}) },
+    }));
+  }, () => undefined);
+  let spinner: ReturnType<typeof out.spinner> | undefined;
+  let sent: SentTransfer;
+  try {
+    sent = await transfers.send({
+      token,
+      to,
+      amount: opts.amount,
+      signer: { privateKey },
+      duration,
+      maxCostSun,
+      burn: opts.burn,
+      idempotencyKey,
+      timeoutMs,
+      signal: abort.signal,
+      confirm: async (estimate) => {
+        ctx.spending = { sun: estimate.rent?.cost_sun ?? 0, currency: 'TRX' };
+        out.print(renderEstimate(estimate, Boolean(opts.burn), s));
+        const cost = opts.burn ? estimate.burn.total_sun : estimate.with_rental_sun;
+        const saving = opts.burn ? '' : estimate.saving_sun > 0 ? `, saving ${sunAndTrx(estimate.saving_sun)} against burning` : '';
+        await ctx.confirm(
+          `Send ${estimate.amount} ${tokenName(estimate)} from ${estimate.from} to ${estimate.to} for about ${sunAndTrx(cost)}${saving}?`,
+          'send the transfer',
+        );
+        spinner = out.spinner(estimate.rent && !opts.burn ? `Renting ${groupDigits(String(estimate.rent.amount))} energy…` : 'Signing…');
+        return true;
+      },
+      onProgress: (e: ProgressEvent) => {
+        if (e.step === 'ordered') orderId = e.order.id;
+        if (e.step === 'broadcast') broadcastId = e.tx_id;
+        const text = progressText(e);
+        if (text) spinner?.update(text);
+      },
+    });
+  } finally {
+    spinner?.stop();
+    stop.abort();
+  }
+  out.result(sent, () => renderSent(sent, s));
 }
 
 export default command;

@@ -27,242 +27,15 @@ const command: CommandModule = {
     'Manage webhook endpoints, verify a delivery, or run a local receiver that verifies each ' +
     'delivery, prints it and forwards it (like `stripe listen`).',
   register(cmd: Command) {
-    cmd
-      .command('create')
-      .description('register an HTTPS endpoint; the signing secret appears only in this output')
-      .option('--url <url>', 'https:// endpoint (http:// only on loopback, e.g. for the mock)')
-      .option('--events <list>', `comma-separated, or "all": ${EVENTS.join(', ')}`)
-      .action(
-        action<[], { url?: string; events?: string }>(async (ctx, { opts }) => {
-          const input = await ctx.inputs<{ url: string; events: Array<(typeof EVENTS)[number]> }>({
-            url: {
-              value: opts.url?.trim() || undefined,
-              label: '--url URL',
-              ask: async (p) =>
-                (
-                  await p.input({
-                    message: 'Endpoint URL (https://…)?',
-                    validate: (v: string) => (/^https?:\/\/\S+$/.test(v.trim()) ? true : 'An http(s) URL is required'),
-                  })
-                ).trim(),
-            },
-            events: {
-              value: parseEvents(opts.events),
-              label: '--events LIST',
-              ask: (p) =>
-                p.checkbox({ message: 'Events?', choices: EVENTS.map((value) => ({ value, checked: true })), required: true }),
-            },
-          });
-          const client = await ctx.client();
-          const webhook = await (await client.get('webhooks')).create({ url: input.url, events: input.events });
-          ctx.out.warn('the signing secret below is shown only once: store it now');
-          ctx.out.result(webhook, () =>
-            renderPairs(
-              [
-                ['id', webhook.id],
-                ['url', webhook.url],
-                ['events', webhook.events.join(', ')],
-                ['secret', ctx.out.s.bold(String(webhook.secret ?? '(not returned)'))],
-              ],
-              ctx.out.s,
-            ),
-          );
-        }),
-      );
-
-    cmd
-      .command('list')
-      .description('registered endpoints (secrets are never listed)')
-      .action(
-        action(async (ctx) => {
-          const client = await ctx.client();
-          const list = await (await client.get('webhooks')).list();
-          ctx.out.result(list, () => {
-            const s = ctx.out.s;
-            if (!list.length) return s.dim('No webhooks.');
-            return renderTable(
-              [
-                { header: 'ID', truncate: 'middle', shrink: 0, min: 13 },
-                { header: 'URL', truncate: 'middle', shrink: 2, min: 20 },
-                { header: 'EVENTS', shrink: 3 },
-                { header: 'ACTIVE', truncate: 'none' },
-                { header: 'CREATED', shrink: 2, min: 10 },
-              ],
-              list.map((w) => [w.id, w.url, w.events.join(','), w.is_active ? s.green('yes') : s.red('no'), formatTime(w.created_at)]),
-              s,
-            );
-          });
-        }),
-      );
-
-    cmd
-      .command('delete')
-      .description('remove an endpoint (asks to confirm unless --yes)')
-      .argument('[id]', 'webhook id')
-      .action(
-        action<[string?]>(async (ctx, { args: [idArg] }) => {
-          const { id } = await ctx.inputs<{ id: string }>({
-            id: {
-              value: idArg?.trim() || undefined,
-              label: '<id>',
-              ask: async (p) => (await p.input({ message: 'Webhook id?', validate: (v: string) => (v.trim() ? true : 'required') })).trim(),
-            },
-          });
-          await ctx.confirm(`Delete webhook ${id}?`, 'delete the webhook');
-          const client = await ctx.client();
-          const result = await (await client.get('webhooks')).delete(id);
-          ctx.out.result({ id, ...result }, () => `${ctx.out.s.green('✓')} Webhook ${id} deleted.`);
-        }),
-      );
-
-    cmd
-      .command('verify')
-      .description('check a delivery: raw body on stdin, the signature header value in --signature')
-      .usage('--secret-file FILE --signature "sha256=…" < body.json')
-      .option('--secret <secret>', SECRET_HELP)
-      .option('--secret-file <path>', 'read the webhook secret from a file')
-      .option('--signature <value>', 'the X-Service-Signature header value (sha256=<hex>)')
-      .option('--tolerance <seconds>', `reject events whose timestamp is further than this from now (default ${DEFAULT_TOLERANCE_SEC}, the library's window)`)
-      .option('--no-timestamp-check', 'skip the replay check (e.g. a delivery saved long ago); the signature is still checked')
-      .addHelpText('after', preferHelp(false))
-      .action(
-        action<[], { secret?: string; secretFile?: string; signature?: string; tolerance?: string; timestampCheck: boolean }>(async (ctx, { opts }) => {
-          // stdin carries the body here, so the secret cannot come from it.
-          const secret = await ctx.settingsResolver.webhookSecret(opts);
-          const missing = [...(secret ? [] : [`--secret (or --secret-file, ${ENV.webhookSecret})`]), ...(opts.signature ? [] : ['--signature'])];
-          if (ctx.stdin.isTTY) missing.push('the body on stdin');
-          if (missing.length) throw new UsageError(`missing ${missing.join(', ')}`, 'trx-rent webhooks verify --secret-file FILE --signature "sha256=…" < body.json', 'MISSING_ARGUMENT');
-          ctx.debug(`webhook secret from ${describeSource(secret!.source)}`);
-          const replay = replayCheck(opts);
-          const raw = await ctx.readStdinBytes();
-          const { constructWebhookEvent } = await import('../../webhooks/index.js');
-          try {
-            const event = await constructWebhookEvent(raw, opts.signature, secret!.value, replay);
-            ctx.out.result({ verified: true, event }, () => `${ctx.out.s.green('✓ verified')} ${event.event}\n${JSON.stringify(event.data, null, 2)}`);
-          } catch (error) {
-            const reason = String((error as { reason?: unknown }).reason ?? 'invalid');
-            throw new CliError('WEBHOOK_SIGNATURE_INVALID', `${(error as Error).message} (${reason})`, {
-              exitCode: EXIT.API,
-              hint: 'pass the raw body exactly as received, the header value as sent, and the secret from `webhooks create`',
-            });
-          }
-        }),
-      );
-
-    cmd
-      .command('trigger')
-      .description('mock only: fire EVENT (sample data of its real shape) at the webhooks subscribed to it, like `stripe trigger`')
-      .argument('[event]', EVENTS.join(' | '))
-      .option('--data <json>', "the event's data object instead of the sample")
-      .addHelpText('after', '\nExample: trx-rent webhooks listen --register --forward-to http://localhost:3000/webhooks, then in another terminal: trx-rent webhooks trigger order.filled')
-      .action(
-        action<[string?], { data?: string }>(async (ctx, { args: [eventArg], opts }) => {
-          const { event } = await ctx.inputs<{ event: (typeof EVENTS)[number] }>({
-            event: {
-              value: eventArg === undefined ? undefined : parseChoice(eventArg.trim(), EVENTS, '<event>'),
-              label: '<event>',
-              ask: (p) => p.select({ message: 'Event?', choices: EVENTS.map((value) => ({ value })) }),
-            },
-          });
-          let data: unknown;
-          if (opts.data !== undefined) {
-            try {
-              data = JSON.parse(opts.data);
-            } catch (error) {
-              throw new UsageError(`--data is not JSON: ${(error as Error).message}`);
-            }
-            if (!data || typeof data !== 'object' || Array.isArray(data)) throw new UsageError('--data must be a JSON object');
-          }
-          const result = (await mockControl(ctx, 'POST', '/__mock/webhooks/trigger', { event, ...(data ? { data } : {}) })) as {
-            deliveries: Array<{ id: string; url: string; status: string; webhook_id: string | null }>;
-          };
-          ctx.out.result(result, () => {
-            const s = ctx.out.s;
-            if (!result.deliveries.length) return `${s.yellow('!')} No webhook of this account subscribes to ${event}: nothing sent (register one: trx-rent webhooks listen --register).`;
-            return result.deliveries
-              .map((d) => `${d.status === 'skipped' ? s.yellow('skipped') : s.green('✓ sent')} ${event} to ${d.url} (webhook ${d.webhook_id}, delivery ${d.id})`)
-              .join('\n');
-          });
-        }),
-      );
-
-    cmd
-      .command('deliveries')
-      .description('mock only: recorded deliveries with their attempts (newest last)')
-      .option('--webhook <id>', 'only this webhook')
-      .option('--status <status>', 'pending | delivered | failed | skipped')
-      .action(
-        action<[], { webhook?: string; status?: string }>(async (ctx, { opts }) => {
-          const status = opts.status === undefined ? undefined : parseChoice(opts.status, ['pending', 'delivered', 'failed', 'skipped'] as const, '--status');
-          const query = new URLSearchParams({ ...(opts.webhook ? { webhook_id: opts.webhook } : {}), ...(status ? { status } : {}) }).toString();
-          const { deliveries } = (await mockControl(ctx, 'GET', `/__mock/webhooks/deliveries${query ? `?${query}` : ''}`)) as {
-            deliveries: Array<{ id: string; webhook_id: string | null; event: string; status: string; attempts: unknown[]; created_at: string }>;
-          };
-          ctx.out.result(deliveries, () => {
-            const s = ctx.out.s;
-            if (!deliveries.length) return s.dim('No deliveries.');
-            return renderTable(
-              [
-                { header: 'ID', truncate: 'middle', shrink: 0, min: 12 },
-                { header: 'WEBHOOK', truncate: 'middle', shrink: 1, min: 10 },
-                { header: 'EVENT', shrink: 2 },
-                { header: 'STATUS', truncate: 'none' },
-                { header: 'ATTEMPTS', truncate: 'none' },
-                { header: 'CREATED', shrink: 2, min: 10 },
-              ],
-              deliveries.map((d) => [d.id, d.webhook_id ?? '-', d.event, d.status, String(d.attempts.length), formatTime(d.created_at)]),
-              s,
-            );
-          });
-        }),
-      );
-
-    cmd
-      .command('reactivate')
-      .description('mock only: turn a webhook deactivated after failed deliveries back on')
-      .argument('<id>', 'webhook id')
-      .action(
-        action<[string]>(async (ctx, { args: [id] }) => {
-          const result = (await mockControl(ctx, 'POST', `/__mock/webhooks/${encodeURIComponent(id.trim())}/reactivate`)) as { webhook: { id: string; is_active: boolean } };
-          ctx.out.result(result.webhook, () => `${ctx.out.s.green('✓')} Webhook ${result.webhook.id} is active again.`);
-        }),
-      );
-
-    cmd
-      .command('redeliver')
-      .description('mock only: send a past delivery\'s event again (a new delivery, re-stamped and re-signed)')
-      .argument('<delivery-id>', 'delivery id (see `webhooks deliveries`)')
-      .action(
-        action<[string]>(async (ctx, { args: [id] }) => {
-          const result = (await mockControl(ctx, 'POST', `/__mock/webhooks/deliveries/${encodeURIComponent(id.trim())}/redeliver`)) as {
-            delivery: { id: string; event: string; url: string };
-          };
-          ctx.out.result(result.delivery, () => `${ctx.out.s.green('✓')} Redelivering ${result.delivery.event} to ${result.delivery.url} (delivery ${result.delivery.id}).`);
-        }),
-      );
-
-    cmd
-      .command('listen')
-      .description('local receiver: verify each delivery, print it, forward it to --forward-to')
-      .option('--forward-to <url>', 'where to POST each verified delivery (raw body and signature header)')
-      .option('--secret <secret>', SECRET_HELP)
-      .option('--secret-file <path>', 'read the webhook secret from a file ("-": stdin)')
-      .option('--register', 'register this receiver as a webhook with the API for the session (implied by --mock)')
-      .option('--events <list>', 'events to register for with --register/--mock (default all)')
-      .option('--port <port>', 'local port (0 = any free port)', '8788')
-      .option('--host <host>', 'local interface', '127.0.0.1')
-      .option('--path <path>', 'path of the receiver URL', '/webhooks')
-      .option('--tolerance <seconds>', `reject events whose timestamp is further than this from now (default ${DEFAULT_TOLERANCE_SEC}, the library's window)`)
-      .option('--no-timestamp-check', 'skip the replay check (the signature is still checked)')
-      .addHelpText(
-        'after',
-        '\nWith --json each delivery is one JSON line on stdout; the ready line goes to stderr. ' +
-          'Example: trx-rent webhooks listen --mock --forward-to http://localhost:3000/webhooks' +
-          preferHelp(true),
-      )
-      .action(
-        action<[], ListenOptions>(async (ctx, { opts }) => listen(ctx, opts)),
-      );
+    registerWebhooksCreate(cmd);
+    registerWebhooksList(cmd);
+    registerWebhooksDelete(cmd);
+    registerWebhooksVerify(cmd);
+    registerWebhooksTrigger(cmd);
+    registerWebhooksDeliveries(cmd);
+    registerWebhooksReactivate(cmd);
+    registerWebhooksRedeliver(cmd);
+    registerWebhooksListen(cmd);
   },
 };
 
@@ -445,6 +218,285 @@ async function mockControl(ctx: Context, method: 'GET' | 'POST', path: string, b
     }
     throw error;
   }
+}
+
+function registerWebhooksCreate(cmd: Command): void {
+  cmd
+    .command('create')
+    .description('register an HTTPS endpoint; the signing secret appears only in this output')
+    .option('--url <url>', 'https:// endpoint (http:// only on loopback, e.g. for the mock)')
+    .option('--events <list>', `comma-separated, or "all": ${EVENTS.join(', ')}`)
+    .action(action<[], WebhooksCreateOptions>(runWebhooksCreate));
+}
+
+interface WebhooksCreateOptions {
+  url?: string;
+  events?: string;
+}
+
+async function runWebhooksCreate(ctx: Context, { opts }: { opts: WebhooksCreateOptions }) {
+  const input = await ctx.inputs<{ url: string; events: Array<(typeof EVENTS)[number]> }>({
+    url: {
+      value: opts.url?.trim() || undefined,
+      label: '--url URL',
+      ask: async (p) =>
+        (
+          await p.input({
+            message: 'Endpoint URL (https://…)?',
+            validate: (v: string) => (/^https?:\/\/\S+$/.test(v.trim()) ? true : 'An http(s) URL is required'),
+          })
+        ).trim(),
+    },
+    events: {
+      value: parseEvents(opts.events),
+      label: '--events LIST',
+      ask: (p) =>
+        p.checkbox({ message: 'Events?', choices: EVENTS.map((value) => ({ value, checked: true })), required: true }),
+    },
+  });
+  const client = await ctx.client();
+  const webhook = await (await client.get('webhooks')).create({ url: input.url, events: input.events });
+  ctx.out.warn('the signing secret below is shown only once: store it now');
+  ctx.out.result(webhook, () =>
+    renderPairs(
+      [
+        ['id', webhook.id],
+        ['url', webhook.url],
+        ['events', webhook.events.join(', ')],
+        ['secret', ctx.out.s.bold(String(webhook.secret ?? '(not returned)'))],
+      ],
+      ctx.out.s,
+    ),
+  );
+}
+
+function registerWebhooksList(cmd: Command): void {
+  cmd
+    .command('list')
+    .description('registered endpoints (secrets are never listed)')
+    .action(action(runWebhooksList));
+}
+
+async function runWebhooksList(ctx: Context) {
+  const client = await ctx.client();
+  const list = await (await client.get('webhooks')).list();
+  ctx.out.result(list, () => {
+    const s = ctx.out.s;
+    if (!list.length) return s.dim('No webhooks.');
+    return renderTable(
+      [
+        { header: 'ID', truncate: 'middle', shrink: 0, min: 13 },
+        { header: 'URL', truncate: 'middle', shrink: 2, min: 20 },
+        { header: 'EVENTS', shrink: 3 },
+        { header: 'ACTIVE', truncate: 'none' },
+        { header: 'CREATED', shrink: 2, min: 10 },
+      ],
+      list.map((w) => [w.id, w.url, w.events.join(','), w.is_active ? s.green('yes') : s.red('no'), formatTime(w.created_at)]),
+      s,
+    );
+  });
+}
+
+function registerWebhooksDelete(cmd: Command): void {
+  cmd
+    .command('delete')
+    .description('remove an endpoint (asks to confirm unless --yes)')
+    .argument('[id]', 'webhook id')
+    .action(action<[string?]>(runWebhooksDelete));
+}
+
+async function runWebhooksDelete(ctx: Context, { args: [idArg] }: { args: [string?] }) {
+  const { id } = await ctx.inputs<{ id: string }>({
+    id: {
+      value: idArg?.trim() || undefined,
+      label: '<id>',
+      ask: async (p) => (await p.input({ message: 'Webhook id?', validate: (v: string) => (v.trim() ? true : 'required') })).trim(),
+    },
+  });
+  await ctx.confirm(`Delete webhook ${id}?`, 'delete the webhook');
+  const client = await ctx.client();
+  const result = await (await client.get('webhooks')).delete(id);
+  ctx.out.result({ id, ...result }, () => `${ctx.out.s.green('✓')} Webhook ${id} deleted.`);
+}
+
+function registerWebhooksVerify(cmd: Command): void {
+  cmd
+    .command('verify')
+    .description('check a delivery: raw body on stdin, the signature header value in --signature')
+    .usage('--secret-file FILE --signature "sha256=…" < body.json')
+    .option('--secret <secret>', SECRET_HELP)
+    .option('--secret-file <path>', 'read the webhook secret from a file')
+    .option('--signature <value>', 'the X-Service-Signature header value (sha256=<hex>)')
+    .option('--tolerance <seconds>', `reject events whose timestamp is further than this from now (default ${DEFAULT_TOLERANCE_SEC}, the library's window)`)
+    .option('--no-timestamp-check', 'skip the replay check (e.g. a delivery saved long ago); the signature is still checked')
+    .addHelpText('after', preferHelp(false))
+    .action(action<[], WebhooksVerifyOptions>(runWebhooksVerify));
+}
+
+interface WebhooksVerifyOptions {
+  secret?: string;
+  secretFile?: string;
+  signature?: string;
+  tolerance?: string;
+  timestampCheck: boolean;
+}
+
+async function runWebhooksVerify(ctx: Context, { opts }: { opts: WebhooksVerifyOptions }) {
+  // stdin carries the body here, so the secret cannot come from it.
+  const secret = await ctx.settingsResolver.webhookSecret(opts);
+  const missing = [...(secret ? [] : [`--secret (or --secret-file, ${ENV.webhookSecret})`]), ...(opts.signature ? [] : ['--signature'])];
+  if (ctx.stdin.isTTY) missing.push('the body on stdin');
+  if (missing.length) throw new UsageError(`missing ${missing.join(', ')}`, 'trx-rent webhooks verify --secret-file FILE --signature "sha256=…" < body.json', 'MISSING_ARGUMENT');
+  ctx.debug(`webhook secret from ${describeSource(secret!.source)}`);
+  const replay = replayCheck(opts);
+  const raw = await ctx.readStdinBytes();
+  const { constructWebhookEvent } = await import('../../webhooks/index.js');
+  try {
+    const event = await constructWebhookEvent(raw, opts.signature, secret!.value, replay);
+    ctx.out.result({ verified: true, event }, () => `${ctx.out.s.green('✓ verified')} ${event.event}\n${JSON.stringify(event.data, null, 2)}`);
+  } catch (error) {
+    const reason = String((error as { reason?: unknown }).reason ?? 'invalid');
+    throw new CliError('WEBHOOK_SIGNATURE_INVALID', `${(error as Error).message} (${reason})`, {
+      exitCode: EXIT.API,
+      hint: 'pass the raw body exactly as received, the header value as sent, and the secret from `webhooks create`',
+    });
+  }
+}
+
+function registerWebhooksTrigger(cmd: Command): void {
+  cmd
+    .command('trigger')
+    .description('mock only: fire EVENT (sample data of its real shape) at the webhooks subscribed to it, like `stripe trigger`')
+    .argument('[event]', EVENTS.join(' | '))
+    .option('--data <json>', "the event's data object instead of the sample")
+    .addHelpText('after', '\nExample: trx-rent webhooks listen --register --forward-to http://localhost:3000/webhooks, then in another terminal: trx-rent webhooks trigger order.filled')
+    .action(action<[string?], WebhooksTriggerOptions>(runWebhooksTrigger));
+}
+
+interface WebhooksTriggerOptions {
+  data?: string;
+}
+
+async function runWebhooksTrigger(ctx: Context, { args: [eventArg], opts }: { args: [string?]; opts: WebhooksTriggerOptions }) {
+  const { event } = await ctx.inputs<{ event: (typeof EVENTS)[number] }>({
+    event: {
+      value: eventArg === undefined ? undefined : parseChoice(eventArg.trim(), EVENTS, '<event>'),
+      label: '<event>',
+      ask: (p) => p.select({ message: 'Event?', choices: EVENTS.map((value) => ({ value })) }),
+    },
+  });
+  let data: unknown;
+  if (opts.data !== undefined) {
+    try {
+      data = JSON.parse(opts.data);
+    } catch (error) {
+      throw new UsageError(`--data is not JSON: ${(error as Error).message}`);
+    }
+    if (!data || typeof data !== 'object' || Array.isArray(data)) throw new UsageError('--data must be a JSON object');
+  }
+  const result = (await mockControl(ctx, 'POST', '/__mock/webhooks/trigger', { event, ...(data ? { data } : {}) })) as {
+    deliveries: Array<{ id: string; url: string; status: string; webhook_id: string | null }>;
+  };
+  ctx.out.result(result, () => {
+    const s = ctx.out.s;
+    if (!result.deliveries.length) return `${s.yellow('!')} No webhook of this account subscribes to ${event}: nothing sent (register one: trx-rent webhooks listen --register).`;
+    return result.deliveries
+      .map((d) => `${d.status === 'skipped' ? s.yellow('skipped') : s.green('✓ sent')} ${event} to ${d.url} (webhook ${d.webhook_id}, delivery ${d.id})`)
+      .join('\n');
+  });
+}
+
+function registerWebhooksDeliveries(cmd: Command): void {
+  cmd
+    .command('deliveries')
+    .description('mock only: recorded deliveries with their attempts (newest last)')
+    .option('--webhook <id>', 'only this webhook')
+    .option('--status <status>', 'pending | delivered | failed | skipped')
+    .action(action<[], WebhooksDeliveriesOptions>(runWebhooksDeliveries));
+}
+
+interface WebhooksDeliveriesOptions {
+  webhook?: string;
+  status?: string;
+}
+
+async function runWebhooksDeliveries(ctx: Context, { opts }: { opts: WebhooksDeliveriesOptions }) {
+  const status = opts.status === undefined ? undefined : parseChoice(opts.status, ['pending', 'delivered', 'failed', 'skipped'] as const, '--status');
+  const query = new URLSearchParams({ ...(opts.webhook ? { webhook_id: opts.webhook } : {}), ...(status ? { status } : {}) }).toString();
+  const { deliveries } = (await mockControl(ctx, 'GET', `/__mock/webhooks/deliveries${query ? `?${query}` : ''}`)) as {
+    deliveries: Array<{ id: string; webhook_id: string | null; event: string; status: string; attempts: unknown[]; created_at: string }>;
+  };
+  ctx.out.result(deliveries, () => {
+    const s = ctx.out.s;
+    if (!deliveries.length) return s.dim('No deliveries.');
+    return renderTable(
+      [
+        { header: 'ID', truncate: 'middle', shrink: 0, min: 12 },
+        { header: 'WEBHOOK', truncate: 'middle', shrink: 1, min: 10 },
+        { header: 'EVENT', shrink: 2 },
+        { header: 'STATUS', truncate: 'none' },
+        { header: 'ATTEMPTS', truncate: 'none' },
+        { header: 'CREATED', shrink: 2, min: 10 },
+      ],
+      deliveries.map((d) => [d.id, d.webhook_id ?? '-', d.event, d.status, String(d.attempts.length), formatTime(d.created_at)]),
+      s,
+    );
+  });
+}
+
+function registerWebhooksReactivate(cmd: Command): void {
+  cmd
+    .command('reactivate')
+    .description('mock only: turn a webhook deactivated after failed deliveries back on')
+    .argument('<id>', 'webhook id')
+    .action(action<[string]>(runWebhooksReactivate));
+}
+
+async function runWebhooksReactivate(ctx: Context, { args: [id] }: { args: [string] }) {
+  const result = (await mockControl(ctx, 'POST', `/__mock/webhooks/${encodeURIComponent(id.trim())}/reactivate`)) as { webhook: { id: string; is_active: boolean } };
+  ctx.out.result(result.webhook, () => `${ctx.out.s.green('✓')} Webhook ${result.webhook.id} is active again.`);
+}
+
+function registerWebhooksRedeliver(cmd: Command): void {
+  cmd
+    .command('redeliver')
+    .description('mock only: send a past delivery\'s event again (a new delivery, re-stamped and re-signed)')
+    .argument('<delivery-id>', 'delivery id (see `webhooks deliveries`)')
+    .action(action<[string]>(runWebhooksRedeliver));
+}
+
+async function runWebhooksRedeliver(ctx: Context, { args: [id] }: { args: [string] }) {
+  const result = (await mockControl(ctx, 'POST', `/__mock/webhooks/deliveries/${encodeURIComponent(id.trim())}/redeliver`)) as {
+    delivery: { id: string; event: string; url: string };
+  };
+  ctx.out.result(result.delivery, () => `${ctx.out.s.green('✓')} Redelivering ${result.delivery.event} to ${result.delivery.url} (delivery ${result.delivery.id}).`);
+}
+
+function registerWebhooksListen(cmd: Command): void {
+  cmd
+    .command('listen')
+    .description('local receiver: verify each delivery, print it, forward it to --forward-to')
+    .option('--forward-to <url>', 'where to POST each verified delivery (raw body and signature header)')
+    .option('--secret <secret>', SECRET_HELP)
+    .option('--secret-file <path>', 'read the webhook secret from a file ("-": stdin)')
+    .option('--register', 'register this receiver as a webhook with the API for the session (implied by --mock)')
+    .option('--events <list>', 'events to register for with --register/--mock (default all)')
+    .option('--port <port>', 'local port (0 = any free port)', '8788')
+    .option('--host <host>', 'local interface', '127.0.0.1')
+    .option('--path <path>', 'path of the receiver URL', '/webhooks')
+    .option('--tolerance <seconds>', `reject events whose timestamp is further than this from now (default ${DEFAULT_TOLERANCE_SEC}, the library's window)`)
+    .option('--no-timestamp-check', 'skip the replay check (the signature is still checked)')
+    .addHelpText(
+      'after',
+      '\nWith --json each delivery is one JSON line on stdout; the ready line goes to stderr. ' +
+        'Example: trx-rent webhooks listen --mock --forward-to http://localhost:3000/webhooks' +
+        preferHelp(true),
+    )
+    .action(action<[], ListenOptions>(runWebhooksListen));
+}
+
+async function runWebhooksListen(ctx: Context, { opts }: { opts: ListenOptions }) {
+  return listen(ctx, opts);
 }
 
 export default command;

@@ -247,209 +247,291 @@ const command: CommandModule = {
     'environment or a file in scripts). The price is shown before paying; confirm on the terminal or pass --yes. ' +
     '--max-payment caps one call (default: the documented price of a call).',
   register(cmd: Command) {
-    paidOptions(cmd.command('prices').description('energy/bandwidth prices from several providers').argument('[resource]', 'energy, bandwidth or all', 'all')).action(
-      action<[string], PaidOptions>(async (ctx, { args: [resource], opts }) => {
-        const r = resource.toLowerCase();
-        const query = r === 'all' ? {} : { resource: parseChoice(r, ['energy', 'bandwidth'] as const, 'resource').toUpperCase() as 'ENERGY' | 'BANDWIDTH' };
-        await paid(ctx, opts, ({ client }) => client.prices(query), (rows, s) => renderX402Prices(rows as unknown as Array<Record<string, unknown>>, s));
-      }),
-    );
-
-    paidOptions(cmd.command('account').description('TRX balance, resources and TRC-20 balances of an address').argument('<address>', 'TRON address')).action(
-      action<[string], PaidOptions>(async (ctx, { args: [address], opts }) => {
-        await paid(ctx, opts, ({ client }) => client.account(address));
-      }),
-    );
-
-    paidOptions(
-      cmd
-        .command('estimate')
-        .description('energy, bandwidth and TRX cost of a transaction')
-        .argument('<operation>', orList(ESTIMATE_OPERATIONS))
-        .option('--to <address>', 'recipient')
-        .option('--amount <amount>', 'amount (token units)')
-        .option('--contract <address>', 'token or contract'),
-    ).action(
-      action<[string], PaidOptions & { to?: string; amount?: string; contract?: string }>(async (ctx, { args: [operation], opts }) => {
-        const op = parseChoice(operation, ESTIMATE_OPERATIONS, 'operation');
-        await paid(ctx, opts, ({ client }) =>
-          client.estimate({
-            operation: op,
-            ...(opts.to ? { to: opts.to } : {}),
-            ...(opts.amount ? { amount: decimal(opts.amount, '--amount') } : {}),
-            ...(opts.contract ? { contract: opts.contract } : {}),
-          }),
-        );
-      }),
-    );
-
-    paidOptions(
-      cmd.command('swap-quote').description('DEX quote for a token swap').argument('<from>', 'symbol or contract').argument('<to>', 'symbol or contract').argument('<amount>', 'amount of <from>'),
-    ).action(
-      action<[string, string, string], PaidOptions>(async (ctx, { args: [from, to, amount], opts }) => {
-        await paid(ctx, opts, ({ client }) => client.swapQuote({ from, to, amount: decimal(amount, 'amount') }));
-      }),
-    );
-
-    paidOptions(cmd.command('network').description('TRON chain parameters').option('--summary', 'the short form')).action(
-      action<[], PaidOptions & { summary?: boolean }>(async (ctx, { opts }) => {
-        await paid(ctx, opts, ({ client }) => client.network({ format: opts.summary ? 'summary' : 'full' }));
-      }),
-    );
-
-    paidOptions(
-      cmd
-        .command('invoice')
-        .description('a USDT invoice whose payments are detected automatically')
-        .argument('<amount>', 'USDT')
-        .option('--description <text>')
-        .option('--pay-to <address>', 'receiving address (default: a fresh one)')
-        .option('--expires-in <seconds>', "lifetime in seconds (default: the service's)"),
-    ).action(
-      action<[string], PaidOptions & { description?: string; payTo?: string; expiresIn?: string }>(async (ctx, { args: [amount], opts }) => {
-        await paid(ctx, opts, ({ client }) =>
-          client.invoice({
-            amount_usdt: decimal(amount, 'amount'),
-            ...(opts.description ? { description: opts.description } : {}),
-            ...(opts.payTo ? { pay_to_address: opts.payTo } : {}),
-            ...(opts.expiresIn !== undefined ? { expires_in_seconds: parseInteger(opts.expiresIn, '--expires-in', { min: 1 }) } : {}),
-          }),
-        );
-      }),
-    );
-
-    paidOptions(
-      cmd
-        .command('watch')
-        .description('a webhook on each incoming TRC-20 transfer to an address, for 24 hours')
-        .argument('<address>', 'TRON address to watch')
-        .requiredOption('--webhook-url <url>', 'where events are POSTed')
-        .option('--events <list>', `${WATCH_EVENT_TYPES.join(', ')} (comma separated)`)
-        .option('--token <address>', 'only this token contract')
-        .option('--min-amount <amount>', 'ignore smaller transfers'),
-    ).action(
-      action<[string], PaidOptions & { webhookUrl: string; events?: string; token?: string; minAmount?: string }>(async (ctx, { args: [address], opts }) => {
-        await paid(ctx, opts, ({ client }) =>
-          client.watch({
-            address,
-            webhook_url: opts.webhookUrl,
-            ...(opts.events ? { event_types: opts.events.split(',').map((e) => e.trim()) as never } : {}),
-            ...(opts.token ? { token_contract: opts.token } : {}),
-            ...(opts.minAmount ? { min_amount: decimal(opts.minAmount, '--min-amount') } : {}),
-          }),
-        );
-      }),
-    );
-
-    paidOptions(
-      cmd
-        .command('receive')
-        .description('a one-time watch for an expected payment')
-        .argument('<amount>', 'expected amount (token units)')
-        .option('--token <address>', 'token contract (default USDT)')
-        .option('--tolerance <pct>', "accepted difference, percent (default: the service's)")
-        .option('--timeout <seconds>', "how long to wait (default: the service's)")
-        .option('--webhook-url <url>', 'notified when the payment arrives'),
-    ).action(
-      action<[string], PaidOptions & { token?: string; tolerance?: string; timeout?: string; webhookUrl?: string }>(async (ctx, { args: [amount], opts }) => {
-        const tolerance = opts.tolerance === undefined ? undefined : Number(opts.tolerance);
-        if (opts.tolerance !== undefined && (!/^\d+(\.\d+)?$/.test(opts.tolerance) || tolerance! > 100)) throw new UsageError('--tolerance must be a percentage between 0 and 100');
-        await paid(ctx, opts, ({ client }) =>
-          client.receive({
-            expected_amount: decimal(amount, 'amount'),
-            ...(opts.token ? { token_contract: opts.token } : {}),
-            ...(tolerance !== undefined ? { tolerance_pct: tolerance } : {}),
-            ...(opts.timeout !== undefined ? { timeout_seconds: parseInteger(opts.timeout, '--timeout', { min: 1 }) } : {}),
-            ...(opts.webhookUrl ? { webhook_url: opts.webhookUrl } : {}),
-          }),
-        );
-      }),
-    );
-
-    paidOptions(
-      cmd
-        .command('send')
-        .description('send USDT: a transfer you signed (--signed-tx-file), or one signed here with the wallet’s TRON key')
-        .requiredOption('--to <address>', 'recipient')
-        .requiredOption('--amount <usdt>', 'USDT amount')
-        .option('--signed-tx-file <path>', 'a signed transaction (JSON); "-" for stdin')
-        .option('--memo <text>'),
-    ).action(
-      action<[], PaidOptions & { to: string; amount: string; signedTxFile?: string; memo?: string }>(async (ctx, { opts }) => {
-        const amount = decimal(opts.amount, '--amount');
-        let signedTx: string | undefined;
-        if (opts.signedTxFile) signedTx = (await readFileOrStdin(ctx, opts.signedTxFile, 'signed transaction')).trim();
-        await paid(ctx, opts, async ({ client, sdk }) => {
-          if (!signedTx) {
-            const wallet = await loadWallet(ctx, opts);
-            if (!wallet.tron) throw new UsageError('signing a transfer needs a TRON key in the wallet');
-            const settings = await ctx.settings(false);
-            const signed = await sdk.signTrc20Transfer({
-              privateKey: wallet.tron.value,
-              to: opts.to,
-              amount,
-              fetch: ctx.fetch,
-              ...(opts.fullNode || ctx.opts.mock ? { fullNode: opts.fullNode ?? settings.baseUrl!.value } : {}),
-            });
-            ctx.out.info(`signed transfer ${signed.txID} from ${signed.from}`);
-            signedTx = signed.signed_tx;
-          }
-          return client.send({ to: opts.to, amount_usdt: amount, signed_tx: signedTx, ...(opts.memo ? { memo: opts.memo } : {}) });
-        });
-      }),
-    );
-
-    paidOptions(
-      cmd
-        .command('send-batch')
-        .description('signed transfers in one call (up to the service\'s batch limit): a JSON array of {to, amount, signed_tx}')
-        .option('-f, --file <path>', 'the JSON array; "-" or omitted: stdin'),
-    ).action(
-      action<[], PaidOptions & { file?: string }>(async (ctx, { opts }) => {
-        const text = await readFileOrStdin(ctx, opts.file, 'transfers');
-        let transfers: unknown;
-        try {
-          transfers = JSON.parse(text);
-        } catch {
-          throw new UsageError('the transfers are not JSON', 'pass a JSON array of {to, amount, signed_tx}');
-        }
-        const list = Array.isArray(transfers) ? transfers : (transfers as { transfers?: unknown })?.transfers;
-        if (!Array.isArray(list)) throw new UsageError('expected a JSON array of {to, amount, signed_tx}');
-        await paid(ctx, opts, ({ client }) => client.sendBatch(list as never));
-      }),
-    );
-
-    paidOptions(
-      cmd
-        .command('swap-execute')
-        .description('execute a token swap (energy provided)')
-        .argument('<from>', 'symbol or contract')
-        .argument('<to>', 'symbol or contract')
-        .argument('<amount>', 'amount of <from>')
-        .option('--slippage <pct>', "accepted slippage, percent (default: the service's)"),
-    ).action(
-      action<[string, string, string], PaidOptions & { slippage?: string }>(async (ctx, { args: [from, to, amount], opts }) => {
-        const slippage = opts.slippage === undefined ? undefined : Number(opts.slippage);
-        if (opts.slippage !== undefined && (!/^\d+(\.\d+)?$/.test(opts.slippage) || slippage! > 50)) throw new UsageError('--slippage must be a percentage between 0 and 50');
-        await paid(ctx, opts, ({ client }) =>
-          client.swapExecute({ from_token: from, to_token: to, amount: decimal(amount, 'amount'), ...(slippage !== undefined ? { slippage_pct: slippage } : {}) }),
-        );
-      }),
-    );
-
-    paidOptions(
-      cmd
-        .command('rpc')
-        .description('a whitelisted TRON node call, e.g. `rpc getnowblock` or `rpc getaccount \'{"address":"T…","visible":true}\'`')
-        .argument('<method>', 'getnowblock, getaccount, getaccountresource, gettransactionbyid, gettransactioninfobyid, getcontractinfo, triggerconstantcontract, getchainparameters, getblockbynum')
-        .argument('[body]', 'JSON object', '{}'),
-    ).action(
-      action<[string, string], PaidOptions>(async (ctx, { args: [method, body], opts }) => {
-        const parsed = jsonArg(body, 'body');
-        await paid(ctx, opts, ({ client }) => client.rpc(method, parsed));
-      }),
-    );
+    registerX402Prices(cmd);
+    registerX402Account(cmd);
+    registerX402Estimate(cmd);
+    registerX402SwapQuote(cmd);
+    registerX402Network(cmd);
+    registerX402Invoice(cmd);
+    registerX402Watch(cmd);
+    registerX402Receive(cmd);
+    registerX402Send(cmd);
+    registerX402SendBatch(cmd);
+    registerX402SwapExecute(cmd);
+    registerX402Rpc(cmd);
   },
 };
+
+function registerX402Prices(cmd: Command): void {
+  paidOptions(cmd.command('prices').description('energy/bandwidth prices from several providers').argument('[resource]', 'energy, bandwidth or all', 'all')).action(action<[string], PaidOptions>(runX402Prices));
+}
+
+async function runX402Prices(ctx: Context, { args: [resource], opts }: { args: [string]; opts: PaidOptions }) {
+  const r = resource.toLowerCase();
+  const query = r === 'all' ? {} : { resource: parseChoice(r, ['energy', 'bandwidth'] as const, 'resource').toUpperCase() as 'ENERGY' | 'BANDWIDTH' };
+  await paid(ctx, opts, ({ client }) => client.prices(query), (rows, s) => renderX402Prices(rows as unknown as Array<Record<string, unknown>>, s));
+}
+
+function registerX402Account(cmd: Command): void {
+  paidOptions(cmd.command('account').description('TRX balance, resources and TRC-20 balances of an address').argument('<address>', 'TRON address')).action(action<[string], PaidOptions>(runX402Account));
+}
+
+async function runX402Account(ctx: Context, { args: [address], opts }: { args: [string]; opts: PaidOptions }) {
+  await paid(ctx, opts, ({ client }) => client.account(address));
+}
+
+function registerX402Estimate(cmd: Command): void {
+  paidOptions(
+    cmd
+      .command('estimate')
+      .description('energy, bandwidth and TRX cost of a transaction')
+      .argument('<operation>', orList(ESTIMATE_OPERATIONS))
+      .option('--to <address>', 'recipient')
+      .option('--amount <amount>', 'amount (token units)')
+      .option('--contract <address>', 'token or contract'),
+  ).action(action<[string], X402EstimateOptions>(runX402Estimate));
+}
+
+interface X402EstimateOptions extends PaidOptions {
+  to?: string;
+  amount?: string;
+  contract?: string;
+}
+
+async function runX402Estimate(ctx: Context, { args: [operation], opts }: { args: [string]; opts: X402EstimateOptions }) {
+  const op = parseChoice(operation, ESTIMATE_OPERATIONS, 'operation');
+  await paid(ctx, opts, ({ client }) =>
+    client.estimate({
+      operation: op,
+      ...(opts.to ? { to: opts.to } : {}),
+      ...(opts.amount ? { amount: decimal(opts.amount, '--amount') } : {}),
+      ...(opts.contract ? { contract: opts.contract } : {}),
+    }),
+  );
+}
+
+function registerX402SwapQuote(cmd: Command): void {
+  paidOptions(
+    cmd.command('swap-quote').description('DEX quote for a token swap').argument('<from>', 'symbol or contract').argument('<to>', 'symbol or contract').argument('<amount>', 'amount of <from>'),
+  ).action(action<[string, string, string], PaidOptions>(runX402SwapQuote));
+}
+
+async function runX402SwapQuote(ctx: Context, { args: [from, to, amount], opts }: { args: [string, string, string]; opts: PaidOptions }) {
+  await paid(ctx, opts, ({ client }) => client.swapQuote({ from, to, amount: decimal(amount, 'amount') }));
+}
+
+function registerX402Network(cmd: Command): void {
+  paidOptions(cmd.command('network').description('TRON chain parameters').option('--summary', 'the short form')).action(action<[], X402NetworkOptions>(runX402Network));
+}
+
+interface X402NetworkOptions extends PaidOptions {
+  summary?: boolean;
+}
+
+async function runX402Network(ctx: Context, { opts }: { opts: X402NetworkOptions }) {
+  await paid(ctx, opts, ({ client }) => client.network({ format: opts.summary ? 'summary' : 'full' }));
+}
+
+function registerX402Invoice(cmd: Command): void {
+  paidOptions(
+    cmd
+      .command('invoice')
+      .description('a USDT invoice whose payments are detected automatically')
+      .argument('<amount>', 'USDT')
+      .option('--description <text>')
+      .option('--pay-to <address>', 'receiving address (default: a fresh one)')
+      .option('--expires-in <seconds>', "lifetime in seconds (default: the service's)"),
+  ).action(action<[string], X402InvoiceOptions>(runX402Invoice));
+}
+
+interface X402InvoiceOptions extends PaidOptions {
+  description?: string;
+  payTo?: string;
+  expiresIn?: string;
+}
+
+async function runX402Invoice(ctx: Context, { args: [amount], opts }: { args: [string]; opts: X402InvoiceOptions }) {
+  await paid(ctx, opts, ({ client }) =>
+    client.invoice({
+      amount_usdt: decimal(amount, 'amount'),
+      ...(opts.description ? { description: opts.description } : {}),
+      ...(opts.payTo ? { pay_to_address: opts.payTo } : {}),
+      ...(opts.expiresIn !== undefined ? { expires_in_seconds: parseInteger(opts.expiresIn, '--expires-in', { min: 1 }) } : {}),
+    }),
+  );
+}
+
+function registerX402Watch(cmd: Command): void {
+  paidOptions(
+    cmd
+      .command('watch')
+      .description('a webhook on each incoming TRC-20 transfer to an address, for 24 hours')
+      .argument('<address>', 'TRON address to watch')
+      .requiredOption('--webhook-url <url>', 'where events are POSTed')
+      .option('--events <list>', `${WATCH_EVENT_TYPES.join(', ')} (comma separated)`)
+      .option('--token <address>', 'only this token contract')
+      .option('--min-amount <amount>', 'ignore smaller transfers'),
+  ).action(action<[string], X402WatchOptions>(runX402Watch));
+}
+
+interface X402WatchOptions extends PaidOptions {
+  webhookUrl: string;
+  events?: string;
+  token?: string;
+  minAmount?: string;
+}
+
+async function runX402Watch(ctx: Context, { args: [address], opts }: { args: [string]; opts: X402WatchOptions }) {
+  await paid(ctx, opts, ({ client }) =>
+    client.watch({
+      address,
+      webhook_url: opts.webhookUrl,
+      ...(opts.events ? { event_types: opts.events.split(',').map((e) => e.trim()) as never } : {}),
+      ...(opts.token ? { token_contract: opts.token } : {}),
+      ...(opts.minAmount ? { min_amount: decimal(opts.minAmount, '--min-amount') } : {}),
+    }),
+  );
+}
+
+function registerX402Receive(cmd: Command): void {
+  paidOptions(
+    cmd
+      .command('receive')
+      .description('a one-time watch for an expected payment')
+      .argument('<amount>', 'expected amount (token units)')
+      .option('--token <address>', 'token contract (default USDT)')
+      .option('--tolerance <pct>', "accepted difference, percent (default: the service's)")
+      .option('--timeout <seconds>', "how long to wait (default: the service's)")
+      .option('--webhook-url <url>', 'notified when the payment arrives'),
+  ).action(action<[string], X402ReceiveOptions>(runX402Receive));
+}
+
+interface X402ReceiveOptions extends PaidOptions {
+  token?: string;
+  tolerance?: string;
+  timeout?: string;
+  webhookUrl?: string;
+}
+
+async function runX402Receive(ctx: Context, { args: [amount], opts }: { args: [string]; opts: X402ReceiveOptions }) {
+  const tolerance = opts.tolerance === undefined ? undefined : Number(opts.tolerance);
+  if (opts.tolerance !== undefined && (!/^\d+(\.\d+)?$/.test(opts.tolerance) || tolerance! > 100)) throw new UsageError('--tolerance must be a percentage between 0 and 100');
+  await paid(ctx, opts, ({ client }) =>
+    client.receive({
+      expected_amount: decimal(amount, 'amount'),
+      ...(opts.token ? { token_contract: opts.token } : {}),
+      ...(tolerance !== undefined ? { tolerance_pct: tolerance } : {}),
+      ...(opts.timeout !== undefined ? { timeout_seconds: parseInteger(opts.timeout, '--timeout', { min: 1 }) } : {}),
+      ...(opts.webhookUrl ? { webhook_url: opts.webhookUrl } : {}),
+    }),
+  );
+}
+
+function registerX402Send(cmd: Command): void {
+  paidOptions(
+    cmd
+      .command('send')
+      .description('send USDT: a transfer you signed (--signed-tx-file), or one signed here with the wallet’s TRON key')
+      .requiredOption('--to <address>', 'recipient')
+      .requiredOption('--amount <usdt>', 'USDT amount')
+      .option('--signed-tx-file <path>', 'a signed transaction (JSON); "-" for stdin')
+      .option('--memo <text>'),
+  ).action(action<[], X402SendOptions>(runX402Send));
+}
+
+interface X402SendOptions extends PaidOptions {
+  to: string;
+  amount: string;
+  signedTxFile?: string;
+  memo?: string;
+}
+
+async function runX402Send(ctx: Context, { opts }: { opts: X402SendOptions }) {
+  const amount = decimal(opts.amount, '--amount');
+  let signedTx: string | undefined;
+  if (opts.signedTxFile) signedTx = (await readFileOrStdin(ctx, opts.signedTxFile, 'signed transaction')).trim();
+  await paid(ctx, opts, async ({ client, sdk }) => {
+    if (!signedTx) {
+      const wallet = await loadWallet(ctx, opts);
+      if (!wallet.tron) throw new UsageError('signing a transfer needs a TRON key in the wallet');
+      const settings = await ctx.settings(false);
+      const signed = await sdk.signTrc20Transfer({
+        privateKey: wallet.tron.value,
+        to: opts.to,
+        amount,
+        fetch: ctx.fetch,
+        ...(opts.fullNode || ctx.opts.mock ? { fullNode: opts.fullNode ?? settings.baseUrl!.value } : {}),
+      });
+      ctx.out.info(`signed transfer ${signed.txID} from ${signed.from}`);
+      signedTx = signed.signed_tx;
+    }
+    return client.send({ to: opts.to, amount_usdt: amount, signed_tx: signedTx, ...(opts.memo ? { memo: opts.memo } : {}) });
+  });
+}
+
+function registerX402SendBatch(cmd: Command): void {
+  paidOptions(
+    cmd
+      .command('send-batch')
+      .description('signed transfers in one call (up to the service\'s batch limit): a JSON array of {to, amount, signed_tx}')
+      .option('-f, --file <path>', 'the JSON array; "-" or omitted: stdin'),
+  ).action(action<[], X402SendBatchOptions>(runX402SendBatch));
+}
+
+interface X402SendBatchOptions extends PaidOptions {
+  file?: string;
+}
+
+async function runX402SendBatch(ctx: Context, { opts }: { opts: X402SendBatchOptions }) {
+  const text = await readFileOrStdin(ctx, opts.file, 'transfers');
+  let transfers: unknown;
+  try {
+    transfers = JSON.parse(text);
+  } catch {
+    throw new UsageError('the transfers are not JSON', 'pass a JSON array of {to, amount, signed_tx}');
+  }
+  const list = Array.isArray(transfers) ? transfers : (transfers as { transfers?: unknown })?.transfers;
+  if (!Array.isArray(list)) throw new UsageError('expected a JSON array of {to, amount, signed_tx}');
+  await paid(ctx, opts, ({ client }) => client.sendBatch(list as never));
+}
+
+function registerX402SwapExecute(cmd: Command): void {
+  paidOptions(
+    cmd
+      .command('swap-execute')
+      .description('execute a token swap (energy provided)')
+      .argument('<from>', 'symbol or contract')
+      .argument('<to>', 'symbol or contract')
+      .argument('<amount>', 'amount of <from>')
+      .option('--slippage <pct>', "accepted slippage, percent (default: the service's)"),
+  ).action(action<[string, string, string], X402SwapExecuteOptions>(runX402SwapExecute));
+}
+
+interface X402SwapExecuteOptions extends PaidOptions {
+  slippage?: string;
+}
+
+async function runX402SwapExecute(ctx: Context, { args: [from, to, amount], opts }: { args: [string, string, string]; opts: X402SwapExecuteOptions }) {
+  const slippage = opts.slippage === undefined ? undefined : Number(opts.slippage);
+  if (opts.slippage !== undefined && (!/^\d+(\.\d+)?$/.test(opts.slippage) || slippage! > 50)) throw new UsageError('--slippage must be a percentage between 0 and 50');
+  await paid(ctx, opts, ({ client }) =>
+    client.swapExecute({ from_token: from, to_token: to, amount: decimal(amount, 'amount'), ...(slippage !== undefined ? { slippage_pct: slippage } : {}) }),
+  );
+}
+
+function registerX402Rpc(cmd: Command): void {
+  paidOptions(
+    cmd
+      .command('rpc')
+      .description('a whitelisted TRON node call, e.g. `rpc getnowblock` or `rpc getaccount \'{"address":"T…","visible":true}\'`')
+      .argument('<method>', 'getnowblock, getaccount, getaccountresource, gettransactionbyid, gettransactioninfobyid, getcontractinfo, triggerconstantcontract, getchainparameters, getblockbynum')
+      .argument('[body]', 'JSON object', '{}'),
+  ).action(action<[string, string], PaidOptions>(runX402Rpc));
+}
+
+async function runX402Rpc(ctx: Context, { args: [method, body], opts }: { args: [string, string]; opts: PaidOptions }) {
+  const parsed = jsonArg(body, 'body');
+  await paid(ctx, opts, ({ client }) => client.rpc(method, parsed));
+}
 
 export default command;
