@@ -25,7 +25,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   x402: ['trx-rent --mock x402 prices', 'TRX_RENT_X402_TRON_KEY=... trx-rent x402 prices energy --yes', 'trx-rent x402 estimate trc20_transfer --key-file wallet.json'],
   'x402 prices': ['trx-rent --mock x402 prices', 'trx-rent x402 prices energy --key-file wallet.json --max-payment 0.01'],
   mcp: ['trx-rent mcp --mock', 'trx-rent mcp --allow-spend --max-order-trx 20'],
-  api: ['trx-rent api GET /api/v1/prices/stats', 'trx-rent api /orders --paginate --query "[].id"'],
+  api: ['trx-rent api GET balance -i', 'trx-rent api /orders --paginate --query "[].id"'],
   mock: ['trx-rent mock --port 8787', 'trx-rent mock --seed 7 --chaos 0.1'],
   demo: ['trx-rent demo'],
   completion: ['trx-rent completion bash >> ~/.bashrc', 'trx-rent completion zsh > "${fpath[1]}/_trx-rent"'],

@@ -73,5 +73,5 @@ export const RPC_METHODS = [
 /** Order types whose request must carry `max_price_sun` (a LIMIT order waits for that price). */
 export const ORDER_TYPES_NEEDING_PRICE: readonly (typeof ORDER_TYPES)[number][] = ['LIMIT'];
 
-/** Periods GET /api/v1/prices/history accepts (live service). */
+/** Periods `getPriceHistory` accepts (live service). */
 export const PRICE_HISTORY_PERIODS = ['1h', '6h', '24h', '7d', '30d'] as const;

@@ -158,8 +158,11 @@ function checkTxId(value: string, field: string): string {
  * A TRON full node's HTTP API. Addresses go and come back in base58 (`visible: true`).
  *
  * ```ts
- * const node = new TronNode({ baseUrl: 'https://api.trongrid.io' });
- * const { energy } = spendable(await node.getAccountResource('T…'));
+ * import { TrxRent } from 'trx-rent';
+ *
+ * const client = new TrxRent({ tronNode: 'https://api.trongrid.io' });
+ * const node = await client.resources.node();
+ * const resource = await node.getAccountResource('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t');
  * ```
  */
 export class TronNode {

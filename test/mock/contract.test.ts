@@ -232,7 +232,7 @@ describe('endpoints (SDK and raw fetch, responses pass the shared schemas)', () 
     expect([again.status, again.json]).toEqual([200, { tx_id: tx.txID.toLowerCase(), status: 'pending' }]);
     // The signer must be the transaction's owner (the answer does not name it, so prove it by refusal).
     const forged = signTransaction(buildTrxTransfer({ from: USER_ADDRESS, to: TARGET, amountSun: 2, now: mock.state.now() }), '2'.repeat(64));
-    expectError(await raw(mock.url, 'POST', '/api/v1/broadcast', { key: mock.apiKey, body: { signed_tx: forged } }), 422, 'VALIDATION_ERROR', 'signed_tx');
+    expectError(await raw(mock.url, 'POST', '/api/v1/broadcast', { key: mock.apiKey, body: { signed_tx: forged } }), 400, 'VALIDATION_ERROR', 'signed_tx');
   });
 
   it('unknown routes and methods are 404 NOT_FOUND envelopes', async () => {

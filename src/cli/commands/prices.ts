@@ -80,7 +80,7 @@ export interface PriceTrend {
   line: string;
 }
 
-/** Each provider's price over the period (entries of GET /prices/history), oldest to newest. */
+/** Each provider's price over the period (entries of `getPriceHistory`), oldest to newest. */
 export function priceTrends(entries: PriceEntry[], width: number): PriceTrend[] {
   const byProvider = new Map<string, Array<{ at: number; price: number }>>();
   for (const e of entries) {

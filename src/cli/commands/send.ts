@@ -1,4 +1,3 @@
-import { ENDPOINTS } from '../../api/endpoints.js';
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import type { ProgressEvent, SentTransfer, TransferEstimate } from '../../tron/engine.js';
@@ -26,7 +25,7 @@ const command: CommandModule = {
     'Send a TRC-20 token (USDT, USDC, USDD or a contract address) without burning TRX for its energy: ' +
     'estimates the energy and bandwidth on a TRON node, shows what renting costs against burning and asks ' +
     'to confirm (unless --yes), rents the deficit and waits for the delegation, signs the transfer locally, ' +
-    `broadcasts it through the service (${ENDPOINTS.broadcastTransaction.method} ${ENDPOINTS.broadcastTransaction.path}) and waits for the receipt. The key comes ` +
+    'broadcasts it through the service (its broadcast endpoint, `client.transactions.broadcast`) and waits for the receipt. The key comes ' +
     `from --key-file, ${ENV.privateKey} or a hidden prompt, never from the command line.`,
   register(cmd: Command) {
     cmd

@@ -95,7 +95,7 @@ export const MARKET_RULES = {
   /** Smallest bandwidth order: the smallest provider minimum. Below it: BELOW_MINIMUM_ORDER. */
   MIN_BANDWIDTH_AMOUNT: LIMITS.MIN_BANDWIDTH_AMOUNT,
   MIN_ENERGY_AMOUNT: LIMITS.MIN_ENERGY_AMOUNT,
-  /** prices/best, prices/history and prices/stats quote the 1-hour tier. */
+  /** The best price, price history and market statistics (getBestPrice, getPriceHistory, getPriceStats) quote the 1-hour tier. */
   REFERENCE_DURATION_SEC: HOUR,
   POLL_INTERVAL_MS: LIMITS.PRICE_POLL_INTERVAL_MS,
 } as const;
