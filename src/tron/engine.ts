@@ -28,7 +28,7 @@ import { type Spendable, type TronNode, spendable } from './node.js';
 /** A TRC-20 token: a symbol this package knows (`USDT`, `USDC`, `USDD`) or a contract address. */
 export type TokenRef = string;
 
-/** What {@link estimateTransfer} estimates. */
+/** What `client.transfers.estimate` estimates. */
 export interface EstimateTransferParams {
   /** The sender (base58). */
   from: string;
@@ -89,7 +89,7 @@ export interface TransferEstimate {
   saving_sun: number;
 }
 
-/** What {@link ensureResources} makes sure an address has. */
+/** What `client.resources.ensure` makes sure an address has. */
 export interface EnsureParams {
   /** The address that needs the resources (base58). */
   address: string;
@@ -115,7 +115,7 @@ export interface EnsureParams {
   confirm?: ((plan: EnsurePlan) => boolean | Promise<boolean>) | undefined;
 }
 
-/** What {@link ensureResources} is about to buy (see {@link EnsureParams.confirm}). */
+/** What `client.resources.ensure` is about to buy (see {@link EnsureParams.confirm}). */
 export interface EnsurePlan {
   address: string;
   before: Spendable;
@@ -125,7 +125,7 @@ export interface EnsurePlan {
 }
 
 // Type aliases (not interfaces) so they fit lenient, index-signature output schemas (MCP).
-/** What {@link ensureResources} did. */
+/** What `client.resources.ensure` did. */
 export type EnsureResult = {
   address: string;
   /** What the address could spend before, and after the delegation showed on the node. */
@@ -152,13 +152,16 @@ export type ProgressEvent =
 /** A TronWeb instance with a default account, as far as `transfers.send` uses one (it signs only). */
 export interface SendTronWeb {
   defaultAddress?: { base58?: string | false } | undefined;
-  trx: { sign(tx: never, privateKey?: string): Promise<unknown> };
+  trx: {
+    /** Signs an unsigned transaction with the instance's key (or `privateKey`), as TronWeb's `trx.sign` does. */
+    sign(tx: never, privateKey?: string): Promise<unknown>;
+  };
 }
 
 /** Who signs a transfer: a private key (64 hex, used in this process only) or a TronWeb instance. */
 export type TransferSigner = { privateKey: string } | SendTronWeb;
 
-/** What {@link sendTransfer} sends. */
+/** What `client.transfers.send` sends. */
 export interface SendTransferParams extends Omit<EstimateTransferParams, 'from'> {
   /** The key or TronWeb instance that signs; the sender is its address. */
   signer: TransferSigner;
@@ -182,10 +185,11 @@ export interface SendTransferParams extends Omit<EstimateTransferParams, 'from'>
   timeoutMs?: number | undefined;
   /** Abort at any step; once aborted nothing more is ordered or broadcast. */
   signal?: AbortSignal | undefined;
+  /** Called at each step (estimate, order, delegation, broadcast, receipt), for progress output. */
   onProgress?: ((event: ProgressEvent) => void) | undefined;
 }
 
-/** The outcome of {@link sendTransfer}: what was sent and what it cost against burning. */
+/** The outcome of `client.transfers.send`: what was sent and what it cost against burning. */
 export type SentTransfer = {
   tx_id: string;
   from: string;
@@ -407,7 +411,7 @@ async function prepareEnsure(deps: EngineDeps, params: EnsureParams) {
   return { target, energy, bandwidth, duration, maxCost, key, orders, plan };
 }
 
-/** What {@link ensureResources} would buy now and what it would cost (reads and previews; orders nothing). */
+/** What `client.resources.ensure` would buy now and what it would cost (reads and previews; orders nothing). */
 export async function planEnsure(deps: EngineDeps, params: EnsureParams): Promise<EnsurePlan> {
   return (await prepareEnsure(deps, params)).plan;
 }

@@ -204,7 +204,7 @@ export class TronNode {
     return this.#call('getaccount', { address: checkAddress(address, 'address'), visible: true }, NodeAccount, true, options);
   }
 
-  /** `getaccountresource`: energy and bandwidth limits and use (see {@link spendable}). */
+  /** `getaccountresource`: energy and bandwidth limits and use (`spendable` turns it into what can be spent now). */
   async getAccountResource(address: string, options?: NodeCallOptions): Promise<AccountResource> {
     return this.#call('getaccountresource', { address: checkAddress(address, 'address'), visible: true }, AccountResource, true, options);
   }

@@ -414,6 +414,7 @@ export class MockState {
     return withdrawal && withdrawalMockView(withdrawal);
   }
 
+  /** Webhook deliveries made so far, oldest first, optionally filtered (GET /__mock/webhooks/deliveries). */
   webhookDeliveries(filter?: { webhook_id?: string; event?: string; account_id?: string; status?: string }): WebhookDelivery[] {
     return this.webhooks.deliveries(filter);
   }
