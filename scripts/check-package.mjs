@@ -261,7 +261,7 @@ function attw(tarball) {
   // attw is installed on demand (scripts/tools/attw), not a devDependency.
   const attwBin = toolBin('attw');
   const strict = run(process.execPath, [attwBin, tarball, '--format', 'json']);
-  const node16 = run(process.execPath, [attwBin, [tarball, '--profile', 'node16', '--format', 'table-flipped', '--no-emoji', '--no-color']);
+  const node16 = run(process.execPath, [attwBin, tarball, '--profile', 'node16', '--format', 'table-flipped', '--no-emoji', '--no-color']);
   let notes = '';
   try {
     const json = JSON.parse(strict.stdout);
