@@ -6,8 +6,11 @@
 //  - bytes a browser app loads with `import { TrxRent } from 'trx-rent'` (minified + gzip, zod
 //    included, lazy chunks apart): < 36 KB; `trx-rent/webhooks`: < 2 KB and no dependency.
 //
-//   node scripts/size.mjs [--no-build] [--no-extras] [--core-limit KB]
-//     --core-limit  the core's gzip limit in kB (default 36, the goal; CI uses the default).
+//   node scripts/size.mjs [--no-build] [--no-extras] [--core-limit KB] [--install-limit MB]
+//     --core-limit     the core's gzip limit in kB (default 36, the goal)
+//     --install-limit  the core install's limit in MB (default 13, the goal)
+// CI passes ceilings above the goals while they are missed (see .ci/run and the README's
+// Performance table): a guard against growing further, not a claim that the goals hold.
 //
 // zod is a caret range (^4.4.3), so the install takes the newest 4.x: with the same sources
 // (2026-11-26) 4.4.3 measures 32.6 kB and 4.6.7 40.1 kB (4.5 grew the classic API by about
@@ -24,10 +27,12 @@ const argv = process.argv.slice(2);
 const args = new Set(argv);
 const coreLimit = argv.includes('--core-limit') ? Number(argv[argv.indexOf('--core-limit') + 1]) : 36;
 if (!(coreLimit > 0)) throw new Error('--core-limit needs a number of kB');
+const installLimit = argv.includes('--install-limit') ? Number(argv[argv.indexOf('--install-limit') + 1]) : 13;
+if (!(installLimit > 0)) throw new Error('--install-limit needs a number of MB');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const run = (argv, cwd) => execFileSync(npm, argv, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 });
 const EXTRAS = ['viem@2.57.1', 'tronweb@6.5.1', '@x402/core@2.27.0', '@x402/evm@2.27.0'];
-const LIMITS = { installBytes: 13 * MB, installPackages: 40, coreGzip: coreLimit * KB, webhooksGzip: 2 * KB };
+const LIMITS = { installBytes: installLimit * MB, installPackages: 40, coreGzip: coreLimit * KB, webhooksGzip: 2 * KB };
 
 if (!args.has('--no-build')) execFileSync(npm, ['run', 'build'], { cwd: root, stdio: 'inherit' });
 const work = freshDir('trx-rent-size-');
