@@ -233,6 +233,7 @@ export const ACCOUNT_DOCS = {
     ],
     source: 'natural-design',
     sdk: 'transactions.broadcast',
+    cli: 'broadcast',
   },
 } satisfies Record<AccountEndpointId, EndpointDocs>;
 

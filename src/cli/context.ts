@@ -17,6 +17,7 @@ import type { Keys } from '../resources/keys.js';
 import type { Orders } from '../resources/orders.js';
 import type { Prices } from '../resources/prices.js';
 import type { Webhooks } from '../resources/webhooks.js';
+import type { Transactions } from '../resources/transactions.js';
 import type { Withdrawals } from '../resources/withdrawals.js';
 import type { ChainResources, Transfers } from '../tron/facade.js';
 import type { MockServer, MockServerOptions } from '../mock/index.js';
@@ -41,6 +42,7 @@ export interface Resources {
   withdrawals: Withdrawals;
   keys: Keys;
   webhooks: Webhooks;
+  transactions: Transactions;
 }
 
 const RESOURCE_LOADERS: { [K in keyof Resources]: () => Promise<new (http: HttpClient) => Resources[K]> } = {
@@ -52,6 +54,7 @@ const RESOURCE_LOADERS: { [K in keyof Resources]: () => Promise<new (http: HttpC
   withdrawals: () => import('../resources/withdrawals.js').then((m) => m.Withdrawals),
   keys: () => import('../resources/keys.js').then((m) => m.Keys),
   webhooks: () => import('../resources/webhooks.js').then((m) => m.Webhooks),
+  transactions: () => import('../resources/transactions.js').then((m) => m.Transactions),
 };
 
 /**

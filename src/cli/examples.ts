@@ -19,6 +19,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   balance: ['trx-rent balance', 'trx-rent balance --query trx'],
   history: ['trx-rent history', 'trx-rent history --period 30D --json', 'trx-rent history summary'],
   deposit: ['trx-rent deposit info', 'trx-rent deposit prepare 10', 'trx-rent deposit submit --signed-tx-file tx.json'],
+  broadcast: ['trx-rent broadcast --file signed-tx.json', 'trx-rent broadcast --json < signed-tx.json'],
   withdraw: ['trx-rent withdraw 50 --to TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', 'trx-rent withdraw 20 --currency USDT --to T... --yes'],
   keys: ['trx-rent keys create --name ci --permissions view_orders,view_balance', 'trx-rent keys revoke key_123'],
   webhooks: ['trx-rent webhooks create --url https://example.com/hook --events order.filled', 'trx-rent webhooks listen --forward-to http://localhost:3000/hook'],

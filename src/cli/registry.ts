@@ -29,6 +29,7 @@ export const REGISTRY: readonly RegistryEntry[] = [
   { name: 'balance', group: 'Account', summary: 'Available and locked TRX, and USDT', load: () => import('./commands/balance.js') },
   { name: 'history', group: 'Account', summary: 'Fills over a period, or the account summary', load: () => import('./commands/history.js') },
   { name: 'deposit', group: 'Money', summary: 'Deposit TRX: address and memo, prepare, submit a signed transfer', load: () => import('./commands/deposit.js') },
+  { name: 'broadcast', group: 'Money', summary: 'Hand a signed TRON transaction to the service to broadcast (permission broadcast)', load: () => import('./commands/broadcast.js') },
   { name: 'withdraw', group: 'Money', summary: 'Withdraw TRX or USDT to an address (always confirms)', load: () => import('./commands/withdraw.js') },
   { name: 'keys', group: 'Account', summary: 'Create and revoke API keys', load: () => import('./commands/keys.js') },
   { name: 'webhooks', group: 'Developer', summary: 'Create, list, delete, verify webhooks; listen and forward locally', load: () => import('./commands/webhooks.js') },

@@ -2,6 +2,9 @@
  * The CLI (in-process) against a real mock server on 127.0.0.1: JSON and human output, exit
  * codes, money moving only when confirmed.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { buildTrxTransfer, privateKeyToTronAddress, signTransaction } from '../../src/protocol/tron-transaction.js';
@@ -304,6 +307,27 @@ describe('deposits, keys, webhooks', () => {
     const human = await runCliInProcess(['deposit', 'submit', '--no-json'], { env, input: JSON.stringify({ signed_tx: second }) });
     expect(human.code, human.stderr).toBe(0);
     expect(human.stdout).toMatch(/amount\s+3,000,000 SUN \(3 TRX\)/);
+  });
+
+  it('broadcast hands a signed transaction to the service (--file or stdin); again answers the same tx id; a key without the permission exits 3', async () => {
+    const key = '2e'.repeat(32);
+    const from = privateKeyToTronAddress(key);
+    mock.state.chain.fundTrx(from, 5_000_000n);
+    const tx = signTransaction(buildTrxTransfer({ from, to: ADDRESS, amountSun: 1_000_000n, now: mock.state.now() }), key);
+    const dir = mkdtempSync(join(tmpdir(), 'trx-rent-broadcast-'));
+    const file = join(dir, 'tx.json');
+    writeFileSync(file, JSON.stringify(tx));
+    const r = await runCliInProcess(['broadcast', '--file', file, '--json'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(json(r)).toEqual({ tx_id: tx.txID.toLowerCase(), status: 'pending' });
+    expect(mock.state.chain.trxBalance(ADDRESS)).toBeGreaterThanOrEqual(1_000_000n);
+    const again = await runCliInProcess(['broadcast', '--no-json'], { env, input: JSON.stringify({ signed_tx: tx }) });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(new RegExp(`tx\\s+${tx.txID.toLowerCase()}`));
+    const narrow = mock.state.createAccount({ trx_sun: 1_000_000, permissions: ['view_orders'] });
+    const refused = await runCliInProcess(['broadcast', '--json'], { env: { ...env, TRX_RENT_API_KEY: narrow.api_key }, input: JSON.stringify(tx) });
+    expect(refused.code).toBe(3);
+    expect(errorLine(refused)).toMatchObject({ code: 'FORBIDDEN' });
   });
 
   it('deposit submit without input on a pipe: rejects non-JSON with exit 2', async () => {

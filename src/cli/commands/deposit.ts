@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { type Context, action } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import { LIMITS } from '../facts.js';
 import { sunAndTrx, trxAndSun, trxOf } from '../format.js';
 import { renderPairs } from '../output.js';
+import { readSignedTx } from '../signed-tx.js';
 import { oneAmount, parseTrx } from '../parse.js';
 import { trxAmountQuestion } from '../prompts.js';
 import type { CommandModule } from '../types.js';
@@ -126,25 +126,7 @@ interface DepositSubmitOptions {
 }
 
 async function runDepositSubmit(ctx: Context, { opts }: { opts: DepositSubmitOptions }) {
-  let text: string;
-  if (opts.file && opts.file !== '-') {
-    try {
-      text = readFileSync(opts.file, 'utf8');
-    } catch (error) {
-      throw new UsageError(`cannot read ${opts.file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-    }
-  } else {
-    if (ctx.stdin.isTTY) throw new UsageError('no signed transaction', 'pass --file tx.json or pipe it: trx-rent deposit submit < tx.json', 'MISSING_ARGUMENT');
-    text = await ctx.readStdin();
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new UsageError('the signed transaction is not JSON', 'pass the object tronweb returns from trx.sign()', 'VALIDATION_ERROR');
-  }
-  const signed_tx =
-    parsed && typeof parsed === 'object' && 'signed_tx' in parsed ? (parsed as { signed_tx: unknown }).signed_tx : parsed;
+  const signed_tx = await readSignedTx(ctx, opts.file, 'trx-rent deposit submit');
   const client = await ctx.client({ auth: false });
   const result = await (await client.get('deposits')).submit({ signed_tx: signed_tx as never });
   const amount = transferAmount(signed_tx);
