@@ -19,7 +19,9 @@ import { KEYS, TARGET, call, connect, errorOf, ok, text, type Connected } from '
 let mock: MockServer;
 let api: TrxRent;
 beforeAll(async () => {
-  mock = await startMockServer({ rateLimits: false, seed: 21 });
+  // Fast order timings: a MARKET order pinned to the previewed price fails if a 30 s price poll lands
+  // between the preview and the provider selection; 20 ms instead of 300 ms keeps that window tiny.
+  mock = await startMockServer({ rateLimits: false, seed: 21, timings: { selectMs: 20, fillMs: 30, verifyMs: 40 } });
   api = new TrxRent({ baseUrl: mock.url, apiKey: mock.apiKey });
 });
 afterAll(() => mock.close());
