@@ -176,5 +176,15 @@ describe('prompts re-ask after invalid input', () => {
     b.events.keypress('enter');
     await new Promise((r) => setTimeout(r, 20));
     expect(b.getScreen()).toContain('Bandwidth orders start at 1000 units');
+    // Answer both, so no prompt is left open when the worker exits (inquirer then rejects it,
+    // an unhandled rejection that fails the run).
+    for (let i = 0; i < 2; i++) w.events.keypress('backspace');
+    w.events.type('50');
+    w.events.keypress('enter');
+    await expect(w.answer).resolves.toBe('50');
+    for (let i = 0; i < 3; i++) b.events.keypress('backspace');
+    b.events.type('1000');
+    b.events.keypress('enter');
+    await expect(b.answer).resolves.toBe('1000');
   });
 });
