@@ -9,9 +9,10 @@
 //
 //   node scripts/api-md.mjs [--check]
 //     --check  exit 1 if api.md differs from what would be written (nothing is written)
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { loadSource } from './lib/load-source.mjs';
 
 /** Where each API's operations are called from. */
 const CLIENTS = {
@@ -52,37 +53,16 @@ export function renderApiMd(entries) {
 async function main() {
   const root = fileURLToPath(new URL('..', import.meta.url));
   const out = join(root, 'api.md');
-  const buildDir = join(root, '.tmp', `api-md-build-${process.pid}`);
-  try {
-    const { build } = await import('tsup');
-    await build({
-      config: false,
-      entry: { endpoints: join(root, 'src/api/endpoints.ts') },
-      format: ['esm'],
-      outDir: buildDir,
-      target: 'node20',
-      platform: 'node',
-      dts: false,
-      splitting: false,
-      sourcemap: false,
-      clean: false,
-      silent: true,
-      skipNodeModulesBundle: true,
-      outExtension: () => ({ js: '.mjs' }),
-    });
-    const { ENDPOINT_LIST } = await import(pathToFileURL(join(buildDir, 'endpoints.mjs')).href);
-    const text = renderApiMd(ENDPOINT_LIST);
-    if (process.argv.includes('--check')) {
-      if ((existsSync(out) ? readFileSync(out, 'utf8') : '') !== text) {
-        console.error('api.md is not what the endpoint table generates: run npm run api-md');
-        process.exitCode = 1;
-      }
-    } else {
-      writeFileSync(out, text);
-      console.log(`api-md: wrote api.md (${ENDPOINT_LIST.length} operations)`);
+  const { ENDPOINT_LIST } = await loadSource(root, 'src/api/endpoints.ts');
+  const text = renderApiMd(ENDPOINT_LIST);
+  if (process.argv.includes('--check')) {
+    if ((existsSync(out) ? readFileSync(out, 'utf8') : '') !== text) {
+      console.error('api.md is not what the endpoint table generates: run npm run api-md');
+      process.exitCode = 1;
     }
-  } finally {
-    rmSync(buildDir, { recursive: true, force: true });
+  } else {
+    writeFileSync(out, text);
+    console.log(`api-md: wrote api.md (${ENDPOINT_LIST.length} operations)`);
   }
 }
 

@@ -10,9 +10,10 @@
 //   node scripts/openapi.mjs [--out <file>] [--check]
 //     --out <file>  write there instead of dist/openapi.json
 //     --check       exit 1 if the file differs from what would be written (nothing is written)
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { loadSource } from './lib/load-source.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -21,38 +22,16 @@ const out = resolve(root, outArg === -1 ? 'dist/openapi.json' : args[outArg + 1]
 const check = args.includes('--check');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
-const buildDir = join(root, '.tmp', `openapi-build-${process.pid}`);
-try {
-  const { build } = await import('tsup');
-  await build({
-    config: false,
-    entry: { document: join(root, 'src/openapi/document.ts') },
-    format: ['esm'],
-    outDir: buildDir,
-    target: 'node20',
-    platform: 'node',
-    dts: false,
-    splitting: false,
-    sourcemap: false,
-    clean: false,
-    silent: true,
-    // The packages (zod) resolve from the repository's node_modules at import time.
-    skipNodeModulesBundle: true,
-    outExtension: () => ({ js: '.mjs' }),
-  });
-  const { buildOpenApiDocument } = await import(pathToFileURL(join(buildDir, 'document.mjs')).href);
-  const text = `${JSON.stringify(buildOpenApiDocument({ version: pkg.version }), null, 2)}\n`;
-  if (check) {
-    const current = existsSync(out) ? readFileSync(out, 'utf8') : '';
-    if (current !== text) {
-      console.error(`${out} is not the document the schemas generate: run npm run openapi`);
-      process.exitCode = 1;
-    }
-  } else {
-    mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, text);
-    console.log(`openapi: wrote ${out.slice(root.length)} (${Object.keys(JSON.parse(text).paths).length} paths)`);
+const { buildOpenApiDocument } = await loadSource(root, 'src/openapi/document.ts');
+const text = `${JSON.stringify(buildOpenApiDocument({ version: pkg.version }), null, 2)}\n`;
+if (check) {
+  const current = existsSync(out) ? readFileSync(out, 'utf8') : '';
+  if (current !== text) {
+    console.error(`${out} is not the document the schemas generate: run npm run openapi`);
+    process.exitCode = 1;
   }
-} finally {
-  rmSync(buildDir, { recursive: true, force: true });
+} else {
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, text);
+  console.log(`openapi: wrote ${out.slice(root.length)} (${Object.keys(JSON.parse(text).paths).length} paths)`);
 }
