@@ -5,7 +5,7 @@ import type { WithResponse } from './api-promise.js';
 import { env } from './env.js';
 import { type Logger, type LogLevel, resolveLogger } from './log.js';
 import { scrubError } from '../internal/redact.js';
-import { decodeResponse } from './response.js';
+import { type FastCheck, decodeResponse } from './response.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, isRetryableMethod } from './retry.js';
 import { type Hooks, Transport } from './transport.js';
 import { baseString, buildUrl, insecureTransport, parseBaseUrl } from './url.js';
@@ -119,6 +119,8 @@ export interface HttpRequest<S extends z.ZodType> {
   query?: Record<string, string | number | boolean | undefined> | undefined;
   body?: unknown;
   schema: S;
+  /** The schema's build-time fast check, if it has one (see `decodeResponse`). */
+  check?: FastCheck | null | undefined;
   /** Needs credentials; fails locally, before sending, when none are configured. */
   auth?: boolean;
   idempotencyKey?: string | undefined;
@@ -210,7 +212,7 @@ export class HttpClient {
     }
     const maxRetries = options.maxRetries ?? this.#policy.maxRetries;
     const label = `${method} ${req.path}`;
-    const { idempotencyKey, schema } = req;
+    const { idempotencyKey, schema, check } = req;
     return sendWithRetries({
       transport: this.#transport,
       url,
@@ -221,7 +223,7 @@ export class HttpClient {
       log: this.#logger && this.#logLine,
       finish: ({ response, text }) => {
         try {
-          return { data: decodeResponse(schema, response, text, label), response };
+          return { data: decodeResponse(schema, response, text, label, undefined, check), response };
         } catch (error) {
           // A server that echoes our key or JWT back must not put it in an error message.
           throw scrubError(error, this.#secrets);

@@ -38,6 +38,11 @@ export const tronAddress = z.string().refine(isTronAddress, {
 /** Whole SUN, non-negative, within Number's exact integer range. */
 export const sun = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 
+// Native checks, not a refinement: the build-time fast checks (scripts/lib/compile-checks.mjs)
+// compile them, where a function would leave the response to zod alone.
+const WHOLE_SUN = 'must be whole SUN: an integer from 0 to 2^53-1 (not fractional, negative or larger)';
+const SUN_PRICE = 'must be a price in SUN from 0 to 2^53-1';
+
 /**
  * An amount of SUN in a response (a balance, an order's or a fill's cost, a withdrawal, a
  * deposit): the spec gives these as SUN, and SUN is the smallest unit, so it is a whole number.
@@ -45,9 +50,7 @@ export const sun = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
  * fails the response's parse, an INVALID_RESPONSE error: money is never silently rounded. A
  * string of digits is accepted as `looseNumber` accepts it.
  */
-export const sunAmount = looseNumber.pipe(
-  z.number().refine((v) => Number.isSafeInteger(v) && v >= 0, { message: 'must be whole SUN: an integer from 0 to 2^53-1 (not fractional, negative or larger)' }),
-);
+export const sunAmount = looseNumber.pipe(z.number().int({ error: WHOLE_SUN }).min(0, { error: WHOLE_SUN }).max(Number.MAX_SAFE_INTEGER, { error: WHOLE_SUN }));
 
 /**
  * A price per unit of resource, in SUN (`price_sun`, `max_price_sun`, `best_price_sun`,
@@ -55,9 +58,7 @@ export const sunAmount = looseNumber.pipe(
  * average above all) may have a fraction, so a fraction is kept. Negative values and values
  * beyond 2^53-1 (no longer exact) fail the parse with INVALID_RESPONSE.
  */
-export const sunPrice = looseNumber.pipe(
-  z.number().refine((v) => Number.isFinite(v) && v >= 0 && v <= Number.MAX_SAFE_INTEGER, { message: 'must be a price in SUN from 0 to 2^53-1' }),
-);
+export const sunPrice = looseNumber.pipe(z.number({ error: SUN_PRICE }).min(0, { error: SUN_PRICE }).max(Number.MAX_SAFE_INTEGER, { error: SUN_PRICE }));
 
 /** A whole number from 1 to `Number.MAX_SAFE_INTEGER` (resource amounts, durations in seconds). */
 export const positiveInt = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);

@@ -23,6 +23,16 @@ export type OrderType = Known<z.infer<typeof OrderType>>;
 export const OrderStatus = z.enum(ORDER_STATUSES);
 export type OrderStatus = Known<z.infer<typeof OrderStatus>>;
 
+/** An energy order asks for at least {@link LIMITS.MIN_ENERGY_AMOUNT} units (a rule of `CreateOrderRequest`). */
+export function energyAmountIsEnough(o: { resource_type: string; amount: number }): boolean {
+  return o.resource_type !== 'ENERGY' || o.amount >= LIMITS.MIN_ENERGY_AMOUNT;
+}
+
+/** A LIMIT order names its `max_price_sun` (a rule of `CreateOrderRequest`). */
+export function limitOrderHasPrice(o: { order_type?: string | undefined; max_price_sun?: number | undefined }): boolean {
+  return !(ORDER_TYPES_NEEDING_PRICE as readonly string[]).includes(o.order_type ?? 'MARKET') || o.max_price_sun !== undefined;
+}
+
 /**
  * Body of `createOrder`. Checked before sending: energy amounts of at least 65000, and
  * `max_price_sun` present for LIMIT orders.
@@ -45,19 +55,14 @@ export const CreateOrderRequest = z
     /** Highest price per unit, in SUN. Required for LIMIT orders; a MARKET order fails above it. */
     max_price_sun: z.number().positive().optional().describe('Highest price in SUN per unit; required for LIMIT orders.'),
   })
-  .superRefine((o, ctx) => {
-    if (o.resource_type === 'ENERGY' && o.amount < LIMITS.MIN_ENERGY_AMOUNT) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['amount'],
-        message: `must be at least ${LIMITS.MIN_ENERGY_AMOUNT} for energy`,
-        params: { min: LIMITS.MIN_ENERGY_AMOUNT },
-      });
-    }
-    if (ORDER_TYPES_NEEDING_PRICE.includes(o.order_type ?? 'MARKET') && o.max_price_sun === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['max_price_sun'], message: 'is required for LIMIT orders' });
-    }
-  });
+  // Named predicates, not a superRefine: the build-time fast checks (scripts/checks.mjs) call
+  // these very functions; an anonymous one would leave the body to zod alone.
+  .refine(energyAmountIsEnough, {
+    path: ['amount'],
+    message: `must be at least ${LIMITS.MIN_ENERGY_AMOUNT} for energy`,
+    params: { min: LIMITS.MIN_ENERGY_AMOUNT },
+  })
+  .refine(limitOrderHasPrice, { path: ['max_price_sun'], message: 'is required for LIMIT orders' });
 export type CreateOrderRequest = z.input<typeof CreateOrderRequest>;
 
 /** One provider execution inside an order (a BROADCAST order may have several). */
