@@ -347,7 +347,7 @@ export function renderAccountChecks(z, wire, predicates) {
   const imports = new Map();
   for (const p of [...received.parts().predicates, ...sent.parts().predicates]) imports.set(p.from, new Set([...(imports.get(p.from) ?? []), p.name]));
   for (const [from, names] of [...imports].sort(([a], [b]) => a.localeCompare(b))) lines.push(`import { ${[...names].sort().join(', ')} } from '${from}';`);
-  lines.push("import type { FastCheck } from '../http/response.js';", "import type { AccountEndpointId } from './account.js';", '');
+  lines.push("import type { AccountEndpointId } from './account.js';", "import type { FastCheck } from './types.js';", '');
   lines.push('/** A value a caller built is checked only when plain (no class, no inherited keys). */');
   lines.push('function isPlain(v: object): boolean {', '  const proto = Object.getPrototypeOf(v);', '  return proto === Object.prototype || proto === null;', '}', '');
   for (const [compiler, tag] of [[received, 'RESPONSE_RE'], [sent, 'REQUEST_RE']]) {

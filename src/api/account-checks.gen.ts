@@ -14,8 +14,8 @@
 import { energyAmountIsEnough, limitOrderHasPrice } from '../schemas/orders.js';
 import { previewAmountIsEnough } from '../schemas/prices.js';
 import { isTronAddress } from '../utils/address.js';
-import type { FastCheck } from '../http/response.js';
 import type { AccountEndpointId } from './account.js';
+import type { FastCheck } from './types.js';
 
 /** A value a caller built is checked only when plain (no class, no inherited keys). */
 function isPlain(v: object): boolean {

@@ -8,6 +8,12 @@
  */
 import type { z } from 'zod';
 
+/**
+ * A build-time check of a schema (`./account-checks.gen.ts`): true only when zod would accept
+ * the value and return it unchanged; false means "ask zod".
+ */
+export type FastCheck = (value: unknown) => boolean;
+
 /** HTTP methods the two APIs use. */
 export type HttpVerb = 'GET' | 'POST' | 'DELETE';
 

@@ -10,9 +10,7 @@ import { TrxRentError, errorFromBody, readRequestId } from '../errors/index.js';
 import { isErrorEnvelope, unwrapEnvelope } from '../schemas/common.js';
 import { parseRetryAfter } from './retry.js';
 import type { AttemptInit, Transport } from './transport.js';
-
-/** A build-time check of a schema: true only when zod would accept the value and return it unchanged. */
-export type FastCheck = (value: unknown) => boolean;
+import type { FastCheck } from '../api/types.js';
 
 /** What `parseJson` returns for a body that is not JSON. */
 export const INVALID_JSON: unique symbol = Symbol('invalid-json');

@@ -1,11 +1,10 @@
 import type { z } from 'zod';
-import type { EndpointWire } from '../api/types.js';
+import type { EndpointWire, FastCheck } from '../api/types.js';
 import { buildPath } from '../api/path.js';
 import { BODY_CHECKS, QUERY_CHECKS, RESPONSE_CHECKS } from '../api/account-checks.gen.js';
 import type { AccountEndpointId } from '../api/account.js';
 import { ApiPromise, type WithResponse } from '../http/api-promise.js';
 import type { HttpClient, HttpRequest, RequestOptions } from '../http/client.js';
-import type { FastCheck } from '../http/response.js';
 import { validateRequest } from '../http/validate.js';
 import type { Known } from '../schemas/known.js';
 

@@ -19,7 +19,7 @@ import * as z from 'zod';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_WIRE } from '../../src/api/account.js';
 import { BODY_CHECKS, QUERY_CHECKS, RESPONSE_CHECKS } from '../../src/api/account-checks.gen.js';
-import type { FastCheck } from '../../src/http/response.js';
+import type { FastCheck } from '../../src/api/types.js';
 import { isTronAddress } from '../../src/utils/address.js';
 import { energyAmountIsEnough, limitOrderHasPrice } from '../../src/schemas/orders.js';
 import { previewAmountIsEnough } from '../../src/schemas/prices.js';
