@@ -195,7 +195,7 @@ class Compiler {
     for (const [key, field] of Object.entries(shape)) {
       const node = this.node(field);
       if (node.kind !== 'check') return this.#opaque(`object field over an opaque schema`, isObject);
-      parts.push((v) => node.expr(`${v}[${JSON.stringify(key)}]`));
+      parts.push((v) => node.expr(prop(v, key)));
     }
     const keys = Object.keys(shape);
     const body = (v) => {
@@ -299,7 +299,12 @@ class Compiler {
 const IGNORED_KEYWORDS = new Set(['$schema', 'description', 'title', 'examples', 'deprecated', 'readOnly', 'writeOnly']);
 
 function isObject(v) {
-  return `typeof ${v} === 'object' && ${v} !== null && !Array.isArray(${v})`;
+  return `isObject(${v})`;
+}
+
+/** A key as a property access: `v.key` where it is an identifier, else `v["key"]`. */
+function prop(v, key) {
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? `${v}.${key}` : `${v}[${JSON.stringify(key)}]`;
 }
 
 function num(n) {
@@ -348,6 +353,8 @@ export function renderAccountChecks(z, wire, predicates) {
   for (const p of [...received.parts().predicates, ...sent.parts().predicates]) imports.set(p.from, new Set([...(imports.get(p.from) ?? []), p.name]));
   for (const [from, names] of [...imports].sort(([a], [b]) => a.localeCompare(b))) lines.push(`import { ${[...names].sort().join(', ')} } from '${from}';`);
   lines.push("import type { AccountEndpointId } from './account.js';", "import type { FastCheck } from './types.js';", '');
+  lines.push('/** A JSON object: not null, not an array. */');
+  lines.push('function isObject(v: any): boolean {', "  return typeof v === 'object' && v !== null && !Array.isArray(v);", '}', '');
   lines.push('/** A value a caller built is checked only when plain (no class, no inherited keys). */');
   lines.push('function isPlain(v: object): boolean {', '  const proto = Object.getPrototypeOf(v);', '  return proto === Object.prototype || proto === null;', '}', '');
   for (const [compiler, tag] of [[received, 'RESPONSE_RE'], [sent, 'REQUEST_RE']]) {

@@ -17,6 +17,11 @@ import { isTronAddress } from '../utils/address.js';
 import type { AccountEndpointId } from './account.js';
 import type { FastCheck } from './types.js';
 
+/** A JSON object: not null, not an array. */
+function isObject(v: any): boolean {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
 /** A value a caller built is checked only when plain (no class, no inherited keys). */
 function isPlain(v: object): boolean {
   const proto = Object.getPrototypeOf(v);
@@ -38,17 +43,17 @@ function response2(v: any): boolean {
 }
 
 function response3(v: any): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-    && typeof v["id"] === 'string'
-    && typeof v["name"] === 'string'
-    && typeof v["key"] === 'string'
-    && response1(v["permissions"])
-    && response2(v["created_at"]);
+  return isObject(v)
+    && typeof v.id === 'string'
+    && typeof v.name === 'string'
+    && typeof v.key === 'string'
+    && response1(v.permissions)
+    && response2(v.created_at);
 }
 
 function response4(v: any): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-    && typeof v["revoked"] === 'boolean';
+  return isObject(v)
+    && typeof v.revoked === 'boolean';
 }
 
 function response5(v: any): boolean {
@@ -60,9 +65,9 @@ function response6(v: any): boolean {
 }
 
 function response7(v: any): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-    && response5(v["duration_sec"])
-    && response6(v["price_sun"]);
+  return isObject(v)
+    && response5(v.duration_sec)
+    && response6(v.price_sun);
 }
 
 function response8(v: any): boolean {
@@ -72,14 +77,14 @@ function response8(v: any): boolean {
 }
 
 function response9(v: any): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-    && typeof v["provider"] === 'string'
-    && typeof v["is_market"] === 'boolean'
-    && response8(v["energy_prices"])
-    && response8(v["bandwidth_prices"])
-    && response5(v["available_energy"])
-    && response5(v["available_bandwidth"])
-    && response2(v["fetched_at"]);
+  return isObject(v)
+    && typeof v.provider === 'string'
+    && typeof v.is_market === 'boolean'
+    && response8(v.energy_prices)
+    && response8(v.bandwidth_prices)
+    && response5(v.available_energy)
+    && response5(v.available_bandwidth)
+    && response2(v.fetched_at);
 }
 
 function response10(v: any): boolean {
@@ -93,13 +98,13 @@ function response11(v: any): boolean {
 }
 
 function response12(v: any): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-    && typeof v["provider"] === 'string'
-    && response11(v["resource_type"])
-    && response6(v["price_sun"])
-    && response5(v["available"])
-    && typeof v["is_online"] === 'boolean'
-    && response2(v["polled_at"]);
+  return isObject(v)
+    && typeof v.provider === 'string'
+    && response11(v.resource_type)
+    && response6(v.price_sun)
+    && response5(v.available)
+    && typeof v.is_online === 'boolean'
+    && response2(v.polled_at);
 }
 
 function response13(v: any): boolean {
@@ -109,11 +114,11 @@ function response13(v: any): boolean {
 }
 
 function response14(v: any): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-    && response6(v["best_price_sun"])
-    && response6(v["avg_price_sun"])
-    && response5(v["total_providers"])
-    && response5(v["cheapest_changes_24h"]);
+  return isObject(v)
+    && response6(v.best_price_sun)
+    && response6(v.avg_price_sun)
+    && response5(v.total_providers)
+    && response5(v.cheapest_changes_24h);
 }
 
 function response15(v: any): boolean {
@@ -121,12 +126,12 @@ function response15(v: any): boolean {
 }
 
 function response16(v: any): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-    && typeof v["provider"] === 'string'
-    && typeof v["displayName"] === 'string'
-    && response6(v["price_sun"])
-    && response15(v["cost_trx"])
-    && response5(v["duration_sec"]);
+  return isObject(v)
+    && typeof v.provider === 'string'
+    && typeof v.displayName === 'string'
+    && response6(v.price_sun)
+    && response15(v.cost_trx)
+    && response5(v.duration_sec);
 }
 
 function response17(v: any): boolean {
@@ -136,10 +141,10 @@ function response17(v: any): boolean {
 }
 
 function response18(v: any): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-    && (v["best"] === null || response16(v["best"]))
-    && response17(v["fallbacks"])
-    && typeof v["no_providers"] === 'boolean';
+  return isObject(v)
+    && (v.best === null || response16(v.best))
+    && response17(v.fallbacks)
+    && typeof v.no_providers === 'boolean';
 }
 
 function response19(v: any): boolean {
@@ -159,16 +164,16 @@ function response22(v: any): boolean {
 }
 
 function response23(v: any): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-    && typeof v["provider"] === 'string'
-    && response5(v["amount"])
-    && response6(v["price_sun"])
-    && response21(v["cost_sun"])
-    && typeof v["tx_id"] === 'string'
-    && response22(v["status"])
-    && typeof v["verified"] === 'boolean'
-    && typeof v["tronscan_url"] === 'string'
-    && (v["delegation_tx"] === undefined || (v["delegation_tx"] === null || typeof v["delegation_tx"] === 'string'));
+  return isObject(v)
+    && typeof v.provider === 'string'
+    && response5(v.amount)
+    && response6(v.price_sun)
+    && response21(v.cost_sun)
+    && typeof v.tx_id === 'string'
+    && response22(v.status)
+    && typeof v.verified === 'boolean'
+    && typeof v.tronscan_url === 'string'
+    && (v.delegation_tx === undefined || (v.delegation_tx === null || typeof v.delegation_tx === 'string'));
 }
 
 function response24(v: any): boolean {
@@ -178,21 +183,21 @@ function response24(v: any): boolean {
 }
 
 function response25(v: any): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-    && typeof v["id"] === 'string'
-    && response19(v["status"])
-    && response11(v["resource_type"])
-    && response20(v["order_type"])
-    && response5(v["amount"])
-    && response5(v["duration_sec"])
-    && typeof v["target_address"] === 'string'
-    && (v["max_price_sun"] === undefined || (v["max_price_sun"] === null || response6(v["max_price_sun"])))
-    && (v["total_cost_sun"] === undefined || (v["total_cost_sun"] === null || response21(v["total_cost_sun"])))
-    && (v["total_fee_sun"] === undefined || (v["total_fee_sun"] === null || response21(v["total_fee_sun"])))
-    && (v["fills"] === undefined || response24(v["fills"]))
-    && response2(v["created_at"])
-    && (v["filled_at"] === undefined || (v["filled_at"] === null || response2(v["filled_at"])))
-    && (v["expires_at"] === undefined || (v["expires_at"] === null || response2(v["expires_at"])));
+  return isObject(v)
+    && typeof v.id === 'string'
+    && response19(v.status)
+    && response11(v.resource_type)
+    && response20(v.order_type)
+    && response5(v.amount)
+    && response5(v.duration_sec)
+    && typeof v.target_address === 'string'
+    && (v.max_price_sun === undefined || (v.max_price_sun === null || response6(v.max_price_sun)))
+    && (v.total_cost_sun === undefined || (v.total_cost_sun === null || response21(v.total_cost_sun)))
+    && (v.total_fee_sun === undefined || (v.total_fee_sun === null || response21(v.total_fee_sun)))
+    && (v.fills === undefined || response24(v.fills))
+    && response2(v.created_at)
+    && (v.filled_at === undefined || (v.filled_at === null || response2(v.filled_at)))
+    && (v.expires_at === undefined || (v.expires_at === null || response2(v.expires_at)));
 }
 
 function response26(v: any): boolean {
@@ -202,49 +207,49 @@ function response26(v: any): boolean {
 }
 
 function response27(v: any): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-    && response26(v["orders"])
-    && response5(v["total"]);
+  return isObject(v)
+    && response26(v.orders)
+    && response5(v.total);
 }
 
 function response28(v: any): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-    && typeof v["id"] === 'string'
-    && response19(v["status"])
-    && response11(v["resource_type"])
-    && response20(v["order_type"])
-    && response5(v["amount"])
-    && response5(v["duration_sec"])
-    && typeof v["target_address"] === 'string'
-    && (v["max_price_sun"] === undefined || (v["max_price_sun"] === null || response6(v["max_price_sun"])))
-    && (v["total_cost_sun"] === undefined || (v["total_cost_sun"] === null || response21(v["total_cost_sun"])))
-    && (v["total_fee_sun"] === undefined || (v["total_fee_sun"] === null || response21(v["total_fee_sun"])))
-    && (v["fills"] !== undefined && (v["fills"] === undefined || response24(v["fills"])))
-    && response2(v["created_at"])
-    && (v["filled_at"] === undefined || (v["filled_at"] === null || response2(v["filled_at"])))
-    && (v["expires_at"] === undefined || (v["expires_at"] === null || response2(v["expires_at"])));
+  return isObject(v)
+    && typeof v.id === 'string'
+    && response19(v.status)
+    && response11(v.resource_type)
+    && response20(v.order_type)
+    && response5(v.amount)
+    && response5(v.duration_sec)
+    && typeof v.target_address === 'string'
+    && (v.max_price_sun === undefined || (v.max_price_sun === null || response6(v.max_price_sun)))
+    && (v.total_cost_sun === undefined || (v.total_cost_sun === null || response21(v.total_cost_sun)))
+    && (v.total_fee_sun === undefined || (v.total_fee_sun === null || response21(v.total_fee_sun)))
+    && (v.fills !== undefined && (v.fills === undefined || response24(v.fills)))
+    && response2(v.created_at)
+    && (v.filled_at === undefined || (v.filled_at === null || response2(v.filled_at)))
+    && (v.expires_at === undefined || (v.expires_at === null || response2(v.expires_at)));
 }
 
 function response29(v: any): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-    && response21(v["trx"])
-    && response21(v["usdt"])
-    && response21(v["trx_locked"])
-    && (v["updated_at"] === undefined || response2(v["updated_at"]));
+  return isObject(v)
+    && response21(v.trx)
+    && response21(v.usdt)
+    && response21(v.trx_locked)
+    && (v.updated_at === undefined || response2(v.updated_at));
 }
 
 function response30(v: any): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-    && typeof v["id"] === 'string'
-    && typeof v["order_id"] === 'string'
-    && typeof v["provider"] === 'string'
-    && response5(v["amount"])
-    && response6(v["price_sun"])
-    && response21(v["cost_sun"])
-    && typeof v["tx_id"] === 'string'
-    && response2(v["created_at"])
-    && (v["confirmed_at"] === undefined || (v["confirmed_at"] === null || response2(v["confirmed_at"])))
-    && response11(v["resource_type"]);
+  return isObject(v)
+    && typeof v.id === 'string'
+    && typeof v.order_id === 'string'
+    && typeof v.provider === 'string'
+    && response5(v.amount)
+    && response6(v.price_sun)
+    && response21(v.cost_sun)
+    && typeof v.tx_id === 'string'
+    && response2(v.created_at)
+    && (v.confirmed_at === undefined || (v.confirmed_at === null || response2(v.confirmed_at)))
+    && response11(v.resource_type);
 }
 
 function response31(v: any): boolean {
@@ -254,34 +259,34 @@ function response31(v: any): boolean {
 }
 
 function response32(v: any): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-    && response5(v["total_orders"])
-    && response5(v["total_energy"])
-    && response21(v["total_spent_sun"])
-    && response6(v["avg_price_sun"]);
+  return isObject(v)
+    && response5(v.total_orders)
+    && response5(v.total_energy)
+    && response21(v.total_spent_sun)
+    && response6(v.avg_price_sun);
 }
 
 function response33(v: any): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-    && typeof v["address"] === 'string'
-    && typeof v["memo"] === 'string'
-    && response5(v["min_amount_trx"])
-    && response5(v["min_amount_usdt"]);
+  return isObject(v)
+    && typeof v.address === 'string'
+    && typeof v.memo === 'string'
+    && response5(v.min_amount_trx)
+    && response5(v.min_amount_usdt);
 }
 
 function response34(v: any): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-    && typeof v["address"] === 'string'
-    && typeof v["memo"] === 'string'
-    && response21(v["amount_sun"])
-    && typeof v["memo_hex"] === 'string'
-    && typeof v["note"] === 'string';
+  return isObject(v)
+    && typeof v.address === 'string'
+    && typeof v.memo === 'string'
+    && response21(v.amount_sun)
+    && typeof v.memo_hex === 'string'
+    && typeof v.note === 'string';
 }
 
 function response35(v: any): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-    && typeof v["tx_id"] === 'string'
-    && typeof v["status"] === 'string';
+  return isObject(v)
+    && typeof v.tx_id === 'string'
+    && typeof v.status === 'string';
 }
 
 function response36(v: any): boolean {
@@ -293,12 +298,12 @@ function response37(v: any): boolean {
 }
 
 function response38(v: any): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-    && typeof v["id"] === 'string'
-    && response36(v["status"])
-    && response21(v["amount"])
-    && response37(v["currency"])
-    && typeof v["address"] === 'string';
+  return isObject(v)
+    && typeof v.id === 'string'
+    && response36(v.status)
+    && response21(v.amount)
+    && response37(v.currency)
+    && typeof v.address === 'string';
 }
 
 function response39(v: any): boolean {
@@ -312,25 +317,25 @@ function response40(v: any): boolean {
 }
 
 function response41(v: any): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-    && typeof v["id"] === 'string'
-    && typeof v["user_id"] === 'string'
-    && typeof v["url"] === 'string'
-    && response40(v["events"])
-    && (v["secret"] !== undefined && (v["secret"] === undefined || typeof v["secret"] === 'string'))
-    && typeof v["is_active"] === 'boolean'
-    && response2(v["created_at"]);
+  return isObject(v)
+    && typeof v.id === 'string'
+    && typeof v.user_id === 'string'
+    && typeof v.url === 'string'
+    && response40(v.events)
+    && (v.secret !== undefined && (v.secret === undefined || typeof v.secret === 'string'))
+    && typeof v.is_active === 'boolean'
+    && response2(v.created_at);
 }
 
 function response42(v: any): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-    && typeof v["id"] === 'string'
-    && typeof v["user_id"] === 'string'
-    && typeof v["url"] === 'string'
-    && response40(v["events"])
-    && (v["secret"] === undefined || typeof v["secret"] === 'string')
-    && typeof v["is_active"] === 'boolean'
-    && response2(v["created_at"]);
+  return isObject(v)
+    && typeof v.id === 'string'
+    && typeof v.user_id === 'string'
+    && typeof v.url === 'string'
+    && response40(v.events)
+    && (v.secret === undefined || typeof v.secret === 'string')
+    && typeof v.is_active === 'boolean'
+    && response2(v.created_at);
 }
 
 function response43(v: any): boolean {
@@ -340,36 +345,36 @@ function response43(v: any): boolean {
 }
 
 function response44(v: any): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-    && typeof v["deleted"] === 'boolean';
+  return isObject(v)
+    && typeof v.deleted === 'boolean';
 }
 
 function request0(v: any): boolean {
-  return (typeof v === 'object' && v !== null && !Array.isArray(v)
+  return (isObject(v)
     && isPlain(v)
     && Object.keys(v).every((k) => k === "resource_type" || k === "order_type" || k === "amount" || k === "duration_sec" || k === "target_address" || k === "max_price_sun")
-    && (v["resource_type"] === "ENERGY" || v["resource_type"] === "BANDWIDTH")
-    && (v["order_type"] === undefined || (v["order_type"] === "MARKET" || v["order_type"] === "LIMIT" || v["order_type"] === "PERIODIC" || v["order_type"] === "BROADCAST"))
-    && (typeof v["amount"] === 'number' && Number.isFinite(v["amount"]) && Number.isInteger(v["amount"]) && v["amount"] > 0 && v["amount"] <= 9007199254740991)
-    && (typeof v["duration_sec"] === 'number' && Number.isFinite(v["duration_sec"]) && Number.isInteger(v["duration_sec"]) && v["duration_sec"] > 0 && v["duration_sec"] <= 9007199254740991)
-    && (typeof v["target_address"] === 'string' && isTronAddress(v["target_address"]) === true)
-    && (v["max_price_sun"] === undefined || (typeof v["max_price_sun"] === 'number' && Number.isFinite(v["max_price_sun"]) && v["max_price_sun"] > 0)) && energyAmountIsEnough(v) === true && limitOrderHasPrice(v) === true);
+    && (v.resource_type === "ENERGY" || v.resource_type === "BANDWIDTH")
+    && (v.order_type === undefined || (v.order_type === "MARKET" || v.order_type === "LIMIT" || v.order_type === "PERIODIC" || v.order_type === "BROADCAST"))
+    && (typeof v.amount === 'number' && Number.isFinite(v.amount) && Number.isInteger(v.amount) && v.amount > 0 && v.amount <= 9007199254740991)
+    && (typeof v.duration_sec === 'number' && Number.isFinite(v.duration_sec) && Number.isInteger(v.duration_sec) && v.duration_sec > 0 && v.duration_sec <= 9007199254740991)
+    && (typeof v.target_address === 'string' && isTronAddress(v.target_address) === true)
+    && (v.max_price_sun === undefined || (typeof v.max_price_sun === 'number' && Number.isFinite(v.max_price_sun) && v.max_price_sun > 0)) && energyAmountIsEnough(v) === true && limitOrderHasPrice(v) === true);
 }
 
 function request1(v: any): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
+  return isObject(v)
     && isPlain(v)
     && Object.keys(v).every((k) => k === "amount_sun")
-    && (typeof v["amount_sun"] === 'number' && Number.isFinite(v["amount_sun"]) && Number.isInteger(v["amount_sun"]) && v["amount_sun"] >= 1000000 && v["amount_sun"] <= 9007199254740991);
+    && (typeof v.amount_sun === 'number' && Number.isFinite(v.amount_sun) && Number.isInteger(v.amount_sun) && v.amount_sun >= 1000000 && v.amount_sun <= 9007199254740991);
 }
 
 function request2(v: any): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
+  return isObject(v)
     && isPlain(v)
     && Object.keys(v).every((k) => k === "address" || k === "amount" || k === "currency")
-    && (typeof v["address"] === 'string' && isTronAddress(v["address"]) === true)
-    && (typeof v["amount"] === 'number' && Number.isFinite(v["amount"]) && Number.isInteger(v["amount"]) && v["amount"] >= 50000000 && v["amount"] <= 9007199254740991)
-    && (v["currency"] === "TRX" || v["currency"] === "USDT");
+    && (typeof v.address === 'string' && isTronAddress(v.address) === true)
+    && (typeof v.amount === 'number' && Number.isFinite(v.amount) && Number.isInteger(v.amount) && v.amount >= 50000000 && v.amount <= 9007199254740991)
+    && (v.currency === "TRX" || v.currency === "USDT");
 }
 
 function request3(v: any): boolean {
@@ -381,20 +386,20 @@ function request4(v: any): boolean {
 }
 
 function request5(v: any): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
+  return isObject(v)
     && isPlain(v)
     && Object.keys(v).every((k) => k === "resource" || k === "amount")
-    && (v["resource"] === "ENERGY" || v["resource"] === "BANDWIDTH")
-    && (v["amount"] === undefined || request4(v["amount"]));
+    && (v.resource === "ENERGY" || v.resource === "BANDWIDTH")
+    && (v.amount === undefined || request4(v.amount));
 }
 
 function request6(v: any): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
+  return isObject(v)
     && isPlain(v)
     && Object.keys(v).every((k) => k === "provider" || k === "resource" || k === "period")
-    && (v["provider"] === undefined || (typeof v["provider"] === 'string' && v["provider"].length >= 1))
-    && (v["resource"] === undefined || (v["resource"] === "ENERGY" || v["resource"] === "BANDWIDTH"))
-    && (v["period"] === undefined || (v["period"] === "1h" || v["period"] === "6h" || v["period"] === "24h" || v["period"] === "7d" || v["period"] === "30d"));
+    && (v.provider === undefined || (typeof v.provider === 'string' && v.provider.length >= 1))
+    && (v.resource === undefined || (v.resource === "ENERGY" || v.resource === "BANDWIDTH"))
+    && (v.period === undefined || (v.period === "1h" || v.period === "6h" || v.period === "24h" || v.period === "7d" || v.period === "30d"));
 }
 
 function request7(v: any): boolean {
@@ -402,13 +407,13 @@ function request7(v: any): boolean {
 }
 
 function request8(v: any): boolean {
-  return (typeof v === 'object' && v !== null && !Array.isArray(v)
+  return (isObject(v)
     && isPlain(v)
     && Object.keys(v).every((k) => k === "resource" || k === "amount" || k === "duration" || k === "max_price_sun")
-    && (v["resource"] === "ENERGY" || v["resource"] === "BANDWIDTH")
-    && request4(v["amount"])
-    && request4(v["duration"])
-    && (v["max_price_sun"] === undefined || request7(v["max_price_sun"])) && previewAmountIsEnough(v) === true);
+    && (v.resource === "ENERGY" || v.resource === "BANDWIDTH")
+    && request4(v.amount)
+    && request4(v.duration)
+    && (v.max_price_sun === undefined || request7(v.max_price_sun)) && previewAmountIsEnough(v) === true);
 }
 
 function request9(v: any): boolean {
@@ -420,19 +425,19 @@ function request10(v: any): boolean {
 }
 
 function request11(v: any): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
+  return isObject(v)
     && isPlain(v)
     && Object.keys(v).every((k) => k === "status" || k === "limit" || k === "offset")
-    && (v["status"] === undefined || (v["status"] === "PENDING" || v["status"] === "EXECUTING" || v["status"] === "FILLED" || v["status"] === "FAILED"))
-    && (v["limit"] === undefined || request9(v["limit"]))
-    && (v["offset"] === undefined || request10(v["offset"]));
+    && (v.status === undefined || (v.status === "PENDING" || v.status === "EXECUTING" || v.status === "FILLED" || v.status === "FAILED"))
+    && (v.limit === undefined || request9(v.limit))
+    && (v.offset === undefined || request10(v.offset));
 }
 
 function request12(v: any): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
+  return isObject(v)
     && isPlain(v)
     && Object.keys(v).every((k) => k === "period")
-    && (v["period"] === undefined || (v["period"] === "7D" || v["period"] === "30D" || v["period"] === "90D"));
+    && (v.period === undefined || (v.period === "7D" || v.period === "30D" || v.period === "90D"));
 }
 
 /** Each operation's response check (null: zod only). */
