@@ -2,16 +2,16 @@
  * Local request validation: every request is checked with its schema before anything is sent.
  * @module
  */
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { InvalidAddressError, ValidationError } from '../errors/index.js';
-import { issuesToErrorData } from '../schemas/issues.js';
+import { ENGLISH_MESSAGES, issuesToErrorData } from '../schemas/issues.js';
 
 /**
  * Validate a request locally with its schema before anything is sent. The first issue names
  * the field; an address failure becomes InvalidAddressError, everything else ValidationError.
  */
-export function validateRequest<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
+export function validateRequest<S extends z.ZodMiniType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input, ENGLISH_MESSAGES);
   if (result.success) return result.data;
   throw requestIssuesToError(result.error.issues);
 }

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { EndpointWire } from '../api/types.js';
 import { buildPath } from '../api/path.js';
 import { ApiPromise, type WithResponse } from '../http/api-promise.js';

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { Known } from './known.js';
 import { lenientEnum } from './common.js';
 
@@ -60,7 +60,7 @@ export const ErrorEnvelope = z.looseObject({
     /** Human-readable explanation. */
     message: z.string(),
     /** Extra data, when the service gives any (e.g. `{ field, min }`). */
-    details: z.record(z.string(), z.unknown()).optional(),
+    details: z.optional(z.record(z.string(), z.unknown())),
   }),
 });
 export type ErrorEnvelope = Known<z.infer<typeof ErrorEnvelope>>;

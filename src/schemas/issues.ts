@@ -4,7 +4,22 @@
  * mock sends it as the error envelope. One mapping, so a field is named the same on both sides.
  * @module
  */
-import type { z } from 'zod';
+import * as z from 'zod/mini';
+import { en } from 'zod/locales';
+
+const english = en().localeError;
+const zodConfig = z.config();
+
+/**
+ * Parse options for request validation (the SDK's and the mock's): zod's English messages
+ * (`Too small: expected number to be >=65000`) without touching zod's global configuration,
+ * which an application's own zod shares. zod/mini loads no locale, so without this every message
+ * would be `Invalid input`. An error map or locale the application set with `z.config()` still
+ * comes first, as it did when trx-rent loaded zod's classic API (which installs English globally).
+ */
+export const ENGLISH_MESSAGES: z.core.ParseContext<z.core.$ZodIssue> = {
+  error: (issue) => zodConfig.customError?.(issue) ?? zodConfig.localeError?.(issue) ?? english(issue),
+};
 
 /** The spec's error data for a request that failed its schema. */
 export interface IssueErrorData {

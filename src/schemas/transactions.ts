@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { Known } from './known.js';
 import { SignedTransaction } from './deposits.js';
 
