@@ -42,7 +42,8 @@ export const sun = z.number().check(z.int(), z.nonnegative(), z.maximum(Number.M
 
 // Native checks (integer, minimum, maximum), no refinement: the same message for each, and a
 // schema a JSON Schema (or a generated validator) can express. z.number() already refuses NaN
-// and ±Infinity.
+// and ±Infinity; z.int() refuses beyond ±(2^53-1) itself (a safe integer), so sunAmount needs no
+// maximum of its own.
 const WHOLE_SUN = 'must be whole SUN: an integer from 0 to 2^53-1 (not fractional, negative or larger)';
 const SUN_PRICE = 'must be a price in SUN from 0 to 2^53-1';
 
@@ -53,7 +54,7 @@ const SUN_PRICE = 'must be a price in SUN from 0 to 2^53-1';
  * fails the response's parse, an INVALID_RESPONSE error: money is never silently rounded. A
  * string of digits is accepted as `looseNumber` accepts it.
  */
-export const sunAmount = z.pipe(looseNumber, z.number().check(z.int(WHOLE_SUN), z.minimum(0, WHOLE_SUN), z.maximum(Number.MAX_SAFE_INTEGER, WHOLE_SUN)));
+export const sunAmount = z.pipe(looseNumber, z.number().check(z.int(WHOLE_SUN), z.minimum(0, WHOLE_SUN)));
 
 /**
  * A price per unit of resource, in SUN (`price_sun`, `max_price_sun`, `best_price_sun`,

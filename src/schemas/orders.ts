@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { looseObject, strictObject } from './object.js';
 import type { Known } from './known.js';
 import {
   LIMITS,
@@ -28,46 +29,44 @@ export type OrderStatus = Known<z.infer<typeof OrderStatus>>;
  * Body of `createOrder`. Checked before sending: energy amounts of at least 65000, and
  * `max_price_sun` present for LIMIT orders.
  */
-export const CreateOrderRequest = z
-  .strictObject({
-    /** `ENERGY` or `BANDWIDTH`. */
-    resource_type: described(ResourceType, 'ENERGY or BANDWIDTH.'),
-    /**
-     * How the order executes (see {@link ORDER_TYPES}). Omitted: the service uses `MARKET`.
-     * @default 'MARKET'
-     */
-    order_type: described(
-      z.optional(OrderType),
-      'MARKET (default: at once at the best price), LIMIT (waits for max_price_sun), PERIODIC (re-executes at an interval) or BROADCAST (several providers).',
-    ),
-    /** Resource units to rent: a positive whole number, at least 65000 for energy. */
-    amount: described(positiveInt, `Resource units to rent (not SUN); at least ${LIMITS.MIN_ENERGY_AMOUNT} for ENERGY.`),
-    /** Rental duration, in seconds (a positive whole number). */
-    duration_sec: described(positiveInt, 'Rental duration in seconds, e.g. 3600 for one hour.'),
-    /** Base58 TRON address that receives the delegated resource. */
-    target_address: described(tronAddress, 'Base58 TRON address (T…) that receives the resource.'),
-    /** Highest price per unit, in SUN. Required for LIMIT orders; a MARKET order fails above it. */
-    max_price_sun: described(z.optional(z.number().check(z.positive())), 'Highest price in SUN per unit; required for LIMIT orders.'),
-  })
-  .check(
-    z.superRefine((o, ctx) => {
-      if (o.resource_type === 'ENERGY' && o.amount < LIMITS.MIN_ENERGY_AMOUNT) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['amount'],
-          message: `must be at least ${LIMITS.MIN_ENERGY_AMOUNT} for energy`,
-          params: { min: LIMITS.MIN_ENERGY_AMOUNT },
-        });
-      }
-      if (ORDER_TYPES_NEEDING_PRICE.includes(o.order_type ?? 'MARKET') && o.max_price_sun === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['max_price_sun'], message: 'is required for LIMIT orders' });
-      }
-    }),
-  );
+export const CreateOrderRequest = strictObject({
+  /** `ENERGY` or `BANDWIDTH`. */
+  resource_type: described(ResourceType, 'ENERGY or BANDWIDTH.'),
+  /**
+   * How the order executes (see {@link ORDER_TYPES}). Omitted: the service uses `MARKET`.
+   * @default 'MARKET'
+   */
+  order_type: described(
+    z.optional(OrderType),
+    'MARKET (default: at once at the best price), LIMIT (waits for max_price_sun), PERIODIC (re-executes at an interval) or BROADCAST (several providers).',
+  ),
+  /** Resource units to rent: a positive whole number, at least 65000 for energy. */
+  amount: described(positiveInt, `Resource units to rent (not SUN); at least ${LIMITS.MIN_ENERGY_AMOUNT} for ENERGY.`),
+  /** Rental duration, in seconds (a positive whole number). */
+  duration_sec: described(positiveInt, 'Rental duration in seconds, e.g. 3600 for one hour.'),
+  /** Base58 TRON address that receives the delegated resource. */
+  target_address: described(tronAddress, 'Base58 TRON address (T…) that receives the resource.'),
+  /** Highest price per unit, in SUN. Required for LIMIT orders; a MARKET order fails above it. */
+  max_price_sun: described(z.optional(z.number().check(z.positive())), 'Highest price in SUN per unit; required for LIMIT orders.'),
+}).check(
+  z.superRefine((o, ctx) => {
+    if (o.resource_type === 'ENERGY' && o.amount < LIMITS.MIN_ENERGY_AMOUNT) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['amount'],
+        message: `must be at least ${LIMITS.MIN_ENERGY_AMOUNT} for energy`,
+        params: { min: LIMITS.MIN_ENERGY_AMOUNT },
+      });
+    }
+    if (ORDER_TYPES_NEEDING_PRICE.includes(o.order_type ?? 'MARKET') && o.max_price_sun === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['max_price_sun'], message: 'is required for LIMIT orders' });
+    }
+  }),
+);
 export type CreateOrderRequest = z.input<typeof CreateOrderRequest>;
 
 /** One provider execution inside an order (a BROADCAST order may have several). */
-export const Fill = z.looseObject({
+export const Fill = looseObject({
   /** Provider that executed the fill. */
   provider: described(z.string(), 'Provider that executed the fill.'),
   /** Units delivered. */
@@ -94,7 +93,7 @@ export type Fill = Known<z.infer<typeof Fill>>;
  * response, list items (plus filled_at) and the full order of `getOrder` (plus
  * total_cost_sun, total_fee_sun, fills). Money is in SUN; unknown statuses and fields are kept.
  */
-export const Order = z.looseObject({
+export const Order = looseObject({
   /** Order UUID. */
   id: described(z.string(), 'Order UUID.'),
   /** See {@link ORDER_STATUSES}; values this version does not know are kept. */
@@ -134,7 +133,7 @@ export const OrderDetail = z.required(Order, { fills: true });
 export type OrderDetail = Known<z.infer<typeof OrderDetail>>;
 
 /** Query of `listOrders`. Every field is optional. */
-export const ListOrdersQuery = z.strictObject({
+export const ListOrdersQuery = strictObject({
   /** Only orders in this status. Omitted: every status. */
   status: described(z.optional(OrderStatus), 'Only orders in this status.'),
   /**
@@ -155,7 +154,7 @@ export const ListOrdersQuery = z.strictObject({
 export type ListOrdersQuery = z.output<typeof ListOrdersQuery>;
 
 /** Response of `listOrders`: one page of orders (list shape, without fills). */
-export const OrderList = z.looseObject({
+export const OrderList = looseObject({
   /** The page, in list shape: no total_cost_sun, total_fee_sun or fills. */
   orders: described(z.array(Order), 'Orders in list shape.'),
   /** Number of orders matching the filter, over all pages. */

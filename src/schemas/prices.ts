@@ -1,10 +1,11 @@
 import * as z from 'zod/mini';
+import { looseObject, strictObject } from './object.js';
 import type { Known } from './known.js';
 import { LIMITS, ResourceType, lenientEnum, looseNumber, looseTimestamp, positiveInt, queryInt, RESOURCE_TYPES, sunPrice } from './common.js';
 import { described } from './meta.js';
 
 /** One price tier of a provider: the price per unit for renting that long. */
-export const PricePoint = z.looseObject({
+export const PricePoint = looseObject({
   /** Rental duration of the tier, in seconds. */
   duration_sec: described(looseNumber, 'Seconds.'),
   /** SUN per unit of resource for that duration. */
@@ -13,7 +14,7 @@ export const PricePoint = z.looseObject({
 export type PricePoint = Known<z.infer<typeof PricePoint>>;
 
 /** One provider's prices and availability, as `listPrices` lists them. */
-export const ProviderPrice = z.looseObject({
+export const ProviderPrice = looseObject({
   /** Provider identifier. */
   provider: described(z.string(), 'Provider identifier.'),
   /** True when the provider runs a marketplace model. */
@@ -36,7 +37,7 @@ export const PriceList = z.array(ProviderPrice);
 export type PriceList = Known<z.infer<typeof PriceList>>;
 
 /** Query of `getBestPrice` (follows the live service; the spec does not show it). */
-export const BestPriceQuery = z.strictObject({
+export const BestPriceQuery = strictObject({
   /** `ENERGY` or `BANDWIDTH`. */
   resource: described(ResourceType, 'ENERGY or BANDWIDTH.'),
   /** Units wanted, a positive whole number (the mock then skips providers that cannot supply it). */
@@ -49,7 +50,7 @@ export type BestPriceQuery = z.output<typeof BestPriceQuery>;
  * One provider's price for one resource at one poll: the response of `getBestPrice`
  * and the items of `getPriceHistory` (both follow the live service).
  */
-export const PriceEntry = z.looseObject({
+export const PriceEntry = looseObject({
   /** Provider identifier. */
   provider: z.string(),
   /** `ENERGY` or `BANDWIDTH`; unknown values are kept. */
@@ -70,7 +71,7 @@ import { PRICE_HISTORY_PERIODS } from './enums.js';
 export { PRICE_HISTORY_PERIODS };
 
 /** Query of `getPriceHistory` (follows the live service). Every field is optional. */
-export const PriceHistoryQuery = z.strictObject({
+export const PriceHistoryQuery = strictObject({
   /** Only this provider. Omitted: every provider. */
   provider: described(z.optional(z.string().check(z.minLength(1))), 'One provider only.'),
   /** Only this resource. Omitted: both. */
@@ -85,7 +86,7 @@ export const PriceHistory = z.array(PriceEntry);
 export type PriceHistory = Known<z.infer<typeof PriceHistory>>;
 
 /** Response of `getPriceStats` (follows the live service). */
-export const PriceStats = z.looseObject({
+export const PriceStats = looseObject({
   /** Lowest current price per unit, in SUN. */
   best_price_sun: sunPrice,
   /** Average current price per unit, in SUN (may have decimals). */
@@ -101,34 +102,32 @@ export type PriceStats = Known<z.infer<typeof PriceStats>>;
  * Query of `previewOrder`: what an order would cost now, with the provider selection
  * POST /orders uses. Places no order.
  */
-export const PreviewQuery = z
-  .strictObject({
-    /** `ENERGY` or `BANDWIDTH`. */
-    resource: described(ResourceType, 'ENERGY or BANDWIDTH.'),
-    /** Units wanted; at least 65000 for energy. */
-    amount: described(z.pipe(queryInt, positiveInt), `Resource units to rent (not SUN); at least ${LIMITS.MIN_ENERGY_AMOUNT} for ENERGY.`),
-    /** Rental duration, in seconds (note: `duration`, not `duration_sec`). */
-    duration: described(z.pipe(queryInt, positiveInt), 'Rental duration in seconds, e.g. 3600 for one hour.'),
-    /** Highest price per unit, in SUN; providers above it are excluded. */
-    max_price_sun: described(z.optional(z.pipe(looseNumber, z.number().check(z.positive()))), 'Providers above this price per unit (SUN) are excluded.'),
-  })
-  .check(
-    z.superRefine((q, ctx) => {
-      if (q.resource === 'ENERGY' && q.amount < LIMITS.MIN_ENERGY_AMOUNT) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['amount'],
-          message: `must be at least ${LIMITS.MIN_ENERGY_AMOUNT} for energy`,
-          params: { min: LIMITS.MIN_ENERGY_AMOUNT },
-        });
-      }
-    }),
-  );
+export const PreviewQuery = strictObject({
+  /** `ENERGY` or `BANDWIDTH`. */
+  resource: described(ResourceType, 'ENERGY or BANDWIDTH.'),
+  /** Units wanted; at least 65000 for energy. */
+  amount: described(z.pipe(queryInt, positiveInt), `Resource units to rent (not SUN); at least ${LIMITS.MIN_ENERGY_AMOUNT} for ENERGY.`),
+  /** Rental duration, in seconds (note: `duration`, not `duration_sec`). */
+  duration: described(z.pipe(queryInt, positiveInt), 'Rental duration in seconds, e.g. 3600 for one hour.'),
+  /** Highest price per unit, in SUN; providers above it are excluded. */
+  max_price_sun: described(z.optional(z.pipe(looseNumber, z.number().check(z.positive()))), 'Providers above this price per unit (SUN) are excluded.'),
+}).check(
+  z.superRefine((q, ctx) => {
+    if (q.resource === 'ENERGY' && q.amount < LIMITS.MIN_ENERGY_AMOUNT) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['amount'],
+        message: `must be at least ${LIMITS.MIN_ENERGY_AMOUNT} for energy`,
+        params: { min: LIMITS.MIN_ENERGY_AMOUNT },
+      });
+    }
+  }),
+);
 // What callers pass: numbers (the schema also accepts the digit strings a URL query carries).
 export type PreviewQuery = z.output<typeof PreviewQuery>;
 
 /** One provider that could fill a previewed order, and what it would cost. */
-export const PreviewOption = z.looseObject({
+export const PreviewOption = looseObject({
   /** Provider identifier. */
   provider: z.string(),
   /** Provider name for display. */
@@ -143,7 +142,7 @@ export const PreviewOption = z.looseObject({
 export type PreviewOption = Known<z.infer<typeof PreviewOption>>;
 
 /** Response of `previewOrder`. */
-export const Preview = z.looseObject({
+export const Preview = looseObject({
   /** The provider an order would go to now; null when none can fill it. */
   best: described(z.nullable(PreviewOption), 'The cheapest matching provider; null when none can fulfil the request.'),
   /** The other candidates, cheapest first. */

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { looseObject, strictObject } from './object.js';
 import type { Known } from './known.js';
 import { lenientEnum, looseTimestamp, sunAmount } from './common.js';
 import { Order } from './orders.js';
@@ -29,7 +30,7 @@ export const WebhookUrl = z.string().check(
 );
 
 /** Body of `createWebhook`. */
-export const CreateWebhookRequest = z.strictObject({
+export const CreateWebhookRequest = strictObject({
   /** Where deliveries go: an https:// URL (http:// only on loopback). */
   url: described(WebhookUrl, 'https:// URL that receives the events (http:// only for loopback).'),
   /** Event types to subscribe to; at least one. */
@@ -41,7 +42,7 @@ export type CreateWebhookRequest = z.input<typeof CreateWebhookRequest>;
  * A registered webhook, as `createWebhook` (201, with `secret`) and `listWebhooks`
  * (without) return it.
  */
-export const Webhook = z.looseObject({
+export const Webhook = looseObject({
   /** Webhook identifier. */
   id: z.string(),
   /** Owning user. */
@@ -68,7 +69,7 @@ export const WebhookList = z.array(Webhook);
 export type WebhookList = Known<z.infer<typeof WebhookList>>;
 
 /** Response of `deleteWebhook`: `{ deleted: true }` (follows the live service). */
-export const DeleteWebhookResponse = z.looseObject({ deleted: withMeta(z.boolean(), { description: 'Always true.', const: true }) });
+export const DeleteWebhookResponse = looseObject({ deleted: withMeta(z.boolean(), { description: 'Always true.', const: true }) });
 export type DeleteWebhookResponse = Known<z.infer<typeof DeleteWebhookResponse>>;
 
 /*
@@ -81,7 +82,7 @@ export type DeleteWebhookResponse = Known<z.infer<typeof DeleteWebhookResponse>>
  * `data` of a `deposit.received` delivery: the credited transfer. The spec does not show it;
  * this is what trx-rent's mock sends.
  */
-export const DepositReceivedData = z.looseObject({
+export const DepositReceivedData = looseObject({
   /** The deposit transaction's hash. */
   tx_id: z.string(),
   /** Amount credited, in SUN. */
@@ -109,15 +110,15 @@ const timestamp = z.number();
  * from `trx-rent/webhooks`.
  */
 export const WebhookEventBody = z.discriminatedUnion('event', [
-  z.looseObject({ event: z.literal('order.filled'), data: Order, timestamp }),
-  z.looseObject({ event: z.literal('order.failed'), data: Order, timestamp }),
-  z.looseObject({ event: z.literal('deposit.received'), data: DepositReceivedData, timestamp }),
-  z.looseObject({ event: z.literal('withdrawal.completed'), data: WithdrawalCompletedData, timestamp }),
+  looseObject({ event: z.literal('order.filled'), data: Order, timestamp }),
+  looseObject({ event: z.literal('order.failed'), data: Order, timestamp }),
+  looseObject({ event: z.literal('deposit.received'), data: DepositReceivedData, timestamp }),
+  looseObject({ event: z.literal('withdrawal.completed'), data: WithdrawalCompletedData, timestamp }),
 ]);
 export type WebhookEventBody = Known<z.infer<typeof WebhookEventBody>>;
 
 /** Any delivery, including event types this version does not know (e.g. deposit.confirmed). */
-export const AnyWebhookEventBody = z.looseObject({
+export const AnyWebhookEventBody = looseObject({
   event: z.string(),
   data: z.record(z.string(), z.unknown()),
   timestamp: looseTimestamp,

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { looseObject, strictObject } from './object.js';
 import type { Known } from './known.js';
 import { LIMITS, lenientEnum, looseNumber, sun, sunAmount, tronAddress } from './common.js';
 import { CURRENCIES, WITHDRAWAL_STATUSES } from './enums.js';
@@ -7,7 +8,7 @@ export { CURRENCIES, WITHDRAWAL_STATUSES } from './enums.js';
 
 
 /** Body of `createWithdrawal` (5 requests per minute per IP). */
-export const CreateWithdrawalRequest = z.strictObject({
+export const CreateWithdrawalRequest = strictObject({
   /** Base58 TRON destination address. */
   address: described(tronAddress, 'Base58 TRON destination address (T…).'),
   /** Amount in whole SUN (USDT in 6-decimal units): at least 50,000,000 (50 TRX). */
@@ -21,7 +22,7 @@ export const CreateWithdrawalRequest = z.strictObject({
 export type CreateWithdrawalRequest = z.input<typeof CreateWithdrawalRequest>;
 
 /** A withdrawal as `createWithdrawal` returns it (status `PENDING`). */
-export const Withdrawal = z.looseObject({
+export const Withdrawal = looseObject({
   /** Withdrawal identifier. */
   id: z.string(),
   /** See {@link WITHDRAWAL_STATUSES}; unknown values are kept. */
