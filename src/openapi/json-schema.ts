@@ -220,7 +220,7 @@ function hooks(roots: readonly z.core.$ZodType[], options: ConvertOptions) {
   for (const root of roots) visit(root, seen);
   return {
     // zod turns what it cannot represent into `{}`; the override below refuses it outside a
-    // replaced schema. (A function here needs zod >= 4.5, which the core's bundle budget rules out.)
+    // replaced schema. (A function here needs zod >= 4.5; package.json's range starts at 4.4.3.)
     unrepresentable: 'any' as const,
     override: (ctx: { zodSchema: AnyZod; jsonSchema: JsonSchema; path: (string | number)[] }) => {
       if (!covered.has(ctx.zodSchema) && isUnrepresentable(ctx.zodSchema)) {
