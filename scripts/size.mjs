@@ -14,7 +14,7 @@
 // table): a guard against growing further, not a claim that the goal holds.
 //
 // zod is a caret range (^4.4.3), so the install takes the newest 4.x (4.6.7 on 2026-11-26). The
-// core's schemas, and the TRON node client its lazy chunks share zod with, are zod/mini: 27.8 kB
+// core's schemas, and the TRON node client its lazy chunks share zod with, are zod/mini: 29.1 kB
 // with 4.6.7 (it was 44.2 kB on the classic API, which attaches every method to every schema, so
 // none of it tree-shakes, and which 4.5 grew by about 7.5 kB gzip).
 import { execFileSync } from 'node:child_process';

@@ -13,6 +13,8 @@
  * accepted (test/api/object.test.ts compares them).
  * @module
  */
+// By name from 'zod/v4/core': a value read through zod/mini's `z.core` namespace makes a bundler
+// keep the whole namespace, every locale included (98 kB gzip).
 import { $ZodObjectJIT, $constructor } from 'zod/v4/core';
 import * as z from 'zod/mini';
 import { ZodMiniObject } from 'zod/mini';
