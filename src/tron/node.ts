@@ -15,7 +15,7 @@ import { ConnectionError, TimeoutError, TrxRentError, ValidationError } from '..
 import { DEFAULT_RETRY_POLICY, RETRYABLE_STATUSES, type RetryPolicy, backoffDelay, sleep } from '../http/retry.js';
 import { Transport } from '../http/transport.js';
 import { isTronAddress } from '../utils/address.js';
-import { ENGLISH_MESSAGES } from '../schemas/issues.js';
+import { englishIssues } from '../schemas/issues.js';
 
 /** The public TronGrid full node, the default of {@link TronNodeOptions.baseUrl}. */
 export const DEFAULT_TRON_NODE = 'https://api.trongrid.io';
@@ -303,9 +303,9 @@ export class TronNode {
       if (json && typeof json === 'object' && typeof (json as { Error?: unknown }).Error === 'string') {
         throw nodeError(`${label}: ${(json as { Error: string }).Error.slice(0, 300)}`, { method });
       }
-      const parsed = schema.safeParse(json, ENGLISH_MESSAGES);
+      const parsed = schema.safeParse(json);
       if (!parsed.success) {
-        const issue = parsed.error.issues[0];
+        const issue = englishIssues(schema, json)[0];
         throw nodeError(`${label}: unexpected answer (${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'invalid'})`, { method });
       }
       return parsed.data;

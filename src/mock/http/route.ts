@@ -7,7 +7,7 @@
  * @module
  */
 import type * as z from 'zod/mini';
-import { ENGLISH_MESSAGES, issuesToErrorData } from '../../schemas/issues.js';
+import { englishIssues, issuesToErrorData } from '../../schemas/issues.js';
 import type { Permission } from '../../schemas/keys.js';
 import type { EndpointDef } from '../../api/types.js';
 import { type MockErrorCode, MockApiError } from './errors.js';
@@ -116,9 +116,9 @@ export interface RouteDef {
 
 /** Validate with a shared schema; a failure is a VALIDATION_ERROR naming the field as the SDK does. */
 export function parseWith<S extends z.ZodMiniType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input, ENGLISH_MESSAGES);
+  const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const error = issuesToErrorData(result.error.issues);
+  const error = issuesToErrorData(englishIssues(schema, input));
   throw new MockApiError(error.code, error.message, error.details);
 }
 
