@@ -11,10 +11,10 @@ const english = en().localeError;
 const zodConfig = z.config();
 
 /**
- * Parse options for request validation (the SDK's and the mock's): zod's English messages
- * (`Too small: expected number to be >=65000`) without touching zod's global configuration,
- * which an application's own zod shares. zod/mini loads no locale, so without this every message
- * would be `Invalid input`. An error map or locale the application set with `z.config()` still
+ * Parse options giving zod's English messages (`Too small: expected number to be >=65000`), used
+ * through {@link englishIssues} by the SDK's, the mock's and the node client's checks, without
+ * touching zod's global configuration, which an application's own zod shares. zod/mini loads no
+ * locale, so without this every message would be `Invalid input`. An error map or locale the application set with `z.config()` still
  * comes first, as it did when trx-rent loaded zod's classic API (which installs English globally).
  */
 export const ENGLISH_MESSAGES: z.core.ParseContext<z.core.$ZodIssue> = {

@@ -10,9 +10,9 @@ import { CreateWithdrawalRequest } from '../../src/schemas/withdrawals.js';
 
 /**
  * The core's schemas are zod/mini, which loads no locale: without help every request error
- * would read `amount: Invalid input`. The SDK passes zod's English error map per parse
- * (`ENGLISH_MESSAGES`), never through zod's global config, which an application's own zod
- * shares. Checked in a process that loads only `trx-rent` (the built package), so zod's classic
+ * would read `amount: Invalid input`. On a failed check the SDK parses the input again with
+ * zod's English error map (`englishIssues`, `ENGLISH_MESSAGES`), never through zod's global
+ * config, which an application's own zod shares. Checked in a process that loads only `trx-rent` (the built package), so zod's classic
  * API, which installs English globally on import, cannot be what makes the messages right.
  */
 const root = fileURLToPath(new URL('../..', import.meta.url));
