@@ -4,19 +4,21 @@
 //  - production install in a fresh project (file bytes, packages): the core alone (< 13 MB, < 40
 //    packages) and with the payment extras (reported);
 //  - bytes a browser app loads with `import { TrxRent } from 'trx-rent'` (minified + gzip, zod
-//    included, lazy chunks apart): < 36 KB; `trx-rent/webhooks`: < 2 KB and no dependency.
+//    included, lazy chunks apart): < 36 KB, and no file of zod's classic API among them (the
+//    core's schemas are zod/mini); `trx-rent/webhooks`: < 2 KB and no dependency.
 //
 //   node scripts/size.mjs [--no-build] [--no-extras] [--core-limit KB] [--install-limit MB]
 //     --core-limit     the core's gzip limit in kB (default 36, the goal)
 //     --install-limit  the core install's limit in MB (default 13, the goal)
-// CI passes ceilings above the goals while they are missed (see .ci/run and the README's
-// Performance table): a guard against growing further, not a claim that the goals hold.
+// CI passes a ceiling above a goal while it is missed (see .ci/run and the README's Performance
+// table): a guard against growing further, not a claim that the goal holds.
 //
-// zod is a caret range (^4.4.3), so the install takes the newest 4.x: with the same sources
-// (2026-11-26) 4.4.3 measures 32.6 kB and 4.6.7 40.1 kB (4.5 grew the classic API by about
-// 7.5 kB gzip), over the 36 kB goal: the core's schemas on zod/mini is the way back under it.
+// zod is a caret range (^4.4.3), so the install takes the newest 4.x (4.6.7 on 2026-11-26). The
+// core's schemas, and the TRON node client its lazy chunks share zod with, are zod/mini: 29.1 kB
+// with 4.6.7 (it was 44.2 kB on the classic API, which attaches every method to every schema, so
+// none of it tree-shakes, and which 4.5 grew by about 7.5 kB gzip).
 import { execFileSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { freshDir } from './lib/fresh-dir.mjs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,6 +60,10 @@ try {
   const installed = join(project, 'node_modules', 'trx-rent');
   const browser = await browserImportSize(installed);
   row("browser: import { TrxRent } from 'trx-rent'", `${fmtKB(browser.gzip)} gzip (${fmtKB(browser.minified)} min); lazy chunks ${fmtKB(browser.lazyGzip)} gzip`, `< ${fmtKB(LIMITS.coreGzip)} gzip`, browser.gzip < LIMITS.coreGzip);
+  const zodVersion = JSON.parse(readFileSync(join(project, 'node_modules', 'zod', 'package.json'), 'utf8')).version;
+  const classic = browser.eagerInputs.filter((input) => /node_modules\/zod\/(index\.js|v4\/index\.js|v4\/classic\/)/.test(input));
+  const mini = browser.eagerInputs.some((input) => /node_modules\/zod\/v4\/mini\//.test(input));
+  row(`browser: zod ${zodVersion} at start-up`, classic.length ? `classic API: ${classic.map((f) => f.replace(/.*node_modules\//, '')).join(' ')}` : 'zod/mini only', 'no zod classic', mini && classic.length === 0);
   const webhooks = await bundleSize(join(installed, 'dist', 'webhooks', 'index.js'));
   row("browser: 'trx-rent/webhooks'", `${fmtKB(webhooks.gzip)} gzip (${fmtKB(webhooks.minified)} min), imports: ${webhooks.imports.join(' ') || 'none'}`, `< ${fmtKB(LIMITS.webhooksGzip)} gzip, no imports`, webhooks.gzip < LIMITS.webhooksGzip && webhooks.imports.length === 0);
 } finally {

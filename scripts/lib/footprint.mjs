@@ -146,7 +146,9 @@ export const fmtKB = (bytes) => `${(bytes / 1000).toFixed(2)} kB`;
  * platform, minified, dependencies such as zod bundled in, optional peers external) with code
  * splitting, so the chunks behind a lazy `import()` (TRON signing, payments) are apart. `gzip` is
  * the entry plus every chunk it imports statically, i.e. what loads with the import; `lazyGzip`
- * is everything else, loaded only when a feature needs it.
+ * is everything else, loaded only when a feature needs it. `eagerInputs` are the source files
+ * (packages included) with code in what loads at start-up, e.g. to assert that no file of zod's
+ * classic API is among them.
  */
 export async function browserImportSize(root, specifier = 'TrxRent', entry = 'dist/index.js') {
   const esbuild = await import('esbuild');
@@ -189,7 +191,10 @@ export async function browserImportSize(root, specifier = 'TrxRent', entry = 'di
     // A measurement that finds no code is broken, not small: zod alone is tens of kB.
     if (eagerCode.length < 2) throw new Error(`browserImportSize: found ${eagerCode.length} eager chunk(s) of ${result.outputFiles.length}; the chunk graph was not read`);
     const joined = Buffer.concat(eagerCode);
+    const eagerInputs = new Set();
+    for (const key of eager) for (const [input, { bytesInOutput }] of Object.entries(outputs[key].inputs)) if (bytesInOutput > 0) eagerInputs.add(input);
     return {
+      eagerInputs: [...eagerInputs].sort(),
       minified: joined.byteLength,
       gzip: gzipSync(joined, { level: 9 }).byteLength,
       lazyGzip: lazyCode.length ? gzipSync(Buffer.concat(lazyCode), { level: 9 }).byteLength : 0,

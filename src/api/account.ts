@@ -6,7 +6,8 @@
  * the SDK loads this half only. See `./types.ts` for what each field means.
  * @module
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { strictObject } from '../schemas/object.js';
 import { ApiKey, CreateKeyRequest, RevokeKeyResponse } from '../schemas/keys.js';
 import { BestPriceQuery, PriceEntry, PriceHistory, PriceHistoryQuery, PriceList, PriceStats, Preview, PreviewQuery } from '../schemas/prices.js';
 import { CreateOrderRequest, ListOrdersQuery, Order, OrderDetail, OrderId, OrderList } from '../schemas/orders.js';
@@ -17,9 +18,10 @@ import { CreateWithdrawalRequest, Withdrawal } from '../schemas/withdrawals.js';
 import { CreateWebhookRequest, DeleteWebhookResponse, WebhookCreated, WebhookList } from '../schemas/webhooks.js';
 import { BroadcastRequest, BroadcastResponse } from '../schemas/transactions.js';
 import { LIMITS } from '../schemas/limits.js';
+import { described } from '../schemas/meta.js';
 import { type EndpointWire, withIds } from './types.js';
 
-const IdParam = z.strictObject({ id: z.string().min(1, 'is required').describe('The identifier (from the create or list response).') });
+const IdParam = strictObject({ id: described(z.string().check(z.minLength(1, 'is required')), 'The identifier (from the create or list response).') });
 
 
 /** Every operation of the account API, keyed by id. */
@@ -144,7 +146,7 @@ export const ACCOUNT_WIRE = withIds({
     // Only listOrders and createOrder share the orders group; this is one of "all other endpoints".
     rateGroup: 'other',
     idempotent: false,
-    params: z.strictObject({ id: OrderId }),
+    params: strictObject({ id: OrderId }),
     response: OrderDetail,
     status: 200,
   },

@@ -6,7 +6,7 @@
  * Only types and zod-free helpers live here, so any layer can import them cheaply.
  * @module
  */
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 
 /**
  * A build-time check of a schema (`./account-checks.gen.ts`): true only when zod would accept
@@ -111,13 +111,13 @@ export interface EndpointWire {
   /** x402 price per call. */
   price?: EndpointPrice;
   /** Path parameters (strict object, one key per `{name}`). */
-  params?: z.ZodType;
+  params?: z.ZodMiniType;
   /** Query parameters (strict object). */
-  query?: z.ZodType;
+  query?: z.ZodMiniType;
   /** JSON body (strict object). */
-  body?: z.ZodType;
+  body?: z.ZodMiniType;
   /** The success body (lenient schema; the mock and tests hold it exact with `exactShape`). */
-  response: z.ZodType;
+  response: z.ZodMiniType;
   /** Success status. */
   status: 200 | 201;
   /** The success body sits in `{ data: … }` (every x402 result); account bodies are bare. */

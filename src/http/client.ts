@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { ConnectionError, TimeoutError, TrxRentError, errorFromBody, markKeyed } from '../errors/index.js';
 import { sendWithRetries } from './attempts.js';
 import type { WithResponse } from './api-promise.js';
@@ -113,7 +113,7 @@ export interface RequestOptions {
   idempotencyKey?: string | undefined;
 }
 
-export interface HttpRequest<S extends z.ZodType> {
+export interface HttpRequest<S extends z.ZodMiniType> {
   method: HttpMethod;
   /** Path below the origin, already encoded (build it with `path` from `http/path.ts`). */
   path: string;
@@ -179,7 +179,7 @@ export class HttpClient {
   }
 
   /** The absolute URL of an API path (with its query), as requests are sent. */
-  url(path: string, query?: HttpRequest<z.ZodType>['query']): string {
+  url(path: string, query?: HttpRequest<z.ZodMiniType>['query']): string {
     return buildUrl(this.baseUrl, path, query);
   }
 
@@ -187,7 +187,7 @@ export class HttpClient {
    * Sends one request through the retry loop and parses it with `req.schema`.
    * @internal The resources' building block (and the CLI's `api` command); its shape may change.
    */
-  async request<S extends z.ZodType>(req: HttpRequest<S>): Promise<WithResponse<z.output<S>>> {
+  async request<S extends z.ZodMiniType>(req: HttpRequest<S>): Promise<WithResponse<z.output<S>>> {
     const { method, options = {} } = req;
     if (req.auth !== false && !this.#credentials) {
       throw errorFromBody(401, {

@@ -5,7 +5,7 @@
  * Every error keeps the status, the headers and the request id.
  * @module
  */
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { TrxRentError, errorFromBody, readRequestId } from '../errors/index.js';
 import { isErrorEnvelope, unwrapEnvelope } from '../schemas/common.js';
 import { parseRetryAfter } from './retry.js';
@@ -31,7 +31,7 @@ export function parseJson(text: string): unknown {
  * `label` (method and path, e.g. `GET /api/v1/…`) names the request in messages; `details` are added to
  * the details of an INVALID_RESPONSE error.
  */
-export function decodeResponse<S extends z.ZodType>(
+export function decodeResponse<S extends z.ZodMiniType>(
   schema: S,
   response: Response,
   text: string,

@@ -8,6 +8,7 @@
  * @module
  */
 import * as z from 'zod';
+import type { ZodMiniType } from 'zod/mini';
 import type { Access, Confirmer } from './spend.js';
 import type { Session } from './session.js';
 
@@ -22,7 +23,7 @@ export interface ToolContext {
   progress(progress: number, total?: number, message?: string): Promise<void>;
 }
 
-export interface Tool<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+export interface Tool<I extends ZodMiniType = ZodMiniType, O extends ZodMiniType = ZodMiniType> {
   name: string;
   title: string;
   /** What it does, with units (SUN vs TRX), minimums, and whether it spends. */
@@ -37,7 +38,7 @@ export interface Tool<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.Z
 }
 
 /** Typed tool definition (inference for `run`'s arguments). */
-export function tool<I extends z.ZodType, O extends z.ZodType>(def: Tool<I, O>): Tool {
+export function tool<I extends ZodMiniType, O extends ZodMiniType>(def: Tool<I, O>): Tool {
   return def as unknown as Tool;
 }
 
@@ -46,7 +47,7 @@ export const NoInput = z.strictObject({});
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, Record<string, unknown>> };
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+function jsonSchema(schema: ZodMiniType, io: 'input' | 'output'): JsonSchema {
   // draft-07 is what the SDK's own (ajv) validators compile; transforms (numbers the live
   // service sends as strings) are unrepresentable in output mode and become `{}`.
   const json = z.toJSONSchema(schema, { target: 'draft-7', io, unrepresentable: 'any' }) as JsonSchema;

@@ -39,7 +39,7 @@ export const DepositBody = z.strictObject({
   account_id: z.string().optional(),
   memo: z.string().optional(),
   amount_sun: sunAmount,
-  from_address: tronAddress.optional(),
+  from_address: z.optional(tronAddress),
 });
 /** POST /__mock/providers/{id} */
 export const ProviderBody = z.strictObject({
@@ -71,7 +71,7 @@ export const TransferBody = z.strictObject({
   to: tronAddress,
   amount: z.union([z.string().min(1).max(80), z.number().positive()]).transform(String),
   token: z.string().min(1).max(64).optional(),
-  from: tronAddress.optional(),
+  from: z.optional(tronAddress),
 });
 /** POST /__mock/chain/fund */
 export const FundBody = z.strictObject({ address: tronAddress, amount_sun: z.number().int().positive().max(Number.MAX_SAFE_INTEGER) });

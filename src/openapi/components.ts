@@ -7,6 +7,7 @@
  * @module
  */
 import * as z from 'zod';
+import { extend } from 'zod/mini';
 import * as accountSchemas from '../schemas/index.js';
 import { ErrorEnvelope } from '../schemas/errors.js';
 import { PreviewOption } from '../schemas/prices.js';
@@ -17,11 +18,11 @@ import type { JsonSchema } from './json-schema.js';
  * Component names by schema: the export name in `src/schemas` (prefixed `X402` for the
  * pay-per-call API's, as they share names like `Estimate` with nothing but read better so).
  */
-export function schemaNames(): Map<z.ZodType, string> {
-  const names = new Map<z.ZodType, string>();
+export function schemaNames(): Map<z.core.$ZodType, string> {
+  const names = new Map<z.core.$ZodType, string>();
   const add = (module: Record<string, unknown>, prefix: string) => {
     for (const [name, value] of Object.entries(module)) {
-      if (!(value instanceof z.ZodType) || !/^[A-Z]/.test(name) || names.has(value)) continue;
+      if (!(value instanceof z.core.$ZodType) || !/^[A-Z]/.test(name) || names.has(value)) continue;
       names.set(value, name.startsWith(prefix) ? name : `${prefix}${name}`);
     }
   };
@@ -32,20 +33,20 @@ export function schemaNames(): Map<z.ZodType, string> {
 
 /** The error envelope restricted to some codes (one response status of one endpoint). */
 export function errorWithCodes(codes: readonly [string, ...string[]]) {
-  return z.looseObject({ error: ErrorEnvelope.shape.error.extend({ code: z.enum(codes) }) });
+  return z.looseObject({ error: extend(ErrorEnvelope.shape.error, { code: z.enum(codes) }) });
 }
 
 /** The x402 v2 challenge: body of a 402 and (base64) its PAYMENT-REQUIRED header. */
 export const PaymentRequired = x402Schemas.PaymentRequiredV2.extend({ accepts: z.array(x402Schemas.PaymentRequirementsV2).min(1) });
 
 /** Response fields of the account API whose shared schema is wider than the spec's type. */
-export const ACCOUNT_RESPONSE_REPLACE = new Map<z.ZodType, JsonSchema>([
+export const ACCOUNT_RESPONSE_REPLACE = new Map<z.core.$ZodType, JsonSchema>([
   // Spec: cost_trx is a number (total cost in TRX); the live service sends a string, the SDK takes both.
   [PreviewOption.shape.cost_trx, { type: 'number', description: 'Total cost in TRX.' }],
 ]);
 
 /** Fields of the paid API's results where the shared schema is wider than the spec. */
-export const X402_RESPONSE_REPLACE = new Map<z.ZodType, JsonSchema>([
+export const X402_RESPONSE_REPLACE = new Map<z.core.$ZodType, JsonSchema>([
   // Decimal amounts are strings on the wire (the SDK also takes numbers). One schema serves every
   // decimal result (cost_trx, amount_out, price_impact, rate); described copies resolve to it.
   [x402Schemas.SwapQuote.shape.amount_out, { type: 'string' }],

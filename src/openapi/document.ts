@@ -91,16 +91,16 @@ const pascal = (id: string) => id.charAt(0).toUpperCase() + id.slice(1);
 interface Components {
   schemas: Record<string, JsonSchema>;
   /** Component name of each body and response schema. */
-  names: Map<z.ZodType, string>;
+  names: Map<z.core.$ZodType, string>;
 }
 
 function components(): Components {
   const exported = schemaNames();
-  const names = new Map<z.ZodType, string>();
+  const names = new Map<z.core.$ZodType, string>();
   const schemas: Record<string, JsonSchema> = {};
   /** Convert `roots` (schema, name when it has no export name; `force`: this name regardless). */
-  const group = (roots: ReadonlyArray<readonly [z.ZodType, string, 'force'?]>, options: ConvertOptions) => {
-    const named: Array<readonly [string, z.ZodType]> = [];
+  const group = (roots: ReadonlyArray<readonly [z.core.$ZodType, string, 'force'?]>, options: ConvertOptions) => {
+    const named: Array<readonly [string, z.core.$ZodType]> = [];
     for (const [schema, fallback, force] of roots) {
       if (names.has(schema)) continue;
       const name = (force ? undefined : exported.get(schema)) ?? fallback;
@@ -112,7 +112,7 @@ function components(): Components {
       schemas[name] = json;
     }
   };
-  const of = (api: Entry['api'], pick: (e: Entry) => z.ZodType | undefined, suffix: string) =>
+  const of = (api: Entry['api'], pick: (e: Entry) => z.core.$ZodType | undefined, suffix: string) =>
     ENDPOINT_LIST.filter((e) => e.api === api && pick(e)).map((e) => [pick(e)!, `${pascal(e.id)}${suffix}`] as const);
   group(of('account', (e) => e.body, 'Request'), { io: 'input' });
   group(of('account', (e) => e.response, 'Response'), { io: 'output', replace: ACCOUNT_RESPONSE_REPLACE });
@@ -129,7 +129,7 @@ function components(): Components {
 
 function parameters(entry: Entry): JsonSchema[] {
   const out: JsonSchema[] = [];
-  const add = (where: 'path' | 'query', schema: z.ZodType) => {
+  const add = (where: 'path' | 'query', schema: z.core.$ZodType) => {
     const json = convertSchema(schema, { io: 'output' });
     const required = new Set((json.required ?? []) as string[]);
     for (const [name, property] of Object.entries((json.properties ?? {}) as Record<string, JsonSchema>)) {
@@ -203,7 +203,7 @@ function priceText(price: NonNullable<EndpointDef['price']>): string {
   return `Price: ${amount}. A call without a valid payment answers 402 with the challenge.`;
 }
 
-function operation(entry: Entry, names: Map<z.ZodType, string>): JsonSchema {
+function operation(entry: Entry, names: Map<z.core.$ZodType, string>): JsonSchema {
   const permission = entry.auth === 'public' || entry.auth === 'account' || entry.auth === 'x402' ? undefined : entry.auth;
   const description = [
     SOURCE_NOTES[entry.source],

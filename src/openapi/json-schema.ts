@@ -39,9 +39,9 @@ export interface ConvertOptions {
   /** What `looseNumber` becomes: the account API types amounts as number, the paid API as integer. */
   looseNumberAs?: 'number' | 'integer';
   /** Schemas (by identity) replaced by this JSON Schema. */
-  replace?: ReadonlyMap<z.ZodType, JsonSchema>;
+  replace?: ReadonlyMap<z.core.$ZodType, JsonSchema>;
   /** Schemas (by identity) whose JSON Schema gets these keywords added (descriptions, defaults). */
-  augment?: ReadonlyMap<z.ZodType, JsonSchema>;
+  augment?: ReadonlyMap<z.core.$ZodType, JsonSchema>;
 }
 
 /**
@@ -52,7 +52,7 @@ type AnyZod = z.core.$ZodType;
 type Def = Record<string, unknown> & { type: string };
 
 function isSchema(value: unknown): value is AnyZod {
-  return value instanceof z.ZodType || Boolean(value && typeof value === 'object' && 'def' in value && '~standard' in value);
+  return value instanceof z.core.$ZodType || Boolean(value && typeof value === 'object' && 'def' in value && '~standard' in value);
 }
 
 /**
@@ -158,7 +158,7 @@ class BySchema<V> {
  * Convert named zod schemas into component schemas. Schemas given here become `$ref`s wherever
  * another one of the same call uses them; anything else is inlined.
  */
-export function convertComponents(named: ReadonlyArray<readonly [string, z.ZodType]>, options: ConvertOptions): Record<string, JsonSchema> {
+export function convertComponents(named: ReadonlyArray<readonly [string, z.core.$ZodType]>, options: ConvertOptions): Record<string, JsonSchema> {
   const registry = z.registry<{ id: string }>();
   const ids = new Set<string>();
   for (const [id, schema] of named) {
@@ -186,13 +186,13 @@ export function convertComponents(named: ReadonlyArray<readonly [string, z.ZodTy
 }
 
 /** Convert one schema with no components (a query or path object, say); `$ref`s are not produced. */
-export function convertSchema(schema: z.ZodType, options: ConvertOptions): JsonSchema {
+export function convertSchema(schema: z.core.$ZodType, options: ConvertOptions): JsonSchema {
   const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io: options.io, cycles: 'throw', reused: 'inline', ...hooks([schema], options) }) as JsonSchema;
   delete out.$schema;
   return out;
 }
 
-function hooks(roots: readonly z.ZodType[], options: ConvertOptions) {
+function hooks(roots: readonly z.core.$ZodType[], options: ConvertOptions) {
   const replace = new BySchema<JsonSchema>([
     [looseNumber, { type: options.looseNumberAs ?? 'number' }],
     [sunAmount, { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER }],
@@ -220,7 +220,7 @@ function hooks(roots: readonly z.ZodType[], options: ConvertOptions) {
   for (const root of roots) visit(root, seen);
   return {
     // zod turns what it cannot represent into `{}`; the override below refuses it outside a
-    // replaced schema. (A function here needs zod >= 4.5, which the core's bundle budget rules out.)
+    // replaced schema. (A function here needs zod >= 4.5; package.json's range starts at 4.4.3.)
     unrepresentable: 'any' as const,
     override: (ctx: { zodSchema: AnyZod; jsonSchema: JsonSchema; path: (string | number)[] }) => {
       if (!covered.has(ctx.zodSchema) && isUnrepresentable(ctx.zodSchema)) {
@@ -233,7 +233,7 @@ function hooks(roots: readonly z.ZodType[], options: ConvertOptions) {
         const values = lenient.get(ctx.zodSchema);
         if (values) assign(ctx.jsonSchema, { type: 'string', enum: values });
       }
-      const extra = options.augment?.get(ctx.zodSchema as z.ZodType);
+      const extra = options.augment?.get(ctx.zodSchema as z.core.$ZodType);
       if (extra) Object.assign(ctx.jsonSchema, structuredClone(extra));
     },
   };

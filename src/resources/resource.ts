@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { EndpointWire, FastCheck } from '../api/types.js';
 import { buildPath } from '../api/path.js';
 import { BODY_CHECKS, QUERY_CHECKS, RESPONSE_CHECKS } from '../api/account-checks.gen.js';
@@ -74,7 +74,7 @@ function fastCheck(table: Readonly<Record<AccountEndpointId, FastCheck | null>>,
 }
 
 /** A request part as sent: the caller's value itself when its fast check passes, else zod's parse (or its error). */
-function checked(schema: z.ZodType, value: unknown, check: FastCheck | null | undefined): unknown {
+function checked(schema: z.ZodMiniType, value: unknown, check: FastCheck | null | undefined): unknown {
   return check && check(value) ? value : validateRequest(schema, value);
 }
 

@@ -4,7 +4,7 @@
  * that the live service sends as strings accepted).
  * @module
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { Known } from './known.js';
 import { isTronAddress } from '../utils/address.js';
 import { RESOURCE_TYPES } from './enums.js';
@@ -17,29 +17,34 @@ export { LIMITS } from './limits.js';
  * live service added later (e.g. PARTIALLY_FILLED). The type stays autocomplete-friendly.
  */
 export function lenientEnum<const T extends readonly [string, ...string[]]>(values: T) {
-  return z.union([z.enum(values), z.string()]) as unknown as z.ZodType<T[number] | (string & {})>;
+  return z.union([z.enum(values), z.string()]) as unknown as z.ZodMiniType<T[number] | (string & {})>;
 }
 
 /** A number the live service sometimes sends as a numeric string. Parsed to a number. */
 export const looseNumber = z.union([
   z.number(),
-  z.string().regex(/^-?\d+(\.\d+)?$/).transform(Number),
+  z.pipe(z.string().check(z.regex(/^-?\d+(\.\d+)?$/)), z.transform(Number)),
 ]);
 
 /** A timestamp: ISO 8601 per the spec, Unix seconds or milliseconds from the live service. */
 export const looseTimestamp = z.union([z.string(), z.number()]);
 
 /** Base58check TRON address; a failure carries code INVALID_ADDRESS. */
-export const tronAddress = z.string().refine(isTronAddress, {
-  message: 'must be a valid base58check TRON address (T..., 34 characters)',
-  params: { code: 'INVALID_ADDRESS' },
-});
+export const tronAddress = z.string().check(
+  z.refine(isTronAddress, {
+    message: 'must be a valid base58check TRON address (T..., 34 characters)',
+    params: { code: 'INVALID_ADDRESS' },
+  }),
+);
 
 /** Whole SUN, non-negative, within Number's exact integer range. */
-export const sun = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+export const sun = z.number().check(z.int(), z.nonnegative(), z.maximum(Number.MAX_SAFE_INTEGER));
 
-// Native checks, not a refinement: the build-time fast checks (scripts/lib/compile-checks.mjs)
-// compile them, where a function would leave the response to zod alone.
+// Native checks (integer, minimum, maximum), no refinement: the same message for each, and a
+// schema the build-time fast checks (scripts/lib/compile-checks.mjs) compile, where a
+// function would leave the response to zod alone. z.number() already refuses NaN
+// and ±Infinity; z.int() refuses beyond ±(2^53-1) itself (a safe integer), so sunAmount needs no
+// maximum of its own.
 const WHOLE_SUN = 'must be whole SUN: an integer from 0 to 2^53-1 (not fractional, negative or larger)';
 const SUN_PRICE = 'must be a price in SUN from 0 to 2^53-1';
 
@@ -50,7 +55,7 @@ const SUN_PRICE = 'must be a price in SUN from 0 to 2^53-1';
  * fails the response's parse, an INVALID_RESPONSE error: money is never silently rounded. A
  * string of digits is accepted as `looseNumber` accepts it.
  */
-export const sunAmount = looseNumber.pipe(z.number().int({ error: WHOLE_SUN }).min(0, { error: WHOLE_SUN }).max(Number.MAX_SAFE_INTEGER, { error: WHOLE_SUN }));
+export const sunAmount = z.pipe(looseNumber, z.number().check(z.int(WHOLE_SUN), z.minimum(0, WHOLE_SUN)));
 
 /**
  * A price per unit of resource, in SUN (`price_sun`, `max_price_sun`, `best_price_sun`,
@@ -58,10 +63,10 @@ export const sunAmount = looseNumber.pipe(z.number().int({ error: WHOLE_SUN }).m
  * average above all) may have a fraction, so a fraction is kept. Negative values and values
  * beyond 2^53-1 (no longer exact) fail the parse with INVALID_RESPONSE.
  */
-export const sunPrice = looseNumber.pipe(z.number({ error: SUN_PRICE }).min(0, { error: SUN_PRICE }).max(Number.MAX_SAFE_INTEGER, { error: SUN_PRICE }));
+export const sunPrice = z.pipe(looseNumber, z.number().check(z.minimum(0, SUN_PRICE), z.maximum(Number.MAX_SAFE_INTEGER, SUN_PRICE)));
 
 /** A whole number from 1 to `Number.MAX_SAFE_INTEGER` (resource amounts, durations in seconds). */
-export const positiveInt = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+export const positiveInt = z.number().check(z.int(), z.positive(), z.maximum(Number.MAX_SAFE_INTEGER));
 
 /**
  * `ENERGY` or `BANDWIDTH`, as requests send it (strict: any other value is rejected). Responses
@@ -71,7 +76,7 @@ export const ResourceType = z.enum(RESOURCE_TYPES);
 export type ResourceType = Known<z.infer<typeof ResourceType>>;
 
 /** A query-string number: accepts a number, or digits as the mock receives them from a URL. */
-export const queryInt = z.union([z.number(), z.string().regex(/^\d+$/, 'must be a whole number').transform(Number)]);
+export const queryInt = z.union([z.number(), z.pipe(z.string().check(z.regex(/^\d+$/, 'must be a whole number')), z.transform(Number))]);
 
 /**
  * The result inside a success body. The spec shows bare bodies; the live service wraps them in

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { looseObject } from './object.js';
 import type { Known } from './known.js';
 import { lenientEnum } from './common.js';
 
@@ -53,14 +54,14 @@ export const ErrorCodeSchema = lenientEnum(ERROR_CODES);
  * free-form, e.g. `{ field, min }` for an energy amount below 65000. The live service sends this
  * envelope with 2xx statuses too.
  */
-export const ErrorEnvelope = z.looseObject({
-  error: z.looseObject({
+export const ErrorEnvelope = looseObject({
+  error: looseObject({
     /** Machine-readable code, e.g. `INSUFFICIENT_BALANCE`; unknown codes are kept. */
     code: ErrorCodeSchema,
     /** Human-readable explanation. */
     message: z.string(),
     /** Extra data, when the service gives any (e.g. `{ field, min }`). */
-    details: z.record(z.string(), z.unknown()).optional(),
+    details: z.optional(z.record(z.string(), z.unknown())),
   }),
 });
 export type ErrorEnvelope = Known<z.infer<typeof ErrorEnvelope>>;

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { looseObject, strictObject } from './object.js';
 import type { Known } from './known.js';
 import { SignedTransaction } from './deposits.js';
 
@@ -7,14 +8,14 @@ import { SignedTransaction } from './deposits.js';
  * this follows a natural design): any signed TRON transaction, in the same form as a deposit's
  * `signed_tx`.
  */
-export const BroadcastRequest = z.strictObject({
+export const BroadcastRequest = strictObject({
   /** The signed transaction to broadcast (txID, raw_data, raw_data_hex, signature). */
   signed_tx: SignedTransaction,
 });
 export type BroadcastRequest = z.input<typeof BroadcastRequest>;
 
 /** Response of `broadcastTransaction`: the transaction id and `pending`, as deposit submit answers. */
-export const BroadcastResponse = z.looseObject({
+export const BroadcastResponse = looseObject({
   /** The broadcast transaction's id (lower-case hex). */
   tx_id: z.string(),
   /** `pending` once the network accepted it. */

@@ -1,9 +1,11 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { looseObject, strictObject } from './object.js';
 import type { Known } from './known.js';
 import { lenientEnum, looseTimestamp, sunAmount } from './common.js';
 import { Order } from './orders.js';
 import { Withdrawal } from './withdrawals.js';
 import { WEBHOOK_EVENTS } from './enums.js';
+import { described, withMeta } from './meta.js';
 export { WEBHOOK_EVENTS } from './enums.js';
 
 /** One of {@link WEBHOOK_EVENTS}, as a request (POST /webhooks) sends it (strict). */
@@ -13,24 +15,26 @@ export type WebhookEventType = Known<z.infer<typeof WebhookEventType>>;
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
 /** HTTPS endpoint; plain http only on loopback, for local receivers and the mock. */
-export const WebhookUrl = z.string().refine(
-  (value) => {
-    try {
-      const url = new URL(value);
-      return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
-    } catch {
-      return false;
-    }
-  },
-  { message: 'must be an https:// URL (http:// is allowed only for loopback hosts)' },
+export const WebhookUrl = z.string().check(
+  z.refine(
+    (value) => {
+      try {
+        const url = new URL(value);
+        return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
+      } catch {
+        return false;
+      }
+    },
+    { message: 'must be an https:// URL (http:// is allowed only for loopback hosts)' },
+  ),
 );
 
 /** Body of `createWebhook`. */
-export const CreateWebhookRequest = z.strictObject({
+export const CreateWebhookRequest = strictObject({
   /** Where deliveries go: an https:// URL (http:// only on loopback). */
-  url: WebhookUrl.describe('https:// URL that receives the events (http:// only for loopback).'),
+  url: described(WebhookUrl, 'https:// URL that receives the events (http:// only for loopback).'),
   /** Event types to subscribe to; at least one. */
-  events: z.array(WebhookEventType).min(1, 'needs at least one event').describe(`At least one of ${WEBHOOK_EVENTS.join(', ')}.`),
+  events: described(z.array(WebhookEventType).check(z.minLength(1, 'needs at least one event')), `At least one of ${WEBHOOK_EVENTS.join(', ')}.`),
 });
 export type CreateWebhookRequest = z.input<typeof CreateWebhookRequest>;
 
@@ -38,17 +42,17 @@ export type CreateWebhookRequest = z.input<typeof CreateWebhookRequest>;
  * A registered webhook, as `createWebhook` (201, with `secret`) and `listWebhooks`
  * (without) return it.
  */
-export const Webhook = z.looseObject({
+export const Webhook = looseObject({
   /** Webhook identifier. */
   id: z.string(),
   /** Owning user. */
-  user_id: z.string().describe('Owner.'),
+  user_id: described(z.string(), 'Owner.'),
   /** The registered endpoint. */
-  url: z.string().describe('Registered HTTPS endpoint.'),
+  url: described(z.string(), 'Registered HTTPS endpoint.'),
   /** Subscribed event types; unknown values are kept. */
-  events: z.array(lenientEnum(WEBHOOK_EVENTS)).describe('Subscribed event types.'),
+  events: described(z.array(lenientEnum(WEBHOOK_EVENTS)), 'Subscribed event types.'),
   /** 64 hex characters; returned only at creation. */
-  secret: z.string().optional().describe('64 hex characters: the HMAC-SHA256 signing secret; returned only at creation.'),
+  secret: described(z.optional(z.string()), '64 hex characters: the HMAC-SHA256 signing secret; returned only at creation.'),
   /** False once the service has deactivated an endpoint that keeps failing (live service). */
   is_active: z.boolean(),
   /** ISO 8601 per the spec; Unix time is accepted too. */
@@ -57,7 +61,7 @@ export const Webhook = z.looseObject({
 export type Webhook = Known<z.infer<typeof Webhook>>;
 
 /** A webhook as `createWebhook` returns it: with its signing secret, shown only here. */
-export const WebhookCreated = Webhook.required({ secret: true });
+export const WebhookCreated = z.required(Webhook, { secret: true });
 export type WebhookCreated = Known<z.infer<typeof WebhookCreated>>;
 
 /** Response of `listWebhooks`: every webhook, without secrets (follows the live service). */
@@ -65,7 +69,7 @@ export const WebhookList = z.array(Webhook);
 export type WebhookList = Known<z.infer<typeof WebhookList>>;
 
 /** Response of `deleteWebhook`: `{ deleted: true }` (follows the live service). */
-export const DeleteWebhookResponse = z.looseObject({ deleted: z.boolean().meta({ description: 'Always true.', const: true }) });
+export const DeleteWebhookResponse = looseObject({ deleted: withMeta(z.boolean(), { description: 'Always true.', const: true }) });
 export type DeleteWebhookResponse = Known<z.infer<typeof DeleteWebhookResponse>>;
 
 /*
@@ -78,7 +82,7 @@ export type DeleteWebhookResponse = Known<z.infer<typeof DeleteWebhookResponse>>
  * `data` of a `deposit.received` delivery: the credited transfer. The spec does not show it;
  * this is what trx-rent's mock sends.
  */
-export const DepositReceivedData = z.looseObject({
+export const DepositReceivedData = looseObject({
   /** The deposit transaction's hash. */
   tx_id: z.string(),
   /** Amount credited, in SUN. */
@@ -86,9 +90,9 @@ export const DepositReceivedData = z.looseObject({
   /** Currency credited (`TRX` for memo deposits). */
   currency: z.string(),
   /** The memo the transfer carried. */
-  memo: z.string().optional(),
+  memo: z.optional(z.string()),
   /** Sender address, when known. */
-  from_address: z.string().optional(),
+  from_address: z.optional(z.string()),
 });
 export type DepositReceivedData = Known<z.infer<typeof DepositReceivedData>>;
 
@@ -96,7 +100,7 @@ export type DepositReceivedData = Known<z.infer<typeof DepositReceivedData>>;
  * `data` of a `withdrawal.completed` delivery: the withdrawal as the API returns it, plus the
  * payout transaction's `tx_id` (the spec does not show it; this is what trx-rent's mock sends).
  */
-export const WithdrawalCompletedData = Withdrawal.extend({ tx_id: z.string().optional() });
+export const WithdrawalCompletedData = z.extend(Withdrawal, { tx_id: z.optional(z.string()) });
 
 const timestamp = z.number();
 /**
@@ -106,15 +110,15 @@ const timestamp = z.number();
  * from `trx-rent/webhooks`.
  */
 export const WebhookEventBody = z.discriminatedUnion('event', [
-  z.looseObject({ event: z.literal('order.filled'), data: Order, timestamp }),
-  z.looseObject({ event: z.literal('order.failed'), data: Order, timestamp }),
-  z.looseObject({ event: z.literal('deposit.received'), data: DepositReceivedData, timestamp }),
-  z.looseObject({ event: z.literal('withdrawal.completed'), data: WithdrawalCompletedData, timestamp }),
+  looseObject({ event: z.literal('order.filled'), data: Order, timestamp }),
+  looseObject({ event: z.literal('order.failed'), data: Order, timestamp }),
+  looseObject({ event: z.literal('deposit.received'), data: DepositReceivedData, timestamp }),
+  looseObject({ event: z.literal('withdrawal.completed'), data: WithdrawalCompletedData, timestamp }),
 ]);
 export type WebhookEventBody = Known<z.infer<typeof WebhookEventBody>>;
 
 /** Any delivery, including event types this version does not know (e.g. deposit.confirmed). */
-export const AnyWebhookEventBody = z.looseObject({
+export const AnyWebhookEventBody = looseObject({
   event: z.string(),
   data: z.record(z.string(), z.unknown()),
   timestamp: looseTimestamp,

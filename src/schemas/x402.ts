@@ -13,6 +13,7 @@ import { ResourceType, lenientEnum, looseNumber, looseTimestamp, sunAmount, tron
 import { ESTIMATE_OPERATIONS, WATCH_EVENT_TYPES, RPC_METHODS } from './enums.js';
 export { ESTIMATE_OPERATIONS, WATCH_EVENT_TYPES, RPC_METHODS } from './enums.js';
 import { X402_LIMITS } from './limits.js';
+import { described } from './meta.js';
 export { X402_LIMITS } from './limits.js';
 
 
@@ -35,23 +36,23 @@ const tokenRef = z.string().min(1).max(64);
 /** Query of `x402Prices`. */
 export const X402PricesQuery = z.strictObject({
   /** Only this resource. Omitted: both energy and bandwidth. */
-  resource: ResourceType.optional().describe('ENERGY or BANDWIDTH; all when absent.'),
+  resource: z.optional(ResourceType).describe('ENERGY or BANDWIDTH; all when absent.'),
 });
 export type X402PricesQuery = z.input<typeof X402PricesQuery>;
 
 /** Path of `x402Account`: a base58 TRON address. */
-export const X402AccountParams = z.strictObject({ address: tronAddress.describe('TRON address (base58).') });
+export const X402AccountParams = z.strictObject({ address: described(tronAddress, 'TRON address (base58).') });
 
 /** Body of `x402Estimate`: the transaction to simulate. */
 export const EstimateRequest = z.strictObject({
   /** What kind of transaction, one of {@link ESTIMATE_OPERATIONS}. */
   operation: z.enum(ESTIMATE_OPERATIONS),
   /** Receiver (base58). */
-  to: tronAddress.optional(),
+  to: z.optional(tronAddress),
   /** Amount as a decimal string in token units (`"1.5"`), not atomic units. */
   amount: decimalAmount.optional(),
   /** Contract called, e.g. a TRC-20 token (base58). */
-  contract: tronAddress.optional(),
+  contract: z.optional(tronAddress),
 });
 export type EstimateRequest = z.input<typeof EstimateRequest>;
 
@@ -83,7 +84,7 @@ export const InvoiceRequest = z.strictObject({
   /** Free text, at most 500 characters. */
   description: z.string().max(500).optional(),
   /** Address to be paid (base58). Omitted: the service picks one (the mock does). */
-  pay_to_address: tronAddress.optional(),
+  pay_to_address: z.optional(tronAddress),
   /**
    * Lifetime of the invoice, in whole seconds, at most 30 days. Omitted: the service uses 3600.
    * @default 3600
@@ -101,7 +102,7 @@ export const WatchRequest = z.strictObject({
   /** Which transfers to report; at least one when given. Omitted: the service decides (the mock uses `trc20_incoming`). */
   event_types: z.array(z.enum(WATCH_EVENT_TYPES)).min(1).optional(),
   /** Only this token contract (base58). */
-  token_contract: tronAddress.optional(),
+  token_contract: z.optional(tronAddress),
   /** Ignore transfers below this amount, a decimal string in token units. */
   min_amount: decimalAmount.optional(),
 });
@@ -112,7 +113,7 @@ export const ReceiveRequest = z.strictObject({
   /** Amount expected, a decimal string in token units. */
   expected_amount: decimalAmount,
   /** Token expected (base58 contract). Omitted: the mock expects USDT. */
-  token_contract: tronAddress.optional(),
+  token_contract: z.optional(tronAddress),
   /**
    * Accepted deviation from `expected_amount`, in percent (0 to 100). Omitted: the service uses 0.
    * @default 0
@@ -195,9 +196,9 @@ export const X402PriceEntry = z.looseObject({
   /** Provider identifier. */
   provider: z.string(),
   /** Price per unit of resource, in SUN: the x402 spec types it as an integer (the account API as a number). */
-  price_sun: sunAmount.describe('SUN per unit.'),
+  price_sun: described(sunAmount, 'SUN per unit.'),
   /** Units available. */
-  available: looseNumber.describe('Units available.'),
+  available: described(looseNumber, 'Units available.'),
 });
 export type X402PriceEntry = Known<z.infer<typeof X402PriceEntry>>;
 /** Result of `x402Prices`: entries from several providers, updated every 30 seconds. */
@@ -212,7 +213,7 @@ export const Trc20Balance = z.looseObject({
   /** Balance; the mock sends a decimal string in token units. */
   balance: z.union([z.string(), z.number()]),
   /** The token's decimals, when given. */
-  decimals: looseNumber.optional(),
+  decimals: z.optional(looseNumber),
 });
 
 /** Result of `x402Account`. */
@@ -220,7 +221,7 @@ export const X402Account = z.looseObject({
   /** The account's address (base58). */
   address: z.string(),
   /** TRX balance, in SUN. */
-  balance: sunAmount.describe('TRX balance in SUN.'),
+  balance: described(sunAmount, 'TRX balance in SUN.'),
   /** Energy the account can use. */
   energy_limit: looseNumber,
   /** Bandwidth the account can use. */
@@ -282,7 +283,7 @@ export const Watch = z.looseObject({
   /** Watch identifier. */
   watch_id: z.string(),
   /** End of the watch, 24 hours after creation. */
-  expires_at: looseTimestamp.describe('End of the watch, 24 hours after creation.'),
+  expires_at: described(looseTimestamp, 'End of the watch, 24 hours after creation.'),
   /** `active` or `expired` (the spec shows no values; others are kept). */
   status: lenientEnum(['active', 'expired']),
 });

@@ -9,11 +9,13 @@
  * zero values out), and a node's `{ Error: "…" }` answer becomes a TrxRentError `NODE_ERROR`.
  * @module
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { looseObject } from '../schemas/object.js';
 import { ConnectionError, TimeoutError, TrxRentError, ValidationError } from '../errors/index.js';
 import { DEFAULT_RETRY_POLICY, RETRYABLE_STATUSES, type RetryPolicy, backoffDelay, sleep } from '../http/retry.js';
 import { Transport } from '../http/transport.js';
 import { isTronAddress } from '../utils/address.js';
+import { englishIssues } from '../schemas/issues.js';
 
 /** The public TronGrid full node, the default of {@link TronNodeOptions.baseUrl}. */
 export const DEFAULT_TRON_NODE = 'https://api.trongrid.io';
@@ -44,10 +46,13 @@ export interface NodeCallOptions {
   timeoutMs?: number | undefined;
 }
 
-const num = z.union([z.number(), z.string().regex(/^-?\d+$/).transform(Number)]).optional().transform((v) => v ?? 0);
+const num = z.pipe(
+  z.optional(z.union([z.number(), z.pipe(z.string().check(z.regex(/^-?\d+$/)), z.transform(Number))])),
+  z.transform((v: number | undefined) => v ?? 0),
+);
 
 /** `getaccountresource`: what an address can spend (java-tron omits zero values; they read as 0 here). */
-export const AccountResource = z.looseObject({
+export const AccountResource = looseObject({
   freeNetUsed: num,
   freeNetLimit: num,
   NetUsed: num,
@@ -60,62 +65,62 @@ export const AccountResource = z.looseObject({
 export type AccountResource = z.infer<typeof AccountResource>;
 
 /** `getaccount`: the account (empty object when it does not exist on chain). */
-export const NodeAccount = z.looseObject({
-  address: z.string().optional(),
+export const NodeAccount = looseObject({
+  address: z.optional(z.string()),
   balance: num,
   create_time: num,
 });
 export type NodeAccount = z.infer<typeof NodeAccount>;
 
 /** `triggerconstantcontract`: a simulated call, its result words and the energy it used. */
-export const ConstantCallResult = z.looseObject({
-  result: z.looseObject({ result: z.boolean().optional(), code: z.string().optional(), message: z.string().optional() }).optional(),
+export const ConstantCallResult = looseObject({
+  result: z.optional(looseObject({ result: z.optional(z.boolean()), code: z.optional(z.string()), message: z.optional(z.string()) })),
   energy_used: num,
   energy_penalty: num,
-  constant_result: z.array(z.string()).optional(),
+  constant_result: z.optional(z.array(z.string())),
 });
 export type ConstantCallResult = z.infer<typeof ConstantCallResult>;
 
 /** `getchainparameters`: the chain's fee and limit parameters. */
-export const ChainParameters = z.looseObject({
-  chainParameter: z.array(z.looseObject({ key: z.string(), value: z.union([z.number(), z.string()]).optional() })).default([]),
+export const ChainParameters = looseObject({
+  chainParameter: z._default(z.array(looseObject({ key: z.string(), value: z.optional(z.union([z.number(), z.string()])) })), []),
 });
 
 /** `broadcasttransaction`: accepted (`result: true`) or a code and a hex-encoded message. */
-export const BroadcastResult = z.looseObject({
-  result: z.boolean().optional(),
-  txid: z.string().optional(),
-  code: z.string().optional(),
-  message: z.string().optional(),
+export const BroadcastResult = looseObject({
+  result: z.optional(z.boolean()),
+  txid: z.optional(z.string()),
+  code: z.optional(z.string()),
+  message: z.optional(z.string()),
 });
 export type BroadcastResult = z.infer<typeof BroadcastResult>;
 
 /** `gettransactioninfobyid`: the receipt once the transaction is in a block (empty object before). */
-export const TransactionInfo = z.looseObject({
-  id: z.string().optional(),
-  blockNumber: z.number().optional(),
-  blockTimeStamp: z.number().optional(),
+export const TransactionInfo = looseObject({
+  id: z.optional(z.string()),
+  blockNumber: z.optional(z.number()),
+  blockTimeStamp: z.optional(z.number()),
   fee: num,
-  result: z.string().optional(),
-  resMessage: z.string().optional(),
-  receipt: z
-    .looseObject({
+  result: z.optional(z.string()),
+  resMessage: z.optional(z.string()),
+  receipt: z.optional(
+    looseObject({
       energy_usage: num,
       energy_usage_total: num,
       energy_fee: num,
       origin_energy_usage: num,
       net_usage: num,
       net_fee: num,
-      result: z.string().optional(),
-    })
-    .optional(),
+      result: z.optional(z.string()),
+    }),
+  ),
 });
 export type TransactionInfo = z.infer<typeof TransactionInfo>;
 
 /** `getnowblock`: the head block (its id and number are the TAPOS reference of a new transaction). */
-export const NowBlock = z.looseObject({
-  blockID: z.string().regex(/^[0-9a-fA-F]{64}$/),
-  block_header: z.looseObject({ raw_data: z.looseObject({ number: z.number(), timestamp: z.number().optional() }) }),
+export const NowBlock = looseObject({
+  blockID: z.string().check(z.regex(/^[0-9a-fA-F]{64}$/)),
+  block_header: looseObject({ raw_data: looseObject({ number: z.number(), timestamp: z.optional(z.number()) }) }),
 });
 export type NowBlock = z.infer<typeof NowBlock>;
 
@@ -258,7 +263,7 @@ export class TronNode {
     return info.id && info.blockNumber !== undefined ? info : undefined;
   }
 
-  async #call<S extends z.ZodType>(method: string, body: unknown, schema: S, safe: boolean, options: NodeCallOptions = {}): Promise<z.output<S>> {
+  async #call<S extends z.ZodMiniType>(method: string, body: unknown, schema: S, safe: boolean, options: NodeCallOptions = {}): Promise<z.output<S>> {
     const url = `${this.baseUrl}/wallet/${method}`;
     const label = `POST /wallet/${method}`;
     const maxRetries = safe ? this.#policy.maxRetries : 0;
@@ -300,7 +305,7 @@ export class TronNode {
       }
       const parsed = schema.safeParse(json);
       if (!parsed.success) {
-        const issue = parsed.error.issues[0];
+        const issue = englishIssues(schema, json)[0];
         throw nodeError(`${label}: unexpected answer (${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'invalid'})`, { method });
       }
       return parsed.data;

@@ -26,7 +26,8 @@ import { previewAmountIsEnough } from '../../src/schemas/prices.js';
 // @ts-expect-error: a plain ESM script without types
 import { renderAccountChecks } from '../../scripts/lib/compile-checks.mjs';
 
-type Wire = Record<string, { response?: z.ZodType; body?: z.ZodType; query?: z.ZodType }>;
+type Schema = z.core.$ZodType;
+type Wire = Record<string, { response?: Schema; body?: Schema; query?: Schema }>;
 const render = renderAccountChecks as (zod: typeof z, wire: Wire, predicates: Map<unknown, { name: string; from: string }>) => string;
 
 const PREDICATES = new Map<unknown, { name: string; from: string }>([
@@ -47,12 +48,12 @@ const SCALARS: unknown[] = [
 ];
 
 /** Candidate values for a schema: good ones first (built from its definition), then edge values. */
-function candidates(schema: z.ZodType, depth = 0): unknown[] {
+function candidates(schema: Schema, depth = 0): unknown[] {
   const def = (schema as unknown as { def: Record<string, unknown> & { type: string } }).def;
   const out: unknown[] = [];
   switch (def.type) {
     case 'object': {
-      const shape = def.shape as Record<string, z.ZodType>;
+      const shape = def.shape as Record<string, Schema>;
       const base = goodObject(shape, depth);
       out.push(base);
       if (depth < 3) {
@@ -67,7 +68,7 @@ function candidates(schema: z.ZodType, depth = 0): unknown[] {
       break;
     }
     case 'array': {
-      const items = depth < 3 ? candidates(def.element as z.ZodType, depth + 1) : [];
+      const items = depth < 3 ? candidates(def.element as Schema, depth + 1) : [];
       out.push([], ...items.slice(0, 12).map((v) => [v]), items.slice(0, 2), 'not-an-array', {});
       break;
     }
@@ -82,13 +83,13 @@ function candidates(schema: z.ZodType, depth = 0): unknown[] {
     case 'nonoptional':
     case 'default':
     case 'prefault':
-      out.push(...candidates(def.innerType as z.ZodType, depth), undefined, null);
+      out.push(...candidates(def.innerType as Schema, depth), undefined, null);
       break;
     case 'union':
-      for (const o of def.options as z.ZodType[]) out.push(...candidates(o, depth));
+      for (const o of def.options as Schema[]) out.push(...candidates(o, depth));
       break;
     case 'pipe':
-      out.push(...candidates(def.in as z.ZodType, depth), ...candidates(def.out as z.ZodType, depth));
+      out.push(...candidates(def.in as Schema, depth), ...candidates(def.out as Schema, depth));
       break;
     default:
       break;
@@ -97,7 +98,7 @@ function candidates(schema: z.ZodType, depth = 0): unknown[] {
 }
 
 /** An object whose every field holds the first candidate zod accepts unchanged. */
-function goodObject(shape: Record<string, z.ZodType>, depth: number): Record<string, unknown> {
+function goodObject(shape: Record<string, Schema>, depth: number): Record<string, unknown> {
   const obj: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(shape)) {
     const good = depth < 4 ? candidates(field, depth + 1).find((v) => v !== undefined && unchanged(field, v)) : undefined;
@@ -107,8 +108,8 @@ function goodObject(shape: Record<string, z.ZodType>, depth: number): Record<str
 }
 
 /** zod accepts `v` and returns it unchanged. */
-function unchanged(schema: z.ZodType, v: unknown): boolean {
-  const r = schema.safeParse(v);
+function unchanged(schema: Schema, v: unknown): boolean {
+  const r = z.safeParse(schema, v);
   return r.success && isDeepStrictEqual(r.data, v);
 }
 
@@ -124,7 +125,7 @@ interface Tally {
 }
 
 /** Every candidate through the check and through zod: the check may say true only when zod returns the value unchanged. */
-function differential(label: string, schema: z.ZodType, check: FastCheck, wire: boolean): Tally {
+function differential(label: string, schema: Schema, check: FastCheck, wire: boolean): Tally {
   const tally: Tally = { samples: 0, fast: 0, zodUnchanged: 0 };
   const seen = new Set<string>();
   for (const raw of candidates(schema)) {
@@ -138,7 +139,7 @@ function differential(label: string, schema: z.ZodType, check: FastCheck, wire: 
     if (same) tally.zodUnchanged++;
     if (fast) tally.fast++;
     // Safe: true only where zod accepts and returns the value as is.
-    if (fast && !same) throw new Error(`${label}: the check accepts ${key}, zod ${schema.safeParse(v).success ? 'changes it' : 'refuses it'}`);
+    if (fast && !same) throw new Error(`${label}: the check accepts ${key}, zod ${z.safeParse(schema, v).success ? 'changes it' : 'refuses it'}`);
     // Taken: where zod returns a value as is, the check says so too.
     if (same && !fast) throw new Error(`${label}: zod returns ${key} unchanged but the check says false`);
   }
@@ -153,7 +154,7 @@ describe('fast checks (src/api/account-checks.gen.ts)', () => {
 
   it('every response, body and query of the account table has a check, except those that need zod', () => {
     const missing: string[] = [];
-    for (const [id, entry] of Object.entries(ACCOUNT_WIRE) as [keyof typeof ACCOUNT_WIRE, Wire[string]][]) {
+    for (const [id, entry] of Object.entries(ACCOUNT_WIRE) as unknown as [keyof typeof ACCOUNT_WIRE, Wire[string]][]) {
       if (!RESPONSE_CHECKS[id]) missing.push(`${id} response`);
       if (entry.body && !BODY_CHECKS[id]) missing.push(`${id} body`);
       if (entry.query && !QUERY_CHECKS[id]) missing.push(`${id} query`);
@@ -167,8 +168,8 @@ describe('fast checks (src/api/account-checks.gen.ts)', () => {
   it('agrees with zod on every schema of the table (differential, thousands of values)', () => {
     let samples = 0;
     let fast = 0;
-    for (const [id, entry] of Object.entries(ACCOUNT_WIRE) as [keyof typeof ACCOUNT_WIRE, Wire[string]][]) {
-      const parts: [string, z.ZodType | undefined, FastCheck | null, boolean][] = [
+    for (const [id, entry] of Object.entries(ACCOUNT_WIRE) as unknown as [keyof typeof ACCOUNT_WIRE, Wire[string]][]) {
+      const parts: [string, Schema | undefined, FastCheck | null, boolean][] = [
         ['response', entry.response, RESPONSE_CHECKS[id], true],
         ['body', entry.body, BODY_CHECKS[id], false],
         ['query', entry.query, QUERY_CHECKS[id], false],
@@ -189,12 +190,12 @@ describe('fast checks (src/api/account-checks.gen.ts)', () => {
 
   it('the differential test is live: a generous or a stingy check fails it', () => {
     const schema = ACCOUNT_WIRE.createOrder.response;
-    expect(() => differential('always true', schema, () => true, true)).toThrow(/zod (refuses|changes) it/);
-    expect(() => differential('always false', schema, () => false, true)).toThrow(/says false/);
+    expect(() => differential('always true', schema as Schema, () => true, true)).toThrow(/zod (refuses|changes) it/);
+    expect(() => differential('always false', schema as Schema, () => false, true)).toThrow(/says false/);
     // One bound dropped (whole SUN no longer checked): caught.
     const check = RESPONSE_CHECKS.getOrder!;
     const loose: FastCheck = (v) => check(v) || check(JSON.parse(JSON.stringify(v, (k, x) => (k === 'total_cost_sun' ? 0 : x))));
-    expect(() => differential('no whole-SUN bound', ACCOUNT_WIRE.getOrder.response, loose, true)).toThrow(/accepts/);
+    expect(() => differential('no whole-SUN bound', ACCOUNT_WIRE.getOrder.response as Schema, loose, true)).toThrow(/accepts/);
   });
 
   it('takes the fast path on the answers and bodies the bench sends', () => {
@@ -217,7 +218,7 @@ describe('the compiler fails closed', () => {
   let n = 0;
 
   /** Compile `schemas` as a table's responses (and bodies), and load the module. */
-  async function compile(schemas: Record<string, z.ZodType>): Promise<{ response: Record<string, FastCheck | null>; body: Record<string, FastCheck | null> }> {
+  async function compile(schemas: Record<string, Schema>): Promise<{ response: Record<string, FastCheck | null>; body: Record<string, FastCheck | null> }> {
     const wire = Object.fromEntries(Object.entries(schemas).map(([k, s]) => [k, { response: s, body: s }]));
     const predicates = new Map([[isTronAddress, { name: 'isTronAddress', from: pathToFileURL(join(process.cwd(), 'src/utils/address.ts')).href }]]);
     const ts = render(z, wire, predicates).replace(/^import type .*$/gm, '');
@@ -264,7 +265,7 @@ describe('the compiler fails closed', () => {
       ['numberFirst', 1],
       ['numberFirst', '1'],
     ];
-    const schemas: Record<string, z.ZodType> = {
+    const schemas: Record<string, Schema> = {
       withDefault: z.looseObject({ a: z.number().default(1) }),
       strip,
       stripFirst: z.union([strip, z.looseObject({ a: z.number() })]),

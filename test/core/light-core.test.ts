@@ -11,6 +11,8 @@ import { describe, expect, it } from 'vitest';
  */
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const HEAVY = /node_modules[\\/](tronweb|viem|ox|ethers|x402|x402-fetch|@x402|@inquirer|msw|@noble[\\/]curves|@modelcontextprotocol)[\\/]/;
+/** zod's classic API (`zod`, `zod/v4`): the core's schemas are zod/mini, whose unused parts a bundler drops. */
+const ZOD_CLASSIC = /node_modules[\\/]zod[\\/](index\.c?js|v4[\\/]index\.c?js|v4[\\/]classic[\\/])/;
 /** The MCP server's SDK (an optional peer, loaded by `trx-rent mcp` only). */
 const MCP = /node_modules[\\/]@modelcontextprotocol[\\/]/;
 
@@ -38,6 +40,17 @@ describe('light core', () => {
     expect(urls.some((u) => /node_modules\/zod\//.test(u))).toBe(true); // proves the recorder sees packages
     expect(urls.filter((u) => HEAVY.test(u))).toEqual([]);
     expect(urls.filter((u) => MCP.test(u))).toEqual([]);
+  });
+
+  it("import/require 'trx-rent' load zod/mini, not zod's classic API", () => {
+    const urls = esmImports('trx-rent');
+    expect(urls.some((u) => /node_modules\/zod\/v4\/mini\//.test(u))).toBe(true);
+    expect(urls.filter((u) => ZOD_CLASSIC.test(u))).toEqual([]);
+    const modules = cjsModules('trx-rent');
+    expect(modules.some((m) => /node_modules[\\/]zod[\\/]v4[\\/]mini[\\/]/.test(m))).toBe(true);
+    expect(modules.filter((m) => ZOD_CLASSIC.test(m))).toEqual([]);
+    // The check is live: the x402 client's schemas are classic.
+    expect(esmImports('trx-rent/x402').filter((u) => ZOD_CLASSIC.test(u)).length).toBeGreaterThan(0);
   });
 
   it("require('trx-rent') (CJS) loads nothing heavy", () => {

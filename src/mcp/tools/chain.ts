@@ -26,8 +26,8 @@ const EnsureOutput = z.looseObject({
   address: z.string(),
   before: Spendable,
   after: Spendable,
-  order: Order.nullable(),
-  bandwidth_order: Order.nullable(),
+  order: z.nullable(Order),
+  bandwidth_order: z.nullable(Order),
   bought: z.object({ energy: z.number(), bandwidth: z.number() }),
   /** What the orders cost, in SUN. */
   cost_sun: z.number(),

@@ -10,6 +10,7 @@
  * are not generated: they are written by hand under the spending rules (`./orders.ts`, …).
  */
 import * as z from 'zod';
+import type { ZodMiniType } from 'zod/mini';
 import { ACCOUNT_ENDPOINTS, buildPath, pathParams, type EndpointDef, type McpBinding } from '../../api/endpoints.js';
 import { NoInput, type Tool, tool } from '../tool.js';
 
@@ -21,8 +22,8 @@ export function isGeneratedReadTool(entry: EndpointDef): entry is ReadEntry {
 }
 
 /** The tool's input: the path parameters and the query in one strict object. */
-function inputOf(entry: EndpointDef): z.ZodType {
-  const parts = [entry.params, entry.query].filter((s): s is z.ZodType => s !== undefined);
+function inputOf(entry: EndpointDef): ZodMiniType {
+  const parts = [entry.params, entry.query].filter((s): s is ZodMiniType => s !== undefined);
   if (parts.length === 0) return NoInput;
   if (parts.length === 1) return parts[0]!;
   const [params, query] = parts;

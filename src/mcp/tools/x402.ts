@@ -6,6 +6,7 @@
  * confirm the price (session.ts) when the client supports it.
  */
 import * as z from 'zod';
+import type { ZodMiniType } from 'zod/mini';
 import {
   BatchSendRequest,
   BatchSendResult,
@@ -70,7 +71,7 @@ const PAID =
   ', paid through x402 from the server\'s wallet (USDT/USDC/USDD on TRON or USDC on Base). SPENDS MONEY: needs --allow-spend; capped per call (--max-payment) and in total for the server (--x402-budget, all sessions together); ' +
   'the user must confirm the price (elicitation). Returns { data, payment } (payment.amount_usd in USD).';
 
-interface PaidSpec<I extends z.ZodType, D extends z.ZodType> {
+interface PaidSpec<I extends ZodMiniType, D extends ZodMiniType> {
   name: string;
   title: string;
   what: string;
@@ -81,7 +82,7 @@ interface PaidSpec<I extends z.ZodType, D extends z.ZodType> {
   call(client: X402Client, args: z.output<I>, options: CallOptions): Promise<Paid<unknown>>;
 }
 
-function paid<I extends z.ZodType, D extends z.ZodType>(spec: PaidSpec<I, D>): Tool {
+function paid<I extends ZodMiniType, D extends ZodMiniType>(spec: PaidSpec<I, D>): Tool {
   return tool({
     name: spec.name,
     title: spec.title,

@@ -14,7 +14,7 @@
  */
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex } from '@noble/hashes/utils';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { LIMITS } from '../../schemas/limits.js';
 import { HEADERS, decodeBase64Json } from '../../protocol/codec.js';
 import { Chaos, type ChaosKind, type ChaosOptions } from './chaos.js';
@@ -372,7 +372,7 @@ export function parseJson(text: string, status?: number): unknown {
   }
 }
 
-function parseHelperInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+function parseHelperInput<S extends z.ZodMiniType>(schema: S, input: unknown): z.output<S> {
   try {
     return parseWith(schema, input);
   } catch (error) {

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import type { z } from 'zod';
-import { issuesToErrorData } from '../../schemas/issues.js';
+import type * as z from 'zod/mini';
+import { englishIssues, issuesToErrorData } from '../../schemas/issues.js';
 import type { Permission } from '../../schemas/keys.js';
 import type { EndpointDef } from '../../api/types.js';
 import { type MockErrorCode, MockApiError } from './errors.js';
@@ -72,7 +72,7 @@ export interface RouteContext {
   /** The paying address once a payment verified (paid routes). */
   payer: string;
   /** Validate with a shared schema; a failure names the field exactly as the SDK does. */
-  parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S>;
+  parse<S extends z.ZodMiniType>(schema: S, input: unknown): z.output<S>;
 }
 
 /** One route: where it answers, which stages apply, and its handler. */
@@ -115,10 +115,10 @@ export interface RouteDef {
 }
 
 /** Validate with a shared schema; a failure is a VALIDATION_ERROR naming the field as the SDK does. */
-export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+export function parseWith<S extends z.ZodMiniType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const error = issuesToErrorData(result.error.issues);
+  const error = issuesToErrorData(englishIssues(schema, input));
   throw new MockApiError(error.code, error.message, error.details);
 }
 

@@ -8,14 +8,14 @@
  *
  * @module
  */
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { EndpointDef, EndpointPrice } from '../../api/types.js';
 import { routePattern } from '../../api/path.js';
 import { decimalToAtomic } from '../../utils/units.js';
 import { MockApiError } from './errors.js';
 import type { RouteContext, RouteDef, RouteResult } from './route.js';
 
-type Out<E, K extends 'params' | 'query' | 'body'> = E extends { readonly [P in K]: infer S extends z.ZodType } ? z.output<S> : undefined;
+type Out<E, K extends 'params' | 'query' | 'body'> = E extends { readonly [P in K]: infer S extends z.ZodMiniType } ? z.output<S> : undefined;
 
 /** What the default input stage hands a handler: the entry's params, query and body, validated. */
 export interface EndpointInput<E> {
