@@ -7,7 +7,6 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { strictObject } from '../schemas/object.js';
 import { ApiKey, CreateKeyRequest, RevokeKeyResponse } from '../schemas/keys.js';
 import { BestPriceQuery, PriceEntry, PriceHistory, PriceHistoryQuery, PriceList, PriceStats, Preview, PreviewQuery } from '../schemas/prices.js';
 import { CreateOrderRequest, ListOrdersQuery, Order, OrderDetail, OrderId, OrderList } from '../schemas/orders.js';
@@ -21,7 +20,7 @@ import { LIMITS } from '../schemas/limits.js';
 import { described } from '../schemas/meta.js';
 import { type EndpointWire, withIds } from './types.js';
 
-const IdParam = strictObject({ id: described(z.string().check(z.minLength(1, 'is required')), 'The identifier (from the create or list response).') });
+const IdParam = z.strictObject({ id: described(z.string().check(z.minLength(1, 'is required')), 'The identifier (from the create or list response).') });
 
 
 /** Every operation of the account API, keyed by id. */
@@ -146,7 +145,7 @@ export const ACCOUNT_WIRE = withIds({
     // Only listOrders and createOrder share the orders group; this is one of "all other endpoints".
     rateGroup: 'other',
     idempotent: false,
-    params: strictObject({ id: OrderId }),
+    params: z.strictObject({ id: OrderId }),
     response: OrderDetail,
     status: 200,
   },

@@ -8,6 +8,7 @@
 import type * as z from 'zod/mini';
 import { TrxRentError, errorFromBody, readRequestId } from '../errors/index.js';
 import { isErrorEnvelope, unwrapEnvelope } from '../schemas/common.js';
+import { englishIssues } from '../schemas/issues.js';
 import { parseRetryAfter } from './retry.js';
 import type { AttemptInit, Transport } from './transport.js';
 import type { FastCheck } from '../api/types.js';
@@ -49,9 +50,11 @@ export function decodeResponse<S extends z.ZodMiniType>(
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   if (body === undefined) throw invalidResponse(response, body, `${label} answered ${response.status} without a body`, details);
-  const issue = parsed.error.issues[0];
+  // zod/mini keeps no locale: the failure is described again with zod's English messages.
+  const issues = englishIssues(schema, value);
+  const issue = issues[0];
   throw invalidResponse(response, body, `${label}: unexpected response shape at ${issue?.path.join('.') || '(root)'}: ${issue?.message}`, {
-    issues: parsed.error.issues,
+    issues,
     ...details,
   });
 }

@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { looseObject } from './object.js';
 import type { Known } from './known.js';
 import { looseTimestamp, sunAmount } from './common.js';
 import { described } from './meta.js';
@@ -8,7 +7,7 @@ import { described } from './meta.js';
  * Response of `getBalance`. Every amount is an integer in SUN (1 TRX = 1,000,000 SUN);
  * USDT is in SUN-equivalent 6-decimal units. Convert with `sunToTrx`.
  */
-export const Balance = looseObject({
+export const Balance = z.looseObject({
   /** Available TRX, in SUN. */
   trx: described(sunAmount, 'Available TRX in SUN.'),
   /** Available USDT, in 6-decimal units (1 USDT = 1,000,000). */

@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { looseObject, strictObject } from './object.js';
 import type { Known } from './known.js';
 import { LIMITS, looseNumber, sun, sunAmount } from './common.js';
 import { described } from './meta.js';
@@ -8,7 +7,7 @@ import { described } from './meta.js';
  * Response of `getDepositInfo`: where to send a manual TRX deposit (follows the live
  * service; the spec does not show it).
  */
-export const DepositInfo = looseObject({
+export const DepositInfo = z.looseObject({
   /** Platform deposit address (base58). */
   address: z.string(),
   /** Your memo; a transfer without it cannot be credited. */
@@ -21,7 +20,7 @@ export const DepositInfo = looseObject({
 export type DepositInfo = Known<z.infer<typeof DepositInfo>>;
 
 /** Body of `prepareDeposit`. */
-export const PrepareDepositRequest = strictObject({
+export const PrepareDepositRequest = z.strictObject({
   /** Amount to deposit, in whole SUN: at least 1,000,000 (1 TRX). */
   amount_sun: described(
     sun.check(z.minimum(LIMITS.MIN_DEPOSIT_SUN, `must be at least ${LIMITS.MIN_DEPOSIT_SUN} SUN (1 TRX)`)),
@@ -31,7 +30,7 @@ export const PrepareDepositRequest = strictObject({
 export type PrepareDepositRequest = z.input<typeof PrepareDepositRequest>;
 
 /** Response of `prepareDeposit`: what to put in the TRX transfer you sign. */
-export const PreparedDeposit = looseObject({
+export const PreparedDeposit = z.looseObject({
   /** Platform deposit address: the transfer's destination. */
   address: described(z.string(), 'Platform deposit address.'),
   /** Your unique memo. */
@@ -46,11 +45,11 @@ export const PreparedDeposit = looseObject({
 export type PreparedDeposit = Known<z.infer<typeof PreparedDeposit>>;
 
 /** A signed TRON transaction as tronweb produces it. */
-export const SignedTransaction = looseObject({
+export const SignedTransaction = z.looseObject({
   /** Transaction id: sha256 of `raw_data_hex`, 64 hex characters. */
   txID: z.string().check(z.regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters')),
   /** The transaction as JSON; for a deposit, `data` holds the memo hex. */
-  raw_data: looseObject({}),
+  raw_data: z.looseObject({}),
   /** The protobuf-encoded transaction, hex; what the signature and txID cover. */
   raw_data_hex: z.optional(z.string().check(z.regex(/^[0-9a-fA-F]*$/))),
   /** Signatures over txID, hex; at least one. */
@@ -64,9 +63,9 @@ export type SignedTransaction = Known<z.infer<typeof SignedTransaction>>;
  * Body of `submitDeposit` (no authentication): a signed TRX transfer to the deposit
  * address carrying your memo.
  */
-export const SubmitDepositRequest = strictObject({ signed_tx: SignedTransaction });
+export const SubmitDepositRequest = z.strictObject({ signed_tx: SignedTransaction });
 export type SubmitDepositRequest = z.input<typeof SubmitDepositRequest>;
 
 /** Response of `submitDeposit`: the broadcast transaction, status `pending` until credited. */
-export const SubmitDepositResponse = looseObject({ tx_id: z.string(), status: z.string() });
+export const SubmitDepositResponse = z.looseObject({ tx_id: z.string(), status: z.string() });
 export type SubmitDepositResponse = Known<z.infer<typeof SubmitDepositResponse>>;

@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { looseObject } from './object.js';
 import type { Known } from './known.js';
 import { lenientEnum } from './common.js';
 
@@ -54,8 +53,8 @@ export const ErrorCodeSchema = lenientEnum(ERROR_CODES);
  * free-form, e.g. `{ field, min }` for an energy amount below 65000. The live service sends this
  * envelope with 2xx statuses too.
  */
-export const ErrorEnvelope = looseObject({
-  error: looseObject({
+export const ErrorEnvelope = z.looseObject({
+  error: z.looseObject({
     /** Machine-readable code, e.g. `INSUFFICIENT_BALANCE`; unknown codes are kept. */
     code: ErrorCodeSchema,
     /** Human-readable explanation. */

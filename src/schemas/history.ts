@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { looseObject, strictObject } from './object.js';
 import type { Known } from './known.js';
 import { RESOURCE_TYPES, lenientEnum, looseNumber, looseTimestamp, sunAmount, sunPrice } from './common.js';
 import { HISTORY_PERIODS } from './enums.js';
@@ -8,7 +7,7 @@ export { HISTORY_PERIODS } from './enums.js';
 
 
 /** Query of `listHistory`. */
-export const HistoryQuery = strictObject({
+export const HistoryQuery = z.strictObject({
   /**
    * How far back, one of {@link HISTORY_PERIODS}. Omitted: the service uses `7D`.
    * @default '7D'
@@ -18,7 +17,7 @@ export const HistoryQuery = strictObject({
 export type HistoryQuery = z.input<typeof HistoryQuery>;
 
 /** One fill in the spending history (`listHistory`). Money in SUN. */
-export const HistoryFill = looseObject({
+export const HistoryFill = z.looseObject({
   /** Fill identifier. */
   id: described(z.string(), 'Fill identifier.'),
   /** Parent order id. */
@@ -47,7 +46,7 @@ export const HistoryList = z.array(HistoryFill);
 export type HistoryList = Known<z.infer<typeof HistoryList>>;
 
 /** Response of `getHistorySummary`: totals over the whole account. */
-export const HistorySummary = looseObject({
+export const HistorySummary = z.looseObject({
   /** Number of orders. */
   total_orders: looseNumber,
   /** Energy rented, in units. */

@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { looseObject, strictObject } from './object.js';
 import type { Known } from './known.js';
 import { lenientEnum, looseTimestamp } from './common.js';
 import { PERMISSIONS } from './enums.js';
@@ -11,7 +10,7 @@ export const Permission = z.enum(PERMISSIONS);
 export type Permission = Known<z.infer<typeof Permission>>;
 
 /** Body of `createKey`. */
-export const CreateKeyRequest = strictObject({
+export const CreateKeyRequest = z.strictObject({
   /** Label for the key: 1 to 100 characters after trimming. */
   name: z.string().check(z.trim(), z.minLength(1, 'is required'), z.maxLength(100)),
   /**
@@ -23,7 +22,7 @@ export const CreateKeyRequest = strictObject({
 export type CreateKeyRequest = z.input<typeof CreateKeyRequest>;
 
 /** An API key as `createKey` returns it (201). */
-export const ApiKey = looseObject({
+export const ApiKey = z.looseObject({
   /** Key identifier, the `:id` of `revokeKey`. */
   id: described(z.string(), 'Key identifier.'),
   /** Label given at creation. */
@@ -38,5 +37,5 @@ export const ApiKey = looseObject({
 export type ApiKey = Known<z.infer<typeof ApiKey>>;
 
 /** Response of `revokeKey`: `revoked` is always true; the key stops working at once. */
-export const RevokeKeyResponse = looseObject({ revoked: withMeta(z.boolean(), { description: 'Always true: the key is invalid at once and irreversibly.', const: true }) });
+export const RevokeKeyResponse = z.looseObject({ revoked: withMeta(z.boolean(), { description: 'Always true: the key is invalid at once and irreversibly.', const: true }) });
 export type RevokeKeyResponse = Known<z.infer<typeof RevokeKeyResponse>>;

@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { looseObject, strictObject } from './object.js';
 import type { Known } from './known.js';
 import {
   LIMITS,
@@ -39,7 +38,7 @@ export function limitOrderHasPrice(o: { order_type?: string | undefined; max_pri
  * Body of `createOrder`. Checked before sending: energy amounts of at least 65000, and
  * `max_price_sun` present for LIMIT orders.
  */
-export const CreateOrderRequest = strictObject({
+export const CreateOrderRequest = z.strictObject({
   /** `ENERGY` or `BANDWIDTH`. */
   resource_type: described(ResourceType, 'ENERGY or BANDWIDTH.'),
   /**
@@ -71,7 +70,7 @@ export const CreateOrderRequest = strictObject({
 export type CreateOrderRequest = z.input<typeof CreateOrderRequest>;
 
 /** One provider execution inside an order (a BROADCAST order may have several). */
-export const Fill = looseObject({
+export const Fill = z.looseObject({
   /** Provider that executed the fill. */
   provider: described(z.string(), 'Provider that executed the fill.'),
   /** Units delivered. */
@@ -98,7 +97,7 @@ export type Fill = Known<z.infer<typeof Fill>>;
  * response, list items (plus filled_at) and the full order of `getOrder` (plus
  * total_cost_sun, total_fee_sun, fills). Money is in SUN; unknown statuses and fields are kept.
  */
-export const Order = looseObject({
+export const Order = z.looseObject({
   /** Order UUID. */
   id: described(z.string(), 'Order UUID.'),
   /** See {@link ORDER_STATUSES}; values this version does not know are kept. */
@@ -138,7 +137,7 @@ export const OrderDetail = z.required(Order, { fills: true });
 export type OrderDetail = Known<z.infer<typeof OrderDetail>>;
 
 /** Query of `listOrders`. Every field is optional. */
-export const ListOrdersQuery = strictObject({
+export const ListOrdersQuery = z.strictObject({
   /** Only orders in this status. Omitted: every status. */
   status: described(z.optional(OrderStatus), 'Only orders in this status.'),
   /**
@@ -159,7 +158,7 @@ export const ListOrdersQuery = strictObject({
 export type ListOrdersQuery = z.output<typeof ListOrdersQuery>;
 
 /** Response of `listOrders`: one page of orders (list shape, without fills). */
-export const OrderList = looseObject({
+export const OrderList = z.looseObject({
   /** The page, in list shape: no total_cost_sun, total_fee_sun or fills. */
   orders: described(z.array(Order), 'Orders in list shape.'),
   /** Number of orders matching the filter, over all pages. */

@@ -1,11 +1,10 @@
 import * as z from 'zod/mini';
-import { looseObject, strictObject } from './object.js';
 import type { Known } from './known.js';
 import { LIMITS, ResourceType, lenientEnum, looseNumber, looseTimestamp, positiveInt, queryInt, RESOURCE_TYPES, sunPrice } from './common.js';
 import { described } from './meta.js';
 
 /** One price tier of a provider: the price per unit for renting that long. */
-export const PricePoint = looseObject({
+export const PricePoint = z.looseObject({
   /** Rental duration of the tier, in seconds. */
   duration_sec: described(looseNumber, 'Seconds.'),
   /** SUN per unit of resource for that duration. */
@@ -14,7 +13,7 @@ export const PricePoint = looseObject({
 export type PricePoint = Known<z.infer<typeof PricePoint>>;
 
 /** One provider's prices and availability, as `listPrices` lists them. */
-export const ProviderPrice = looseObject({
+export const ProviderPrice = z.looseObject({
   /** Provider identifier. */
   provider: described(z.string(), 'Provider identifier.'),
   /** True when the provider runs a marketplace model. */
@@ -37,7 +36,7 @@ export const PriceList = z.array(ProviderPrice);
 export type PriceList = Known<z.infer<typeof PriceList>>;
 
 /** Query of `getBestPrice` (follows the live service; the spec does not show it). */
-export const BestPriceQuery = strictObject({
+export const BestPriceQuery = z.strictObject({
   /** `ENERGY` or `BANDWIDTH`. */
   resource: described(ResourceType, 'ENERGY or BANDWIDTH.'),
   /** Units wanted, a positive whole number (the mock then skips providers that cannot supply it). */
@@ -50,7 +49,7 @@ export type BestPriceQuery = z.output<typeof BestPriceQuery>;
  * One provider's price for one resource at one poll: the response of `getBestPrice`
  * and the items of `getPriceHistory` (both follow the live service).
  */
-export const PriceEntry = looseObject({
+export const PriceEntry = z.looseObject({
   /** Provider identifier. */
   provider: z.string(),
   /** `ENERGY` or `BANDWIDTH`; unknown values are kept. */
@@ -71,7 +70,7 @@ import { PRICE_HISTORY_PERIODS } from './enums.js';
 export { PRICE_HISTORY_PERIODS };
 
 /** Query of `getPriceHistory` (follows the live service). Every field is optional. */
-export const PriceHistoryQuery = strictObject({
+export const PriceHistoryQuery = z.strictObject({
   /** Only this provider. Omitted: every provider. */
   provider: described(z.optional(z.string().check(z.minLength(1))), 'One provider only.'),
   /** Only this resource. Omitted: both. */
@@ -86,7 +85,7 @@ export const PriceHistory = z.array(PriceEntry);
 export type PriceHistory = Known<z.infer<typeof PriceHistory>>;
 
 /** Response of `getPriceStats` (follows the live service). */
-export const PriceStats = looseObject({
+export const PriceStats = z.looseObject({
   /** Lowest current price per unit, in SUN. */
   best_price_sun: sunPrice,
   /** Average current price per unit, in SUN (may have decimals). */
@@ -107,7 +106,7 @@ export function previewAmountIsEnough(q: { resource: string; amount: number }): 
  * Query of `previewOrder`: what an order would cost now, with the provider selection
  * POST /orders uses. Places no order.
  */
-export const PreviewQuery = strictObject({
+export const PreviewQuery = z.strictObject({
   /** `ENERGY` or `BANDWIDTH`. */
   resource: described(ResourceType, 'ENERGY or BANDWIDTH.'),
   /** Units wanted; at least 65000 for energy. */
@@ -128,7 +127,7 @@ export const PreviewQuery = strictObject({
 export type PreviewQuery = z.output<typeof PreviewQuery>;
 
 /** One provider that could fill a previewed order, and what it would cost. */
-export const PreviewOption = looseObject({
+export const PreviewOption = z.looseObject({
   /** Provider identifier. */
   provider: z.string(),
   /** Provider name for display. */
@@ -143,7 +142,7 @@ export const PreviewOption = looseObject({
 export type PreviewOption = Known<z.infer<typeof PreviewOption>>;
 
 /** Response of `previewOrder`. */
-export const Preview = looseObject({
+export const Preview = z.looseObject({
   /** The provider an order would go to now; null when none can fill it. */
   best: described(z.nullable(PreviewOption), 'The cheapest matching provider; null when none can fulfil the request.'),
   /** The other candidates, cheapest first. */

@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { looseObject, strictObject } from './object.js';
 import type { Known } from './known.js';
 import { SignedTransaction } from './deposits.js';
 
@@ -8,14 +7,14 @@ import { SignedTransaction } from './deposits.js';
  * this follows a natural design): any signed TRON transaction, in the same form as a deposit's
  * `signed_tx`.
  */
-export const BroadcastRequest = strictObject({
+export const BroadcastRequest = z.strictObject({
   /** The signed transaction to broadcast (txID, raw_data, raw_data_hex, signature). */
   signed_tx: SignedTransaction,
 });
 export type BroadcastRequest = z.input<typeof BroadcastRequest>;
 
 /** Response of `broadcastTransaction`: the transaction id and `pending`, as deposit submit answers. */
-export const BroadcastResponse = looseObject({
+export const BroadcastResponse = z.looseObject({
   /** The broadcast transaction's id (lower-case hex). */
   tx_id: z.string(),
   /** `pending` once the network accepted it. */

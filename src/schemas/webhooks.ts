@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { looseObject, strictObject } from './object.js';
 import type { Known } from './known.js';
 import { lenientEnum, looseTimestamp, sunAmount } from './common.js';
 import { Order } from './orders.js';
@@ -30,7 +29,7 @@ export const WebhookUrl = z.string().check(
 );
 
 /** Body of `createWebhook`. */
-export const CreateWebhookRequest = strictObject({
+export const CreateWebhookRequest = z.strictObject({
   /** Where deliveries go: an https:// URL (http:// only on loopback). */
   url: described(WebhookUrl, 'https:// URL that receives the events (http:// only for loopback).'),
   /** Event types to subscribe to; at least one. */
@@ -42,7 +41,7 @@ export type CreateWebhookRequest = z.input<typeof CreateWebhookRequest>;
  * A registered webhook, as `createWebhook` (201, with `secret`) and `listWebhooks`
  * (without) return it.
  */
-export const Webhook = looseObject({
+export const Webhook = z.looseObject({
   /** Webhook identifier. */
   id: z.string(),
   /** Owning user. */
@@ -69,7 +68,7 @@ export const WebhookList = z.array(Webhook);
 export type WebhookList = Known<z.infer<typeof WebhookList>>;
 
 /** Response of `deleteWebhook`: `{ deleted: true }` (follows the live service). */
-export const DeleteWebhookResponse = looseObject({ deleted: withMeta(z.boolean(), { description: 'Always true.', const: true }) });
+export const DeleteWebhookResponse = z.looseObject({ deleted: withMeta(z.boolean(), { description: 'Always true.', const: true }) });
 export type DeleteWebhookResponse = Known<z.infer<typeof DeleteWebhookResponse>>;
 
 /*
@@ -82,7 +81,7 @@ export type DeleteWebhookResponse = Known<z.infer<typeof DeleteWebhookResponse>>
  * `data` of a `deposit.received` delivery: the credited transfer. The spec does not show it;
  * this is what trx-rent's mock sends.
  */
-export const DepositReceivedData = looseObject({
+export const DepositReceivedData = z.looseObject({
   /** The deposit transaction's hash. */
   tx_id: z.string(),
   /** Amount credited, in SUN. */
@@ -110,15 +109,15 @@ const timestamp = z.number();
  * from `trx-rent/webhooks`.
  */
 export const WebhookEventBody = z.discriminatedUnion('event', [
-  looseObject({ event: z.literal('order.filled'), data: Order, timestamp }),
-  looseObject({ event: z.literal('order.failed'), data: Order, timestamp }),
-  looseObject({ event: z.literal('deposit.received'), data: DepositReceivedData, timestamp }),
-  looseObject({ event: z.literal('withdrawal.completed'), data: WithdrawalCompletedData, timestamp }),
+  z.looseObject({ event: z.literal('order.filled'), data: Order, timestamp }),
+  z.looseObject({ event: z.literal('order.failed'), data: Order, timestamp }),
+  z.looseObject({ event: z.literal('deposit.received'), data: DepositReceivedData, timestamp }),
+  z.looseObject({ event: z.literal('withdrawal.completed'), data: WithdrawalCompletedData, timestamp }),
 ]);
 export type WebhookEventBody = Known<z.infer<typeof WebhookEventBody>>;
 
 /** Any delivery, including event types this version does not know (e.g. deposit.confirmed). */
-export const AnyWebhookEventBody = looseObject({
+export const AnyWebhookEventBody = z.looseObject({
   event: z.string(),
   data: z.record(z.string(), z.unknown()),
   timestamp: looseTimestamp,

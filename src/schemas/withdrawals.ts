@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { looseObject, strictObject } from './object.js';
 import type { Known } from './known.js';
 import { LIMITS, lenientEnum, looseNumber, sun, sunAmount, tronAddress } from './common.js';
 import { CURRENCIES, WITHDRAWAL_STATUSES } from './enums.js';
@@ -8,7 +7,7 @@ export { CURRENCIES, WITHDRAWAL_STATUSES } from './enums.js';
 
 
 /** Body of `createWithdrawal` (5 requests per minute per IP). */
-export const CreateWithdrawalRequest = strictObject({
+export const CreateWithdrawalRequest = z.strictObject({
   /** Base58 TRON destination address. */
   address: described(tronAddress, 'Base58 TRON destination address (T…).'),
   /** Amount in whole SUN (USDT in 6-decimal units): at least 50,000,000 (50 TRX). */
@@ -22,7 +21,7 @@ export const CreateWithdrawalRequest = strictObject({
 export type CreateWithdrawalRequest = z.input<typeof CreateWithdrawalRequest>;
 
 /** A withdrawal as `createWithdrawal` returns it (status `PENDING`). */
-export const Withdrawal = looseObject({
+export const Withdrawal = z.looseObject({
   /** Withdrawal identifier. */
   id: z.string(),
   /** See {@link WITHDRAWAL_STATUSES}; unknown values are kept. */

@@ -10,7 +10,6 @@
  * @module
  */
 import * as z from 'zod/mini';
-import { looseObject } from '../schemas/object.js';
 import { ConnectionError, TimeoutError, TrxRentError, ValidationError } from '../errors/index.js';
 import { DEFAULT_RETRY_POLICY, RETRYABLE_STATUSES, type RetryPolicy, backoffDelay, sleep } from '../http/retry.js';
 import { Transport } from '../http/transport.js';
@@ -52,7 +51,7 @@ const num = z.pipe(
 );
 
 /** `getaccountresource`: what an address can spend (java-tron omits zero values; they read as 0 here). */
-export const AccountResource = looseObject({
+export const AccountResource = z.looseObject({
   freeNetUsed: num,
   freeNetLimit: num,
   NetUsed: num,
@@ -65,7 +64,7 @@ export const AccountResource = looseObject({
 export type AccountResource = z.infer<typeof AccountResource>;
 
 /** `getaccount`: the account (empty object when it does not exist on chain). */
-export const NodeAccount = looseObject({
+export const NodeAccount = z.looseObject({
   address: z.optional(z.string()),
   balance: num,
   create_time: num,
@@ -73,8 +72,8 @@ export const NodeAccount = looseObject({
 export type NodeAccount = z.infer<typeof NodeAccount>;
 
 /** `triggerconstantcontract`: a simulated call, its result words and the energy it used. */
-export const ConstantCallResult = looseObject({
-  result: z.optional(looseObject({ result: z.optional(z.boolean()), code: z.optional(z.string()), message: z.optional(z.string()) })),
+export const ConstantCallResult = z.looseObject({
+  result: z.optional(z.looseObject({ result: z.optional(z.boolean()), code: z.optional(z.string()), message: z.optional(z.string()) })),
   energy_used: num,
   energy_penalty: num,
   constant_result: z.optional(z.array(z.string())),
@@ -82,12 +81,12 @@ export const ConstantCallResult = looseObject({
 export type ConstantCallResult = z.infer<typeof ConstantCallResult>;
 
 /** `getchainparameters`: the chain's fee and limit parameters. */
-export const ChainParameters = looseObject({
-  chainParameter: z._default(z.array(looseObject({ key: z.string(), value: z.optional(z.union([z.number(), z.string()])) })), []),
+export const ChainParameters = z.looseObject({
+  chainParameter: z._default(z.array(z.looseObject({ key: z.string(), value: z.optional(z.union([z.number(), z.string()])) })), []),
 });
 
 /** `broadcasttransaction`: accepted (`result: true`) or a code and a hex-encoded message. */
-export const BroadcastResult = looseObject({
+export const BroadcastResult = z.looseObject({
   result: z.optional(z.boolean()),
   txid: z.optional(z.string()),
   code: z.optional(z.string()),
@@ -96,7 +95,7 @@ export const BroadcastResult = looseObject({
 export type BroadcastResult = z.infer<typeof BroadcastResult>;
 
 /** `gettransactioninfobyid`: the receipt once the transaction is in a block (empty object before). */
-export const TransactionInfo = looseObject({
+export const TransactionInfo = z.looseObject({
   id: z.optional(z.string()),
   blockNumber: z.optional(z.number()),
   blockTimeStamp: z.optional(z.number()),
@@ -104,7 +103,7 @@ export const TransactionInfo = looseObject({
   result: z.optional(z.string()),
   resMessage: z.optional(z.string()),
   receipt: z.optional(
-    looseObject({
+    z.looseObject({
       energy_usage: num,
       energy_usage_total: num,
       energy_fee: num,
@@ -118,9 +117,9 @@ export const TransactionInfo = looseObject({
 export type TransactionInfo = z.infer<typeof TransactionInfo>;
 
 /** `getnowblock`: the head block (its id and number are the TAPOS reference of a new transaction). */
-export const NowBlock = looseObject({
+export const NowBlock = z.looseObject({
   blockID: z.string().check(z.regex(/^[0-9a-fA-F]{64}$/)),
-  block_header: looseObject({ raw_data: looseObject({ number: z.number(), timestamp: z.optional(z.number()) }) }),
+  block_header: z.looseObject({ raw_data: z.looseObject({ number: z.number(), timestamp: z.optional(z.number()) }) }),
 });
 export type NowBlock = z.infer<typeof NowBlock>;
 

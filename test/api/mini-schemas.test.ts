@@ -1,15 +1,10 @@
 /**
- * The core's schemas on zod/mini (issue 21, item 4: the browser bundle): objects keep the parser
- * of zod's classic objects, money checks are native (no refinement), and nothing changes in what
- * is accepted or in the messages.
+ * The core's schemas on zod/mini (issue 21, item 4: the browser bundle): money checks are native
+ * (no refinement), and nothing changes in what is accepted or in the messages.
  */
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { ACCOUNT_WIRE } from '../../src/api/account.js';
-import type { EndpointWire } from '../../src/api/types.js';
 import { looseNumber, sunAmount, sunPrice } from '../../src/schemas/common.js';
-import { looseObject, strictObject } from '../../src/schemas/object.js';
 
 type Def = { type: string; checks?: { _zod?: unknown }[]; [key: string]: unknown };
 const defOf = (schema: z.core.$ZodType) => (schema as unknown as { def: Def }).def;
@@ -23,57 +18,6 @@ function walk(schema: z.core.$ZodType, into = new Set<z.core.$ZodType>()): Set<z
   for (const child of next) if (child instanceof z.core.$ZodType) walk(child, into);
   return into;
 }
-
-describe('fast objects (src/schemas/object.ts)', () => {
-  it('are zod/mini objects parsed by the classic objects’ parser; z.extend, z.required and .check keep it', () => {
-    const o = looseObject({ a: z.number() });
-    expect(o).toBeInstanceOf(z.ZodMiniObject);
-    expect(o).toBeInstanceOf(z.core.$ZodObjectJIT);
-    expect(z.looseObject({ a: z.number() })).not.toBeInstanceOf(z.core.$ZodObjectJIT); // the check is live
-    expect(z.extend(o, { b: z.string() })).toBeInstanceOf(z.core.$ZodObjectJIT);
-    expect(z.required(looseObject({ a: z.optional(z.number()) }))).toBeInstanceOf(z.core.$ZodObjectJIT);
-    expect(strictObject({ a: z.number() }).check(z.refine(() => true))).toBeInstanceOf(z.core.$ZodObjectJIT);
-  });
-
-  it('every object schema of the account API’s table is one', () => {
-    const objects = new Set<z.core.$ZodType>();
-    for (const entry of Object.values(ACCOUNT_WIRE) as EndpointWire[]) {
-      for (const root of [entry.params, entry.query, entry.body, entry.response]) {
-        if (root) for (const s of walk(root)) if (defOf(s).type === 'object') objects.add(s);
-      }
-    }
-    expect(objects.size).toBeGreaterThan(30);
-    const slow = [...objects].filter((s) => !(s instanceof z.core.$ZodObjectJIT)).map((s) => Object.keys(defOf(s).shape as object).join(','));
-    expect(slow).toEqual([]);
-  });
-
-  it('accept, refuse, copy and report exactly as zod/mini’s own objects (random inputs)', () => {
-    const shape = { a: z.number(), b: z.optional(z.string()), c: z.nullable(z.boolean()), n: z.optional(looseObject({ x: sunAmount })) };
-    const pairs = [
-      [looseObject(shape), z.looseObject(shape)],
-      [strictObject(shape), z.strictObject(shape)],
-    ] as const;
-    const value = fc.oneof(fc.integer(), fc.string(), fc.boolean(), fc.constant(null), fc.constant(undefined), fc.double());
-    const input = fc.oneof(
-      fc.record({ a: value, b: value, c: value, n: fc.oneof(value, fc.record({ x: value }, { requiredKeys: [] })) }, { requiredKeys: [] }),
-      fc.dictionary(fc.constantFrom('a', 'b', 'c', 'n', 'extra', '__proto__', 'constructor'), value),
-      value,
-      fc.array(value),
-    );
-    fc.assert(
-      fc.property(input, (i) => {
-        for (const [fast, plain] of pairs) {
-          const f = fast.safeParse(i);
-          const p = plain.safeParse(i);
-          expect(f.success).toBe(p.success);
-          if (f.success && p.success) expect(f.data).toStrictEqual(p.data);
-          else expect(f.error!.issues).toEqual(p.error!.issues);
-        }
-      }),
-      { numRuns: 1000 },
-    );
-  });
-});
 
 describe('money checks are native, with the same messages', () => {
   it('sunAmount and sunPrice have no refinement (integer, minimum, maximum checks only)', () => {

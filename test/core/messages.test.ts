@@ -76,4 +76,16 @@ describe('request error messages on zod/mini', () => {
     const underClassic = CASES.map(([, schema, input]) => issuesToErrorData(schema.safeParse(input).error!.issues).message);
     expect(errors.map((e) => e.message)).toEqual(underClassic);
   });
+
+  it('an answer of the wrong shape is described in English too (INVALID_RESPONSE)', () => {
+    const code = `
+      import { TrxRent } from 'trx-rent';
+      const body = JSON.stringify([{ id: 'w1', user_id: 'u1', url: 'https://example.com/hook', events: ['order.filled'], is_active: 'yes', created_at: '2026-11-20T00:00:00Z' }]);
+      const fetch = async () => new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
+      const client = new TrxRent({ apiKey: 'sk_test_messages', baseUrl: 'http://127.0.0.1:9', maxRetries: 0, fetch });
+      try { await client.webhooks.list(); console.log('no error'); } catch (e) { console.log(JSON.stringify({ code: e.code, message: e.message })); }
+    `;
+    const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: root, encoding: 'utf8' }));
+    expect(out).toEqual({ code: 'INVALID_RESPONSE', message: 'GET /api/v1/webhooks: unexpected response shape at 0.is_active: Invalid input: expected boolean, received string' });
+  });
 });
