@@ -367,6 +367,46 @@ export class Market {
   }
 
   /**
+   * `select(query).best` without building the rest of the selection (every MARKET order asks
+   * twice: when placed and when executed; the full selection allocated a candidate per provider
+   * and sorted them). The same rule: online, offering, tier, minimum and availability, cheapest
+   * first with ties by name, nothing above max_price_sun. Null when select would have no best.
+   */
+  cheapest(query: SelectionQuery, snapshot: MarketSnapshot = this.snapshot()): Candidate | null {
+    let best: ProviderSnapshot | undefined;
+    let bestTier: PricePointOut | undefined;
+    let bestAvailable = 0;
+    let bestMin = 0;
+    const cap = query.max_price_sun;
+    for (const p of snapshot.providers) {
+      const offer = query.resource === 'ENERGY' ? p.def.energy : p.def.bandwidth;
+      if (!offer || !p.online || query.exclude?.has(p.def.id)) continue;
+      const points = query.resource === 'ENERGY' ? p.energy_prices : p.bandwidth_prices;
+      const tier = points.find((t) => t.duration_sec >= query.duration_sec);
+      if (!tier) continue;
+      const available = query.resource === 'ENERGY' ? p.available_energy : p.available_bandwidth;
+      if (query.amount !== undefined && (query.amount < offer.min || query.amount > available)) continue;
+      if (available <= 0) continue;
+      if (cap != null && tier.price_sun > cap) continue;
+      if (best && bestTier && (tier.price_sun > bestTier.price_sun || (tier.price_sun === bestTier.price_sun && p.def.id > best.def.id))) continue;
+      best = p;
+      bestTier = tier;
+      bestAvailable = available;
+      bestMin = offer.min;
+    }
+    if (!best || !bestTier) return null;
+    return {
+      provider: best.def.id,
+      displayName: best.def.displayName,
+      price_sun: bestTier.price_sun,
+      duration_sec: bestTier.duration_sec,
+      available: bestAvailable,
+      min_amount: bestMin,
+      cost_sun: (query.amount ?? 0) * bestTier.price_sun,
+    };
+  }
+
+  /**
    * BROADCAST: the amount split in equal shares (remainder to the cheapest) across up to three
    * of the cheapest qualifying providers, each share within that provider's minimum and
    * availability. Falls back to fewer providers when shares would be too small.

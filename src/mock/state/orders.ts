@@ -172,14 +172,16 @@ export class OrderEngine {
       duration_sec: input.duration_sec,
       max_price_sun: input.max_price_sun ?? null,
     };
-    const selection = this.deps.market.select(query);
     let lock: number;
     if (type === 'LIMIT') {
+      const selection = this.deps.market.select(query);
       if (selection.reason === 'below_minimum') throw belowMinimum(selection.min_amount ?? input.amount);
       lock = Math.ceil(input.amount * (input.max_price_sun ?? 0));
     } else {
-      const plan = type === 'BROADCAST' ? this.deps.market.planBroadcast(query) : selection.best ? [planItem(selection.best, input.amount)] : null;
-      if (!plan) throw selectionError(selection, input.max_price_sun);
+      // A MARKET order needs only the best provider; the full selection only to name an error.
+      const best = type === 'BROADCAST' ? null : this.deps.market.cheapest(query);
+      const plan = type === 'BROADCAST' ? this.deps.market.planBroadcast(query) : best ? [planItem(best, input.amount)] : null;
+      if (!plan) throw selectionError(this.deps.market.select(query), input.max_price_sun);
       lock = plan.reduce((sum, item) => sum + item.cost_sun, 0);
     }
     if (!Number.isSafeInteger(lock)) {
@@ -346,20 +348,15 @@ export class OrderEngine {
       duration_sec: order.duration_sec,
       max_price_sun: order.max_price_sun,
     };
-    const selection = this.deps.market.select(query);
-    const plan =
-      order.order_type === 'BROADCAST'
-        ? this.deps.market.planBroadcast(query)
-        : selection.best
-          ? [planItem(selection.best, order.amount)]
-          : null;
+    const best = order.order_type === 'BROADCAST' ? null : this.deps.market.cheapest(query);
+    const plan = order.order_type === 'BROADCAST' ? this.deps.market.planBroadcast(query) : best ? [planItem(best, order.amount)] : null;
     if (!plan) {
       if (order.order_type === 'LIMIT') {
         this.#waiting.add(order);
         this.#scheduleLimitCheck(this.deps.market.nextPollAt());
         return; // keeps waiting, funds stay locked
       }
-      const error = selectionError(selection, order.max_price_sun ?? undefined);
+      const error = selectionError(this.deps.market.select(query), order.max_price_sun ?? undefined);
       this.#fail(order, error.code, error.message);
       return;
     }
