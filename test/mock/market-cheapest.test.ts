@@ -1,5 +1,5 @@
 /**
- * `Market.cheapest` is the order engine's fast path for `select(query).best`: over many seeds,
+ * The market's fast paths against the full computation. `Market.cheapest` is the order engine's fast path for `select(query).best`: over many seeds,
  * polls, overrides (offline, price ties, exhausted supply) and queries, both name the same
  * candidate (or none).
  */
@@ -48,4 +48,23 @@ describe('Market.cheapest', () => {
     expect(compared).toBeGreaterThan(10_000);
     expect(found).toBeGreaterThan(compared / 10); // not a comparison of nulls
   });
+
+  it('after delegations, the snapshot (only the consumed provider redone) equals a full rebuild', () => {
+    const rng = createRng(3);
+    let now = 1_700_000_000_000;
+    const market = new Market(5, () => now, { offlineRate: 0 });
+    let checked = 0;
+    for (let step = 0; step < 400; step++) {
+      if (step % 50 === 49) now += 61_000; // a new poll resets what was consumed
+      const p = PROVIDERS[Math.floor(rng.next() * PROVIDERS.length)]!;
+      const resource = p.bandwidth && rng.next() < 0.3 ? 'BANDWIDTH' : 'ENERGY';
+      market.consume(p.id, resource, Math.floor(rng.next() * 4_000_000));
+      const incremental = structuredClone(market.snapshot());
+      market.setOverride(p.id, {}); // changes nothing but forces every provider to be recomputed
+      expect(market.snapshot()).toEqual(incremental);
+      checked++;
+    }
+    expect(checked).toBe(400);
+  });
 });
+
