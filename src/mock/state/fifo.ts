@@ -31,6 +31,11 @@ export class Fifo<T> {
     return item;
   }
 
+  /** The items, oldest first (a copy). */
+  toArray(): T[] {
+    return this.#items.slice(this.#head) as T[];
+  }
+
   get size(): number {
     return this.#items.length - this.#head;
   }

@@ -204,8 +204,9 @@ export class Market {
   /** Bumped by consume(): only availability changes, so the priced providers are reused. */
   #consumedVersion = 0;
   /** Providers of a poll and override version before this poll's consumption (prices, base availability). */
-  #base: { key: string; providers: ProviderSnapshot[] } | undefined;
-  #cache: { key: string; snapshot: MarketSnapshot } | undefined;
+  #base: { poll: number; version: number; providers: ProviderSnapshot[] } | undefined;
+  /** The current snapshot and what it was built from (numbers, so a cache hit allocates nothing). */
+  #cache: { poll: number; version: number; consumedVersion: number; snapshot: MarketSnapshot } | undefined;
   #statsCache: { poll: number; changes: number } | undefined;
   #pricesCache: { snapshot: MarketSnapshot; json: string } | undefined;
   /** Called when overrides change, so waiting LIMIT orders are re-checked at once. */
@@ -270,26 +271,29 @@ export class Market {
       this.#consumed = new Map();
       this.#consumedPoll = poll;
     }
-    const baseKey = `${poll}:${this.#version}`;
-    const key = `${baseKey}:${this.#consumedVersion}`;
-    if (this.#cache?.key === key) return this.#cache.snapshot;
+    const cache = this.#cache;
+    if (cache && cache.poll === poll && cache.version === this.#version && cache.consumedVersion === this.#consumedVersion) return cache.snapshot;
     // Pricing a poll hashes every provider's drift and tiers; a delegation only lowers what is
     // available, so after one the priced providers are reused and only availability is redone
     // (this was most of an order's cost: every order's consume re-priced the whole market).
-    if (this.#base?.key !== baseKey) this.#base = { key: baseKey, providers: PROVIDERS.map((def, index) => this.#providerAt(def, index, poll, true, false)) };
-    const consumed = this.#consumed;
-    const providers =
-      consumed.size === 0
-        ? this.#base.providers
-        : this.#base.providers.map((p) => {
-            const energy = consumed.get(`${p.def.id}:ENERGY`) ?? 0;
-            const bandwidth = consumed.get(`${p.def.id}:BANDWIDTH`) ?? 0;
-            if (energy === 0 && bandwidth === 0) return p;
-            return { ...p, available_energy: Math.max(0, p.available_energy - energy), available_bandwidth: Math.max(0, p.available_bandwidth - bandwidth) };
-          });
-    const snapshot: MarketSnapshot = { poll, polled_at: poll * MARKET_RULES.POLL_INTERVAL_MS, providers };
-    this.#cache = { key, snapshot };
+    if (this.#base?.poll !== poll || this.#base.version !== this.#version) {
+      this.#base = { poll, version: this.#version, providers: PROVIDERS.map((def, index) => this.#providerAt(def, index, poll, true, false)) };
+    }
+    const providers = this.#consumed.size === 0 ? this.#base.providers : this.#base.providers.map((p) => this.#afterConsumption(p));
+    return this.#remember(poll, { poll, polled_at: poll * MARKET_RULES.POLL_INTERVAL_MS, providers });
+  }
+
+  #remember(poll: number, snapshot: MarketSnapshot): MarketSnapshot {
+    this.#cache = { poll, version: this.#version, consumedVersion: this.#consumedVersion, snapshot };
     return snapshot;
+  }
+
+  /** A provider of the poll's base with this poll's delegations taken off its availability. */
+  #afterConsumption(p: ProviderSnapshot): ProviderSnapshot {
+    const energy = this.#consumed.get(`${p.def.id}:ENERGY`) ?? 0;
+    const bandwidth = this.#consumed.get(`${p.def.id}:BANDWIDTH`) ?? 0;
+    if (energy === 0 && bandwidth === 0) return p;
+    return { ...p, available_energy: Math.max(0, p.available_energy - energy), available_bandwidth: Math.max(0, p.available_bandwidth - bandwidth) };
   }
 
   /** GET /prices body as JSON text, cached until the next poll or market change (the hot path). */
@@ -367,6 +371,46 @@ export class Market {
   }
 
   /**
+   * `select(query).best` without building the rest of the selection (every MARKET order asks
+   * twice: when placed and when executed; the full selection allocated a candidate per provider
+   * and sorted them). The same rule: online, offering, tier, minimum and availability, cheapest
+   * first with ties by name, nothing above max_price_sun. Null when select would have no best.
+   */
+  cheapest(query: SelectionQuery, snapshot: MarketSnapshot = this.snapshot()): Candidate | null {
+    let best: ProviderSnapshot | undefined;
+    let bestTier: PricePointOut | undefined;
+    let bestAvailable = 0;
+    let bestMin = 0;
+    const cap = query.max_price_sun;
+    for (const p of snapshot.providers) {
+      const offer = query.resource === 'ENERGY' ? p.def.energy : p.def.bandwidth;
+      if (!offer || !p.online || query.exclude?.has(p.def.id)) continue;
+      const points = query.resource === 'ENERGY' ? p.energy_prices : p.bandwidth_prices;
+      const tier = points.find((t) => t.duration_sec >= query.duration_sec);
+      if (!tier) continue;
+      const available = query.resource === 'ENERGY' ? p.available_energy : p.available_bandwidth;
+      if (query.amount !== undefined && (query.amount < offer.min || query.amount > available)) continue;
+      if (available <= 0) continue;
+      if (cap != null && tier.price_sun > cap) continue;
+      if (best && bestTier && (tier.price_sun > bestTier.price_sun || (tier.price_sun === bestTier.price_sun && p.def.id > best.def.id))) continue;
+      best = p;
+      bestTier = tier;
+      bestAvailable = available;
+      bestMin = offer.min;
+    }
+    if (!best || !bestTier) return null;
+    return {
+      provider: best.def.id,
+      displayName: best.def.displayName,
+      price_sun: bestTier.price_sun,
+      duration_sec: bestTier.duration_sec,
+      available: bestAvailable,
+      min_amount: bestMin,
+      cost_sun: (query.amount ?? 0) * bestTier.price_sun,
+    };
+  }
+
+  /**
    * BROADCAST: the amount split in equal shares (remainder to the cheapest) across up to three
    * of the cheapest qualifying providers, each share within that provider's minimum and
    * availability. Falls back to fewer providers when shares would be too small.
@@ -391,10 +435,18 @@ export class Market {
 
   /** Record a delegation against this poll's availability. */
   consume(providerId: string, resource: ResourceType, amount: number): void {
-    this.snapshot(); // rolls #consumed over to the current poll
+    const before = this.snapshot(); // rolls #consumed over to the current poll
     const key = `${providerId}:${resource}`;
     this.#consumed.set(key, (this.#consumed.get(key) ?? 0) + amount);
     this.#consumedVersion++;
+    // Only this provider's availability changed: the next snapshot is the current one with that
+    // provider redone (rebuilding all of them on every order's delegation was garbage per order).
+    const base = this.#base;
+    const at = before.providers.findIndex((p) => p.def.id === providerId);
+    if (!base || at === -1) return;
+    const providers = before.providers.slice();
+    providers[at] = this.#afterConsumption(base.providers[at]!);
+    this.#remember(before.poll, { poll: before.poll, polled_at: before.polled_at, providers });
   }
 
   isFailing(providerId: string): boolean {

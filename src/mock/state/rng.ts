@@ -30,10 +30,12 @@ export function createRng(seed: number): Rng {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   const int = (max: number) => Math.floor(next() * max);
+  // Joined, not grown with +=: ids (orders, fills) are kept for the retention period, and a +=
+  // chain keeps a tree of two-character pieces behind each one (see hashHex in chain.ts).
   const hex = (bytes: number) => {
-    let out = '';
-    for (let i = 0; i < bytes; i++) out += HEX[int(256)];
-    return out;
+    const parts = new Array<string>(bytes);
+    for (let i = 0; i < bytes; i++) parts[i] = HEX[int(256)]!;
+    return parts.join('');
   };
   return {
     seed,
@@ -43,7 +45,7 @@ export function createRng(seed: number): Rng {
     uuid() {
       const h = hex(16);
       const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
-      return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+      return [h.slice(0, 8), h.slice(8, 12), `4${h.slice(13, 16)}`, `${variant}${h.slice(17, 20)}`, h.slice(20, 32)].join('-');
     },
     fork(label: string) {
       return createRng(hash32(seed, label));
