@@ -30,7 +30,7 @@ autocannon({ url, duration: Number(seconds), connections: Number(connections), m
 
 // The soak loader: per-second counts from autocannon's 'tick' events.
 const SOAK_LOADER = `
-const autocannon = require('autocannon');
+const autocannon = require(process.env.AUTOCANNON_PATH);
 const [url, seconds, connections, body, headers] = process.argv.slice(1);
 const ticks = [];
 const instance = autocannon({ url, duration: Number(seconds), connections: Number(connections), method: 'POST', body, headers: JSON.parse(headers), idReplacement: true }, (error, result) => {
@@ -48,7 +48,7 @@ const WINDOW_S = 10;
 function soakLoad(url, body, headers) {
   const args = ['-e', SOAK_LOADER, url, String(SOAK_S), String(CONNECTIONS), body, JSON.stringify(headers)];
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, args, { cwd: new URL('..', import.meta.url).pathname, maxBuffer: 1 << 20 }, (error, stdout) =>
+    execFile(process.execPath, args, { cwd: new URL('..', import.meta.url).pathname, maxBuffer: 1 << 20, env: { ...process.env, AUTOCANNON_PATH } }, (error, stdout) =>
       error ? reject(error) : resolve(JSON.parse(stdout)),
     );
   });
