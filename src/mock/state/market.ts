@@ -333,13 +333,9 @@ export class Market {
       offering++;
       smallestMin = Math.min(smallestMin, offer.min);
       if (query.amount === undefined || query.amount >= offer.min) belowAll = false;
-      if (!p.online || query.exclude?.has(p.def.id)) continue;
-      const points = query.resource === 'ENERGY' ? p.energy_prices : p.bandwidth_prices;
-      const tier = points.find((t) => t.duration_sec >= query.duration_sec);
-      if (!tier) continue;
-      const available = query.resource === 'ENERGY' ? p.available_energy : p.available_bandwidth;
-      if (query.amount !== undefined && (query.amount < offer.min || query.amount > available)) continue;
-      if (available <= 0) continue;
+      const fit = fitFor(p, query);
+      if (!fit) continue;
+      const { tier, available } = fit;
       candidates.push({
         provider: p.def.id,
         displayName: p.def.displayName,
@@ -383,14 +379,9 @@ export class Market {
     let bestMin = 0;
     const cap = query.max_price_sun;
     for (const p of snapshot.providers) {
-      const offer = query.resource === 'ENERGY' ? p.def.energy : p.def.bandwidth;
-      if (!offer || !p.online || query.exclude?.has(p.def.id)) continue;
-      const points = query.resource === 'ENERGY' ? p.energy_prices : p.bandwidth_prices;
-      const tier = points.find((t) => t.duration_sec >= query.duration_sec);
-      if (!tier) continue;
-      const available = query.resource === 'ENERGY' ? p.available_energy : p.available_bandwidth;
-      if (query.amount !== undefined && (query.amount < offer.min || query.amount > available)) continue;
-      if (available <= 0) continue;
+      const fit = fitFor(p, query);
+      if (!fit) continue;
+      const { offer, tier, available } = fit;
       if (cap != null && tier.price_sun > cap) continue;
       if (best && bestTier && (tier.price_sun > bestTier.price_sun || (tier.price_sun === bestTier.price_sun && p.def.id > best.def.id))) continue;
       best = p;
@@ -602,4 +593,21 @@ export function planItem(c: Candidate, amount: number): PlanItem {
     duration_sec: c.duration_sec,
     cost_sun: amount * c.price_sun,
   };
+}
+
+/**
+ * Whether a provider can take a query, and at which tier and supply: online, offering the
+ * resource, not excluded, a tier at least as long as asked, the amount within its minimum and
+ * availability. The one rule `select` and `cheapest` share.
+ */
+function fitFor(p: ProviderSnapshot, query: SelectionQuery): { offer: ResourceOffer; tier: PricePointOut; available: number } | undefined {
+  const offer = query.resource === 'ENERGY' ? p.def.energy : p.def.bandwidth;
+  if (!offer || !p.online || query.exclude?.has(p.def.id)) return undefined;
+  const points = query.resource === 'ENERGY' ? p.energy_prices : p.bandwidth_prices;
+  const tier = points.find((t) => t.duration_sec >= query.duration_sec);
+  if (!tier) return undefined;
+  const available = query.resource === 'ENERGY' ? p.available_energy : p.available_bandwidth;
+  if (query.amount !== undefined && (query.amount < offer.min || query.amount > available)) return undefined;
+  if (available <= 0) return undefined;
+  return { offer, tier, available };
 }
