@@ -4,22 +4,39 @@ import { defineConfig } from 'tsup';
 // The package version, put into the bundles at build time (src/openapi/version.ts).
 const define = { __TRX_RENT_VERSION__: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) };
 
+// The library's entries (ESM + CJS + types), and the CLI (ESM only; bin/trx-rent.js imports it).
+const library = {
+  index: 'src/index.ts',
+  'schemas/index': 'src/schemas/index.ts',
+  'mock/index': 'src/mock/index.ts',
+  'mock/msw': 'src/mock/msw.ts',
+  'x402/index': 'src/x402/index.ts',
+};
+
 // Library entries ship ESM + CJS + types. Heavy optional packages (tronweb, viem, @x402/*,
 // @inquirer/prompts) stay external and are only reached through dynamic import().
 export default defineConfig([
   {
-    entry: {
-      index: 'src/index.ts',
-      'schemas/index': 'src/schemas/index.ts',
-      'mock/index': 'src/mock/index.ts',
-      'mock/msw': 'src/mock/msw.ts',
-      'x402/index': 'src/x402/index.ts',
-    },
-    format: ['esm', 'cjs'],
-    dts: true,
+    // ESM: the library and the CLI in one build, so they share chunks. Built apart, the CLI
+    // carried its own copy of the mock, the clients and the schemas (about 0.6 MB of the
+    // tarball). Types for the library entries only.
+    entry: { ...library, 'cli/index': 'src/cli/index.ts' },
+    format: ['esm'],
+    dts: { entry: library },
     splitting: true,
     sourcemap: false,
     clean: false, // npm run build empties dist first: parallel configs must not wipe each other
+    target: 'node20',
+    treeshake: true,
+    define,
+  },
+  {
+    entry: library,
+    format: ['cjs'],
+    dts: true,
+    splitting: true,
+    sourcemap: false,
+    clean: false,
     target: 'node20',
     treeshake: true,
     define,
@@ -34,16 +51,6 @@ export default defineConfig([
     clean: false, // npm run build empties dist first: parallel configs must not wipe each other
     target: 'node20',
     treeshake: true,
-    define,
-  },
-  {
-    // The CLI is ESM only; bin/trx-rent.js imports it. Commands are split into lazy chunks.
-    entry: { 'cli/index': 'src/cli/index.ts' },
-    format: ['esm'],
-    dts: false,
-    splitting: true,
-    clean: false, // npm run build empties dist first: parallel configs must not wipe each other
-    target: 'node20',
     define,
   },
 ]);
