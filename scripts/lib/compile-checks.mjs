@@ -1,7 +1,9 @@
-// Compiles zod schemas into standalone "fast checks", at build time, from zod's public schema
-// definitions (`schema.def`, `check.def`; never `_zod`). The output is plain TypeScript with no
-// zod in it, committed as src/api/account-checks.gen.ts and checked for freshness by
-// test/api/checks.test.ts, which also holds every check to zod itself (the differential test).
+// Compiles zod schemas into standalone "fast checks", at build time, from zod's public API only
+// (never `_zod`): the schema's `def` (its type, shape, options, inner schemas), `instanceof` on
+// zod's exported core check classes, the bounds `z.toJSONSchema` states, and a refinement's `def.fn`.
+// The output is plain TypeScript with no zod in it, committed as src/api/account-checks.gen.ts
+// and checked for freshness by test/api/checks.test.ts, which also holds every check to zod
+// itself (the differential test).
 //
 // What a check promises: `check(v) === true` only when `schema.safeParse(v)` succeeds AND its
 // output deep-equals `v` (no transform ran, no default was filled in, no key was stripped), so
@@ -12,20 +14,19 @@
 //    answers true (a check over it is `false`: zod decides);
 //  - a refinement (`.refine(fn)`) is compiled only when `fn` is one of the named predicates it is
 //    given (matched by identity) and is called as such; any other function is opaque;
-//  - a union answers true only through an option that is itself a check and comes before every
-//    option that might transform the same value (zod returns the first option that succeeds).
+//  - a union answers true through an option only when no earlier option could have taken the
+//    value (zod returns the first option that succeeds, maybe with another output).
 // Nothing is generated at run time: the output is ordinary source, CSP-safe.
 
 /** A compiled node: `check` (identity when true: expr over a variable) or `opaque` (maybe transforms; `guard` over-approximates what it accepts). */
 class Compiler {
   #functions = [];
   #bodies = new Map();
-  #regexes = [];
   #cache = new Map();
   #predicates;
   #usedPredicates = new Set();
-  /** Why nodes compiled opaque (for the report at the top of the file). */
-  opaqueReasons = new Set();
+  /** Why nodes compiled opaque: listed at the top of the generated file. */
+  #opaqueReasons = new Set();
 
   #z;
   /** Check classes whose values JSON Schema states exactly (zod's public core classes). */
@@ -46,10 +47,6 @@ class Compiler {
     this.#predicates = predicates; // Map(fn -> { name, from })
     const core = z.core;
     this.#boundClasses = [core.$ZodCheckGreaterThan, core.$ZodCheckLessThan, core.$ZodCheckNumberFormat, core.$ZodCheckMinLength, core.$ZodCheckMaxLength];
-  }
-
-  get usedPredicates() {
-    return [...this.#usedPredicates];
   }
 
   /** A check function name for `schema`, or null when its root is opaque. */
@@ -76,16 +73,8 @@ class Compiler {
     return name;
   }
 
-  #regex(re) {
-    if (re.flags.includes('g') || re.flags.includes('y')) return null; // stateful lastIndex: not compiled
-    const source = `/${re.source}/${re.flags}`;
-    let i = this.#regexes.indexOf(source);
-    if (i < 0) i = this.#regexes.push(source) - 1;
-    return `${this.#prefix.toUpperCase()}_RE${i}`;
-  }
-
   #opaque(reason, guard = () => 'true') {
-    this.opaqueReasons.add(reason);
+    this.#opaqueReasons.add(reason);
     return { kind: 'opaque', guard };
   }
 
@@ -289,9 +278,9 @@ class Compiler {
     return tests;
   }
 
-  /** Predicates used, regexes and functions, for the module text. */
+  /** Predicates used, functions and why some nodes are left to zod, for the module text. */
   parts() {
-    return { predicates: [...this.#usedPredicates], regexes: this.#regexes, functions: this.#functions };
+    return { predicates: [...this.#usedPredicates], functions: this.#functions, opaque: [...this.#opaqueReasons] };
   }
 }
 
@@ -343,6 +332,8 @@ export function renderAccountChecks(z, wire, predicates) {
     ' * it unchanged (no transform, no default, no key dropped), so the client uses the value itself and',
     ' * skips zod\'s copy; `false` means "ask zod", which gives the result or the error. `null`: nothing',
     ' * faster than zod (see scripts/lib/compile-checks.mjs).',
+    ' *',
+    ` * Left to zod (some part of a schema): ${[...new Set([...received.parts().opaque, ...sent.parts().opaque])].sort().join('; ') || 'nothing'}.`,
     ' * @module',
     ' * @internal',
     ' */',
@@ -357,10 +348,8 @@ export function renderAccountChecks(z, wire, predicates) {
   lines.push('function isObject(v: any): boolean {', "  return typeof v === 'object' && v !== null && !Array.isArray(v);", '}', '');
   lines.push('/** A value a caller built is checked only when plain (no class, no inherited keys). */');
   lines.push('function isPlain(v: object): boolean {', '  const proto = Object.getPrototypeOf(v);', '  return proto === Object.prototype || proto === null;', '}', '');
-  for (const [compiler, tag] of [[received, 'RESPONSE_RE'], [sent, 'REQUEST_RE']]) {
-    const { regexes, functions } = compiler.parts();
-    regexes.forEach((re, i) => lines.push(`const ${tag}${i} = ${re};`));
-    if (regexes.length) lines.push('');
+  for (const compiler of [received, sent]) {
+    const { functions } = compiler.parts();
     if (functions.length) lines.push(functions.join('\n\n'), '');
   }
   lines.push(tables.join('\n\n'), '');

@@ -6,6 +6,8 @@
  * it unchanged (no transform, no default, no key dropped), so the client uses the value itself and
  * skips zod's copy; `false` means "ask zod", which gives the result or the error. `null`: nothing
  * faster than zod (see scripts/lib/compile-checks.mjs).
+ *
+ * Left to zod (some part of a schema): object field over an opaque schema; pipe into a transform; string check $ZodCheckOverwrite; string check $ZodCheckRegex; string refinement by an unknown function; transform.
  * @module
  * @internal
  */
