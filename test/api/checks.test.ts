@@ -247,13 +247,14 @@ describe('the compiler fails closed', () => {
 
   it('a default, a strip object and a union whose first option transforms: never the generous answer', async () => {
     const strip = z.object({ a: z.number() });
-    const { response } = await compile({
+    const schemas: Record<string, Schema> = {
       withDefault: z.looseObject({ a: z.number().default(1) }),
       strip,
       stripFirst: z.union([strip, z.looseObject({ a: z.number() })]),
       transformFirst: z.union([z.string().transform(Number), z.string()]),
       numberFirst: z.union([z.number(), z.string().transform(Number)]),
-    });
+    };
+    const { response } = await compile(schemas);
     const cases: [string, unknown][] = [
       ['withDefault', {}],
       ['withDefault', { a: 2 }],
@@ -265,13 +266,6 @@ describe('the compiler fails closed', () => {
       ['numberFirst', 1],
       ['numberFirst', '1'],
     ];
-    const schemas: Record<string, Schema> = {
-      withDefault: z.looseObject({ a: z.number().default(1) }),
-      strip,
-      stripFirst: z.union([strip, z.looseObject({ a: z.number() })]),
-      transformFirst: z.union([z.string().transform(Number), z.string()]),
-      numberFirst: z.union([z.number(), z.string().transform(Number)]),
-    };
     for (const [name, v] of cases) {
       const check = response[name];
       const fast = check ? check(v) : false;
