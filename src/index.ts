@@ -39,6 +39,7 @@ export { OrderPage, type WaitForOptions } from './resources/orders.js';
 export type { CreateDepositParams, CreatedDeposit, DepositSigner, DepositTronWeb } from './resources/deposits.js';
 export * from './errors/index.js';
 export { isTronAddress, toTronAddress, tronAddressToHex } from './utils/address.js';
+export { type Clock, type AdvanceableTime, type PollOptions, type PollStep, systemClock, virtualClock, pollUntil } from './utils/clock.js';
 export { trxToSun, sunToTrx, decimalToAtomic, atomicToDecimal, SUN_PER_TRX } from './utils/units.js';
 export { LIMITS } from './schemas/common.js';
 export { extraFields } from './schemas/known.js';

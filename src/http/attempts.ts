@@ -7,7 +7,8 @@
  * @module
  */
 import { ConnectionError, TimeoutError, type TrxRentError } from '../errors/index.js';
-import { RETRYABLE_STATUSES, type RetryPolicy, backoffDelay, sleep } from './retry.js';
+import { type Clock, systemClock } from '../utils/clock.js';
+import { RETRYABLE_STATUSES, type RetryPolicy, backoffDelay } from './retry.js';
 import type { AttemptInit, Exchange, Transport } from './transport.js';
 
 /** One request and how to retry it. */
@@ -21,6 +22,8 @@ export interface RetryingRequest<T> {
   maxRetries: number;
   /** False for a request that must never be sent twice. */
   canRetry: boolean;
+  /** Whose time the backoff waits on. @default systemClock */
+  clock?: Clock | undefined;
   /** Debug lines (one per attempt, response and retry); undefined logs nothing. */
   log?: ((message: string) => void) | undefined;
   /**
@@ -75,5 +78,5 @@ export async function sendWithRetries<T>(req: RetryingRequest<T>): Promise<T> {
 async function wait(req: RetryingRequest<unknown>, error: TrxRentError, status: number | undefined, attempt: number, retryAfterMs?: number): Promise<void> {
   const delay = retryAfterMs ?? backoffDelay(attempt, req.policy);
   if (req.log) req.log(`  ${error.code}${status === undefined ? '' : ` (${status})`}; retrying in ${delay} ms`);
-  await sleep(delay, req.init.signal);
+  await (req.clock ?? systemClock).sleep(delay, req.init.signal);
 }

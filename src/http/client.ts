@@ -1,6 +1,7 @@
 import type * as z from 'zod/mini';
 import { ConnectionError, TimeoutError, TrxRentError, errorFromBody, markKeyed } from '../errors/index.js';
 import { sendWithRetries } from './attempts.js';
+import { type Clock, systemClock } from '../utils/clock.js';
 import type { WithResponse } from './api-promise.js';
 import { env } from './env.js';
 import { type Logger, type LogLevel, resolveLogger } from './log.js';
@@ -78,6 +79,12 @@ export interface HttpClientOptions {
    */
   fetch?: typeof fetch | undefined;
   /**
+   * Whose time every wait and poll reads (retry backoff, `orders.waitFor`, the transfer
+   * engine's waits): `virtualClock(mock.clock)` runs them on the mock's manual clock.
+   * @default systemClock (wall time, real timers)
+   */
+  clock?: Clock | undefined;
+  /**
    * Hooks run around every attempt with real Request/Response objects.
    * @default undefined
    */
@@ -138,6 +145,8 @@ export class HttpClient {
   readonly baseUrl: string;
   /** Most pages auto-pagination fetches (see `maxPages`). */
   readonly maxPages: number;
+  /** The clock every wait and poll of this client reads ({@link HttpClientOptions.clock}). */
+  readonly clock: Clock;
   readonly #credentials: boolean;
   readonly #timeoutMs: number;
   readonly #policy: RetryPolicy;
@@ -170,6 +179,7 @@ export class HttpClient {
     this.maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
     if (!Number.isSafeInteger(this.maxPages) || this.maxPages < 1) throw new RangeError(`maxPages must be a positive integer, not ${String(options.maxPages)}`);
     this.#logger = resolveLogger(options);
+    this.clock = options.clock ?? systemClock;
     this.#transport = new Transport(options);
   }
 
@@ -219,6 +229,7 @@ export class HttpClient {
       url,
       init: { method, headers, body, timeoutMs: options.timeoutMs ?? this.#timeoutMs, signal: options.signal, label },
       policy: this.#policy,
+      clock: this.clock,
       maxRetries,
       canRetry: isRetryableMethod(method, Boolean(idempotencyKey)),
       log: this.#logger && this.#logLine,

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { systemClock } from '../utils/clock.js';
+
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
 
 /** How failed attempts are retried: full-jitter exponential backoff, honouring Retry-After. */
@@ -47,17 +49,7 @@ export function isRetryableMethod(method: string, hasIdempotencyKey: boolean): b
   return method !== 'POST' && method !== 'PATCH' ? true : hasIdempotencyKey;
 }
 
+/** Waits `ms` on the wall clock (see `systemClock` in `utils/clock.ts`, which it is). */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+  return systemClock.sleep(ms, signal);
 }

@@ -2,7 +2,7 @@ import { ACCOUNT_WIRE as E } from '../api/account.js';
 import { OrderFailedError, TimeoutError } from '../errors/index.js';
 import { ApiPromise, type WithResponse } from '../http/api-promise.js';
 import type { RequestOptions } from '../http/client.js';
-import { sleep } from '../http/retry.js';
+import { pollUntil } from '../utils/clock.js';
 import { walkPages } from '../internal/paginate.js';
 import { type CreateOrderRequest, FINAL_ORDER_STATUSES, type ListOrdersQuery, type Order, type OrderList } from '../schemas/orders.js';
 import type { PreviewQuery } from '../schemas/prices.js';
@@ -89,33 +89,35 @@ export class Orders extends Resource {
    */
   async waitFor(id: string, options: WaitForOptions = {}): Promise<Order> {
     const timeoutMs = options.timeoutMs ?? 120_000;
-    const maxInterval = options.maxPollIntervalMs ?? 60_000 / 10;
-    let interval = options.pollIntervalMs ?? 500;
-    const deadline = Date.now() + timeoutMs;
     let last: string | undefined;
-    for (;;) {
-      const remaining = deadline - Date.now();
-      let order: Order;
-      try {
-        // Each poll gets at least 2 s, however little of the wait is left: a poll cut to 1 ms
-        // would fail as a request timeout instead of reporting where the order stands.
-        order = await this.get(id, { signal: options.signal, timeoutMs: Math.min(30_000, Math.max(remaining, 2_000)) });
-      } catch (error) {
-        if (error instanceof TimeoutError && last !== undefined && Date.now() >= deadline) {
-          throw new TimeoutError(`Order ${id} still ${last} after ${timeoutMs} ms (the last poll timed out)`, error);
+    return pollUntil<Order>(
+      async (remaining) => {
+        let order: Order;
+        try {
+          // Each poll gets at least 2 s, however little of the wait is left: a poll cut to 1 ms
+          // would fail as a request timeout instead of reporting where the order stands.
+          order = await this.get(id, { signal: options.signal, timeoutMs: Math.min(30_000, Math.max(remaining, 2_000)) });
+        } catch (error) {
+          if (error instanceof TimeoutError && last !== undefined && remaining <= 0) {
+            throw new TimeoutError(`Order ${id} still ${last} after ${timeoutMs} ms (the last poll timed out)`, error);
+          }
+          throw error;
         }
-        throw error;
-      }
-      last = order.status;
-      options.onStatus?.(order);
-      if (order.status === 'FILLED') return order;
-      if (FINAL_ORDER_STATUSES.includes(String(order.status))) throw new OrderFailedError(order);
-      const left = deadline - Date.now();
-      if (left <= 0) {
-        throw new TimeoutError(`Order ${id} still ${order.status} after ${timeoutMs} ms`);
-      }
-      await sleep(Math.min(interval, left), options.signal);
-      interval = Math.min(maxInterval, Math.ceil(interval * 1.5));
-    }
+        last = order.status;
+        options.onStatus?.(order);
+        if (order.status === 'FILLED') return { done: true, value: order };
+        if (FINAL_ORDER_STATUSES.includes(String(order.status))) throw new OrderFailedError(order);
+        return { done: false, last: order.status };
+      },
+      {
+        timeoutMs,
+        intervalMs: options.pollIntervalMs ?? 500,
+        maxIntervalMs: options.maxPollIntervalMs ?? 60_000 / 10,
+        clock: this.http.clock,
+        signal: options.signal,
+        timeoutMessage: (status) => `Order ${id} still ${String(status)} after ${timeoutMs} ms`,
+      },
+    );
   }
+
 }

@@ -202,6 +202,17 @@ describe('import rules', () => {
     expect(text).toMatch(/import\('\.\/engine\.js'\)/);
   });
 
+  it('src/workflows (long-running jobs) use the SDK and the transfer engine, never the mock, CLI or MCP; time only from a Clock', () => {
+    expect(crossings((f) => folder(f.path) === 'workflows', ['mock', 'cli', 'mcp'])).toEqual([]);
+    // Nothing below the workflows reaches up into them.
+    const below = ['schemas', 'utils', 'errors', 'protocol', 'peers', 'http', 'resources', 'api', 'tron', 'x402', 'mock', 'openapi', 'internal'];
+    expect(crossings((f) => below.includes(folder(f.path)), ['workflows'])).toEqual([]);
+    const clockless = files
+      .filter((f) => folder(f.path) === 'workflows')
+      .filter((f) => /\bDate\.now\(|\bsetTimeout\(|\bsetInterval\(/.test(readFileSync(join(ROOT, f.path), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '')));
+    expect(clockless.map((f) => f.path)).toEqual([]);
+  });
+
   it('the CLI takes facts from zod-free modules: its help path reaches no zod', () => {
     // Files the CLI entry reaches by static imports only (commands load lazily by import()).
     const seen = new Set<string>();
