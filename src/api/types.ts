@@ -190,3 +190,12 @@ export function allErrors(entry: EndpointDef): EndpointError[] {
 export function pathParams(template: string): string[] {
   return [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
 }
+
+/** The request body an entry takes (its strict schema's input), `never` when it takes none. */
+export type BodyOf<E extends EndpointWire> = E['body'] extends z.ZodMiniType ? z.input<E['body']> : never;
+
+/** The query an entry takes (its strict schema's input), `never` when it takes none. */
+export type QueryOf<E extends EndpointWire> = E['query'] extends z.ZodMiniType ? z.input<E['query']> : never;
+
+/** The path parameters an entry takes (its strict schema's input), `never` when it takes none. */
+export type ParamsOf<E extends EndpointWire> = E['params'] extends z.ZodMiniType ? z.input<E['params']> : never;

@@ -116,7 +116,7 @@ export interface RequestOptions {
   signal?: AbortSignal | undefined;
   /** Headers for this call only. */
   headers?: Record<string, string> | undefined;
-  /** For POST /orders and POST /withdraw; generated when not given. */
+  /** For an idempotent entry of the table (`idempotent: true`); generated when not given. */
   idempotencyKey?: string | undefined;
 }
 
