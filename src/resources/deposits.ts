@@ -105,16 +105,9 @@ export class Deposits extends Resource {
     const prepared = await this.prepare({ amount_sun }, options);
     let tronWeb = signer as DepositTronWeb;
     if (!isInstance) {
-      let mod: { TronWeb: new (options: { fullHost: string }) => unknown };
-      try {
-        mod = (await import('tronweb')) as never;
-      } catch (cause) {
-        throw new TrxRentError({
-          code: 'MISSING_PEER_DEPENDENCY',
-          message: 'deposits.create needs tronweb. Install with: npm install tronweb@6.5.1',
-          cause,
-        });
-      }
+      // Through the one peer loader (a missing tronweb is a MissingPeerDependencyError naming the install command).
+      const { loadTronWeb } = await import('../peers/index.js');
+      const mod = (await loadTronWeb()) as unknown as { TronWeb: new (options: { fullHost: string }) => unknown };
       const fullHost = (signer as { fullHost?: string }).fullHost ?? 'https://api.trongrid.io';
       tronWeb = new mod.TronWeb({ fullHost }) as DepositTronWeb;
     }
