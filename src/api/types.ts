@@ -153,7 +153,7 @@ export type EndpointTable = Record<string, EndpointWire>;
 export type WithIds<T extends EndpointTable> = { readonly [K in keyof T & string]: T[K] & { readonly id: K } };
 
 /** Give every entry its key as `id` (the id is written once, as the key). */
-export function withIds<T extends EndpointTable>(table: T): WithIds<T> {
+export function withIds<const T extends EndpointTable>(table: T): WithIds<T> {
   const out: Record<string, EndpointWire & { id: string }> = {};
   for (const [id, entry] of Object.entries(table)) out[id] = Object.freeze({ ...entry, id });
   return Object.freeze(out) as unknown as WithIds<T>;
