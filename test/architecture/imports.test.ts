@@ -213,6 +213,12 @@ describe('import rules', () => {
     expect(clockless.map((f) => f.path)).toEqual([]);
   });
 
+  it('every optional peer (viem, tronweb, @x402/*, the MCP SDK) is loaded through src/peers, the one loader with the install-command error', () => {
+    const PEER = /^(viem|tronweb|@x402\/|@modelcontextprotocol\/)/;
+    const outside = files.filter((f) => !f.path.startsWith('src/peers/')).flatMap((f) => f.packages.filter((p) => PEER.test(p)).map((p) => `${f.path} -> ${p}`));
+    expect(outside).toEqual([]);
+  });
+
   it('the CLI takes facts from zod-free modules: its help path reaches no zod', () => {
     // Files the CLI entry reaches by static imports only (commands load lazily by import()).
     const seen = new Set<string>();
