@@ -795,7 +795,7 @@ export class SimulatedChain {
     const txid = hashHex(`trx-rent mock delegation ${this.seed} ${++this.#synthetic} ${input.label} ${this.now()}`);
     if (input.success && !this.isActivated(input.to)) input = { ...input, success: false };
     if (input.success) {
-      const target = this.account(input.to)!;
+      const target = this.#holder(input.to); // an account: isActivated said so (a contract has no record of its own)
       if (input.resource === 'ENERGY') target.energyLimit += input.amount;
       else target.netLimit += input.amount;
     }

@@ -212,10 +212,11 @@ export function nodeCall(chain: SimulatedChain, method: string, body: Record<str
 /** `getaccount`: `{}` until TRX or an AccountCreate made the address an account. */
 function accountJson(chain: SimulatedChain, address: string, visible: boolean): Record<string, unknown> {
   if (!chain.isActivated(address)) return {};
-  if (chain.token(address)) return { address: show(address, visible), create_time: chain.genesisTime, type: 'Contract' };
+  const contract = chain.token(address) !== undefined;
   const account = chain.accounts.get(address);
-  if (!account) return { address: show(address, visible) };
-  const out: Record<string, unknown> = { address: show(address, visible), create_time: account.createdAt };
+  const out: Record<string, unknown> = { address: show(address, visible), create_time: contract ? chain.genesisTime : (account?.createdAt ?? chain.genesisTime) };
+  if (contract) out.type = 'Contract';
+  if (!account) return out;
   if (account.trx > 0n) out.balance = Number(account.trx);
   if (account.freeNetUsed) out.free_net_usage = account.freeNetUsed;
   if (account.netUsed) out.net_usage = account.netUsed;
