@@ -110,11 +110,11 @@ describe('tronweb against the simulated node', () => {
     const carol = wallet().address; // holds nothing: 130,000 energy
     const tronWeb = tronWebFor(alice.privateKey);
     const usdt = tronWeb.contract(USDT_ABI, USDT);
-    await usdt.methods.transfer(carol, 2_000_000).send({ feeLimit: FEE_LIMIT });
+    await usdt.methods.transfer!(carol, 2_000_000).send({ feeLimit: FEE_LIMIT });
     expect(usdtOf(carol)).toBe(2_000_000n);
     // 5 TRX of fee_limit buys 50,000 energy of the 65,000 a transfer to a holder needs: OUT_OF_ENERGY.
     const trxBefore = mock.state.chain.trxBalance(alice.address);
-    const txid: string = await usdt.methods.transfer(carol, 1_000_000).send({ feeLimit: 5_000_000 });
+    const txid: string = await usdt.methods.transfer!(carol, 1_000_000).send({ feeLimit: 5_000_000 });
     expect(usdtOf(carol)).toBe(2_000_000n);
     const info = await tronWeb.trx.getUnconfirmedTransactionInfo(txid);
     expect(info).toMatchObject({ result: 'FAILED', receipt: { result: 'OUT_OF_ENERGY', energy_usage_total: 50_000, energy_fee: 5_000_000 } });

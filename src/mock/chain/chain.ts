@@ -24,28 +24,16 @@ import {
 } from '../../protocol/tron-transaction.js';
 import { isTronAddress, toTronAddress, tronAddressToHex } from '../../utils/address.js';
 import { Fifo } from '../state/fifo.js';
+import type { ChainAccount, ChainToken, ChainTransaction, Trc20Transfer } from './types.js';
+import { CHAIN_PARAMETERS, bandwidthBytes, bandwidthPlan, payBandwidth, runEnergy } from './fees.js';
+import { decodeTransactionHex, transactionInfoJson } from './views.js';
 import { type CallOutcome, DEFAULT_ENERGY_FACTOR, TRC20_BASE_ENERGY, type TokenView, runTokenCall, withPenalty } from './contracts.js';
 
 export const BLOCK_INTERVAL_MS = 3_000;
 const GENESIS_HEIGHT = 70_000_000;
 
-/** Chain parameters the node reports (mainnet-like values). */
-export const CHAIN_PARAMETERS = {
-  getEnergyFee: 100, // SUN per energy unit burnt
-  getTransactionFee: 1_000, // SUN per bandwidth byte burnt
-  getFreeNetLimit: 600,
-  getCreateAccountFee: 100_000,
-  getCreateNewAccountFeeInSystemContract: 1_000_000,
-  getMaintenanceTimeInterval: 21_600_000,
-  getTotalEnergyLimit: 180_000_000_000,
-  getTotalEnergyCurrentLimit: 180_000_000_000,
-  getMemoFee: 1_000_000,
-  getMaxFeeLimit: 15_000_000_000,
-  getAllowDynamicEnergy: 1,
-  getDynamicEnergyThreshold: 5_000_000_000,
-  getDynamicEnergyIncreaseFactor: 2_000,
-  getDynamicEnergyMaxFactor: 34_000,
-} as const;
+export { CHAIN_PARAMETERS } from './fees.js';
+export type { ChainAccount, ChainToken, ChainTransaction, Trc20Transfer } from './types.js';
 
 /**
  * Energy a TRC-20 transfer uses at the default energy factor, penalty included: to an address
@@ -69,12 +57,11 @@ export const TAPOS_WINDOW_BLOCKS = 65_536;
 /** java-tron `Constant.MAXIMUM_TIME_UNTIL_EXPIRATION`: a transaction expires at most 24 h after the head block. */
 export const MAX_EXPIRATION_MS = 24 * 3_600_000;
 
-export interface ChainToken {
-  symbol: string;
-  name: string;
-  address: string;
-  decimals: number;
-}
+/**
+ * Addresses that are accounts on mainnet and that the docs, the demo and the README use as rental
+ * targets (TRON's developer docs' example address): accounts on the simulated chain from genesis.
+ */
+export const GENESIS_ACCOUNTS: readonly string[] = ['TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW'];
 
 /** TRC-20 contracts the simulated chain runs (mainnet addresses). */
 export const CHAIN_TOKENS: readonly ChainToken[] = [
@@ -83,67 +70,6 @@ export const CHAIN_TOKENS: readonly ChainToken[] = [
   { symbol: 'USDD', name: 'Decentralized USD', address: 'TPYmHEhy5n8TCEfYGqW2rPxsghSfzghPDn', decimals: 18 },
   { symbol: 'USDD', name: 'Decentralized USD', address: 'TXDk8mbtRbXeYuMNS83CfKPaYYT8XWv9Hz', decimals: 18 },
 ];
-
-export interface ChainAccount {
-  address: string;
-  trx: bigint;
-  tokens: Map<string, bigint>;
-  /** Energy delegated to the account (rented), and used in the current window. */
-  energyLimit: number;
-  energyUsed: number;
-  /** Bandwidth delegated to the account (rented), and used of it. */
-  netLimit: number;
-  netUsed: number;
-  freeNetUsed: number;
-  createdAt: number;
-  /**
-   * Set while the address holds only contract-side state (TRC-20 balances): it is no account on
-   * chain (`getaccount` answers `{}`) until TRX or an AccountCreate reaches it. Absent = an account.
-   */
-  inactive?: true;
-}
-
-export interface Trc20Transfer {
-  txid: string;
-  token: ChainToken;
-  from: string;
-  to: string;
-  amount: bigint;
-  block: number;
-  timestamp: number;
-}
-
-export interface ChainTransaction {
-  txid: string;
-  /** The signed transaction as submitted (JSON form), or a synthetic one for mock transfers. */
-  tx: Record<string, unknown>;
-  block: number;
-  timestamp: number;
-  result: 'SUCCESS' | 'REVERT';
-  owner: string;
-  contractType: string;
-  energyUsed: number;
-  netUsed: number;
-  /** TRX burnt in all (energy_fee + net_fee), in SUN. */
-  feeSun: number;
-  /** The burnt parts, when the transaction paid any: for energy, for bandwidth. */
-  energyFeeSun?: number;
-  netFeeSun?: number;
-  /** The receipt's result when it says more than REVERT (OUT_OF_ENERGY). */
-  receiptResult?: string;
-  /** Energy paid from stake or delegation (the receipt's energy_usage). */
-  energyFromStake?: number;
-  /** The dynamic-energy part of energyUsed (energy_penalty_total). */
-  energyPenalty?: number;
-  /** The call's return data (contractResult[0]), hex. */
-  contractResult?: string;
-  /** Why the call failed (resMessage), plain text. */
-  resMessage?: string;
-  /** A fee the contract itself charged (TransferActuator: 1 TRX to create the recipient's account). */
-  contractFeeSun?: number;
-  transfer?: Trc20Transfer;
-  trxTransfer?: { from: string; to: string; amountSun: bigint; memoHex?: string };
-}
 
 /**
  * A broadcast's outcome. Refusal codes and texts are java-tron's (`Wallet.broadcastTransaction`:
@@ -320,9 +246,9 @@ export class SimulatedChain {
     return account;
   }
 
-  /** True when the address is an account on chain (the faucet and the token contracts always are). */
+  /** True when the address is an account on chain (the faucet, the token contracts and {@link GENESIS_ACCOUNTS} always are). */
   isActivated(address: string): boolean {
-    if (address === this.faucet || this.token(address)) return true;
+    if (address === this.faucet || this.token(address) || GENESIS_ACCOUNTS.includes(address)) return true;
     const account = this.accounts.get(address);
     return account !== undefined && !account.inactive;
   }
@@ -587,7 +513,7 @@ export class SimulatedChain {
   #fundShortfall(d: DecodedTransaction, rawHex: string, trxOnly: boolean): void {
     const owner = d.ownerAddress;
     this.activate(owner);
-    let needSun = BigInt(this.#bandwidthBytes(rawHex, 1) * CHAIN_PARAMETERS.getTransactionFee);
+    let needSun = BigInt(bandwidthBytes(rawHex, 1) * CHAIN_PARAMETERS.getTransactionFee);
     if (d.contractType === 'TransferContract' && d.amountSun !== undefined) {
       needSun += d.amountSun;
       if (d.toAddress && !this.isActivated(d.toAddress)) needSun += BigInt(CHAIN_PARAMETERS.getCreateNewAccountFeeInSystemContract + CHAIN_PARAMETERS.getCreateAccountFee);
@@ -603,40 +529,11 @@ export class SimulatedChain {
     if (short > 0n) this.fundTrx(owner, short);
   }
 
-  /** Bytes java-tron charges: the Transaction without `ret` (raw_data, one 65-byte field per signature) plus 64 for the result (BandwidthProcessor.consume). */
-  #bandwidthBytes(rawHex: string, signatures: number): number {
-    const rawLength = rawHex.length / 2;
-    return 1 + varintLength(rawLength) + rawLength + signatures * 67 + 64;
-  }
-
-  /**
-   * How the bandwidth would be paid (nothing changed yet), or undefined when it cannot be
-   * (BandwidthProcessor.consume): staked or delegated first, then the free allowance, else TRX
-   * burnt per byte. A transfer creating an account pays from stake or the 0.1 TRX
-   * account-creation fee instead (`consumeForCreateNewAccount`).
-   */
-  #bandwidthPlan(account: ChainAccount, bytes: number, createsAccount: boolean): { from: 'stake' | 'free' | 'burn'; burnt: number } | undefined {
-    if (account.netUsed + bytes <= account.netLimit) return { from: 'stake', burnt: 0 };
-    if (createsAccount) {
-      const fee = CHAIN_PARAMETERS.getCreateAccountFee;
-      return account.trx >= BigInt(fee) ? { from: 'burn', burnt: fee } : undefined;
-    }
-    if (account.freeNetUsed + bytes <= CHAIN_PARAMETERS.getFreeNetLimit) return { from: 'free', burnt: 0 };
-    const burnt = bytes * CHAIN_PARAMETERS.getTransactionFee;
-    return account.trx >= BigInt(burnt) ? { from: 'burn', burnt } : undefined;
-  }
-
-  #payBandwidth(account: ChainAccount, bytes: number, plan: { from: 'stake' | 'free' | 'burn'; burnt: number }): void {
-    if (plan.from === 'stake') account.netUsed += bytes;
-    else if (plan.from === 'free') account.freeNetUsed += bytes;
-    else account.trx -= BigInt(plan.burnt);
-  }
-
   #execute(signed: Record<string, unknown>, d: DecodedTransaction, rawHex: string): BroadcastResult {
     const txid = d.txID.toLowerCase();
     const owner = d.ownerAddress;
     const signatures = (signed.signature as string[] | undefined)?.length ?? 1;
-    const netUsed = this.#bandwidthBytes(rawHex, signatures);
+    const netUsed = bandwidthBytes(rawHex, signatures);
     const json: Record<string, unknown> = { ...signed, txID: txid };
     delete json.visible;
     const refuse = (code: string, message: string): BroadcastResult => ({ result: false, txid, code, message });
@@ -645,7 +542,7 @@ export class SimulatedChain {
     if (!from || from.inactive) return refuse('CONTRACT_VALIDATE_ERROR', `${CONTRACT_VALIDATE}account [${owner}] does not exist`);
     if (d.contractType === 'TransferContract' && d.toAddress && d.amountSun !== undefined) {
       const createsAccount = !this.isActivated(d.toAddress);
-      const bandwidth = this.#bandwidthPlan(from, netUsed, createsAccount);
+      const bandwidth = bandwidthPlan(from, netUsed, createsAccount);
       if (!bandwidth) return refuse('BANDWITH_ERROR', 'Account resource insufficient error.');
       // TransferActuator.validate: amount + the 1 TRX account-creation fee, after the bandwidth burn.
       const createFee = createsAccount ? CHAIN_PARAMETERS.getCreateNewAccountFeeInSystemContract : 0;
@@ -654,7 +551,7 @@ export class SimulatedChain {
       if (from.trx - BigInt(bandwidth.burnt) < d.amountSun + BigInt(createFee)) {
         return refuse('CONTRACT_VALIDATE_ERROR', `${CONTRACT_VALIDATE}Validate TransferContract error, balance is not sufficient.`);
       }
-      this.#payBandwidth(from, netUsed, bandwidth);
+      payBandwidth(from, netUsed, bandwidth);
       from.trx -= d.amountSun + BigInt(createFee);
       this.account(d.toAddress, true)!.trx += d.amountSun;
       const netFeeSun = bandwidth.burnt;
@@ -681,11 +578,11 @@ export class SimulatedChain {
       if (feeLimit < 0 || feeLimit > CHAIN_PARAMETERS.getMaxFeeLimit) {
         return refuse('CONTRACT_VALIDATE_ERROR', `${CONTRACT_VALIDATE}feeLimit must be >= 0 and <= ${CHAIN_PARAMETERS.getMaxFeeLimit}`);
       }
-      const bandwidth = this.#bandwidthPlan(from, netUsed, false);
+      const bandwidth = bandwidthPlan(from, netUsed, false);
       if (!bandwidth) return refuse('BANDWITH_ERROR', 'Account resource insufficient error.');
-      this.#payBandwidth(from, netUsed, bandwidth);
+      payBandwidth(from, netUsed, bandwidth);
       const outcome = this.callToken(token, owner, d.callData ?? '');
-      const run = this.#runEnergy(from, outcome, feeLimit);
+      const run = runEnergy(from, outcome, feeLimit);
       const moved = run.result === 'SUCCESS' && outcome.status === 'SUCCESS' && outcome.transfer
         ? this.#moveToken(token, owner, outcome.transfer.to, outcome.transfer.amount, false)
         : run.result === 'SUCCESS';
@@ -714,34 +611,6 @@ export class SimulatedChain {
       return { result: true, txid, code: 'SUCCESS', transaction };
     }
     return refuse('CONTRACT_VALIDATE_ERROR', `${CONTRACT_VALIDATE}contract ${d.contractType} is not simulated`);
-  }
-
-  /**
-   * The energy a call may use and how it is paid, as java-tron does it: the limit is
-   * min(energy left from stake or delegation + balance / energy price, fee_limit / energy price)
-   * (`VMActuator.getAccountEnergyLimitWithFixRatio`); a call needing more runs OUT_OF_ENERGY and
-   * uses the whole limit (`Program.spendEnergy`); the energy used is paid from stake first and
-   * the rest burnt at getEnergyFee (`ReceiptCapsule.payEnergyBill`), so the receipt's
-   * energy_usage never exceeds what the sender had.
-   */
-  #runEnergy(account: ChainAccount, outcome: CallOutcome, feeLimit: number) {
-    const price = CHAIN_PARAMETERS.getEnergyFee;
-    const left = Math.max(0, account.energyLimit - account.energyUsed);
-    const limit = Math.min(left + Number(account.trx / BigInt(price)), Math.floor(feeLimit / price));
-    const out = outcome.energy > limit;
-    const used = out ? limit : outcome.energy;
-    const fromStake = Math.min(left, used);
-    const burnt = (used - fromStake) * price;
-    account.energyUsed += fromStake;
-    account.trx -= BigInt(burnt);
-    const penalty = out ? Math.floor((outcome.penalty * used) / Math.max(1, outcome.energy)) : outcome.penalty;
-    const result = out ? 'OUT_OF_ENERGY' : outcome.status;
-    const message = out
-      ? `Not enough energy for 'SSTORE' operation executing: curInvokeEnergyLimit[${limit}], curOpEnergy[${outcome.energy - limit}], usedEnergy[${limit}]`
-      : outcome.status === 'REVERT'
-        ? 'REVERT opcode executed'
-        : undefined;
-    return { used, fromStake, burnt, penalty, result, message };
   }
 
   /**
@@ -930,80 +799,11 @@ export class SimulatedChain {
    */
   transactionInfo(txid: string): Record<string, unknown> | undefined {
     const tx = this.transactions.get(txid.toLowerCase());
-    if (!tx) return undefined;
-    const fromStake = tx.energyFromStake ?? (tx.energyUsed ? tx.energyUsed - Math.floor((tx.energyFeeSun ?? 0) / CHAIN_PARAMETERS.getEnergyFee) : 0);
-    const info: Record<string, unknown> = {
-      id: tx.txid,
-      ...(tx.feeSun ? { fee: tx.feeSun } : {}),
-      blockNumber: tx.block,
-      blockTimeStamp: this.blockTime(tx.block),
-      contractResult: [tx.contractResult ?? (tx.result === 'SUCCESS' && tx.transfer ? '1'.padStart(64, '0') : '')],
-      receipt: {
-        ...(fromStake > 0 ? { energy_usage: fromStake } : {}),
-        ...(tx.energyFeeSun ? { energy_fee: tx.energyFeeSun } : {}),
-        ...(tx.energyUsed ? { energy_usage_total: tx.energyUsed } : {}),
-        ...(tx.netFeeSun ? { net_fee: tx.netFeeSun } : { net_usage: tx.netUsed }),
-        result: tx.receiptResult ?? tx.result,
-        ...(tx.energyPenalty ? { energy_penalty_total: tx.energyPenalty } : {}),
-      },
-    };
-    const value = ((tx.tx.raw_data as { contract?: { parameter?: { value?: { contract_address?: string } } }[] } | undefined)?.contract?.[0]?.parameter?.value ?? {}) as { contract_address?: string };
-    if (tx.contractType === 'TriggerSmartContract' && value.contract_address) info.contract_address = value.contract_address;
-    if (tx.transfer) {
-      const t = tx.transfer;
-      info.contract_address = tronAddressToHex(t.token.address);
-      info.log = [
-        {
-          address: tronAddressToHex(t.token.address).slice(2),
-          topics: [
-            'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef',
-            tronAddressToHex(t.from).slice(2).padStart(64, '0'),
-            tronAddressToHex(t.to).slice(2).padStart(64, '0'),
-          ],
-          data: t.amount.toString(16).padStart(64, '0'),
-        },
-      ];
-    }
-    if (tx.result !== 'SUCCESS') info.result = 'FAILED';
-    if (tx.resMessage) info.resMessage = bytesToHex(new TextEncoder().encode(tx.resMessage));
-    return info;
+    return tx ? transactionInfoJson(tx, this.blockTime(tx.block)) : undefined;
   }
 
   /** Node-style decode of a broadcasthex payload: Transaction { raw_data = 1; signature = 2 }. */
   static decodeTransactionHex(hex: string): SignedTransactionLike & Record<string, unknown> {
-    const bytes = hexToBytes(hex.replace(/^0x/, ''));
-    let i = 0;
-    let raw: Uint8Array | undefined;
-    const signature: string[] = [];
-    const varint = () => {
-      let result = 0;
-      let shift = 0;
-      for (;;) {
-        if (i >= bytes.length) throw new Error('truncated');
-        const b = bytes[i++]!;
-        result += (b & 0x7f) * 2 ** shift;
-        if (!(b & 0x80)) return result;
-        shift += 7;
-      }
-    };
-    while (i < bytes.length) {
-      const key = varint();
-      if ((key & 7) !== 2) throw new Error('unexpected wire type');
-      const len = varint();
-      const value = bytes.subarray(i, i + len);
-      i += len;
-      if (key >> 3 === 1) raw = value;
-      else if (key >> 3 === 2) signature.push(bytesToHex(value));
-    }
-    if (!raw) throw new Error('no raw_data');
-    const raw_data_hex = bytesToHex(raw);
-    return { txID: bytesToHex(sha256(raw)), raw_data_hex, signature };
+    return decodeTransactionHex(hex);
   }
-}
-
-/** Bytes of a protobuf varint holding `n`. */
-function varintLength(n: number): number {
-  let length = 1;
-  for (let v = n; v >= 0x80; v = Math.floor(v / 128)) length++;
-  return length;
 }
