@@ -137,6 +137,7 @@ describe('tronweb against the simulated node', () => {
     expect(answer).toEqual({ result: true, txid: signed.txID });
     expect(usdtOf(dave)).toBe(4_000_001n);
     // Again: java-tron's duplicate refusal, through tronweb.
+    await mock.state.advance(3_000); // a new head block: tronweb builds another transaction, not the same one again
     const again = await tronWeb.trx.sendRawTransaction(signed);
     expect(again).toMatchObject({ code: 'DUP_TRANSACTION_ERROR', txid: signed.txID });
     expect(Buffer.from(String(again.message), 'hex').toString()).toBe('Dup transaction.');
@@ -170,6 +171,25 @@ describe('tronweb against the simulated node', () => {
     await tronWeb.trx.sendTrx(erin, 1_000_000);
     expect(await tronWeb.trx.getBalance(erin)).toBe(3_000_000);
     expect(mock.state.chain.trxBalance(alice.address)).toBe(20_000_000n - 3_000_000n - 1_100_000n);
+  });
+});
+
+describe('AccountCreate: the other way an address becomes an account', () => {
+  it('transactionBuilder.createAccount + sign + sendRawTransaction: 1 TRX fee (+0.1 TRX bandwidth); a second time "Account has existed"', async () => {
+    const alice = wallet(0n, 10_000_000n);
+    const frank = wallet(1_000_000n).address; // holds USDT, is no account
+    const tronWeb = tronWebFor(alice.privateKey);
+    expect(await tronWeb.trx.getAccount(frank)).toEqual({});
+    const built = await tronWeb.transactionBuilder.createAccount(frank, alice.address);
+    const sent = await tronWeb.trx.sendRawTransaction(await tronWeb.trx.sign(built, alice.privateKey));
+    expect(sent.result).toBe(true);
+    expect((await tronWeb.trx.getAccount(frank)).address).toBe(tronAddressToHex(frank));
+    expect(await tronWeb.trx.getBalance(frank)).toBe(0);
+    expect(mock.state.chain.trxBalance(alice.address)).toBe(10_000_000n - 1_100_000n);
+    await mock.state.advance(3_000); // a new head block: tronweb builds another transaction, not the same one again
+    const again = await tronWeb.trx.sendRawTransaction(await tronWeb.trx.sign(await tronWeb.transactionBuilder.createAccount(frank, alice.address), alice.privateKey));
+    expect(again.code).toBe('CONTRACT_VALIDATE_ERROR');
+    expect(Buffer.from(String(again.message), 'hex').toString()).toBe('Contract validate error : Account has existed');
   });
 });
 

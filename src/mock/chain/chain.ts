@@ -610,6 +610,37 @@ export class SimulatedChain {
       });
       return { result: true, txid, code: 'SUCCESS', transaction };
     }
+    if (d.contractType === 'Contract0') {
+      // AccountCreateContract (type 0): owner_address = 1, account_address = 2, both 21 bytes.
+      const ownerHex = tronAddressToHex(owner).toLowerCase();
+      const at = rawHex.indexOf(`0a15${ownerHex}1215`);
+      const accountHex = at === -1 ? undefined : rawHex.slice(at + 50, at + 92);
+      if (!accountHex || !/^41[0-9a-f]{40}$/.test(accountHex)) return refuse('CONTRACT_VALIDATE_ERROR', `${CONTRACT_VALIDATE}Invalid account address`);
+      const created = toTronAddress(accountHex);
+      // CreateAccountActuator.validate: the account must not exist; the owner pays 1 TRX
+      // (getCreateNewAccountFeeInSystemContract); bandwidth as for a new account (BandwidthProcessor).
+      if (this.isActivated(created)) return refuse('CONTRACT_VALIDATE_ERROR', `${CONTRACT_VALIDATE}Account has existed`);
+      const bandwidth = bandwidthPlan(from, netUsed, true);
+      if (!bandwidth) return refuse('BANDWITH_ERROR', 'Account resource insufficient error.');
+      const fee = CHAIN_PARAMETERS.getCreateNewAccountFeeInSystemContract;
+      if (from.trx - BigInt(bandwidth.burnt) < BigInt(fee)) return refuse('CONTRACT_VALIDATE_ERROR', `${CONTRACT_VALIDATE}Validate CreateAccountActuator error, insufficient fee.`);
+      payBandwidth(from, netUsed, bandwidth);
+      from.trx -= BigInt(fee);
+      this.activate(created);
+      const transaction = this.#record({
+        txid,
+        tx: json,
+        result: 'SUCCESS',
+        owner,
+        contractType: 'AccountCreateContract',
+        energyUsed: 0,
+        netUsed,
+        feeSun: bandwidth.burnt + fee,
+        ...(bandwidth.burnt ? { netFeeSun: bandwidth.burnt } : {}),
+        contractFeeSun: fee,
+      });
+      return { result: true, txid, code: 'SUCCESS', transaction };
+    }
     return refuse('CONTRACT_VALIDATE_ERROR', `${CONTRACT_VALIDATE}contract ${d.contractType} is not simulated`);
   }
 
