@@ -174,6 +174,22 @@ describe('tronweb against the simulated node', () => {
   });
 });
 
+describe('trx.sendHexTransaction (broadcasthex)', () => {
+  it('takes the signed Transaction as protobuf hex and answers as BroadcastHexServlet does (the transaction as JSON text)', async () => {
+    const alice = wallet(0n, 10_000_000n);
+    const to = wallet(0n, 1n).address;
+    const tronWeb = tronWebFor(alice.privateKey);
+    const signed = await tronWeb.trx.sign(await tronWeb.transactionBuilder.sendTrx(to, 500_000, alice.address), alice.privateKey);
+    // Transaction { raw_data = 1; signature = 2 }
+    const rawLength = signed.raw_data_hex.length / 2;
+    const lengthHex = rawLength < 128 ? rawLength.toString(16).padStart(2, '0') : ((rawLength & 0x7f) | 0x80).toString(16) + (rawLength >> 7).toString(16).padStart(2, '0');
+    const hex = `0a${lengthHex}${signed.raw_data_hex}1241${signed.signature[0]}`;
+    const sent = await tronWeb.trx.sendHexTransaction(hex);
+    expect(sent).toMatchObject({ result: true, txid: signed.txID, transaction: { txID: signed.txID } });
+    expect(mock.state.chain.trxBalance(to)).toBe(500_001n);
+  });
+});
+
 describe('AccountCreate: the other way an address becomes an account', () => {
   it('transactionBuilder.createAccount + sign + sendRawTransaction: 1 TRX fee (+0.1 TRX bandwidth); a second time "Account has existed"', async () => {
     const alice = wallet(0n, 10_000_000n);
