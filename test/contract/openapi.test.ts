@@ -448,6 +448,7 @@ describe('pay-per-call API (/x402/tron)', () => {
     await paid('POST /x402/tron/watch', () => c.watch({ address: TARGET, webhook_url: 'https://127.0.0.1:1/watch' }));
     await paid('POST /x402/tron/receive', () => c.receive({ expected_amount: '1' }));
     mock.state.chain.syntheticTransfer({ token: USDT, to: SENDER, amount: 10_000_000n });
+    mock.state.chain.fundTrx(SENDER, 5_000_000n); // an account on chain: java-tron refuses a sender that is none
     const to = labelAddress('contract send');
     const one = await signTrc20Transfer({ privateKey: SENDER_KEY, to, amount: '1.5', fullNode: mock.url, expirationSeconds: 3600 });
     await paid('POST /x402/tron/send', () => c.send({ to, amount_usdt: '1.5', signed_tx: one.signed_tx, memo: 'contract' }));

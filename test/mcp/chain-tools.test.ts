@@ -19,6 +19,7 @@ beforeAll(async () => {
   api = new TrxRent({ baseUrl: mock.url, apiKey: mock.apiKey });
   const chain = mock.state.chain;
   chain.syntheticTransfer({ token: chain.token('USDT')!, to: WALLET, amount: 50_000_000n, label: 'mcp wallet' });
+  chain.activate(WALLET); // an account on chain: java-tron refuses a sender that is none
 });
 afterAll(() => mock.close());
 
@@ -50,6 +51,7 @@ describe('ensure_resources', () => {
 
   test('buys the deficit once, confirmed and logged; a second call buys nothing and asks nothing', async () => {
     const address = fresh();
+    mock.state.chain.activate(address); // providers can delegate only to an account on chain
     await session({ allowSpend: true }, async ({ client, asked, logs }) => {
       const first = ok<{ bought: { energy: number }; after: { energy: number }; cost_sun: number; order: { id: string } }>(
         await call(client, 'ensure_resources', { address, energy: 20_000 }, 30_000),

@@ -361,6 +361,7 @@ describe('x402 tools', () => {
 
   test('each of the twelve calls is paid once, with { data, payment }', async () => {
     chain().syntheticTransfer({ token: USDT, to: SENDER, amount: 20_000_000n });
+    chain().fundTrx(SENDER, 5_000_000n); // an account on chain: java-tron refuses a sender that is none
     const a = labelAddress('mcp batch a');
     const b = labelAddress('mcp batch b');
     const to = labelAddress('mcp send');

@@ -48,6 +48,7 @@ describe('one simulated world', () => {
 
   it('bandwidth rentals show as NetLimit', async () => {
     const target = 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW';
+    mock.state.chain.fundTrx(target, 1_000_000n); // an account on chain: delegating to a never-activated address is refused
     const created = await raw(mock.url, 'POST', '/api/v1/orders', {
       key: mock.apiKey,
       body: { resource_type: 'BANDWIDTH', amount: 5_000, duration_sec: 3600, target_address: target },

@@ -31,6 +31,7 @@ function wallet(usdt = 0n, trx = 0n) {
   const chain = mock.state.chain;
   if (usdt > 0n) chain.syntheticTransfer({ token: chain.token('USDT')!, to: address, amount: usdt * 1_000_000n, label: `fund ${address}` });
   if (trx > 0n) chain.fundTrx(address, trx * 1_000_000n);
+  chain.activate(address); // an account on chain (AccountCreate): java-tron refuses a sender, or a delegation to a target, that is none
   return { privateKey, address };
 }
 

@@ -82,6 +82,7 @@ describe('trx-rent x402', () => {
     const paid = getPaidMock(server.state);
     const usdt = paid.chain.token('USDT')!;
     paid.chain.syntheticTransfer({ token: usdt, to: privateKeyToTronAddress(KEYS.tron), amount: 3_000_000n });
+    paid.chain.fundTrx(privateKeyToTronAddress(KEYS.tron), 2_000_000n); // an account on chain: java-tron refuses a sender that is none
     const to = 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf';
     const r = await run(['x402', 'send', '--to', to, '--amount', '1.25', '--full-node', server.url, '--scheme', 'exact_permit', '--yes', '--json'], TRON_ENV);
     expect(r.code, r.stderr).toBe(0);

@@ -155,6 +155,7 @@ for (const p of payers()) {
 
     test('send: broadcasts the caller’s signed transfer, energy bought from the market', async () => {
       mock.paid.chain.syntheticTransfer({ token: USDT, to: SENDER, amount: 10_000_000n });
+      mock.paid.chain.fundTrx(SENDER, 2_000_000n); // an account on chain with TRX for bandwidth: java-tron refuses a sender that is none
       const to = labelAddress(`send ${p.name}`);
       const signed = await signedUsdt(to, '1.5');
       const { data, payment } = await client().send({ to, amount_usdt: '1.5', signed_tx: signed.signed_tx, memo: 'invoice 42' });
@@ -172,6 +173,7 @@ for (const p of payers()) {
 
     test('sendBatch: several signed transfers in one call', async () => {
       mock.paid.chain.syntheticTransfer({ token: USDT, to: SENDER, amount: 10_000_000n });
+      mock.paid.chain.fundTrx(SENDER, 2_000_000n); // an account on chain with TRX for bandwidth: java-tron refuses a sender that is none
       const a = labelAddress(`batch a ${p.name}`);
       const b = labelAddress(`batch b ${p.name}`);
       const transfers = [
@@ -213,6 +215,7 @@ describe('dynamic prices (how the mock prices send, send/batch, swap/execute)', 
   test('send costs 0.01 USD when all 130 000 energy must be bought, 0.001 USD when the sender already has it', async () => {
     const sender = privateKeyToTronAddress(KEYS.tron);
     mock.paid.chain.syntheticTransfer({ token: USDT, to: sender, amount: 10_000_000n });
+    mock.paid.chain.fundTrx(sender, 2_000_000n); // an account with TRX for bandwidth (its free 600 bytes go on the payments)
     const to1 = labelAddress('dyn 1');
     const first = await signTrc20Transfer({ privateKey: KEYS.tron, to: to1, amount: '1', fullNode: BASE_URL });
     const a = await client().send({ to: to1, amount_usdt: '1', signed_tx: first.signed_tx });

@@ -67,6 +67,7 @@ describe('paid calls over HTTP', () => {
     const chain = getSimulatedChain(server.state);
     const sender = privateKeyToTronAddress(KEYS.tron2);
     chain.syntheticTransfer({ token: chain.token('USDT')!, to: sender, amount: 5_000_000n });
+    chain.fundTrx(sender, 2_000_000n); // an account on chain: java-tron refuses a sender that is none
     const tron = new X402Client({ baseUrl: server.url, payers: [tronPayer({ privateKey: KEYS.tron, fullNode: server.url, schemes: ['exact'] })] });
     const to = 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf';
     const signed = await signTrc20Transfer({ privateKey: KEYS.tron2, to, amount: '2', fullNode: server.url });

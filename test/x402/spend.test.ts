@@ -155,6 +155,7 @@ describe('what counts as spent', () => {
   test('an error answer after paying, without a settlement, still counts: the payment was sent', async () => {
     const sender = privateKeyToTronAddress(KEYS.tron2);
     mock.paid.chain.syntheticTransfer({ token: mock.paid.chain.token('USDT')!, to: sender, amount: 5_000_000n });
+    mock.paid.chain.fundTrx(sender, 2_000_000n); // an account on chain: java-tron refuses a sender that is none
     const to = 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf';
     const signed = await signTrc20Transfer({ privateKey: KEYS.tron2, to, amount: '1', fullNode: BASE_URL });
     const a = new X402Client({ baseUrl: BASE_URL, payers: [evmPayer({ privateKey: KEYS.evm })], budget: '1' });

@@ -1,43 +1,67 @@
 /**
  * A small simulated TRON chain: blocks every 3 s of mock time (ids derived from the height, so
  * any recent block can serve as a TAPOS reference), TRX and TRC-20 balances, delegated energy,
- * signed transactions that really verify (txID = sha256(raw_data_hex), secp256k1 signature by
- * the owner, expiration, TAPOS, no duplicates), and TRC-20 Transfer events that watchers
- * (watch, receive, invoices) subscribe to. It backs the simulated node (/wallet/*), the paid
- * endpoints and the deposit flow, so everything runs offline.
+ * signed transactions that really verify, and TRC-20 Transfer events that watchers (watch,
+ * receive, invoices) subscribe to. It backs the simulated node (/wallet/*), the paid endpoints
+ * and the deposit flow, so everything runs offline.
+ *
+ * The rules are java-tron's (tronprotocol/java-tron), each cited where it is applied:
+ * `Wallet.broadcastTransaction` (refusal codes and texts), `Manager.processTransaction`
+ * (signature, TAPOS, expiration, duplicates, in that order), `BandwidthProcessor` (bandwidth,
+ * accounts that do not exist), `TransferActuator` (account creation), `VMActuator`
+ * (`getAccountEnergyLimitWithFixRatio`: the energy cap), `ReceiptCapsule.payEnergyBill` (stake
+ * first, then TRX burnt). src/mock/README.md lists them with what the mock leaves out.
  * @module
  */
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
-import { type DecodedTransaction, type SignedTransactionLike, verifySignedTransaction } from '../../protocol/tron-transaction.js';
+import {
+  type DecodedTransaction,
+  type SignedTransactionLike,
+  decodeRawDataHex,
+  encodeRawDataJson,
+  recoverTransactionSigner,
+} from '../../protocol/tron-transaction.js';
 import { isTronAddress, toTronAddress, tronAddressToHex } from '../../utils/address.js';
 import { Fifo } from '../state/fifo.js';
+import type { ChainAccount, ChainToken, ChainTransaction, Trc20Transfer } from './types.js';
+import { CHAIN_PARAMETERS, bandwidthBytes, bandwidthPlan, payBandwidth, runEnergy } from './fees.js';
+import { decodeTransactionHex, transactionInfoJson } from './views.js';
+import { type CallOutcome, DEFAULT_ENERGY_FACTOR, TRC20_BASE_ENERGY, type TokenView, runTokenCall, withPenalty } from './contracts.js';
 
 export const BLOCK_INTERVAL_MS = 3_000;
 const GENESIS_HEIGHT = 70_000_000;
 
-/** Chain parameters the node reports (mainnet-like values). */
-export const CHAIN_PARAMETERS = {
-  getEnergyFee: 100, // SUN per energy unit burnt
-  getTransactionFee: 1_000, // SUN per bandwidth byte burnt
-  getFreeNetLimit: 600,
-  getCreateAccountFee: 100_000,
-  getCreateNewAccountFeeInSystemContract: 1_000_000,
-  getMaintenanceTimeInterval: 21_600_000,
-  getTotalEnergyLimit: 180_000_000_000,
-  getTotalEnergyCurrentLimit: 180_000_000_000,
-  getMemoFee: 1_000_000,
+export { CHAIN_PARAMETERS } from './fees.js';
+export type { ChainAccount, ChainToken, ChainTransaction, Trc20Transfer } from './types.js';
+
+/**
+ * Energy a TRC-20 transfer uses at the default energy factor, penalty included: to an address
+ * that already holds the token, and to an empty one (see contracts.ts).
+ */
+export const TRC20_ENERGY = {
+  existing: withPenalty(TRC20_BASE_ENERGY.existing, DEFAULT_ENERGY_FACTOR).energy,
+  empty: withPenalty(TRC20_BASE_ENERGY.empty, DEFAULT_ENERGY_FACTOR).energy,
 } as const;
 
-/** Energy a TRC-20 transfer uses: to an address that already holds the token, and to an empty one. */
-export const TRC20_ENERGY = { existing: 65_000, empty: 130_000 } as const;
+/**
+ * How many blocks the solidified block trails the head: 19 = 27 super representatives x 70 %
+ * confirming, rounded up (java-tron `DynamicPropertiesStore.getSolidifiedBlockNum` from the
+ * witnesses' latest blocks at `SOLIDIFIED_THRESHOLD` 70 %). `/walletsolidity/*` serves this view.
+ */
+export const SOLIDIFIED_LAG_BLOCKS = 19;
 
-export interface ChainToken {
-  symbol: string;
-  name: string;
-  address: string;
-  decimals: number;
-}
+/** TAPOS: a reference block must be one of the last 65,536 (java-tron `RecentBlockStore`, keyed by 2 bytes of the number). */
+export const TAPOS_WINDOW_BLOCKS = 65_536;
+
+/** java-tron `Constant.MAXIMUM_TIME_UNTIL_EXPIRATION`: a transaction expires at most 24 h after the head block. */
+export const MAX_EXPIRATION_MS = 24 * 3_600_000;
+
+/**
+ * Addresses that are accounts on mainnet and that the docs, the demo and the README use as rental
+ * targets (TRON's developer docs' example address): accounts on the simulated chain from genesis.
+ */
+export const GENESIS_ACCOUNTS: readonly string[] = ['TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW'];
 
 /** TRC-20 contracts the simulated chain runs (mainnet addresses). */
 export const CHAIN_TOKENS: readonly ChainToken[] = [
@@ -47,55 +71,27 @@ export const CHAIN_TOKENS: readonly ChainToken[] = [
   { symbol: 'USDD', name: 'Decentralized USD', address: 'TXDk8mbtRbXeYuMNS83CfKPaYYT8XWv9Hz', decimals: 18 },
 ];
 
-export interface ChainAccount {
-  address: string;
-  trx: bigint;
-  tokens: Map<string, bigint>;
-  /** Energy delegated to the account (rented), and used in the current window. */
-  energyLimit: number;
-  energyUsed: number;
-  /** Bandwidth delegated to the account (rented), and used of it. */
-  netLimit: number;
-  netUsed: number;
-  freeNetUsed: number;
-  createdAt: number;
-}
-
-export interface Trc20Transfer {
-  txid: string;
-  token: ChainToken;
-  from: string;
-  to: string;
-  amount: bigint;
-  block: number;
-  timestamp: number;
-}
-
-export interface ChainTransaction {
-  txid: string;
-  /** The signed transaction as submitted (JSON form), or a synthetic one for mock transfers. */
-  tx: Record<string, unknown>;
-  block: number;
-  timestamp: number;
-  result: 'SUCCESS' | 'REVERT';
-  owner: string;
-  contractType: string;
-  energyUsed: number;
-  netUsed: number;
-  /** TRX burnt in all (energy_fee + net_fee), in SUN. */
-  feeSun: number;
-  /** The burnt parts, when the transaction paid any: for energy, for bandwidth. */
-  energyFeeSun?: number;
-  netFeeSun?: number;
-  /** The receipt's result when it says more than REVERT (OUT_OF_ENERGY). */
-  receiptResult?: string;
-  transfer?: Trc20Transfer;
-  trxTransfer?: { from: string; to: string; amountSun: bigint; memoHex?: string };
-}
-
+/**
+ * A broadcast's outcome. Refusal codes and texts are java-tron's (`Wallet.broadcastTransaction`:
+ * `SIGERROR` "Validate signature error: …", `DUP_TRANSACTION_ERROR` "Dup transaction.",
+ * `TAPOS_ERROR` "Tapos check error.", `TRANSACTION_EXPIRATION_ERROR` "Transaction expired",
+ * `BANDWITH_ERROR` "Account resource insufficient error.", `CONTRACT_VALIDATE_ERROR`
+ * "Contract validate error : …").
+ */
 export type BroadcastResult =
   | { result: true; txid: string; code: 'SUCCESS'; transaction: ChainTransaction }
   | { result: false; txid?: string; code: string; message: string };
+
+/** What {@link SimulatedChain.broadcast} may relax for the mock's own callers. */
+export interface BroadcastOptions {
+  /** Top the owner up (and activate it) so the transaction can execute: test wallets have no history. `'trx'`: TRX only, no tokens minted. */
+  fundShortfall?: boolean | 'trx';
+  /**
+   * Broadcast as the node's `broadcasttransaction` does: the all-zero offline reference block of
+   * `buildTrxTransfer` is a TAPOS error. The mock's own callers (deposits) may still use it.
+   */
+  strictTapos?: boolean;
+}
 
 export interface ChainOptions {
   now: () => number;
@@ -109,6 +105,7 @@ export interface ChainOptions {
 }
 
 const ZERO_HASH = '0'.repeat(64);
+const CONTRACT_VALIDATE = 'Contract validate error : ';
 
 const ENCODER = new TextEncoder();
 const BYTE_HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
@@ -150,6 +147,11 @@ export class SimulatedChain {
   readonly faucet = labelAddress('faucet');
   #synthetic = 0;
   readonly #maxTransactions: number;
+  /** Per token contract: dynamic energy's `energy_factor` (java-tron `ContractStateCapsule`). */
+  readonly #energyFactors = new Map<string, number>();
+  /** Paused token contracts, and `token address` pairs of blacklisted senders: their transfers revert. */
+  readonly #paused = new Set<string>();
+  readonly #blacklisted = new Set<string>();
 
   constructor(options: ChainOptions) {
     this.now = options.now;
@@ -204,13 +206,13 @@ export class SimulatedChain {
     return out;
   }
 
-  /** True when (ref_block_bytes, ref_block_hash) name one of the last 65 536 blocks. */
+  /** True when (ref_block_bytes, ref_block_hash) name one of the last 65 536 blocks (java-tron `Manager.validateTapos`). */
   taposMatches(refBlockBytes: string, refBlockHash: string): boolean {
     const low = Number.parseInt(refBlockBytes, 16);
     if (!Number.isFinite(low)) return false;
     const head = this.height();
     let candidate = head - ((head - low) & 0xffff);
-    for (; candidate >= GENESIS_HEIGHT && candidate > head - 65_536; candidate -= 65_536) {
+    for (; candidate >= GENESIS_HEIGHT && candidate > head - TAPOS_WINDOW_BLOCKS; candidate -= TAPOS_WINDOW_BLOCKS) {
       if (this.blockId(candidate).slice(16, 32) === refBlockHash.toLowerCase()) return true;
     }
     return false;
@@ -218,14 +220,96 @@ export class SimulatedChain {
 
   // ---- accounts ----
 
-  /** An address's on-chain account (created empty when `create`). */
+  /**
+   * An address's record (created, and activated, when `create`: only TRX or an AccountCreate
+   * does that on TRON). A record that holds only TRC-20 balances is `inactive`.
+   */
   account(address: string, create = false): ChainAccount | undefined {
     let account = this.accounts.get(address);
     if (!account && create) {
       account = { address, trx: 0n, tokens: new Map(), energyLimit: 0, energyUsed: 0, netLimit: 0, netUsed: 0, freeNetUsed: 0, createdAt: this.now() };
       this.accounts.set(address, account);
+    } else if (account?.inactive && create) {
+      delete account.inactive;
+      account.createdAt = this.now();
     }
     return account;
+  }
+
+  /** The record holding an address's token balances, without making it an account (a TRC-20 transfer creates none). */
+  #holder(address: string): ChainAccount {
+    let account = this.accounts.get(address);
+    if (!account) {
+      account = { address, trx: 0n, tokens: new Map(), energyLimit: 0, energyUsed: 0, netLimit: 0, netUsed: 0, freeNetUsed: 0, createdAt: this.now(), inactive: true };
+      this.accounts.set(address, account);
+    }
+    return account;
+  }
+
+  /** True when the address is an account on chain (the faucet, the token contracts and {@link GENESIS_ACCOUNTS} always are). */
+  isActivated(address: string): boolean {
+    if (address === this.faucet || this.token(address) || GENESIS_ACCOUNTS.includes(address)) return true;
+    const account = this.accounts.get(address);
+    return account !== undefined && !account.inactive;
+  }
+
+  /** Make an address an account (as an AccountCreateContract would), with no TRX. */
+  activate(address: string): void {
+    this.account(address, true);
+  }
+
+  // ---- token contract state ----
+
+  /** A token contract's dynamic-energy factor (`getcontractinfo` `contract_state.energy_factor`). */
+  energyFactor(contract: string): number {
+    return this.#energyFactors.get(contract) ?? DEFAULT_ENERGY_FACTOR;
+  }
+
+  /** Set a token contract's energy factor (0 = no penalty; mainnet's maximum is 34 000). */
+  setEnergyFactor(contract: string, factor: number): void {
+    if (!this.token(contract)) throw new RangeError(`${contract} is not a token contract of the simulated chain`);
+    if (!Number.isSafeInteger(factor) || factor < 0) throw new RangeError('energy factor must be a non-negative integer');
+    this.#energyFactors.set(contract, factor);
+  }
+
+  /** Pause or unpause a token: a paused token's transfers revert. */
+  setPaused(contract: string, paused: boolean): void {
+    if (paused) this.#paused.add(contract);
+    else this.#paused.delete(contract);
+  }
+
+  /** Blacklist a sender on a token (USDT's `addBlackList`): its transfers revert. */
+  setBlacklisted(contract: string, address: string, blacklisted: boolean): void {
+    if (blacklisted) this.#blacklisted.add(`${contract} ${address}`);
+    else this.#blacklisted.delete(`${contract} ${address}`);
+  }
+
+  /** What a token call reads, for contracts.ts. */
+  tokenView(token: ChainToken): TokenView {
+    return {
+      decimals: token.decimals,
+      symbol: token.symbol,
+      name: token.name,
+      balanceOf: (address) => this.tokenBalance(address, token.address),
+      totalSupply: () => {
+        let total = 0n;
+        for (const a of this.accounts.values()) total += a.tokens.get(token.address) ?? 0n;
+        return total;
+      },
+      energyFactor: this.energyFactor(token.address),
+      paused: this.#paused.has(token.address),
+      blacklisted: (address) => this.#blacklisted.has(`${token.address} ${address}`),
+    };
+  }
+
+  /** Run a token call from `owner` without changing anything (a constant call). */
+  callToken(token: ChainToken, owner: string, data: string): CallOutcome {
+    return runTokenCall(this.tokenView(token), owner, data);
+  }
+
+  /** The solidified block: {@link SOLIDIFIED_LAG_BLOCKS} behind the head. */
+  solidifiedHeight(at = this.now()): number {
+    return Math.max(GENESIS_HEIGHT, this.height(at) - SOLIDIFIED_LAG_BLOCKS);
   }
 
   /** TRX held, in SUN. */
@@ -245,14 +329,14 @@ export class SimulatedChain {
     return a ? Math.max(0, a.energyLimit - a.energyUsed) : 0;
   }
 
-  /** Delegate (rent) energy to an address. */
+  /** Delegate (rent) energy to an address (the x402 side's rentals; its payers are funded test wallets). */
   delegateEnergy(address: string, amount: number): void {
-    this.account(address, true)!.energyLimit += amount;
+    this.#holder(address).energyLimit += amount;
   }
 
-  /** Energy a TRC-20 transfer of `token` to `to` uses. */
+  /** Energy a TRC-20 transfer of `token` to `to` uses, dynamic energy included. */
   trc20TransferEnergy(token: string, to: string): number {
-    return this.tokenBalance(to, token) > 0n ? TRC20_ENERGY.existing : TRC20_ENERGY.empty;
+    return withPenalty(this.tokenBalance(to, token) > 0n ? TRC20_BASE_ENERGY.existing : TRC20_BASE_ENERGY.empty, this.energyFactor(token)).energy;
   }
 
   // ---- events ----
@@ -277,14 +361,15 @@ export class SimulatedChain {
 
   #moveToken(token: ChainToken, from: string, to: string, amount: bigint, mint: boolean): boolean {
     if (from !== this.faucet) {
-      const source = this.account(from, true)!;
+      const source = this.#holder(from);
       const have = source.tokens.get(token.address) ?? 0n;
       if (have < amount) {
         if (!mint) return false;
         source.tokens.set(token.address, 0n);
       } else source.tokens.set(token.address, have - amount);
     }
-    const target = this.account(to, true)!;
+    // The balance lives in the contract's storage: the recipient does not become an account.
+    const target = this.#holder(to);
     target.tokens.set(token.address, (target.tokens.get(token.address) ?? 0n) + amount);
     return true;
   }
@@ -372,58 +457,104 @@ export class SimulatedChain {
   }
 
   /**
-   * Validate and execute a signed transaction, as a node's broadcasttransaction does. The
-   * all-zero reference block that `buildTrxTransfer` uses offline is accepted (a real node
-   * would answer TAPOS_ERROR); any other reference must be one of this chain's recent blocks.
+   * Validate and execute a signed transaction, as java-tron's `broadcasttransaction` does. The
+   * transaction is what its `raw_data` JSON encodes (java-tron's `Util.packTransaction` rebuilds
+   * it from the JSON and ignores `raw_data_hex` and `txID`); `raw_data_hex` is read only when
+   * the JSON is absent or of a contract this chain does not encode. Checks in java-tron's order
+   * (`Wallet.broadcastTransaction`, then `Manager.pushTransaction`/`processTransaction`):
+   * expiration against the next slot, signature, TAPOS, expiration window, duplicate, then
+   * bandwidth and the contract's own validation. A refusal changes nothing.
    */
-  broadcast(signed: SignedTransactionLike & Record<string, unknown>, options: { fundShortfall?: boolean | 'trx' } = {}): BroadcastResult {
-    const verified = verifySignedTransaction(signed);
-    if (!verified.ok) return { result: false, code: 'SIGERROR', message: `validate signature error: ${verified.reason}` };
-    const d = verified.decoded;
-    const txid = d.txID.toLowerCase();
-    if (this.#broadcasted.has(txid) || this.transactions.has(txid)) return { result: false, txid, code: 'DUP_TRANSACTION_ERROR', message: 'dup transaction' };
-    const now = this.now();
-    if (d.expiration <= now) return { result: false, txid, code: 'TRANSACTION_EXPIRATION_ERROR', message: 'transaction expired' };
-    if (d.expiration > now + 24 * 3_600_000) return { result: false, txid, code: 'TRANSACTION_EXPIRATION_ERROR', message: 'expiration more than 24 h ahead' };
+  broadcast(signed: SignedTransactionLike & Record<string, unknown>, options: BroadcastOptions = {}): BroadcastResult {
+    let rawHex: string | undefined;
+    if (signed.raw_data !== undefined) {
+      try {
+        rawHex = encodeRawDataJson(signed.raw_data);
+      } catch {
+        rawHex = undefined; // a contract type the encoder does not know: fall back to the bytes
+      }
+    }
+    if (rawHex === undefined && typeof signed.raw_data_hex === 'string' && /^([0-9a-fA-F]{2})+$/.test(signed.raw_data_hex)) rawHex = signed.raw_data_hex.toLowerCase();
+    if (rawHex === undefined) return { result: false, code: 'SIGERROR', message: 'Validate signature error: miss sig or contract' };
+    const txid = bytesToHex(sha256(hexToBytes(rawHex)));
+    let d: DecodedTransaction;
+    try {
+      d = decodeRawDataHex(rawHex);
+    } catch (error) {
+      return { result: false, txid, code: 'OTHER_ERROR', message: `Error: ${(error as Error).message}` };
+    }
+    // Wallet.broadcastTransaction: TransactionCapsule.checkExpiration(next block slot time).
+    const head = this.height();
+    const headTime = this.blockTime(head);
+    const expired = { result: false as const, txid, code: 'TRANSACTION_EXPIRATION_ERROR', message: 'Transaction expired' };
+    if (d.expiration < headTime + BLOCK_INTERVAL_MS) return expired;
+    // TransactionCapsule.validateSignature: the signature over sha256(raw_data) must come from the owner.
+    const signature = Array.isArray(signed.signature) ? signed.signature[0] : undefined;
+    if (typeof signature !== 'string' || !/^[0-9a-fA-F]+$/.test(signature)) return { result: false, txid, code: 'SIGERROR', message: 'Validate signature error: miss sig or contract' };
+    if (signature.length < 130) return { result: false, txid, code: 'SIGERROR', message: `Validate signature error: Signature size is ${signature.length / 2}` };
+    const signer = recoverTransactionSigner(txid, signature);
+    if (signer !== d.ownerAddress) {
+      return { result: false, txid, code: 'SIGERROR', message: `Validate signature error: ${signature.toLowerCase()} is signed by ${signer ?? 'nobody'} but it is not contained of permission.` };
+    }
+    // Manager.validateTapos: the reference must be one of the last 65,536 blocks.
     const offline = /^0+$/.test(d.refBlockHash) && /^0+$/.test(d.refBlockBytes);
-    if (!offline && !this.taposMatches(d.refBlockBytes, d.refBlockHash)) {
-      return { result: false, txid, code: 'TAPOS_ERROR', message: 'Tapos check error: reference block not found' };
+    if (!(offline && !options.strictTapos) && !this.taposMatches(d.refBlockBytes, d.refBlockHash)) {
+      return { result: false, txid, code: 'TAPOS_ERROR', message: 'Tapos check error.' };
     }
-    if (options.fundShortfall) this.#fundShortfall(d, options.fundShortfall === 'trx');
-    return this.#execute(signed, d);
+    // Manager.validateCommon: expiration after the head block, and at most 24 h after it.
+    if (d.expiration <= headTime || d.expiration > headTime + MAX_EXPIRATION_MS) return expired;
+    // Manager.validateDup.
+    if (this.#broadcasted.has(txid) || this.transactions.has(txid)) return { result: false, txid, code: 'DUP_TRANSACTION_ERROR', message: 'Dup transaction.' };
+    if (options.fundShortfall) this.#fundShortfall(d, rawHex, options.fundShortfall === 'trx');
+    return this.#execute({ ...signed, txID: txid, raw_data_hex: rawHex }, d, rawHex);
   }
 
-  /** Top up the owner so the transaction can execute (test wallets have no on-chain history here). */
-  #fundShortfall(d: DecodedTransaction, trxOnly: boolean): void {
+  /** Top up (and activate) the owner so the transaction can execute: test wallets have no on-chain history here. */
+  #fundShortfall(d: DecodedTransaction, rawHex: string, trxOnly: boolean): void {
+    const owner = d.ownerAddress;
+    this.activate(owner);
+    let needSun = BigInt(bandwidthBytes(rawHex, 1) * CHAIN_PARAMETERS.getTransactionFee);
     if (d.contractType === 'TransferContract' && d.amountSun !== undefined) {
-      const short = d.amountSun - this.trxBalance(d.ownerAddress);
-      if (short > 0n) this.fundTrx(d.ownerAddress, short);
-    } else if (d.trc20Transfer && d.contractAddress && !trxOnly) {
+      needSun += d.amountSun;
+      if (d.toAddress && !this.isActivated(d.toAddress)) needSun += BigInt(CHAIN_PARAMETERS.getCreateNewAccountFeeInSystemContract + CHAIN_PARAMETERS.getCreateAccountFee);
+    } else if (d.trc20Transfer && d.contractAddress) {
       const token = this.token(d.contractAddress);
-      const short = token ? d.trc20Transfer.amount - this.tokenBalance(d.ownerAddress, token.address) : 0n;
-      if (token && short > 0n) this.syntheticTransfer({ token, to: d.ownerAddress, amount: short, label: 'top-up' });
+      if (!token) return;
+      const short = d.trc20Transfer.amount - this.tokenBalance(owner, token.address);
+      if (short > 0n && !trxOnly) this.syntheticTransfer({ token, to: owner, amount: short, label: 'top-up' });
+      const energy = Math.max(0, this.trc20TransferEnergy(token.address, d.trc20Transfer.to) - this.availableEnergy(owner));
+      needSun += BigInt(Math.min(energy * CHAIN_PARAMETERS.getEnergyFee, d.feeLimit ?? 0));
     }
+    const short = needSun - this.trxBalance(owner);
+    if (short > 0n) this.fundTrx(owner, short);
   }
 
-  #execute(signed: Record<string, unknown>, d: DecodedTransaction): BroadcastResult {
+  #execute(signed: Record<string, unknown>, d: DecodedTransaction, rawHex: string): BroadcastResult {
     const txid = d.txID.toLowerCase();
     const owner = d.ownerAddress;
-    const rawLength = ((signed.raw_data_hex as string | undefined)?.length ?? 0) / 2;
     const signatures = (signed.signature as string[] | undefined)?.length ?? 1;
-    // java-tron charges the serialized Transaction (raw_data field, one 65-byte field per
-    // signature) plus 64 bytes for its result.
-    const netUsed = 1 + varintLength(rawLength) + rawLength + signatures * 67 + 64;
-    const json = { ...signed, txID: txid };
+    const netUsed = bandwidthBytes(rawHex, signatures);
+    const json: Record<string, unknown> = { ...signed, txID: txid };
+    delete json.visible;
+    const refuse = (code: string, message: string): BroadcastResult => ({ result: false, txid, code, message });
+    // BandwidthProcessor.consume: the owner must exist ("account [...] does not exist").
+    const from = this.accounts.get(owner);
+    if (!from || from.inactive) return refuse('CONTRACT_VALIDATE_ERROR', `${CONTRACT_VALIDATE}account [${owner}] does not exist`);
     if (d.contractType === 'TransferContract' && d.toAddress && d.amountSun !== undefined) {
-      const from = this.account(owner, true)!;
-      if (from.trx < d.amountSun) {
-        return { result: false, txid, code: 'CONTRACT_VALIDATE_ERROR', message: 'Validate TransferContract error, balance is not sufficient.' };
+      const createsAccount = !this.isActivated(d.toAddress);
+      const bandwidth = bandwidthPlan(from, netUsed, createsAccount);
+      if (!bandwidth) return refuse('BANDWITH_ERROR', 'Account resource insufficient error.');
+      // TransferActuator.validate: amount + the 1 TRX account-creation fee, after the bandwidth burn.
+      const createFee = createsAccount ? CHAIN_PARAMETERS.getCreateNewAccountFeeInSystemContract : 0;
+      if (d.amountSun <= 0n) return refuse('CONTRACT_VALIDATE_ERROR', `${CONTRACT_VALIDATE}Amount must be greater than 0.`);
+      if (d.toAddress === owner) return refuse('CONTRACT_VALIDATE_ERROR', `${CONTRACT_VALIDATE}Cannot transfer TRX to yourself.`);
+      if (from.trx - BigInt(bandwidth.burnt) < d.amountSun + BigInt(createFee)) {
+        return refuse('CONTRACT_VALIDATE_ERROR', `${CONTRACT_VALIDATE}Validate TransferContract error, balance is not sufficient.`);
       }
-      from.trx -= d.amountSun;
-      const to = this.account(d.toAddress, true)!;
-      to.trx += d.amountSun;
-      const netFeeSun = this.#chargeBandwidth(from, netUsed);
-      const feeSun = netFeeSun;
+      payBandwidth(from, netUsed, bandwidth);
+      from.trx -= d.amountSun + BigInt(createFee);
+      this.account(d.toAddress, true)!.trx += d.amountSun;
+      const netFeeSun = bandwidth.burnt;
       const transaction = this.#record({
         txid,
         tx: json,
@@ -432,74 +563,85 @@ export class SimulatedChain {
         contractType: d.contractType,
         energyUsed: 0,
         netUsed,
-        feeSun,
+        feeSun: netFeeSun + createFee,
         ...(netFeeSun ? { netFeeSun } : {}),
+        ...(createFee ? { contractFeeSun: createFee } : {}),
         trxTransfer: { from: owner, to: d.toAddress, amountSun: d.amountSun, ...(d.dataHex ? { memoHex: d.dataHex } : {}) },
       });
       return { result: true, txid, code: 'SUCCESS', transaction };
     }
     if (d.contractType === 'TriggerSmartContract' && d.contractAddress) {
       const token = this.token(d.contractAddress);
-      const from = this.account(owner, true)!;
-      if (!token || !d.trc20Transfer) {
-        const transaction = this.#record({ txid, tx: json, result: 'REVERT', owner, contractType: d.contractType, energyUsed: 0, netUsed, feeSun: 0 });
-        return { result: true, txid, code: 'SUCCESS', transaction };
+      // VMActuator.validate: the called address must hold a contract; fee_limit within the chain's maximum.
+      if (!token) return refuse('CONTRACT_VALIDATE_ERROR', `${CONTRACT_VALIDATE}No contract or not a valid smart contract`);
+      const feeLimit = d.feeLimit ?? 0;
+      if (feeLimit < 0 || feeLimit > CHAIN_PARAMETERS.getMaxFeeLimit) {
+        return refuse('CONTRACT_VALIDATE_ERROR', `${CONTRACT_VALIDATE}feeLimit must be >= 0 and <= ${CHAIN_PARAMETERS.getMaxFeeLimit}`);
       }
-      const energy = this.trc20TransferEnergy(token.address, d.trc20Transfer.to);
-      const netFeeSun = this.#chargeBandwidth(from, netUsed);
-      const charged = this.#chargeEnergy(from, energy, d.feeLimit);
-      // Out of energy (the burn would pass fee_limit): the call reverts and fee_limit is burnt.
-      const moved = charged.ok && this.#moveToken(token, owner, d.trc20Transfer.to, d.trc20Transfer.amount, false);
-      const energyFeeSun = charged.burnt;
-      const feeSun = energyFeeSun + netFeeSun;
-      const transfer: Trc20Transfer = { txid, token, from: owner, to: d.trc20Transfer.to, amount: d.trc20Transfer.amount, block: 0, timestamp: 0 };
+      const bandwidth = bandwidthPlan(from, netUsed, false);
+      if (!bandwidth) return refuse('BANDWITH_ERROR', 'Account resource insufficient error.');
+      payBandwidth(from, netUsed, bandwidth);
+      const outcome = this.callToken(token, owner, d.callData ?? '');
+      const run = runEnergy(from, outcome, feeLimit);
+      const moved = run.result === 'SUCCESS' && outcome.status === 'SUCCESS' && outcome.transfer
+        ? this.#moveToken(token, owner, outcome.transfer.to, outcome.transfer.amount, false)
+        : run.result === 'SUCCESS';
+      const transfer: Trc20Transfer | undefined = outcome.status === 'SUCCESS' && outcome.transfer && run.result === 'SUCCESS'
+        ? { txid, token, from: owner, to: outcome.transfer.to, amount: outcome.transfer.amount, block: 0, timestamp: 0 }
+        : undefined;
+      const netFeeSun = bandwidth.burnt;
       const transaction = this.#record({
         txid,
         tx: json,
         result: moved ? 'SUCCESS' : 'REVERT',
         owner,
         contractType: d.contractType,
-        energyUsed: energy,
+        energyUsed: run.used,
         netUsed,
-        feeSun,
-        ...(energyFeeSun ? { energyFeeSun } : {}),
+        feeSun: run.burnt + netFeeSun,
+        energyFromStake: run.fromStake,
+        ...(run.penalty ? { energyPenalty: run.penalty } : {}),
+        ...(run.burnt ? { energyFeeSun: run.burnt } : {}),
         ...(netFeeSun ? { netFeeSun } : {}),
-        ...(charged.ok ? {} : { receiptResult: 'OUT_OF_ENERGY' }),
-        ...(moved ? { transfer } : {}),
+        ...(run.result === 'OUT_OF_ENERGY' ? { receiptResult: 'OUT_OF_ENERGY' } : {}),
+        contractResult: run.result === 'OUT_OF_ENERGY' ? '' : outcome.result,
+        ...(run.message ? { resMessage: run.message } : {}),
+        ...(transfer ? { transfer } : {}),
       });
       return { result: true, txid, code: 'SUCCESS', transaction };
     }
-    return { result: false, txid, code: 'CONTRACT_VALIDATE_ERROR', message: `contract ${d.contractType} is not simulated` };
-  }
-
-  /**
-   * Energy comes from what is staked or delegated to the account first; TRX is burnt for the
-   * rest at getEnergyFee. A burn beyond fee_limit is out of energy: fee_limit is burnt, the call fails.
-   */
-  #chargeEnergy(account: ChainAccount, energy: number, feeLimit?: number): { burnt: number; ok: boolean } {
-    const free = Math.max(0, account.energyLimit - account.energyUsed);
-    const fromLimit = Math.min(free, energy);
-    account.energyUsed += fromLimit;
-    let burnt = (energy - fromLimit) * CHAIN_PARAMETERS.getEnergyFee;
-    const ok = feeLimit === undefined || burnt <= feeLimit;
-    if (!ok) burnt = feeLimit!;
-    account.trx = account.trx > BigInt(burnt) ? account.trx - BigInt(burnt) : 0n;
-    return { burnt, ok };
-  }
-
-  /** Bandwidth: staked or delegated first, then the free daily allowance, else TRX burnt for every byte. */
-  #chargeBandwidth(account: ChainAccount, bytes: number): number {
-    if (account.netUsed + bytes <= account.netLimit) {
-      account.netUsed += bytes;
-      return 0;
+    if (d.contractType === 'Contract0') {
+      // AccountCreateContract (type 0): owner_address = 1, account_address = 2, both 21 bytes.
+      const ownerHex = tronAddressToHex(owner).toLowerCase();
+      const at = rawHex.indexOf(`0a15${ownerHex}1215`);
+      const accountHex = at === -1 ? undefined : rawHex.slice(at + 50, at + 92);
+      if (!accountHex || !/^41[0-9a-f]{40}$/.test(accountHex)) return refuse('CONTRACT_VALIDATE_ERROR', `${CONTRACT_VALIDATE}Invalid account address`);
+      const created = toTronAddress(accountHex);
+      // CreateAccountActuator.validate: the account must not exist; the owner pays 1 TRX
+      // (getCreateNewAccountFeeInSystemContract); bandwidth as for a new account (BandwidthProcessor).
+      if (this.isActivated(created)) return refuse('CONTRACT_VALIDATE_ERROR', `${CONTRACT_VALIDATE}Account has existed`);
+      const bandwidth = bandwidthPlan(from, netUsed, true);
+      if (!bandwidth) return refuse('BANDWITH_ERROR', 'Account resource insufficient error.');
+      const fee = CHAIN_PARAMETERS.getCreateNewAccountFeeInSystemContract;
+      if (from.trx - BigInt(bandwidth.burnt) < BigInt(fee)) return refuse('CONTRACT_VALIDATE_ERROR', `${CONTRACT_VALIDATE}Validate CreateAccountActuator error, insufficient fee.`);
+      payBandwidth(from, netUsed, bandwidth);
+      from.trx -= BigInt(fee);
+      this.activate(created);
+      const transaction = this.#record({
+        txid,
+        tx: json,
+        result: 'SUCCESS',
+        owner,
+        contractType: 'AccountCreateContract',
+        energyUsed: 0,
+        netUsed,
+        feeSun: bandwidth.burnt + fee,
+        ...(bandwidth.burnt ? { netFeeSun: bandwidth.burnt } : {}),
+        contractFeeSun: fee,
+      });
+      return { result: true, txid, code: 'SUCCESS', transaction };
     }
-    if (account.freeNetUsed + bytes <= CHAIN_PARAMETERS.getFreeNetLimit) {
-      account.freeNetUsed += bytes;
-      return 0;
-    }
-    const burnt = bytes * CHAIN_PARAMETERS.getTransactionFee;
-    account.trx = account.trx > BigInt(burnt) ? account.trx - BigInt(burnt) : 0n;
-    return burnt;
+    return refuse('CONTRACT_VALIDATE_ERROR', `${CONTRACT_VALIDATE}contract ${d.contractType} is not simulated`);
   }
 
   /**
@@ -546,11 +688,14 @@ export class SimulatedChain {
    * A provider delegates (rents out) energy or bandwidth to `to`: a DelegateResourceContract on
    * the chain. A failed delegation is recorded as reverted and changes nothing. The resource shows
    * on `getaccountresource` until {@link SimulatedChain.undelegateResource} takes it back.
+   * Delegating to an address that is no account fails (java-tron `DelegateResourceActuator.validate`:
+   * "Account [...] does not exist"); the order engine checks first, so this is a last guard.
    */
   delegateResource(input: { from: string; to: string; resource: 'ENERGY' | 'BANDWIDTH'; amount: number; lockSec: number; success: boolean; label: string }): ChainTransaction {
     const txid = hashHex(`trx-rent mock delegation ${this.seed} ${++this.#synthetic} ${input.label} ${this.now()}`);
+    if (input.success && !this.isActivated(input.to)) input = { ...input, success: false };
     if (input.success) {
-      const target = this.account(input.to, true)!;
+      const target = this.#holder(input.to); // an account: isActivated said so (a contract has no record of its own)
       if (input.resource === 'ENERGY') target.energyLimit += input.amount;
       else target.netLimit += input.amount;
     }
@@ -668,90 +813,28 @@ export class SimulatedChain {
 
   // ---- node JSON views ----
 
-  /** A transaction as `gettransactionbyid` shows it. */
+  /** A transaction as `gettransactionbyid` shows it (`ret[0].contractRet`: SUCCESS, REVERT, OUT_OF_ENERGY). */
   transactionJson(txid: string): Record<string, unknown> | undefined {
     const tx = this.transactions.get(txid.toLowerCase());
     if (!tx) return undefined;
-    return { ...tx.tx, ret: [{ contractRet: tx.result }] };
+    return { ...tx.tx, ret: [{ contractRet: tx.receiptResult ?? tx.result }] };
   }
 
-  /** A transaction's receipt as `gettransactioninfobyid` shows it. */
+  /**
+   * A transaction's receipt as `gettransactioninfobyid` shows it (java-tron
+   * `TransactionUtil.buildTransactionInfoInstance`): `contractResult` holds the call's return
+   * data, `resMessage` (hex) why it failed, `result: 'FAILED'` only on failure; the receipt
+   * splits energy from stake (`energy_usage`), TRX burnt for the rest (`energy_fee`), both
+   * (`energy_usage_total`), the dynamic-energy part (`energy_penalty_total`); bandwidth from
+   * stake or the free allowance (`net_usage`) or burnt (`net_fee`, `net_usage` then absent).
+   */
   transactionInfo(txid: string): Record<string, unknown> | undefined {
     const tx = this.transactions.get(txid.toLowerCase());
-    if (!tx) return undefined;
-    const info: Record<string, unknown> = {
-      id: tx.txid,
-      blockNumber: tx.block,
-      blockTimeStamp: this.blockTime(tx.block),
-      contractResult: [''],
-      // java-tron's receipt: energy from stake (energy_usage), TRX burnt for the rest (energy_fee),
-      // both together (energy_usage_total); bandwidth from stake or the free allowance
-      // (net_usage) or burnt (net_fee, net_usage then absent).
-      receipt: {
-        ...(tx.energyUsed && tx.energyUsed - Math.floor((tx.energyFeeSun ?? 0) / CHAIN_PARAMETERS.getEnergyFee) > 0
-          ? { energy_usage: tx.energyUsed - Math.floor((tx.energyFeeSun ?? 0) / CHAIN_PARAMETERS.getEnergyFee) }
-          : {}),
-        ...(tx.energyUsed ? { energy_usage_total: tx.energyUsed } : {}),
-        ...(tx.energyFeeSun ? { energy_fee: tx.energyFeeSun } : {}),
-        ...(tx.netFeeSun ? { net_fee: tx.netFeeSun } : { net_usage: tx.netUsed }),
-        result: tx.receiptResult ?? tx.result,
-      },
-    };
-    if (tx.feeSun) info.fee = tx.feeSun;
-    if (tx.transfer) {
-      const t = tx.transfer;
-      info.contract_address = tronAddressToHex(t.token.address);
-      info.log = [
-        {
-          address: tronAddressToHex(t.token.address).slice(2),
-          topics: [
-            'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef',
-            tronAddressToHex(t.from).slice(2).padStart(64, '0'),
-            tronAddressToHex(t.to).slice(2).padStart(64, '0'),
-          ],
-          data: t.amount.toString(16).padStart(64, '0'),
-        },
-      ];
-    }
-    if (tx.result === 'REVERT') info.result = 'FAILED';
-    return info;
+    return tx ? transactionInfoJson(tx, this.blockTime(tx.block)) : undefined;
   }
 
   /** Node-style decode of a broadcasthex payload: Transaction { raw_data = 1; signature = 2 }. */
   static decodeTransactionHex(hex: string): SignedTransactionLike & Record<string, unknown> {
-    const bytes = hexToBytes(hex.replace(/^0x/, ''));
-    let i = 0;
-    let raw: Uint8Array | undefined;
-    const signature: string[] = [];
-    const varint = () => {
-      let result = 0;
-      let shift = 0;
-      for (;;) {
-        if (i >= bytes.length) throw new Error('truncated');
-        const b = bytes[i++]!;
-        result += (b & 0x7f) * 2 ** shift;
-        if (!(b & 0x80)) return result;
-        shift += 7;
-      }
-    };
-    while (i < bytes.length) {
-      const key = varint();
-      if ((key & 7) !== 2) throw new Error('unexpected wire type');
-      const len = varint();
-      const value = bytes.subarray(i, i + len);
-      i += len;
-      if (key >> 3 === 1) raw = value;
-      else if (key >> 3 === 2) signature.push(bytesToHex(value));
-    }
-    if (!raw) throw new Error('no raw_data');
-    const raw_data_hex = bytesToHex(raw);
-    return { txID: bytesToHex(sha256(raw)), raw_data_hex, signature };
+    return decodeTransactionHex(hex);
   }
-}
-
-/** Bytes of a protobuf varint holding `n`. */
-function varintLength(n: number): number {
-  let length = 1;
-  for (let v = n; v >= 0x80; v = Math.floor(v / 128)) length++;
-  return length;
 }

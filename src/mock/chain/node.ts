@@ -1,112 +1,146 @@
 /**
- * The simulated TRON node's HTTP API (java-tron `/wallet/*` shapes, hex addresses unless the
- * body says `visible: true`). It serves the free `/wallet/*` routes (what tronweb needs to
- * build and broadcast a transfer) and the paid `x402Rpc` proxy.
+ * The simulated TRON node's HTTP API in java-tron's shapes (hex addresses unless the body says
+ * `visible: true`; fields at their default value left out; `{}` for what does not exist). It
+ * serves the `/wallet/*` calls a wallet, tronweb or a payout script makes (read an account, a
+ * block, a transaction, a contract; build, simulate, estimate, broadcast a transfer) and the
+ * same reads on `/walletsolidity/*`, where the state is the solidified block's,
+ * {@link SOLIDIFIED_LAG_BLOCKS} behind the head as on mainnet.
+ *
+ * java-tron sources (tronprotocol/java-tron, `framework/.../services/http/`): `BroadcastServlet`
+ * (`{result, txid}`, the refusal's `code` and hex `message`), `BroadcastHexServlet`,
+ * `GetAccountServlet` / `GetAccountResourceServlet` (`{}` for an address that is no account),
+ * `GetContractServlet`, `GetContractInfoServlet`; `Util.packTransaction` (the transaction is
+ * rebuilt from the `raw_data` JSON).
  * @module
  */
-import { bytesToHex } from '@noble/hashes/utils';
-import { buildTrxTransfer } from '../../protocol/tron-transaction.js';
-import { isTronAddress, toTronAddress, tronAddressToHex } from '../../utils/address.js';
-import { CHAIN_PARAMETERS, CHAIN_TOKENS, SimulatedChain } from './chain.js';
+import { CHAIN_PARAMETERS, CHAIN_TOKENS, SOLIDIFIED_LAG_BLOCKS, SimulatedChain } from './chain.js';
+import { TRC20_ABI } from './contracts.js';
+import { NodeError, addressOf, createTransaction, estimateEnergy, hexMessage, show, triggerConstant, triggerSmart } from './node-contract.js';
 
+export { NodeError } from './node-contract.js';
+export { SOLIDIFIED_LAG_BLOCKS };
+
+/** The calls the full node (`/wallet/*`) serves. */
 export const NODE_METHODS = [
   'getnowblock',
   'getblock',
   'getblockbynum',
+  'getblockbyid',
+  'getblockbylatestnum',
+  'getblockbylimitnext',
   'getaccount',
   'getaccountresource',
+  'getaccountnet',
   'broadcasttransaction',
   'broadcasthex',
   'gettransactionbyid',
   'gettransactioninfobyid',
   'triggerconstantcontract',
   'triggersmartcontract',
+  'estimateenergy',
   'getchainparameters',
   'getcontractinfo',
   'getcontract',
   'createtransaction',
   'getnodeinfo',
+  'getenergyprices',
+  'getbandwidthprices',
+  'getnextmaintenancetime',
 ] as const;
 
-export class NodeError extends Error {
-  constructor(message: string) {
-    super(message);
-  }
+/** The reads the solidity node (`/walletsolidity/*`) serves, on the solidified state. */
+export const SOLIDITY_METHODS = [
+  'getnowblock',
+  'getblock',
+  'getblockbynum',
+  'getblockbyid',
+  'getblockbylatestnum',
+  'getblockbylimitnext',
+  'getaccount',
+  'gettransactionbyid',
+  'gettransactioninfobyid',
+  'triggerconstantcontract',
+  'estimateenergy',
+] as const;
+
+/** Which node answers: the full node (head state) or the solidity node (solidified state). */
+export interface NodeView {
+  solidity?: boolean;
 }
 
-function addressOf(value: unknown, field: string): string {
-  if (typeof value !== 'string' || !value) throw new NodeError(`${field} is required`);
-  try {
-    const address = toTronAddress(value);
-    if (!isTronAddress(address)) throw new Error();
-    return address;
-  } catch {
-    throw new NodeError(`${field} is not a valid address: ${value}`);
-  }
+/** A height given as a number or a decimal string. */
+function heightOf(value: unknown, field: string): number {
+  const n = Number(value);
+  if (value === undefined || value === '' || !Number.isSafeInteger(n) || n < 0) throw new NodeError(`${field} is required`);
+  return n;
 }
-
-function show(address: string, visible: boolean): string {
-  return visible ? address : tronAddressToHex(address);
-}
-
-const hexMessage = (text: string) => bytesToHex(new TextEncoder().encode(text));
 
 /** One node call. Throws NodeError for bad input (answered as `{ Error: … }` like java-tron). */
-export function nodeCall(chain: SimulatedChain, method: string, body: Record<string, unknown>): unknown {
+export function nodeCall(chain: SimulatedChain, method: string, body: Record<string, unknown>, view: NodeView = {}): unknown {
   const visible = body.visible === true;
-  switch (method.replace(/^\/?wallet\//, '')) {
+  const name = method.replace(/^\/?wallet(solidity)?\//, '');
+  const solidity = view.solidity === true || /^\/?walletsolidity\//.test(method);
+  if (solidity && !(SOLIDITY_METHODS as readonly string[]).includes(name)) throw new NodeError(`method ${name} is not served by the solidity node`);
+  // The newest block this node knows: the head, or the solidified block.
+  const top = solidity ? chain.solidifiedHeight() : chain.height();
+  const blockAt = (height: number, detail = true) => (height <= top ? chain.block(height, detail) : undefined);
+  const known = (txid: string) => {
+    const tx = chain.transactions.get(txid.toLowerCase());
+    return tx !== undefined && tx.block <= top;
+  };
+  switch (name) {
     case 'getnowblock':
-      return chain.block();
+      return chain.block(top);
     case 'getblock': {
       const id = body.id_or_num;
       const detail = body.detail === true;
-      if (id === undefined || id === '') return chain.block(undefined, detail);
+      if (id === undefined || id === '') return chain.block(top, detail);
       const text = String(id);
-      if (/^\d+$/.test(text)) return chain.block(Number(text), detail) ?? {};
+      if (/^\d+$/.test(text)) return blockAt(Number(text), detail) ?? {};
       const height = Number.parseInt(text.slice(0, 16), 16);
-      return chain.blockId(height) === text.toLowerCase() ? (chain.block(height, detail) ?? {}) : {};
+      return chain.blockId(height) === text.toLowerCase() ? (blockAt(height, detail) ?? {}) : {};
     }
-    case 'getblockbynum': {
-      const num = Number(body.num);
-      if (!Number.isSafeInteger(num)) throw new NodeError('num is required');
-      return chain.block(num) ?? {};
+    case 'getblockbynum':
+      return blockAt(heightOf(body.num, 'num')) ?? {};
+    case 'getblockbyid': {
+      const text = String(body.value ?? '').toLowerCase();
+      const height = Number.parseInt(text.slice(0, 16), 16);
+      return /^[0-9a-f]{64}$/.test(text) && chain.blockId(height) === text ? (blockAt(height) ?? {}) : {};
     }
-    case 'getaccount': {
-      const address = addressOf(body.address, 'address');
-      const account = chain.accounts.get(address);
-      if (!account) return {};
-      const out: Record<string, unknown> = { address: show(address, visible), create_time: account.createdAt };
-      if (account.trx > 0n) out.balance = Number(account.trx);
-      if (account.freeNetUsed) out.free_net_usage = account.freeNetUsed;
-      const trc20 = CHAIN_TOKENS.filter((t) => (account.tokens.get(t.address) ?? 0n) > 0n).map((t) => ({
-        [t.address]: account.tokens.get(t.address)!.toString(),
-      }));
-      if (trc20.length) out.trc20 = trc20;
-      return out;
+    case 'getblockbylatestnum': {
+      const count = Math.min(heightOf(body.num, 'num'), 100);
+      const block = [];
+      for (let h = Math.max(0, top - count + 1); h <= top; h++) {
+        const b = chain.block(h);
+        if (b) block.push(b);
+      }
+      return block.length ? { block } : {};
     }
-    case 'getaccountresource': {
-      const address = addressOf(body.address, 'address');
-      const account = chain.accounts.get(address);
-      const out: Record<string, unknown> = {
-        freeNetLimit: CHAIN_PARAMETERS.getFreeNetLimit,
-        TotalNetLimit: 43_200_000_000,
-        TotalNetWeight: 26_000_000_000,
-        TotalEnergyLimit: CHAIN_PARAMETERS.getTotalEnergyLimit,
-        TotalEnergyWeight: 19_000_000_000,
-      };
-      if (account?.freeNetUsed) out.freeNetUsed = account.freeNetUsed;
-      if (account?.netLimit) out.NetLimit = account.netLimit;
-      if (account?.netUsed) out.NetUsed = account.netUsed;
-      if (account?.energyLimit) out.EnergyLimit = account.energyLimit;
-      if (account?.energyUsed) out.EnergyUsed = account.energyUsed;
-      return out;
+    case 'getblockbylimitnext': {
+      const start = heightOf(body.startNum, 'startNum');
+      const end = Math.min(heightOf(body.endNum, 'endNum'), start + 100, top + 1);
+      const block = [];
+      for (let h = start; h < end; h++) {
+        const b = chain.block(h);
+        if (b) block.push(b);
+      }
+      return block.length ? { block } : {};
+    }
+    case 'getaccount':
+      return accountJson(chain, addressOf(body.address, 'address'), visible);
+    case 'getaccountresource':
+      return accountResource(chain, addressOf(body.address, 'address'));
+    case 'getaccountnet': {
+      const resource = accountResource(chain, addressOf(body.address, 'address'));
+      const net: Record<string, unknown> = {};
+      for (const key of ['freeNetUsed', 'freeNetLimit', 'NetUsed', 'NetLimit', 'TotalNetLimit', 'TotalNetWeight']) if (key in resource) net[key] = resource[key];
+      return net;
     }
     case 'broadcasttransaction': {
-      if (typeof body.txID !== 'string') throw new NodeError('txID is required');
-      const result = chain.broadcast(body as never);
-      return result.result
-        ? { result: true, txid: result.txid, code: 'SUCCESS' }
-        : { result: false, code: result.code, txid: result.txid, message: hexMessage(result.message) };
+      if (body.raw_data === undefined && typeof body.raw_data_hex !== 'string') throw new NodeError('raw_data is required');
+      const result = chain.broadcast(body as never, { strictTapos: true });
+      // java-tron prints GrpcAPI.Return: on success `result: true` (code SUCCESS is the default, left out), then adds txid.
+      return result.result ? { result: true, txid: result.txid } : { code: result.code, ...(result.txid ? { txid: result.txid } : {}), message: hexMessage(result.message) };
     }
     case 'broadcasthex': {
       let tx;
@@ -115,15 +149,18 @@ export function nodeCall(chain: SimulatedChain, method: string, body: Record<str
       } catch (error) {
         throw new NodeError(`transaction is not a hex-encoded Transaction: ${(error as Error).message}`);
       }
-      const result = chain.broadcast(tx as never);
-      return result.result
-        ? { result: true, txid: result.txid, code: 'SUCCESS' }
-        : { result: false, code: result.code, txid: result.txid, message: hexMessage(result.message) };
+      const result = chain.broadcast(tx as never, { strictTapos: true });
+      // BroadcastHexServlet: result, code, message as text, the transaction as JSON text, txid.
+      return { result: result.result, code: result.code, message: result.result ? '' : result.message, transaction: JSON.stringify(chain.transactionJson(tx.txID) ?? tx), txid: result.txid ?? tx.txID };
     }
-    case 'gettransactionbyid':
-      return chain.transactionJson(String(body.value ?? '')) ?? {};
-    case 'gettransactioninfobyid':
-      return chain.transactionInfo(String(body.value ?? '')) ?? {};
+    case 'gettransactionbyid': {
+      const txid = String(body.value ?? '');
+      return known(txid) ? (chain.transactionJson(txid) ?? {}) : {};
+    }
+    case 'gettransactioninfobyid': {
+      const txid = String(body.value ?? '');
+      return known(txid) ? (chain.transactionInfo(txid) ?? {}) : {};
+    }
     case 'getchainparameters':
       return { chainParameter: Object.entries(CHAIN_PARAMETERS).map(([key, value]) => ({ key, value })) };
     case 'getcontract':
@@ -134,76 +171,75 @@ export function nodeCall(chain: SimulatedChain, method: string, body: Record<str
       const contract = {
         origin_address: show(chain.faucet, visible),
         contract_address: show(address, visible),
-        name: token.name,
-        consume_user_resource_percent: 100,
-        origin_energy_limit: 10_000_000,
         abi: { entrys: TRC20_ABI },
+        consume_user_resource_percent: 100,
+        name: token.name,
+        origin_energy_limit: 10_000_000,
       };
-      return method.endsWith('getcontract') ? contract : { smart_contract: contract, contract_state: { energy_usage: 0, energy_factor: 0, update_cycle: chain.height() } };
+      if (name === 'getcontract') return contract;
+      // Dynamic energy: the contract's current energy_factor (java-tron ContractStateCapsule).
+      const factor = chain.energyFactor(address);
+      return { smart_contract: contract, contract_state: { energy_usage: 0, ...(factor ? { energy_factor: factor } : {}), update_cycle: Math.floor(chain.now() / CHAIN_PARAMETERS.getMaintenanceTimeInterval) } };
     }
     case 'triggerconstantcontract':
-      return triggerConstant(chain, body, true);
+      return triggerConstant(chain, body);
     case 'triggersmartcontract':
-      return triggerConstant(chain, body, false);
-    case 'createtransaction': {
-      const from = addressOf(body.owner_address, 'owner_address');
-      const to = addressOf(body.to_address, 'to_address');
-      const amount = Number(body.amount);
-      if (!Number.isSafeInteger(amount) || amount <= 0) throw new NodeError('amount must be a positive integer');
-      const height = chain.height();
-      return buildTrxTransfer({ from, to, amountSun: amount, refBlock: { number: height, hash: chain.blockId(height) }, now: chain.now() });
-    }
+      return triggerSmart(chain, body);
+    case 'estimateenergy':
+      return estimateEnergy(chain, body);
+    case 'createtransaction':
+      return createTransaction(chain, body);
     case 'getnodeinfo':
-      return { beginSyncNum: chain.height(), block: `Num:${chain.height()},ID:${chain.blockId(chain.height())}`, configNodeInfo: { codeVersion: 'mock', p2pVersion: '11111' } };
+      return {
+        beginSyncNum: chain.height(),
+        block: `Num:${chain.height()},ID:${chain.blockId(chain.height())}`,
+        solidityBlock: `Num:${chain.solidifiedHeight()},ID:${chain.blockId(chain.solidifiedHeight())}`,
+        configNodeInfo: { codeVersion: 'mock', p2pVersion: '11111' },
+      };
+    case 'getenergyprices':
+      return { prices: `0:${CHAIN_PARAMETERS.getEnergyFee}` };
+    case 'getbandwidthprices':
+      return { prices: `0:${CHAIN_PARAMETERS.getTransactionFee}` };
+    case 'getnextmaintenancetime': {
+      const interval = CHAIN_PARAMETERS.getMaintenanceTimeInterval;
+      return { num: (Math.floor(chain.now() / interval) + 1) * interval };
+    }
     default:
-      throw new NodeError(`method ${method} is not simulated`);
+      throw new NodeError(`method ${name} is not simulated`);
   }
 }
 
-const TRC20_ABI = [
-  { type: 'Function', name: 'balanceOf', inputs: [{ name: 'who', type: 'address' }], outputs: [{ type: 'uint256' }], constant: true },
-  { type: 'Function', name: 'decimals', outputs: [{ type: 'uint8' }], constant: true },
-  { type: 'Function', name: 'symbol', outputs: [{ type: 'string' }], constant: true },
-  { type: 'Function', name: 'name', outputs: [{ type: 'string' }], constant: true },
-  { type: 'Function', name: 'transfer', inputs: [{ name: 'to', type: 'address' }, { name: 'value', type: 'uint256' }], outputs: [{ type: 'bool' }] },
-];
-
-function abiString(text: string): string {
-  const bytes = bytesToHex(new TextEncoder().encode(text));
-  return '20'.padStart(64, '0') + (bytes.length / 2).toString(16).padStart(64, '0') + bytes.padEnd(Math.ceil(bytes.length / 64) * 64, '0');
+/** `getaccount`: `{}` until TRX or an AccountCreate made the address an account. */
+function accountJson(chain: SimulatedChain, address: string, visible: boolean): Record<string, unknown> {
+  if (!chain.isActivated(address)) return {};
+  const contract = chain.token(address) !== undefined;
+  const account = chain.accounts.get(address);
+  const out: Record<string, unknown> = { address: show(address, visible), create_time: contract ? chain.genesisTime : (account?.createdAt ?? chain.genesisTime) };
+  if (contract) out.type = 'Contract';
+  if (!account) return out;
+  if (account.trx > 0n) out.balance = Number(account.trx);
+  if (account.freeNetUsed) out.free_net_usage = account.freeNetUsed;
+  if (account.netUsed) out.net_usage = account.netUsed;
+  // Not java-tron's (TronGrid's /v1 account shows it): the TRC-20 balances, kept for the mock's readers.
+  const trc20 = CHAIN_TOKENS.filter((t) => (account.tokens.get(t.address) ?? 0n) > 0n).map((t) => ({ [t.address]: account.tokens.get(t.address)!.toString() }));
+  if (trc20.length) out.trc20 = trc20;
+  return out;
 }
 
-/** A contract call run without a transaction; `simulate`: as java-tron's constant call, which executes it (a transfer beyond the owner's balance reverts). */
-function triggerConstant(chain: SimulatedChain, body: Record<string, unknown>, simulate: boolean): unknown {
-  const contract = addressOf(body.contract_address, 'contract_address');
-  const token = chain.token(contract);
-  const selector = String(body.function_selector ?? '').replace(/\s/g, '');
-  const parameter = String(body.parameter ?? '');
-  const ok = (words: string[], energy = 0) => ({ result: { result: true }, energy_used: energy, constant_result: words });
-  if (!token) return { result: { code: 'CONTRACT_VALIDATE_ERROR', message: hexMessage('No contract or not a smart contract') } };
-  switch (selector) {
-    case 'balanceOf(address)': {
-      const who = toTronAddress(`41${parameter.slice(24, 64)}`);
-      return ok([chain.tokenBalance(who, token.address).toString(16).padStart(64, '0')], 943);
-    }
-    case 'decimals()':
-      return ok([token.decimals.toString(16).padStart(64, '0')], 200);
-    case 'symbol()':
-      return ok([abiString(token.symbol)], 300);
-    case 'name()':
-      return ok([abiString(token.name)], 300);
-    case 'transfer(address,uint256)': {
-      const to = toTronAddress(`41${parameter.slice(24, 64)}`);
-      if (simulate && typeof body.owner_address === 'string') {
-        const owner = addressOf(body.owner_address, 'owner_address');
-        const amount = /^[0-9a-fA-F]{128}$/.test(parameter) ? BigInt(`0x${parameter.slice(64)}`) : 0n;
-        if (chain.tokenBalance(owner, token.address) < amount) {
-          return { result: { code: 'CONTRACT_EXE_ERROR', message: hexMessage('REVERT opcode executed') }, energy_used: 0 };
-        }
-      }
-      return ok(['1'.padStart(64, '0')], chain.trc20TransferEnergy(token.address, to));
-    }
-    default:
-      return { result: { code: 'CONTRACT_EXE_ERROR', message: hexMessage(`REVERT: ${selector} is not simulated`) } };
-  }
+/** `getaccountresource`: `{}` for an address that is no account; zero fields left out. */
+function accountResource(chain: SimulatedChain, address: string): Record<string, unknown> {
+  if (!chain.isActivated(address)) return {};
+  const account = chain.accounts.get(address);
+  const out: Record<string, unknown> = {};
+  if (account?.freeNetUsed) out.freeNetUsed = account.freeNetUsed;
+  out.freeNetLimit = CHAIN_PARAMETERS.getFreeNetLimit;
+  if (account?.netUsed) out.NetUsed = account.netUsed;
+  if (account?.netLimit) out.NetLimit = account.netLimit;
+  out.TotalNetLimit = 43_200_000_000;
+  out.TotalNetWeight = 26_000_000_000;
+  if (account?.energyUsed) out.EnergyUsed = account.energyUsed;
+  if (account?.energyLimit) out.EnergyLimit = account.energyLimit;
+  out.TotalEnergyLimit = CHAIN_PARAMETERS.getTotalEnergyLimit;
+  out.TotalEnergyWeight = 19_000_000_000;
+  return out;
 }

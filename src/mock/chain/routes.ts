@@ -1,7 +1,8 @@
 /**
  * The simulated TRON node's HTTP API (`/wallet/*`, `/walletsolidity/*`) on the mock's pipeline:
  * public, never rate limited, answered in the node's own format (an `{ Error }` body with 200
- * for a failed call, as java-tron does). TronWeb and the TRON x402 schemes point here.
+ * for a failed call, as java-tron does), GET and POST on both, as java-tron's servlets take
+ * them. TronWeb and the TRON x402 schemes point here.
  *
  * @module
  */
@@ -24,15 +25,19 @@ function nodeArgs(ctx: RouteContext): Record<string, unknown> {
   return body;
 }
 
-/** The full node and the solidity node answer the same calls (the simulated chain has no unconfirmed blocks). */
-function serve(ctx: RouteContext): RouteResult {
-  try {
-    return { status: 200, body: nodeCall(ctx.state.chain, ctx.params.method ?? '', nodeArgs(ctx)) ?? {} };
-  } catch (error) {
-    if (error instanceof NodeError) return { status: 200, body: { Error: error.message } };
-    throw error;
-  }
+/** The full node answers on the head block's state, the solidity node on the solidified block's (SOLIDIFIED_LAG_BLOCKS behind). */
+function serveAs(solidity: boolean) {
+  return (ctx: RouteContext): RouteResult => {
+    try {
+      return { status: 200, body: nodeCall(ctx.state.chain, ctx.params.method ?? '', nodeArgs(ctx), { solidity }) ?? {} };
+    } catch (error) {
+      if (error instanceof NodeError) return { status: 200, body: { Error: error.message } };
+      throw error;
+    }
+  };
 }
+const serve = serveAs(false);
+const serveSolidity = serveAs(true);
 
 const node = { group: null, auth: 'public', raw: true } as const;
 
@@ -40,5 +45,6 @@ const node = { group: null, auth: 'public', raw: true } as const;
 export const nodeRoutes: RouteDef[] = [
   { ...node, method: 'POST', path: '/wallet/:method', handle: serve },
   { ...node, method: 'GET', path: '/wallet/:method', handle: serve },
-  { ...node, method: 'POST', path: '/walletsolidity/:method', handle: serve },
+  { ...node, method: 'POST', path: '/walletsolidity/:method', handle: serveSolidity },
+  { ...node, method: 'GET', path: '/walletsolidity/:method', handle: serveSolidity },
 ];

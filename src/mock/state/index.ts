@@ -211,6 +211,7 @@ export class MockState {
           success: fill.success,
           label: fill.label,
         }).txid,
+      targetActive: (address) => this.chain.isActivated(address),
     });
     this.orders.onRentalEnd = (target, resource, amount) => this.chain.undelegateResource(target, resource, amount);
     this.money = new Money({

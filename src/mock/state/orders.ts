@@ -144,6 +144,12 @@ export class OrderEngine {
       delegate?: (fill: { provider: string; target: string; resource: ResourceType; amount: number; duration_sec: number; success: boolean; label: string }) => string;
       /** Most orders kept (oldest finished ones forgotten first). @default Infinity */
       maxOrders?: number;
+      /**
+       * Whether an address is an account on chain. A delegation to one that is not is refused
+       * (java-tron `DelegateResourceActuator`: "Account[…] not exists"), so the order fails with
+       * TARGET_NOT_ACTIVATED instead of delegating to nowhere. Without it every target is taken.
+       */
+      targetActive?: (address: string) => boolean;
     },
   ) {
     deps.market.onChange = () => this.#scheduleLimitCheck(this.deps.now());
@@ -388,6 +394,13 @@ export class OrderEngine {
     if (!account) return;
     const now = this.deps.now();
     const run = order.runs + 1;
+    if (this.deps.targetActive && !this.deps.targetActive(order.target_address)) {
+      order.plan = null;
+      const why = `${order.target_address} is not activated on chain: providers cannot delegate to it (send it TRX first)`;
+      if (periodicRun) this.#stopPeriodic(order, 'TARGET_NOT_ACTIVATED');
+      else this.#fail(order, 'TARGET_NOT_ACTIVATED', why);
+      return;
+    }
     const confirmed: FillRecord[] = [];
     const tried = new Set(order.plan.map((p) => p.provider));
     for (const share of order.plan) {
