@@ -15,7 +15,7 @@
  * guard's own refusals are refusals. An unknown outcome is settled by the job's lookup (an order
  * or a transaction looked up by the id or Idempotency-Key it recorded; never the tool run again),
  * tried before the next spend, each lookup bounded in time; a lookup cannot wait on the
- * reconciliation it runs in, and at most {@link MAX_UNKNOWN} unknown outcomes are kept.
+ * reconciliation it runs in, and at most {@link MAX_OPEN_SPENDS} spends are open at once.
  *
  * Every log line and confirmation text is one sanitised line (src/mcp/text.ts): server text
  * cannot move the cursor, forge a line, ring the bell or write the clipboard.
@@ -96,8 +96,11 @@ const NOTHING_DONE = new Set(['VALIDATION_ERROR', 'INVALID_ADDRESS', 'INSECURE_T
 /** Answers to a replay that do not tell whether the first request was carried out. */
 export const INCONCLUSIVE = new Set([401, 403, 408, 409, 425, 429]);
 
-/** Most spends of unknown outcome kept at once; past it new spends are refused until some are found. */
-export const MAX_UNKNOWN = 16;
+/**
+ * Most spends open at once: in flight or of unknown outcome. Past it a new spend is refused at
+ * once (bounded work and memory however many calls arrive), until some finish or are found.
+ */
+export const MAX_OPEN_SPENDS = 16;
 /** How long one lookup may take before it counts as "nothing learnt" (the spend stays reserved). */
 export const LOOKUP_TIMEOUT_MS = 15_000;
 
@@ -161,6 +164,8 @@ interface Unknown {
   key: string;
   summary: string;
   held: Map<Currency, bigint>;
+  /** Currencies already settled (a later verdict on them is not counted twice). */
+  settled: Set<Currency>;
   job: SpendJob<unknown>;
 }
 
@@ -178,6 +183,7 @@ export class SpendGuard {
   readonly #spent: Record<Currency, bigint> = { TRX: 0n, USDT: 0n };
   readonly #reserved: Record<Currency, bigint> = { TRX: 0n, USDT: 0n };
   readonly #unknown = new Set<Unknown>();
+  #inFlight = 0;
   #reconciling: Promise<void> | undefined;
 
   constructor(options: {
@@ -267,15 +273,24 @@ export class SpendGuard {
     for (const line of request.lines) this.#checkCallCap(request, line);
     // A spend started by a lookup must not wait for the reconciliation that runs the lookup.
     if (this.#unknown.size && !inLookup.getStore()) await this.reconcile();
-    if (this.#unknown.size >= MAX_UNKNOWN) {
+    if (this.#unknown.size + this.#inFlight >= MAX_OPEN_SPENDS) {
       throw new SpendRefusedError(
         'SESSION_LIMIT',
-        `${request.summary}: ${this.#unknown.size} earlier spends have an unknown outcome that could not be looked up yet; nothing was sent. Try again once the service and node answer.`,
-        { limit: 'unknown outcomes', unknown: this.#unknown.size },
+        `${request.summary}: ${this.#inFlight} spends are in flight and ${this.#unknown.size} have an unknown outcome not looked up yet (at most ${MAX_OPEN_SPENDS} at once); nothing was sent. Try again when they are done.`,
+        { limit: 'open spends', in_flight: this.#inFlight, unknown: this.#unknown.size, max: MAX_OPEN_SPENDS },
       );
     }
     // From here to the reservation nothing awaits: the check and the reservation are one step.
     for (const line of request.lines) this.#checkSessionCap(request, line);
+    this.#inFlight++;
+    try {
+      return await this.#reserveAndRun(request, ask, job);
+    } finally {
+      this.#inFlight--;
+    }
+  }
+
+  async #reserveAndRun<T>(request: SpendRequest, ask: Confirmer, job: SpendJob<T>): Promise<T> {
     const held = new Map<Currency, bigint>();
     for (const { currency, atomic } of request.lines) {
       held.set(currency, (held.get(currency) ?? 0n) + atomic);
@@ -289,13 +304,13 @@ export class SpendGuard {
       throw error;
     }
     const key = randomUUID();
+    const entry: Unknown = { tool: request.tool, key, summary: request.summary, held, settled: new Set(), job: job as SpendJob<unknown> };
     let result: T;
     try {
       result = await job.run(key);
     } catch (error) {
       // The guard's own refusal (from any depth) sent nothing.
       const known: Known = error instanceof SpendRefusedError ? { outcomes: allOf(held, { state: 'none' }), what: `refused (${error.code})` } : safely(() => job.failed(error, key), held);
-      const entry: Unknown = { tool: request.tool, key, summary: request.summary, held, job: job as SpendJob<unknown> };
       const counted = this.#apply(entry, known);
       if (held.size === 0) {
         this.log(`${counted ? 'spent' : 'not spent'} ${request.tool}: ${known.what} (${codeOf(error)}; ${this.#totals(request)})`);
@@ -306,9 +321,9 @@ export class SpendGuard {
       throw unknownOutcome(error, entry, key);
     }
     const known = safely(() => job.done(result), held, 'spent');
-    this.#apply({ tool: request.tool, key, summary: request.summary, held, job: job as SpendJob<unknown> }, known);
+    this.#apply(entry, known);
     // Done means done: a currency the job did not price is counted as reserved.
-    this.#apply({ tool: request.tool, key, summary: request.summary, held, job: job as SpendJob<unknown> }, { outcomes: allOf(held, { state: 'spent' }), what: '' });
+    this.#apply(entry, { outcomes: allOf(held, { state: 'spent' }), what: '' });
     this.log(`spent ${request.tool}: ${known.what} (${this.#totals(request)})`);
     return result;
   }
@@ -361,7 +376,8 @@ export class SpendGuard {
   #apply(entry: Unknown, known: Known): boolean {
     let counted = false;
     for (const [currency, outcome] of Object.entries(known.outcomes) as Array<[Currency, Outcome]>) {
-      if (outcome.state === 'pending') continue;
+      if (outcome.state === 'pending' || entry.settled.has(currency)) continue;
+      entry.settled.add(currency);
       const held = entry.held.get(currency);
       if (held !== undefined) {
         this.#reserved[currency] -= held;

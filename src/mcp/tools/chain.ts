@@ -76,7 +76,8 @@ export const CHAIN_TOOLS = [
     async run(args, { session, signal, ask }) {
       const params = { address: args.address, energy: args.energy, bandwidth: args.bandwidth, duration: args.duration_sec, signal };
       const plan = await session.api.resources.plan(params);
-      if (plan.rentals.length === 0) return session.api.resources.ensure(params);
+      // Nothing to buy now: a cap of 0 keeps it so (a deficit that appeared meanwhile is refused, never bought unguarded).
+      if (plan.rentals.length === 0) return session.api.resources.ensure({ ...params, maxCostSun: 0 });
       const what = plan.rentals.map((r) => `${r.amount} ${r.resource}`).join(' and ');
       const summary = `Rent ${what} to ${args.address} for ${args.duration_sec ?? 3600} s (it can spend ${plan.before.energy} energy now): at most ${sunToTrx(plan.cost_sun)} TRX`;
       const { limits } = session.guard;
