@@ -15,6 +15,7 @@ import { SOLIDIFY_MARGIN_MS, chainJob, lookupTransfer } from '../../src/mcp/look
 import type { Known } from '../../src/mcp/spend.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
+import { pollUntil } from '../../src/utils/clock.js';
 import { type Hostile, type Seen, hostileServer, json } from '../security/hostile.js';
 
 let mock: MockServer;
@@ -51,14 +52,15 @@ async function proxy(tamper: (req: Seen, res: ServerResponse) => boolean | void)
   return h;
 }
 
-/** `lookup` until the TRX line is settled, at most `tries` times (the order fills in about 0.1 s). */
-async function settle(lookup: () => Promise<Known>, tries = 40): Promise<Known> {
-  let known = await lookup();
-  for (let i = 0; i < tries && known.outcomes.TRX?.state === 'pending'; i++) {
-    await new Promise((r) => setTimeout(r, 50));
-    known = await lookup();
-  }
-  return known;
+/** `lookup` until the TRX line is settled (the order fills in about 0.1 s), at most 5 s. */
+function settle(lookup: () => Promise<Known>): Promise<Known> {
+  return pollUntil<Known>(
+    async () => {
+      const known = await lookup();
+      return known.outcomes.TRX?.state === 'pending' ? { done: false as const } : { done: true as const, value: known };
+    },
+    { timeoutMs: 5_000, intervalMs: 50 },
+  );
 }
 
 describe('the journal of an ensure', () => {

@@ -13,6 +13,7 @@ import { TrxRent } from '../../src/client.js';
 import { Session } from '../../src/mcp/session.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
+import { pollUntil } from '../../src/utils/clock.js';
 import { type Hostile, type Seen, hostileServer, json } from '../security/hostile.js';
 import { KEYS, call, connect, errorOf, ok } from './helpers.js';
 
@@ -113,6 +114,57 @@ describe('send_token whose receipt poll fails', () => {
       expect(sentFromWallet() - txBefore).toBe(2);
       expect(await orderCount()).toBe(ordersBefore + 3);
       expect(second.tx_id).toMatch(/^[0-9a-f]{64}$/);
+    } finally {
+      await c.close();
+    }
+  }, 120_000);
+});
+
+describe('ensure_resources whose order answer is lost', () => {
+  test('is found by replaying its recorded key and body before the next spend: one order, its charge counted', async () => {
+    let lose = true;
+    // in front of the account API: the mock creates the order, its answers never arrive
+    const service = await proxy((req, res) => {
+      if (!lose || req.method !== 'POST' || req.url !== '/api/v1/orders') return;
+      void fetch(`${mock.url}${req.url}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': mock.apiKey, 'idempotency-key': String(req.headers['idempotency-key']) }, body: req.body })
+        .then((r) => r.text())
+        .finally(() => res.destroy());
+      return true;
+    });
+    const logs: string[] = [];
+    const session = new Session({ baseUrl: service.url, apiKey: mock.apiKey, wallet: { tron: KEYS.tron }, tronFullNode: mock.url, allowSpend: true, log: (l) => logs.push(l) });
+    const c = await connect(mock, {}, accept, session);
+    const before = await orderCount();
+    const address = fresh();
+    try {
+      const first = errorOf(await call(c.client, 'ensure_resources', { address, energy: 65_000 }, 60_000));
+      expect(first.code).toBe('CONNECTION_ERROR');
+      expect(first.details).toMatchObject({ outcome: 'unknown' });
+      expect(await orderCount()).toBe(before + 1);
+      expect(session.guard.unknownOutcomes).toBe(1);
+      const quoted = session.guard.reserved('TRX');
+      expect(quoted).toBeGreaterThan(0n);
+
+      lose = false;
+      // the next spend looks it up first (the order may still be filling: then it stays held, and the one after finds it)
+      const second = ok<{ cost_sun: number }>(await call(c.client, 'ensure_resources', { address: fresh(), energy: 65_000 }, 60_000));
+      await pollUntil(
+        async () => {
+          await session.guard.reconcile();
+          return session.guard.unknownOutcomes === 0 ? { done: true, value: undefined } : { done: false };
+        },
+        { timeoutMs: 5_000, intervalMs: 100 },
+      );
+      expect(session.guard.unknownOutcomes).toBe(0);
+      expect(logs.filter((l) => l.includes('found ensure_resources'))).toHaveLength(1);
+      // judged by the mock: one order for the first call (found, not bought again), one for the second
+      expect(await orderCount()).toBe(before + 2);
+      const [firstOrder] = (await api.orders.list({ limit: 5 })).orders.filter((o) => o.target_address === address);
+      const full = await api.orders.get(firstOrder!.id);
+      expect(full.status).toBe('FILLED');
+      // the charges, not the quotes
+      expect(session.guard.spent('TRX')).toBe(BigInt(full.total_cost_sun!) + BigInt(second.cost_sun));
+      expect(session.guard.reserved('TRX')).toBe(0n);
     } finally {
       await c.close();
     }
