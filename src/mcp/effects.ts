@@ -20,7 +20,7 @@ import { FINAL_ORDER_STATUSES } from '../schemas/orders.js';
 import type { ProgressEvent } from '../tron/engine.js';
 import { type Clock, systemClock } from '../utils/clock.js';
 import { sunToTrx } from '../utils/units.js';
-import { type Currency, type Known, type Outcome, outcomeOf } from './spend.js';
+import { type Currency, type Known, type Outcome, outcomeOf } from './outcome.js';
 
 /** How long a transfer the engine signs stays valid (its `expirationMs` default), ms. */
 export const TRANSFER_EXPIRATION_MS = 60_000;

@@ -10,7 +10,7 @@ import type { TrxRent } from '../client.js';
 import { TrxRentError } from '../errors/index.js';
 import type { CreateOrderRequest } from '../schemas/orders.js';
 import { type Effects, type OrderView, type TransferState, unsettled } from './effects.js';
-import { type Currency, INCONCLUSIVE, type Known, type SpendJob, outcomeOf } from './spend.js';
+import { type Currency, INCONCLUSIVE, type Known, type SpendJob, outcomeOf } from './outcome.js';
 
 /**
  * How far past a transaction's expiration the head block must be before it counts as expired:

@@ -27,9 +27,11 @@ import { TrxRentError, isTrxRentError } from '../errors/index.js';
 import { type Clock, systemClock } from '../utils/clock.js';
 import { atomicToDecimal } from '../utils/units.js';
 import type { ResolvedLimits } from './limits.js';
+import { type Currency, type Known, type Outcome, type SpendJob, SpendRefusedError, codeOf, money } from './outcome.js';
 import { oneLine } from './text.js';
 
-export type Currency = 'TRX' | 'USDT';
+// The guard's vocabulary lives in outcome.ts; its users import it from here.
+export { type Currency, type Known, type Outcome, type SpendJob, type SpendRefusal, INCONCLUSIVE, SpendRefusedError, codeOf, keyedPost, money, outcomeOf } from './outcome.js';
 
 /** What a tool does: reads, changes something that is not money (webhooks), or spends. */
 export type Access = 'read' | 'write' | 'spend';
@@ -39,16 +41,6 @@ export type Access = 'read' | 'write' | 'spend';
  * when the client cannot ask (no elicitation support).
  */
 export type Confirmer = (message: string) => Promise<boolean | undefined>;
-
-/** Codes of the refusals raised here (the SDK's own codes pass through unchanged). */
-export type SpendRefusal = 'READ_ONLY' | 'SPEND_LIMIT' | 'SESSION_LIMIT' | 'DECLINED' | 'CONFIRMATION_REQUIRED';
-
-/** A spend refused before anything was sent. */
-export class SpendRefusedError extends TrxRentError {
-  constructor(code: SpendRefusal, message: string, details?: Record<string, unknown>) {
-    super({ code, message, details });
-  }
-}
 
 /** One currency a spend may move, with its per-call cap. */
 export interface SpendLine {
@@ -68,34 +60,6 @@ export interface SpendRequest {
   summary: string;
 }
 
-/** What became of one currency of a spend: charged (`atomic` omitted: what was reserved), nothing, or not known yet. */
-export type Outcome = { state: 'spent'; atomic?: bigint | undefined } | { state: 'none' } | { state: 'pending' };
-
-/** What a job knows it did, per currency (a reserved currency left out is `pending`), and one line for the log. */
-export interface Known {
-  outcomes: Partial<Record<Currency, Outcome>>;
-  what: string;
-}
-
-/**
- * The work of one spend. `run` does it once; `done`/`failed` say what it did from what it
- * recorded (no network); `lookup` settles what is still pending by looking it up, never by
- * doing it again: an order or transaction by its id, or a keyed POST replayed with the SAME
- * Idempotency-Key and body (the service answers with what the first request created).
- */
-export interface SpendJob<T> {
-  run(idempotencyKey: string): Promise<T>;
-  done(result: T): Known;
-  failed(error: unknown, idempotencyKey: string): Known;
-  lookup(idempotencyKey: string, signal: AbortSignal): Promise<Known>;
-}
-
-/** Codes that mean nothing was done: refused before sending, or a definite answer of the service. */
-const NOTHING_DONE = new Set(['VALIDATION_ERROR', 'INVALID_ADDRESS', 'INSECURE_TRANSPORT', 'CONFIGURATION_ERROR', 'PROVIDER_UNAVAILABLE', 'MAINTENANCE']);
-
-/** Answers to a replay that do not tell whether the first request was carried out. */
-export const INCONCLUSIVE = new Set([401, 403, 408, 409, 425, 429]);
-
 /**
  * Most spends open at once: in flight or of unknown outcome. Past it a new spend is refused at
  * once (bounded work and memory however many calls arrive), until some finish or are found.
@@ -103,60 +67,6 @@ export const INCONCLUSIVE = new Set([401, 403, 408, 409, 425, 429]);
 export const MAX_OPEN_SPENDS = 16;
 /** How long one lookup may take before it counts as "nothing learnt" (the spend stays reserved). */
 export const LOOKUP_TIMEOUT_MS = 15_000;
-
-/**
- * Of one request (a keyed POST, or a step refused before sending): `refused`, a definite answer
- * that nothing was done (a 4xx to every attempt, refused before sending, or the guard's own
- * refusal); `unknown`, it may have been done (an attempt got no answer, a 5xx, a cancelled call).
- */
-export function outcomeOf(error: unknown): 'refused' | 'unknown' {
-  if (error instanceof SpendRefusedError) return 'refused';
-  if (!isTrxRentError(error)) return 'unknown';
-  if ((error as { outcomeUnknown?: boolean }).outcomeUnknown || error.code === 'CONNECTION_ERROR' || error.code === 'TIMEOUT') return 'unknown';
-  // A 2xx that failed to parse (INVALID_RESPONSE) or a 3xx was an answer that may mean done.
-  return (error.status !== undefined && error.status >= 400 && error.status < 500) || (error.status === undefined && NOTHING_DONE.has(error.code)) || (error.status === 503 && NOTHING_DONE.has(error.code))
-    ? 'refused'
-    : 'unknown';
-}
-
-/**
- * The job of a spend that is one keyed POST (create_order, withdraw): replaying it with the same
- * key is the lookup. `charged` gives the charge once the answer shows it (default: what was reserved).
- */
-export function keyedPost<T>(
-  currency: Currency,
-  post: (idempotencyKey: string, signal?: AbortSignal) => Promise<T>,
-  describe: (result: T) => string,
-  charged?: (result: T) => bigint | undefined,
-): SpendJob<T> {
-  const done = (result: T): Known => ({ outcomes: { [currency]: { state: 'spent', atomic: charged?.(result) } }, what: describe(result) });
-  const nothing = (error: unknown): Known => ({ outcomes: { [currency]: { state: 'none' } }, what: `refused (${codeOf(error)})` });
-  return {
-    run: (key) => post(key),
-    done,
-    failed: (error) => (outcomeOf(error) === 'refused' ? nothing(error) : { outcomes: {}, what: `no answer (${codeOf(error)})` }),
-    async lookup(key, signal) {
-      try {
-        return done(await post(key, signal));
-      } catch (error) {
-        // Rate limits, timeouts and auth come before the service looks the key up: they say
-        // nothing about the first request. Any other definite refusal of the same body does.
-        if (outcomeOf(error) === 'refused' && !INCONCLUSIVE.has((error as TrxRentError).status ?? 0)) return nothing(error);
-        return { outcomes: {}, what: `still unknown (${codeOf(error)})` };
-      }
-    },
-  };
-}
-
-/** `5.85 TRX` */
-export function money(atomic: bigint, currency: Currency): string {
-  return `${atomicToDecimal(atomic, 6)} ${currency}`;
-}
-
-/** The error's code, for a log line. */
-export function codeOf(error: unknown): string {
-  return isTrxRentError(error) ? error.code : error instanceof Error && error.name === 'AbortError' ? 'CANCELLED' : 'ERROR';
-}
 
 /** A spend of unknown outcome: what it still holds, per currency, until its job's lookup settles it. */
 interface Unknown {

@@ -41,7 +41,9 @@ async function proxy(tamper: (req: Seen, res: ServerResponse) => boolean | void)
     void (async () => {
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && !['host', 'connection', 'content-length'].includes(k)) headers[k] = v;
-      const upstream = await fetch(`${mock.url}${req.url}`, { method: req.method, headers, body: req.method === 'GET' ? undefined : req.body });
+      const forward = () => fetch(`${mock.url}${req.url}`, { method: req.method, headers, body: req.method === 'GET' ? undefined : req.body });
+      // one retry: a pooled connection the mock closed meanwhile is the proxy's fault, not the test's subject
+      const upstream = await forward().catch(forward);
       const body = await upstream.text();
       if (tamper(req, res) === true) return;
       res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
