@@ -179,7 +179,9 @@ export class Effects {
       }
     }
     outcomes.TRX = trx.state === 'spent' ? { state: 'spent', atomic: charge } : trx;
-    return { outcomes, what: parts.join('; ') };
+    const orderIds = this.#slots.flatMap((s) => (s.order ? [s.order.id] : []));
+    const ids = { ...(orderIds.length ? { order_ids: orderIds } : {}), ...(this.transfer && this.transfer.sent !== false ? { tx_id: this.transfer.tx_id, expiration: this.transfer.expiration } : {}) };
+    return { outcomes, what: parts.join('; '), ids };
   }
 }
 

@@ -28,6 +28,8 @@ export type Outcome = { state: 'spent'; atomic?: bigint | undefined } | { state:
 export interface Known {
   outcomes: Partial<Record<Currency, Outcome>>;
   what: string;
+  /** Ids an agent can look up itself (snake_case, e.g. `tx_id`, `order_ids`), added to an unknown outcome's error details. */
+  ids?: Record<string, unknown> | undefined;
 }
 
 /**

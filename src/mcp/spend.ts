@@ -228,7 +228,7 @@ export class SpendGuard {
       }
       this.#unknown.add(entry);
       this.log(`outcome unknown ${request.tool}: ${request.summary}; ${known.what}; stays reserved until looked up (idempotency key ${key}) (${this.#totals(request)})`);
-      throw unknownOutcome(error, entry, key);
+      throw unknownOutcome(error, entry, key, known.ids);
     }
     const known = safely(() => job.done(result), held, 'spent');
     this.#apply(entry, known);
@@ -355,7 +355,7 @@ function safely(verdict: () => Known, held: Map<Currency, bigint>, fallback: 'pe
 }
 
 /** The error of a spend whose outcome is unknown: the SDK's code, and what the agent should know. */
-function unknownOutcome(error: unknown, entry: Unknown, key: string): TrxRentError {
+function unknownOutcome(error: unknown, entry: Unknown, key: string, ids?: Record<string, unknown>): TrxRentError {
   const base = isTrxRentError(error) ? error : undefined;
   const held = [...entry.held].map(([currency, atomic]) => money(atomic, currency)).join(' and ');
   return new TrxRentError({
@@ -365,7 +365,7 @@ function unknownOutcome(error: unknown, entry: Unknown, key: string): TrxRentErr
       `${base?.message ?? String((error as Error)?.message ?? error)} The outcome is unknown: it may have gone through. ` +
       `${held} stays reserved against the caps until the server looks it up by what it recorded (the order, the transaction, idempotency key ${key}; checked before the next spend). ` +
       'Check list_orders (or get_balance) before trying again: running the tool again would be a new spend.',
-    details: { ...base?.details, outcome: 'unknown', idempotency_key: key },
+    details: { ...base?.details, ...ids, outcome: 'unknown', idempotency_key: key },
     requestId: base?.requestId,
     cause: error,
   });

@@ -83,9 +83,12 @@ describe('send_token whose receipt poll fails', () => {
       const first = errorOf(await call(c.client, 'send_token', { token: 'USDT', to: paid, amount: '1.5' }, 60_000));
       expect(first.code, first.message).toBe('NODE_ERROR');
       expect(first.message).toMatch(/outcome is unknown/);
-      expect(first.details).toMatchObject({ outcome: 'unknown', idempotency_key: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+      expect(first.details).toMatchObject({ outcome: 'unknown', idempotency_key: expect.stringMatching(/^[0-9a-f-]{36}$/), tx_id: expect.stringMatching(/^[0-9a-f]{64}$/), order_ids: [expect.any(String)] });
       // the broadcast did go through: the chain paid the recipient
       expect(mock.state.chain.tokenBalance(paid, USDT)).toBe(1_500_000n);
+      // the error names the transaction that paid (the one id to look up)
+      const paying = [...mock.state.chain.transactions.values()].filter((t) => t.transfer?.to === paid);
+      expect(paying.map((t) => t.txid)).toEqual([first.details!.tx_id]);
       expect(logs.some((l) => /outcome unknown send_token: .*transfer [0-9a-f]{64} signed and maybe broadcast/.test(l))).toBe(true);
       // the tokens stay counted (reserved), the rental's charge is known (its order FILLED)
       expect(session.guard.reserved('USDT')).toBe(1_500_000n);

@@ -4,6 +4,8 @@
  * energy rented, not burnt). Both spend under the same guard as create_order and withdraw:
  * --allow-spend, the per-call and session caps, the user's confirmation. The rental is priced
  * first and the order pinned to that cost, so it cannot cost more than what was approved.
+ * Each run keeps a journal (`../effects.ts`: the order requests, the orders, the signed tx id):
+ * an unknown outcome is settled by looking those up (`../lookups.ts`), never by running again.
  */
 import * as z from 'zod';
 import { TrxRentError } from '../../errors/index.js';
