@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TrxRent } from '../../src/client.js';
+import { TrxRentError } from '../../src/errors/index.js';
 import { Effects, recordingFetch } from '../../src/mcp/effects.js';
 import { SOLIDIFY_MARGIN_MS, chainJob, lookupTransfer } from '../../src/mcp/lookups.js';
 import type { Known } from '../../src/mcp/spend.js';
@@ -133,6 +134,26 @@ describe('the journal of an ensure', () => {
     const known = job.failed(error, 'k-refused-1');
     expect(known.outcomes.TRX).toEqual({ state: 'none' });
     expect(known.what).toMatch(/ENERGY order refused by the service/);
+  });
+});
+
+describe('the journal pairs requests and orders', () => {
+  test('an energy and a bandwidth order: each request with its order; a refused one is nothing, the filled one its charge', () => {
+    const fx = new Effects();
+    fx.noteRequest('k', JSON.stringify({ resource_type: 'ENERGY', amount: 65_000 }));
+    fx.noteRequest('k', JSON.stringify({ resource_type: 'ENERGY', amount: 65_000 })); // a retry: the same request
+    fx.noteRequest('k:bw', JSON.stringify({ resource_type: 'BANDWIDTH', amount: 1_000 }));
+    fx.onProgress({ step: 'ordered', order: { id: 'e1', status: 'PENDING', resource_type: 'ENERGY' } as never });
+    expect(fx.slots.map((s) => [s.key, s.order?.id])).toEqual([
+      ['k', 'e1'],
+      ['k:bw', undefined],
+    ]);
+    expect(fx.known().outcomes.TRX).toEqual({ state: 'pending' });
+    fx.onProgress({ step: 'filled', order: { id: 'e1', status: 'FILLED', resource_type: 'ENERGY', total_cost_sun: 2_000_000 } as never });
+    const refusal = new TrxRentError({ code: 'INSUFFICIENT_BALANCE', message: 'no', status: 400 });
+    Object.defineProperty(refusal, 'idempotencyKey', { value: 'k:bw' });
+    fx.noteError(new TrxRentError({ code: 'INSUFFICIENT_BALANCE', message: 'renting failed', details: { transfer_sent: false }, cause: refusal }));
+    expect(fx.known()).toMatchObject({ outcomes: { TRX: { state: 'spent', atomic: 2_000_000n } }, ids: { order_ids: ['e1'] } });
   });
 });
 

@@ -64,10 +64,11 @@ async function proxy(tamper: (req: Seen, res: ServerResponse) => boolean | void)
 describe('send_token whose receipt poll fails', () => {
   test('is found by its tx id, never sent again: the recipient is paid once, the log says found, the server answers throughout', async () => {
     let failing = true;
-    // The node answers gettransactioninfobyid with 503s and 429s while `failing`; the rest passes.
+    let faults = 0;
+    // The node answers gettransactioninfobyid with 503s and 429s in turn while `failing`; the rest passes.
     const node = await proxy((req, res) => {
       if (!failing || req.url !== '/wallet/gettransactioninfobyid') return;
-      if (Math.random() < 0.5) json(res, 503, { Error: 'unavailable' });
+      if (faults++ % 2 === 0) json(res, 503, { Error: 'unavailable' });
       else json(res, 429, { Error: 'rate limited' }, { 'retry-after': '0' });
       return true;
     });
