@@ -14,6 +14,7 @@ import { X402Client, type PaymentQuote } from '../x402/client.js';
 import { evmPayer, tronPayer, type Payer } from '../x402/payers.js';
 import type { Logger } from '../http/log.js';
 import { resolveLimits, type SpendLimits } from './limits.js';
+import { recordingFetch } from './effects.js';
 import { oneLine } from './text.js';
 import { SpendGuard, SpendRefusedError, type Confirmer } from './spend.js';
 
@@ -87,7 +88,8 @@ export class Session {
       baseUrl: options.baseUrl,
       // '' rather than undefined: the SDK would fall back to process.env; the caller decided.
       apiKey: options.apiKey ?? '',
-      fetch: options.fetch,
+      // Order requests are noted by the spend that sends them (its journal: effects.ts).
+      fetch: recordingFetch(options.fetch),
       // ensure_resources and send_token read the same node as x402 payments.
       tronNode: options.tronFullNode,
       headers: options.userAgent ? { 'user-agent': options.userAgent } : undefined,

@@ -1,30 +1,37 @@
 /**
  * Money control of one `trx-rent mcp` process, shared by every session and transport (stdio and
  * each streamable-HTTP session): read-only unless spending was allowed, per-call caps and a
- * process-wide cap (per currency) on order costs and withdrawals, the user's confirmation before
- * each spend (a client that cannot ask is refused unless the server was started to spend
- * without confirmation), and a line on stderr for every spend. x402 payments are capped by the
- * x402 client's own spend control (`maxPayment`, `budget`, one client per process); their
- * confirmation and log lines come through here too.
+ * process-wide cap (per currency) on order costs, withdrawals and token sends, the user's
+ * confirmation before each spend (a client that cannot ask is refused unless the server was
+ * started to spend without confirmation), and a line on stderr for every spend. x402 payments
+ * are capped by the x402 client's own spend control (`maxPayment`, `budget`, one client per
+ * process); their confirmation and log lines come through here too.
  *
- * A spend is reserved before anything is sent (concurrent calls, from any session, cannot
- * overrun the cap), released when the service refused it with a definite answer (nothing was
- * created), and kept when the outcome is unknown: an attempt got no answer (connection lost,
- * timeout; even if a retry then got a 4xx), a 5xx, or a cancelled call. An unknown outcome stays
- * reserved until the order or withdrawal is found by replaying its Idempotency-Key (tried before
- * the next spend; the key makes a second creation impossible) or the process ends.
+ * A spend is reserved before anything is sent, every currency it may move at once (send_token:
+ * the tokens and the rental's TRX), so concurrent calls from any session cannot overrun a cap.
+ * What happens next is the job's to say (see {@link SpendJob}): done, it counts what was charged
+ * (the order's total_cost_sun, the receipt's fee), not the quote; failed, what the job knows it
+ * did: nothing (released), something (counted), or maybe (outcome unknown: kept reserved). The
+ * guard's own refusals are refusals. An unknown outcome is settled by the job's lookup (an order
+ * or a transaction looked up by the id or Idempotency-Key it recorded; never the tool run again),
+ * tried before the next spend, each lookup bounded in time; a lookup cannot wait on the
+ * reconciliation it runs in, and at most {@link MAX_OPEN_SPENDS} spends are open at once.
  *
  * Every log line and confirmation text is one sanitised line (src/mcp/text.ts): server text
  * cannot move the cursor, forge a line, ring the bell or write the clipboard.
  * @module
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { TrxRentError, isTrxRentError } from '../errors/index.js';
+import { type Clock, systemClock } from '../utils/clock.js';
 import { atomicToDecimal } from '../utils/units.js';
 import type { ResolvedLimits } from './limits.js';
+import { type Currency, type Known, type Outcome, type SpendJob, SpendRefusedError, codeOf, money } from './outcome.js';
 import { oneLine } from './text.js';
 
-export type Currency = 'TRX' | 'USDT';
+// The guard's vocabulary lives in outcome.ts; its users import it from here.
+export { type Currency, type Known, type Outcome, type SpendJob, type SpendRefusal, INCONCLUSIVE, SpendRefusedError, codeOf, keyedPost, money, outcomeOf } from './outcome.js';
 
 /** What a tool does: reads, changes something that is not money (webhooks), or spends. */
 export type Access = 'read' | 'write' | 'spend';
@@ -35,65 +42,45 @@ export type Access = 'read' | 'write' | 'spend';
  */
 export type Confirmer = (message: string) => Promise<boolean | undefined>;
 
-/** Codes of the refusals raised here (the SDK's own codes pass through unchanged). */
-export type SpendRefusal = 'READ_ONLY' | 'SPEND_LIMIT' | 'SESSION_LIMIT' | 'DECLINED' | 'CONFIRMATION_REQUIRED';
-
-/** A spend refused before anything was sent. */
-export class SpendRefusedError extends TrxRentError {
-  constructor(code: SpendRefusal, message: string, details?: Record<string, unknown>) {
-    super({ code, message, details });
-  }
-}
-
-export interface SpendRequest {
-  /** The tool, for the log. */
-  tool: string;
+/** One currency a spend may move, with its per-call cap. */
+export interface SpendLine {
   currency: Currency;
   /** Most this call can move, in 6-decimal units (SUN for TRX). */
   atomic: bigint;
   /** The per-call cap and its name, or undefined when this kind of spend is off. */
   cap: { atomic: bigint | undefined; flag: string; off: string };
+}
+
+/** One spend: every currency it may move, reserved together. */
+export interface SpendRequest {
+  /** The tool, for the log. */
+  tool: string;
+  lines: SpendLine[];
   /** One line for the confirmation and the log, e.g. `rent 65000 ENERGY … for at most 5.85 TRX`. */
   summary: string;
 }
 
 /**
- * Sends the keyed POST with `idempotencyKey` (the same key on a replay). `signal` is given on a
- * replay (the original call's signal may be gone); the first run uses the call's own.
+ * Most spends open at once: in flight or of unknown outcome. Past it a new spend is refused at
+ * once (bounded work and memory however many calls arrive), until some finish or are found.
  */
-export type KeyedRun<T> = (idempotencyKey: string, signal?: AbortSignal) => Promise<T>;
+export const MAX_OPEN_SPENDS = 16;
+/** How long one lookup may take before it counts as "nothing learnt" (the spend stays reserved). */
+export const LOOKUP_TIMEOUT_MS = 15_000;
 
-/** A spend whose outcome is unknown: reserved until found by its key. */
-interface Unknown<T = unknown> {
-  request: SpendRequest;
+/** A spend of unknown outcome: what it still holds, per currency, until its job's lookup settles it. */
+interface Unknown {
+  tool: string;
   key: string;
-  run: KeyedRun<T>;
-  describe: (result: T) => string;
+  summary: string;
+  held: Map<Currency, bigint>;
+  /** Currencies already settled (a later verdict on them is not counted twice). */
+  settled: Set<Currency>;
+  job: SpendJob<unknown>;
 }
 
-/** Codes that mean nothing was done: refused before sending, or a definite answer of the service. */
-const NOTHING_DONE = new Set(['VALIDATION_ERROR', 'INVALID_ADDRESS', 'INSECURE_TRANSPORT', 'CONFIGURATION_ERROR', 'PROVIDER_UNAVAILABLE', 'MAINTENANCE']);
-
-/** Answers to a replay that do not tell whether the first request was carried out. */
-const INCONCLUSIVE = new Set([401, 403, 408, 409, 425, 429]);
-
-/**
- * `refused`: a definite answer that nothing was done (a 4xx to every attempt, or refused before
- * sending). `unknown`: it may have been done (an attempt got no answer, a 5xx, a cancelled call).
- */
-export function outcomeOf(error: unknown): 'refused' | 'unknown' {
-  if (!isTrxRentError(error)) return 'unknown';
-  if ((error as { outcomeUnknown?: boolean }).outcomeUnknown || error.code === 'CONNECTION_ERROR' || error.code === 'TIMEOUT') return 'unknown';
-  // A 2xx that failed to parse (INVALID_RESPONSE) or a 3xx was an answer that may mean done.
-  return (error.status !== undefined && error.status >= 400 && error.status < 500) || (error.status === undefined && NOTHING_DONE.has(error.code)) || (error.status === 503 && NOTHING_DONE.has(error.code))
-    ? 'refused'
-    : 'unknown';
-}
-
-/** `5.85 TRX` */
-export function money(atomic: bigint, currency: Currency): string {
-  return `${atomicToDecimal(atomic, 6)} ${currency}`;
-}
+/** Set while a lookup runs: a spend started from inside it does not wait for the reconciliation it is part of. */
+const inLookup = new AsyncLocalStorage<true>();
 
 export class SpendGuard {
   readonly allowSpend: boolean;
@@ -101,16 +88,30 @@ export class SpendGuard {
   readonly spendWithoutConfirmation: boolean;
   readonly limits: ResolvedLimits;
   readonly #log: (line: string) => void;
+  readonly #clock: Clock;
+  readonly #lookupTimeoutMs: number;
   readonly #spent: Record<Currency, bigint> = { TRX: 0n, USDT: 0n };
   readonly #reserved: Record<Currency, bigint> = { TRX: 0n, USDT: 0n };
   readonly #unknown = new Set<Unknown>();
+  #inFlight = 0;
   #reconciling: Promise<void> | undefined;
 
-  constructor(options: { allowSpend: boolean; spendWithoutConfirmation?: boolean | undefined; limits: ResolvedLimits; log: (line: string) => void }) {
+  constructor(options: {
+    allowSpend: boolean;
+    spendWithoutConfirmation?: boolean | undefined;
+    limits: ResolvedLimits;
+    log: (line: string) => void;
+    /** Times the lookups (tests: a virtual clock). @default systemClock */
+    clock?: Clock | undefined;
+    /** @default LOOKUP_TIMEOUT_MS */
+    lookupTimeoutMs?: number | undefined;
+  }) {
     this.allowSpend = options.allowSpend;
     this.spendWithoutConfirmation = Boolean(options.spendWithoutConfirmation);
     this.limits = options.limits;
     this.#log = options.log;
+    this.#clock = options.clock ?? systemClock;
+    this.#lookupTimeoutMs = options.lookupTimeoutMs ?? LOOKUP_TIMEOUT_MS;
   }
 
   /** Spent so far by this server process, per currency, in 6-decimal units. */
@@ -174,12 +175,140 @@ export class SpendGuard {
   }
 
   /**
-   * Caps, reservation, confirmation, then `run` with a fresh Idempotency-Key. The reservation
-   * becomes spent when `run` succeeds, is released when the service refused with a definite
-   * answer, and stays reserved while the outcome is unknown (see the module comment).
+   * Caps, reservation (every line at once), confirmation, then the job with a fresh
+   * Idempotency-Key. Done: its charge is spent. Failed: what the job knows it did is settled at
+   * once, the rest stays reserved as an unknown outcome (see the module comment).
    */
-  async spend<T>(request: SpendRequest, ask: Confirmer, run: KeyedRun<T>, describe: (result: T) => string): Promise<T> {
-    const { currency, atomic, cap } = request;
+  async spend<T>(request: SpendRequest, ask: Confirmer, job: SpendJob<T>): Promise<T> {
+    for (const line of request.lines) this.#checkCallCap(request, line);
+    // A spend started by a lookup must not wait for the reconciliation that runs the lookup.
+    if (this.#unknown.size && !inLookup.getStore()) await this.reconcile();
+    if (this.#unknown.size + this.#inFlight >= MAX_OPEN_SPENDS) {
+      throw new SpendRefusedError(
+        'SESSION_LIMIT',
+        `${request.summary}: ${this.#inFlight} spends are in flight and ${this.#unknown.size} have an unknown outcome not looked up yet (at most ${MAX_OPEN_SPENDS} at once); nothing was sent. Try again when they are done.`,
+        { limit: 'open spends', in_flight: this.#inFlight, unknown: this.#unknown.size, max: MAX_OPEN_SPENDS },
+      );
+    }
+    // From here to the reservation nothing awaits: the check and the reservation are one step.
+    for (const line of request.lines) this.#checkSessionCap(request, line);
+    this.#inFlight++;
+    try {
+      return await this.#reserveAndRun(request, ask, job);
+    } finally {
+      this.#inFlight--;
+    }
+  }
+
+  async #reserveAndRun<T>(request: SpendRequest, ask: Confirmer, job: SpendJob<T>): Promise<T> {
+    const held = new Map<Currency, bigint>();
+    for (const { currency, atomic } of request.lines) {
+      held.set(currency, (held.get(currency) ?? 0n) + atomic);
+      this.#reserved[currency] += atomic;
+    }
+    try {
+      await this.confirm(ask, request.summary);
+    } catch (error) {
+      this.#release(held);
+      this.log(`refused ${request.tool}: ${request.summary} (${codeOf(error)})`);
+      throw error;
+    }
+    const key = randomUUID();
+    const entry: Unknown = { tool: request.tool, key, summary: request.summary, held, settled: new Set(), job: job as SpendJob<unknown> };
+    let result: T;
+    try {
+      result = await job.run(key);
+    } catch (error) {
+      // The guard's own refusal (from any depth) sent nothing.
+      const known: Known = error instanceof SpendRefusedError ? { outcomes: allOf(held, { state: 'none' }), what: `refused (${error.code})` } : safely(() => job.failed(error, key), held);
+      const counted = this.#apply(entry, known);
+      if (held.size === 0) {
+        this.log(`${counted ? 'spent' : 'not spent'} ${request.tool}: ${known.what} (${codeOf(error)}; ${this.#totals(request)})`);
+        throw error;
+      }
+      this.#unknown.add(entry);
+      this.log(`outcome unknown ${request.tool}: ${request.summary}; ${known.what}; stays reserved until looked up (idempotency key ${key}) (${this.#totals(request)})`);
+      throw unknownOutcome(error, entry, key, known.ids);
+    }
+    const known = safely(() => job.done(result), held, 'spent');
+    this.#apply(entry, known);
+    // Done means done: a currency the job did not price is counted as reserved.
+    this.#apply(entry, { outcomes: allOf(held, { state: 'spent' }), what: '' });
+    this.log(`spent ${request.tool}: ${known.what} (${this.#totals(request)})`);
+    return result;
+  }
+
+  /**
+   * Looks up every spend of unknown outcome with its job's lookup (never its run), each bounded
+   * by the lookup timeout. Found: counted (its charge). Nothing done: released. Still unknown:
+   * stays reserved. One reconciliation at a time; concurrent callers wait for the same one; a
+   * call from inside a lookup returns at once.
+   */
+  reconcile(): Promise<void> {
+    if (inLookup.getStore()) return Promise.resolve();
+    this.#reconciling ??= Promise.all([...this.#unknown].map((entry) => this.#lookUp(entry))).then(
+      () => (this.#reconciling = undefined),
+      () => (this.#reconciling = undefined),
+    );
+    return this.#reconciling;
+  }
+
+  async #lookUp(entry: Unknown): Promise<void> {
+    const controller = new AbortController();
+    const timeout = new AbortController();
+    // The deadline: aborts the lookup's requests, and stops waiting for one that ignores its signal.
+    const expired = this.#clock.sleep(this.#lookupTimeoutMs, timeout.signal).then(() => {
+      controller.abort(new TrxRentError({ code: 'TIMEOUT', message: `lookup of ${entry.tool} (idempotency key ${entry.key}) took over ${this.#lookupTimeoutMs} ms` }));
+      return undefined;
+    }, () => undefined);
+    let known: Known | undefined;
+    try {
+      known = await inLookup.run(true, () => Promise.race([entry.job.lookup(entry.key, controller.signal), expired]));
+    } catch {
+      known = undefined; // nothing learnt: stays reserved
+    } finally {
+      timeout.abort();
+    }
+    if (!known || !this.#unknown.has(entry)) return;
+    const before = new Map(entry.held);
+    const counted = this.#apply(entry, known);
+    if (entry.held.size === before.size && [...entry.held].every(([c, a]) => before.get(c) === a)) return;
+    const totals = this.#totals({ lines: [...before.keys()].map((currency) => ({ currency })) });
+    if (entry.held.size === 0) {
+      this.#unknown.delete(entry);
+      this.log(`${counted ? 'found' : 'not spent'} ${entry.tool} (idempotency key ${entry.key}): ${known.what}${counted ? '' : '; reservation released'} (${totals})`);
+    } else {
+      this.log(`found in part ${entry.tool} (idempotency key ${entry.key}): ${known.what}; the rest stays reserved (${totals})`);
+    }
+  }
+
+  /** Settles what `known` says of `entry`'s held lines; true when anything was counted as spent. */
+  #apply(entry: Unknown, known: Known): boolean {
+    let counted = false;
+    for (const [currency, outcome] of Object.entries(known.outcomes) as Array<[Currency, Outcome]>) {
+      if (outcome.state === 'pending' || entry.settled.has(currency)) continue;
+      entry.settled.add(currency);
+      const held = entry.held.get(currency);
+      if (held !== undefined) {
+        this.#reserved[currency] -= held;
+        entry.held.delete(currency);
+      }
+      if (outcome.state === 'spent') {
+        // The charge once known; a currency nobody reserved (a fee burnt) still counts.
+        const charge = outcome.atomic ?? held ?? 0n;
+        this.#spent[currency] += charge > 0n ? charge : 0n;
+        counted = true;
+      }
+    }
+    return counted;
+  }
+
+  #release(held: Map<Currency, bigint>): void {
+    for (const [currency, atomic] of held) this.#reserved[currency] -= atomic;
+    held.clear();
+  }
+
+  #checkCallCap(request: SpendRequest, { currency, atomic, cap }: SpendLine): void {
     if (cap.atomic === undefined) throw new SpendRefusedError('SPEND_LIMIT', cap.off, { limit: cap.flag });
     if (atomic > cap.atomic) {
       throw new SpendRefusedError(
@@ -188,97 +317,55 @@ export class SpendGuard {
         { limit: cap.flag, cap: atomicToDecimal(cap.atomic, 6), amount: atomicToDecimal(atomic, 6), currency },
       );
     }
-    if (this.#unknown.size) await this.reconcile();
-    if (atomic > this.remaining(currency)) {
-      const held = this.#reserved[currency];
-      throw new SpendRefusedError(
-        'SESSION_LIMIT',
-        `${request.summary}: over the server's cap (${money(this.#spent[currency], currency)} spent${held ? ` and ${money(held, currency)} reserved (in flight or outcome unknown)` : ''} of ${money(this.limits.sessionAtomic, currency)}, --session-limit, shared by every session of this server); nothing was sent.`,
-        { limit: '--session-limit', spent: atomicToDecimal(this.#spent[currency], 6), reserved: atomicToDecimal(held, 6), cap: atomicToDecimal(this.limits.sessionAtomic, 6), currency },
-      );
-    }
-    this.#reserved[currency] += atomic;
-    try {
-      await this.confirm(ask, request.summary);
-    } catch (error) {
-      this.#settle(request, false);
-      this.log(`refused ${request.tool}: ${request.summary} (${(error as TrxRentError).code ?? 'DECLINED'})`);
-      throw error;
-    }
-    const key = randomUUID();
-    let result: T;
-    try {
-      result = await run(key);
-    } catch (error) {
-      if (outcomeOf(error) === 'refused') {
-        this.#settle(request, false);
-        this.log(`not spent ${request.tool}: refused (${(error as TrxRentError).code})`);
-        throw error;
-      }
-      this.#unknown.add({ request, key, run: run as KeyedRun<unknown>, describe: describe as (r: unknown) => string });
-      this.log(`outcome unknown ${request.tool}: ${request.summary}; stays reserved until found by its idempotency key ${key} (${this.#total(currency)})`);
-      throw unknownOutcome(error, request, key);
-    }
-    this.#settle(request, true);
-    this.log(`spent ${request.tool}: ${describe(result)} (${this.#total(currency)})`);
-    return result;
   }
 
-  /**
-   * Looks for every spend of unknown outcome by replaying its keyed POST once (the same key and
-   * body: the service answers with what it created, or creates it now within the reservation the
-   * user approved). Found: spent. A definite refusal: released. Still no answer: stays reserved.
-   * One reconciliation at a time; concurrent callers wait for the same one.
-   */
-  reconcile(): Promise<void> {
-    this.#reconciling ??= this.#reconcileAll().finally(() => (this.#reconciling = undefined));
-    return this.#reconciling;
-  }
-
-  async #reconcileAll(): Promise<void> {
-    for (const entry of [...this.#unknown]) {
-      const { request, key } = entry;
-      let result: unknown;
-      try {
-        result = await entry.run(key, AbortSignal.timeout(30_000));
-      } catch (error) {
-        // Rate limits, timeouts and auth come before the service looks the key up: they say
-        // nothing about the first request. Any other definite refusal of the same body does.
-        if (outcomeOf(error) === 'refused' && !INCONCLUSIVE.has((error as TrxRentError).status ?? 0)) {
-          this.#unknown.delete(entry);
-          this.#settle(request, false);
-          this.log(`not spent ${request.tool} (idempotency key ${key}): the service refused it (${(error as TrxRentError).code}); reservation released`);
-        }
-        continue;
-      }
-      this.#unknown.delete(entry);
-      this.#settle(request, true);
-      this.log(`found ${request.tool} (idempotency key ${key}): ${entry.describe(result)} (${this.#total(request.currency)})`);
-    }
-  }
-
-  #settle(request: SpendRequest, spent: boolean): void {
-    this.#reserved[request.currency] -= request.atomic;
-    if (spent) this.#spent[request.currency] += request.atomic;
-  }
-
-  #total(currency: Currency): string {
+  #checkSessionCap(request: SpendRequest, { currency }: SpendLine): void {
+    const atomic = request.lines.filter((l) => l.currency === currency).reduce((sum, l) => sum + l.atomic, 0n);
+    if (atomic <= this.remaining(currency)) return;
     const held = this.#reserved[currency];
-    return `server total ${money(this.#spent[currency], currency)}${held ? ` + ${money(held, currency)} reserved` : ''} of ${money(this.limits.sessionAtomic, currency)}`;
+    throw new SpendRefusedError(
+      'SESSION_LIMIT',
+      `${request.summary}: over the server's cap (${money(this.#spent[currency], currency)} spent${held ? ` and ${money(held, currency)} reserved (in flight or outcome unknown)` : ''} of ${money(this.limits.sessionAtomic, currency)}, --session-limit, shared by every session of this server); nothing was sent.`,
+      { limit: '--session-limit', spent: atomicToDecimal(this.#spent[currency], 6), reserved: atomicToDecimal(held, 6), cap: atomicToDecimal(this.limits.sessionAtomic, 6), currency },
+    );
+  }
+
+  #totals(request: { lines: Array<{ currency: Currency }> }): string {
+    const currencies = [...new Set(request.lines.map((l) => l.currency))];
+    return currencies
+      .map((currency) => {
+        const held = this.#reserved[currency];
+        return `server total ${money(this.#spent[currency], currency)}${held ? ` + ${money(held, currency)} reserved` : ''} of ${money(this.limits.sessionAtomic, currency)}`;
+      })
+      .join('; ');
+  }
+}
+
+function allOf(held: Map<Currency, bigint>, outcome: Outcome): Partial<Record<Currency, Outcome>> {
+  return Object.fromEntries([...held.keys()].map((c) => [c, outcome]));
+}
+
+/** A job's verdict, or (should the job itself throw) the safe one: everything `fallback`. */
+function safely(verdict: () => Known, held: Map<Currency, bigint>, fallback: 'pending' | 'spent' = 'pending'): Known {
+  try {
+    return verdict();
+  } catch {
+    return { outcomes: fallback === 'spent' ? allOf(held, { state: 'spent' }) : {}, what: fallback === 'spent' ? 'done' : 'outcome unknown' };
   }
 }
 
 /** The error of a spend whose outcome is unknown: the SDK's code, and what the agent should know. */
-function unknownOutcome(error: unknown, request: SpendRequest, key: string): TrxRentError {
+function unknownOutcome(error: unknown, entry: Unknown, key: string, ids?: Record<string, unknown>): TrxRentError {
   const base = isTrxRentError(error) ? error : undefined;
+  const held = [...entry.held].map(([currency, atomic]) => money(atomic, currency)).join(' and ');
   return new TrxRentError({
     code: base?.code ?? 'OUTCOME_UNKNOWN',
     status: base?.status,
     message:
       `${base?.message ?? String((error as Error)?.message ?? error)} The outcome is unknown: it may have gone through. ` +
-      `Its amount (${money(request.atomic, request.currency)}) stays reserved against the caps until the server finds it by its idempotency key (checked before the next spend). ` +
-      'Check list_orders (or get_balance) before trying again.',
-    details: { ...base?.details, outcome: 'unknown', idempotency_key: key },
+      `${held} stays reserved against the caps until the server looks it up by what it recorded (the order, the transaction, idempotency key ${key}; checked before the next spend). ` +
+      'Check list_orders (or get_balance) before trying again: running the tool again would be a new spend.',
+    details: { ...base?.details, ...ids, outcome: 'unknown', idempotency_key: key },
     requestId: base?.requestId,
     cause: error,
   });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TrxRent } from '../../src/client.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
+import { sunToTrx } from '../../src/utils/units.js';
 import { KEYS, call, connect, errorOf, ok, type Connected } from './helpers.js';
 
 let mock: MockServer;
@@ -112,7 +113,11 @@ describe('send_token', () => {
       expect(mock.state.chain.tokenBalance(to, USDT)).toBe(2_500_000n);
       expect(asked).toHaveLength(1);
       expect(asked[0]).toMatch(/Send 2\.5 USDT from T\w+ to T\w+, renting 130000 energy for at most [\d.]+ TRX instead of burning 13 TRX/);
-      expect(logs.filter((l) => l.includes('spent send_token'))).toHaveLength(2);
+      // one spend, both currencies; the TRX counted is the charge (rental + receipt fee), not the quote
+      const spent = logs.filter((l) => l.includes('spent send_token'));
+      expect(spent).toHaveLength(1);
+      expect(spent[0]).toMatch(/server total 2\.5 USDT of 100 USDT; server total ([\d.]+) TRX of 100 TRX/);
+      expect(spent[0]).toContain(`server total ${sunToTrx(sent.total_cost_sun)} TRX`);
     }, accept);
   });
 });

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { type CallToolResult, type ElicitRequest, type ElicitResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpServer } from '../../src/mcp/server.js';
-import type { McpServerOptions } from '../../src/mcp/session.js';
+import type { McpServerOptions, Session } from '../../src/mcp/session.js';
 import type { MockServer } from '../../src/mock/index.js';
 
 /** Fixed test keys (never real funds). */
@@ -26,9 +26,10 @@ export interface Connected {
 
 /**
  * The MCP server in-process on the mock, and the SDK's own client over the SDK's in-memory
- * transport. `elicit` given: the client declares elicitation and answers with it.
+ * transport. `elicit` given: the client declares elicitation and answers with it. `shared`: the
+ * server runs on that process state (a test reads its guard).
  */
-export async function connect(mock: MockServer, options: Partial<McpServerOptions> = {}, elicit?: Elicit): Promise<Connected> {
+export async function connect(mock: MockServer, options: Partial<McpServerOptions> = {}, elicit?: Elicit, shared?: Session): Promise<Connected> {
   const logs: string[] = [];
   const asked: string[] = [];
   const server = await createMcpServer({
@@ -39,7 +40,7 @@ export async function connect(mock: MockServer, options: Partial<McpServerOption
     gasfreeRelayer: `${mock.url}/__mock/gasfree`,
     log: (line) => logs.push(line),
     ...options,
-  });
+  }, shared);
   const client = new Client({ name: 'trx-rent-test', version: '1.0.0' }, { capabilities: elicit ? { elicitation: { form: {} } } : {} });
   if (elicit) {
     client.setRequestHandler(ElicitRequestSchema, async (request) => {

@@ -4,12 +4,16 @@
  * energy rented, not burnt). Both spend under the same guard as create_order and withdraw:
  * --allow-spend, the per-call and session caps, the user's confirmation. The rental is priced
  * first and the order pinned to that cost, so it cannot cost more than what was approved.
+ * Each run keeps a journal (`../effects.ts`: the order requests, the orders, the signed tx id):
+ * an unknown outcome is settled by looking those up (`../lookups.ts`), never by running again.
  */
 import * as z from 'zod';
 import { TrxRentError } from '../../errors/index.js';
 import { LIMITS } from '../../schemas/limits.js';
 import { Order } from '../../schemas/orders.js';
 import { decimalToAtomic, sunToTrx } from '../../utils/units.js';
+import { Effects } from '../effects.js';
+import { chainJob } from '../lookups.js';
 import { tool } from '../tool.js';
 
 const Address = z.string().min(1);
@@ -52,8 +56,6 @@ const SendOutput = z.looseObject({
   saving_sun: z.number(),
 });
 
-const approve = async () => true;
-
 export const CHAIN_TOOLS = [
   tool({
     name: 'ensure_resources',
@@ -76,16 +78,26 @@ export const CHAIN_TOOLS = [
     async run(args, { session, signal, ask }) {
       const params = { address: args.address, energy: args.energy, bandwidth: args.bandwidth, duration: args.duration_sec, signal };
       const plan = await session.api.resources.plan(params);
-      if (plan.rentals.length === 0) return session.api.resources.ensure(params);
+      // Nothing to buy now: a cap of 0 keeps it so (a deficit that appeared meanwhile is refused, never bought unguarded).
+      if (plan.rentals.length === 0) return session.api.resources.ensure({ ...params, maxCostSun: 0 });
       const what = plan.rentals.map((r) => `${r.amount} ${r.resource}`).join(' and ');
       const summary = `Rent ${what} to ${args.address} for ${args.duration_sec ?? 3600} s (it can spend ${plan.before.energy} energy now): at most ${sunToTrx(plan.cost_sun)} TRX`;
       const { limits } = session.guard;
+      const effects = new Effects();
       return session.guard.spend(
-        { tool: 'ensure_resources', currency: 'TRX', atomic: BigInt(plan.cost_sun), cap: { atomic: limits.maxOrderSun, flag: '--max-order-trx', off: 'orders are off' }, summary },
+        { tool: 'ensure_resources', lines: [{ currency: 'TRX', atomic: BigInt(plan.cost_sun), cap: { atomic: limits.maxOrderSun, flag: '--max-order-trx', off: 'orders are off' } }], summary },
         ask,
-        // Pinned to the approved cost: a price that rose meanwhile is refused, not paid.
-        () => session.api.resources.ensure({ ...params, maxCostSun: plan.cost_sun }),
-        (r) => `bought ${r.bought.energy} energy and ${r.bought.bandwidth} bandwidth for ${args.address} for ${sunToTrx(r.cost_sun)} TRX`,
+        chainJob(
+          session.api,
+          effects,
+          // Pinned to the approved cost: a price that rose meanwhile is refused, not paid. The
+          // guard's key rides on the order, so a lost answer is found by it, not bought again.
+          (idempotencyKey) => session.api.resources.ensure({ ...params, maxCostSun: plan.cost_sun, idempotencyKey, onProgress: effects.onProgress }),
+          (r) => ({
+            outcomes: { TRX: { state: 'spent', atomic: BigInt(r.cost_sun) } },
+            what: `bought ${r.bought.energy} energy and ${r.bought.bandwidth} bandwidth for ${args.address} for ${sunToTrx(r.cost_sun)} TRX`,
+          }),
+        ),
       );
     },
   }),
@@ -124,28 +136,49 @@ export const CHAIN_TOOLS = [
       const summary =
         `Send ${estimate.amount} ${symbol} from ${from} to ${estimate.to}` +
         (estimate.rent ? `, renting ${estimate.rent.amount} energy for at most ${sunToTrx(rentSun)} TRX instead of burning ${sunToTrx(estimate.burn.energy_sun)} TRX` : ' (the wallet has the energy)');
-      const send = () => session.api.transfers.send({ token: estimate.token.address, to: estimate.to, amount: args.amount, duration: args.duration_sec, signer: { privateKey }, maxCostSun: rentSun, signal });
-      // The tokens are the spend the user confirms (the summary names the rental too); the
-      // rental then goes through its own caps without asking a second time.
+      const atomic = decimalToAtomic(estimate.amount, 6, 'amount');
+      const effects = new Effects();
+      const label = `sent ${estimate.amount} ${symbol} to ${estimate.to}`;
+      // One spend, both currencies reserved together: the tokens (the user confirms them; the
+      // summary names the rental too) and the rental's TRX, each under its own caps.
       return session.guard.spend(
         {
           tool: 'send_token',
-          currency: 'USDT',
-          atomic: decimalToAtomic(estimate.amount, 6, 'amount'),
-          cap: { atomic: limits.maxWithdrawalAtomic, flag: '--max-withdrawal', off: 'token sends are off: the user can restart the server with --max-withdrawal AMOUNT; nothing was sent' },
+          lines: [
+            {
+              currency: 'USDT',
+              atomic,
+              cap: { atomic: limits.maxWithdrawalAtomic, flag: '--max-withdrawal', off: 'token sends are off: the user can restart the server with --max-withdrawal AMOUNT; nothing was sent' },
+            },
+            ...(rentSun ? [{ currency: 'TRX' as const, atomic: BigInt(rentSun), cap: { atomic: limits.maxOrderSun, flag: '--max-order-trx', off: 'orders are off' } }] : []),
+          ],
           summary,
         },
         ask,
-        () =>
-          rentSun === 0
-            ? send()
-            : session.guard.spend(
-                { tool: 'send_token', currency: 'TRX', atomic: BigInt(rentSun), cap: { atomic: limits.maxOrderSun, flag: '--max-order-trx', off: 'orders are off' }, summary: `rent ${estimate.rent!.amount} energy for ${from}` },
-                approve,
-                send,
-                (r) => `rented energy for ${sunToTrx(r.rent_cost_sun)} TRX`,
-              ),
-        (r) => `sent ${r.amount} ${symbol} to ${r.to} (${r.tx_id}); cost ${sunToTrx(r.total_cost_sun)} TRX, burning would have cost ${sunToTrx(r.burn_cost_sun)} TRX`,
+        chainJob(
+          session.api,
+          effects,
+          // The key rides on the rental; the journal keeps the order and the signed tx id, by
+          // which an unknown outcome is looked up (the transfer is never signed again).
+          (idempotencyKey) =>
+            session.api.transfers.send({
+              token: estimate.token.address,
+              to: estimate.to,
+              amount: args.amount,
+              duration: args.duration_sec,
+              signer: { privateKey },
+              maxCostSun: rentSun,
+              idempotencyKey,
+              signal,
+              onProgress: effects.onProgress,
+            }),
+          (r) => ({
+            // What was charged: the rental's total_cost_sun and the receipt's fee, not the quote.
+            outcomes: { USDT: { state: 'spent', atomic }, TRX: { state: 'spent', atomic: BigInt(r.total_cost_sun) } },
+            what: `sent ${r.amount} ${symbol} to ${r.to} (${r.tx_id}); cost ${sunToTrx(r.total_cost_sun)} TRX, burning would have cost ${sunToTrx(r.burn_cost_sun)} TRX`,
+          }),
+          { currency: 'USDT', atomic, label },
+        ),
       );
     },
   }),

@@ -4,7 +4,7 @@
  */
 import { LIMITS } from '../../schemas/limits.js';
 import { ACCOUNT_WIRE as E } from '../../api/account.js';
-import { money } from '../spend.js';
+import { keyedPost, money } from '../spend.js';
 import { tool } from '../tool.js';
 
 export const MONEY_TOOLS = [
@@ -37,18 +37,25 @@ export const MONEY_TOOLS = [
       return session.guard.spend(
         {
           tool: 'withdraw',
-          currency: args.currency,
-          atomic,
-          cap: {
-            atomic: limits.maxWithdrawalAtomic,
-            flag: '--max-withdrawal',
-            off: 'Withdrawals are off on this server: the user can restart it with --max-withdrawal AMOUNT (or set mcp_max_withdrawal in the profile). Nothing was sent.',
-          },
+          lines: [
+            {
+              currency: args.currency,
+              atomic,
+              cap: {
+                atomic: limits.maxWithdrawalAtomic,
+                flag: '--max-withdrawal',
+                off: 'Withdrawals are off on this server: the user can restart it with --max-withdrawal AMOUNT (or set mcp_max_withdrawal in the profile). Nothing was sent.',
+              },
+            },
+          ],
           summary: `Withdraw ${money(atomic, args.currency)} to ${args.address}`,
         },
         ask,
-        (idempotencyKey, replaySignal) => session.api.withdrawals.create(args, { signal: replaySignal ?? signal, idempotencyKey }),
-        (w) => `withdrawal ${w.id} (${w.status}) of ${money(atomic, args.currency)} to ${args.address}`,
+        keyedPost(
+          args.currency,
+          (idempotencyKey, replaySignal) => session.api.withdrawals.create(args, { signal: replaySignal ?? signal, idempotencyKey }),
+          (w) => `withdrawal ${w.id} (${w.status}) of ${money(atomic, args.currency)} to ${args.address}`,
+        ),
       );
     },
   }),

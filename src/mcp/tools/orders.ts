@@ -11,6 +11,7 @@ import { ACCOUNT_WIRE as E } from '../../api/account.js';
 
 const Order = E.createOrder.response;
 import { sunToTrx } from '../../utils/units.js';
+import { keyedPost } from '../spend.js';
 import { tool } from '../tool.js';
 
 /** Longest wait_for_order, in seconds (a client's request timeout is often 60 s). */
@@ -76,10 +77,16 @@ export const ORDER_TOOLS = [
         `at most ${price} SUN per unit: at most ${sunToTrx(maxCost)} TRX`;
       const { limits } = session.guard;
       const order = await session.guard.spend(
-        { tool: 'create_order', currency: 'TRX', atomic: BigInt(maxCost), cap: { atomic: limits.maxOrderSun, flag: '--max-order-trx', off: 'orders are off' }, summary },
+        { tool: 'create_order', lines: [{ currency: 'TRX', atomic: BigInt(maxCost), cap: { atomic: limits.maxOrderSun, flag: '--max-order-trx', off: 'orders are off' } }], summary },
         ask,
-        (idempotencyKey, replaySignal) => session.api.orders.create(body, { signal: replaySignal ?? signal, idempotencyKey }),
-        (o) => `order ${o.id} (${o.status}) ${args.amount} ${args.resource_type} to ${args.target_address}, at most ${sunToTrx(maxCost)} TRX`,
+        // One keyed POST: its replay with the same key is the lookup of an unknown outcome.
+        keyedPost(
+          'TRX',
+          (idempotencyKey, replaySignal) => session.api.orders.create(body, { signal: replaySignal ?? signal, idempotencyKey }),
+          (o) => `order ${o.id} (${o.status}) ${args.amount} ${args.resource_type} to ${args.target_address}, at most ${sunToTrx(maxCost)} TRX`,
+          // The charge once the answer shows it (a new order has none yet: the most it can cost).
+          (o) => (typeof o.total_cost_sun === 'number' ? BigInt(o.total_cost_sun) : undefined),
+        ),
       );
       return { order, max_price_sun: price, max_cost_sun: maxCost, max_cost_trx: sunToTrx(maxCost) };
     },

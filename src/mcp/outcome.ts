@@ -1,0 +1,105 @@
+/**
+ * What a spend did, as the guard (`spend.ts`) reads it: the currencies, the guard's own refusal,
+ * a job's verdict per currency (spent with its charge, nothing, or not known yet), how one
+ * request's error reads (a definite refusal or an unknown outcome), and the job of a spend that
+ * is one keyed POST (create_order, withdraw), whose lookup is its replay with the same key.
+ * @module
+ */
+import { TrxRentError, isTrxRentError } from '../errors/index.js';
+import { atomicToDecimal } from '../utils/units.js';
+
+/** The currencies a spend is capped in (TRX in SUN, USDT in 6-decimal units). */
+export type Currency = 'TRX' | 'USDT';
+
+/** Codes of the refusals raised here (the SDK's own codes pass through unchanged). */
+export type SpendRefusal = 'READ_ONLY' | 'SPEND_LIMIT' | 'SESSION_LIMIT' | 'DECLINED' | 'CONFIRMATION_REQUIRED';
+
+/** A spend refused before anything was sent. */
+export class SpendRefusedError extends TrxRentError {
+  constructor(code: SpendRefusal, message: string, details?: Record<string, unknown>) {
+    super({ code, message, details });
+  }
+}
+
+/** What became of one currency of a spend: charged (`atomic` omitted: what was reserved), nothing, or not known yet. */
+export type Outcome = { state: 'spent'; atomic?: bigint | undefined } | { state: 'none' } | { state: 'pending' };
+
+/** What a job knows it did, per currency (a reserved currency left out is `pending`), and one line for the log. */
+export interface Known {
+  outcomes: Partial<Record<Currency, Outcome>>;
+  what: string;
+  /** Ids an agent can look up itself (snake_case, e.g. `tx_id`, `order_ids`), added to an unknown outcome's error details. */
+  ids?: Record<string, unknown> | undefined;
+}
+
+/**
+ * The work of one spend. `run` does it once; `done`/`failed` say what it did from what it
+ * recorded (no network); `lookup` settles what is still pending by looking it up, never by
+ * doing it again: an order or transaction by its id, or a keyed POST replayed with the SAME
+ * Idempotency-Key and body (the service answers with what the first request created).
+ */
+export interface SpendJob<T> {
+  run(idempotencyKey: string): Promise<T>;
+  done(result: T): Known;
+  failed(error: unknown, idempotencyKey: string): Known;
+  lookup(idempotencyKey: string, signal: AbortSignal): Promise<Known>;
+}
+
+/** Codes that mean nothing was done: refused before sending, or a definite answer of the service. */
+const NOTHING_DONE = new Set(['VALIDATION_ERROR', 'INVALID_ADDRESS', 'INSECURE_TRANSPORT', 'CONFIGURATION_ERROR', 'PROVIDER_UNAVAILABLE', 'MAINTENANCE']);
+
+/** Answers to a replay that do not tell whether the first request was carried out. */
+export const INCONCLUSIVE = new Set([401, 403, 408, 409, 425, 429]);
+
+/**
+ * Of one request (a keyed POST, or a step refused before sending): `refused`, a definite answer
+ * that nothing was done (a 4xx to every attempt, refused before sending, or the guard's own
+ * refusal); `unknown`, it may have been done (an attempt got no answer, a 5xx, a cancelled call).
+ */
+export function outcomeOf(error: unknown): 'refused' | 'unknown' {
+  if (error instanceof SpendRefusedError) return 'refused';
+  if (!isTrxRentError(error)) return 'unknown';
+  if ((error as { outcomeUnknown?: boolean }).outcomeUnknown || error.code === 'CONNECTION_ERROR' || error.code === 'TIMEOUT') return 'unknown';
+  // A 2xx that failed to parse (INVALID_RESPONSE) or a 3xx was an answer that may mean done.
+  return (error.status !== undefined && error.status >= 400 && error.status < 500) || (error.status === undefined && NOTHING_DONE.has(error.code)) || (error.status === 503 && NOTHING_DONE.has(error.code))
+    ? 'refused'
+    : 'unknown';
+}
+
+/**
+ * The job of a spend that is one keyed POST (create_order, withdraw): replaying it with the same
+ * key is the lookup. `charged` gives the charge once the answer shows it (default: what was reserved).
+ */
+export function keyedPost<T>(
+  currency: Currency,
+  post: (idempotencyKey: string, signal?: AbortSignal) => Promise<T>,
+  describe: (result: T) => string,
+  charged?: (result: T) => bigint | undefined,
+): SpendJob<T> {
+  const done = (result: T): Known => ({ outcomes: { [currency]: { state: 'spent', atomic: charged?.(result) } }, what: describe(result) });
+  const nothing = (error: unknown): Known => ({ outcomes: { [currency]: { state: 'none' } }, what: `refused (${codeOf(error)})` });
+  return {
+    run: (key) => post(key),
+    done,
+    failed: (error) => (outcomeOf(error) === 'refused' ? nothing(error) : { outcomes: {}, what: `no answer (${codeOf(error)})` }),
+    async lookup(key, signal) {
+      try {
+        return done(await post(key, signal));
+      } catch (error) {
+        // Rate limits, timeouts and auth come before the service looks the key up: they say
+        // nothing about the first request. Any other definite refusal of the same body does.
+        if (outcomeOf(error) === 'refused' && !INCONCLUSIVE.has((error as TrxRentError).status ?? 0)) return nothing(error);
+        return { outcomes: {}, what: `still unknown (${codeOf(error)})` };
+      }
+    },
+  };
+}
+/** `5.85 TRX` */
+export function money(atomic: bigint, currency: Currency): string {
+  return `${atomicToDecimal(atomic, 6)} ${currency}`;
+}
+
+/** The error's code, for a log line. */
+export function codeOf(error: unknown): string {
+  return isTrxRentError(error) ? error.code : error instanceof Error && error.name === 'AbortError' ? 'CANCELLED' : 'ERROR';
+}
