@@ -118,7 +118,7 @@ export function renderSent(r: SentTransfer, s: import('../output.js').Styles): s
     `${s.green('✓')} Sent ${r.amount} ${tokenName(r)} to ${r.to} in block ${r.receipt.block}\n` +
     `  tx         ${r.tx_id}\n` +
     `  energy     ${groupDigits(String(r.receipt.energy_used))} used, ${sunAndTrx(r.receipt.energy_burned_sun)} burnt; ${rent}\n` +
-    `  bandwidth  ${groupDigits(String(r.estimate.bandwidth.needed))} bytes, ${sunAndTrx(r.receipt.bandwidth_burned_sun)} burnt\n` +
+    `  bandwidth  ${groupDigits(String(r.estimate?.bandwidth.needed ?? r.receipt.bandwidth_used))} bytes, ${sunAndTrx(r.receipt.bandwidth_burned_sun)} burnt\n` +
     `  cost       ${sunAndTrx(r.total_cost_sun)}; burning TRX instead: ${sunAndTrx(r.burn_cost_sun)}\n` +
     `  ${r.saving_sun >= 0 ? s.green('saved') : s.yellow('extra')}      ${sunAndTrx(Math.abs(r.saving_sun))}\n`
   );
