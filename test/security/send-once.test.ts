@@ -118,7 +118,7 @@ describe('transfers.send under faults, then the same call again', () => {
         if (o.stage === 'delegation' && typeof d.order_id !== 'string') failures.push(`${name}: no order_id in ${JSON.stringify(d)}`);
       }
       // The stage named is where it stopped: never before the request that met the fault.
-      if (STAGES.indexOf(o.stage) > ['order', 'delegation', 'sign', 'broadcast', 'receipt'].indexOf(String(d.stage)) && d.stage !== 'sign') {
+      if (STAGES.indexOf(o.stage as (typeof STAGES)[number]) > ['order', 'delegation', 'sign', 'broadcast', 'receipt'].indexOf(String(d.stage)) && d.stage !== 'sign') {
         failures.push(`${name}: stopped at ${String(d.stage)}, before the faulty ${o.stage} request`);
       }
     }
