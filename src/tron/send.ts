@@ -98,6 +98,8 @@ function stateText(known: Known): string {
 function finish(error: unknown, known: Known, deadline: Deadline, timeoutMs: number): unknown {
   const translated = deadline.translate(error, `transfers.send did not finish within ${timeoutMs} ms (stage ${known.stage ?? 'estimate'}): ${stateText(known)}`);
   let out = translated;
+  // Nothing done yet: the error stays as it is (a prompt's own exit, a validation error).
+  if (!known.stage && (!(out instanceof Error) || !('details' in out))) return out;
   if (!(out instanceof Error) || !('details' in out)) {
     out = new TrxRentError({ code: 'CANCELLED', message: `Cancelled (stage ${known.stage ?? 'estimate'}): ${stateText(known)}`, cause: translated });
   }

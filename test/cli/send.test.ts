@@ -200,7 +200,8 @@ describe.skipIf(!hasScript)('trx-rent send in a pseudo-terminal', { timeout: 40_
     );
     expect(r.unmatched, r.output).toEqual([]);
     expect(r.code).toBe(130);
-    expect(r.output).toMatch(/Interrupted \(Ctrl\+C\) before the broadcast: the transfer was not sent \(order \S+ was placed and goes on\)/);
+    expect(fold(r.output)).toMatch(/Interrupted \(Ctrl\+C\) while waiting for order (\S+) and its delegation \(stage delegation\): the transfer was not sent; order \1 was placed and goes on/);
+    expect(fold(r.output)).toMatch(/finish with: trx-rent send usdt --to T\w+ --amount 1 --idempotency-key [0-9a-f-]{36}/);
     // Even once the order fills and the energy arrives, nothing was broadcast.
     await slow.state.advance(0);
     await new Promise((resolve) => setTimeout(resolve, 5_000));
