@@ -17,7 +17,9 @@ export type Fault =
   /** Forwarded, and the answer never comes (the connection is held open). */
   | 'timeout'
   /** Forwarded and answered normally, after `onMatch` (a signal to the client process) and a short hold. */
-  | 'pass';
+  | 'pass'
+  /** Forwarded, and the answer's JSON body replaced by `rewrite(body)` (a lying service or node). */
+  | 'rewrite';
 
 export interface Rule {
   method: string;
@@ -28,12 +30,16 @@ export interface Rule {
   onMatch?: (() => void) | undefined;
   /** Wait this long before forwarding (so a signal sent in onMatch lands while the request is in flight). */
   holdMs?: number | undefined;
+  /** For 'rewrite': the answer's body (parsed JSON) to what the client gets. */
+  rewrite?: ((body: any) => unknown) | undefined;
 }
 
 export interface HostileProxy {
   url: string;
   /** Requests that met a fault, as `METHOD path`. */
   hits: string[];
+  /** Every request seen, in order, with its body. */
+  seen: Array<{ method: string; path: string; body: string }>;
   /** Replace the rule (undefined: forward everything). */
   set(rule: Rule | undefined): void;
   close(): Promise<void>;
@@ -43,6 +49,7 @@ export interface HostileProxy {
 export async function hostileProxy(target: string, rule?: Rule): Promise<HostileProxy> {
   let current = rule;
   const hits: string[] = [];
+  const seen: HostileProxy['seen'] = [];
   const forward = async (req: IncomingMessage, body: Buffer) => {
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) {
@@ -64,6 +71,7 @@ export async function hostileProxy(target: string, rule?: Rule): Promise<Hostile
       void (async () => {
         const body = Buffer.concat(chunks);
         const path = (req.url ?? '').split('?')[0]!;
+        seen.push({ method: req.method ?? '', path, body: body.toString() });
         const r = current && current.method === req.method && current.path.test(path) ? current : undefined;
         try {
           if (r) {
@@ -84,6 +92,7 @@ export async function hostileProxy(target: string, rule?: Rule): Promise<Hostile
             res.end(JSON.stringify({ error: { code: 'INTERNAL_ERROR', message: 'Internal error' } }));
             return;
           }
+          if (r?.fault === 'rewrite' && r.rewrite) answer.body = Buffer.from(JSON.stringify(r.rewrite(JSON.parse(answer.body.toString() || '{}'))));
           const headers: Record<string, string> = {};
           answer.headers.forEach((v, k) => {
             if (k !== 'content-length' && k !== 'transfer-encoding' && k !== 'connection' && k !== 'content-encoding') headers[k] = v;
@@ -103,6 +112,7 @@ export async function hostileProxy(target: string, rule?: Rule): Promise<Hostile
   return {
     url: `http://127.0.0.1:${port}`,
     hits,
+    seen,
     set: (next) => void (current = next),
     close: () =>
       new Promise<void>((resolve) => {
