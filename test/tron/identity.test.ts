@@ -126,7 +126,7 @@ describe('landTransfer', () => {
     expect(time.now()).toBeGreaterThanOrEqual(rec.created_at + 20_000);
   });
 
-  it('ends "expired" only after the solidified block passes the expiration; never re-broadcasts an expired transaction', async () => {
+  it('ends expired only after the solidified block passes the expiration; never re-broadcasts an expired transaction', async () => {
     const time = manual(1_000_000_000);
     const rec = record(time.now());
     const { node } = scriptedNode(time); // never lands
