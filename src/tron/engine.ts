@@ -249,15 +249,18 @@ const TRANSFER_SELECTOR = 'transfer(address,uint256)';
 // Bytes a node adds to a transaction's size for its result when charging bandwidth (java-tron MAX_RESULT_SIZE_IN_TX).
 const RESULT_BYTES = 64;
 
+/** A VALIDATION_ERROR naming `field`. */
 export function invalid(field: string, message: string): ValidationError {
   return new ValidationError({ code: 'VALIDATION_ERROR', message: `${field}: ${message}`, details: { field } });
 }
 
+/** `value` if it is a base58 TRON address, else a VALIDATION_ERROR naming `field`. */
 export function address(value: unknown, field: string): string {
   if (typeof value !== 'string' || !isTronAddress(value)) throw invalid(field, `not a valid TRON address: ${String(value)}`);
   return value;
 }
 
+/** `value` if it is a safe whole number above 0 (or 0 with `allowZero`), else a VALIDATION_ERROR. */
 export function positiveInt(value: unknown, field: string, allowZero = false): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < (allowZero ? 0 : 1)) {
     throw invalid(field, `must be a ${allowZero ? 'non-negative' : 'positive'} whole number, not ${String(value)}`);
@@ -265,6 +268,7 @@ export function positiveInt(value: unknown, field: string, allowZero = false): n
   return value;
 }
 
+/** An optional SUN amount: undefined, or a safe whole number of at least 0. */
 export function optionalSun(value: unknown, field: string): number | undefined {
   if (value === undefined) return undefined;
   return positiveInt(value, field, true);
@@ -293,6 +297,7 @@ export function defaultFeeLimit(energy: number, energyFeeSun: number): number {
   return Math.ceil(energy * energyFeeSun * 1.1);
 }
 
+/** Throw the signal's reason (or CANCELLED) once it has aborted. */
 export function checkAbort(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw signal.reason ?? new TrxRentError({ code: 'CANCELLED', message: 'Cancelled' });
 }
@@ -414,7 +419,7 @@ export async function estimateTransfer(deps: EngineDeps, params: EstimateTransfe
   bounded(energyNeeded, NODE_BOUNDS.maxTransferEnergy, 'energy_used');
   // The size of the transaction as it will be sent (signing code loads here, not with the core).
   const { buildTrc20Transfer } = await import('../protocol/tron-transaction.js');
-  const unsigned = buildTrc20Transfer({ from, contract: token.address, to, amount: atomic, refBlock: { number: block.number, hash: block.id }, now: Date.now(), feeLimitSun: defaultFeeLimit(energyNeeded, fee.energy_sun) });
+  const unsigned = buildTrc20Transfer({ from, contract: token.address, to, amount: atomic, refBlock: { number: block.number, hash: block.id }, now: deps.http.clock.now(), feeLimitSun: defaultFeeLimit(energyNeeded, fee.energy_sun) });
   const bandwidthNeeded = bandwidthOf(unsigned.raw_data_hex);
 
   const have = spendable(resource);

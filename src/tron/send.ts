@@ -50,6 +50,8 @@ interface Known {
   tx_id?: string;
   expiration?: number;
   order_id?: string;
+  /** The energy order's Idempotency-Key (`<key>:energy`), once an order may have been placed. */
+  order_key?: string;
   idempotency_key: string;
   transfer_sent?: true;
 }
@@ -83,6 +85,7 @@ function detailsOf(known: Known): Record<string, unknown> {
     transfer_sent: known.transfer_sent ?? (known.left ? 'unknown' : false),
     ...(known.tx_id ? { tx_id: known.tx_id, expiration: known.expiration } : {}),
     ...(known.order_id ? { order_id: known.order_id } : {}),
+    ...(known.order_key ? { order_key: known.order_key } : {}),
     idempotency_key: known.idempotency_key,
   };
 }
@@ -203,7 +206,7 @@ async function sendLocked(
 
   let ensured: EnsureResult | null = null;
   if (!params.burn && estimate.energy.deficit > 0) {
-    known.stage = 'order';
+    Object.assign(known, { stage: 'order', order_key: `${key}:energy` });
     try {
       ensured = await ensureResources(
         deps,
