@@ -18,6 +18,7 @@ import { startDeadline, type Deadline } from './deadline.js';
 import {
   DEFAULT_MAX_FEE_LIMIT_SUN,
   DEFAULT_TIMEOUT_MS,
+  NODE_BOUNDS,
   type EngineDeps,
   type EnsureResult,
   type SendTransferParams,
@@ -328,7 +329,41 @@ function feeLimitFor(params: SendTransferParams, estimate: TransferEstimate, cha
     if (params.feeLimitSun > ceiling) throw invalid('feeLimitSun', `${params.feeLimitSun} SUN is above the ceiling of ${ceiling} SUN (maxFeeLimitSun and the chain's getMaxFeeLimit)`);
     return params.feeLimitSun;
   }
-  return Math.min(defaultFeeLimit(estimate.energy.needed, estimate.fees.energy_sun), ceiling);
+  const wanted = defaultFeeLimit(estimate.energy.needed, estimate.fees.energy_sun);
+  // Burning for all the energy under a lower fee_limit would run out of energy and burn the limit for nothing.
+  if (params.burn && wanted > ceiling) {
+    throw new TrxRentError({
+      code: 'SPENDING_CAP_EXCEEDED',
+      message: `Burning for ${estimate.energy.needed} energy needs a fee_limit of ${wanted} SUN, above the ceiling of ${ceiling} SUN; nothing was sent (rent instead, or raise maxFeeLimitSun)`,
+      details: { field: 'maxFeeLimitSun', fee_limit_sun: wanted, ceiling_sun: ceiling },
+    });
+  }
+  // With the energy rented, fee_limit only covers a shortfall: the ceiling is safe to apply.
+  return Math.min(wanted, ceiling);
+}
+
+/** Receipt figures a node may get wrong: each a safe whole number from 0 to its bound, else NODE_ERROR. */
+function checkReceipt(info: NonNullable<TransferStatus['receipt']>, txId: string): void {
+  const r = info.receipt;
+  const figures: Array<[string, number | undefined, number]> = [
+    ['fee', info.fee, NODE_BOUNDS.maxFeeLimitSun],
+    ['receipt.energy_usage_total', r?.energy_usage_total, NODE_BOUNDS.maxTransferEnergy],
+    ['receipt.energy_usage', r?.energy_usage, NODE_BOUNDS.maxTransferEnergy],
+    ['receipt.origin_energy_usage', r?.origin_energy_usage, NODE_BOUNDS.maxTransferEnergy],
+    ['receipt.energy_fee', r?.energy_fee, NODE_BOUNDS.maxFeeLimitSun],
+    ['receipt.net_usage', r?.net_usage, 1_000_000],
+    ['receipt.net_fee', r?.net_fee, NODE_BOUNDS.maxFeeLimitSun],
+  ];
+  for (const [field, value, max] of figures) {
+    if (value === undefined) continue;
+    if (!Number.isSafeInteger(value) || value < 0 || value > max) {
+      throw new TrxRentError({
+        code: 'NODE_ERROR',
+        message: `The node's receipt of ${txId} reports ${field} = ${value}, outside 0…${max}: check the transfer on another node`,
+        details: { field, value, max, tx_id: txId },
+      });
+    }
+  }
 }
 
 async function report(
@@ -343,6 +378,7 @@ async function report(
   resumed: boolean,
 ): Promise<SentTransfer> {
   const info = status.receipt!;
+  checkReceipt(info, record.tx_id);
   const receipt = info.receipt;
   const result = status.result ?? 'SUCCESS';
   known.transfer_sent = true;

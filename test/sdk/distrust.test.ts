@@ -108,6 +108,24 @@ describe("a node's figures are bounded", () => {
     }
   });
 
+  it('a receipt with a negative or absurd fee or energy figure is NODE_ERROR naming the field and the tx id', async () => {
+    for (const edit of [{ fee: -5 }, { receipt: { energy_usage_total: 900_000_000, result: 'SUCCESS' } }]) {
+      const s = await setup({ method: 'POST', path: /^\/wallet\/gettransactioninfobyid$/, fault: 'rewrite', rewrite: (b) => (b.id ? { ...b, ...edit } : b) });
+      const e = await fail(s.send({ timeoutMs: 10_000 }));
+      expect(e.code).toBe('NODE_ERROR');
+      expect(e.details).toMatchObject({ field: expect.stringMatching(/fee|energy_usage_total/), tx_id: s.landed()[0]!.txid, stage: 'receipt' });
+    }
+  });
+
+  it('burning under a fee_limit ceiling too low for the energy is refused before signing', async () => {
+    const s = await setup();
+    mock.state.chain.fundTrx(s.sender.address, 100_000_000n); // enough TRX to burn: only the ceiling refuses
+    const e = await fail(s.send({ timeoutMs: 10_000, burn: true, maxFeeLimitSun: 1_000_000 }));
+    expect(e.code).toBe('SPENDING_CAP_EXCEEDED');
+    expect(e.details).toMatchObject({ field: 'maxFeeLimitSun' });
+    expect(s.landed()).toEqual([]);
+  });
+
   it("fee_limit never exceeds the chain's getMaxFeeLimit nor maxFeeLimitSun; a feeLimitSun above them is refused", async () => {
     const capped = await setup(chainParams({ getMaxFeeLimit: 3_000_000 }));
     await capped.send({ timeoutMs: 15_000, burn: false });
