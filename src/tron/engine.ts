@@ -188,6 +188,8 @@ export interface SendTransferParams extends Omit<EstimateTransferParams, 'from'>
    * sends twice. Without a key, one is made for the call (a retry is then not covered).
    */
   idempotencyKey?: string | undefined;
+  /** Where this call keeps its signed transfer (overrides the client's `transferStore`). */
+  transferStore?: TransferStore | undefined;
   /**
    * The most fee_limit may be, in SUN, whatever the node's figures imply (the chain's own
    * getMaxFeeLimit caps it too).

@@ -152,7 +152,7 @@ async function sendLocked(
 ): Promise<SentTransfer> {
   const { onProgress } = params;
   const signal = deadline.signal;
-  const store = deps.store ?? memoryTransferStore();
+  const store = params.transferStore ?? deps.store ?? memoryTransferStore();
   const transactions = new Transactions(deps.http);
   const broadcast = async (signed: TransferRecord['signed']) => {
     const answer = await transactions.broadcast({ signed_tx: signed as never }, { timeoutMs: deadline.budget() });
