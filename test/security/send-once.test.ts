@@ -9,7 +9,10 @@
  * The four faults of a stage run side by side (each its own account, wallets, store and proxy).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TrxRent, TrxRentError, memoryTransferStore, trxToSun } from '../../src/index.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TrxRent, TrxRentError, fileTransferStore, memoryTransferStore, trxToSun } from '../../src/index.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
 import { type Fault, SEND_STAGES, hostileProxy } from '../helpers/hostile-proxy.js';
@@ -127,5 +130,28 @@ describe('transfers.send under faults, then the same call again', () => {
     // Some faults must have ended the first call, at every stage (else the matrix tests nothing).
     for (const stage of STAGES) expect(outcomes.filter((o) => o.stage === stage && o.first !== 'sent').length, stage).toBeGreaterThan(0);
     expect(elapsed).toBeLessThan(45_000);
+  });
+
+  it('a new process on the same file store lands the transfer the first one signed, never a second one', { timeout: 30_000 }, async () => {
+    const account = mock.state.createAccount({ trx_sun: trxToSun('1000') });
+    const sender = wallet(10n);
+    const recipient = wallet(1n);
+    const dir = mkdtempSync(join(tmpdir(), 'trx-rent-send-once-'));
+    const proxy = await hostileProxy(mock.url, { ...SEND_STAGES.receipt, fault: '5xx' });
+    const clientOf = () =>
+      new TrxRent({ baseUrl: proxy.url, tronNode: proxy.url, apiKey: account.api_key, transferStore: fileTransferStore(dir), timeoutMs: 1_500, maxRetries: 1, retry: { baseDelayMs: 5, maxDelayMs: 20 } });
+    const params = { token: 'USDT', to: recipient.address, amount: '3', signer: { privateKey: sender.privateKey }, idempotencyKey: 'restart-1' };
+    const error = (await clientOf().transfers.send({ ...params, timeoutMs: 3_000 }).catch((e: unknown) => e)) as TrxRentError;
+    expect(error.details).toMatchObject({ stage: 'receipt', transfer_sent: 'unknown', idempotency_key: 'restart-1' });
+    proxy.set(undefined);
+    const again = await clientOf().transfers.send({ ...params, timeoutMs: 20_000 });
+    const status = await clientOf().transfers.status(String(error.details!.tx_id));
+    await proxy.close();
+    expect(again).toMatchObject({ resumed: true, tx_id: error.details!.tx_id, estimate: null });
+    expect(mock.state.chain.tokenBalance(recipient.address, USDT)).toBe(4_000_000n);
+    expect(landed(sender.address)).toBe(1);
+    expect(await orders(account.api_key)).toBe(1);
+    // What the new process learns about it, read only.
+    expect(status).toMatchObject({ state: 'confirmed' });
   });
 });
