@@ -230,7 +230,7 @@ async function sendLocked(
         const reason = error.code === 'ORDER_FAILED' ? orderFailure(error) : error.message;
         throw new TrxRentError({
           code: error.code,
-          message: `The transfer was not sent: renting energy failed (${reason})`,
+          message: `The transfer was not sent: renting energy failed (${reason})${known.order_id ? `; order ${known.order_id}` : ''}; a retry with the same idempotency key (${key}) reuses its order key ${key}:energy`,
           status: error.status,
           details: { ...error.details },
           cause: error,
