@@ -88,7 +88,7 @@ export class Effects {
     if (event.step === 'ordered' || event.step === 'filled') this.noteOrder(event.order as OrderView);
     // The broadcast follows the signature: from here the transfer may be sent. The transaction
     // was built a moment before, so its expiration is at most this far ahead.
-    if (event.step === 'signed' && !this.transfer) this.transfer = { tx_id: event.tx_id.toLowerCase(), expiration: this.#clock.now() + TRANSFER_EXPIRATION_MS };
+    if (event.step === 'signed' && !this.transfer) this.transfer = { tx_id: event.tx_id.toLowerCase(), expiration: event.expiration };
   };
 
   /** An order request as it left (Idempotency-Key and the body as sent). */

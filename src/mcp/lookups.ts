@@ -12,14 +12,6 @@ import type { CreateOrderRequest } from '../schemas/orders.js';
 import { type Effects, type OrderView, type TransferState, unsettled } from './effects.js';
 import { type Currency, INCONCLUSIVE, type Known, type SpendJob, outcomeOf } from './outcome.js';
 
-/**
- * How far past a transaction's expiration the head block must be before it counts as expired:
- * the head is not yet solidified, and a transaction in a block that is then replaced could not
- * come back after its expiration anyway; the margin covers the solidification lag (about 19
- * blocks of 3 s).
- */
-export const SOLIDIFY_MARGIN_MS = 60_000;
-
 /** What {@link lookupTransfer} found. */
 export interface TransferLookup {
   tx_id: string;
@@ -29,23 +21,13 @@ export interface TransferLookup {
 }
 
 /**
- * What became of the transaction `txId`: its receipt (confirmed or failed), else `expired` once
- * the chain has passed `expiration` (+ {@link SOLIDIFY_MARGIN_MS}), else `pending`. Read-only.
- * (One place: the SDK's `client.transfers.status(txId)` is to answer this.)
+ * What became of the transaction `txId`: the SDK's `client.transfers.status` (its receipt,
+ * confirmed or failed, checked to be for `txId`; else `expired` once the solidified block has
+ * passed `expiration`; else `pending`). Read-only.
  */
 export async function lookupTransfer(api: TrxRent, txId: string, expiration?: number, signal?: AbortSignal): Promise<TransferLookup> {
-  const node = await api.resources.node();
-  const info = await node.getTransactionInfo(txId, { signal });
-  // A receipt must be for the transaction asked about.
-  if (info && info.id?.toLowerCase() === txId.toLowerCase()) {
-    const result = info.receipt?.result ?? info.result ?? 'SUCCESS';
-    return { tx_id: txId, state: result === 'SUCCESS' ? 'confirmed' : 'failed', block: info.blockNumber, fee_sun: info.fee };
-  }
-  if (expiration !== undefined) {
-    const head = await node.getNowBlock({ signal });
-    if (head.timestamp !== undefined && head.timestamp > expiration + SOLIDIFY_MARGIN_MS) return { tx_id: txId, state: 'expired' };
-  }
-  return { tx_id: txId, state: 'pending' };
+  const status = await api.transfers.status(txId, { expiration, signal });
+  return { tx_id: status.tx_id, state: status.state, block: status.block, fee_sun: status.receipt?.fee };
 }
 
 /** Looks up every unsettled order and the transfer of `effects`, each on its own (one failing leaves the others). */

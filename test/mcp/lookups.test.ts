@@ -12,7 +12,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TrxRent } from '../../src/client.js';
 import { TrxRentError } from '../../src/errors/index.js';
 import { Effects, recordingFetch } from '../../src/mcp/effects.js';
-import { SOLIDIFY_MARGIN_MS, chainJob, lookupTransfer } from '../../src/mcp/lookups.js';
+import { chainJob, lookupTransfer } from '../../src/mcp/lookups.js';
+
+/** Well past the solidification lag (19 blocks of 3 s). */
+const SOLIDIFY_MARGIN_MS = 60_000;
 import type { Known } from '../../src/mcp/spend.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
@@ -174,7 +177,7 @@ describe('lookupTransfer', () => {
     const api = new TrxRent({ baseUrl: mock.url, apiKey: mock.apiKey, tronNode: mock.url });
     const fx = new Effects();
     fx.onProgress({ step: 'ordered', order: { id: 'x', status: 'FILLED', resource_type: 'ENERGY', total_cost_sun: 3_000_000 } as never });
-    fx.onProgress({ step: 'signed', tx_id: 'ef'.repeat(32) });
+    fx.onProgress({ step: 'signed', tx_id: 'ef'.repeat(32), expiration: Date.now() + 60_000 });
     const token = { currency: 'USDT' as const, atomic: 1_000_000n, label: 'sent 1 USDT' };
     const job = chainJob(api, fx, async () => 'x', () => ({ outcomes: {}, what: '' }), token);
     expect(job.failed(new Error('lost'), 'k').outcomes).toEqual({ USDT: { state: 'pending' }, TRX: { state: 'pending' } });

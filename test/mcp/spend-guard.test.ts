@@ -213,7 +213,7 @@ describe('an error after the broadcast keeps the money counted', () => {
       async () => {
         fx.onProgress({ step: 'ordered', order: { id: 'o1', status: 'PENDING', resource_type: 'ENERGY' } as never });
         fx.onProgress({ step: 'filled', order: { id: 'o1', status: 'FILLED', resource_type: 'ENERGY', total_cost_sun: 4_200_000 } as never });
-        fx.onProgress({ step: 'signed', tx_id: TX });
+        fx.onProgress({ step: 'signed', tx_id: TX, expiration: Date.now() + 60_000 });
         throw new ValidationError({ code: 'VALIDATION_ERROR', message: 'the service refused the broadcast answer', status: 400 });
       },
       () => ({ outcomes: {}, what: '' }),
