@@ -18,6 +18,13 @@ export interface TrxRentOptions extends HttpClientOptions {
    * @default 'https://api.trongrid.io'
    */
   tronNode?: string | undefined;
+  /**
+   * TronGrid's API key for the node (`TRON-PRO-API-KEY`), sent to the `tronNode` origin only:
+   * never to the account API, never across a redirect.
+   */
+  tronNodeApiKey?: string | undefined;
+  /** More headers for the node only (another provider's key header), like `tronNodeApiKey`. */
+  tronNodeHeaders?: Record<string, string> | undefined;
 }
 
 /**
@@ -65,6 +72,9 @@ export class TrxRent {
       timeoutMs: options.timeoutMs,
       maxRetries: options.maxRetries,
       retry: options.retry,
+      apiKey: options.tronNodeApiKey,
+      headers: options.tronNodeHeaders,
+      clock: options.clock,
     });
     this.transfers = new Transfers(chain);
     this.resources = new ChainResources(chain);
