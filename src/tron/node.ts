@@ -294,7 +294,8 @@ export class TronNode {
   async getTransactionInfo(txId: string, options?: NodeCallOptions & { solidified?: boolean | undefined }): Promise<TransactionInfo | undefined> {
     const path = options?.solidified ? 'walletsolidity' : 'wallet';
     const info = await this.#call('gettransactioninfobyid', { value: checkTxId(txId, 'txId') }, TransactionInfo, true, options, path);
-    return info.id && info.blockNumber !== undefined ? info : undefined;
+    if (!info.id || info.blockNumber === undefined) return undefined;
+    return info.resMessage ? { ...info, resMessage: hexText(info.resMessage) } : info;
   }
 
   async #call<S extends z.ZodMiniType>(
