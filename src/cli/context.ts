@@ -282,6 +282,9 @@ export class Context {
   async settings(needKey: boolean): Promise<Connection> {
     if (this.#connection && (this.#connection.apiKey || !needKey)) return this.#connection;
     const connection = await this.settingsResolver.connection(needKey);
+    if (connection.baseUrl?.source.kind === 'running-mock' && this.#connection?.baseUrl?.source.kind !== 'running-mock') {
+      this.out.info(this.out.e.dim(`No base URL set: using the \`trx-rent mock\` running at ${connection.baseUrl.value} (${connection.baseUrl.source.path})`));
+    }
     this.#connection = connection;
     const { baseUrl, apiKey } = connection;
     this.debug(
