@@ -60,4 +60,18 @@ describe('the TRON node setting', { timeout: 60_000 }, () => {
     expect(second.seen.some((s) => s.url.origin === other)).toBe(false);
     expect(second.seen.some((s) => s.url.origin === mock.url && s.url.pathname === '/wallet/getaccountresource')).toBe(true);
   });
+
+  it('mock fund: TRX first (the address then exists on the node), then USDT; nothing to fund or a bad amount is a usage error', async () => {
+    const address = 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf';
+    const getaccount = async () => (await (await fetch(`${mock.url}/wallet/getaccount`, { method: 'POST', body: JSON.stringify({ address, visible: true }) })).json()) as { address?: string; balance?: number };
+    expect(await getaccount()).toEqual({});
+    const r = await runCliInProcess(['mock', 'fund', address, '--trx', '2.5', '--usdt', '7', '--base-url', mock.url, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(json(r)).toMatchObject({ address, trx_sun: 2_500_000, usdt: '7' });
+    expect(await getaccount()).toMatchObject({ address, balance: 2_500_000 });
+    expect((await runCliInProcess(['mock', 'fund', address, '--base-url', mock.url, '--json'])).code).toBe(2);
+    expect((await runCliInProcess(['mock', 'fund', address, '--trx', '-1', '--base-url', mock.url, '--json'])).code).toBe(2);
+    const bad = await fetch(`${mock.url}/__mock/fund`, { method: 'POST', body: JSON.stringify({ address }) });
+    expect(bad.status).toBe(400);
+  });
 });
