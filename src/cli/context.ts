@@ -382,7 +382,7 @@ export class Context {
    * `status` detects one; said on stderr) > TronGrid. TronGrid's key (TRX_RENT_TRON_NODE_API_KEY)
    * goes to a node that was set, never to a mock found this way.
    */
-  async tronNode(flag?: string, client?: LazyClient): Promise<{ url: string | undefined; source: Source; apiKey: string | undefined }> {
+  async tronNode(flag?: string, client?: LazyClient, say = true): Promise<{ url: string | undefined; source: Source; apiKey: string | undefined }> {
     if (this.#tronNode) return this.#tronNode;
     const apiKey = this.env[ENV.tronNodeApiKey]?.trim() || undefined;
     let found: { url: string | undefined; source: Source; apiKey: string | undefined } | undefined;
@@ -401,7 +401,7 @@ export class Context {
       } else if (base && (await this.#isReferenceMock(client ?? (await this.clientFor(base.value, undefined, { maxRetries: 0 }))))) {
         found = { url: base.value, source: { kind: 'reference-mock' }, apiKey: undefined };
       }
-      if (found) this.out.info(this.out.e.dim(`TRON node: the mock's own at ${found.url} (the base URL is a reference mock; --tron-node or ${ENV.tronNode} to read another)`));
+      if (found && say) this.out.info(this.out.e.dim(`TRON node: the mock's own at ${found.url} (the base URL is a reference mock; --tron-node or ${ENV.tronNode} to read another)`));
     }
     found ??= { url: undefined, source: { kind: 'default' }, apiKey };
     if (found.url) {

@@ -74,4 +74,13 @@ describe('the TRON node setting', { timeout: 60_000 }, () => {
     const bad = await fetch(`${mock.url}/__mock/fund`, { method: 'POST', body: JSON.stringify({ address }) });
     expect(bad.status).toBe(400);
   });
+
+  it('status names the TRON node and where the setting comes from', async () => {
+    const env = { TRX_RENT_BASE_URL: mock.url, TRX_RENT_API_KEY: mock.apiKey };
+    const onMock = await runCliInProcess(['status', '--json'], { env });
+    expect(onMock.code, onMock.stderr).toBe(0);
+    expect(json(onMock).tron_node).toEqual({ url: mock.url, source: "the base URL's reference mock" });
+    const set = await runCliInProcess(['status', '--json'], { env: { ...env, TRX_RENT_TRON_NODE: 'https://node.example.com' } });
+    expect(json(set).tron_node).toEqual({ url: 'https://node.example.com', source: 'TRX_RENT_TRON_NODE' });
+  });
 });
