@@ -1,3 +1,4 @@
+import type { ACCOUNT_DOCS } from './api/account-docs.js';
 import { HttpClient, type HttpClientOptions } from './http/client.js';
 import { BalanceResource } from './resources/balance.js';
 import { Deposits } from './resources/deposits.js';
@@ -80,3 +81,19 @@ export class TrxRent {
     this.resources = new ChainResources(chain);
   }
 }
+
+// ---- compile-time: every account entry's SDK binding names a method of TrxRent ----
+
+/** `group.method` for every method of every resource object of TrxRent. */
+type SdkMethodPath = {
+  [G in keyof TrxRent & string]: TrxRent[G] extends object
+    ? { [M in keyof TrxRent[G] & string]: TrxRent[G][M] extends (...args: never[]) => unknown ? `${G}.${M}` : never }[keyof TrxRent[G] & string]
+    : never;
+}[keyof TrxRent & string];
+type AccountBindings = { [Id in keyof typeof ACCOUNT_DOCS]: (typeof ACCOUNT_DOCS)[Id]['sdk'] };
+/** The ids of account entries whose `sdk` names no method (never, or this file does not compile). */
+type EntriesWithoutMethod = { [Id in keyof AccountBindings]: AccountBindings[Id] extends SdkMethodPath | { none: string } ? never : Id }[keyof AccountBindings];
+/** A table entry (src/api/account-docs.ts) whose `sdk` names no method of TrxRent is a type error here, naming the entry. */
+export type CheckAccountSdkBindings = [EntriesWithoutMethod] extends [never] ? true : { missingSdkMethodFor: EntriesWithoutMethod };
+const everyAccountEntryHasItsMethod: CheckAccountSdkBindings = true;
+void everyAccountEntryHasItsMethod;

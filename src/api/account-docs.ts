@@ -235,7 +235,7 @@ export const ACCOUNT_DOCS = {
     sdk: 'transactions.broadcast',
     cli: 'broadcast',
   },
-} satisfies Record<AccountEndpointId, EndpointDocs>;
+} as const satisfies Record<AccountEndpointId, EndpointDocs>;
 
 /** Every operation of the account API, both halves, keyed by id. */
 export const ACCOUNT_ENDPOINTS = joinDocs(ACCOUNT_WIRE, ACCOUNT_DOCS);

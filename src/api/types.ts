@@ -153,7 +153,7 @@ export type EndpointTable = Record<string, EndpointWire>;
 export type WithIds<T extends EndpointTable> = { readonly [K in keyof T & string]: T[K] & { readonly id: K } };
 
 /** Give every entry its key as `id` (the id is written once, as the key). */
-export function withIds<T extends EndpointTable>(table: T): WithIds<T> {
+export function withIds<const T extends EndpointTable>(table: T): WithIds<T> {
   const out: Record<string, EndpointWire & { id: string }> = {};
   for (const [id, entry] of Object.entries(table)) out[id] = Object.freeze({ ...entry, id });
   return Object.freeze(out) as unknown as WithIds<T>;
@@ -190,3 +190,12 @@ export function allErrors(entry: EndpointDef): EndpointError[] {
 export function pathParams(template: string): string[] {
   return [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
 }
+
+/** The request body an entry takes (its strict schema's input), `never` when it takes none. */
+export type BodyOf<E extends EndpointWire> = E['body'] extends z.ZodMiniType ? z.input<E['body']> : never;
+
+/** The query an entry takes (its strict schema's input), `never` when it takes none. */
+export type QueryOf<E extends EndpointWire> = E['query'] extends z.ZodMiniType ? z.input<E['query']> : never;
+
+/** The path parameters an entry takes (its strict schema's input), `never` when it takes none. */
+export type ParamsOf<E extends EndpointWire> = E['params'] extends z.ZodMiniType ? z.input<E['params']> : never;

@@ -207,7 +207,7 @@ export const X402_ENDPOINTS = withIds({
     cli: 'x402 rpc',
     mcp: { tool: 'x402_rpc' },
   },
-} satisfies Record<string, EndpointDef>);
+} as const satisfies Record<string, EndpointDef>);
 
 /** Ids of the pay-per-call API's operations. */
 export type X402EndpointId = keyof typeof X402_ENDPOINTS;

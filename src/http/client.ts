@@ -116,13 +116,13 @@ export interface RequestOptions {
   signal?: AbortSignal | undefined;
   /** Headers for this call only. */
   headers?: Record<string, string> | undefined;
-  /** For POST /orders and POST /withdraw; generated when not given. */
+  /** For an idempotent entry of the table (`idempotent: true`); generated when not given. */
   idempotencyKey?: string | undefined;
 }
 
 export interface HttpRequest<S extends z.ZodMiniType> {
   method: HttpMethod;
-  /** Path below the origin, already encoded (build it with `path` from `http/path.ts`). */
+  /** Path below the origin, already encoded (build it with `path` from `api/segment.ts`). */
   path: string;
   query?: Record<string, string | number | boolean | undefined> | undefined;
   body?: unknown;

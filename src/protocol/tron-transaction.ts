@@ -10,11 +10,11 @@ import { sha256 } from '@noble/hashes/sha2';
 import { keccak_256 } from '@noble/hashes/sha3';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
 import { isTronAddress, toTronAddress, tronAddressToHex } from '../utils/address.js';
+import { decodeTransferCall, encodeTransferCall } from './abi.js';
 
 /** Protobuf `ContractType` numbers of the two contracts this module builds and decodes. */
 export const CONTRACT_TYPES = { TransferContract: 1, TriggerSmartContract: 31 } as const;
 const TYPE_NAMES: Record<number, string> = { 1: 'TransferContract', 31: 'TriggerSmartContract' };
-const TRC20_TRANSFER_SELECTOR = 'a9059cbb';
 
 /** What {@link decodeRawDataHex} reads from `raw_data_hex`. Addresses are base58. */
 export interface DecodedTransaction {
@@ -168,14 +168,8 @@ export function decodeRawDataHex(rawDataHex: string): DecodedTransaction {
     const call = first(value, 4)?.bytes;
     if (call) {
       decoded.callData = bytesToHex(call);
-      // transfer(address,uint256): selector + 32-byte address word + 32-byte amount word
-      if (call.length === 68 && decoded.callData.startsWith(TRC20_TRANSFER_SELECTOR)) {
-        const toWord = decoded.callData.slice(8, 72);
-        decoded.trc20Transfer = {
-          to: toTronAddress(`41${toWord.slice(24)}`),
-          amount: BigInt(`0x${decoded.callData.slice(72)}`),
-        };
-      }
+      const transfer = decodeTransferCall(decoded.callData);
+      if (transfer) decoded.trc20Transfer = transfer;
     }
   }
   return decoded;
@@ -445,8 +439,7 @@ export function buildTrc20Transfer(params: {
   const contract = requireAddress(params.contract, 'contract');
   const to = requireAddress(params.to, 'to');
   if (params.amount <= 0n) throw new RangeError('amount must be positive');
-  const callData =
-    TRC20_TRANSFER_SELECTOR + to.slice(2).padStart(64, '0') + params.amount.toString(16).padStart(64, '0');
+  const callData = encodeTransferCall(toTronAddress(to), params.amount);
   const value = [
     ...fieldBytes(1, hexToBytes(owner)),
     ...fieldBytes(2, hexToBytes(contract)),

@@ -77,44 +77,18 @@ export class Deposits extends Resource {
    */
   async create(params: CreateDepositParams, options?: RequestOptions): Promise<CreatedDeposit> {
     // secp256k1 and protobuf code load only for deposits, not with the core.
-    const { privateKeyToTronAddress, verifySignedTransaction } = await import('../protocol/tron-transaction.js');
+    const [{ verifySignedTransaction }, { resolveSigner }] = await Promise.all([import('../protocol/tron-transaction.js'), import('../protocol/signer.js')]);
     const { amount_sun } = validateRequest(PrepareDepositRequest, { amount_sun: params?.amount_sun });
     const signer = params.signer;
-    const isInstance = Boolean(signer && typeof signer === 'object' && 'transactionBuilder' in signer);
-    let privateKey: string | undefined;
-    let from: string;
-    if (isInstance) {
-      from = (signer as DepositTronWeb).defaultAddress?.base58 || '';
-      if (!isTronAddress(from)) {
-        throw new ValidationError({ code: 'VALIDATION_ERROR', message: 'signer: the TronWeb instance has no default address', details: { field: 'signer' } });
-      }
-    } else {
-      privateKey = (signer as { privateKey?: unknown } | undefined)?.privateKey as string | undefined;
-      try {
-        from = privateKeyToTronAddress(String(privateKey ?? ''));
-      } catch {
-        throw new ValidationError({
-          code: 'VALIDATION_ERROR',
-          message: 'signer.privateKey must be 64 hex characters (with or without 0x), or pass a TronWeb instance',
-          details: { field: 'signer.privateKey' },
-        });
-      }
-      privateKey = String(privateKey).replace(/^0x/i, '');
-    }
+    const { from, privateKey, tronWeb: instance } = resolveSigner(signer as DepositTronWeb | { privateKey: string });
+    const isInstance = instance !== undefined;
 
     const prepared = await this.prepare({ amount_sun }, options);
     let tronWeb = signer as DepositTronWeb;
     if (!isInstance) {
-      let mod: { TronWeb: new (options: { fullHost: string }) => unknown };
-      try {
-        mod = (await import('tronweb')) as never;
-      } catch (cause) {
-        throw new TrxRentError({
-          code: 'MISSING_PEER_DEPENDENCY',
-          message: 'deposits.create needs tronweb. Install with: npm install tronweb@6.5.1',
-          cause,
-        });
-      }
+      // Through the one peer loader (a missing tronweb is a MissingPeerDependencyError naming the install command).
+      const { loadTronWeb } = await import('../peers/index.js');
+      const mod = (await loadTronWeb()) as unknown as { TronWeb: new (options: { fullHost: string }) => unknown };
       const fullHost = (signer as { fullHost?: string }).fullHost ?? 'https://api.trongrid.io';
       tronWeb = new mod.TronWeb({ fullHost }) as DepositTronWeb;
     }

@@ -1,8 +1,10 @@
 import type { z } from 'zod';
+import type { ZodMiniType } from 'zod/mini';
 import { MissingPeerDependencyError, TrxRentError, ValidationError, isTrxRentError } from '../errors/index.js';
 import { resolveLogger, type Logger, type LogLevel } from '../http/log.js';
 import { redactText } from '../internal/redact.js';
 import { X402_ENDPOINTS as X } from '../api/x402.js';
+import type { BodyOf, EndpointWire, ParamsOf, QueryOf } from '../api/types.js';
 import { buildPath } from '../api/path.js';
 import { ApiPromise } from '../http/api-promise.js';
 import { sendWithRetries } from '../http/attempts.js';
@@ -12,37 +14,7 @@ import { type Exchange, Transport } from '../http/transport.js';
 import { baseString, buildUrl, parseBaseUrl } from '../http/url.js';
 import { validateRequest } from '../http/validate.js';
 import type { Known } from '../schemas/known.js';
-import {
-  BatchSendRequest,
-  BatchSendResult,
-  Estimate,
-  EstimateRequest,
-  Invoice,
-  InvoiceRequest,
-  NetworkInfo,
-  NetworkQuery,
-  PaymentRequiredV1,
-  PaymentRequiredV2,
-  RPC_METHODS,
-  Receive,
-  ReceiveRequest,
-  RpcBody,
-  RpcResult,
-  SendRequest,
-  SendResult,
-  SettlementResponse,
-  SwapExecuteRequest,
-  SwapExecution,
-  SwapQuote,
-  SwapQuoteRequest,
-  Watch,
-  WatchRequest,
-  X402Account,
-  X402AccountParams,
-  X402PriceList,
-  X402PricesQuery,
-  type RpcMethod,
-} from '../schemas/x402.js';
+import { PaymentRequiredV1, PaymentRequiredV2, SettlementResponse } from '../schemas/x402.js';
 import { HEADERS, decodeBase64Json, encodeBase64Json } from '../protocol/codec.js';
 import { sameJson } from '../internal/json.js';
 import { PaymentFailedError, PaymentSigningError } from './errors.js';
@@ -152,6 +124,10 @@ export interface CallOptions {
   /** Retries of this call's unpaid request. @default the client's `maxRetries` */
   maxRetries?: number;
 }
+
+
+/** An entry of the pay-per-call table. */
+type X402Entry = EndpointWire & { readonly id: string; readonly path: string };
 
 /** The offer about to be paid, as shown to `onPayment`. */
 export interface PaymentQuote {
@@ -301,81 +277,77 @@ export class X402Client {
   // ---- the twelve endpoints ----
 
   /** `x402Prices`: energy/bandwidth prices aggregated from providers. */
-  prices(query: X402PricesQuery = {}, options?: CallOptions) {
-    return this.#start(async () => {
-      const q = validateRequest(X402PricesQuery, query);
-      return this.#call(X.x402Prices.method, X.x402Prices.path, { query: q, schema: X402PriceList, options });
-    });
+  prices(query: QueryOf<typeof X.x402Prices> = {}, options?: CallOptions) {
+    return this.#endpoint(X.x402Prices, { query }, options);
   }
 
   /** `x402Account`: TRX balance, resources and TRC-20 balances. */
   account(address: string, options?: CallOptions) {
-    return this.#start(async () => {
-      const { address: a } = validateRequest(X402AccountParams, { address });
-      return this.#call(X.x402Account.method, buildPath(X.x402Account, { address: a }), { schema: X402Account, options });
-    });
+    return this.#endpoint(X.x402Account, { params: { address } }, options);
   }
 
   /** `x402Estimate`: energy and bandwidth a transaction needs, and what it costs. */
-  estimate(body: EstimateRequest, options?: CallOptions) {
-    return this.#start(async () => this.#call(X.x402Estimate.method, X.x402Estimate.path, { body: validateRequest(EstimateRequest, body), schema: Estimate, options }));
+  estimate(body: BodyOf<typeof X.x402Estimate>, options?: CallOptions) {
+    return this.#endpoint(X.x402Estimate, { body }, options);
   }
 
   /** `x402SwapQuote` */
-  swapQuote(body: SwapQuoteRequest, options?: CallOptions) {
-    return this.#start(async () => this.#call(X.x402SwapQuote.method, X.x402SwapQuote.path, { body: validateRequest(SwapQuoteRequest, body), schema: SwapQuote, options }));
+  swapQuote(body: BodyOf<typeof X.x402SwapQuote>, options?: CallOptions) {
+    return this.#endpoint(X.x402SwapQuote, { body }, options);
   }
 
   /** `x402Network`: chain parameters. */
-  network(query: NetworkQuery = {}, options?: CallOptions) {
-    return this.#start(async () => this.#call(X.x402Network.method, X.x402Network.path, { query: validateRequest(NetworkQuery, query), schema: NetworkInfo, options }));
+  network(query: QueryOf<typeof X.x402Network> = {}, options?: CallOptions) {
+    return this.#endpoint(X.x402Network, { query }, options);
   }
 
   /** `x402Invoice`: an invoice whose payments are detected automatically. */
-  invoice(body: InvoiceRequest, options?: CallOptions) {
-    return this.#start(async () => this.#call(X.x402Invoice.method, X.x402Invoice.path, { body: validateRequest(InvoiceRequest, body), schema: Invoice, options }));
+  invoice(body: BodyOf<typeof X.x402Invoice>, options?: CallOptions) {
+    return this.#endpoint(X.x402Invoice, { body }, options);
   }
 
   /** `x402Watch`: a webhook on each matching incoming TRC-20 transfer for 24 hours. */
-  watch(body: WatchRequest, options?: CallOptions) {
-    return this.#start(async () => this.#call(X.x402Watch.method, X.x402Watch.path, { body: validateRequest(WatchRequest, body), schema: Watch, options }));
+  watch(body: BodyOf<typeof X.x402Watch>, options?: CallOptions) {
+    return this.#endpoint(X.x402Watch, { body }, options);
   }
 
   /** `x402Receive`: a one-time watch for an expected payment. */
-  receive(body: ReceiveRequest, options?: CallOptions) {
-    return this.#start(async () => this.#call(X.x402Receive.method, X.x402Receive.path, { body: validateRequest(ReceiveRequest, body), schema: Receive, options }));
+  receive(body: BodyOf<typeof X.x402Receive>, options?: CallOptions) {
+    return this.#endpoint(X.x402Receive, { body }, options);
   }
 
   /** `x402Send`: broadcast a transfer you signed (see `signTrc20Transfer`), energy bought for you. */
-  send(body: SendRequest, options?: CallOptions) {
-    return this.#start(async () => this.#call(X.x402Send.method, X.x402Send.path, { body: validateRequest(SendRequest, body), schema: SendResult, options }));
+  send(body: BodyOf<typeof X.x402Send>, options?: CallOptions) {
+    return this.#endpoint(X.x402Send, { body }, options);
   }
 
   /** `x402SendBatch`: up to 50 signed transfers (checked locally). */
-  sendBatch(body: BatchSendRequest | BatchSendRequest['transfers'], options?: CallOptions) {
-    return this.#start(async () => {
-      const input = Array.isArray(body) ? { transfers: body } : body;
-      return this.#call(X.x402SendBatch.method, X.x402SendBatch.path, { body: validateRequest(BatchSendRequest, input), schema: BatchSendResult, options });
-    });
+  sendBatch(body: BodyOf<typeof X.x402SendBatch> | BodyOf<typeof X.x402SendBatch>['transfers'], options?: CallOptions) {
+    return this.#endpoint(X.x402SendBatch, { body: Array.isArray(body) ? { transfers: body } : body }, options);
   }
 
   /** `x402SwapExecute` */
-  swapExecute(body: SwapExecuteRequest, options?: CallOptions) {
-    return this.#start(async () => this.#call(X.x402SwapExecute.method, X.x402SwapExecute.path, { body: validateRequest(SwapExecuteRequest, body), schema: SwapExecution, options }));
+  swapExecute(body: BodyOf<typeof X.x402SwapExecute>, options?: CallOptions) {
+    return this.#endpoint(X.x402SwapExecute, { body }, options);
   }
 
   /** `x402Rpc`: one of the nine whitelisted node methods (`wallet/` may be omitted). */
-  rpc(method: RpcMethod | (string & {}), body: Record<string, unknown> = {}, options?: CallOptions) {
+  rpc(method: ParamsOf<typeof X.x402Rpc>['method'] | (string & {}), body: BodyOf<typeof X.x402Rpc> = {}, options?: CallOptions) {
+    const name = typeof method === 'string' && !method.startsWith('wallet/') ? `wallet/${method}` : method;
+    return this.#endpoint(X.x402Rpc, { params: { method: name }, body }, options);
+  }
+
+  /**
+   * One operation of the table: its path, query and body checked with the entry's strict
+   * schemas before anything is sent (a bad field is a ValidationError naming it), the answer
+   * with its response schema. Every fact comes from the entry (`src/api/x402.ts`).
+   */
+  #endpoint<E extends X402Entry>(entry: E, input: { params?: unknown; query?: unknown; body?: unknown }, options: CallOptions | undefined): ApiPromise<Paid<Known<z.output<E['response']>>>> {
     return this.#start(async () => {
-      const name = typeof method === 'string' && !method.startsWith('wallet/') ? `wallet/${method}` : method;
-      if (typeof name !== 'string' || !(RPC_METHODS as readonly string[]).includes(name)) {
-        throw new ValidationError({
-          code: 'VALIDATION_ERROR',
-          message: `method must be one of ${RPC_METHODS.join(', ')}`,
-          details: { field: 'method', value: method },
-        });
-      }
-      return this.#call(X.x402Rpc.method, buildPath(X.x402Rpc, { method: name }), { body: validateRequest(RpcBody, body), schema: RpcResult, options });
+      const path = entry.params ? buildPath(entry, validateRequest(entry.params, input.params) as Record<string, string>) : entry.path;
+      const query = entry.query ? (validateRequest(entry.query, input.query ?? {}) as Record<string, unknown>) : undefined;
+      const body = entry.body ? validateRequest(entry.body, input.body) : undefined;
+      return this.#call(entry.method as 'GET' | 'POST', path, { query, body, schema: entry.response as E['response'], options });
     });
   }
 
@@ -407,7 +379,7 @@ export class X402Client {
 
   // ---- the paid request: challenge, choice, signature, paid retry ----
 
-  async #call<S extends z.ZodType>(
+  async #call<S extends ZodMiniType>(
     method: 'GET' | 'POST',
     path: string,
     req: { query?: Record<string, unknown>; body?: unknown; schema: S; options?: CallOptions | undefined },
@@ -670,4 +642,16 @@ function readSettlement(headers: Headers): SettlementResponse | undefined {
     return undefined;
   }
 }
+
+// ---- compile-time: every x402 entry's SDK binding names a method of X402Client ----
+
+type X402Bindings = { [Id in keyof typeof X]: (typeof X)[Id]['sdk'] };
+/** The ids of x402 entries whose `sdk` names no method of X402Client (never, or this file does not compile). */
+type X402EntriesWithoutMethod = {
+  [Id in keyof X402Bindings]: X402Bindings[Id] extends keyof X402Client ? (X402Client[X402Bindings[Id]] extends (...args: never[]) => unknown ? never : Id) : Id;
+}[keyof X402Bindings];
+/** A table entry (src/api/x402.ts) whose `sdk` names no method of X402Client is a type error here, naming the entry. */
+export type CheckX402SdkBindings = [X402EntriesWithoutMethod] extends [never] ? true : { missingSdkMethodFor: X402EntriesWithoutMethod };
+const everyX402EntryHasItsMethod: CheckX402SdkBindings = true;
+void everyX402EntryHasItsMethod;
 

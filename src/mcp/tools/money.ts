@@ -3,8 +3,7 @@
  * elsewhere) and withdrawals (spends: capped per call and per session, confirmed, logged).
  */
 import { LIMITS } from '../../schemas/limits.js';
-import { PrepareDepositRequest, PreparedDeposit } from '../../schemas/deposits.js';
-import { CreateWithdrawalRequest, Withdrawal } from '../../schemas/withdrawals.js';
+import { ACCOUNT_WIRE as E } from '../../api/account.js';
 import { money } from '../spend.js';
 import { tool } from '../tool.js';
 
@@ -16,8 +15,8 @@ export const MONEY_TOOLS = [
       `Where and how to deposit TRX: the platform address, the account's memo and its hex for the transfer's data field. amount_sun is in SUN (1 TRX = 1,000,000 SUN), at least ${LIMITS.MIN_DEPOSIT_SUN} (1 TRX). ` +
       'Moves no money: the user signs and sends the transfer with their own wallet; a transfer without the memo cannot be credited.',
     access: 'read',
-    input: PrepareDepositRequest,
-    output: PreparedDeposit,
+    input: E.prepareDeposit.body,
+    output: E.prepareDeposit.response,
     async run(args, { session, signal }) {
       return session.api.deposits.prepare(args, { signal });
     },
@@ -30,8 +29,8 @@ export const MONEY_TOOLS = [
       'counts against the server\'s total cap (--session-limit, all sessions together), and the user must confirm it (elicitation). ' +
       `amount is an integer in SUN for TRX (1 TRX = 1,000,000 SUN) or in 6-decimal units for USDT, at least ${LIMITS.MIN_WITHDRAWAL_SUN} (50 TRX). Returns the withdrawal (status PENDING).`,
     access: 'spend',
-    input: CreateWithdrawalRequest,
-    output: Withdrawal,
+    input: E.createWithdrawal.body,
+    output: E.createWithdrawal.response,
     async run(args, { session, signal, ask }) {
       const atomic = BigInt(args.amount);
       const { limits } = session.guard;

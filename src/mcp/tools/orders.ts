@@ -6,7 +6,10 @@
 import * as z from 'zod';
 import { OrderFailedError, TrxRentError } from '../../errors/index.js';
 import { LIMITS } from '../../schemas/limits.js';
-import { CreateOrderRequest, FINAL_ORDER_STATUSES, Order, OrderId } from '../../schemas/orders.js';
+import { FINAL_ORDER_STATUSES } from '../../schemas/orders.js';
+import { ACCOUNT_WIRE as E } from '../../api/account.js';
+
+const Order = E.createOrder.response;
 import { sunToTrx } from '../../utils/units.js';
 import { tool } from '../tool.js';
 
@@ -14,7 +17,7 @@ import { tool } from '../tool.js';
 export const MAX_WAIT_SECONDS = 300;
 const PROGRESS_EVERY_MS = 5_000;
 const WaitInput = z.strictObject({
-  id: OrderId,
+  id: E.getOrder.params.shape.id,
   timeout_sec: z.number().int().min(1).max(MAX_WAIT_SECONDS).optional(),
 });
 
@@ -40,7 +43,7 @@ export const ORDER_TOOLS = [
       'a MARKET order fails (nothing charged) if the price rose above it meanwhile. PERIODIC orders are not available here. ' +
       'Returns the order (status PENDING) and its maximum cost; use wait_for_order to see it filled.',
     access: 'spend',
-    input: CreateOrderRequest,
+    input: E.createOrder.body,
     output: CreatedOrder,
     // The other fields are described by the request schema; these two behave differently here.
     fields: {

@@ -11,7 +11,8 @@
  */
 import * as z from 'zod';
 import type { ZodMiniType } from 'zod/mini';
-import { ACCOUNT_ENDPOINTS, buildPath, pathParams, type EndpointDef, type McpBinding } from '../../api/endpoints.js';
+import { ACCOUNT_ENDPOINTS, pathParams, type EndpointDef, type McpBinding } from '../../api/endpoints.js';
+import { requestFor } from '../../resources/resource.js';
 import { NoInput, type Tool, tool } from '../tool.js';
 
 type ReadEntry = EndpointDef & { id: string; mcp: McpBinding & { title: string } };
@@ -44,16 +45,11 @@ export function readTool(entry: ReadEntry): Tool {
     input: inputOf(entry),
     output,
     async run(args, { session, signal }) {
-      const all = (args ?? {}) as Record<string, string | number | boolean | undefined>;
+      const all = (args ?? {}) as Record<string, unknown>;
+      const params = Object.fromEntries(Object.entries(all).filter(([k]) => names.has(k)));
       const query = Object.fromEntries(Object.entries(all).filter(([k, v]) => !names.has(k) && v !== undefined));
-      const { data } = await session.api.http.request({
-        method: 'GET',
-        path: buildPath(entry, all),
-        ...(Object.keys(query).length ? { query } : {}),
-        schema: entry.response,
-        auth: entry.auth !== 'public',
-        options: { signal },
-      });
+      // The resources' own request builder: path, checks (fast, then zod) and auth from the entry.
+      const { data } = await session.api.http.request(requestFor(entry, { params, query }, { signal }));
       return mcp.listKey ? { [mcp.listKey]: data } : data;
     },
   });

@@ -1,6 +1,6 @@
 /** Webhooks: register an endpoint for order, deposit and withdrawal events, and delete one (listing them is a generated read tool, `./read.ts`). */
 import * as z from 'zod';
-import { CreateWebhookRequest, DeleteWebhookResponse, Webhook } from '../../schemas/webhooks.js';
+import { ACCOUNT_WIRE as E } from '../../api/account.js';
 import { WEBHOOK_EVENTS } from '../../schemas/enums.js';
 import { tool } from '../tool.js';
 
@@ -14,8 +14,8 @@ export const WEBHOOK_TOOLS = [
       `Register an https:// endpoint for events (${WEBHOOK_EVENTS.join(', ')}). Changes the account, so it needs a server started with --allow-spend; spends nothing. ` +
       'The returned secret (64 hex) signs deliveries (X-Service-Signature: sha256=HMAC of the raw body) and is shown only once.',
     access: 'write',
-    input: CreateWebhookRequest,
-    output: Webhook,
+    input: E.createWebhook.body,
+    output: E.createWebhook.response,
     async run(args, { session, signal }) {
       return session.api.webhooks.create(args, { signal });
     },
@@ -26,7 +26,7 @@ export const WEBHOOK_TOOLS = [
     description: 'Delete a webhook by id. Changes the account, so it needs a server started with --allow-spend; spends nothing.',
     access: 'write',
     input: DeleteInput,
-    output: DeleteWebhookResponse,
+    output: E.deleteWebhook.response,
     fields: { id: 'Webhook id from list_webhooks' },
     async run(args, { session, signal }) {
       return session.api.webhooks.delete(args.id, { signal });

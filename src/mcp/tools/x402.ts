@@ -7,35 +7,9 @@
  */
 import * as z from 'zod';
 import type { ZodMiniType } from 'zod/mini';
-import {
-  BatchSendRequest,
-  BatchSendResult,
-  Estimate,
-  EstimateRequest,
-  Invoice,
-  InvoiceRequest,
-  NetworkInfo,
-  NetworkQuery,
-  Receive,
-  ReceiveRequest,
-  RPC_METHODS,
-  RpcBody,
-  RpcMethodSchema,
-  RpcResult,
-  SendRequest,
-  SendResult,
-  SwapExecuteRequest,
-  SwapExecution,
-  SwapQuote,
-  SwapQuoteRequest,
-  Watch,
-  WatchRequest,
-  X402Account,
-  X402AccountParams,
-  X402PriceList,
-  X402PricesQuery,
-  X402_LIMITS,
-} from '../../schemas/x402.js';
+import { RPC_METHODS, X402_LIMITS } from '../../schemas/x402.js';
+import { X402_ENDPOINTS as X } from '../../api/x402.js';
+import type { EndpointWire, McpBinding } from '../../api/types.js';
 import { ESTIMATE_OPERATIONS, WATCH_EVENT_TYPES } from '../../schemas/enums.js';
 import { isTrxRentError } from '../../errors/index.js';
 import type { CallOptions, Paid, PaymentReceipt, X402Client } from '../../x402/client.js';
@@ -71,25 +45,33 @@ const PAID =
   ', paid through x402 from the server\'s wallet (USDT/USDC/USDD on TRON or USDC on Base). SPENDS MONEY: needs --allow-spend; capped per call (--max-payment) and in total for the server (--x402-budget, all sessions together); ' +
   'the user must confirm the price (elicitation). Returns { data, payment } (payment.amount_usd in USD).';
 
-interface PaidSpec<I extends ZodMiniType, D extends ZodMiniType> {
-  name: string;
+/** A paid entry of the table that names its MCP tool. */
+type PaidEntry = EndpointWire & { readonly id: string; readonly mcp: McpBinding; readonly price: { kind: 'fixed' | 'dynamic' } };
+
+/** The input of an entry's tool: its one request part (path parameters, query or body). */
+type InputOf<E extends EndpointWire> = NonNullable<E['body'] extends ZodMiniType ? E['body'] : E['query'] extends ZodMiniType ? E['query'] : E['params']>;
+
+/** What a paid tool adds to its table entry: the words an agent reads, and the SDK call. */
+interface PaidSpec<E extends PaidEntry, I extends ZodMiniType> {
   title: string;
   what: string;
-  price: 'fixed' | 'dynamic';
-  input: I;
-  data: D;
   fields?: Record<string, string>;
+  /** The tool's input when it is not the entry's one request part (x402_rpc: path parameter and body). */
+  input?: I;
   call(client: X402Client, args: z.output<I>, options: CallOptions): Promise<Paid<unknown>>;
 }
 
-function paid<I extends ZodMiniType, D extends ZodMiniType>(spec: PaidSpec<I, D>): Tool {
+/** The tool of a paid entry: name, price, input and output schemas from the table (`src/api/x402.ts`). */
+function paid<E extends PaidEntry, I extends ZodMiniType = InputOf<E>>(entry: E, spec: PaidSpec<E, I>): Tool {
+  const input = spec.input ?? entry.body ?? entry.query ?? entry.params;
+  if (!input) throw new Error(`MCP: ${entry.id} takes no input`);
   return tool({
-    name: spec.name,
+    name: entry.mcp.tool,
     title: spec.title,
-    description: `${spec.what} ${spec.price === 'fixed' ? FIXED : DYNAMIC}${PAID}`,
+    description: `${spec.what} ${entry.price.kind === 'fixed' ? FIXED : DYNAMIC}${PAID}`,
     access: 'spend',
-    input: spec.input,
-    output: z.object({ data: spec.data, payment: Payment.nullable() }),
+    input,
+    output: z.object({ data: entry.response, payment: Payment.nullable() }) as ZodMiniType,
     fields: spec.fields,
     async run(args, { session, signal }) {
       const client = session.x402();
@@ -97,10 +79,10 @@ function paid<I extends ZodMiniType, D extends ZodMiniType>(spec: PaidSpec<I, D>
       const budget = session.guard.limits.x402Budget;
       let result: Paid<unknown>;
       try {
-        result = await spec.call(client, args, { signal });
+        result = await spec.call(client, args as z.output<I>, { signal });
       } catch (error) {
         if (client.spent !== before) {
-          session.guard.log(`paid ${spec.name}, call failed (${isTrxRentError(error) ? error.code : 'error'}): the payment counts (x402 server total ${client.spent} of ${budget} USD)`);
+          session.guard.log(`paid ${entry.mcp.tool}, call failed (${isTrxRentError(error) ? error.code : 'error'}): the payment counts (x402 server total ${client.spent} of ${budget} USD)`);
         }
         throw error;
       }
@@ -108,8 +90,8 @@ function paid<I extends ZodMiniType, D extends ZodMiniType>(spec: PaidSpec<I, D>
       const tx = p?.transaction ? `, tx ${p.transaction}` : p?.transaction_invalid ? ', tx invalid (the service reported a settlement transaction that is not a hash; not shown)' : '';
       session.guard.log(
         p
-          ? `paid ${spec.name}: ${p.amount_usd} USD in ${p.symbol} on ${p.network_id} (${p.scheme})${tx} (x402 server total ${client.spent} of ${budget} USD)`
-          : `${spec.name}: no payment was asked for`,
+          ? `paid ${entry.mcp.tool}: ${p.amount_usd} USD in ${p.symbol} on ${p.network_id} (${p.scheme})${tx} (x402 server total ${client.spent} of ${budget} USD)`
+          : `${entry.mcp.tool}: no payment was asked for`,
       );
       return { data: result.data, payment: p };
     },
@@ -130,33 +112,21 @@ function checkedReceipt(p: PaymentReceipt | null): (PaymentReceipt & { transacti
 const amountField = (what: string) => `${what}, a decimal string in token units like "1.5" (not atomic units)`;
 
 export const X402_TOOLS = [
-  paid({
-    name: 'x402_prices',
+  paid(X.x402Prices, {
     title: 'x402: energy prices',
     what: 'Live energy/bandwidth prices aggregated from providers (price_sun: SUN per unit).',
-    price: 'fixed',
-    input: X402PricesQuery,
-    data: X402PriceList,
     fields: { resource: 'ENERGY or BANDWIDTH; omitted: both' },
     call: (c, args, o) => c.prices(args, o),
   }),
-  paid({
-    name: 'x402_account',
+  paid(X.x402Account, {
     title: 'x402: account resources',
     what: 'TRX balance (SUN), energy and bandwidth limits and TRC-20 balances of any TRON address.',
-    price: 'fixed',
-    input: X402AccountParams,
-    data: X402Account,
     fields: { address: 'Base58 TRON address (T…)' },
     call: (c, args, o) => c.account(args.address, o),
   }),
-  paid({
-    name: 'x402_estimate',
+  paid(X.x402Estimate, {
     title: 'x402: estimate a transaction',
     what: 'Energy and bandwidth a transaction would use and its cost in TRX (cost_trx, not SUN), from a simulation.',
-    price: 'fixed',
-    input: EstimateRequest,
-    data: Estimate,
     fields: {
       operation: ESTIMATE_OPERATIONS.join(', '),
       to: 'Receiver, base58 TRON address',
@@ -165,33 +135,21 @@ export const X402_TOOLS = [
     },
     call: (c, args, o) => c.estimate(args, o),
   }),
-  paid({
-    name: 'x402_swap_quote',
+  paid(X.x402SwapQuote, {
     title: 'x402: swap quote',
     what: 'A DEX quote for a token swap (amount_out, price_impact, rate as decimal strings).',
-    price: 'fixed',
-    input: SwapQuoteRequest,
-    data: SwapQuote,
     fields: { from: 'Token sold: symbol (USDT, TRX…) or TRC-20 contract', to: 'Token bought: symbol or contract', amount: amountField('Amount of `from`') },
     call: (c, args, o) => c.swapQuote(args, o),
   }),
-  paid({
-    name: 'x402_network',
+  paid(X.x402Network, {
     title: 'x402: chain parameters',
     what: 'TRON chain parameters (energy price, bandwidth cost, maintenance schedule).',
-    price: 'fixed',
-    input: NetworkQuery,
-    data: NetworkInfo,
     fields: { format: 'full (default) or summary' },
     call: (c, args, o) => c.network(args, o),
   }),
-  paid({
-    name: 'x402_invoice',
+  paid(X.x402Invoice, {
     title: 'x402: create an invoice',
     what: 'A USDT invoice whose payments are detected automatically.',
-    price: 'fixed',
-    input: InvoiceRequest,
-    data: Invoice,
     fields: {
       amount_usdt: amountField('Amount due in USDT'),
       description: 'Free text, at most 500 characters',
@@ -200,13 +158,9 @@ export const X402_TOOLS = [
     },
     call: (c, args, o) => c.invoice(args, o),
   }),
-  paid({
-    name: 'x402_watch',
+  paid(X.x402Watch, {
     title: 'x402: watch an address',
     what: 'A webhook on each matching incoming TRC-20 transfer to an address, for 24 hours.',
-    price: 'fixed',
-    input: WatchRequest,
-    data: Watch,
     fields: {
       address: 'Address to watch (base58)',
       webhook_url: 'http(s) URL that receives each transfer',
@@ -216,13 +170,9 @@ export const X402_TOOLS = [
     },
     call: (c, args, o) => c.watch(args, o),
   }),
-  paid({
-    name: 'x402_receive',
+  paid(X.x402Receive, {
     title: 'x402: expect a payment',
     what: 'A one-time watch for one expected incoming payment (webhook when detected).',
-    price: 'fixed',
-    input: ReceiveRequest,
-    data: Receive,
     fields: {
       expected_amount: amountField('Amount expected'),
       token_contract: 'Token expected (base58 contract); omitted: USDT',
@@ -232,13 +182,9 @@ export const X402_TOOLS = [
     },
     call: (c, args, o) => c.receive(args, o),
   }),
-  paid({
-    name: 'x402_send',
+  paid(X.x402Send, {
     title: 'x402: broadcast a signed USDT transfer',
     what: 'Broadcast a USDT transfer the user already signed (signed_tx); the service buys the energy it needs. The transfer itself moves the user\'s USDT as signed.',
-    price: 'dynamic',
-    input: SendRequest,
-    data: SendResult,
     fields: {
       to: 'Receiver (base58); must match the signed transfer',
       amount_usdt: amountField('USDT amount; must match the signed transfer'),
@@ -247,23 +193,15 @@ export const X402_TOOLS = [
     },
     call: (c, args, o) => c.send(args, o),
   }),
-  paid({
-    name: 'x402_send_batch',
+  paid(X.x402SendBatch, {
     title: 'x402: broadcast signed transfers',
     what: `Broadcast 1 to ${X402_LIMITS.MAX_BATCH_TRANSFERS} transfers the user already signed, in one call.`,
-    price: 'dynamic',
-    input: BatchSendRequest,
-    data: BatchSendResult,
     fields: { transfers: `1 to ${X402_LIMITS.MAX_BATCH_TRANSFERS} items of { to, amount (decimal string, token units), signed_tx }` },
     call: (c, args, o) => c.sendBatch(args, o),
   }),
-  paid({
-    name: 'x402_swap_execute',
+  paid(X.x402SwapExecute, {
     title: 'x402: execute a swap',
     what: 'Execute a token swap on a DEX (energy provided).',
-    price: 'dynamic',
-    input: SwapExecuteRequest,
-    data: SwapExecution,
     fields: {
       from_token: 'Token sold: symbol or TRC-20 contract',
       to_token: 'Token bought: symbol or contract',
@@ -272,13 +210,10 @@ export const X402_TOOLS = [
     },
     call: (c, args, o) => c.swapExecute(args, o),
   }),
-  paid({
-    name: 'x402_rpc',
+  paid(X.x402Rpc, {
     title: 'x402: TRON node call',
     what: `One whitelisted TRON node method (${RPC_METHODS.join(', ')}) with its JSON body.`,
-    price: 'fixed',
-    input: z.strictObject({ method: RpcMethodSchema, body: RpcBody.optional() }),
-    data: RpcResult,
+    input: z.strictObject({ method: X.x402Rpc.params.shape.method, body: X.x402Rpc.body.optional() }),
     fields: { method: 'e.g. wallet/getnowblock', body: 'JSON object as the node method expects it; omitted: {}' },
     call: (c, args, o) => c.rpc(args.method, args.body ?? {}, o),
   }),

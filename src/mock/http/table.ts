@@ -30,11 +30,19 @@ export type HandlerContext<I> = Omit<RouteContext, 'input'> & { input: I };
 /** What a handler returns: the status and body (for an x402 entry, the body is what goes in `data`). */
 export type HandlerResult = RouteResult;
 
+/**
+ * What an entry's handler returns: its body has the entry's response type, so a handler that
+ * returns the wrong body does not compile. A body already serialised (`json`, a hot path's
+ * cache) goes with `body: null`; the suite's exact-shape check holds that text to the schema.
+ */
+export type EntryResult<E> = Omit<RouteResult, 'body'> &
+  ({ body: E extends { response: infer R extends z.ZodMiniType } ? z.input<R> : unknown } | { body: null; json: string });
+
 /** A handler whose input is the entry's params/query/body, validated by the pipeline. */
 export interface Handler<E> {
   /** Turn a validation error of the default input stage into this endpoint's own (e.g. withdraw's 400 INSUFFICIENT_BALANCE). */
   onInvalid?(error: MockApiError): MockApiError;
-  handle(ctx: HandlerContext<EndpointInput<E>>): HandlerResult | Promise<HandlerResult>;
+  handle(ctx: HandlerContext<EndpointInput<E>>): EntryResult<E> | Promise<EntryResult<E>>;
 }
 
 /**

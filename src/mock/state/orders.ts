@@ -612,7 +612,11 @@ export function selectionError(selection: Selection, maxPrice: number | undefine
 
 // ---- wire shapes (the spec's three Order shapes) ----
 
-const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
+function iso(t: number): string;
+function iso(t: number | null): string | null;
+function iso(t: number | null): string | null {
+  return t === null ? null : new Date(t).toISOString();
+}
 
 /** POST /orders response. */
 export function orderCreated(o: OrderRecord) {
