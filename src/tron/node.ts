@@ -16,6 +16,7 @@
  */
 import * as z from 'zod/mini';
 import { TrxRentError, ValidationError } from '../errors/index.js';
+import { decodeErrorString } from '../protocol/abi.js';
 import { sendWithRetries } from '../http/attempts.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, parseRetryAfter } from '../http/retry.js';
 import { Transport } from '../http/transport.js';
@@ -419,21 +420,16 @@ export function simulationFailure(answer: ConstantCallResult): SimulationFailure
 }
 
 /**
- * The text of a revert's return data: `Error(string)` (selector 08c379a0) decoded, `Panic(uint256)`
- * (4e487b71) as its code; undefined for anything else (a plain return value, empty data).
+ * The text of a revert's return data: `Error(string)` decoded by the one ABI decoder
+ * (`protocol/abi.ts`), `Panic(uint256)` (4e487b71) as its code; undefined for anything else (a
+ * plain return value, empty data).
  */
 export function revertReason(data: string | undefined): string | undefined {
   const hex = (data ?? '').replace(/^0x/i, '').toLowerCase();
   if (hex.startsWith('4e487b71') && hex.length >= 8 + 64) return `Panic(0x${BigInt(`0x${hex.slice(8, 72)}`).toString(16)})`;
-  if (!hex.startsWith('08c379a0') || hex.length < 8 + 128) return undefined;
-  const body = hex.slice(8);
-  const offset = Number(BigInt(`0x${body.slice(0, 64)}`)) * 2;
-  const lengthAt = body.slice(offset, offset + 64);
-  if (lengthAt.length !== 64) return undefined;
-  const length = Number(BigInt(`0x${lengthAt}`));
-  const text = body.slice(offset + 64, offset + 64 + length * 2);
-  if (text.length !== length * 2) return undefined;
-  return hexText(text) || 'reverted without a reason';
+  const reason = decodeErrorString(hex);
+  if (reason === undefined) return undefined;
+  return reason.replace(/[^\x20-\x7e]/g, '?') || 'reverted without a reason';
 }
 
 /** A node's hex-encoded message as text; text that is not hex stays as it is. */
