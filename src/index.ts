@@ -30,9 +30,10 @@ export type {
   SentTransfer,
   TransferSigner,
   SendTronWeb,
+  Confirmation,
 } from './tron/engine.js';
 // Types only: the node client loads with the transfer engine, on first use (`client.resources.node()`).
-export type { TronNode, TronNodeOptions, Spendable, NodeCallOptions, AccountResource, NodeAccount, TransactionInfo, BroadcastResult } from './tron/node.js';
+export type { TronNode, TronNodeOptions, Spendable, NodeCallOptions, AccountResource, NodeAccount, TransactionInfo, BroadcastResult, SimulationFailure, ConstantCallResult } from './tron/node.js';
 export { ApiPromise, type WithResponse } from './http/api-promise.js';
 export type { Logger, LogLevel } from './http/log.js';
 export { OrderPage, type WaitForOptions } from './resources/orders.js';
