@@ -27,6 +27,13 @@ export interface TrxRentOptions extends HttpClientOptions {
    * @default an in-memory store for this client
    */
   transferStore?: TransferStore | undefined;
+  /**
+   * TronGrid's API key for the node (`TRON-PRO-API-KEY`), sent to the `tronNode` origin only:
+   * never to the account API, never across a redirect.
+   */
+  tronNodeApiKey?: string | undefined;
+  /** More headers for the node only (another provider's key header), like `tronNodeApiKey`. */
+  tronNodeHeaders?: Record<string, string> | undefined;
 }
 
 /**
@@ -74,6 +81,8 @@ export class TrxRent {
       timeoutMs: options.timeoutMs,
       maxRetries: options.maxRetries,
       retry: options.retry,
+      apiKey: options.tronNodeApiKey,
+      headers: options.tronNodeHeaders,
       clock: this.http.clock,
     }, options.transferStore);
     this.transfers = new Transfers(chain);

@@ -3,7 +3,7 @@
  * percent-encoded) and the mock router's pattern.
  * @module
  */
-import { segment } from '../http/path.js';
+import { segment } from './segment.js';
 import type { EndpointDef } from './types.js';
 
 /**

@@ -21,10 +21,12 @@ export interface ProfileSettings {
   api_key?: string;
   default_address?: string;
   default_duration?: string;
+  /** The TRON full node `ensure`, `send` and `mcp` read (see settings.ts). */
+  tron_node?: string;
 }
 
 /** Keys `config get/set` accept (api_key is set by `login`, read as "set"/"not set"). */
-export const SETTABLE_KEYS = ['base_url', 'default_address', 'default_duration'] as const;
+export const SETTABLE_KEYS = ['base_url', 'default_address', 'default_duration', 'tron_node'] as const;
 export type SettableKey = (typeof SETTABLE_KEYS)[number];
 export const READABLE_KEYS = [...SETTABLE_KEYS, 'api_key'] as const;
 

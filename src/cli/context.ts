@@ -30,7 +30,7 @@ import { Output, colorEnabled } from './output.js';
 import { sanitizeText } from './sanitize.js';
 import { type CliReader, type CliRuntime, isProcessStream } from './runtime.js';
 import { parseDuration, parseInteger } from './parse.js';
-import { type Connection, ENV, SettingsResolver, describeSource, missingKeyProblem } from './settings.js';
+import { type Connection, ENV, type Source, SettingsResolver, checkBaseUrl, describeSource, fromEnv, missingKeyProblem } from './settings.js';
 import { type Run, runOf } from './state.js';
 import { readStdin, readStdinBytes } from './stdin.js';
 
@@ -153,6 +153,7 @@ export class Context {
   #clients = new Map<boolean, Promise<LazyClient>>();
   #disposers: Array<() => unknown> = [];
   #lastClient: LazyClient | undefined;
+  #tronNode: { url: string | undefined; source: Source; apiKey: string | undefined } | undefined;
 
   constructor(opts: GlobalOptions, commandPath: string, run: Run) {
     this.opts = opts;
@@ -186,6 +187,7 @@ export class Context {
       store: () => this.config(),
       warn: (message) => this.out.warn(message),
       mock: () => this.mock(),
+      runningMock: async () => (await import('./running-mock.js')).findRunningMock(this.runtime.configDir),
     });
   }
 
@@ -282,6 +284,9 @@ export class Context {
   async settings(needKey: boolean): Promise<Connection> {
     if (this.#connection && (this.#connection.apiKey || !needKey)) return this.#connection;
     const connection = await this.settingsResolver.connection(needKey);
+    if (connection.baseUrl?.source.kind === 'running-mock' && this.#connection?.baseUrl?.source.kind !== 'running-mock') {
+      this.out.info(this.out.e.dim(`No base URL set: using the \`trx-rent mock\` running at ${connection.baseUrl.value} (${connection.baseUrl.source.path})`));
+    }
     this.#connection = connection;
     const { baseUrl, apiKey } = connection;
     this.debug(
@@ -363,15 +368,58 @@ export class Context {
   }
 
   /**
-   * `client.transfers` and `client.resources` on the run's client, reading the TRON node from
-   * `node` (a flag) > TRX_RENT_TRON_NODE > the embedded mock's own node under --mock > TronGrid.
+   * `client.transfers` and `client.resources` on the run's client, reading the TRON node of
+   * {@link tronNode} (the `--tron-node` flag given as `node`).
    */
   async chain(node?: string): Promise<ChainHandles> {
     const client = await this.client();
-    const connection = await this.settings(true);
-    const url =
-      node ?? (this.env[ENV.tronNode]?.trim() || undefined) ?? (connection.baseUrl?.source.kind === 'mock' ? connection.baseUrl.value : undefined);
-    return this.chainFor(client, url, await this.transferStore());
+    const setting = await this.tronNode(node, client);
+    return this.chainFor(client, setting.url, { apiKey: setting.apiKey, store: await this.transferStore() });
+  }
+
+  /**
+   * The TRON node every command that reads the chain uses: `--tron-node` > TRX_RENT_TRON_NODE >
+   * the profile's tron_node > the mock's own node when the base URL is a reference mock (the
+   * embedded one, the running `trx-rent mock`, or any base URL whose /__mock/state answers, as
+   * `status` detects one; said on stderr) > TronGrid. TronGrid's key (TRX_RENT_TRON_NODE_API_KEY)
+   * goes to a node that was set, never to a mock found this way.
+   */
+  async tronNode(flag?: string, client?: LazyClient, say = true): Promise<{ url: string | undefined; source: Source; apiKey: string | undefined }> {
+    if (this.#tronNode) return this.#tronNode;
+    const apiKey = this.env[ENV.tronNodeApiKey]?.trim() || undefined;
+    let found: { url: string | undefined; source: Source; apiKey: string | undefined } | undefined;
+    if (flag) found = { url: flag, source: { kind: 'flag', flag: '--tron-node' }, apiKey };
+    const env = fromEnv(this.env, ENV.tronNode);
+    if (!found && env) found = { url: env.value, source: env.source, apiKey };
+    if (!found && !this.opts.mock) {
+      const profile = await this.profile().catch(() => undefined);
+      if (profile?.settings?.tron_node) found = { url: profile.settings.tron_node, source: { kind: 'profile', profile: profile.name }, apiKey };
+    }
+    if (!found) {
+      const connection = await this.settings(false);
+      const base = connection.baseUrl;
+      if (base && (base.source.kind === 'mock' || base.source.kind === 'running-mock')) {
+        found = { url: base.value, source: base.source, apiKey: undefined };
+      } else if (base && (await this.#isReferenceMock(client ?? (await this.clientFor(base.value, undefined, { maxRetries: 0 }))))) {
+        found = { url: base.value, source: { kind: 'reference-mock' }, apiKey: undefined };
+      }
+      if (found && say) this.out.info(this.out.e.dim(`TRON node: the mock's own at ${found.url} (the base URL is a reference mock; --tron-node or ${ENV.tronNode} to read another)`));
+    }
+    found ??= { url: undefined, source: { kind: 'default' }, apiKey };
+    if (found.url) {
+      checkBaseUrl({ value: found.url, source: found.source });
+    }
+    this.#tronNode = found;
+    return found;
+  }
+
+  /** Whether the API at the client's base URL is the reference mock (its public /__mock/state answers). */
+  async #isReferenceMock(client: LazyClient): Promise<boolean> {
+    const { unknown: anything } = await import('zod');
+    return client.http
+      .request({ method: 'GET', path: '/__mock/state', schema: anything(), auth: false, options: { maxRetries: 0, timeoutMs: 5_000 } })
+      .then((r) => Boolean(r.data && typeof r.data === 'object' && 'seed' in r.data && 'platform_address' in r.data))
+      .catch(() => false);
   }
 
   /**
@@ -390,11 +438,12 @@ export class Context {
   }
 
   /** `transfers` and `resources` on an explicit client and node (the demo's embedded mock). */
-  async chainFor(client: LazyClient, node: string | undefined, store?: TransferStore): Promise<ChainHandles> {
+  async chainFor(client: LazyClient, node: string | undefined, options: { apiKey?: string | undefined; store?: TransferStore | undefined } = {}): Promise<ChainHandles> {
     const { ChainAccess, ChainResources, Transfers } = await import('../tron/facade.js');
     const { DEFAULT_TRON_NODE } = await import('../tron/node.js');
-    const access = new ChainAccess(client.http, { baseUrl: node, fetch: this.runtime.fetch, clock: client.http.clock, ...this.#requestLimits() }, store);
-    this.debug(`TRON node ${node ?? DEFAULT_TRON_NODE}`);
+    const { apiKey, store } = options;
+    const access = new ChainAccess(client.http, { baseUrl: node, fetch: this.runtime.fetch, apiKey, clock: client.http.clock, ...this.#requestLimits() }, store);
+    this.debug(`TRON node ${node ?? DEFAULT_TRON_NODE}${apiKey ? ` (with ${ENV.tronNodeApiKey})` : ''}`);
     return { transfers: new Transfers(access), resources: new ChainResources(access), node: node ?? DEFAULT_TRON_NODE };
   }
 
@@ -511,6 +560,7 @@ export class Context {
       baseUrl: this.baseUrl,
       baseUrlSource: this.#connection?.baseUrl?.source,
       apiKeySource: this.#connection?.apiKey?.source,
+      tronNode: this.#tronNode ? { url: this.#tronNode.url ?? 'https://api.trongrid.io', source: this.#tronNode.source } : undefined,
       command: this.commandPath,
       spending: this.spending,
       balance: this.#lastClient

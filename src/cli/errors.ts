@@ -142,6 +142,10 @@ function describeSource(source: SourceLike): string {
       return `profile ${source.profile}`;
     case 'mock':
       return 'embedded mock';
+    case 'running-mock':
+      return `the running \`trx-rent mock\` (${source.path})`;
+    case 'reference-mock':
+      return "the base URL's reference mock";
     default:
       return source.kind;
   }
@@ -158,6 +162,8 @@ export interface HintContext {
   command?: string | undefined;
   /** Money the command needed (for INSUFFICIENT_BALANCE), in SUN. */
   spending?: { sun: number; currency: 'TRX' | 'USDT' } | undefined;
+  /** The TRON node the command read, and where that setting came from (for node failures' hints). */
+  tronNode?: { url: string; source: SourceLike } | undefined;
   /** Looks up the balance for the INSUFFICIENT_BALANCE hint; may fail. */
   balance?: (() => Promise<{ trx: number; usdt: number; trx_locked: number }>) | undefined;
 }
@@ -201,7 +207,19 @@ export async function reportFor(error: unknown, hc: HintContext = {}): Promise<E
 
 async function hintFor(error: TrxRentError, hc: HintContext): Promise<string | undefined> {
   const details = error.details ?? {};
+  const node = tronNodeHint(error, hc);
+  if (node) return node;
   switch (error.code) {
+    case 'SENDER_NOT_ACTIVATED': {
+      const address = typeof details.address === 'string' ? details.address : 'ADDRESS';
+      return hc.tronNode && /mock/.test(hc.tronNode.source.kind)
+        ? `activate it with TRX: \`trx-rent mock fund ${address} --trx 10\` on the mock`
+        : `send ${address} some TRX first (any amount activates it; 1-2 TRX also pays the bandwidth)`;
+    }
+    case 'SIMULATION_FAILED':
+      return details.reverted
+        ? 'the token contract refuses this transfer (a frozen or blacklisted address, a paused token); nothing was spent'
+        : 'the node could not run the transfer; check the token and the addresses; nothing was spent';
     case 'INSUFFICIENT_BALANCE':
     case 'INSUFFICIENT_FUNDS': {
       const need = hc.spending;
@@ -337,6 +355,50 @@ export function wrap(text: string, width: number): string[] {
   return lines;
 }
 
+/**
+ * A failure of the TRON node (not of the API): the hint names the node setting and where it came
+ * from, not the base URL, which is fine.
+ */
+function tronNodeHint(error: TrxRentError, hc: HintContext): string | undefined {
+  const node = hc.tronNode;
+  if (!node) return undefined;
+  const details = error.details ?? {};
+  const url = typeof details.url === 'string' ? details.url : undefined;
+  let sameOrigin = false;
+  try {
+    sameOrigin = url !== undefined && new URL(url).origin === new URL(node.url).origin;
+  } catch {
+    // not URLs: not the node's
+  }
+  const isNodeCall = error.code === 'NODE_ERROR' || / \/wallet(solidity)?\//.test(error.message);
+  if (!(isNodeCall || (sameOrigin && ['CONNECTION_ERROR', 'TIMEOUT', 'REDIRECT_REFUSED', 'RESPONSE_TOO_LARGE'].includes(error.code)))) return undefined;
+  const from = describeSource(node.source);
+  const fix = fixTronNode(node.source);
+  if (details.status === 429 && node.source.kind === 'default') {
+    return `TronGrid (${node.url}, the default TRON node) limits calls without a key: set TRX_RENT_TRON_NODE_API_KEY to a TronGrid API key, or ${fix}`;
+  }
+  if (error.code === 'CONNECTION_ERROR' && details.cause === 'refused') return `nothing is listening at the TRON node ${node.url} (from ${from}); ${fix}`;
+  return `the TRON node ${node.url} (from ${from}) failed, not the API; ${fix}`;
+}
+
+/** How to change the TRON node where it came from. */
+function fixTronNode(source: SourceLike): string {
+  switch (source.kind) {
+    case 'flag':
+      return 'fix --tron-node';
+    case 'env':
+      return `fix ${source.name} (or unset it)`;
+    case 'profile':
+      return `fix it with \`trx-rent config set tron_node URL --profile ${source.profile}\``;
+    case 'mock':
+    case 'running-mock':
+    case 'reference-mock':
+      return "the mock's node is the mock itself: is it still running? (or pass --tron-node URL)";
+    default:
+      return 'pass --tron-node URL or set TRX_RENT_TRON_NODE';
+  }
+}
+
 /** How to change the base URL where it came from. */
 function fixBaseUrl(source: SourceLike | undefined): string {
   switch (source?.kind) {
@@ -348,6 +410,8 @@ function fixBaseUrl(source: SourceLike | undefined): string {
       return `fix it with \`trx-rent config set base_url URL --profile ${source.profile}\``;
     case 'mock':
       return 'the embedded mock stopped; run again';
+    case 'running-mock':
+      return `the \`trx-rent mock\` recorded in ${source.path} stopped; start it again, or pass --base-url URL`;
     default:
       return 'pass --base-url URL or set TRX_RENT_BASE_URL';
   }

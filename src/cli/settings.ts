@@ -6,7 +6,10 @@
  *   profile       --profile               > TRX_RENT_PROFILE        > the config's current profile > "default"
  *   webhook secret --secret-file FILE|-   > --secret                > TRX_RENT_WEBHOOK_SECRET
  *   x402 keys     --key-file FILE|-       > TRX_RENT_X402_TRON_KEY / TRX_RENT_X402_EVM_KEY
- *   `--mock` replaces base URL and API key with the embedded mock server's.
+ *   TRON node     --tron-node URL         > TRX_RENT_TRON_NODE      > profile.tron_node > the mock's own node when the
+ *                                           base URL is a reference mock > TronGrid (its key: TRX_RENT_TRON_NODE_API_KEY)
+ *   `--mock` replaces base URL and API key with the embedded mock server's. With no base URL
+ *   anywhere, a `trx-rent mock` running on this machine (running-mock.ts) provides both.
  *
  * Every value carries its source (the flag, the variable's name, the profile's name), so
  * diagnostics and errors can say where a key came from without ever printing it. Nothing heavy
@@ -30,8 +33,10 @@ export const ENV = {
   timeout: 'TRX_RENT_TIMEOUT',
   /** Retries after the first attempt (0-10). */
   maxRetries: 'TRX_RENT_MAX_RETRIES',
-  /** The TRON full node `ensure` and `send` read (default TronGrid; the mock's own under --mock). */
+  /** The TRON full node `ensure`, `send` and `mcp` read (default TronGrid; the mock's own when the base URL is a reference mock). */
   tronNode: 'TRX_RENT_TRON_NODE',
+  /** TronGrid's API key (TRON-PRO-API-KEY), sent to the TRON node only. */
+  tronNodeApiKey: 'TRX_RENT_TRON_NODE_API_KEY',
   /** The key `send` signs with (hex), when no --key-file is given. */
   privateKey: 'TRX_RENT_PRIVATE_KEY',
 } as const;
@@ -43,6 +48,8 @@ export type Source =
   | { kind: 'env'; name: string }
   | { kind: 'profile'; profile: string }
   | { kind: 'mock' }
+  | { kind: 'running-mock'; path: string }
+  | { kind: 'reference-mock' }
   | { kind: 'prompt' }
   | { kind: 'default' };
 
@@ -66,6 +73,10 @@ export function describeSource(source: Source): string {
       return `profile ${source.profile}`;
     case 'mock':
       return 'embedded mock';
+    case 'running-mock':
+      return `the running \`trx-rent mock\` (${source.path})`;
+    case 'reference-mock':
+      return "the base URL's reference mock";
     case 'prompt':
       return 'prompt';
     case 'default':
@@ -188,6 +199,7 @@ export class SettingsResolver {
   readonly #store: () => Promise<ConfigStore>;
   readonly #warn: (message: string) => void;
   readonly #mock: () => Promise<{ url: string; apiKey: string }>;
+  readonly #runningMock: (() => Promise<{ url: string; apiKey: string; path: string } | undefined>) | undefined;
 
   constructor(options: {
     flags: GlobalFlags;
@@ -198,12 +210,15 @@ export class SettingsResolver {
     warn: (message: string) => void;
     /** The embedded mock of `--mock`. */
     mock: () => Promise<{ url: string; apiKey: string }>;
+    /** A `trx-rent mock` running on this machine, used when nothing names a base URL. */
+    runningMock?: (() => Promise<{ url: string; apiKey: string; path: string } | undefined>) | undefined;
   }) {
     this.#flags = options.flags;
     this.#env = options.env;
     this.#store = options.store;
     this.#warn = options.warn;
     this.#mock = options.mock;
+    this.#runningMock = options.runningMock;
   }
 
   /** A profile named by flag or environment (undefined: the config decides). */
@@ -261,6 +276,14 @@ export class SettingsResolver {
         const savedFor = originOf(settings.base_url);
         if (!override || (savedFor !== undefined && savedFor === originOf(override.value))) apiKey = { value: settings.api_key, source: fromProfile };
         else withheldKey = { profile: name, origin: savedFor };
+      }
+    }
+    if (!baseUrl) {
+      const running = await this.#runningMock?.();
+      if (running) {
+        const source = { kind: 'running-mock', path: running.path } as const;
+        baseUrl = { value: running.url, source };
+        apiKey ??= { value: running.apiKey, source };
       }
     }
     return withheldKey ? { baseUrl, apiKey, withheldKey } : { baseUrl, apiKey };

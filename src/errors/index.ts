@@ -35,6 +35,8 @@ export type LocalErrorCode =
   | 'INSUFFICIENT_TRX'
   | 'INSUFFICIENT_TOKEN_BALANCE'
   | 'NODE_ERROR'
+  | 'SIMULATION_FAILED'
+  | 'SENDER_NOT_ACTIVATED'
   | 'TRANSFER_FAILED'
   | `HTTP_${number}`;
 

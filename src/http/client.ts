@@ -122,7 +122,7 @@ export interface RequestOptions {
 
 export interface HttpRequest<S extends z.ZodMiniType> {
   method: HttpMethod;
-  /** Path below the origin, already encoded (build it with `path` from `http/path.ts`). */
+  /** Path below the origin, already encoded (build it with `path` from `api/segment.ts`). */
   path: string;
   query?: Record<string, string | number | boolean | undefined> | undefined;
   body?: unknown;

@@ -25,8 +25,10 @@ export interface McpServerOptions {
   apiKey?: string | undefined;
   /** x402 wallet: hex private keys. Without one the x402 tools answer NO_WALLET. */
   wallet?: { tron?: string | undefined; evm?: string | undefined } | undefined;
-  /** TRON full node for x402 `exact` payments (the mock serves one). Default: TronGrid. */
+  /** TRON full node for `ensure_resources`, `send_token` and x402 `exact` payments (the mock serves one). Default: TronGrid. */
   tronFullNode?: string | undefined;
+  /** TronGrid's API key for that node (TRON-PRO-API-KEY), sent to the node only. */
+  tronNodeApiKey?: string | undefined;
   /** GasFree relayer for x402 `exact_gasfree` payments (the mock serves one). Default: BankofAI's. */
   gasfreeRelayer?: string | undefined;
   /** Tools that write or spend run only when this is true. @default false */
@@ -92,6 +94,7 @@ export class Session {
       fetch: recordingFetch(options.fetch),
       // ensure_resources and send_token read the same node as x402 payments.
       tronNode: options.tronFullNode,
+      tronNodeApiKey: options.tronNodeApiKey,
       headers: options.userAgent ? { 'user-agent': options.userAgent } : undefined,
       // An agent waits on the tool call: a long Retry-After becomes a RATE_LIMITED tool error.
       retry: { maxRetryAfterMs: 10_000 },

@@ -75,6 +75,17 @@ export const TransferBody = z.strictObject({
 });
 /** POST /__mock/chain/fund */
 export const FundBody = z.strictObject({ address: tronAddress, amount_sun: z.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+/**
+ * POST /__mock/fund: give an address TRX (which activates it, as on java-tron) and then USDT,
+ * from the faucet; amounts in TRX and USDT as decimal strings (or numbers).
+ */
+export const FundAddressBody = z
+  .strictObject({
+    address: tronAddress,
+    trx: z.union([z.string().regex(/^\d+(\.\d{1,6})?$/, 'trx must be a decimal amount of TRX'), z.number().nonnegative()]).transform(String).optional(),
+    usdt: z.union([z.string().regex(/^\d+(\.\d{1,6})?$/, 'usdt must be a decimal amount of USDT'), z.number().nonnegative()]).transform(String).optional(),
+  })
+  .refine((b) => b.trx !== undefined || b.usdt !== undefined, { message: 'give trx, usdt or both', path: ['trx'] });
 /** POST /__mock/x402/config: the paywall's options, each optional. */
 export const PaywallConfigBody = z.strictObject({
   version: z.union([z.literal(1), z.literal(2)]).optional(),
@@ -181,6 +192,15 @@ export const CONTROL_ENDPOINTS = withIds({
   },
   mockChainTransfer: { ...control, method: 'POST', path: '/__mock/chain/transfer', summary: 'Land a TRC-20 transfer on the simulated chain', body: TransferBody, response: Any, errors: BAD },
   mockChainFund: { ...control, method: 'POST', path: '/__mock/chain/fund', summary: 'Give an address TRX on the simulated chain', body: FundBody, response: Any, errors: BAD },
+  mockFundAddress: {
+    ...control,
+    method: 'POST',
+    path: '/__mock/fund',
+    summary: 'Fund any address on the simulated chain: TRX first (activating it), then USDT (`trx-rent mock fund`)',
+    body: FundAddressBody,
+    response: Any,
+    errors: BAD,
+  },
   mockChainAccount: {
     ...control,
     method: 'GET',

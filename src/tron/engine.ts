@@ -200,7 +200,15 @@ export interface SendTransferParams extends Omit<EstimateTransferParams, 'from'>
    * Called with the estimate before anything is spent; return false (or throw) to stop: nothing
    * is ordered or sent (error CANCELLED).
    */
-  confirm?: ((estimate: TransferEstimate) => boolean | Promise<boolean>) | undefined;
+  confirm?: ((estimate: TransferEstimate) => boolean | Promise<boolean>) | Confirmation | undefined;
+  /**
+   * Which receipt `send` waits for: `'included'` (in a block on the node, the default) or
+   * `'solidified'` (in a solidified, irreversible block: `/walletsolidity/gettransactioninfobyid`,
+   * about a minute later on mainnet). `confirm: 'solidified'` is the same, when no confirmation
+   * callback is needed. The result's `confirmed` says which it waited for.
+   * @default 'included'
+   */
+  confirmation?: Confirmation | undefined;
   /** The whole call (estimate, rental, broadcast, receipt) ends within this long. @default 120000 */
   timeoutMs?: number | undefined;
   /** Abort at any step; once aborted nothing more is ordered or broadcast. */
@@ -209,9 +217,14 @@ export interface SendTransferParams extends Omit<EstimateTransferParams, 'from'>
   onProgress?: ((event: ProgressEvent) => void) | undefined;
 }
 
+/** How far `send` waits: the transfer in a block (`included`) or in a solidified block (`solidified`). */
+export type Confirmation = 'included' | 'solidified';
+
 /** The outcome of `client.transfers.send`: what was sent and what it cost against burning. */
 export type SentTransfer = {
   tx_id: string;
+  /** What the receipt was read from: a block on the node (`included`) or a solidified block (`solidified`). */
+  confirmed: Confirmation;
   from: string;
   to: string;
   token: TokenInfo;
@@ -386,6 +399,46 @@ async function quote(orders: Orders, resource: 'ENERGY' | 'BANDWIDTH', deficit: 
 
 // ---- estimate ----
 
+/**
+ * What makes a transfer fail on chain, refused before anything is rented (send calls estimate
+ * first): a sender the chain does not know (java-tron answers `getaccount` with `{}` until TRX
+ * or an AccountCreate reaches it; it could pay no fee), a token balance below the amount, and a
+ * simulation that fails (a blacklisted sender, a paused token: the contract's revert reason).
+ * Returns the successful simulation.
+ */
+async function refuseEarly(node: TronNode, t: { from: string; to: string; token: TokenInfo; atomic: bigint }, signal?: AbortSignal) {
+  const { from, token, atomic } = t;
+  const account = await node.getAccount(from, { signal });
+  if (account.address === undefined && account.balance === 0 && account.create_time === 0) {
+    throw new TrxRentError({
+      code: 'SENDER_NOT_ACTIVATED',
+      message: `${from} does not exist on chain (never activated): send it TRX first (any amount activates it, and it pays the bandwidth); nothing was ordered or sent`,
+      details: { field: 'from', address: from },
+    });
+  }
+  // A node simulates the transfer by running it: beyond the sender's balance it reverts. Say so plainly.
+  const held = await balanceOf(node, token, from, from, signal);
+  if (held < atomic) {
+    throw new TrxRentError({
+      code: 'INSUFFICIENT_TOKEN_BALANCE',
+      message: `${from} holds ${atomicToDecimal(held, token.decimals)} ${token.symbol ?? token.address}, less than ${atomicToDecimal(atomic, token.decimals)}; nothing was ordered or sent`,
+      details: { field: 'amount', balance: atomicToDecimal(held, token.decimals) },
+    });
+  }
+  try {
+    return await node.triggerConstantContract({ owner: from, contract: token.address, functionSelector: TRANSFER_SELECTOR, parameter: transferParameter(t.to, atomic) }, { signal });
+  } catch (error) {
+    if (!(error instanceof TrxRentError) || error.code !== 'SIMULATION_FAILED') throw error;
+    const why = String(error.details?.reason ?? error.message);
+    throw new TrxRentError({
+      code: 'SIMULATION_FAILED',
+      message: `The transfer would fail on chain: the node's simulation ${error.details?.reverted ? 'reverted' : 'failed'} (${why}); nothing was ordered or sent`,
+      details: { ...error.details, field: 'from' },
+      cause: error,
+    });
+  }
+}
+
 /** What a TRC-20 transfer needs and costs: burning TRX for it against renting the energy. Spends nothing. */
 export async function estimateTransfer(deps: EngineDeps, params: EstimateTransferParams, options: { signal?: AbortSignal | undefined } = {}): Promise<TransferEstimate> {
   const { node } = deps;
@@ -400,17 +453,8 @@ export async function estimateTransfer(deps: EngineDeps, params: EstimateTransfe
   if (atomic <= 0n) throw invalid('amount', 'must be more than 0');
   if (atomic >= 2n ** 256n) throw invalid('amount', 'is too large');
 
-  // A node simulates the transfer by running it: beyond the sender's balance it reverts. Say so plainly.
-  const held = await balanceOf(node, token, from, from, signal);
-  if (held < atomic) {
-    throw new TrxRentError({
-      code: 'INSUFFICIENT_TOKEN_BALANCE',
-      message: `${from} holds ${atomicToDecimal(held, token.decimals)} ${token.symbol ?? token.address}, less than ${atomicToDecimal(atomic, token.decimals)}; nothing was ordered or sent`,
-      details: { field: 'amount', balance: atomicToDecimal(held, token.decimals) },
-    });
-  }
-  const [simulated, resource, fee, recipientBalance, block] = await Promise.all([
-    node.triggerConstantContract({ owner: from, contract: token.address, functionSelector: TRANSFER_SELECTOR, parameter: transferParameter(to, atomic) }, { signal }),
+  const simulated = await refuseEarly(node, { from, to, token, atomic }, signal);
+  const [resource, fee, recipientBalance, block] = await Promise.all([
     node.getAccountResource(from, { signal }),
     fees(node, signal),
     balanceOf(node, token, from, to, signal),

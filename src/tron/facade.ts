@@ -73,7 +73,11 @@ export class Transfers {
   /**
    * Send a TRC-20 transfer: estimate, rent the energy deficit (`resources.ensure`), build and
    * sign locally (the key never leaves the process), broadcast through
-   * `client.transactions.broadcast`, wait for the receipt; reports the cost against burning.
+   * `client.transactions.broadcast`, wait for the receipt (in a block, or with
+   * `confirm: 'solidified'` in a solidified block; `confirmed` says which); reports the cost
+   * against burning. Refused before anything is rented: a sender the chain does not know
+   * (`SENDER_NOT_ACTIVATED`) and a transfer whose simulation fails (`SIMULATION_FAILED`, with
+   * the contract's revert reason).
    *
    * ```ts
    * const sent = await client.transfers.send({ token: 'USDT', to: 'T…', amount: '10', signer: { privateKey } });

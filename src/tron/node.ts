@@ -1,20 +1,28 @@
 /**
  * A small client for a TRON full node's HTTP API (`/wallet/*`, java-tron shapes), without
  * tronweb: the six calls renting-for-a-transfer needs, plus the current block for TAPOS. It
- * runs on the SDK's transport (deadline per attempt, no redirects, bounded body), retries the
- * read calls on network faults and 408/429/5xx with backoff, never retries a broadcast, and
- * sends no credentials: a node is another origin than the account API.
+ * runs on the SDK's transport and its one retry loop (`http/attempts.ts`: deadline per attempt,
+ * no redirects, bounded body, reads retried on network faults and 408/429/5xx with backoff,
+ * Retry-After honoured), never retries a broadcast, and never sends the account API's
+ * credentials: a node is another origin. The only credential it sends is the node's own
+ * (`apiKey`: TronGrid's `TRON-PRO-API-KEY`, or `headers`), to the node's origin and nowhere
+ * else (redirects are refused, so nothing follows a `Location`).
  *
  * Responses are read leniently (unknown fields kept, absent numbers are 0: java-tron leaves
  * zero values out), and a node's `{ Error: "…" }` answer becomes a TrxRentError `NODE_ERROR`.
+ * A simulation (`triggerconstantcontract`) is failed in each form java-tron gives one (see
+ * {@link simulationFailure}): that is `SIMULATION_FAILED`, with the decoded revert reason.
  * @module
  */
 import * as z from 'zod/mini';
-import { ConnectionError, TimeoutError, TrxRentError, ValidationError } from '../errors/index.js';
-import { DEFAULT_RETRY_POLICY, RETRYABLE_STATUSES, type RetryPolicy, backoffDelay } from '../http/retry.js';
+import { TrxRentError, ValidationError } from '../errors/index.js';
+import { decodeErrorString } from '../protocol/abi.js';
+import { sendWithRetries } from '../http/attempts.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy, parseRetryAfter } from '../http/retry.js';
 import { Transport } from '../http/transport.js';
+import { insecureTransport } from '../http/url.js';
+import type { Clock } from '../utils/clock.js';
 import { isTronAddress } from '../utils/address.js';
-import { type Clock, systemClock } from '../utils/clock.js';
 import { englishIssues } from '../schemas/issues.js';
 
 /** The public TronGrid full node, the default of {@link TronNodeOptions.baseUrl}. */
@@ -38,7 +46,18 @@ export interface TronNodeOptions {
   retry?: Partial<Omit<RetryPolicy, 'maxRetries'>> | undefined;
   /** Largest response read, bytes. @default 2 MiB */
   maxResponseBytes?: number | undefined;
-  /** The clock of the retry backoff (the SDK client's clock). @default systemClock */
+  /**
+   * TronGrid's API key, sent as `TRON-PRO-API-KEY` to the node's origin only (never to the
+   * account API, never across a redirect: redirects are refused). Plain http is refused for it
+   * except to a loopback host.
+   */
+  apiKey?: string | undefined;
+  /**
+   * More headers for the node (another provider's key header, say), sent to its origin only,
+   * like `apiKey`. `content-type` and `accept` stay the client's own.
+   */
+  headers?: Record<string, string> | undefined;
+  /** Whose time the retry backoff waits on. @default systemClock */
   clock?: Clock | undefined;
 }
 
@@ -80,6 +99,7 @@ export const ConstantCallResult = z.looseObject({
   energy_used: num,
   energy_penalty: num,
   constant_result: z.optional(z.array(z.string())),
+  transaction: z.optional(z.looseObject({ ret: z.optional(z.array(z.looseObject({ ret: z.optional(z.string()), contractRet: z.optional(z.string()) }))) })),
 });
 export type ConstantCallResult = z.infer<typeof ConstantCallResult>;
 
@@ -178,7 +198,8 @@ export class TronNode {
   readonly #transport: Transport;
   readonly #timeoutMs: number;
   readonly #policy: RetryPolicy;
-  readonly #clock: Clock;
+  readonly #headers: Record<string, string>;
+  readonly #clock: Clock | undefined;
 
   constructor(options: TronNodeOptions = {}) {
     let url: URL;
@@ -198,8 +219,9 @@ export class TronNode {
     this.baseUrl = url.href.replace(/\/+$/, '');
     this.#timeoutMs = options.timeoutMs ?? 15_000;
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retry, maxRetries: options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries };
-    this.#clock = options.clock ?? systemClock;
     this.#transport = new Transport({ fetch: options.fetch, maxResponseBytes: options.maxResponseBytes ?? 2 * 1024 * 1024 });
+    this.#clock = options.clock;
+    this.#headers = nodeHeaders(url, options);
   }
 
   /** The head block: its number and id (the reference block of a new transaction). */
@@ -243,9 +265,13 @@ export class TronNode {
       visible: true,
     };
     const result = await this.#call('triggerconstantcontract', body, ConstantCallResult, true, options);
-    if (result.result?.result !== true) {
-      const message = result.result?.message ? hexText(result.result.message) : 'no result';
-      throw nodeError(`triggerconstantcontract ${call.functionSelector} failed: ${result.result?.code ?? 'ERROR'} (${message})`, { code: result.result?.code });
+    const failure = simulationFailure(result);
+    if (failure) {
+      throw new TrxRentError({
+        code: 'SIMULATION_FAILED',
+        message: `triggerconstantcontract ${call.functionSelector} ${failure.reverted ? 'reverted' : 'failed'}: ${failure.node_code && failure.node_code !== failure.reason ? `${failure.node_code} (${failure.reason})` : failure.reason}`,
+        details: { method: 'triggerconstantcontract', function_selector: call.functionSelector, ...failure },
+      });
     }
     return result;
   }
@@ -270,10 +296,16 @@ export class TronNode {
     return result.message ? { ...result, message: hexText(result.message) } : result;
   }
 
-  /** `gettransactioninfobyid`: the receipt, or undefined while the transaction is in no block. */
-  async getTransactionInfo(txId: string, options?: NodeCallOptions): Promise<TransactionInfo | undefined> {
-    const info = await this.#call('gettransactioninfobyid', { value: checkTxId(txId, 'txId') }, TransactionInfo, true, options);
-    return info.id && info.blockNumber !== undefined ? info : undefined;
+  /**
+   * `gettransactioninfobyid`: the receipt, or undefined while the transaction is in no block.
+   * With `solidified: true` it asks `/walletsolidity/gettransactioninfobyid`: undefined until the
+   * block holding it is solidified (irreversible; about 19 blocks, ~1 min, behind the head).
+   */
+  async getTransactionInfo(txId: string, options?: NodeCallOptions & { solidified?: boolean | undefined }): Promise<TransactionInfo | undefined> {
+    const path = options?.solidified ? 'walletsolidity' : 'wallet';
+    const info = await this.#call('gettransactioninfobyid', { value: checkTxId(txId, 'txId') }, TransactionInfo, true, options, path);
+    if (!info.id || info.blockNumber === undefined) return undefined;
+    return info.resMessage ? { ...info, resMessage: hexText(info.resMessage) } : info;
   }
 
   async #call<S extends z.ZodMiniType>(
@@ -284,53 +316,129 @@ export class TronNode {
     options: NodeCallOptions = {},
     api: 'wallet' | 'walletsolidity' = 'wallet',
   ): Promise<z.output<S>> {
-    const url = `${this.baseUrl}/${api}/${method}`;
     const label = `POST /${api}/${method}`;
-    const maxRetries = safe ? this.#policy.maxRetries : 0;
-    const init = {
-      method: 'POST',
-      headers: { accept: 'application/json', 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-      timeoutMs: options.timeoutMs ?? this.#timeoutMs,
-      signal: options.signal,
-      label,
-    };
-    for (let attempt = 0; ; attempt++) {
-      let status: number;
-      let text: string;
-      try {
-        const exchange = await this.#transport.send(url, init);
-        status = exchange.response.status;
-        text = exchange.text;
-      } catch (failure) {
-        if (!(failure instanceof ConnectionError || failure instanceof TimeoutError) || attempt >= maxRetries) throw failure;
-        await this.#clock.sleep(backoffDelay(attempt, this.#policy), options.signal);
-        continue;
-      }
-      if (status < 200 || status > 299) {
-        if (RETRYABLE_STATUSES.has(status) && attempt < maxRetries) {
-          await this.#clock.sleep(backoffDelay(attempt, this.#policy), options.signal);
-          continue;
-        }
-        throw nodeError(`${label} answered ${status}`, { status, method });
-      }
-      let json: unknown;
-      try {
-        json = text.trim() === '' ? {} : JSON.parse(text);
-      } catch {
-        throw nodeError(`${label}: the node's answer is not JSON`, { method });
-      }
-      if (json && typeof json === 'object' && typeof (json as { Error?: unknown }).Error === 'string') {
-        throw nodeError(`${label}: ${(json as { Error: string }).Error.slice(0, 300)}`, { method });
-      }
-      const parsed = schema.safeParse(json);
-      if (!parsed.success) {
-        const issue = englishIssues(schema, json)[0];
-        throw nodeError(`${label}: unexpected answer (${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'invalid'})`, { method });
-      }
-      return parsed.data;
-    }
+    return sendWithRetries({
+      transport: this.#transport,
+      url: `${this.baseUrl}/${api}/${method}`,
+      init: {
+        method: 'POST',
+        headers: { ...this.#headers, accept: 'application/json', 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        timeoutMs: options.timeoutMs ?? this.#timeoutMs,
+        signal: options.signal,
+        label,
+      },
+      policy: this.#policy,
+      maxRetries: this.#policy.maxRetries,
+      // A broadcast is never sent twice: a lost answer may hide an accepted transaction.
+      canRetry: safe,
+      clock: this.#clock,
+      finish: ({ response, text }) => readAnswer(response, text, schema, label, method),
+    });
   }
+}
+
+/** A node's answer: 2xx JSON parsed with `schema`; otherwise a NODE_ERROR (with Retry-After for the retry loop). */
+function readAnswer<S extends z.ZodMiniType>(response: Response, text: string, schema: S, label: string, method: string): z.output<S> {
+  const status = response.status;
+  if (status < 200 || status > 299) {
+    const error = nodeError(`${label} answered ${status}`, { status, method });
+    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+    if (retryAfterMs !== undefined) Object.defineProperty(error, 'retryAfterMs', { value: retryAfterMs });
+    throw error;
+  }
+  let json: unknown;
+  try {
+    json = text.trim() === '' ? {} : JSON.parse(text);
+  } catch {
+    throw nodeError(`${label}: the node's answer is not JSON`, { method });
+  }
+  if (json && typeof json === 'object' && typeof (json as { Error?: unknown }).Error === 'string') {
+    throw nodeError(`${label}: ${(json as { Error: string }).Error.slice(0, 300)}`, { method });
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const issue = englishIssues(schema, json)[0];
+    throw nodeError(`${label}: unexpected answer (${issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'invalid'})`, { method });
+  }
+  return parsed.data;
+}
+
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** The node's own headers (`apiKey` as TRON-PRO-API-KEY, plus `headers`), checked once. */
+function nodeHeaders(url: URL, options: TronNodeOptions): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    if (!HEADER_NAME.test(name) || typeof value !== 'string' || /[\r\n\0]/.test(value)) {
+      throw new TrxRentError({ code: 'CONFIGURATION_ERROR', message: `tronNodeHeaders: ${JSON.stringify(name)} is not a valid header`, details: { field: 'tronNodeHeaders' } });
+    }
+    const lower = name.toLowerCase();
+    if (lower !== 'accept' && lower !== 'content-type') out[lower] = value;
+  }
+  if (options.apiKey !== undefined) {
+    const key = options.apiKey.trim();
+    if (!key || /[\s\0]/.test(key)) throw new TrxRentError({ code: 'CONFIGURATION_ERROR', message: 'tronNodeApiKey is empty or has spaces', details: { field: 'tronNodeApiKey' } });
+    out['tron-pro-api-key'] = key;
+  }
+  if (Object.keys(out).length) {
+    const refused = insecureTransport(url, "the TRON node's API key", false);
+    if (refused) throw refused;
+  }
+  return out;
+}
+
+/** Why a simulation failed, read from java-tron's answer. */
+export interface SimulationFailure {
+  /** True when the contract reverted (REVERT opcode), false for other failures (validation, out of energy…). */
+  reverted: boolean;
+  /** The revert reason (`Error(string)`), java-tron's message, or the code: what a person reads. */
+  reason: string;
+  /** java-tron's code (`result.code`, e.g. CONTRACT_VALIDATE_ERROR) or the transaction's `contractRet` (REVERT, OUT_OF_ENERGY). */
+  node_code: string | undefined;
+  /** Energy used up to the failure, when the node says. */
+  energy_used: number;
+}
+
+/**
+ * Whether a `triggerconstantcontract` answer is a failed simulation, in any of java-tron's forms
+ * (`Wallet.triggerConstantContract` / `callConstantContract`, `VMActuator.execute`):
+ * - a refusal before running: `result.code` (CONTRACT_VALIDATE_ERROR, OTHER_ERROR…) or
+ *   `result.result` not true, the text in `result.message` (hex);
+ * - a revert: `result.result` stays **true**, `result.message` is hex "REVERT opcode executed",
+ *   `transaction.ret[0].ret` is FAILED, and `constant_result[0]` holds the contract's
+ *   `Error(string)` data when it gave a reason (`Panic(uint256)` for an assert);
+ * - any other VM failure: `transaction.ret[0].ret` FAILED with the runtime error in `message`.
+ * Undefined when the call succeeded.
+ */
+export function simulationFailure(answer: ConstantCallResult): SimulationFailure | undefined {
+  const res = answer.result;
+  const message = res?.message ? hexText(res.message) : undefined;
+  const ret = answer.transaction?.ret?.[0];
+  const revertData = revertReason(answer.constant_result?.[0]);
+  const reverted = /REVERT/i.test(message ?? '') || ret?.contractRet === 'REVERT' || revertData !== undefined;
+  const failed = res?.result !== true || res?.code !== undefined || ret?.ret === 'FAILED' || reverted;
+  if (!failed) return undefined;
+  const nodeCode = res?.code ?? ret?.contractRet;
+  return {
+    reverted,
+    reason: revertData ?? message ?? nodeCode ?? 'the node reports no result',
+    node_code: nodeCode,
+    energy_used: answer.energy_used,
+  };
+}
+
+/**
+ * The text of a revert's return data: `Error(string)` decoded by the one ABI decoder
+ * (`protocol/abi.ts`), `Panic(uint256)` (4e487b71) as its code; undefined for anything else (a
+ * plain return value, empty data).
+ */
+export function revertReason(data: string | undefined): string | undefined {
+  const hex = (data ?? '').replace(/^0x/i, '').toLowerCase();
+  if (hex.startsWith('4e487b71') && hex.length >= 8 + 64) return `Panic(0x${BigInt(`0x${hex.slice(8, 72)}`).toString(16)})`;
+  const reason = decodeErrorString(hex);
+  if (reason === undefined) return undefined;
+  return reason.replace(/[^\x20-\x7e]/g, '?') || 'reverted without a reason';
 }
 
 /** A node's hex-encoded message as text; text that is not hex stays as it is. */

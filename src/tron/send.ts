@@ -23,6 +23,7 @@ import {
   type EnsureResult,
   type SendTransferParams,
   type SendTronWeb,
+  type Confirmation,
   type SentTransfer,
   type TransferEstimate,
   type TransferSigner,
@@ -39,6 +40,7 @@ import {
 } from './engine.js';
 import { type TransferRecord, type TransferStatus, isDuplicateBroadcast, landTransfer, memoryTransferStore } from './identity.js';
 import { SEND_LOCKS } from './mutex.js';
+import { pollUntil } from '../utils/clock.js';
 
 /** The stage a send reached (in `error.details.stage`). */
 export type SendStage = 'order' | 'delegation' | 'sign' | 'broadcast' | 'receipt';
@@ -55,20 +57,6 @@ interface Known {
   order_key?: string;
   idempotency_key: string;
   transfer_sent?: true;
-}
-
-function signerAddress(signer: TransferSigner, toAddress: (key: string) => string): { from: string; privateKey?: string; tronWeb?: SendTronWeb } {
-  if (signer && typeof signer === 'object' && 'trx' in signer) {
-    const from = signer.defaultAddress?.base58 || '';
-    if (!isTronAddress(from)) throw invalid('signer', 'the TronWeb instance has no default address');
-    return { from, tronWeb: signer };
-  }
-  const key = (signer as { privateKey?: unknown } | undefined)?.privateKey;
-  try {
-    return { from: toAddress(String(key ?? '')), privateKey: String(key).replace(/^0x/i, '') };
-  } catch {
-    throw invalid('signer.privateKey', 'must be 64 hex characters (with or without 0x), or pass a TronWeb instance');
-  }
 }
 
 function checkKey(key: unknown): string | undefined {
@@ -123,8 +111,8 @@ function finish(error: unknown, known: Known, deadline: Deadline, timeoutMs: num
  * one sender at a time.
  */
 export async function sendTransfer(deps: EngineDeps, params: SendTransferParams): Promise<SentTransfer> {
-  const tx = await import('../protocol/tron-transaction.js');
-  const who = signerAddress(params?.signer, tx.privateKeyToTronAddress);
+  const [tx, { resolveSigner }] = await Promise.all([import('../protocol/tron-transaction.js'), import('../protocol/signer.js')]);
+  const who = resolveSigner<SendTronWeb>(params?.signer as TransferSigner);
   const timeoutMs = params.timeoutMs === undefined ? DEFAULT_TIMEOUT_MS : positiveInt(params.timeoutMs, 'timeoutMs');
   const key = checkKey(params.idempotencyKey) ?? `send-${globalThis.crypto.randomUUID()}`;
   optionalSun(params.maxCostSun, 'maxCostSun');
@@ -140,11 +128,12 @@ export async function sendTransfer(deps: EngineDeps, params: SendTransferParams)
 }
 
 type TxModule = typeof import('../protocol/tron-transaction.js');
+type ResolvedSigner<T extends SendTronWeb> = import('../protocol/signer.js').ResolvedSigner<T>;
 
 async function sendLocked(
   deps: EngineDeps,
   params: SendTransferParams,
-  who: ReturnType<typeof signerAddress>,
+  who: ResolvedSigner<SendTronWeb>,
   key: string,
   deadline: Deadline,
   known: Known,
@@ -152,6 +141,7 @@ async function sendLocked(
 ): Promise<SentTransfer> {
   const { onProgress } = params;
   const signal = deadline.signal;
+  const confirmed = confirmationOf(params);
   const store = params.transferStore ?? deps.store ?? memoryTransferStore();
   const transactions = new Transactions(deps.http);
   const broadcast = async (signed: TransferRecord['signed']) => {
@@ -182,7 +172,7 @@ async function sendLocked(
     Object.assign(known, { stage: 'receipt', left: true, tx_id: earlier.tx_id, expiration: earlier.expiration });
     onProgress?.({ step: 'resumed', tx_id: earlier.tx_id, expiration: earlier.expiration });
     const status = await land(earlier, true);
-    if (status.state !== 'expired') return report(deps, params, status, earlier, token, null, null, known, true);
+    if (status.state !== 'expired') return report(deps, params, await solidify(deps, status, confirmed, deadline), earlier, token, null, null, known, true);
     // Known dead: no block can take it any more. Only now may this key sign a new transaction.
     await store.delete(key);
     Object.assign(known, { stage: undefined, left: false, tx_id: undefined, expiration: undefined });
@@ -200,7 +190,7 @@ async function sendLocked(
       details: { balance_sun: account.balance, needed_sun: mustBurn },
     });
   }
-  if (params.confirm && !(await params.confirm(estimate))) {
+  if (typeof params.confirm === 'function' && !(await params.confirm(estimate))) {
     throw new TrxRentError({ code: 'CANCELLED', message: 'Cancelled before anything was ordered or sent' });
   }
   checkAbort(signal);
@@ -311,7 +301,38 @@ async function sendLocked(
       details: { state: 'expired' },
     });
   }
-  return report(deps, params, status, record, estimate.token, estimate, ensured, known, false);
+  return report(deps, params, await solidify(deps, status, confirmed, deadline), record, estimate.token, estimate, ensured, known, false);
+}
+
+/** `confirmation`, or `confirm` given as a level; anything else is a VALIDATION_ERROR naming the field. */
+function confirmationOf(params: SendTransferParams): Confirmation {
+  const level = params.confirmation ?? (typeof params.confirm === 'string' ? params.confirm : undefined) ?? 'included';
+  if (level !== 'included' && level !== 'solidified') throw invalid(params.confirmation !== undefined ? 'confirmation' : 'confirm', `must be 'included' or 'solidified', not ${String(level)}`);
+  return level;
+}
+
+/**
+ * With `confirmation: 'solidified'`, wait (within the call's deadline, on the SDK clock) until
+ * the solidity node has the receipt too (`/walletsolidity/gettransactioninfobyid`): the block can
+ * no longer be undone. The receipt reported is then the solidified one.
+ */
+async function solidify(deps: EngineDeps, status: TransferStatus, confirmed: Confirmation, deadline: Deadline): Promise<TransferStatus & { solidified?: boolean }> {
+  if (confirmed !== 'solidified' || status.state !== 'confirmed') return status;
+  const receipt = await pollUntil(
+    async () => {
+      const info = await deps.node.getTransactionInfo(status.tx_id, { signal: deadline.signal, timeoutMs: deadline.budget(), solidified: true });
+      return info ? { done: true, value: info } : { done: false };
+    },
+    {
+      timeoutMs: Math.max(1, deadline.left()),
+      clock: deps.http.clock,
+      signal: deadline.signal,
+      intervalMs: 1_000,
+      maxIntervalMs: 3_000,
+      timeoutMessage: () => `Transfer ${status.tx_id} is in block ${status.block} but in no solidified block yet: it is sent; check it with trx-rent tx ${status.tx_id}`,
+    },
+  );
+  return { ...status, receipt, solidified: true };
 }
 
 /** A refusal that cannot have sent anything: the service or node said no (not a fault, not a duplicate). */
@@ -369,7 +390,7 @@ function checkReceipt(info: NonNullable<TransferStatus['receipt']>, txId: string
 async function report(
   deps: EngineDeps,
   params: SendTransferParams,
-  status: TransferStatus,
+  status: TransferStatus & { solidified?: boolean },
   record: TransferRecord,
   token: TokenInfo,
   estimate: TransferEstimate | null,
@@ -387,6 +408,7 @@ async function report(
   const energyUsed = receipt?.energy_usage_total || (receipt?.energy_usage ?? 0) + (receipt?.origin_energy_usage ?? 0);
   const out: SentTransfer = {
     tx_id: record.tx_id,
+    confirmed: status.solidified ? 'solidified' : 'included',
     from: record.from,
     to: record.to,
     token,

@@ -127,7 +127,7 @@ describe('config and profiles', () => {
     const key = await runCliInProcess(['config', 'get', 'api_key', '--json'], { configDir });
     expect(json(key).value).toBe('(set)');
     const list = await runCliInProcess(['config', 'list', '--json'], { configDir });
-    expect(json(list).settings).toEqual({ base_url: mock.url, default_address: null, default_duration: '3h', api_key: '(set)' });
+    expect(json(list).settings).toEqual({ base_url: mock.url, default_address: null, default_duration: '3h', tron_node: null, api_key: '(set)' });
     expect(list.stdout).not.toContain(mock.apiKey);
     const human = await runCliInProcess(['config', 'list', '--no-json'], { configDir });
     expect(human.stdout).toMatch(/api_key\s+\(set\)/);

@@ -23,7 +23,7 @@ import {
   isTrxRentError,
 } from '../../src/index.js';
 import { deadline } from '../../src/http/deadline.js';
-import { path, segment } from '../../src/http/path.js';
+import { path, segment } from '../../src/api/segment.js';
 import { isLoopbackHost } from '../../src/internal/net.js';
 import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter } from '../../src/http/retry.js';
 import { error, type Reply, scriptedServer } from '../helpers/scripted-server.js';

@@ -131,10 +131,10 @@ console.log('status', ok.status, bad.status);
     chain.syntheticTransfer({ token: chain.token('USDT')!, to: from, amount: 50_000_000n, label: 'readme sender' });
     chain.fundTrx(from, 2_000_000n);
     const to = privateKeyToTronAddress('6b'.repeat(32));
-    const r = await node(await compile('send', find('client.transfers.send(')), { ...env, TRON_NODE: mock.url, TRON_ADDRESS: from, TRON_KEY: privateKey, TO_ADDRESS: to });
+    const r = await node(await compile('send', find('client.transfers.send(')), { ...env, TRX_RENT_TRON_NODE: mock.url, TRON_ADDRESS: from, TRON_KEY: privateKey, TO_ADDRESS: to });
     expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
     expect(r.stdout).toMatch(/^energy \d+ burn \d+ rent \d+ saving -?\d+$/m);
-    expect(r.stdout).toMatch(/^sent [0-9a-f]{64} \d+ SUN instead of \d+ saved -?\d+$/m);
+    expect(r.stdout).toMatch(/^sent [0-9a-f]{64} \d+ SUN instead of \d+ saved -?\d+ confirmed included$/m);
     expect(chain.tokenBalance(to, chain.token('USDT')!.address)).toBe(10_000_000n);
   });
 

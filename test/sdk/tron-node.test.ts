@@ -90,7 +90,8 @@ describe('TronNode', () => {
     expect(await client().getTransactionInfo('a'.repeat(64))).toMatchObject({ blockNumber: 7, fee: 0, receipt: { energy_fee: 0, energy_usage_total: 65_000 } });
     script.push(json({ result: { code: 'CONTRACT_VALIDATE_ERROR', message: Buffer.from('No contract').toString('hex') } }));
     await expect(client().triggerConstantContract({ owner: ADDRESS, contract: ADDRESS, functionSelector: 'decimals()', parameter: '' })).rejects.toMatchObject({
-      code: 'NODE_ERROR',
+      code: 'SIMULATION_FAILED',
+      details: { node_code: 'CONTRACT_VALIDATE_ERROR', reason: 'No contract', reverted: false },
       message: expect.stringContaining('CONTRACT_VALIDATE_ERROR (No contract)'),
     });
   });

@@ -20,12 +20,13 @@ function shown(settings: ProfileSettings | undefined): Record<string, string | n
 async function checkValue(key: (typeof SETTABLE_KEYS)[number], value: string): Promise<string> {
   switch (key) {
     case 'base_url':
-      checkBaseUrl({ value, source: { kind: 'flag', flag: 'config set base_url' } });
+    case 'tron_node':
+      checkBaseUrl({ value, source: { kind: 'flag', flag: `config set ${key}` } });
       try {
         const url = new URL(value);
         if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
       } catch {
-        throw new UsageError(`base_url must be an http(s) URL, got ${JSON.stringify(value)}`);
+        throw new UsageError(`${key} must be an http(s) URL, got ${JSON.stringify(value)}`);
       }
       return value;
     case 'default_address':

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { type Context, action } from '../context.js';
 import { CliError, InterruptedError, UsageError, exitCodeFor } from '../errors.js';
 import { formatDuration, groupDigits, sunAndTrx } from '../format.js';
 import { LIMITS } from '../facts.js';
 import { parseAddress, parseDuration, parseIdempotencyKey, parseTrx, parseUnits } from '../parse.js';
+import { ENV } from '../settings.js';
 import type { CommandModule } from '../types.js';
 
 interface EnsureOptions {
@@ -14,6 +15,7 @@ interface EnsureOptions {
   maxCost?: string;
   idempotencyKey?: string;
   node?: string;
+  tronNode?: string;
   timeout: string;
 }
 
@@ -32,7 +34,8 @@ const command: CommandModule = {
       .option('-d, --duration <duration>', 'rental duration: 30m, 1h, 1d or seconds', '1h')
       .option('--max-cost <trx>', 'refuse (nothing ordered) when renting costs more than this many TRX')
       .option('--idempotency-key <key>', 'reuse a key to make a retried command safe: the same key finds the same order, never buying twice (default: a new UUID, printed)')
-      .option('--node <url>', 'TRON full node to read (env TRX_RENT_TRON_NODE; default TronGrid, the mock\'s own with --mock)')
+      .option('--tron-node <url>', `TRON full node to read (env ${ENV.tronNode}, profile tron_node; default: the mock's own when the base URL is a reference mock, else TronGrid with ${ENV.tronNodeApiKey})`)
+      .addOption(new Option('--node <url>', 'old name of --tron-node').hideHelp())
       .option('--timeout <duration>', 'the whole command (reads, order, fill, delegation) ends within this long', '2m')
       .addHelpText('after', '\nExamples:\n  trx-rent ensure TXYZ… --energy 130k --duration 1h\n  trx-rent ensure TXYZ… --energy 65000 --max-cost 5 --yes --json')
       .action(action<[string], EnsureOptions>(runEnsure));
@@ -84,7 +87,7 @@ async function runEnsure(ctx: Context, { args: [addressArg], opts }: { args: [st
   const maxCostSun = opts.maxCost ? parseTrx(opts.maxCost, '--max-cost') : undefined;
   const idempotencyKey = parseIdempotencyKey(opts.idempotencyKey) ?? randomUUID();
   const timeoutMs = parseDuration(opts.timeout, '--timeout') * 1000;
-  const { resources } = await ctx.chain(opts.node);
+  const { resources } = await ctx.chain(opts.tronNode ?? opts.node);
   const out = ctx.out;
   const s = out.s;
   const spinner = { current: undefined as ReturnType<typeof out.spinner> | undefined };

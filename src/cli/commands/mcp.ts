@@ -29,6 +29,7 @@ interface McpOptions {
   idleTimeout?: string;
   maxSessions?: string;
   saveLimits?: boolean;
+  tronNode?: string;
 }
 
 /** The HTTP bearer token's environment variable. */
@@ -96,6 +97,7 @@ const command: CommandModule = {
       .option('--token-file <path>', `--http: the bearer token, from a file (or env ${TOKEN_ENV}); default: a random token printed once on stderr`)
       .option('--idle-timeout <seconds>', `--http: close a session after this many seconds without a request (default ${DEFAULT_IDLE_TIMEOUT_MS / 1000})`)
       .option('--max-sessions <n>', `--http: most live sessions; an initialize past it answers 503 (default ${DEFAULT_MAX_SESSIONS})`)
+      .option('--tron-node <url>', `TRON full node for ensure_resources, send_token and x402 payments (env ${ENV.tronNode}, profile tron_node; default: the mock's own when the base URL is a reference mock, else TronGrid with ${ENV.tronNodeApiKey})`)
       .option('--save-limits', 'save the caps given as flags to the profile (mcp_* settings) and exit')
       .addHelpText(
         'after',
@@ -158,11 +160,15 @@ async function runMcp(ctx: Context, { opts }: { opts: McpOptions }) {
   }
 
   const log = (line: string) => void ctx.runtime.stderr.write(`${line}\n`);
+  // The same node setting as ensure and send (flag > environment > profile > the mock's own).
+  const tronNode = await ctx.tronNode(opts.tronNode, await ctx.clientFor(baseUrl, undefined, { maxRetries: 0 }));
   const options = {
     baseUrl,
     apiKey: settings.apiKey?.value,
     wallet,
-    ...(mock ? { tronFullNode: baseUrl, gasfreeRelayer: `${baseUrl}/__mock/gasfree` } : {}),
+    ...(tronNode.url ? { tronFullNode: tronNode.url } : {}),
+    ...(tronNode.apiKey ? { tronNodeApiKey: tronNode.apiKey } : {}),
+    ...(mock || tronNode.source.kind === 'running-mock' || tronNode.source.kind === 'reference-mock' ? { gasfreeRelayer: `${baseUrl}/__mock/gasfree` } : {}),
     allowSpend: Boolean(opts.allowSpend),
     spendWithoutConfirmation: Boolean(opts.spendWithoutConfirmation),
     limits,
@@ -197,7 +203,7 @@ async function runMcp(ctx: Context, { opts }: { opts: McpOptions }) {
     if (!isNodeStream(stdin) || !isNodeStream(stdout)) throw new UsageError('the stdio server needs the process streams');
     served = await transports.serveStdio(options, { stdin: stdin as unknown as Readable, stdout: stdout as unknown as Writable });
   }
-  log(`trx-rent mcp: on ${where}; ${key}; x402 wallet ${walletNote}; ${mode}`);
+  log(`trx-rent mcp: on ${where}; ${key}; TRON node ${tronNode.url ?? 'https://api.trongrid.io'} (${describeSource(tronNode.source)}); x402 wallet ${walletNote}; ${mode}`);
   const signal = await Promise.race([served.closed.then(() => undefined), ctx.untilSignal()]);
   if (signal) log(`trx-rent mcp: stopping (${signal})`);
   await served.close();

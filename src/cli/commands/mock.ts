@@ -1,3 +1,5 @@
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { type Context, action } from '../context.js';
 import { isLoopbackHost } from '../../internal/net.js';
@@ -22,7 +24,9 @@ async function startOrExplain<T>(stateFile: string | undefined, start: () => Pro
 const command: CommandModule = {
   description:
     'Run the reference mock server (stateful: balances, orders that fill, webhooks, rate limits) ' +
-    'until Ctrl+C / SIGTERM. Prints the URL, the demo account\'s API key, JWT and deposit memo.',
+    'until Ctrl+C / SIGTERM. Prints the URL, the demo account\'s API key (the same for the same --seed), JWT and deposit memo, ' +
+    'and the exports to use it (the TRON node is the mock itself). Other terminals on this machine find it with no setting. ' +
+    '`--wallet FILE` writes a funded sender key; `trx-rent mock fund ADDRESS` funds any address.',
   register(cmd: Command) {
     cmd
       .option('--port <port>', 'port (0 = any free port)', '8787')
@@ -36,16 +40,36 @@ const command: CommandModule = {
       .option('--retain <n>', 'history kept: the newest N orders, webhook deliveries, idempotency keys and chain transactions (default 10000 orders/deliveries, 50000 keys/transactions)')
       .option('--state <file>', 'keep the simulated world in FILE: restored at start if it exists, saved (atomically) as it changes and on exit')
       .option('--quiet', 'no request log (by default one line per request on stderr: method, path, status, ms)')
+      .option('--wallet <file>', `write a sender's private key to FILE (mode 0600; kept if FILE already holds one) and fund its address on the simulated chain with ${WALLET_TRX} TRX (activating it) and ${WALLET_USDT} USDT`)
       .option('--x402-version <n>', 'wire version of the x402 challenges: 2 (header + body, default) or 1 (body only, for v1 clients)', '2')
       .addHelpText(
         'after',
-        '\nThen, in another terminal:\n  export TRX_RENT_BASE_URL=http://127.0.0.1:8787 TRX_RENT_API_KEY=<the key printed>\n  trx-rent prices\n  trx-rent buy 65000 --to T… --duration 1h --wait',
+        '\nThen, in another terminal (no setting needed on this machine; elsewhere use the exports printed):\n  trx-rent prices\n  trx-rent buy 65000 --to T… --duration 1h --wait\n' +
+          '  trx-rent mock --wallet key.txt   # and then: trx-rent send usdt --to T… --amount 1 --key-file key.txt --yes\n  trx-rent mock fund T… --trx 100 --usdt 50',
       )
       .action(action<[], MockOptions>(runMock));
+    cmd
+      .command('fund')
+      .description('Fund an address on a running mock\'s simulated chain: TRX first (which activates it, as on TRON), then USDT')
+      .argument('<address>', 'the TRON address to fund')
+      .option('--trx <n>', 'TRX to give it', '0')
+      .option('--usdt <n>', 'USDT to give it', '0')
+      .addHelpText('after', '\nThe mock is the base URL (--base-url, TRX_RENT_BASE_URL, the profile) or the `trx-rent mock` running on this machine.\n\nExample:\n  trx-rent mock fund TXYZ… --trx 100 --usdt 50')
+      .action(action<[string], FundOptions>(runFund));
   },
 };
 
+/** What `--wallet` funds a new sender with: TRX (activates it, pays bandwidth) and USDT to send. */
+const WALLET_TRX = '1000';
+const WALLET_USDT = '1000';
+
+interface FundOptions {
+  trx: string;
+  usdt: string;
+}
+
 interface MockOptions {
+  wallet?: string;
   port: string;
   host: string;
   envelope?: boolean;
@@ -58,6 +82,47 @@ interface MockOptions {
   retain?: string;
   state?: string;
   quiet?: boolean;
+}
+
+/** POST /__mock/fund on the mock at `baseUrl` (a control route: no key). */
+async function fund(ctx: Context, baseUrl: string, body: { address: string; trx?: string; usdt?: string }): Promise<{ address: string; trx_sun: number; usdt: string }> {
+  const client = await ctx.clientFor(baseUrl, undefined, { maxRetries: 0 });
+  const { unknown: anything } = await import('zod');
+  const { data } = await client.http.request({ method: 'POST', path: '/__mock/fund', body, schema: anything(), auth: false });
+  return data as { address: string; trx_sun: number; usdt: string };
+}
+
+/** `mock fund ADDRESS --trx N --usdt N`: on the mock the settings point at (or the one running here). */
+async function runFund(ctx: Context, { args: [addressArg], opts }: { args: [string]; opts: FundOptions }) {
+  const { parseAddress } = await import('../parse.js');
+  const address = await parseAddress(addressArg, 'ADDRESS');
+  const amount = (value: string, flag: string) => {
+    if (!/^\d+(\.\d{1,6})?$/.test(value.trim())) throw new UsageError(`${flag} must be a decimal amount with up to 6 decimals, got ${JSON.stringify(value)}`);
+    return value.trim();
+  };
+  const trx = amount(opts.trx, '--trx');
+  const usdt = amount(opts.usdt, '--usdt');
+  if (Number(trx) === 0 && Number(usdt) === 0) throw new UsageError('nothing to fund', 'pass --trx N, --usdt N or both', 'MISSING_ARGUMENT');
+  const { baseUrl } = await ctx.settings(false);
+  const url = baseUrl?.value ?? 'http://127.0.0.1:8787';
+  const result = await fund(ctx, url, { address, ...(Number(trx) > 0 ? { trx } : {}), ...(Number(usdt) > 0 ? { usdt } : {}) });
+  ctx.out.result(result, () => `${ctx.out.s.green('✓')} ${result.address} on the mock at ${url} now holds ${result.trx_sun / 1_000_000} TRX and ${result.usdt} USDT\n`);
+}
+
+/** `--wallet FILE`: the key in FILE (a new one written 0600 when it holds none), funded on the mock. */
+async function wallet(ctx: Context, file: string, baseUrl: string): Promise<{ address: string; key_file: string; trx_sun: number; usdt: string }> {
+  const { privateKeyToTronAddress } = await import('../../protocol/tron-transaction.js');
+  const { isHexKey } = await import('../settings.js');
+  let key = existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
+  if (key && !isHexKey(key)) throw new UsageError(`--wallet ${file} exists and does not hold a 64-hex private key; give another file`);
+  if (!key) {
+    key = randomBytes(32).toString('hex');
+    writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  }
+  chmodSync(file, 0o600);
+  const address = privateKeyToTronAddress(key);
+  const funded = await fund(ctx, baseUrl, { address, trx: WALLET_TRX, usdt: WALLET_USDT });
+  return { address, key_file: file, trx_sun: funded.trx_sun, usdt: funded.usdt };
 }
 
 async function runMock(ctx: Context, { opts }: { opts: MockOptions }) {
@@ -103,7 +168,15 @@ async function runMock(ctx: Context, { opts }: { opts: MockOptions }) {
         '(printed below, every permission) and the /__mock/ control routes (clock, balances, accounts). Use --host 127.0.0.1 unless you mean it.',
     );
   }
-  const info = { url: server.url, api_key: server.apiKey, jwt: server.jwt, memo: server.memo };
+  // Other terminals on this machine find a loopback mock with no setting (see running-mock.ts).
+  if (isLoopbackHost(opts.host)) {
+    const { recordRunningMock } = await import('../running-mock.js');
+    ctx.onDispose(recordRunningMock(ctx.runtime.configDir, { url: server.url, apiKey: server.apiKey }));
+  }
+  const sender = opts.wallet ? await wallet(ctx, opts.wallet, server.url) : undefined;
+  // memo stays last: scripts wait for it to know the JSON is whole.
+  const info = { url: server.url, api_key: server.apiKey, jwt: server.jwt, tron_node: server.url, ...(sender ? { wallet: sender } : {}), memo: server.memo };
+  const exports = `export TRX_RENT_BASE_URL=${server.url} TRX_RENT_API_KEY=${server.apiKey} TRX_RENT_TRON_NODE=${server.url}`;
   ctx.out.result(info, () => {
     const s = ctx.out.s;
     return `${s.green('trx-rent mock')} listening on ${s.bold(server.url)}\n${renderPairs(
@@ -111,11 +184,13 @@ async function runMock(ctx: Context, { opts }: { opts: MockOptions }) {
                   ['API key', server.apiKey],
                   ['JWT', server.jwt],
                   ['deposit memo', server.memo],
+                  ['TRON node', `${server.url} (the mock's simulated chain)`],
+                  ...(sender ? ([['wallet', `${sender.address}: ${sender.trx_sun / 1_000_000} TRX, ${sender.usdt} USDT; key in ${sender.key_file}`]] as Array<[string, string]>) : []),
                   ...(opts.state ? ([['state', `${opts.state} (${server.state.epoch > 0 ? `restored: ${server.state.orders.size} orders` : 'new'})`]] as Array<[string, string]>) : []),
                   ['options', [opts.envelope ? 'envelope' : 'bare bodies', opts.rateLimits === false ? 'no rate limits' : 'rate limits on', chaos ? `chaos ${chaos.rate}` : 'no chaos'].join(', ')],
                 ],
                 s,
-              )}\n${s.dim(`export TRX_RENT_BASE_URL=${server.url} TRX_RENT_API_KEY=${server.apiKey}`)}\n${s.dim('Press Ctrl+C to stop.')}`;
+              )}\n${s.dim(exports)}\n${s.dim('Other terminals on this machine use it with no setting. Press Ctrl+C to stop.')}`;
   });
   const signal = await ctx.untilSignal();
   ctx.out.info(`Stopping (${signal}).`);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import type { ProgressEvent, SentTransfer, TransferEstimate } from '../../tron/engine.js';
 import { type Context, action } from '../context.js';
 import { CliError, InterruptedError, UsageError, exitCodeFor } from '../errors.js';
@@ -17,6 +17,8 @@ interface SendOptions {
   burn?: boolean;
   idempotencyKey?: string;
   node?: string;
+  tronNode?: string;
+  solidified?: boolean;
   timeout: string;
 }
 
@@ -41,7 +43,9 @@ const command: CommandModule = {
         '--idempotency-key <key>',
         'the transfer\'s identity (default: a new UUID, printed): the signed transaction is kept with it under the config directory, and a re-run with the same key re-broadcasts that transaction and reuses its order (<key>:energy), never paying twice',
       )
-      .option('--node <url>', `TRON full node to read (env ${ENV.tronNode}; default TronGrid, the mock's own with --mock)`)
+      .option('--tron-node <url>', `TRON full node to read (env ${ENV.tronNode}, profile tron_node; default: the mock's own when the base URL is a reference mock, else TronGrid with ${ENV.tronNodeApiKey})`)
+      .addOption(new Option('--node <url>', 'old name of --tron-node').hideHelp())
+      .option('--solidified', 'wait until the transfer is in a solidified (irreversible) block, about a minute on mainnet, not just in a block')
       .option('--timeout <duration>', 'the whole command (rental, broadcast, receipt) ends within this long', '2m')
       .addHelpText(
         'after',
@@ -84,7 +88,7 @@ function tokenName(e: { token: { symbol: string | undefined; address: string } }
   return e.token.symbol ?? e.token.address;
 }
 
-function progressText(e: ProgressEvent): string | undefined {
+function progressText(e: ProgressEvent, solidifiedWait = false): string | undefined {
   switch (e.step) {
     case 'ordered':
       return `Order ${e.order.id} placed (${String(e.order.status)}); waiting for the fill…`;
@@ -97,7 +101,7 @@ function progressText(e: ProgressEvent): string | undefined {
     case 'resumed':
       return `Transfer ${e.tx_id} was signed by an earlier run with this idempotency key: re-broadcasting the same transaction and waiting for it (never a new one)…`;
     case 'broadcast':
-      return `Broadcast ${e.tx_id}; waiting for the receipt…`;
+      return `Broadcast ${e.tx_id}; waiting for the receipt${solidifiedWait ? ' in a solidified block' : ''}…`;
     default:
       return undefined;
   }
@@ -128,7 +132,7 @@ export function renderSent(r: SentTransfer, s: import('../output.js').Styles): s
     ? `rented ${groupDigits(String(r.ensure.bought.energy))} energy (order ${r.ensure.order.id}) for ${sunAndTrx(r.rent_cost_sun)}`
     : 'rented nothing';
   return (
-    `${s.green('✓')} Sent ${r.amount} ${tokenName(r)} to ${r.to} in block ${r.receipt.block}\n` +
+    `${s.green('✓')} Sent ${r.amount} ${tokenName(r)} to ${r.to} in block ${r.receipt.block} (${r.confirmed === 'solidified' ? 'solidified: irreversible' : 'included; not waited for solidification'})\n` +
     `  tx         ${r.tx_id}\n` +
     `  energy     ${groupDigits(String(r.receipt.energy_used))} used, ${sunAndTrx(r.receipt.energy_burned_sun)} burnt; ${rent}\n` +
     `  bandwidth  ${groupDigits(String(r.estimate?.bandwidth.needed ?? r.receipt.bandwidth_used))} bytes, ${sunAndTrx(r.receipt.bandwidth_burned_sun)} burnt\n` +
@@ -208,7 +212,7 @@ async function runSend(ctx: Context, { args: [token], opts }: { args: [string]; 
   const idempotencyKey = parseIdempotencyKey(opts.idempotencyKey) ?? randomUUID();
   const timeoutMs = parseDuration(opts.timeout, '--timeout') * 1000;
   const privateKey = await senderKey(ctx, opts.keyFile);
-  const { transfers } = await ctx.chain(opts.node);
+  const { transfers } = await ctx.chain(opts.tronNode ?? opts.node);
   const out = ctx.out;
   const s = out.s;
   if (!opts.idempotencyKey) {
@@ -237,6 +241,7 @@ async function runSend(ctx: Context, { args: [token], opts }: { args: [string]; 
       idempotencyKey,
       timeoutMs,
       signal: abort.signal,
+      confirmation: opts.solidified ? 'solidified' : 'included',
       confirm: async (estimate) => {
         ctx.spending = { sun: estimate.rent?.cost_sun ?? 0, currency: 'TRX' };
         out.print(renderEstimate(estimate, Boolean(opts.burn), s));
@@ -250,7 +255,7 @@ async function runSend(ctx: Context, { args: [token], opts }: { args: [string]; 
         return true;
       },
       onProgress: (e: ProgressEvent) => {
-        const text = progressText(e);
+        const text = progressText(e, Boolean(opts.solidified));
         if (text) spinner ? spinner.update(text) : e.step === 'resumed' && out.info(text);
       },
     });

@@ -33,6 +33,8 @@ interface StatusReport {
   clock_skew_ms: number | null;
   x402_wallet: { tron: string | null; evm: string | null };
   mock: Record<string, unknown> | null;
+  /** The TRON node ensure, send and mcp would read, and where that setting comes from. */
+  tron_node: { url: string; source: string } | null;
   problems: Array<{ code: string; message: string; hint?: string }>;
 }
 
@@ -66,6 +68,7 @@ async function probe(ctx: Context): Promise<{ report: StatusReport; code: number
     clock_skew_ms: null,
     x402_wallet: { tron: null, evm: null },
     mock: null,
+    tron_node: null,
     problems: [],
   };
   const problem = async (error: unknown) => {
@@ -167,6 +170,12 @@ async function probe(ctx: Context): Promise<{ report: StatusReport; code: number
     }
   }
   report.mock = await mockState;
+  try {
+    const node = await ctx.tronNode(undefined, client, false);
+    report.tron_node = { url: node.url ?? 'https://api.trongrid.io', source: node.source.kind === 'default' ? 'default (TronGrid)' : describeSource(node.source) };
+  } catch (error) {
+    await problem(error);
+  }
   return { report, code };
 }
 
@@ -204,6 +213,7 @@ function render(r: StatusReport, ctx: Context): string {
   }
   const wallet = [r.x402_wallet.tron ? `TRON from ${r.x402_wallet.tron}` : '', r.x402_wallet.evm ? `Base from ${r.x402_wallet.evm}` : ''].filter(Boolean).join(', ');
   pairs.push(['x402 wallet', wallet || s.dim('none (TRX_RENT_X402_TRON_KEY / TRX_RENT_X402_EVM_KEY or --key-file)')]);
+  if (r.tron_node) pairs.push(['TRON node', `${r.tron_node.url} ${s.dim(`(${r.tron_node.source})`)}`]);
   if (r.mock) {
     const m = r.mock;
     pairs.push(['mock', `${s.yellow('the reference mock')}: clock ${String(m.clock)} at ${String(m.now)}, seed ${String(m.seed)}, ${String(m.accounts)} account(s), ${String(m.pending_tasks)} pending task(s)`]);

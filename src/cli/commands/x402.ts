@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { type Context, action } from '../context.js';
 import { CancelledError, CliError, EXIT, UsageError } from '../errors.js';
 import { ESTIMATE_OPERATIONS, WATCH_EVENT_TYPES, orList } from '../facts.js';
@@ -30,6 +30,7 @@ export interface PaidOptions {
   scheme?: string;
   gasfreeRelayer?: string;
   fullNode?: string;
+  tronNode?: string;
 }
 
 const WALLET_HELP =
@@ -44,7 +45,8 @@ export function paidOptions(cmd: Command): Command {
     .option('--prefer <list>', 'preferred offers, comma separated: tron, base, USDT, tron/USDD, exact_permit…')
     .option('--scheme <scheme>', 'TRON scheme: exact_permit, exact_gasfree or exact (default: any)')
     .option('--gasfree-relayer <url>', 'GasFree relayer for exact_gasfree (default: BankofAI, or the embedded mock’s)')
-    .option('--full-node <url>', 'TRON full node for reference blocks (default: TronGrid, or the embedded mock)')
+    .option('--full-node <url>', 'TRON full node for reference blocks (the same setting as --tron-node elsewhere: env TRX_RENT_TRON_NODE, profile tron_node; default: the mock\'s own when the base URL is a reference mock, else TronGrid)')
+    .addOption(new Option('--tron-node <url>', 'the same as --full-node').hideHelp())
     .addHelpText('after', WALLET_HELP);
 }
 
@@ -105,15 +107,18 @@ export async function paidClient(ctx: Context, opts: PaidOptions): Promise<PaidR
   const sdk = await import('../../x402/index.js');
   const wallet = await loadWallet(ctx, opts);
   ctx.debug(`x402 wallet from ${walletSource(wallet)}`);
+  const node = await ctx.tronNode(opts.fullNode ?? opts.tronNode);
   const mock = Boolean(ctx.opts.mock);
+  // A mock's relayer too, when the base URL is a reference mock (payments there still ask first).
+  const onMock = mock || node.source.kind === 'running-mock' || node.source.kind === 'reference-mock';
   const payers = [];
   if (wallet.tron && payWith !== 'base') {
     payers.push(
       sdk.tronPayer({
         privateKey: wallet.tron.value,
         ...(scheme ? { schemes: [scheme] } : {}),
-        ...(opts.gasfreeRelayer || mock ? { gasfreeRelayer: opts.gasfreeRelayer ?? `${baseUrl}/__mock/gasfree` } : {}),
-        ...(opts.fullNode || mock ? { fullNode: opts.fullNode ?? baseUrl } : {}),
+        ...(opts.gasfreeRelayer || onMock ? { gasfreeRelayer: opts.gasfreeRelayer ?? `${baseUrl}/__mock/gasfree` } : {}),
+        ...(node.url ? { fullNode: node.url } : {}),
       }),
     );
   }
@@ -454,13 +459,13 @@ async function runX402Send(ctx: Context, { opts }: { opts: X402SendOptions }) {
     if (!signedTx) {
       const wallet = await loadWallet(ctx, opts);
       if (!wallet.tron) throw new UsageError('signing a transfer needs a TRON key in the wallet');
-      const settings = await ctx.settings(false);
+      const node = await ctx.tronNode(opts.fullNode ?? opts.tronNode);
       const signed = await sdk.signTrc20Transfer({
         privateKey: wallet.tron.value,
         to: opts.to,
         amount,
         fetch: ctx.fetch,
-        ...(opts.fullNode || ctx.opts.mock ? { fullNode: opts.fullNode ?? settings.baseUrl!.value } : {}),
+        ...(node.url ? { fullNode: node.url } : {}),
       });
       ctx.out.info(`signed transfer ${signed.txID} from ${signed.from}`);
       signedTx = signed.signed_tx;

@@ -113,12 +113,13 @@ export class Accounts {
     return MEMO.test(memo);
   }
 
-  createKey(account: MockAccount, name: string, permissions: readonly Permission[]): ApiKeyRecord {
+  /** A new key; `secrets` draws its secret (the demo key's is the seed's alone: see MockState). */
+  createKey(account: MockAccount, name: string, permissions: readonly Permission[], secrets: Rng = this.rng): ApiKeyRecord {
     const key: ApiKeyRecord = {
       id: `key_${this.rng.hex(12)}`,
       account_id: account.id,
       name,
-      secret: `sk_live_${this.rng.hex(32)}`,
+      secret: `sk_live_${secrets.hex(32)}`,
       permissions: PERMISSIONS.filter((p) => permissions.includes(p)),
       created_at: this.now(),
       revoked_at: null,

@@ -272,7 +272,9 @@ export class MockState {
       this.demo = saved.demo;
     } else {
       const demo = { ...DEFAULT_DEMO, ...options.demoBalance };
-      this.demo = this.createAccount({ name: 'demo', trx_sun: demo.trx_sun, usdt: demo.usdt });
+      // The demo key comes from the seed alone (no process salt): the same seed gives the same
+      // key across restarts, so a script or a saved profile keeps working.
+      this.demo = this.createAccount({ name: 'demo', trx_sun: demo.trx_sun, usdt: demo.usdt }, createRng(hash32(this.seed, 'demo-api-key')));
     }
   }
 
@@ -337,11 +339,11 @@ export class MockState {
   }
 
   /** A new account with an opening balance and a first API key; returns everything needed to call the API as it. */
-  createAccount(options: CreateAccountOptions = {}): CreatedAccount {
+  createAccount(options: CreateAccountOptions = {}, keySecrets?: Rng): CreatedAccount {
     const account = this.accounts.create(options.name);
     if (options.trx_sun) account.ledger.credit('TRX', options.trx_sun, 'opening');
     if (options.usdt) account.ledger.credit('USDT', options.usdt, 'opening');
-    const key = this.accounts.createKey(account, options.name ?? 'default', options.permissions ?? [...PERMISSIONS]);
+    const key = this.accounts.createKey(account, options.name ?? 'default', options.permissions ?? [...PERMISSIONS], keySecrets);
     return {
       account_id: account.id,
       api_key: key.secret,

@@ -81,7 +81,7 @@ export const relayerRoutes: RouteDef[] = [
 
 type PaidControl = Pick<
   typeof CONTROL_ENDPOINTS,
-  'mockChainTransfer' | 'mockChainFund' | 'mockChainAccount' | 'mockX402Config' | 'mockSetX402Config' | 'mockX402Payments' | 'mockInvoice' | 'mockReceive' | 'mockWatch'
+  'mockChainTransfer' | 'mockChainFund' | 'mockFundAddress' | 'mockChainAccount' | 'mockX402Config' | 'mockSetX402Config' | 'mockX402Payments' | 'mockInvoice' | 'mockReceive' | 'mockWatch'
 >;
 
 /** The paid side's /__mock/ control handlers (facts and body schemas in `../control-endpoints.ts`). */
@@ -124,6 +124,32 @@ export const paidControlHandlers = {
       const body = ctx.input.body;
       ctx.state.chain.fundTrx(body.address, BigInt(body.amount_sun));
       return ok({ address: body.address, balance_sun: Number(ctx.state.chain.trxBalance(body.address)) });
+    },
+  },
+  /** Fund an address: { address, trx?, usdt? } in whole units (decimal strings); TRX first, so the account exists. */
+  mockFundAddress: {
+    handle(ctx) {
+      const { chain } = ctx.state;
+      const { address, trx, usdt } = ctx.input.body;
+      const atomic = (value: string, decimals: number, field: string) => {
+        try {
+          return decimalToAtomic(value, decimals, field);
+        } catch (error) {
+          throw invalid((error as Error).message, field);
+        }
+      };
+      const trxSun = trx === undefined ? 0n : atomic(trx, 6, 'trx');
+      const token = chain.token('USDT')!;
+      const usdtAtomic = usdt === undefined ? 0n : atomic(usdt, token.decimals, 'usdt');
+      if (trxSun > 0n) chain.fundTrx(address, trxSun);
+      const tx = usdtAtomic > 0n ? chain.syntheticTransfer({ token, to: address, amount: usdtAtomic, label: 'fund' }) : undefined;
+      ctx.state.tick();
+      return ok({
+        address,
+        trx_sun: Number(chain.trxBalance(address)),
+        usdt: atomicToDecimal(chain.tokenBalance(address, token.address), token.decimals),
+        ...(tx ? { usdt_txid: tx.txid } : {}),
+      });
     },
   },
   mockChainAccount: {
