@@ -86,6 +86,41 @@ describe('--json FIELDS', () => {
     expect(errorLine(r)).toMatchObject({ code: 'UNKNOWN_FIELD', message: 'no field nope in this output', hint: expect.stringMatching(/^available: trx, usdt, trx_locked/) });
   });
 
+  it('fields are checked against the schema, not the rows: an unknown field fails on an empty list too', async () => {
+    // No FAILED orders on this mock: the list is empty, yet the typo is caught and a real field passes.
+    const empty = await runCliInProcess(['orders', 'list', '--status', 'FAILED', '--json', 'id,nope'], { env });
+    expect(empty.code).toBe(2);
+    expect(empty.stdout).toBe('');
+    expect(errorLine(empty)).toMatchObject({ code: 'UNKNOWN_FIELD', message: 'no field nope in this output', hint: expect.stringMatching(/target_address/) });
+    const ok = await runCliInProcess(['orders', 'list', '--status', 'FAILED', '--json', 'id,target_address'], { env });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(json(ok)).toEqual([]);
+    // The same for every list: profiles (an empty store), webhooks, history, prices.
+    const configDir = tempDir();
+    expect(errorLine(await runCliInProcess(['profiles', 'list', '--json', 'name,nope'], { env, configDir })).code).toBe('UNKNOWN_FIELD');
+    expect(json(await runCliInProcess(['profiles', 'list', '--json', 'name,base_url'], { env, configDir }))).toEqual([]);
+    for (const args of [['webhooks', 'list'], ['history'], ['prices', '--duration', '1h']]) {
+      const r = await runCliInProcess([...args, '--json', 'nope,nope2'], { env });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(errorLine(r).message).toBe('no field nope, nope2 in this output');
+    }
+    // A field of the schema that this row lacks (cost_sun comes with --amount) is not an error.
+    const prices = await runCliInProcess(['prices', '--json', 'provider,cost_sun'], { env });
+    expect(prices.code, prices.stderr).toBe(0);
+  });
+
+  it('--json nonsense says what is wrong, not "too many arguments"', async () => {
+    for (const args of [['orders', 'list', '--json', 'nonsense'], ['balance', '--json', 'nonsense'], ['webhooks', 'list', '--json', 'nonsense']]) {
+      const r = await runCliInProcess(args, { env });
+      expect(r.code, args.join(' ')).toBe(2);
+      const error = errorLine(r);
+      expect(error.message).toBe('"nonsense" after --json is not a field name of this output, and the command takes no further argument');
+      expect(error.hint).toMatch(/--json=FIELDS/);
+    }
+    // A real extra argument elsewhere is still commander's message.
+    expect(errorLine(await runCliInProcess(['balance', 'extra', '--json'], { env })).message).toMatch(/too many arguments/);
+  });
+
   it('at a terminal, a --query or --json FIELDS error is words, not JSON', async () => {
     const r = await runCliInProcess(['balance', '--json', 'trx,nope'], { env: { ...env, NO_COLOR: '1' }, isTTY: true, columns: 80 });
     expect(r.code).toBe(2);

@@ -3,7 +3,7 @@ import type { PriceEntry, ProviderPrice } from '../../schemas/index.js';
 import { PRICE_HISTORY_PERIODS } from '../facts.js';
 import { type Context, action } from '../context.js';
 import { costSun, formatDuration, formatTime, groupDigits, trxOf } from '../format.js';
-import { renderTable } from '../output.js';
+import { outputSchema, renderTable } from '../output.js';
 import { type Resource, parseChoice, parseDuration, parseResource, parseUnits } from '../parse.js';
 import type { CommandModule } from '../types.js';
 
@@ -22,6 +22,9 @@ export interface PriceRow {
   /** A number, as `preview`'s cost_trx (the API's) is. */
   cost_trx?: number;
 }
+
+/** The fields of one `prices` row (`cost_sun`/`cost_trx` with `--amount`). */
+export const PRICE_ROW_FIELDS = ['provider', 'resource', 'duration_sec', 'price_sun', 'price_trx', 'available', 'is_market', 'fetched_at', 'cost_sun', 'cost_trx'] as const satisfies ReadonlyArray<keyof PriceRow>;
 
 /** Providers that can rent `resource` for `durationSec`, cheapest first. */
 export function rankPrices(list: ProviderPrice[], resource: Resource, durationSec: number, amount?: number): PriceRow[] {
@@ -155,7 +158,7 @@ async function runPrices(ctx: Context, { args: [resourceArg], opts }: { args: [s
       s,
     );
     return `${title}\n${table}`;
-  });
+  }, outputSchema(PRICE_ROW_FIELDS));
 }
 
 interface PricesHistoryOptions {
@@ -169,6 +172,7 @@ async function runPricesHistory(ctx: Context, { opts }: { opts: PricesHistoryOpt
   const resource = parseResource(opts.resource);
   const client = await ctx.client({ auth: false });
   const entries = await (await client.get('prices')).history({ period, resource, ...(opts.provider ? { provider: opts.provider } : {}) });
+  const { PriceEntry } = await import('../../schemas/prices.js');
   ctx.out.result(entries, () => {
     const s = ctx.out.s;
     const title = `${s.bold(resource === 'ENERGY' ? 'Energy' : 'Bandwidth')} price per unit (SUN) over ${period}, cheapest now first`;
@@ -181,7 +185,7 @@ async function runPricesHistory(ctx: Context, { opts }: { opts: PricesHistoryOpt
       (t) => `${t.provider.padEnd(names)}  ${s.cyan(t.line.padEnd(width))}  ${s.dim('low')} ${String(t.low).padStart(4)}  ${s.dim('high')} ${String(t.high).padStart(4)}  ${s.dim('now')} ${s.bold(String(t.now))}`,
     );
     return `${title}\n${lines.join('\n')}\n${s.dim(`${entries.length} polls; trx-rent prices history --json for the data`)}`;
-  });
+  }, outputSchema(PriceEntry));
 }
 
 export default command;
