@@ -132,6 +132,48 @@ describe('--json FIELDS', () => {
   });
 });
 
+describe('one convention for money in JSON output (src/cli/README.md, "Money in JSON")', () => {
+  /** Every key path of a JSON document with its value. */
+  function walk(value: unknown, path: string, visit: (key: string, path: string, v: unknown) => void): void {
+    if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${path}[${i}]`, visit));
+    else if (value !== null && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) {
+        visit(k, `${path}.${k}`, v);
+        walk(v, `${path}.${k}`, visit);
+      }
+    }
+  }
+  // The API's own documents pass unchanged; these are the spec's (or the live service's) own
+  // exceptions to the convention, named by where they sit.
+  const API_OWN = [/\.(best|fallbacks\[\d+\])\.(displayName|cost_trx)$/, /^\$\.min_amount_(trx|usdt)$/];
+
+  it('fields are snake_case; *_sun are numbers (whole SUN, a price per unit may have a fraction); *_trx are exact decimal strings', async () => {
+    const commands = [['prices', '--amount', '65k'], ['preview', '65000'], ['balance'], ['history'], ['history', 'summary'], ['orders', 'list'], ['deposit', 'info'], ['buy', '65000', '--to', ADDRESS, '-d', '1h', '--dry-run', '--yes'], ['status']];
+    let sun = 0;
+    let trx = 0;
+    for (const args of commands) {
+      const r = await runCliInProcess([...args, '--json'], { env });
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      walk(json(r), '$', (key, path, v) => {
+        if (API_OWN.some((re) => re.test(path))) return;
+        const where = `${args.join(' ')} ${path}`;
+        expect(key, where).toMatch(/^[a-z0-9]+(_[a-z0-9]+)*$/);
+        if (key.endsWith('_sun') && v !== null) {
+          sun++;
+          expect(typeof v, where).toBe('number');
+          if (!key.endsWith('price_sun')) expect(Number.isInteger(v), where).toBe(true);
+        }
+        if (key.endsWith('_trx') && v !== null) {
+          trx++;
+          expect(v, where).toEqual(expect.stringMatching(/^\d+(\.\d+)?$/));
+        }
+      });
+    }
+    expect(sun).toBeGreaterThan(10);
+    expect(trx).toBeGreaterThan(3);
+  });
+});
+
 describe('--query (JMESPath, no external binary)', () => {
   it('filters and projects; a string result prints bare', async () => {
     const ids = await runCliInProcess(['orders', 'list', '--query', "[?status=='FILLED'].id"], { env });

@@ -17,10 +17,16 @@ export interface PriceRow {
   available: number;
   is_market: boolean;
   fetched_at: string | number;
-  /** Exact decimal SUN (a price per unit may be fractional). */
-  cost_sun?: string;
-  /** A number, as `preview`'s cost_trx (the API's) is. */
-  cost_trx?: number;
+  /** Whole SUN: amount × price, rounded up when the price per unit has a fraction (src/cli/README.md, "Money in JSON"). */
+  cost_sun?: number;
+  /** `cost_sun` in TRX, an exact decimal string. */
+  cost_trx?: string;
+}
+
+/** An exact decimal SUN figure rounded up to a whole SUN. */
+function wholeSun(decimal: string): number {
+  const [whole = '0', fraction = ''] = decimal.split('.');
+  return Number(whole) + (/[1-9]/.test(fraction) ? 1 : 0);
 }
 
 /** The fields of one `prices` row (`cost_sun`/`cost_trx` with `--amount`). */
@@ -47,8 +53,8 @@ export function rankPrices(list: ProviderPrice[], resource: Resource, durationSe
       fetched_at: p.fetched_at,
     };
     if (amount !== undefined) {
-      row.cost_sun = costSun(amount, price);
-      row.cost_trx = Number(trxOf(row.cost_sun));
+      row.cost_sun = wholeSun(costSun(amount, price));
+      row.cost_trx = trxOf(row.cost_sun);
     }
     rows.push(row);
   }
