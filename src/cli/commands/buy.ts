@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import { CliError } from '../errors.js';
+import { outputSchema } from '../output.js';
 import { type Context, action } from '../context.js';
 import { formatDuration, groupDigits, sunAndTrx } from '../format.js';
 import { LIMITS, ORDER_TYPES, PRICED_ORDER_TYPES, orList } from '../facts.js';
@@ -177,12 +178,13 @@ async function runBuy(ctx: Context, { args: [amountArg, resourceArg], opts }: { 
   } else if (opts.wait) {
     order = await (await client.get('orders')).get(created.id);
   }
+  const { Order: OrderSchema } = await import('../../schemas/orders.js');
   ctx.out.result(order, () => {
     const s = ctx.out.s;
     let text = renderOrder(order, s);
     if (!opts.wait) text += `\n${s.dim(`Follow it with: trx-rent orders wait ${order.id}`)}\n`;
     return text;
-  });
+  }, outputSchema(OrderSchema));
 }
 
 export default command;

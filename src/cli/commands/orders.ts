@@ -147,7 +147,9 @@ async function runOrdersGet(ctx: Context, { args: [idArg] }: { args: [string?] }
   const client = await ctx.client();
   const orders = await client.get('orders');
   const order = await orders.get(await resolveOrderId(orders, id));
-  ctx.out.result(order, () => renderOrder(order, ctx.out.s));
+  const { Order: OrderSchema } = await import('../../schemas/orders.js');
+  // A field the order does not have yet (filled_at on a PENDING one) is still a field.
+  ctx.out.result(order, () => renderOrder(order, ctx.out.s), outputSchema(OrderSchema));
 }
 
 interface OrdersWaitOptions {
@@ -159,7 +161,8 @@ async function runOrdersWait(ctx: Context, { args: [idArg], opts }: { args: [str
   const { id } = await ctx.inputs<{ id: string }>({ id: idInput(idArg) });
   const client = await ctx.client();
   const order = await waitForOrder(ctx, client, await resolveOrderId(await client.get('orders'), id), timeoutMs);
-  ctx.out.result(order, () => renderOrder(order, ctx.out.s));
+  const { Order: OrderSchema } = await import('../../schemas/orders.js');
+  ctx.out.result(order, () => renderOrder(order, ctx.out.s), outputSchema(OrderSchema));
 }
 
 export default command;
