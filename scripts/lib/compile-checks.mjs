@@ -18,9 +18,12 @@
 //    value (zod returns the first option that succeeds, maybe with another output).
 // Nothing is generated at run time: the output is ordinary source, CSP-safe.
 
+import { createHash } from 'node:crypto';
+
 /** A compiled node: `check` (identity when true: expr over a variable) or `opaque` (maybe transforms; `guard` over-approximates what it accepts). */
 class Compiler {
   #functions = [];
+  #names = new Set();
   #bodies = new Map();
   #cache = new Map();
   #predicates;
@@ -66,7 +69,11 @@ class Compiler {
       this.#cache.set(schema, { ...key, node, fn: same });
       return same;
     }
-    const name = `${this.#prefix}${this.#functions.length}`;
+    // Named by what they check (a hash of the body), not by a counter: adding an entry renames
+    // nothing, so the generated file's diff is the new entry's checks alone.
+    const name = `${this.#prefix}_${createHash('sha256').update(body).digest('hex').slice(0, 8)}`;
+    if (this.#names.has(name)) throw new Error(`compile-checks: two check bodies hash to ${name}`);
+    this.#names.add(name);
     this.#bodies.set(body, name);
     this.#functions.push(`function ${name}(v: any): boolean {\n  ${body}\n}`);
     this.#cache.set(schema, { ...key, node, fn: name });
@@ -314,14 +321,23 @@ export function renderAccountChecks(z, wire, predicates) {
   // Responses come from JSON.parse: plain objects. Bodies and queries are the caller's values.
   const received = new Compiler(z, predicates, { prefix: 'response' });
   const sent = new Compiler(z, predicates, { prefix: 'request', plain: true });
-  const table = (name, doc, compiler, pick) => {
-    const rows = Object.entries(wire).map(([id, entry]) => `  ${id}: ${(pick(entry) && compiler.root(pick(entry))) ?? 'null'},`);
+  // Each entry's check is a function named by its id (`createOrderBody`), over the shared shape
+  // checks (named by a hash of what they check): adding an entry renumbers nothing.
+  const roots = [];
+  const table = (name, doc, compiler, pick, suffix) => {
+    const rows = Object.entries(wire).map(([id, entry]) => {
+      const inner = pick(entry) && compiler.root(pick(entry));
+      if (!inner) return `  ${id}: null,`;
+      // An alias, not a wrapper: the client's call goes straight to the shape check.
+      roots.push(`const ${id}${suffix}: FastCheck = ${inner};`);
+      return `  ${id}: ${id}${suffix},`;
+    });
     return [`/** ${doc} */`, `export const ${name}: { readonly [K in AccountEndpointId]: FastCheck | null } = {`, ...rows, '};'].join('\n');
   };
   const tables = [
-    table('RESPONSE_CHECKS', "Each operation's response check (null: zod only).", received, (e) => e.response),
-    table('BODY_CHECKS', "Each operation's request body check (null: no body, or zod only).", sent, (e) => e.body),
-    table('QUERY_CHECKS', "Each operation's query check (null: no query, or zod only).", sent, (e) => e.query),
+    table('RESPONSE_CHECKS', "Each operation's response check (null: zod only).", received, (e) => e.response, 'Response'),
+    table('BODY_CHECKS', "Each operation's request body check (null: no body, or zod only).", sent, (e) => e.body, 'Body'),
+    table('QUERY_CHECKS', "Each operation's query check (null: no query, or zod only).", sent, (e) => e.query, 'Query'),
   ];
   const header = [
     '/**',
@@ -352,6 +368,7 @@ export function renderAccountChecks(z, wire, predicates) {
     const { functions } = compiler.parts();
     if (functions.length) lines.push(functions.join('\n\n'), '');
   }
+  lines.push('/* The entries\' checks, by id. */', roots.join('\n'), '');
   lines.push(tables.join('\n\n'), '');
   return lines.join('\n');
 }

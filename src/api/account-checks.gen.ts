@@ -30,328 +30,328 @@ function isPlain(v: object): boolean {
   return proto === Object.prototype || proto === null;
 }
 
-function response0(v: any): boolean {
+function response_9dc2b3d6(v: any): boolean {
   return ((v === "create_orders" || v === "view_orders" || v === "view_balance" || v === "broadcast") || typeof v === 'string');
 }
 
-function response1(v: any): boolean {
+function response_5e873eec(v: any): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!response0(v[i])) return false;
+  for (let i = 0; i < v.length; i++) if (!response_9dc2b3d6(v[i])) return false;
   return true;
 }
 
-function response2(v: any): boolean {
+function response_1b0523cd(v: any): boolean {
   return (typeof v === 'string' || typeof v === 'number' && Number.isFinite(v));
 }
 
-function response3(v: any): boolean {
+function response_5993abb6(v: any): boolean {
   return isObject(v)
     && typeof v.id === 'string'
     && typeof v.name === 'string'
     && typeof v.key === 'string'
-    && response1(v.permissions)
-    && response2(v.created_at);
+    && response_5e873eec(v.permissions)
+    && response_1b0523cd(v.created_at);
 }
 
-function response4(v: any): boolean {
+function response_82a8518a(v: any): boolean {
   return isObject(v)
     && typeof v.revoked === 'boolean';
 }
 
-function response5(v: any): boolean {
+function response_3cdf6249(v: any): boolean {
   return typeof v === 'number' && Number.isFinite(v);
 }
 
-function response6(v: any): boolean {
-  return (response5(v) && (typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 9007199254740991));
+function response_5c62e17f(v: any): boolean {
+  return (response_3cdf6249(v) && (typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 9007199254740991));
 }
 
-function response7(v: any): boolean {
+function response_96aafb23(v: any): boolean {
   return isObject(v)
-    && response5(v.duration_sec)
-    && response6(v.price_sun);
+    && response_3cdf6249(v.duration_sec)
+    && response_5c62e17f(v.price_sun);
 }
 
-function response8(v: any): boolean {
+function response_458342ae(v: any): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!response7(v[i])) return false;
+  for (let i = 0; i < v.length; i++) if (!response_96aafb23(v[i])) return false;
   return true;
 }
 
-function response9(v: any): boolean {
+function response_18e95480(v: any): boolean {
   return isObject(v)
     && typeof v.provider === 'string'
     && typeof v.is_market === 'boolean'
-    && response8(v.energy_prices)
-    && response8(v.bandwidth_prices)
-    && response5(v.available_energy)
-    && response5(v.available_bandwidth)
-    && response2(v.fetched_at);
+    && response_458342ae(v.energy_prices)
+    && response_458342ae(v.bandwidth_prices)
+    && response_3cdf6249(v.available_energy)
+    && response_3cdf6249(v.available_bandwidth)
+    && response_1b0523cd(v.fetched_at);
 }
 
-function response10(v: any): boolean {
+function response_f888866a(v: any): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!response9(v[i])) return false;
+  for (let i = 0; i < v.length; i++) if (!response_18e95480(v[i])) return false;
   return true;
 }
 
-function response11(v: any): boolean {
+function response_38289422(v: any): boolean {
   return ((v === "ENERGY" || v === "BANDWIDTH") || typeof v === 'string');
 }
 
-function response12(v: any): boolean {
+function response_a8e19fc5(v: any): boolean {
   return isObject(v)
     && typeof v.provider === 'string'
-    && response11(v.resource_type)
-    && response6(v.price_sun)
-    && response5(v.available)
+    && response_38289422(v.resource_type)
+    && response_5c62e17f(v.price_sun)
+    && response_3cdf6249(v.available)
     && typeof v.is_online === 'boolean'
-    && response2(v.polled_at);
+    && response_1b0523cd(v.polled_at);
 }
 
-function response13(v: any): boolean {
+function response_31d33778(v: any): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!response12(v[i])) return false;
+  for (let i = 0; i < v.length; i++) if (!response_a8e19fc5(v[i])) return false;
   return true;
 }
 
-function response14(v: any): boolean {
+function response_94e8e119(v: any): boolean {
   return isObject(v)
-    && response6(v.best_price_sun)
-    && response6(v.avg_price_sun)
-    && response5(v.total_providers)
-    && response5(v.cheapest_changes_24h);
+    && response_5c62e17f(v.best_price_sun)
+    && response_5c62e17f(v.avg_price_sun)
+    && response_3cdf6249(v.total_providers)
+    && response_3cdf6249(v.cheapest_changes_24h);
 }
 
-function response15(v: any): boolean {
+function response_0525186a(v: any): boolean {
   return (typeof v === 'number' && Number.isFinite(v) || (!(typeof v === 'number') && typeof v === 'string'));
 }
 
-function response16(v: any): boolean {
+function response_95d187aa(v: any): boolean {
   return isObject(v)
     && typeof v.provider === 'string'
     && typeof v.displayName === 'string'
-    && response6(v.price_sun)
-    && response15(v.cost_trx)
-    && response5(v.duration_sec);
+    && response_5c62e17f(v.price_sun)
+    && response_0525186a(v.cost_trx)
+    && response_3cdf6249(v.duration_sec);
 }
 
-function response17(v: any): boolean {
+function response_1dcf67a2(v: any): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!response16(v[i])) return false;
+  for (let i = 0; i < v.length; i++) if (!response_95d187aa(v[i])) return false;
   return true;
 }
 
-function response18(v: any): boolean {
+function response_25013cb3(v: any): boolean {
   return isObject(v)
-    && (v.best === null || response16(v.best))
-    && response17(v.fallbacks)
+    && (v.best === null || response_95d187aa(v.best))
+    && response_1dcf67a2(v.fallbacks)
     && typeof v.no_providers === 'boolean';
 }
 
-function response19(v: any): boolean {
+function response_e26586aa(v: any): boolean {
   return ((v === "PENDING" || v === "EXECUTING" || v === "FILLED" || v === "FAILED") || typeof v === 'string');
 }
 
-function response20(v: any): boolean {
+function response_ac792dfd(v: any): boolean {
   return ((v === "MARKET" || v === "LIMIT" || v === "PERIODIC" || v === "BROADCAST") || typeof v === 'string');
 }
 
-function response21(v: any): boolean {
-  return (response5(v) && (typeof v === 'number' && Number.isFinite(v) && Number.isInteger(v) && v >= 0 && v <= 9007199254740991));
+function response_ea40ac85(v: any): boolean {
+  return (response_3cdf6249(v) && (typeof v === 'number' && Number.isFinite(v) && Number.isInteger(v) && v >= 0 && v <= 9007199254740991));
 }
 
-function response22(v: any): boolean {
+function response_5b3e529d(v: any): boolean {
   return ((v === "CONFIRMED" || v === "FAILED") || typeof v === 'string');
 }
 
-function response23(v: any): boolean {
+function response_c3f33d6d(v: any): boolean {
   return isObject(v)
     && typeof v.provider === 'string'
-    && response5(v.amount)
-    && response6(v.price_sun)
-    && response21(v.cost_sun)
+    && response_3cdf6249(v.amount)
+    && response_5c62e17f(v.price_sun)
+    && response_ea40ac85(v.cost_sun)
     && typeof v.tx_id === 'string'
-    && response22(v.status)
+    && response_5b3e529d(v.status)
     && typeof v.verified === 'boolean'
     && typeof v.tronscan_url === 'string'
     && (v.delegation_tx === undefined || (v.delegation_tx === null || typeof v.delegation_tx === 'string'));
 }
 
-function response24(v: any): boolean {
+function response_961d3d8a(v: any): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!response23(v[i])) return false;
+  for (let i = 0; i < v.length; i++) if (!response_c3f33d6d(v[i])) return false;
   return true;
 }
 
-function response25(v: any): boolean {
+function response_a7d8f8d7(v: any): boolean {
   return isObject(v)
     && typeof v.id === 'string'
-    && response19(v.status)
-    && response11(v.resource_type)
-    && response20(v.order_type)
-    && response5(v.amount)
-    && response5(v.duration_sec)
+    && response_e26586aa(v.status)
+    && response_38289422(v.resource_type)
+    && response_ac792dfd(v.order_type)
+    && response_3cdf6249(v.amount)
+    && response_3cdf6249(v.duration_sec)
     && typeof v.target_address === 'string'
-    && (v.max_price_sun === undefined || (v.max_price_sun === null || response6(v.max_price_sun)))
-    && (v.total_cost_sun === undefined || (v.total_cost_sun === null || response21(v.total_cost_sun)))
-    && (v.total_fee_sun === undefined || (v.total_fee_sun === null || response21(v.total_fee_sun)))
-    && (v.fills === undefined || response24(v.fills))
-    && response2(v.created_at)
-    && (v.filled_at === undefined || (v.filled_at === null || response2(v.filled_at)))
-    && (v.expires_at === undefined || (v.expires_at === null || response2(v.expires_at)));
+    && (v.max_price_sun === undefined || (v.max_price_sun === null || response_5c62e17f(v.max_price_sun)))
+    && (v.total_cost_sun === undefined || (v.total_cost_sun === null || response_ea40ac85(v.total_cost_sun)))
+    && (v.total_fee_sun === undefined || (v.total_fee_sun === null || response_ea40ac85(v.total_fee_sun)))
+    && (v.fills === undefined || response_961d3d8a(v.fills))
+    && response_1b0523cd(v.created_at)
+    && (v.filled_at === undefined || (v.filled_at === null || response_1b0523cd(v.filled_at)))
+    && (v.expires_at === undefined || (v.expires_at === null || response_1b0523cd(v.expires_at)));
 }
 
-function response26(v: any): boolean {
+function response_c7714c01(v: any): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!response25(v[i])) return false;
+  for (let i = 0; i < v.length; i++) if (!response_a7d8f8d7(v[i])) return false;
   return true;
 }
 
-function response27(v: any): boolean {
+function response_4bb59ac8(v: any): boolean {
   return isObject(v)
-    && response26(v.orders)
-    && response5(v.total);
+    && response_c7714c01(v.orders)
+    && response_3cdf6249(v.total);
 }
 
-function response28(v: any): boolean {
+function response_62dc1888(v: any): boolean {
   return isObject(v)
     && typeof v.id === 'string'
-    && response19(v.status)
-    && response11(v.resource_type)
-    && response20(v.order_type)
-    && response5(v.amount)
-    && response5(v.duration_sec)
+    && response_e26586aa(v.status)
+    && response_38289422(v.resource_type)
+    && response_ac792dfd(v.order_type)
+    && response_3cdf6249(v.amount)
+    && response_3cdf6249(v.duration_sec)
     && typeof v.target_address === 'string'
-    && (v.max_price_sun === undefined || (v.max_price_sun === null || response6(v.max_price_sun)))
-    && (v.total_cost_sun === undefined || (v.total_cost_sun === null || response21(v.total_cost_sun)))
-    && (v.total_fee_sun === undefined || (v.total_fee_sun === null || response21(v.total_fee_sun)))
-    && (v.fills !== undefined && (v.fills === undefined || response24(v.fills)))
-    && response2(v.created_at)
-    && (v.filled_at === undefined || (v.filled_at === null || response2(v.filled_at)))
-    && (v.expires_at === undefined || (v.expires_at === null || response2(v.expires_at)));
+    && (v.max_price_sun === undefined || (v.max_price_sun === null || response_5c62e17f(v.max_price_sun)))
+    && (v.total_cost_sun === undefined || (v.total_cost_sun === null || response_ea40ac85(v.total_cost_sun)))
+    && (v.total_fee_sun === undefined || (v.total_fee_sun === null || response_ea40ac85(v.total_fee_sun)))
+    && (v.fills !== undefined && (v.fills === undefined || response_961d3d8a(v.fills)))
+    && response_1b0523cd(v.created_at)
+    && (v.filled_at === undefined || (v.filled_at === null || response_1b0523cd(v.filled_at)))
+    && (v.expires_at === undefined || (v.expires_at === null || response_1b0523cd(v.expires_at)));
 }
 
-function response29(v: any): boolean {
+function response_5a88cd51(v: any): boolean {
   return isObject(v)
-    && response21(v.trx)
-    && response21(v.usdt)
-    && response21(v.trx_locked)
-    && (v.updated_at === undefined || response2(v.updated_at));
+    && response_ea40ac85(v.trx)
+    && response_ea40ac85(v.usdt)
+    && response_ea40ac85(v.trx_locked)
+    && (v.updated_at === undefined || response_1b0523cd(v.updated_at));
 }
 
-function response30(v: any): boolean {
+function response_129addda(v: any): boolean {
   return isObject(v)
     && typeof v.id === 'string'
     && typeof v.order_id === 'string'
     && typeof v.provider === 'string'
-    && response5(v.amount)
-    && response6(v.price_sun)
-    && response21(v.cost_sun)
+    && response_3cdf6249(v.amount)
+    && response_5c62e17f(v.price_sun)
+    && response_ea40ac85(v.cost_sun)
     && typeof v.tx_id === 'string'
-    && response2(v.created_at)
-    && (v.confirmed_at === undefined || (v.confirmed_at === null || response2(v.confirmed_at)))
-    && response11(v.resource_type);
+    && response_1b0523cd(v.created_at)
+    && (v.confirmed_at === undefined || (v.confirmed_at === null || response_1b0523cd(v.confirmed_at)))
+    && response_38289422(v.resource_type);
 }
 
-function response31(v: any): boolean {
+function response_1a3ecb69(v: any): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!response30(v[i])) return false;
+  for (let i = 0; i < v.length; i++) if (!response_129addda(v[i])) return false;
   return true;
 }
 
-function response32(v: any): boolean {
+function response_7ac25a89(v: any): boolean {
   return isObject(v)
-    && response5(v.total_orders)
-    && response5(v.total_energy)
-    && response21(v.total_spent_sun)
-    && response6(v.avg_price_sun);
+    && response_3cdf6249(v.total_orders)
+    && response_3cdf6249(v.total_energy)
+    && response_ea40ac85(v.total_spent_sun)
+    && response_5c62e17f(v.avg_price_sun);
 }
 
-function response33(v: any): boolean {
+function response_76c6cf60(v: any): boolean {
   return isObject(v)
     && typeof v.address === 'string'
     && typeof v.memo === 'string'
-    && response5(v.min_amount_trx)
-    && response5(v.min_amount_usdt);
+    && response_3cdf6249(v.min_amount_trx)
+    && response_3cdf6249(v.min_amount_usdt);
 }
 
-function response34(v: any): boolean {
+function response_0cea97e7(v: any): boolean {
   return isObject(v)
     && typeof v.address === 'string'
     && typeof v.memo === 'string'
-    && response21(v.amount_sun)
+    && response_ea40ac85(v.amount_sun)
     && typeof v.memo_hex === 'string'
     && typeof v.note === 'string';
 }
 
-function response35(v: any): boolean {
+function response_179d6e80(v: any): boolean {
   return isObject(v)
     && typeof v.tx_id === 'string'
     && typeof v.status === 'string';
 }
 
-function response36(v: any): boolean {
+function response_21d05c95(v: any): boolean {
   return ((v === "PENDING" || v === "COMPLETED" || v === "FAILED") || typeof v === 'string');
 }
 
-function response37(v: any): boolean {
+function response_63a465ba(v: any): boolean {
   return ((v === "TRX" || v === "USDT") || typeof v === 'string');
 }
 
-function response38(v: any): boolean {
+function response_eb6540e5(v: any): boolean {
   return isObject(v)
     && typeof v.id === 'string'
-    && response36(v.status)
-    && response21(v.amount)
-    && response37(v.currency)
+    && response_21d05c95(v.status)
+    && response_ea40ac85(v.amount)
+    && response_63a465ba(v.currency)
     && typeof v.address === 'string';
 }
 
-function response39(v: any): boolean {
+function response_80efe797(v: any): boolean {
   return ((v === "order.filled" || v === "order.failed" || v === "deposit.received" || v === "withdrawal.completed") || typeof v === 'string');
 }
 
-function response40(v: any): boolean {
+function response_051197f0(v: any): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!response39(v[i])) return false;
+  for (let i = 0; i < v.length; i++) if (!response_80efe797(v[i])) return false;
   return true;
 }
 
-function response41(v: any): boolean {
+function response_8f0dc804(v: any): boolean {
   return isObject(v)
     && typeof v.id === 'string'
     && typeof v.user_id === 'string'
     && typeof v.url === 'string'
-    && response40(v.events)
+    && response_051197f0(v.events)
     && (v.secret !== undefined && (v.secret === undefined || typeof v.secret === 'string'))
     && typeof v.is_active === 'boolean'
-    && response2(v.created_at);
+    && response_1b0523cd(v.created_at);
 }
 
-function response42(v: any): boolean {
+function response_f7813713(v: any): boolean {
   return isObject(v)
     && typeof v.id === 'string'
     && typeof v.user_id === 'string'
     && typeof v.url === 'string'
-    && response40(v.events)
+    && response_051197f0(v.events)
     && (v.secret === undefined || typeof v.secret === 'string')
     && typeof v.is_active === 'boolean'
-    && response2(v.created_at);
+    && response_1b0523cd(v.created_at);
 }
 
-function response43(v: any): boolean {
+function response_ebd5b567(v: any): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!response42(v[i])) return false;
+  for (let i = 0; i < v.length; i++) if (!response_f7813713(v[i])) return false;
   return true;
 }
 
-function response44(v: any): boolean {
+function response_ff897e04(v: any): boolean {
   return isObject(v)
     && typeof v.deleted === 'boolean';
 }
 
-function request0(v: any): boolean {
+function request_81e28e04(v: any): boolean {
   return (isObject(v)
     && isPlain(v)
     && Object.keys(v).every((k) => k === "resource_type" || k === "order_type" || k === "amount" || k === "duration_sec" || k === "target_address" || k === "max_price_sun")
@@ -363,14 +363,14 @@ function request0(v: any): boolean {
     && (v.max_price_sun === undefined || (typeof v.max_price_sun === 'number' && Number.isFinite(v.max_price_sun) && v.max_price_sun > 0)) && energyAmountIsEnough(v) === true && limitOrderHasPrice(v) === true);
 }
 
-function request1(v: any): boolean {
+function request_1ba26706(v: any): boolean {
   return isObject(v)
     && isPlain(v)
     && Object.keys(v).every((k) => k === "amount_sun")
     && (typeof v.amount_sun === 'number' && Number.isFinite(v.amount_sun) && Number.isInteger(v.amount_sun) && v.amount_sun >= 1000000 && v.amount_sun <= 9007199254740991);
 }
 
-function request2(v: any): boolean {
+function request_c50e30cd(v: any): boolean {
   return isObject(v)
     && isPlain(v)
     && Object.keys(v).every((k) => k === "address" || k === "amount" || k === "currency")
@@ -379,23 +379,23 @@ function request2(v: any): boolean {
     && (v.currency === "TRX" || v.currency === "USDT");
 }
 
-function request3(v: any): boolean {
+function request_3cdf6249(v: any): boolean {
   return typeof v === 'number' && Number.isFinite(v);
 }
 
-function request4(v: any): boolean {
-  return (request3(v) && (typeof v === 'number' && Number.isFinite(v) && Number.isInteger(v) && v > 0 && v <= 9007199254740991));
+function request_2599d954(v: any): boolean {
+  return (request_3cdf6249(v) && (typeof v === 'number' && Number.isFinite(v) && Number.isInteger(v) && v > 0 && v <= 9007199254740991));
 }
 
-function request5(v: any): boolean {
+function request_c9c3d4d5(v: any): boolean {
   return isObject(v)
     && isPlain(v)
     && Object.keys(v).every((k) => k === "resource" || k === "amount")
     && (v.resource === "ENERGY" || v.resource === "BANDWIDTH")
-    && (v.amount === undefined || request4(v.amount));
+    && (v.amount === undefined || request_2599d954(v.amount));
 }
 
-function request6(v: any): boolean {
+function request_876517ad(v: any): boolean {
   return isObject(v)
     && isPlain(v)
     && Object.keys(v).every((k) => k === "provider" || k === "resource" || k === "period")
@@ -404,67 +404,98 @@ function request6(v: any): boolean {
     && (v.period === undefined || (v.period === "1h" || v.period === "6h" || v.period === "24h" || v.period === "7d" || v.period === "30d"));
 }
 
-function request7(v: any): boolean {
-  return (request3(v) && (typeof v === 'number' && Number.isFinite(v) && v > 0));
+function request_83325a12(v: any): boolean {
+  return (request_3cdf6249(v) && (typeof v === 'number' && Number.isFinite(v) && v > 0));
 }
 
-function request8(v: any): boolean {
+function request_f52db041(v: any): boolean {
   return (isObject(v)
     && isPlain(v)
     && Object.keys(v).every((k) => k === "resource" || k === "amount" || k === "duration" || k === "max_price_sun")
     && (v.resource === "ENERGY" || v.resource === "BANDWIDTH")
-    && request4(v.amount)
-    && request4(v.duration)
-    && (v.max_price_sun === undefined || request7(v.max_price_sun)) && previewAmountIsEnough(v) === true);
+    && request_2599d954(v.amount)
+    && request_2599d954(v.duration)
+    && (v.max_price_sun === undefined || request_83325a12(v.max_price_sun)) && previewAmountIsEnough(v) === true);
 }
 
-function request9(v: any): boolean {
-  return (request3(v) && (typeof v === 'number' && Number.isFinite(v) && Number.isInteger(v) && v >= 1 && v <= 100));
+function request_76fbbdef(v: any): boolean {
+  return (request_3cdf6249(v) && (typeof v === 'number' && Number.isFinite(v) && Number.isInteger(v) && v >= 1 && v <= 100));
 }
 
-function request10(v: any): boolean {
-  return (request3(v) && (typeof v === 'number' && Number.isFinite(v) && Number.isInteger(v) && v >= 0 && v <= 9007199254740991));
+function request_0749f596(v: any): boolean {
+  return (request_3cdf6249(v) && (typeof v === 'number' && Number.isFinite(v) && Number.isInteger(v) && v >= 0 && v <= 9007199254740991));
 }
 
-function request11(v: any): boolean {
+function request_9ce08597(v: any): boolean {
   return isObject(v)
     && isPlain(v)
     && Object.keys(v).every((k) => k === "status" || k === "limit" || k === "offset")
     && (v.status === undefined || (v.status === "PENDING" || v.status === "EXECUTING" || v.status === "FILLED" || v.status === "FAILED"))
-    && (v.limit === undefined || request9(v.limit))
-    && (v.offset === undefined || request10(v.offset));
+    && (v.limit === undefined || request_76fbbdef(v.limit))
+    && (v.offset === undefined || request_0749f596(v.offset));
 }
 
-function request12(v: any): boolean {
+function request_c21f71a2(v: any): boolean {
   return isObject(v)
     && isPlain(v)
     && Object.keys(v).every((k) => k === "period")
     && (v.period === undefined || (v.period === "7D" || v.period === "30D" || v.period === "90D"));
 }
 
+/* The entries' checks, by id. */
+const createKeyResponse: FastCheck = response_5993abb6;
+const revokeKeyResponse: FastCheck = response_82a8518a;
+const listPricesResponse: FastCheck = response_f888866a;
+const getBestPriceResponse: FastCheck = response_a8e19fc5;
+const getPriceHistoryResponse: FastCheck = response_31d33778;
+const getPriceStatsResponse: FastCheck = response_94e8e119;
+const previewOrderResponse: FastCheck = response_25013cb3;
+const createOrderResponse: FastCheck = response_a7d8f8d7;
+const listOrdersResponse: FastCheck = response_4bb59ac8;
+const getOrderResponse: FastCheck = response_62dc1888;
+const getBalanceResponse: FastCheck = response_5a88cd51;
+const listHistoryResponse: FastCheck = response_1a3ecb69;
+const getHistorySummaryResponse: FastCheck = response_7ac25a89;
+const getDepositInfoResponse: FastCheck = response_76c6cf60;
+const prepareDepositResponse: FastCheck = response_0cea97e7;
+const submitDepositResponse: FastCheck = response_179d6e80;
+const createWithdrawalResponse: FastCheck = response_eb6540e5;
+const createWebhookResponse: FastCheck = response_8f0dc804;
+const listWebhooksResponse: FastCheck = response_ebd5b567;
+const deleteWebhookResponse: FastCheck = response_ff897e04;
+const broadcastTransactionResponse: FastCheck = response_179d6e80;
+const createOrderBody: FastCheck = request_81e28e04;
+const prepareDepositBody: FastCheck = request_1ba26706;
+const createWithdrawalBody: FastCheck = request_c50e30cd;
+const getBestPriceQuery: FastCheck = request_c9c3d4d5;
+const getPriceHistoryQuery: FastCheck = request_876517ad;
+const previewOrderQuery: FastCheck = request_f52db041;
+const listOrdersQuery: FastCheck = request_9ce08597;
+const listHistoryQuery: FastCheck = request_c21f71a2;
+
 /** Each operation's response check (null: zod only). */
 export const RESPONSE_CHECKS: { readonly [K in AccountEndpointId]: FastCheck | null } = {
-  createKey: response3,
-  revokeKey: response4,
-  listPrices: response10,
-  getBestPrice: response12,
-  getPriceHistory: response13,
-  getPriceStats: response14,
-  previewOrder: response18,
-  createOrder: response25,
-  listOrders: response27,
-  getOrder: response28,
-  getBalance: response29,
-  listHistory: response31,
-  getHistorySummary: response32,
-  getDepositInfo: response33,
-  prepareDeposit: response34,
-  submitDeposit: response35,
-  createWithdrawal: response38,
-  createWebhook: response41,
-  listWebhooks: response43,
-  deleteWebhook: response44,
-  broadcastTransaction: response35,
+  createKey: createKeyResponse,
+  revokeKey: revokeKeyResponse,
+  listPrices: listPricesResponse,
+  getBestPrice: getBestPriceResponse,
+  getPriceHistory: getPriceHistoryResponse,
+  getPriceStats: getPriceStatsResponse,
+  previewOrder: previewOrderResponse,
+  createOrder: createOrderResponse,
+  listOrders: listOrdersResponse,
+  getOrder: getOrderResponse,
+  getBalance: getBalanceResponse,
+  listHistory: listHistoryResponse,
+  getHistorySummary: getHistorySummaryResponse,
+  getDepositInfo: getDepositInfoResponse,
+  prepareDeposit: prepareDepositResponse,
+  submitDeposit: submitDepositResponse,
+  createWithdrawal: createWithdrawalResponse,
+  createWebhook: createWebhookResponse,
+  listWebhooks: listWebhooksResponse,
+  deleteWebhook: deleteWebhookResponse,
+  broadcastTransaction: broadcastTransactionResponse,
 };
 
 /** Each operation's request body check (null: no body, or zod only). */
@@ -476,16 +507,16 @@ export const BODY_CHECKS: { readonly [K in AccountEndpointId]: FastCheck | null 
   getPriceHistory: null,
   getPriceStats: null,
   previewOrder: null,
-  createOrder: request0,
+  createOrder: createOrderBody,
   listOrders: null,
   getOrder: null,
   getBalance: null,
   listHistory: null,
   getHistorySummary: null,
   getDepositInfo: null,
-  prepareDeposit: request1,
+  prepareDeposit: prepareDepositBody,
   submitDeposit: null,
-  createWithdrawal: request2,
+  createWithdrawal: createWithdrawalBody,
   createWebhook: null,
   listWebhooks: null,
   deleteWebhook: null,
@@ -497,15 +528,15 @@ export const QUERY_CHECKS: { readonly [K in AccountEndpointId]: FastCheck | null
   createKey: null,
   revokeKey: null,
   listPrices: null,
-  getBestPrice: request5,
-  getPriceHistory: request6,
+  getBestPrice: getBestPriceQuery,
+  getPriceHistory: getPriceHistoryQuery,
   getPriceStats: null,
-  previewOrder: request8,
+  previewOrder: previewOrderQuery,
   createOrder: null,
-  listOrders: request11,
+  listOrders: listOrdersQuery,
   getOrder: null,
   getBalance: null,
-  listHistory: request12,
+  listHistory: listHistoryQuery,
   getHistorySummary: null,
   getDepositInfo: null,
   prepareDeposit: null,

@@ -1,7 +1,8 @@
 /**
  * Two or three examples for each command's help (gh's EXAMPLES section), by command path. One
  * table, so every command's help gets them without its module knowing; `program.ts` appends them
- * with the footer that points at the global options.
+ * with the footer that points at the global options. Every example runs against the mock as
+ * written (test/cli/help-examples.test.ts): keep them runnable.
  */
 export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   login: ['trx-rent login --base-url https://api.example.com', 'trx-rent login --profile work --api-key-file ./key.txt'],
@@ -18,11 +19,11 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'orders wait': ['trx-rent orders wait efdfc09b', 'trx-rent orders wait efdfc09b --timeout 10m --json'],
   balance: ['trx-rent balance', 'trx-rent balance --query trx'],
   history: ['trx-rent history', 'trx-rent history --period 30D --json', 'trx-rent history summary'],
-  deposit: ['trx-rent deposit info', 'trx-rent deposit prepare 10', 'trx-rent deposit submit --signed-tx-file tx.json'],
+  deposit: ['trx-rent deposit info', 'trx-rent deposit prepare 10', 'trx-rent deposit submit --file tx.json'],
   broadcast: ['trx-rent broadcast --file signed-tx.json', 'trx-rent broadcast --json < signed-tx.json'],
-  withdraw: ['trx-rent withdraw 50 --to TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', 'trx-rent withdraw 20 --currency USDT --to T... --yes'],
+  withdraw: ['trx-rent withdraw 50 --to TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', 'trx-rent withdraw 60.5 --currency USDT --to T... --yes'],
   keys: ['trx-rent keys create --name ci --permissions view_orders,view_balance', 'trx-rent keys revoke key_123'],
-  webhooks: ['trx-rent webhooks create --url https://example.com/hook --events order.filled', 'trx-rent webhooks listen --forward-to http://localhost:3000/hook'],
+  webhooks: ['trx-rent webhooks create --url https://example.com/hook --events order.filled', 'TRX_RENT_WEBHOOK_SECRET=... trx-rent webhooks listen --forward-to http://localhost:3000/hook'],
   x402: ['trx-rent --mock x402 prices', 'TRX_RENT_X402_TRON_KEY=... trx-rent x402 prices energy --yes', 'trx-rent x402 estimate trc20_transfer --key-file wallet.json'],
   'x402 prices': ['trx-rent --mock x402 prices', 'trx-rent x402 prices energy --key-file wallet.json --max-payment 0.01'],
   mcp: ['trx-rent mcp --mock', 'trx-rent mcp --allow-spend --max-order-trx 20'],

@@ -91,6 +91,20 @@ export function expandJsonFields(args: readonly string[]): string[] {
 }
 
 /**
+ * The words `expandJsonFields` left after a `--json` as arguments (not a field list, not the
+ * command): when commander then finds too many arguments, one of these is the likely cause.
+ */
+export function wordsAfterJson(args: readonly string[]): string[] {
+  const words: string[] = [];
+  for (let i = 0; i < args.length - 1; i++) {
+    if (args[i] === '--') break;
+    const next = args[i + 1]!;
+    if (args[i] === '--json' && next !== '--json-fields' && !next.startsWith('-') && !REGISTRY.some((e) => e.name === next)) words.push(next);
+  }
+  return words;
+}
+
+/**
  * Runs the CLI with the arguments after the program name (`process.argv.slice(2)`); resolves
  * to the exit code. `runtime` replaces parts of the process (see `CliRuntime`).
  */
@@ -127,12 +141,19 @@ export async function main(argv: readonly string[] = process.argv.slice(2), runt
     // `help` asked for is 0; `trx-rent` or `trx-rent orders` alone prints the help to stderr: a usage error.
     if (error.code === 'commander.help') return error.exitCode === 0 ? 0 : EXIT_USAGE;
     const raw = (run.commanderMessage ?? error.message.replace(/^error:\s*/, '')).replace(/\s*\n\s*/g, ' ');
-    const message = withoutOptionValues(raw);
+    let message = withoutOptionValues(raw);
+    let hint = 'see --help';
+    // `--json nonsense`: the word was not a field name, so it became an extra argument. Say so.
+    const stray = error.code === 'commander.excessArguments' ? wordsAfterJson(args) : [];
+    if (stray.length) {
+      message = `"${stray[0]}" after --json is not a field name of this output, and the command takes no further argument`;
+      hint = 'name fields with --json=FIELDS or a comma list (--json id,status); an unknown field is then named with the available ones';
+    }
     const wantsJson = args.includes('--json') || (!args.includes('--no-json') && !rt.stdout.isTTY);
     // A key given as a flag would sit in shell history and process lists: say where keys go.
-    const hint = /unknown option '--(api-key|token|key)'/.test(message)
-      ? 'an API key is never a flag value (it would land in shell history): set TRX_RENT_API_KEY, pass --api-key-file FILE (- for stdin), or save it with `trx-rent login`'
-      : 'see --help';
+    if (/unknown option '--(api-key|token|key)'/.test(message)) {
+      hint = 'an API key is never a flag value (it would land in shell history): set TRX_RENT_API_KEY, pass --api-key-file FILE (- for stdin), or save it with `trx-rent login`';
+    }
     const report = { code: 'USAGE_ERROR', message, hint, exit_code: EXIT_USAGE };
     rt.stderr.write(wantsJson ? `${safeJson({ error: report })}\n` : `${sanitizeText(`error USAGE_ERROR: ${message} (hint: ${hint})`)}\n`);
     return EXIT_USAGE;

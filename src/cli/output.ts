@@ -11,6 +11,7 @@
  * own colours pass, told from a server's by a per-run mark), every JSON document through
  * `safeJson` (exact JSON, terminal-safe escapes).
  */
+import { KNOWN_FIELDS } from './facts.js';
 import type { CliWriter } from './runtime.js';
 import { STYLE_MARK, safeJson, sanitizeText } from './sanitize.js';
 
@@ -223,24 +224,40 @@ export interface JsonShaping {
 }
 
 /**
- * `data` with only `fields` (of the object, or of each object of an array), then `query`.
- * Unknown fields are reported through `unknown` (the run warns and names the available ones).
+ * The fields one object of a result may have, from its schema: `--json FIELDS` is checked
+ * against these, not against the rows (so an unknown field fails on an empty list too).
  */
-export function shapeJson(data: unknown, shaping: JsonShaping, unknown?: (names: string[], available: string[]) => void): unknown {
+export interface OutputSchema {
+  /** Top-level field names of one object (of the result, or of each item of a list). */
+  fields: readonly string[];
+}
+
+/** The {@link OutputSchema} of a zod object schema (its `shape`'s keys), or of a list of names. */
+export function outputSchema(of: { shape: Record<string, unknown> } | readonly string[]): OutputSchema {
+  return { fields: Array.isArray(of) ? of : Object.keys((of as { shape: Record<string, unknown> }).shape) };
+}
+
+/**
+ * `data` with only `fields` (of the object, or of each object of an array), then `query`.
+ * A requested field must be in the result's `schema` (or, without one, in the objects it holds;
+ * for an empty list without one, a field name of the API: {@link KNOWN_FIELDS}); unknown ones
+ * are reported through `unknown` (the run fails naming the available ones).
+ */
+export function shapeJson(data: unknown, shaping: JsonShaping, unknown?: (names: string[], available: string[]) => void, schema?: OutputSchema): unknown {
   let value = data;
   const fields = shaping.fields;
   if (fields?.length) {
     const objects = (Array.isArray(value) ? value : [value]).filter((v): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v));
-    if (objects.length) {
-      const available = [...new Set(objects.flatMap((o) => Object.keys(o)))];
-      const missing = fields.filter((f) => !available.includes(f));
-      if (missing.length) unknown?.(missing, available);
-      const pick = (v: unknown) =>
-        v !== null && typeof v === 'object' && !Array.isArray(v)
-          ? Object.fromEntries(fields.filter((f) => Object.hasOwn(v, f)).map((f) => [f, (v as Record<string, unknown>)[f]]))
-          : v;
-      value = Array.isArray(value) ? value.map(pick) : pick(value);
-    }
+    // Lenient on what we receive: a field the server added beyond the schema may be kept too.
+    const seen = objects.flatMap((o) => Object.keys(o));
+    const available = schema ? [...new Set([...schema.fields, ...seen])] : objects.length ? [...new Set(seen)] : [...KNOWN_FIELDS].sort();
+    const missing = fields.filter((f) => !available.includes(f));
+    if (missing.length) unknown?.(missing, available);
+    const pick = (v: unknown) =>
+      v !== null && typeof v === 'object' && !Array.isArray(v)
+        ? Object.fromEntries(fields.filter((f) => Object.hasOwn(v, f)).map((f) => [f, (v as Record<string, unknown>)[f]]))
+        : v;
+    value = Array.isArray(value) ? value.map(pick) : pick(value);
   }
   if (shaping.query) value = shaping.query(value);
   return value;
@@ -303,12 +320,12 @@ export class Output {
   }
 
   /** A JSON result as written: fields kept, query applied; a string the query picked is written bare (like `jq -r`). */
-  #document(data: unknown, indent: number | undefined): string {
+  #document(data: unknown, indent: number | undefined, schema?: OutputSchema): string {
     const shaped = this.#shaping.fields || this.#shaping.query
       ? shapeJson(data, this.#shaping, (missing, available) => {
           if (this.#unknownFields) this.#unknownFields(missing, available);
           else this.warn(`no field ${missing.join(', ')} in this output; available: ${available.join(', ')}`);
-        })
+        }, schema)
       : data;
     if (this.#shaping.query && typeof shaped === 'string') return sanitizeText(shaped);
     return safeJson(shaped === undefined ? null : shaped, indent);
@@ -335,13 +352,14 @@ export class Output {
 
   /**
    * The command's result: in json mode `data` as one JSON document; in human mode whatever
-   * `human` renders (or `data` as indented JSON when no renderer is given).
+   * `human` renders (or `data` as indented JSON when no renderer is given). `schema` names the
+   * fields one object of it may have (`--json FIELDS` is checked against it; give it for lists).
    */
-  result(data: unknown, human?: () => string): void {
+  result(data: unknown, human?: () => string, schema?: OutputSchema): void {
     if (this.json) {
       if (this.#emitted) throw new Error('internal: a second JSON document in one run');
       this.#emitted = true;
-      this.#stdout.write(`${this.#document(data, 2)}\n`);
+      this.#stdout.write(`${this.#document(data, 2, schema)}\n`);
       return;
     }
     this.#emitted = true;

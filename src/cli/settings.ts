@@ -276,6 +276,10 @@ export class SettingsResolver {
         const savedFor = originOf(settings.base_url);
         if (!override || (savedFor !== undefined && savedFor === originOf(override.value))) apiKey = { value: settings.api_key, source: fromProfile };
         else withheldKey = { profile: name, origin: savedFor };
+      } else if (explicit && apiKey?.source.kind === 'env' && settings?.api_key && settings.api_key !== apiKey.value) {
+        // Flag > environment > profile holds, but a named profile whose key is silently not used
+        // surprises (an exported key left over in the shell): say which key is sent.
+        this.#warn(`using the API key from ${ENV.apiKey}, not the one saved in profile ${name} (${describeSource(explicit.source)}); unset ${ENV.apiKey} to use the profile's`);
       }
     }
     if (!baseUrl) {

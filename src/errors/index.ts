@@ -3,6 +3,7 @@
  * (the spec lists two statuses for some codes); unknown codes keep their code on TrxRentError.
  * @module
  */
+import { nameClass } from './name.js';
 
 /**
  * Codes trx-rent itself raises (no response behind them, or a response it could not use), and
@@ -137,8 +138,9 @@ export class TrxRentError extends Error {
 
 Object.defineProperty(TrxRentError.prototype, BRAND, { value: true });
 // The bundler renames a class that refers to itself (`class _TrxRentError`, see hasInstance
-// above); `err.name`, stack traces and `TrxRentError.name` must show the real name.
-Object.defineProperty(TrxRentError, 'name', { value: 'TrxRentError' });
+// above), and a minifier renames every class; `err.name`, stack traces and `TrxRentError.name`
+// must show the real name.
+nameClass(TrxRentError, 'TrxRentError');
 
 /**
  * Marks the final error of a keyed POST with its Idempotency-Key and whether its outcome is
@@ -163,34 +165,89 @@ export function readRequestId(headers: Headers | undefined, body: unknown): stri
 }
 
 /** `UNAUTHORIZED` (401): the API key is missing, wrong or revoked. */
-export class UnauthorizedError extends TrxRentError {}
+export class UnauthorizedError extends TrxRentError {
+  static {
+    nameClass(this, 'UnauthorizedError');
+  }
+}
 /** `FORBIDDEN` (403): the key lacks the permission the endpoint needs. */
-export class ForbiddenError extends TrxRentError {}
+export class ForbiddenError extends TrxRentError {
+  static {
+    nameClass(this, 'ForbiddenError');
+  }
+}
 /** `NOT_FOUND` (404): no such order, key, webhook or withdrawal. */
-export class NotFoundError extends TrxRentError {}
+export class NotFoundError extends TrxRentError {
+  static {
+    nameClass(this, 'NotFoundError');
+  }
+}
 /** `DUPLICATE_REQUEST` (409): the Idempotency-Key was already used with different parameters. */
-export class DuplicateRequestError extends TrxRentError {}
+export class DuplicateRequestError extends TrxRentError {
+  static {
+    nameClass(this, 'DuplicateRequestError');
+  }
+}
 /** `VALIDATION_ERROR` (422, or raised locally before sending): the request failed validation; `field` names the field. */
-export class ValidationError extends TrxRentError {}
+export class ValidationError extends TrxRentError {
+  static {
+    nameClass(this, 'ValidationError');
+  }
+}
 /** `INSUFFICIENT_BALANCE` (422): the balance does not cover the order or withdrawal. */
-export class InsufficientBalanceError extends TrxRentError {}
+export class InsufficientBalanceError extends TrxRentError {
+  static {
+    nameClass(this, 'InsufficientBalanceError');
+  }
+}
 /** `BELOW_MINIMUM_ORDER` (422): the amount is below the provider's minimum. */
-export class BelowMinimumOrderError extends TrxRentError {}
+export class BelowMinimumOrderError extends TrxRentError {
+  static {
+    nameClass(this, 'BelowMinimumOrderError');
+  }
+}
 /** `INVALID_ADDRESS` (422): a TRON address failed validation. */
-export class InvalidAddressError extends TrxRentError {}
+export class InvalidAddressError extends TrxRentError {
+  static {
+    nameClass(this, 'InvalidAddressError');
+  }
+}
 /** `PRICE_EXCEEDED` (422): the current price is above `max_price_sun`. */
-export class PriceExceededError extends TrxRentError {}
+export class PriceExceededError extends TrxRentError {
+  static {
+    nameClass(this, 'PriceExceededError');
+  }
+}
 /** `PROVIDER_UNAVAILABLE` (503): no provider can fill the request now. */
-export class ProviderUnavailableError extends TrxRentError {}
+export class ProviderUnavailableError extends TrxRentError {
+  static {
+    nameClass(this, 'ProviderUnavailableError');
+  }
+}
 /** `MAINTENANCE` (503): the platform is in maintenance; retried with backoff. */
-export class MaintenanceError extends TrxRentError {}
+export class MaintenanceError extends TrxRentError {
+  static {
+    nameClass(this, 'MaintenanceError');
+  }
+}
 /** `INTERNAL_ERROR` (500): the service failed; retried with backoff when the request is safe to repeat. */
-export class InternalError extends TrxRentError {}
+export class InternalError extends TrxRentError {
+  static {
+    nameClass(this, 'InternalError');
+  }
+}
 /** `BROADCAST_FAILED` (502): the signed transaction could not be broadcast. */
-export class BroadcastFailedError extends TrxRentError {}
+export class BroadcastFailedError extends TrxRentError {
+  static {
+    nameClass(this, 'BroadcastFailedError');
+  }
+}
 
 /** `RATE_LIMITED` (429): too many requests; `retryAfterMs` says how long to wait. Retried automatically. */
 export class RateLimitedError extends TrxRentError {
+  static {
+    nameClass(this, 'RateLimitedError');
+  }
   /** How long the server asked us to wait (from Retry-After), in milliseconds. */
   readonly retryAfterMs: number | undefined;
   constructor(init: TrxRentErrorInit & { retryAfterMs?: number | undefined }) {
@@ -224,6 +281,9 @@ export interface ConnectionDetails {
  * (never a new key) to learn its result without acting twice.
  */
 export class ConnectionError extends TrxRentError {
+  static {
+    nameClass(this, 'ConnectionError');
+  }
   constructor(message: string, cause?: unknown, details?: ConnectionDetails) {
     super({ code: 'CONNECTION_ERROR', message, cause, details: details as Record<string, unknown> | undefined });
   }
@@ -236,6 +296,9 @@ export class ConnectionError extends TrxRentError {
  * `{ idempotencyKey: error.idempotencyKey }` to learn its result without acting twice.
  */
 export class TimeoutError extends TrxRentError {
+  static {
+    nameClass(this, 'TimeoutError');
+  }
   constructor(message: string, cause?: unknown, details?: ConnectionDetails) {
     super({ code: 'TIMEOUT', message, cause, details: details as Record<string, unknown> | undefined });
   }
@@ -247,6 +310,9 @@ export class TimeoutError extends TrxRentError {
  * `details.location` is where the server wanted to send the request. Not retried.
  */
 export class RedirectRefusedError extends TrxRentError {
+  static {
+    nameClass(this, 'RedirectRefusedError');
+  }
   constructor(init: { message: string; status: number; location: string | null; headers?: Headers | undefined }) {
     super({ code: 'REDIRECT_REFUSED', message: init.message, status: init.status, headers: init.headers, details: { location: init.location } });
   }
@@ -254,6 +320,9 @@ export class RedirectRefusedError extends TrxRentError {
 
 /** Credentials would travel over plain `http://` to a host that is not loopback; nothing was sent. */
 export class InsecureTransportError extends TrxRentError {
+  static {
+    nameClass(this, 'InsecureTransportError');
+  }
   constructor(message: string) {
     super({ code: 'INSECURE_TRANSPORT', message });
   }
@@ -261,6 +330,9 @@ export class InsecureTransportError extends TrxRentError {
 
 /** The response body is larger than `maxResponseBytes`; reading stopped there. Not retried. */
 export class ResponseTooLargeError extends TrxRentError {
+  static {
+    nameClass(this, 'ResponseTooLargeError');
+  }
   constructor(init: { message: string; status: number; limit: number; headers?: Headers | undefined }) {
     super({ code: 'RESPONSE_TOO_LARGE', message: init.message, status: init.status, headers: init.headers, details: { limit: init.limit } });
   }
@@ -268,6 +340,9 @@ export class ResponseTooLargeError extends TrxRentError {
 
 /** Auto-pagination fetched `maxPages` pages and the server still had more to give. */
 export class PaginationLimitError extends TrxRentError {
+  static {
+    nameClass(this, 'PaginationLimitError');
+  }
   constructor(maxPages: number) {
     super({
       code: 'PAGINATION_LIMIT',
@@ -279,6 +354,9 @@ export class PaginationLimitError extends TrxRentError {
 
 /** `orders.waitFor` saw the order end other than FILLED: FAILED, CANCELLED, PARTIALLY_FILLED or EXPIRED (`details.status`). */
 export class OrderFailedError extends TrxRentError {
+  static {
+    nameClass(this, 'OrderFailedError');
+  }
   readonly order: unknown;
   constructor(order: { id?: unknown; status?: unknown }) {
     const status = order.status === undefined ? 'FAILED' : String(order.status);
@@ -293,6 +371,9 @@ export class OrderFailedError extends TrxRentError {
 
 /** An optional peer dependency is not installed; the message names the `npm install` to run. */
 export class MissingPeerDependencyError extends TrxRentError {
+  static {
+    nameClass(this, 'MissingPeerDependencyError');
+  }
   readonly packages: string[];
   constructor(packages: string[], feature: string, cause?: unknown) {
     super({

@@ -38,7 +38,10 @@ export interface IssueErrorData {
   code: 'VALIDATION_ERROR' | 'INVALID_ADDRESS';
   /** Names the field, e.g. `amount: Too small: expected number to be >=65000`. */
   message: string;
-  /** `field` (dotted path of the first issue), `issues` (every issue), `min` when the rule had one. */
+  /**
+   * The spec's shape and nothing else: `field` (dotted path of the first issue) and `min` when the
+   * rule had one (`{ field: 'amount', min: 65000 }` for an energy amount below the minimum).
+   */
   details: Record<string, unknown>;
 }
 
@@ -48,10 +51,7 @@ export function issuesToErrorData(issues: readonly z.core.$ZodIssue[]): IssueErr
   const field = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : undefined;
   const params = (issue as { params?: Record<string, unknown> } | undefined)?.params ?? {};
   const message = issue ? describeIssue(issue, field) : 'Request failed validation';
-  const details: Record<string, unknown> = {
-    field,
-    issues: issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message, code: i.code })),
-  };
+  const details: Record<string, unknown> = { field };
   const min = params.min ?? (issue as { minimum?: unknown } | undefined)?.minimum;
   if (min !== undefined) details.min = typeof min === 'bigint' ? Number(min) : min;
   return { code: params.code === 'INVALID_ADDRESS' ? 'INVALID_ADDRESS' : 'VALIDATION_ERROR', message, details };

@@ -35,6 +35,10 @@ export type WebhookSignatureFailure =
  * why. Do not process such a delivery (the example receiver answers 400).
  */
 export class WebhookSignatureError extends Error {
+  static {
+    // Written out so a minified bundle keeps it (see src/errors/name.ts; this file imports nothing).
+    Object.defineProperty(this, 'name', { value: 'WebhookSignatureError', configurable: true });
+  }
   /** Always `WEBHOOK_SIGNATURE_INVALID`. */
   readonly code = 'WEBHOOK_SIGNATURE_INVALID';
   constructor(

@@ -1,4 +1,5 @@
 import { TrxRentError } from '../errors/index.js';
+import { nameClass } from '../errors/name.js';
 
 /** Why one offer of a 402 challenge was not paid. */
 export type RefusalReason =
@@ -39,6 +40,9 @@ export interface RefusedOffer {
  * budget, allow-lists, known assets) or the caller declined. Thrown before anything is signed.
  */
 export class PaymentRefusedError extends TrxRentError {
+  static {
+    nameClass(this, 'PaymentRefusedError');
+  }
   readonly offers: RefusedOffer[];
   constructor(message: string, offers: RefusedOffer[], extra?: Record<string, unknown>) {
     super({ code: 'PAYMENT_REFUSED', message, status: 402, details: { offers, ...extra } });
@@ -51,6 +55,9 @@ export class PaymentRefusedError extends TrxRentError {
  * server's error code (e.g. `invalid_exact_evm_payload_signature`). The client does not retry.
  */
 export class PaymentFailedError extends TrxRentError {
+  static {
+    nameClass(this, 'PaymentFailedError');
+  }
   readonly reason: string;
   constructor(init: { reason: string; message?: string; status?: number; headers?: Headers; details?: Record<string, unknown> }) {
     super({
@@ -66,6 +73,9 @@ export class PaymentFailedError extends TrxRentError {
 
 /** The payer could not produce a payment (signer error, relayer unreachable, …). Nothing was sent. */
 export class PaymentSigningError extends TrxRentError {
+  static {
+    nameClass(this, 'PaymentSigningError');
+  }
   constructor(message: string, cause?: unknown) {
     super({ code: 'PAYMENT_SIGNING_FAILED', message, cause });
   }

@@ -152,6 +152,21 @@ describe('fast checks (src/api/account-checks.gen.ts)', () => {
     expect(file).toBe(render(z, ACCOUNT_WIRE as unknown as Wire, PREDICATES));
   });
 
+  it('checks are named by entry id and by what they check: adding an entry renames nothing', () => {
+    const wire = ACCOUNT_WIRE as unknown as Wire;
+    const before = render(z, wire, PREDICATES);
+    expect(before).not.toMatch(/\b(response|request)\d+\b/); // no counter names
+    expect(before).toMatch(/^const createOrderBody: FastCheck = request_[0-9a-f]{8};$/m);
+    // A new entry placed first (the worst place for a counter) with a new shape and a shared one.
+    const added = { getPayout: { response: z.looseObject({ payout_id: z.string(), amount_sun: z.number() }), query: wire.listOrders!.query }, ...wire };
+    const after = render(z, added, PREDICATES);
+    const lines = (text: string) => new Set(text.split('\n').filter((l) => /^(function|const) /.test(l)));
+    const missing = [...lines(before)].filter((l) => !lines(after).has(l));
+    expect(missing).toEqual([]);
+    expect(after).toMatch(/^const getPayoutResponse: FastCheck = response_[0-9a-f]{8};$/m);
+    expect(after).toMatch(new RegExp(`^const getPayoutQuery: FastCheck = ${/const listOrdersQuery: FastCheck = (request_[0-9a-f]{8});/.exec(before)![1]};$`, 'm'));
+  });
+
   it('every response, body and query of the account table has a check, except those that need zod', () => {
     const missing: string[] = [];
     for (const [id, entry] of Object.entries(ACCOUNT_WIRE) as unknown as [keyof typeof ACCOUNT_WIRE, Wire[string]][]) {

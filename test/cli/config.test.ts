@@ -115,6 +115,29 @@ describe('settings precedence: flag > environment > profile', () => {
     expect(missing.code).toBe(2);
     expect(errorLine(missing).message).toContain('profile "nope" does not exist');
   });
+
+  it('an API key in the environment overriding --profile (or TRX_RENT_PROFILE) prints a notice naming both', async () => {
+    const configDir = tempDir();
+    await runCliInProcess(['login', '--profile', 'work', '--base-url', mock.url], { configDir, env: { TRX_RENT_API_KEY: mock.apiKey } });
+    // A second account on the same mock: its key is the one left in the shell.
+    const created = await fetch(`${mock.url}/__mock/accounts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ trx_sun: 7_000_000 }) });
+    const leftover = ((await created.json()) as { api_key: string }).api_key;
+    for (const how of [['--profile', 'work'], []]) {
+      const env = { TRX_RENT_API_KEY: leftover, ...(how.length ? {} : { TRX_RENT_PROFILE: 'work' }) };
+      const r = await runCliInProcess(['balance', '--json', ...how], { configDir, env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(json(r).trx).toBe(7_000_000); // flag > environment > profile: the environment's key was sent
+      expect(r.stderr).toContain('using the API key from TRX_RENT_API_KEY, not the one saved in profile work');
+      expect(r.stderr).toContain(how.length ? '(--profile)' : '(TRX_RENT_PROFILE)');
+      expect(r.stderr).not.toContain(leftover);
+    }
+    // No notice when nothing was overridden: the same key, or no profile named.
+    for (const [args, key] of [[['--profile', 'work'], mock.apiKey], [[], leftover]] as const) {
+      const quiet = await runCliInProcess(['balance', '--json', ...args], { configDir, env: { TRX_RENT_API_KEY: key } });
+      expect(quiet.code, quiet.stderr).toBe(0);
+      expect(quiet.stderr).not.toContain('using the API key');
+    }
+  });
 });
 
 describe('config and profiles', () => {

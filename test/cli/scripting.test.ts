@@ -86,6 +86,46 @@ describe('--json FIELDS', () => {
     expect(errorLine(r)).toMatchObject({ code: 'UNKNOWN_FIELD', message: 'no field nope in this output', hint: expect.stringMatching(/^available: trx, usdt, trx_locked/) });
   });
 
+  it('fields are checked against the schema, not the rows: an unknown field fails on an empty list too', async () => {
+    // No FAILED orders on this mock: the list is empty, yet the typo is caught and a real field passes.
+    const empty = await runCliInProcess(['orders', 'list', '--status', 'FAILED', '--json', 'id,nope'], { env });
+    expect(empty.code).toBe(2);
+    expect(empty.stdout).toBe('');
+    expect(errorLine(empty)).toMatchObject({ code: 'UNKNOWN_FIELD', message: 'no field nope in this output', hint: expect.stringMatching(/target_address/) });
+    const ok = await runCliInProcess(['orders', 'list', '--status', 'FAILED', '--json', 'id,target_address'], { env });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(json(ok)).toEqual([]);
+    // The same for every list: profiles (an empty store), webhooks, history, prices.
+    const configDir = tempDir();
+    expect(errorLine(await runCliInProcess(['profiles', 'list', '--json', 'name,nope'], { env, configDir })).code).toBe('UNKNOWN_FIELD');
+    expect(json(await runCliInProcess(['profiles', 'list', '--json', 'name,base_url'], { env, configDir }))).toEqual([]);
+    for (const args of [['webhooks', 'list'], ['history'], ['prices', '--duration', '1h']]) {
+      const r = await runCliInProcess([...args, '--json', 'nope,nope2'], { env });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(errorLine(r).message).toBe('no field nope, nope2 in this output');
+    }
+    // One order: a field it does not have yet (filled_at before the fill) is in the schema, a typo is not.
+    const pending = await runCliInProcess(['buy', '65000', '--to', ADDRESS, '-d', '1h', '--yes', '--json', 'id,filled_at'], { env });
+    expect(pending.code, pending.stderr).toBe(0);
+    expect(Object.keys(json(pending))).toContain('id');
+    expect(errorLine(await runCliInProcess(['orders', 'get', json(pending).id, '--json', 'id,filed_at'], { env })).code).toBe('UNKNOWN_FIELD');
+    // A field of the schema that this row lacks (cost_sun comes with --amount) is not an error.
+    const prices = await runCliInProcess(['prices', '--json', 'provider,cost_sun'], { env });
+    expect(prices.code, prices.stderr).toBe(0);
+  });
+
+  it('--json nonsense says what is wrong, not "too many arguments"', async () => {
+    for (const args of [['orders', 'list', '--json', 'nonsense'], ['balance', '--json', 'nonsense'], ['webhooks', 'list', '--json', 'nonsense']]) {
+      const r = await runCliInProcess(args, { env });
+      expect(r.code, args.join(' ')).toBe(2);
+      const error = errorLine(r);
+      expect(error.message).toBe('"nonsense" after --json is not a field name of this output, and the command takes no further argument');
+      expect(error.hint).toMatch(/--json=FIELDS/);
+    }
+    // A real extra argument elsewhere is still commander's message.
+    expect(errorLine(await runCliInProcess(['balance', 'extra', '--json'], { env })).message).toMatch(/too many arguments/);
+  });
+
   it('at a terminal, a --query or --json FIELDS error is words, not JSON', async () => {
     const r = await runCliInProcess(['balance', '--json', 'trx,nope'], { env: { ...env, NO_COLOR: '1' }, isTTY: true, columns: 80 });
     expect(r.code).toBe(2);
@@ -94,6 +134,48 @@ describe('--json FIELDS', () => {
     expect(q.code).toBe(2);
     expect(q.stderr).toMatch(/^error \w+: /m);
     expect(q.stderr).not.toMatch(/^\{/m);
+  });
+});
+
+describe('one convention for money in JSON output (src/cli/README.md, "Money in JSON")', () => {
+  /** Every key path of a JSON document with its value. */
+  function walk(value: unknown, path: string, visit: (key: string, path: string, v: unknown) => void): void {
+    if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${path}[${i}]`, visit));
+    else if (value !== null && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) {
+        visit(k, `${path}.${k}`, v);
+        walk(v, `${path}.${k}`, visit);
+      }
+    }
+  }
+  // The API's own documents pass unchanged; these are the spec's (or the live service's) own
+  // exceptions to the convention, named by where they sit.
+  const API_OWN = [/\.(best|fallbacks\[\d+\])\.(displayName|cost_trx)$/, /^\$\.min_amount_(trx|usdt)$/];
+
+  it('fields are snake_case; *_sun are numbers (whole SUN, a price per unit may have a fraction); *_trx are exact decimal strings', async () => {
+    const commands = [['prices', '--amount', '65k'], ['preview', '65000'], ['balance'], ['history'], ['history', 'summary'], ['orders', 'list'], ['deposit', 'info'], ['buy', '65000', '--to', ADDRESS, '-d', '1h', '--dry-run', '--yes'], ['status']];
+    let sun = 0;
+    let trx = 0;
+    for (const args of commands) {
+      const r = await runCliInProcess([...args, '--json'], { env });
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      walk(json(r), '$', (key, path, v) => {
+        if (API_OWN.some((re) => re.test(path))) return;
+        const where = `${args.join(' ')} ${path}`;
+        expect(key, where).toMatch(/^[a-z0-9]+(_[a-z0-9]+)*$/);
+        if (key.endsWith('_sun') && v !== null) {
+          sun++;
+          expect(typeof v, where).toBe('number');
+          if (!key.endsWith('price_sun')) expect(Number.isInteger(v), where).toBe(true);
+        }
+        if (key.endsWith('_trx') && v !== null) {
+          trx++;
+          expect(v, where).toEqual(expect.stringMatching(/^\d+(\.\d+)?$/));
+        }
+      });
+    }
+    expect(sun).toBeGreaterThan(10);
+    expect(trx).toBeGreaterThan(3);
   });
 });
 

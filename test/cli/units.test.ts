@@ -140,7 +140,9 @@ describe('prices ranking', () => {
       ['b', 35, 3600],
       ['a', 40, 3600],
     ]);
-    expect(rows[0]).toMatchObject({ cost_sun: '2275000', cost_trx: 2.275, price_trx: '0.000035' });
+    expect(rows[0]).toMatchObject({ cost_sun: 2_275_000, cost_trx: '2.275', price_trx: '0.000035' });
+    // A fractional price per unit: the cost rounds up to a whole SUN, its TRX stays exact.
+    expect(rankPrices([p('f', [[3600, 35.5]])], 'ENERGY', 3600, 3)[0]).toMatchObject({ cost_sun: 107, cost_trx: '0.000107', price_trx: '0.0000355' });
     expect(rankPrices([p('a', [[3600, 40]])], 'BANDWIDTH', 3600)).toEqual([]);
   });
 });

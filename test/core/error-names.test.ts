@@ -1,12 +1,37 @@
 /**
  * Errors show their real class names: `err.name`, the first line of the stack and the class's
  * own `name`, in the built package (the bundler renamed the self-referencing base class
- * `_TrxRentError`), ESM and CJS alike.
+ * `_TrxRentError`), ESM and CJS alike, and in an application's minified bundle of it (where
+ * every class is renamed by the minifier).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { describe, expect, it } from 'vitest';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { afterAll, describe, expect, it } from 'vitest';
 
 const require = createRequire(import.meta.url);
+const DIST = join(import.meta.dirname, '..', '..', 'dist');
+const out = mkdtempSync(join(tmpdir(), 'trx-rent-minified-'));
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+/** The public entries that export error classes. */
+const ENTRIES = ['index.js', 'x402/index.js', 'webhooks/index.js', 'mock/index.js'];
+
+/** Try to construct an error class with the arguments most constructors take; undefined when it needs others. */
+function construct(Class: unknown): Error | undefined {
+  for (const args of [[{ code: 'X', message: 'boom', offers: [] }], ['boom', []], ['X', 'boom']]) {
+    try {
+      const error = new (Class as new (...a: unknown[]) => Error)(...args);
+      if (error instanceof Error) return error;
+    } catch {
+      // another signature; try the next
+    }
+  }
+  return undefined;
+}
 
 async function builds(): Promise<Array<[string, Record<string, unknown>]>> {
   return [
@@ -45,3 +70,38 @@ describe('error class names in the built package', () => {
     }
   });
 });
+
+describe('error class names in a minified bundle of dist', () => {
+  it('every public error class keeps its name (Class.name, err.name, stack) after esbuild --minify', async () => {
+    const seen: string[] = [];
+    for (const entry of ENTRIES) {
+      const file = join(out, entry.replace(/\//g, '-').replace(/\.js$/, '.min.mjs'));
+      const result = await build({ entryPoints: [join(DIST, entry)], bundle: true, minify: true, format: 'esm', platform: 'node', packages: 'external', outfile: file, write: true, metafile: false, logLevel: 'silent' });
+      expect(result.errors, entry).toEqual([]);
+      const mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+      for (const [name, Class] of Object.entries(mod)) {
+        if (!/^[A-Z]\w*Error$/.test(name) || typeof Class !== 'function') continue;
+        seen.push(name);
+        expect((Class as { name: string }).name, `${entry} ${name}.name`).toBe(name);
+        const error = construct(Class);
+        if (!error) continue;
+        expect(error.name, `${entry} new ${name}().name`).toBe(name);
+        expect(error.stack?.split('\n')[0], `${entry} ${name} stack`).toMatch(new RegExp(`^${name}: `));
+      }
+    }
+    // The bundles were really minified (classes renamed), and every entry's errors were seen.
+    expect(seen).toEqual(expect.arrayContaining(['TrxRentError', 'InvalidAddressError', 'PaymentRefusedError', 'WebhookSignatureError', 'MockApiError']));
+    expect(seen.length).toBeGreaterThan(25);
+  });
+
+  it('the check can fail: without its name written out, a class is renamed by the minifier', async () => {
+    const file = join(out, 'unnamed.min.mjs');
+    await build({
+      stdin: { contents: 'export class InvalidAddressError extends Error {}\nexport const made = new InvalidAddressError("x");', loader: 'js' },
+      bundle: true, minify: true, format: 'esm', outfile: file, write: true, logLevel: 'silent',
+    });
+    const mod = (await import(pathToFileURL(file).href)) as { InvalidAddressError: { name: string } };
+    expect(mod.InvalidAddressError.name).not.toBe('InvalidAddressError');
+  });
+});
+

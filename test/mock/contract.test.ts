@@ -248,17 +248,23 @@ describe('Limits table constants', () => {
   it('energy minimum 65000 on preview (422) and order creation (400 with {field, min})', async () => {
     const p = await raw(mock.url, 'GET', '/api/v1/orders/preview?resource=ENERGY&amount=64999&duration=3600');
     expectError(p, 422, 'VALIDATION_ERROR', 'amount');
-    expect(p.json.error.details.min).toBe(65_000);
+    // The spec's details exactly: {field, min}, no other key.
+    expect(p.json.error.details).toEqual({ field: 'amount', min: 65_000 });
     const o = await raw(mock.url, 'POST', '/api/v1/orders', { key: mock.apiKey, body: { ...order, amount: 64_999 } });
     expectError(o, 400, 'VALIDATION_ERROR', 'amount');
-    expect(o.json.error.details.min).toBe(65_000);
+    expect(o.json.error.details).toEqual({ field: 'amount', min: 65_000 });
+    // Below every provider's minimum (bandwidth): BELOW_MINIMUM_ORDER with the same {field, min}.
+    const b = await raw(mock.url, 'POST', '/api/v1/orders', { key: mock.apiKey, body: { ...order, resource_type: 'BANDWIDTH', amount: 1 } });
+    expectError(b, 422, 'BELOW_MINIMUM_ORDER', 'amount');
+    expect(Object.keys(b.json.error.details).sort()).toEqual(['field', 'min']);
+    expect(b.json.error.details.min).toBeGreaterThan(1);
     expect((await raw(mock.url, 'POST', '/api/v1/orders', { key: mock.apiKey, body: order })).status).toBe(201);
   });
 
   it('withdrawal minimum 50,000,000 SUN', async () => {
     const r = await raw(mock.url, 'POST', '/api/v1/withdraw', { key: mock.apiKey, body: { address: TARGET, amount: 49_999_999, currency: 'TRX' } });
     expectError(r, 422, 'VALIDATION_ERROR', 'amount');
-    expect(r.json.error.details.min).toBe(LIMITS.MIN_WITHDRAWAL_SUN);
+    expect(r.json.error.details).toEqual({ field: 'amount', min: LIMITS.MIN_WITHDRAWAL_SUN });
     expect((await raw(mock.url, 'POST', '/api/v1/withdraw', { key: mock.apiKey, body: { address: TARGET, amount: 50_000_000, currency: 'TRX' } })).status).toBe(200);
   });
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import { CliError } from '../errors.js';
+import { outputSchema } from '../output.js';
 import { type Context, action } from '../context.js';
 import { formatDuration, groupDigits, sunAndTrx } from '../format.js';
 import { LIMITS, ORDER_TYPES, PRICED_ORDER_TYPES, orList } from '../facts.js';
@@ -18,6 +19,7 @@ import {
 import { addressQuestion, amountQuestion, durationQuestion, resourceQuestion } from '../prompts.js';
 import type { CommandModule } from '../types.js';
 import { noProviderHint, renderUnquoted, unquoted } from '../quotes.js';
+import { renderTierNote, tierNote } from '../tiers.js';
 import { optionCostSun, renderOrder, renderPreview, resourceName } from '../views.js';
 import { waitForOrder } from '../wait.js';
 
@@ -121,6 +123,12 @@ async function runBuy(ctx: Context, { args: [amountArg, resourceArg], opts }: { 
     ...(maxPrice !== undefined ? { max_price_sun: maxPrice } : {}),
   });
   if (!ctx.out.json) ctx.out.print(renderPreview(preview, request, ctx.out.s));
+  // Between two tiers: the longer tier's price is charged; say so before anything is confirmed.
+  const tier = await tierNote(ctx, request, preview);
+  if (tier) {
+    if (ctx.out.json) ctx.out.warn(renderTierNote(tier, ctx.out.e).replace(/^\S+ /, '').trimEnd());
+    else ctx.out.print(renderTierNote(tier, ctx.out.s));
+  }
   if (preview.no_providers || !preview.best) {
     if (!priced) {
       const notQuoted = await unquoted(ctx, request, preview);
@@ -135,14 +143,14 @@ async function runBuy(ctx: Context, { args: [amountArg, resourceArg], opts }: { 
   const costSun = preview.best ? optionCostSun(preview.best, amount) : undefined;
   if (costSun !== undefined) ctx.spending = { sun: costSun, currency: 'TRX' };
   if (opts.dryRun) {
-    ctx.out.result({ dry_run: true, request: { ...request, target_address: to, order_type: orderType ?? ORDER_TYPES[0] }, ...preview }, () =>
+    ctx.out.result({ dry_run: true, request: { ...request, target_address: to, order_type: orderType ?? ORDER_TYPES[0] }, ...preview, ...(tier ? { tier } : {}) }, () =>
       ctx.out.s.dim('Dry run: no order placed.'),
     );
     return;
   }
   const what = `${groupDigits(String(amount))} ${resourceName(resource)} for ${formatDuration(duration)} to ${to}`;
   await ctx.confirm(
-    `Rent ${what}${costSun !== undefined ? ` for about ${sunAndTrx(costSun)}` : ''}?`,
+    `Rent ${what}${tier ? ` (charged at the ${formatDuration(tier.charged.duration_sec)} tier)` : ''}${costSun !== undefined ? ` for about ${sunAndTrx(costSun)}` : ''}?`,
     'place the order',
   );
   const idempotencyKey = givenKey ?? randomUUID();
@@ -170,12 +178,13 @@ async function runBuy(ctx: Context, { args: [amountArg, resourceArg], opts }: { 
   } else if (opts.wait) {
     order = await (await client.get('orders')).get(created.id);
   }
+  const { Order: OrderSchema } = await import('../../schemas/orders.js');
   ctx.out.result(order, () => {
     const s = ctx.out.s;
     let text = renderOrder(order, s);
     if (!opts.wait) text += `\n${s.dim(`Follow it with: trx-rent orders wait ${order.id}`)}\n`;
     return text;
-  });
+  }, outputSchema(OrderSchema));
 }
 
 export default command;

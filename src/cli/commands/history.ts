@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { type Context, action } from '../context.js';
 import { compactTimes, groupDigits, sunAndTrx, trxOf } from '../format.js';
-import { renderPairs, renderTable } from '../output.js';
+import { outputSchema, renderPairs, renderTable } from '../output.js';
 import { HISTORY_PERIODS, orList } from '../facts.js';
 import { parseChoice } from '../parse.js';
 import type { CommandModule } from '../types.js';
@@ -29,6 +29,7 @@ async function runHistory(ctx: Context, { opts }: { opts: HistoryOptions }) {
   const period = parseChoice(opts.period, HISTORY_PERIODS, '--period');
   const client = await ctx.client();
   const fills = await (await client.get('history')).list({ period });
+  const { HistoryFill } = await import('../../schemas/history.js');
   ctx.out.result(fills, () => {
     const s = ctx.out.s;
     if (!fills.length) return s.dim(`No fills in the last ${period}.`);
@@ -58,7 +59,7 @@ async function runHistory(ctx: Context, { opts }: { opts: HistoryOptions }) {
       s,
     );
     return `${table}${s.dim(`${fills.length} fills in ${period}, ${trxOf(total)} TRX spent`)}`;
-  });
+  }, outputSchema(HistoryFill));
 }
 
 async function runHistorySummary(ctx: Context) {

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Order } from '../../schemas/index.js';
 import { type Context, action } from '../context.js';
 import { compactTimes, formatDuration, groupDigits } from '../format.js';
-import { renderTable } from '../output.js';
+import { outputSchema, renderTable } from '../output.js';
 import { LIMITS, ORDER_STATUSES, orList } from '../facts.js';
 import { parseChoice, parseDuration, parseInteger } from '../parse.js';
 import type { CommandModule } from '../types.js';
@@ -112,6 +112,8 @@ async function runOrdersList(ctx: Context, { opts }: { opts: OrdersListOptions }
   if (!opts.all && next < total) {
     ctx.out.diag(ctx.out.e.dim(`${orders.length} of ${total} orders from offset ${offset}; next page: --offset ${next}, or --all for every page`));
   }
+  // --json FIELDS is checked against the list item's schema, so a typo fails on an empty list too.
+  const { Order: OrderSchema } = await import('../../schemas/orders.js');
   ctx.out.result(orders, () => {
     const s = ctx.out.s;
     if (!orders.length) return s.dim(`No orders${status ? ` with status ${status}` : ''}.`);
@@ -137,7 +139,7 @@ async function runOrdersList(ctx: Context, { opts }: { opts: OrdersListOptions }
       ]),
       s,
     );
-  });
+  }, outputSchema(OrderSchema));
 }
 
 async function runOrdersGet(ctx: Context, { args: [idArg] }: { args: [string?] }) {
@@ -145,7 +147,9 @@ async function runOrdersGet(ctx: Context, { args: [idArg] }: { args: [string?] }
   const client = await ctx.client();
   const orders = await client.get('orders');
   const order = await orders.get(await resolveOrderId(orders, id));
-  ctx.out.result(order, () => renderOrder(order, ctx.out.s));
+  const { Order: OrderSchema } = await import('../../schemas/orders.js');
+  // A field the order does not have yet (filled_at on a PENDING one) is still a field.
+  ctx.out.result(order, () => renderOrder(order, ctx.out.s), outputSchema(OrderSchema));
 }
 
 interface OrdersWaitOptions {
@@ -157,7 +161,8 @@ async function runOrdersWait(ctx: Context, { args: [idArg], opts }: { args: [str
   const { id } = await ctx.inputs<{ id: string }>({ id: idInput(idArg) });
   const client = await ctx.client();
   const order = await waitForOrder(ctx, client, await resolveOrderId(await client.get('orders'), id), timeoutMs);
-  ctx.out.result(order, () => renderOrder(order, ctx.out.s));
+  const { Order: OrderSchema } = await import('../../schemas/orders.js');
+  ctx.out.result(order, () => renderOrder(order, ctx.out.s), outputSchema(OrderSchema));
 }
 
 export default command;

@@ -3,6 +3,7 @@ import { type Context, action } from '../context.js';
 import { type Resource, checkMinimum, parseDuration, parseResource, parseSunPrice, parseUnits } from '../parse.js';
 import { amountQuestion } from '../prompts.js';
 import { noProviderHint, renderUnquoted, unquoted } from '../quotes.js';
+import { renderTierNote, tierNote } from '../tiers.js';
 import type { CommandModule } from '../types.js';
 import { renderPreview } from '../views.js';
 
@@ -49,9 +50,11 @@ async function runPreview(ctx: Context, { args: [amountArg, resourceArg], opts }
   });
   // Providers that list a price but did not quote say why (a minimum order above the amount …).
   const notQuoted = await unquoted(ctx, request, preview);
-  ctx.out.result({ request, ...preview, not_quoted: notQuoted }, () => {
+  // Between two tiers: say which tier is charged, and what the shorter one would cost.
+  const tier = await tierNote(ctx, request, preview);
+  ctx.out.result({ request, ...preview, not_quoted: notQuoted, ...(tier ? { tier } : {}) }, () => {
     const hint = preview.no_providers ? noProviderHint(notQuoted, request) : undefined;
-    return `${renderPreview(preview, request, ctx.out.s)}${renderUnquoted(notQuoted, input.amount, ctx.out.s)}${hint ? `${ctx.out.s.dim(hint)}\n` : ''}`;
+    return `${renderPreview(preview, request, ctx.out.s)}${tier ? renderTierNote(tier, ctx.out.s) : ''}${renderUnquoted(notQuoted, input.amount, ctx.out.s)}${hint ? `${ctx.out.s.dim(hint)}\n` : ''}`;
   });
 }
 

@@ -3,7 +3,7 @@ import type { PriceEntry, ProviderPrice } from '../../schemas/index.js';
 import { PRICE_HISTORY_PERIODS } from '../facts.js';
 import { type Context, action } from '../context.js';
 import { costSun, formatDuration, formatTime, groupDigits, trxOf } from '../format.js';
-import { renderTable } from '../output.js';
+import { outputSchema, renderTable } from '../output.js';
 import { type Resource, parseChoice, parseDuration, parseResource, parseUnits } from '../parse.js';
 import type { CommandModule } from '../types.js';
 
@@ -17,11 +17,20 @@ export interface PriceRow {
   available: number;
   is_market: boolean;
   fetched_at: string | number;
-  /** Exact decimal SUN (a price per unit may be fractional). */
-  cost_sun?: string;
-  /** A number, as `preview`'s cost_trx (the API's) is. */
-  cost_trx?: number;
+  /** Whole SUN: amount × price, rounded up when the price per unit has a fraction (src/cli/README.md, "Money in JSON"). */
+  cost_sun?: number;
+  /** `cost_sun` in TRX, an exact decimal string. */
+  cost_trx?: string;
 }
+
+/** An exact decimal SUN figure rounded up to a whole SUN. */
+function wholeSun(decimal: string): number {
+  const [whole = '0', fraction = ''] = decimal.split('.');
+  return Number(whole) + (/[1-9]/.test(fraction) ? 1 : 0);
+}
+
+/** The fields of one `prices` row (`cost_sun`/`cost_trx` with `--amount`). */
+export const PRICE_ROW_FIELDS = ['provider', 'resource', 'duration_sec', 'price_sun', 'price_trx', 'available', 'is_market', 'fetched_at', 'cost_sun', 'cost_trx'] as const satisfies ReadonlyArray<keyof PriceRow>;
 
 /** Providers that can rent `resource` for `durationSec`, cheapest first. */
 export function rankPrices(list: ProviderPrice[], resource: Resource, durationSec: number, amount?: number): PriceRow[] {
@@ -44,8 +53,8 @@ export function rankPrices(list: ProviderPrice[], resource: Resource, durationSe
       fetched_at: p.fetched_at,
     };
     if (amount !== undefined) {
-      row.cost_sun = costSun(amount, price);
-      row.cost_trx = Number(trxOf(row.cost_sun));
+      row.cost_sun = wholeSun(costSun(amount, price));
+      row.cost_trx = trxOf(row.cost_sun);
     }
     rows.push(row);
   }
@@ -155,7 +164,7 @@ async function runPrices(ctx: Context, { args: [resourceArg], opts }: { args: [s
       s,
     );
     return `${title}\n${table}`;
-  });
+  }, outputSchema(PRICE_ROW_FIELDS));
 }
 
 interface PricesHistoryOptions {
@@ -169,6 +178,7 @@ async function runPricesHistory(ctx: Context, { opts }: { opts: PricesHistoryOpt
   const resource = parseResource(opts.resource);
   const client = await ctx.client({ auth: false });
   const entries = await (await client.get('prices')).history({ period, resource, ...(opts.provider ? { provider: opts.provider } : {}) });
+  const { PriceEntry } = await import('../../schemas/prices.js');
   ctx.out.result(entries, () => {
     const s = ctx.out.s;
     const title = `${s.bold(resource === 'ENERGY' ? 'Energy' : 'Bandwidth')} price per unit (SUN) over ${period}, cheapest now first`;
@@ -181,7 +191,7 @@ async function runPricesHistory(ctx: Context, { opts }: { opts: PricesHistoryOpt
       (t) => `${t.provider.padEnd(names)}  ${s.cyan(t.line.padEnd(width))}  ${s.dim('low')} ${String(t.low).padStart(4)}  ${s.dim('high')} ${String(t.high).padStart(4)}  ${s.dim('now')} ${s.bold(String(t.now))}`,
     );
     return `${title}\n${lines.join('\n')}\n${s.dim(`${entries.length} polls; trx-rent prices history --json for the data`)}`;
-  });
+  }, outputSchema(PriceEntry));
 }
 
 export default command;

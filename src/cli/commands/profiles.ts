@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { type Context, action } from '../context.js';
 import { UsageError } from '../errors.js';
 import { validateProfileName } from '../config.js';
-import { renderTable } from '../output.js';
+import { outputSchema, renderTable } from '../output.js';
 import type { CommandModule } from '../types.js';
 
 const command: CommandModule = {
@@ -27,6 +27,9 @@ const command: CommandModule = {
   },
 };
 
+/** The fields of one `profiles list` entry. */
+const PROFILE_FIELDS = ['name', 'current', 'active', 'base_url', 'api_key'] as const;
+
 async function runList(ctx: Context): Promise<number | void> {
   const store = await ctx.config();
   const current = store.currentProfile();
@@ -47,7 +50,7 @@ async function runList(ctx: Context): Promise<number | void> {
       profiles.map((p) => [p.active ? s.green('*') : '', p.name, p.base_url ?? s.dim('-'), p.api_key ?? s.dim('-')]),
       s,
     );
-  });
+  }, outputSchema(PROFILE_FIELDS));
 }
 
 async function runUse(ctx: Context, { args: [name] }: { args: [string]; opts: Record<string, unknown>; cmd: Command }): Promise<number | void> {

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { type Context, action } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import { formatTime } from '../format.js';
-import { renderPairs, renderTable } from '../output.js';
+import { outputSchema, renderPairs, renderTable } from '../output.js';
 import { WEBHOOK_EVENTS as EVENTS } from '../facts.js';
 import { parseChoice, parseInteger, parseList } from '../parse.js';
 import { type DeliveryOutcome, startReceiver } from '../receiver.js';
@@ -280,6 +280,7 @@ function registerWebhooksList(cmd: Command): void {
 async function runWebhooksList(ctx: Context) {
   const client = await ctx.client();
   const list = await (await client.get('webhooks')).list();
+  const { Webhook } = await import('../../schemas/webhooks.js');
   ctx.out.result(list, () => {
     const s = ctx.out.s;
     if (!list.length) return s.dim('No webhooks.');
@@ -294,7 +295,7 @@ async function runWebhooksList(ctx: Context) {
       list.map((w) => [w.id, w.url, w.events.join(','), w.is_active ? s.green('yes') : s.red('no'), formatTime(w.created_at)]),
       s,
     );
-  });
+  }, outputSchema(Webhook));
 }
 
 function registerWebhooksDelete(cmd: Command): void {

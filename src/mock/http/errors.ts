@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { nameClass } from '../../errors/name.js';
 import { ERROR_CODES, ERROR_STATUS } from '../../schemas/errors.js';
 
 /** A code from the spec's Errors table, or one a paid route adds (INVALID_PAYMENT, SLIPPAGE_EXCEEDED...). */
@@ -14,6 +15,9 @@ export type MockErrorCode = (typeof ERROR_CODES)[number] | (string & {});
  * else from the spec's Errors table (500 for a code the table does not list).
  */
 export class MockApiError extends Error {
+  static {
+    nameClass(this, 'MockApiError');
+  }
   constructor(
     readonly code: MockErrorCode,
     message: string,

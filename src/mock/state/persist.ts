@@ -5,7 +5,9 @@
  * keys, webhooks with their deliveries, and the clock. It is JSON with Maps, Sets and bigints
  * tagged (`{"$map": [...]}`, `{"$set": [...]}`, `{"$bigint": "..."}`), written atomically
  * (a temporary file in the same directory, then rename), so a crash leaves the old file or the
- * new one, never half of one. Work that was pending (an order selecting or filling, a deposit
+ * new one, never half of one. The file holds keys, so the temporary file has a random name, is
+ * created exclusively (`O_EXCL`, never through a symlink: `O_NOFOLLOW`) with mode 0600 and
+ * fsynced before the rename: nothing planted in the directory can read or redirect the write. Work that was pending (an order selecting or filling, a deposit
  * waiting for its credit, a delivery waiting for a retry) is scheduled again at load.
  *
  * This module is the only one of the state that touches the file system; MockState itself only
@@ -13,7 +15,8 @@
  *
  * @module
  */
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, constants, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { SavedState } from './index.js';
 
@@ -73,11 +76,51 @@ export function readStateFile(path: string): SavedState | undefined {
   return decodeState(text, path);
 }
 
-/** Write a state file atomically: a temporary file next to it, then rename over it. */
-export function writeStateFile(path: string, saved: SavedState): void {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+/** Options of {@link writeStateFile}. */
+export interface WriteStateOptions {
+  /** The temporary file's name in the target's directory (default: random); tests plant files at it. */
+  tempName?: (target: string) => string;
+}
+
+/** Exclusive create, write only, never through a symlink (O_NOFOLLOW is 0 where the platform lacks it). */
+const CREATE_FLAGS = constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0);
+/** Names tried before giving up when a name is taken (a random name collides only when planted). */
+const CREATE_ATTEMPTS = 8;
+
+function randomTempName(target: string): string {
+  return `.${basename(target)}.${randomBytes(12).toString('hex')}.tmp`;
+}
+
+/**
+ * Write a state file atomically and privately: a temporary file with a random name next to it,
+ * created exclusively (an existing file or symlink at that name is never opened; another name is
+ * tried), mode 0600, fsynced, then renamed over the target (rename replaces a symlink at the
+ * target itself; it never writes through it).
+ */
+export function writeStateFile(path: string, saved: SavedState, options: WriteStateOptions = {}): void {
+  const text = encodeState(saved);
+  const name = options.tempName ?? randomTempName;
+  const dir = dirname(path);
+  let fd: number | undefined;
+  let tmp = '';
+  for (let attempt = 0; fd === undefined; attempt++) {
+    tmp = join(dir, name(path));
+    try {
+      fd = openSync(tmp, CREATE_FLAGS, 0o600);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // EEXIST: a file is there; ELOOP: a symlink is (O_NOFOLLOW). Neither is ours: leave it, try another name.
+      if ((code !== 'EEXIST' && code !== 'ELOOP') || attempt + 1 >= CREATE_ATTEMPTS) throw error;
+    }
+  }
   try {
-    writeFileSync(tmp, encodeState(saved), { mode: 0o600 });
+    try {
+      const bytes = Buffer.from(text, 'utf8');
+      for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(tmp, path);
   } catch (error) {
     rmSync(tmp, { force: true });

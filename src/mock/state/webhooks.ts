@@ -1,4 +1,5 @@
 import type { WebhookEventType } from '../../schemas/webhooks.js';
+import { nameClass } from '../../errors/name.js';
 import { signWebhookPayload } from '../../webhooks/index.js';
 import type { Rng } from './rng.js';
 import type { Scheduler } from './scheduler.js';
@@ -493,6 +494,9 @@ export class WebhookHub {
 
 /** Why a redelivery was refused (the control route answers 409 with this message). */
 export class RedeliverError extends Error {
+  static {
+    nameClass(this, 'RedeliverError');
+  }
   override name = 'RedeliverError';
 }
 
