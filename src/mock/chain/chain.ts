@@ -487,6 +487,17 @@ export class SimulatedChain {
     return { burnt, ok };
   }
 
+  /**
+   * An address spends `energy` outside any transaction we model (a usage pattern,
+   * `usage.ts`): delegated energy first, TRX burnt for the rest at getEnergyFee.
+   */
+  spendEnergy(address: string, energy: number): { fromDelegation: number; burntSun: number } {
+    const account = this.account(address, true)!;
+    const free = Math.max(0, account.energyLimit - account.energyUsed);
+    const { burnt } = this.#chargeEnergy(account, energy);
+    return { fromDelegation: Math.min(free, energy), burntSun: burnt };
+  }
+
   /** Bandwidth: staked or delegated first, then the free daily allowance, else TRX burnt for every byte. */
   #chargeBandwidth(account: ChainAccount, bytes: number): number {
     if (account.netUsed + bytes <= account.netLimit) {
@@ -594,10 +605,13 @@ export class SimulatedChain {
   undelegateResource(to: string, resource: 'ENERGY' | 'BANDWIDTH', amount: number): void {
     const target = this.accounts.get(to);
     if (!target) return;
-    // What was used of it goes with it (java-tron: usage stays within the remaining limit).
+    // Its share of the usage goes with it (java-tron's UnDelegateResource moves usage in
+    // proportion to the resource taken back), so one rental ending leaves the others' energy.
     if (resource === 'ENERGY') {
-      target.energyLimit = Math.max(0, target.energyLimit - amount);
-      target.energyUsed = Math.min(target.energyUsed, target.energyLimit);
+      const before = target.energyLimit;
+      target.energyLimit = Math.max(0, before - amount);
+      const share = before > 0 ? Math.ceil((target.energyUsed * Math.min(amount, before)) / before) : target.energyUsed;
+      target.energyUsed = Math.min(Math.max(0, target.energyUsed - share), target.energyLimit);
     } else {
       target.netLimit = Math.max(0, target.netLimit - amount);
       target.netUsed = Math.min(target.netUsed, target.netLimit);
