@@ -77,8 +77,9 @@ async function run(ctx: Context, file: string, opts: RunOptions) {
   const execute = opts.execute === true;
   const journal = execute ? new m.FileJournal(opts.journal ?? DEFAULT_JOURNAL) : new m.MemoryJournal(new m.FileJournal(opts.journal ?? DEFAULT_JOURNAL).entries());
   const out = ctx.out;
-  const status = out.spinner(`${execute ? 'Running' : 'Dry run of'} ${rules.rules.length} rules…`);
-  let last = '';
+  // The status line: redrawn after each tick; a decision line is printed above it.
+  let status = out.spinner(`${execute ? 'Running' : 'Dry run of'} ${rules.rules.length} rules…`);
+  let statusText = '';
   const runner = new m.RuleRunner({
     client: await rulesClient(ctx, opts.node),
     rules,
@@ -91,10 +92,14 @@ async function run(ctx: Context, file: string, opts: RunOptions) {
       if (d.outcome === 'nothing' || (d.outcome === 'suppressed' && d.reason === 'window_done')) return;
       if (out.json) out.line({ type: 'decision', ...d });
       else {
-        last = decisionLine(d);
         status.stop();
-        out.print(`${last}\n`);
+        out.print(`${decisionLine(d)}\n`);
+        status = out.spinner(statusText || 'watching…');
       }
+    },
+    onTick: (s) => {
+      statusText = `tick ${s.ticks}: ${s.watched_addresses} addresses, ${s.node_reads} node reads, ${s.acted} actions, ${s.spent_sun / 1e6} TRX${execute ? '' : ' (dry run)'}`;
+      status.update(statusText);
     },
   });
   if (!out.json) out.print(`${execute ? 'Executing' : 'Dry run (no spend; --execute to spend)'}: ${rules.rules.length} rules, ${runner.stats.watched_addresses} addresses, reaction ${runner.stats.reaction_ms / 1000} s. Journal: ${execute ? (journal as { path?: string }).path : 'in memory'}\n`);

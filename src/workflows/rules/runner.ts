@@ -44,6 +44,8 @@ export interface RuleRunnerOptions {
   onDecision?: ((decision: Decision) => void) | undefined;
   /** Give up waiting for one order's fill after this long. @default 120000 */
   actionTimeoutMs?: number | undefined;
+  /** Called after each tick with the counters, for a status line. */
+  onTick?: ((stats: RunnerStats) => void) | undefined;
 }
 
 /** Counters of a runner. */
@@ -71,6 +73,7 @@ export class RuleRunner {
   readonly #byAddress = new Map<string, Rule[]>();
   readonly #addresses: string[];
   readonly #onDecision: ((d: Decision) => void) | undefined;
+  readonly #onTick: ((stats: RunnerStats) => void) | undefined;
   #cursor = 0;
   #lastTick: number | undefined;
   #stopping = false;
@@ -85,6 +88,7 @@ export class RuleRunner {
     this.rps = options.nodeRequestsPerSecond ?? 10;
     if (!(this.tickMs >= 1000) || !(this.rps > 0)) throw new RangeError('tickMs must be at least 1000 and nodeRequestsPerSecond positive');
     this.#onDecision = options.onDecision;
+    this.#onTick = options.onTick;
     for (const rule of this.rules) {
       const address = watchedAddress(rule);
       if (address) this.#byAddress.set(address, [...(this.#byAddress.get(address) ?? []), rule]);
@@ -229,6 +233,7 @@ export class RuleRunner {
       for (let n = 0; !this.#stopping && n < (options.maxTicks ?? Infinity); n++) {
         const started = this.clock.now();
         await this.tick();
+        this.#onTick?.(this.stats);
         const left = started + this.tickMs - this.clock.now();
         if (left > 0 && !this.#stopping) await this.#nap(left);
       }
