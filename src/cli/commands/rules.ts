@@ -78,7 +78,7 @@ async function run(ctx: Context, file: string, opts: RunOptions) {
   const journal = execute ? new m.FileJournal(opts.journal ?? DEFAULT_JOURNAL) : new m.MemoryJournal(new m.FileJournal(opts.journal ?? DEFAULT_JOURNAL).entries());
   const out = ctx.out;
   // The status line: redrawn after each tick; a decision line is printed above it.
-  let status = out.spinner(`${execute ? 'Running' : 'Dry run of'} ${rules.rules.length} rules…`);
+  let status: { update(text: string): void; stop(final?: string): void } = { update() {}, stop() {} };
   let statusText = '';
   const runner = new m.RuleRunner({
     client: await rulesClient(ctx, opts.node),
@@ -103,6 +103,7 @@ async function run(ctx: Context, file: string, opts: RunOptions) {
     },
   });
   if (!out.json) out.print(`${execute ? 'Executing' : 'Dry run (no spend; --execute to spend)'}: ${rules.rules.length} rules, ${runner.stats.watched_addresses} addresses, reaction ${runner.stats.reaction_ms / 1000} s. Journal: ${execute ? (journal as { path?: string }).path : 'in memory'}\n`);
+  status = out.spinner('first tick…');
   const stop = new AbortController();
   void ctx.untilSignal(stop.signal).then(() => {
     out.info('Stopping after the step in flight…');
