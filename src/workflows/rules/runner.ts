@@ -249,15 +249,19 @@ export class RuleRunner {
     await this.#running;
   }
 
-  /** What would happen now, reading every watched address once: a dry run of one tick (nothing spent or journaled). */
+  /**
+   * What would happen now: a dry run of one tick that reads every watched address once, still
+   * within the node budget (so a plan of N addresses takes N / rps seconds). Nothing is spent or
+   * journaled.
+   */
   async plan(): Promise<Decision[]> {
     const dry = new RuleRunner({
       client: this.#ctx.client,
       rules: { version: 1, rules: [...this.rules] },
       journal: new MemoryJournal(this.journal.entries()),
-      clock: { now: () => this.clock.now(), sleep: async () => {} },
-      tickMs: this.tickMs,
-      nodeRequestsPerSecond: Math.max(this.#addresses.length, 1) * 1000,
+      clock: this.clock,
+      tickMs: Math.max(1000, Math.ceil(this.#addresses.length / this.rps) * 1000),
+      nodeRequestsPerSecond: this.rps,
       dryRun: true,
       runnerId: this.#ctx.runner,
     });
