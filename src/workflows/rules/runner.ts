@@ -16,6 +16,7 @@ import { type ActContext, type Decision, actOn } from './act.js';
 import { type Journal, MemoryJournal } from './journal.js';
 import { Notifier, type NotifyOptions } from './notify.js';
 import type { Rule, RulesFile } from './schema.js';
+import { resolveUnknown } from './resolve.js';
 import { levelWindow, scheduleWindow, watchedAddress } from './triggers.js';
 import type { RulesClient } from './types.js';
 import { LIMITS } from '../../schemas/limits.js';
@@ -155,6 +156,13 @@ export class RuleRunner {
     this.stats.ticks++;
     const out: Decision[] = [];
     const prices = new Map<string, Promise<number | undefined>>();
+    if (!this.#ctx.dryRun) {
+      try {
+        await resolveUnknown(this.#ctx, this.rules);
+      } catch (error) {
+        out.push(this.#decided({ rule: this.rules[0]?.id ?? '', window: '', outcome: 'error', reason: `resolving unknown outcomes: ${(error as Error).message}` }));
+      }
+    }
     let filled: Promise<Array<{ id: string; target_address: string; resource_type: string; amount: number; duration_sec: number; filled_at?: unknown }>> | undefined;
     for (const rule of this.rules) {
       if (this.#stopping) return out;

@@ -9,7 +9,7 @@ import type { ChainResources } from '../../tron/facade.js';
 
 /** The parts of `TrxRent` the runner uses. */
 export interface RulesClient {
-  orders: Pick<Orders, 'create' | 'preview' | 'list' | 'waitFor'>;
+  orders: Pick<Orders, 'create' | 'preview' | 'list' | 'get' | 'waitFor'>;
   resources: Pick<ChainResources, 'ensure' | 'plan' | 'read'>;
   /** Only `rules backtest` reads it (price history). */
   prices?: Pick<Prices, 'history'> | undefined;

@@ -84,7 +84,7 @@ describe('RuleRunner', () => {
     expect(at).toBeLessThan(ends);
   });
 
-  it('an action whose outcome is unknown counts as spent (its cap) until known', async () => {
+  it('an action whose outcome is unknown counts as spent (its cap) until known, then at its real cost', async () => {
     const address = testAddress(42);
     const base = world.client();
     const lost: RulesClient = {
@@ -101,13 +101,21 @@ describe('RuleRunner', () => {
     const journal = new MemoryJournal();
     const file = { rules: [{ id: 'lossy', trigger: { type: 'energy_below', address, energy: 50_000 }, action: { type: 'ensure', energy: 100_000 }, limits: { max_spend_per_day: '30' } }] };
     const r = runner(file, { client: lost, journal });
-    await r.run({ maxTicks: 3 });
+    await r.run({ maxTicks: 2 });
     const rule = parseRules(JSON.stringify(file)).rules[0]!;
     const state = limitState(journal.entries(), rule, world.time.now());
     expect(journal.entries().filter((e) => e.kind === 'unknown')).toHaveLength(1);
     // The whole remaining budget was the cap handed to ensure: it counts until the outcome is known.
     expect(state.spent_24h_sun).toBe(30_000_000);
     expect(state.remaining_sun).toBe(0);
+    // Past the fill time, a later runner (a restart on the same journal) finds the order and journals its real cost.
+    await runner(file, { client: lost, journal }).run({ maxTicks: 3 });
+    const order = (await world.allOrders()).filter((o) => o.target_address === address);
+    expect(order).toHaveLength(1);
+    const full = await base.orders.get(order[0]!.id);
+    const done = journal.entries().find((e) => e.kind === 'done');
+    expect(done).toMatchObject({ order_ids: [full.id], cost_sun: Number(full.total_cost_sun) });
+    expect(limitState(journal.entries(), rule, world.time.now()).spent_24h_sun).toBe(Number(full.total_cost_sun));
   });
 
   it('stop() lets the step in flight finish and journal its outcome, then stops', async () => {
