@@ -3,8 +3,9 @@
  * service). The runner lives in the SDK (`src/workflows/rules/`), loaded here lazily.
  *
  * Exit codes of `rules run`: 0 stopped cleanly (SIGTERM/Ctrl+C after the step in flight, or
- * --max-ticks reached), 1 an API or node error stopped it, 2 the rules file is invalid,
- * 3 the key is missing or refused.
+ * --max-ticks reached), 1 it could not start (API or configuration error), 2 the rules file is
+ * invalid, 3 the key is missing. An error in one step is reported (a decision line, a `rule.error`
+ * notification) and the runner goes on.
  */
 import type { Command } from 'commander';
 import { type Context, action } from '../context.js';
@@ -190,7 +191,7 @@ const command: CommandModule = {
   description:
     'Standing rules from a JSON rules file: keep addresses topped up and buy when cheap, with limits counted from a journal ' +
     'and idempotency keys from each trigger window, so a restart or a second runner never buys twice. ' +
-    'Exit codes of run: 0 stopped cleanly, 1 API/node error, 2 invalid rules file, 3 no or bad key.',
+    'Exit codes of run: 0 stopped cleanly, 1 could not start, 2 invalid rules file, 3 no key; an error in one step is reported and the runner goes on.',
   register(cmd: Command) {
     cmd.usage('check|plan|run|backtest|log|service FILE');
     cmd.command('check').description('Validate a rules file and explain each rule in words').argument('<file>').action(action<[string], object>((ctx, { args: [f] }) => check(ctx, f)));

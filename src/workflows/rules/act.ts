@@ -42,7 +42,7 @@ export interface ActContext {
   timeoutMs: number;
 }
 
-type Priced = { cost_sun: number; price_sun: number; summary: string; nothing?: boolean };
+type Priced = { cost_sun: number; price_sun: number; summary: string; nothing?: boolean; units?: number };
 
 async function price(ctx: ActContext, rule: Rule, copyOf?: { amount: number; resource: 'ENERGY' | 'BANDWIDTH' }): Promise<Priced> {
   const a = rule.action;
@@ -52,7 +52,12 @@ async function price(ctx: ActContext, rule: Rule, copyOf?: { amount: number; res
     const plan = await ctx.client.resources.plan({ address: target!, energy: a.energy ?? 0, bandwidth: a.bandwidth, duration: a.duration });
     if (!plan.rentals.length) return { cost_sun: 0, price_sun: 0, summary: `${target} has enough`, nothing: true };
     const what = plan.rentals.map((r) => `${r.amount} ${r.resource.toLowerCase()}`).join(' and ');
-    return { cost_sun: plan.cost_sun, price_sun: Math.max(...plan.rentals.map((r) => r.price_sun)), summary: `ensure: rent ${what} to ${target} for ${a.duration} s` };
+    return {
+      cost_sun: plan.cost_sun,
+      price_sun: Math.max(...plan.rentals.map((r) => r.price_sun)),
+      units: plan.rentals.reduce((n, r) => n + r.amount, 0),
+      summary: `ensure: rent ${what} to ${target} for ${a.duration} s`,
+    };
   }
   const resource = copyOf?.resource ?? a.resource;
   const amount = Math.max(copyOf?.amount ?? a.amount, resource === 'ENERGY' ? LIMITS.MIN_ENERGY_AMOUNT : LIMITS.MIN_BANDWIDTH_AMOUNT);
@@ -121,7 +126,10 @@ export async function actOn(ctx: ActContext, rule: Rule, window: string, seen: R
     if (busy) return suppress(ctx, rule, window, 'order_in_flight', { order_id: busy.id });
   }
   // The cap handed to the SDK: the order can never take the rule past its limits, whatever the market does.
-  const cap = state.remaining_sun;
+  // With max_price, the cap also holds the price per unit (ensure splits the cap over its orders).
+  const byPrice = max_price !== undefined && priced.units ? Math.floor(max_price * priced.units) : undefined;
+  const caps = [state.remaining_sun, byPrice].filter((v): v is number => v !== undefined);
+  const cap = caps.length ? Math.min(...caps) : undefined;
   await record(ctx, { kind: 'trigger', rule: rule.id, window, detail: seen });
   await record(ctx, { kind: 'intent', rule: rule.id, window, key, reserved_sun: cap ?? priced.cost_sun, detail: { summary: priced.summary, quoted_sun: priced.cost_sun } });
   try {
