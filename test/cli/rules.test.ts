@@ -118,9 +118,12 @@ describe('rules run under SIGTERM, and backtest', () => {
     const r = await collect(child, { timeoutMs: 20_000 });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('"type":"decision"');
-    const result = JSON.parse(r.stdout.slice(r.stdout.lastIndexOf('\n{\n') + 1)) as { stopped: boolean; stats: { ticks: number } };
-    expect(result.stopped).toBe(true);
-    expect(result.stats.ticks).toBeGreaterThanOrEqual(1);
+    // NDJSON throughout: every line a document, the last one the summary.
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type?: string; event?: string; stats?: { ticks: number } });
+    expect(lines.filter((l) => l.type === 'decision').length).toBeGreaterThanOrEqual(1);
+    const result = lines.at(-1)!;
+    expect(result.type).toBe('stopped');
+    expect(result.stats!.ticks).toBeGreaterThanOrEqual(1);
   }, 30_000);
 
   it('backtest replays the price history: runs and spend against burning', async () => {

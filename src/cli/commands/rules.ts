@@ -117,7 +117,9 @@ async function run(ctx: Context, file: string, opts: RunOptions) {
     status.stop();
   }
   const s = runner.stats;
-  out.result({ stopped: true, dry_run: !execute, stats: s }, () => `Stopped after ${s.ticks} ticks: ${s.acted} actions, ${s.spent_sun / 1e6} TRX, ${s.node_reads} node reads.\n`);
+  // NDJSON to the end: the summary is one more line, not an indented document.
+  if (out.json) out.line({ type: 'stopped', dry_run: !execute, stats: s });
+  else out.result({ stopped: true, dry_run: !execute, stats: s }, () => `Stopped after ${s.ticks} ticks: ${s.acted} actions, ${s.spent_sun / 1e6} TRX, ${s.node_reads} node reads.\n`);
 }
 
 async function backtestCmd(ctx: Context, file: string, opts: { days: string; energyPerHour?: string }) {
@@ -212,7 +214,6 @@ const command: CommandModule = {
       .option('--tick <duration>', 'evaluation tick', '60s')
       .option('--rps <n>', 'TRON node requests per second, spread evenly', '10')
       .option('--max-ticks <n>', 'stop after this many ticks')
-      .addHelpText('after', '\nExamples:\n  trx-rent rules run rules.json\n  trx-rent rules run rules.json --execute --json --journal /var/lib/trx-rent/rules.journal.jsonl')
       .action(action<[string], RunOptions>((ctx, { args: [f], opts }) => run(ctx, f, opts)));
     cmd
       .command('backtest')
