@@ -150,11 +150,12 @@ export async function actOn(ctx: ActContext, rule: Rule, window: string, seen: R
       cost = result.cost_sun;
       orderIds = [result.order?.id, result.bandwidth_order?.id].filter((id): id is string => typeof id === 'string');
     } else {
-      const amount = Math.max(copyOf?.amount ?? a.amount, LIMITS.MIN_ENERGY_AMOUNT);
+      const resource = copyOf?.resource ?? a.resource;
+      const amount = Math.max(copyOf?.amount ?? a.amount, resource === 'ENERGY' ? LIMITS.MIN_ENERGY_AMOUNT : LIMITS.MIN_BANDWIDTH_AMOUNT);
       const maxPrice = cap === undefined ? max_price : Math.min(max_price ?? Infinity, Math.floor(cap / amount));
       if (maxPrice !== undefined && maxPrice <= 0) throw new TrxRentError({ code: 'SPENDING_CAP_EXCEEDED', message: 'no budget left' });
       const created = await ctx.client.orders.create(
-        { resource_type: copyOf?.resource ?? a.resource, amount, duration_sec: a.duration, target_address: target!, ...(maxPrice !== undefined ? { max_price_sun: maxPrice } : {}) },
+        { resource_type: resource, amount, duration_sec: a.duration, target_address: target!, ...(maxPrice !== undefined ? { max_price_sun: maxPrice } : {}) },
         { idempotencyKey: key },
       );
       const filled = await ctx.client.orders.waitFor(created.id, { timeoutMs: ctx.timeoutMs });
