@@ -34,6 +34,12 @@ describe('the rules file', () => {
     expect(JSON.parse(readFileSync(new URL('examples/rules/rules.json', ROOT), 'utf8'))).toEqual(example);
   });
 
+  it('the shipped trx-rent/rules.schema.json is the one the zod schemas generate', () => {
+    const pkg = JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8')) as { exports: Record<string, unknown> };
+    expect(pkg.exports['./rules.schema.json']).toBe('./dist/rules.schema.json');
+    expect(JSON.parse(readFileSync(new URL('dist/rules.schema.json', ROOT), 'utf8'))).toEqual(rulesJsonSchema());
+  });
+
   it('the JSON Schema refuses what zod refuses (wrong trigger type, unknown field)', () => {
     const bad = { rules: [{ id: 'x', trigger: { type: 'energy_above', address: 'T' }, action: { type: 'notify' } }] };
     expect(validate(bad)).toBe(false);
