@@ -11,6 +11,8 @@ const library = {
   'mock/index': 'src/mock/index.ts',
   'mock/msw': 'src/mock/msw.ts',
   'x402/index': 'src/x402/index.ts',
+  // Standing rules (`trx-rent/rules`): never reached from the core entry.
+  'rules/index': 'src/workflows/rules/index.ts',
 };
 
 // Library entries ship ESM + CJS + types. Heavy optional packages (tronweb, viem, @x402/*,

@@ -55,6 +55,7 @@ const EXPECTED = {
   'trx-rent/schemas': ['CreateOrderRequest', 'Order', 'Balance', 'ErrorEnvelope', 'Webhook', 'tronAddress'],
   'trx-rent/mock': ['startMockServer', 'createMockState', 'createFetchHandler', 'createPipeline', 'ALL_ROUTES'],
   'trx-rent/x402': ['X402Client', 'MissingPeerDependencyError'],
+  'trx-rent/rules': ['RuleRunner', 'FileJournal', 'MemoryJournal', 'loadRules', 'parseRules', 'rulesJsonSchema', 'parseCron', 'backtest'],
 };
 
 // ---------------------------------------------------------------------------------------------

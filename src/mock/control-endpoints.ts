@@ -86,6 +86,15 @@ export const FundAddressBody = z
     usdt: z.union([z.string().regex(/^\d+(\.\d{1,6})?$/, 'usdt must be a decimal amount of USDT'), z.number().nonnegative()]).transform(String).optional(),
   })
   .refine((b) => b.trx !== undefined || b.usdt !== undefined, { message: 'give trx, usdt or both', path: ['trx'] });
+
+/** POST /__mock/chain/usage: the address spends energy over time on the mock clock (0 stops it). */
+export const UsageBody = z.strictObject({
+  address: tronAddress,
+  energy_per_hour: z.number().int().nonnegative().max(1_000_000_000),
+  every_sec: z.number().int().min(1).max(86_400).optional(),
+  /** Stop after this long (seconds of mock time). */
+  for_sec: z.number().int().positive().max(366 * 86_400).optional(),
+});
 /** POST /__mock/x402/config: the paywall's options, each optional. */
 export const PaywallConfigBody = z.strictObject({
   version: z.union([z.literal(1), z.literal(2)]).optional(),
@@ -209,6 +218,24 @@ export const CONTROL_ENDPOINTS = withIds({
     params: z.strictObject({ address: z.string().min(1) }),
     response: Any,
     errors: BAD,
+  },
+  mockChainUsage: {
+    ...control,
+    method: 'POST',
+    path: '/__mock/chain/usage',
+    summary: 'Make an address spend energy over time on the mock clock (delegated first, then burnt)',
+    body: UsageBody,
+    response: Any,
+    errors: BAD,
+  },
+  mockChainUsageGet: {
+    ...control,
+    method: 'GET',
+    path: '/__mock/chain/usage/{address}',
+    summary: "An address's usage pattern and what it spent, burnt and lacked so far",
+    params: z.strictObject({ address: z.string().min(1) }),
+    response: Any,
+    errors: [{ code: 'NOT_FOUND', status: 404, when: 'no usage pattern for that address' }],
   },
   mockX402Config: { ...control, method: 'GET', path: '/__mock/x402/config', summary: "The paywall's options", response: Any, errors: [] },
   mockSetX402Config: { ...control, method: 'POST', path: '/__mock/x402/config', summary: "Change the paywall's options (e.g. { version: 1 })", body: PaywallConfigBody, response: Any, errors: BAD },

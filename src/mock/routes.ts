@@ -35,7 +35,7 @@ const pick = <K extends keyof typeof CONTROL_ENDPOINTS>(keys: readonly K[]) =>
   Object.fromEntries(keys.map((k) => [k, CONTROL_ENDPOINTS[k]])) as Pick<typeof CONTROL_ENDPOINTS, K>;
 const CONTROL = { ...CONTROL_HANDLERS, mockOpenApi: openApi };
 const ACCOUNT_CONTROL_IDS = ['mockState', 'mockCreateAccount', 'mockCredit', 'mockClock', 'mockAdvanceClock', 'mockWebhookDeliveries', 'mockDeposit', 'mockProvider', 'mockTreasury', 'mockInvariants', 'mockOrder', 'mockWithdrawal', 'mockTriggerWebhook', 'mockReactivateWebhook', 'mockRedeliver', 'mockWebhookDelivery'] as const;
-const PAID_CONTROL_IDS = ['mockChainTransfer', 'mockChainFund', 'mockFundAddress', 'mockChainAccount', 'mockX402Config', 'mockSetX402Config', 'mockX402Payments', 'mockInvoice', 'mockReceive', 'mockWatch'] as const;
+const PAID_CONTROL_IDS = ['mockChainTransfer', 'mockChainFund', 'mockFundAddress', 'mockChainAccount', 'mockChainUsage', 'mockChainUsageGet', 'mockX402Config', 'mockSetX402Config', 'mockX402Payments', 'mockInvoice', 'mockReceive', 'mockWatch'] as const;
 
 /** Every account-API route and account-side /__mock/ control route. */
 export const ROUTES: readonly RouteDef[] = [...tableRoutes(ACCOUNT_ENDPOINTS, SERVICE_HANDLERS, 'service'), ...tableRoutes(pick(ACCOUNT_CONTROL_IDS), CONTROL, 'control')];

@@ -20,7 +20,7 @@ const OPTION_VALUES: Record<string, string[]> = {
   '--permissions': [...PERMISSIONS],
   '--duration': DURATION_PRESETS.map(formatDuration),
 };
-const FILE_OPTIONS = new Set(['--api-key-file', '--secret-file', '--file']);
+const FILE_OPTIONS = new Set(['--api-key-file', '--secret-file', '--file', '--journal']);
 
 /** Words offered as positional arguments of a command path. */
 const RESOURCES = RESOURCE_TYPES.map((r) => r.toLowerCase());

@@ -739,10 +739,13 @@ export class SimulatedChain {
   undelegateResource(to: string, resource: 'ENERGY' | 'BANDWIDTH', amount: number): void {
     const target = this.accounts.get(to);
     if (!target) return;
-    // What was used of it goes with it (java-tron: usage stays within the remaining limit).
+    // Its share of the usage goes with it (java-tron's UnDelegateResource moves usage in
+    // proportion to the resource taken back), so one rental ending leaves the others' energy.
     if (resource === 'ENERGY') {
-      target.energyLimit = Math.max(0, target.energyLimit - amount);
-      target.energyUsed = Math.min(target.energyUsed, target.energyLimit);
+      const before = target.energyLimit;
+      target.energyLimit = Math.max(0, before - amount);
+      const share = before > 0 ? Math.ceil((target.energyUsed * Math.min(amount, before)) / before) : target.energyUsed;
+      target.energyUsed = Math.min(Math.max(0, target.energyUsed - share), target.energyLimit);
     } else {
       target.netLimit = Math.max(0, target.netLimit - amount);
       target.netUsed = Math.min(target.netUsed, target.netLimit);
@@ -794,6 +797,22 @@ export class SimulatedChain {
   /** Give an address TRX (SUN), from the faucet. */
   fundTrx(address: string, amountSun: bigint): void {
     this.account(address, true)!.trx += amountSun;
+  }
+
+  /**
+   * An address spends `energy` outside any transaction we model (a usage pattern, `usage.ts`):
+   * what is staked or delegated to it first, TRX burnt for the rest at getEnergyFee while its
+   * balance lasts (as `ReceiptCapsule.payEnergyBill` pays a call's bill).
+   */
+  spendEnergy(address: string, energy: number): { fromDelegation: number; burntSun: number } {
+    const account = this.account(address, true)!;
+    const price = CHAIN_PARAMETERS.getEnergyFee;
+    const fromDelegation = Math.min(Math.max(0, account.energyLimit - account.energyUsed), energy);
+    account.energyUsed += fromDelegation;
+    const wanted = BigInt((energy - fromDelegation) * price);
+    const burnt = account.trx < wanted ? account.trx : wanted;
+    account.trx -= burnt;
+    return { fromDelegation, burntSun: Number(burnt) };
   }
 
   /** Record a swap or other synthetic contract call (no balance effects). */

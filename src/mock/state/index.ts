@@ -18,6 +18,7 @@ import { sampleEventData } from './samples.js';
 import { type WebhookDelivery, WebhookHub, type WebhookRecord } from './webhooks.js';
 import type { WebhookEventType } from '../../schemas/webhooks.js';
 import { SimulatedChain, labelAddress } from '../chain/chain.js';
+import { UsagePatterns } from '../chain/usage.js';
 import { PaidMock, type PaidMockOptions } from '../x402/paid.js';
 import { isLoopbackHost } from '../../internal/net.js';
 
@@ -150,6 +151,8 @@ export class MockState {
   readonly idempotency: IdempotencyStore;
   /** The simulated TRON chain: deposits, fills, paid sends and the node routes all land on it. */
   readonly chain: SimulatedChain;
+  /** Addresses spending energy over time on the mock clock (`POST /__mock/chain/usage`). */
+  readonly usage: UsagePatterns;
   /** The paid side (/x402/tron/*): paywall, watchers, DEX, on this state's chain and market. */
   readonly paid: PaidMock;
   readonly timings: MockTimings;
@@ -232,6 +235,7 @@ export class MockState {
       maxTransactions: this.retention.transactions,
       ...(saved ? { genesisTime: saved.chain.genesis_time } : {}),
     });
+    this.usage = new UsagePatterns(this.chain, this.scheduler, now);
     // Deposits submitted to the account API are broadcast on this chain, like any transaction.
     // Test wallets have no on-chain history, so a sender is funded for a TRX shortfall; tokens are
     // not minted: a TRC-20 transfer (POST /broadcast) moves only what the sender holds.

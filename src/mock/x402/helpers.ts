@@ -81,7 +81,7 @@ export const relayerRoutes: RouteDef[] = [
 
 type PaidControl = Pick<
   typeof CONTROL_ENDPOINTS,
-  'mockChainTransfer' | 'mockChainFund' | 'mockFundAddress' | 'mockChainAccount' | 'mockX402Config' | 'mockSetX402Config' | 'mockX402Payments' | 'mockInvoice' | 'mockReceive' | 'mockWatch'
+  'mockChainTransfer' | 'mockChainFund' | 'mockFundAddress' | 'mockChainAccount' | 'mockChainUsage' | 'mockChainUsageGet' | 'mockX402Config' | 'mockSetX402Config' | 'mockX402Payments' | 'mockInvoice' | 'mockReceive' | 'mockWatch'
 >;
 
 /** The paid side's /__mock/ control handlers (facts and body schemas in `../control-endpoints.ts`). */
@@ -167,6 +167,21 @@ export const paidControlHandlers = {
           CHAIN_TOKENS.map((t) => [t.symbol === 'USDD' && t.address !== 'TPYmHEhy5n8TCEfYGqW2rPxsghSfzghPDn' ? 'USDD2' : t.symbol, atomicToDecimal(chain.tokenBalance(address, t.address), t.decimals)]),
         ),
       });
+    },
+  },
+  /** Make an address spend energy over time: { address, energy_per_hour, every_sec?, for_sec? }. */
+  mockChainUsage: {
+    handle(ctx) {
+      const b = ctx.input.body;
+      ctx.state.tick();
+      return ok(ctx.state.usage.set({ address: b.address, energy_per_hour: b.energy_per_hour, every_sec: b.every_sec, until: b.for_sec === undefined ? undefined : ctx.state.now() + b.for_sec * 1000 }));
+    },
+  },
+  mockChainUsageGet: {
+    handle(ctx) {
+      const pattern = ctx.state.usage.get(ctx.input.params.address);
+      if (!pattern) throw new MockApiError('NOT_FOUND', 'no usage pattern for that address', { field: 'address' }, 404);
+      return ok(pattern);
     },
   },
   mockX402Config: { handle: (ctx) => ok(ctx.state.paid.paywall.options) },

@@ -1,0 +1,242 @@
+/**
+ * `trx-rent rules`: standing rules from a JSON rules file (check, plan, run, backtest, log,
+ * service). The runner lives in the SDK (`src/workflows/rules/`), loaded here lazily.
+ *
+ * Exit codes of `rules run`: 0 stopped cleanly (SIGTERM/Ctrl+C after the step in flight, or
+ * --max-ticks reached), 1 it could not start (API or configuration error), 2 the rules file is
+ * invalid, 3 the key is missing. An error in one step is reported (a decision line, a `rule.error`
+ * notification) and the runner goes on.
+ */
+import type { Command } from 'commander';
+import { type Context, action } from '../context.js';
+import { CliError, EXIT, UsageError } from '../errors.js';
+import { parseDuration, parseInteger } from '../parse.js';
+import type { CommandModule } from '../types.js';
+
+type Rules = typeof import('../../workflows/rules/index.js');
+const rulesModule = (): Promise<Rules> => import('../../workflows/rules/index.js');
+const DEFAULT_JOURNAL = 'rules.journal.jsonl';
+
+async function load(file: string) {
+  const m = await rulesModule();
+  try {
+    return { m, rules: m.loadRules(file) };
+  } catch (error) {
+    if (error instanceof m.RulesFileError) throw new CliError('VALIDATION_ERROR', error.message, { exitCode: EXIT.USAGE });
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(`no such file: ${file}`);
+    throw error;
+  }
+}
+
+/** The SDK parts the runner uses, from the run's lazily loaded client. */
+async function rulesClient(ctx: Context, node: string | undefined) {
+  const [orders, prices, chain] = await Promise.all([ctx.api('orders'), ctx.api('prices'), ctx.chain(node)]);
+  return { orders, prices, resources: chain.resources };
+}
+
+function decisionLine(d: { rule: string; outcome: string; window: string; reason?: string | undefined; summary?: string | undefined; cost_sun?: number | undefined; order_ids?: string[] | undefined }): string {
+  const cost = d.cost_sun === undefined ? '' : ` (${d.cost_sun / 1e6} TRX)`;
+  const what = d.summary ?? d.reason ?? '';
+  return `${d.rule}: ${d.outcome.replace('_', ' ')}${what ? ` - ${what}` : ''}${cost}${d.order_ids?.length ? ` orders ${d.order_ids.join(', ')}` : ''}${d.window ? ` [${d.window}]` : ''}`;
+}
+
+async function check(ctx: Context, file: string) {
+  const { m, rules } = await load(file);
+  const explained = rules.rules.map((r) => ({ id: r.id, explanation: m.explainRule(r) }));
+  ctx.out.result({ file, valid: true, rules: explained }, () => `${file}: ${rules.rules.length} rule${rules.rules.length === 1 ? '' : 's'}, valid\n${explained.map((r) => `  ${r.explanation}`).join('\n')}\n`);
+}
+
+async function plan(ctx: Context, file: string, opts: { node?: string; journal?: string }) {
+  const { m, rules } = await load(file);
+  const journal = new m.MemoryJournal(new m.FileJournal(opts.journal ?? DEFAULT_JOURNAL).entries());
+  const runner = new m.RuleRunner({ client: await rulesClient(ctx, opts.node), rules, journal, dryRun: true });
+  const decisions = await runner.plan();
+  const quiet = rules.rules.filter((r) => !decisions.some((d) => d.rule === r.id)).map((r) => r.id);
+  ctx.out.result({ file, decisions, quiet }, () => {
+    const lines = decisions.map((d) => `  ${decisionLine(d)}`);
+    if (quiet.length) lines.push(`  not triggered now: ${quiet.join(', ')}`);
+    const spend = decisions.reduce((s, d) => s + (d.outcome === 'would_act' ? (d.cost_sun ?? 0) : 0), 0);
+    return `Plan for ${file} now (nothing is spent):\n${lines.join('\n')}\n  would spend about ${spend / 1e6} TRX\n`;
+  });
+}
+
+interface RunOptions {
+  execute?: boolean;
+  journal?: string;
+  node?: string;
+  tick: string;
+  rps: string;
+  maxTicks?: string;
+}
+
+async function run(ctx: Context, file: string, opts: RunOptions) {
+  const { m, rules } = await load(file);
+  const tickMs = parseDuration(opts.tick, '--tick') * 1000;
+  const rps = Number(opts.rps);
+  if (!(rps > 0 && rps <= 1000)) throw new UsageError(`--rps must be a number of requests per second (0-1000], got ${JSON.stringify(opts.rps)}`);
+  const maxTicks = opts.maxTicks === undefined ? undefined : parseInteger(opts.maxTicks, '--max-ticks', { min: 1 });
+  const execute = opts.execute === true;
+  const journal = execute ? new m.FileJournal(opts.journal ?? DEFAULT_JOURNAL) : new m.MemoryJournal(new m.FileJournal(opts.journal ?? DEFAULT_JOURNAL).entries());
+  const out = ctx.out;
+  // The status line: redrawn after each tick; a decision line is printed above it.
+  let status: { update(text: string): void; stop(final?: string): void } = { update() {}, stop() {} };
+  let statusText = '';
+  const runner = new m.RuleRunner({
+    client: await rulesClient(ctx, opts.node),
+    rules,
+    journal,
+    tickMs,
+    nodeRequestsPerSecond: rps,
+    dryRun: !execute,
+    notify: { writeLine: out.json ? (line) => out.line(JSON.parse(line)) : undefined, env: ctx.env },
+    onDecision: (d) => {
+      if (d.outcome === 'nothing' || (d.outcome === 'suppressed' && d.reason === 'window_done')) return;
+      if (out.json) out.line({ type: 'decision', ...d });
+      else {
+        status.stop();
+        out.print(`${decisionLine(d)}\n`);
+        status = out.spinner(statusText || 'watching…');
+      }
+    },
+    onTick: (s) => {
+      statusText = `tick ${s.ticks}: ${s.watched_addresses} addresses, ${s.node_reads} node reads, ${s.acted} actions, ${s.spent_sun / 1e6} TRX${execute ? '' : ' (dry run)'}`;
+      status.update(statusText);
+    },
+  });
+  if (!out.json) out.print(`${execute ? 'Executing' : 'Dry run (no spend; --execute to spend)'}: ${rules.rules.length} rules, ${runner.stats.watched_addresses} addresses, reaction ${runner.stats.reaction_ms / 1000} s. Journal: ${execute ? (journal as { path?: string }).path : 'in memory'}\n`);
+  status = out.spinner('first tick…');
+  const stop = new AbortController();
+  void ctx.untilSignal(stop.signal).then(() => {
+    out.info('Stopping after the step in flight…');
+    void runner.stop();
+  });
+  try {
+    await runner.run({ maxTicks });
+  } finally {
+    stop.abort();
+    status.stop();
+  }
+  const s = runner.stats;
+  // NDJSON to the end: the summary is one more line, not an indented document.
+  if (out.json) out.line({ type: 'stopped', dry_run: !execute, stats: s });
+  else out.result({ stopped: true, dry_run: !execute, stats: s }, () => `Stopped after ${s.ticks} ticks: ${s.acted} actions, ${s.spent_sun / 1e6} TRX, ${s.node_reads} node reads.\n`);
+}
+
+async function backtestCmd(ctx: Context, file: string, opts: { days: string; energyPerHour?: string }) {
+  const { m, rules } = await load(file);
+  const days = parseInteger(opts.days, '--days', { min: 1, max: 30 });
+  const period = days <= 1 ? '24h' : days <= 7 ? '7d' : '30d';
+  const prices = await ctx.api('prices', { auth: false });
+  const history = await prices.history({ resource: 'ENERGY', period });
+  // The best price at each poll, across the providers that answered it.
+  const best = new Map<number, number>();
+  for (const e of history) {
+    if (!e.is_online) continue;
+    const at = typeof e.polled_at === 'number' ? e.polled_at * (e.polled_at < 1e12 ? 1000 : 1) : Date.parse(String(e.polled_at));
+    best.set(at, Math.min(best.get(at) ?? Infinity, Number(e.price_sun)));
+  }
+  const points = [...best].map(([at, price_sun]) => ({ at, price_sun }));
+  if (!points.length) throw new CliError('NOT_FOUND', 'the service returned no price history', { exitCode: EXIT.API });
+  const end = Math.max(...points.map((p) => p.at));
+  const result = m.backtest(rules, { prices: points, end, days, energyPerHour: opts.energyPerHour ? parseInteger(opts.energyPerHour, '--energy-per-hour', { min: 0 }) : undefined });
+  ctx.out.result(result, () => {
+    const lines = result.rules.map((r) => `  ${r.rule}: ${r.runs} runs, ${r.spend_sun / 1e6} TRX${Object.keys(r.suppressed).length ? `, held back: ${Object.entries(r.suppressed).map(([k, v]) => `${k} ×${v}`).join(', ')}` : ''}`);
+    return (
+      `Backtest of ${file} over ${days} days (${result.price_points} price points, ${result.from} to ${result.to}):\n${lines.join('\n')}\n` +
+      `  runs ${result.runs}, spend ${result.spend_sun / 1e6} TRX; shortfalls burnt ${result.shortfall_burn_sun / 1e6} TRX\n` +
+      `  burning for all ${result.energy_used} energy would have cost ${result.burn_all_sun / 1e6} TRX\n`
+    );
+  });
+}
+
+async function log(ctx: Context, opts: { journal?: string; rule?: string; limit: string }) {
+  const m = await rulesModule();
+  const limit = parseInteger(opts.limit, '--limit', { min: 1 });
+  const entries = new m.FileJournal(opts.journal ?? DEFAULT_JOURNAL).entries().filter((e) => !opts.rule || e.rule === opts.rule).slice(-limit);
+  ctx.out.result(entries, () =>
+    entries.length
+      ? `${entries.map((e) => `${new Date(e.ts).toISOString()} ${e.rule} ${e.kind}${e.window ? ` [${e.window}]` : ''}${e.cost_sun !== undefined ? ` ${e.cost_sun / 1e6} TRX` : ''}${e.order_ids?.length ? ` ${e.order_ids.join(',')}` : ''}${e.reason ? ` ${e.reason}` : ''}`).join('\n')}\n`
+      : 'The journal is empty.\n',
+  );
+}
+
+function service(ctx: Context, opts: { print?: boolean; file: string; journal?: string }) {
+  if (!opts.print) throw new UsageError('rules service only prints a unit for now: pass --print', 'trx-rent rules service --print > /etc/systemd/system/trx-rent-rules.service');
+  const unit = `[Unit]
+Description=trx-rent standing rules
+After=network-online.target
+Wants=network-online.target
+
+[Service]
+# Put TRX_RENT_API_KEY (and any webhook secret) in this file, mode 0600.
+EnvironmentFile=/etc/trx-rent/rules.env
+WorkingDirectory=/var/lib/trx-rent
+ExecStart=/usr/bin/env npx --yes trx-rent rules run ${opts.file} --execute --json --journal ${opts.journal ?? '/var/lib/trx-rent/rules.journal.jsonl'}
+# SIGTERM: the runner finishes the step in flight, then exits 0.
+KillSignal=SIGTERM
+TimeoutStopSec=180
+Restart=on-failure
+RestartSec=10
+DynamicUser=yes
+StateDirectory=trx-rent
+NoNewPrivileges=yes
+ProtectSystem=strict
+ProtectHome=yes
+
+[Install]
+WantedBy=multi-user.target
+`;
+  ctx.out.raw(unit);
+}
+
+const command: CommandModule = {
+  description:
+    'Standing rules from a JSON rules file: keep addresses topped up and buy when cheap, with limits counted from a journal ' +
+    'and idempotency keys from each trigger window, so a restart or a second runner never buys twice. ' +
+    'Exit codes of run: 0 stopped cleanly, 1 could not start, 2 invalid rules file, 3 no key; an error in one step is reported and the runner goes on.',
+  register(cmd: Command) {
+    cmd.usage('check|plan|run|backtest|log|service FILE');
+    cmd.command('check').description('Validate a rules file and explain each rule in words').argument('<file>').action(action<[string], object>((ctx, { args: [f] }) => check(ctx, f)));
+    cmd
+      .command('plan')
+      .description('What the rules would do now (reads and previews; spends nothing)')
+      .argument('<file>')
+      .option('--node <url>', 'TRON full node (env TRX_RENT_TRON_NODE)')
+      .option('--journal <path>', `journal the limits are counted from (default ${DEFAULT_JOURNAL})`)
+      .action(action<[string], { node?: string; journal?: string }>((ctx, { args: [f], opts }) => plan(ctx, f, opts)));
+    cmd
+      .command('run')
+      .description('Watch and act: a dry run unless --execute; a status line on a terminal, NDJSON with --json; stops on SIGTERM after the step in flight')
+      .argument('<file>')
+      .option('--execute', 'really spend (default: dry run)')
+      .option('--journal <path>', `journal file (default ${DEFAULT_JOURNAL})`)
+      .option('--node <url>', 'TRON full node (env TRX_RENT_TRON_NODE)')
+      .option('--tick <duration>', 'evaluation tick', '60s')
+      .option('--rps <n>', 'TRON node requests per second, spread evenly', '10')
+      .option('--max-ticks <n>', 'stop after this many ticks')
+      .action(action<[string], RunOptions>((ctx, { args: [f], opts }) => run(ctx, f, opts)));
+    cmd
+      .command('backtest')
+      .description("Replay the rules against the service's price history and a simulated usage pattern")
+      .argument('<file>')
+      .option('--days <n>', 'days to replay (at most 30)', '30')
+      .option('--energy-per-hour <n>', 'energy each watched address spends per hour', '65000')
+      .action(action<[string], { days: string; energyPerHour?: string }>((ctx, { args: [f], opts }) => backtestCmd(ctx, f, opts)));
+    cmd
+      .command('log')
+      .description('Read the journal')
+      .option('--journal <path>', `journal file (default ${DEFAULT_JOURNAL})`)
+      .option('--rule <id>', 'one rule only')
+      .option('--limit <n>', 'last N entries', '50')
+      .action(action<[], { journal?: string; rule?: string; limit: string }>((ctx, { opts }) => log(ctx, opts)));
+    cmd
+      .command('service')
+      .description('A systemd unit that runs the rules (--print)')
+      .option('--print', 'print the unit')
+      .option('--file <path>', 'rules file the unit runs', '/etc/trx-rent/rules.json')
+      .option('--journal <path>', 'journal file')
+      .action(action<[], { print?: boolean; file: string; journal?: string }>(async (ctx, { opts }) => service(ctx, opts)));
+  },
+};
+
+export default command;

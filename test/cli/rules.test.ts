@@ -1,0 +1,143 @@
+/**
+ * `trx-rent rules`: check (in-process), plan and run (dry, then --execute) in a pseudo-terminal
+ * (util-linux `script`), SIGTERM during a run, backtest against the mock's price history, log.
+ * The mock's order log is the judge of what was spent.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TrxRent, toTronAddress } from '../../src/index.js';
+import { type MockServer, startMockServer } from '../../src/mock/index.js';
+import { BIN, ROOT, cleanEnv, collect, tempDir } from './helpers.js';
+import { json, runCliInProcess } from './run.js';
+
+const hasScript = spawnSync('script', ['--version']).status === 0;
+// eslint-disable-next-line no-control-regex
+const plain = (s: string) => s.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
+const TARGET = toTronAddress(`41${'00'.repeat(19)}77`);
+
+let mock: MockServer;
+let dir: string;
+let file: string;
+let env: Record<string, string>;
+beforeAll(async () => {
+  mock = await startMockServer({ port: 0, rateLimits: false, seed: 33 });
+  env = { TRX_RENT_BASE_URL: mock.url, TRX_RENT_API_KEY: mock.apiKey, TRX_RENT_TRON_NODE: mock.url };
+  dir = tempDir('trx-rent-rules-');
+  file = join(dir, 'rules.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      rules: [
+        { id: 'hot-wallet', trigger: { type: 'energy_below', address: TARGET, energy: 65_000 }, action: { type: 'ensure', energy: 100_000, duration: '1h' }, limits: { max_spend_per_day: '50' } },
+        { id: 'nightly', trigger: { type: 'schedule', cron: '0 3 * * *' }, action: { type: 'notify', message: 'hi' } },
+      ],
+    }),
+  );
+});
+afterAll(async () => {
+  await mock?.close();
+});
+
+const ordersFor = async () => (await new TrxRent({ baseUrl: mock.url, apiKey: mock.apiKey }).orders.list({ limit: 100 })).orders.filter((o) => o.target_address === TARGET);
+
+function inPty(args: string[], timeoutMs = 20_000) {
+  const command = ['node', BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  const child = spawn('script', ['-qfec', `stty cols 200 rows 50 2>/dev/null; exec ${command}`, '/dev/null'], { cwd: ROOT, env: cleanEnv({ ...env, TERM: 'xterm' }), stdio: ['pipe', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  return new Promise<{ code: number | null; output: string }>((resolve) => child.on('close', (code) => (clearTimeout(timer), resolve({ code, output: plain(output) }))));
+}
+
+describe('rules check', () => {
+  it('explains each rule in words', async () => {
+    const r = await runCliInProcess(['rules', 'check', file], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const checked = json<{ valid: boolean; rules: Array<{ explanation: string }> }>(r);
+    expect(checked.valid).toBe(true);
+    expect(checked.rules[0]!.explanation).toContain(`hot-wallet: when ${TARGET} can spend less than 65000 energy, make sure ${TARGET} can spend 100000 energy`);
+    expect(checked.rules[0]!.explanation).toContain('at most 50 TRX per 24 h');
+  });
+
+  it('a bad file exits 2 naming the rule and the field', async () => {
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ rules: [{ id: 'w', trigger: { type: 'energy_below', address: TARGET, energy: -1 }, action: { type: 'notify' } }] }));
+    const r = await runCliInProcess(['rules', 'check', bad], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('rule w: trigger.energy');
+  });
+});
+
+describe.skipIf(!hasScript)('rules plan and run in a pseudo-terminal', { timeout: 60_000 }, () => {
+  it('plan says what would be bought and spends nothing', async () => {
+    const r = await inPty(['rules', 'plan', file]);
+    expect(r.code, r.output).toBe(0);
+    expect(r.output).toMatch(/hot-wallet: would act - ensure: rent 100000 energy to T\w+ for 3600 s \([\d.]+ TRX\)/);
+    expect(r.output).toContain('not triggered now: nightly');
+    expect(await ordersFor()).toHaveLength(0);
+  });
+
+  it('run is a dry run by default, then --execute buys once and journals it', async () => {
+    const journal = join(dir, 'journal.jsonl');
+    const dry = await inPty(['rules', 'run', file, '--max-ticks', '1', '--tick', '1s', '--journal', journal]);
+    expect(dry.code, dry.output).toBe(0);
+    expect(dry.output).toContain('Dry run (no spend; --execute to spend)');
+    expect(dry.output).toMatch(/hot-wallet: would act/);
+    expect(await ordersFor()).toHaveLength(0);
+
+    const wet = await inPty(['rules', 'run', file, '--execute', '--max-ticks', '2', '--tick', '1s', '--journal', journal]);
+    expect(wet.code, wet.output).toBe(0);
+    expect(wet.output).toMatch(/hot-wallet: acted - ensure: rent 100000 energy .* orders \S+/);
+    expect(wet.output).toMatch(/Stopped after 2 ticks: 1 actions/);
+    // The status line on the terminal (stderr, redrawn after each tick).
+    expect(wet.output).toMatch(/tick \d+: 1 addresses, \d+ node reads, 1 actions, [\d.]+ TRX/);
+    const orders = await ordersFor();
+    expect(orders).toHaveLength(1);
+    const lines = readFileSync(journal, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; order_ids?: string[] });
+    expect(lines.map((l) => l.kind)).toEqual(['trigger', 'intent', 'done']);
+    expect(lines[2]!.order_ids).toEqual([orders[0]!.id]);
+
+    const log = await runCliInProcess(['rules', 'log', '--journal', journal, '--json'], { env });
+    expect(json<Array<{ kind: string }>>(log).map((e) => e.kind)).toEqual(['trigger', 'intent', 'done']);
+  });
+});
+
+describe('rules run under SIGTERM, and backtest', () => {
+  it('SIGTERM stops the runner after the step in flight, exit 0', async () => {
+    // A rule that fires on every tick (any price is below 1 TRX per unit), so the runner is busy.
+    const busy = join(dir, 'busy.json');
+    writeFileSync(busy, JSON.stringify({ rules: [{ id: 'always', trigger: { type: 'price_below', price_sun: 1_000_000 }, action: { type: 'notify' }, limits: { min_interval: '1s' } }] }));
+    const child = spawn(process.execPath, [BIN, 'rules', 'run', busy, '--json', '--tick', '1s', '--journal', join(dir, 'term.jsonl')], { cwd: ROOT, env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+    let seen = '';
+    child.stdout.on('data', (d: Buffer) => {
+      seen += d.toString();
+      if (seen.includes('"decision"') && !child.killed) child.kill('SIGTERM');
+    });
+    const r = await collect(child, { timeoutMs: 20_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('"type":"decision"');
+    // NDJSON throughout: every line a document, the last one the summary.
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type?: string; event?: string; stats?: { ticks: number } });
+    expect(lines.filter((l) => l.type === 'decision').length).toBeGreaterThanOrEqual(1);
+    const result = lines.at(-1)!;
+    expect(result.type).toBe('stopped');
+    expect(result.stats!.ticks).toBeGreaterThanOrEqual(1);
+  }, 30_000);
+
+  it('backtest replays the price history: runs and spend against burning', async () => {
+    const r = await runCliInProcess(['rules', 'backtest', file, '--days', '7', '--json'], { env, timeoutMs: 20_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const result = json<{ runs: number; spend_sun: number; burn_all_sun: number; price_points: number; rules: Array<{ rule: string; runs: number }> }>(r);
+    expect(result.price_points).toBeGreaterThan(10);
+    expect(result.runs).toBeGreaterThan(0);
+    expect(result.spend_sun).toBeGreaterThan(0);
+    expect(result.spend_sun).toBeLessThan(result.burn_all_sun);
+    expect(result.rules.find((x) => x.rule === 'nightly')!.runs).toBe(7);
+    if (!hasScript) return;
+    const human = await inPty(['rules', 'backtest', file, '--days', '7']);
+    expect(human.output).toMatch(/hot-wallet: \d+ runs, [\d.]+ TRX/);
+    expect(human.output).toMatch(/burning for all \d+ energy would have cost [\d.]+ TRX/);
+  });
+});
