@@ -7,6 +7,7 @@ import { Orders } from './resources/orders.js';
 import { Prices } from './resources/prices.js';
 import { Transactions } from './resources/transactions.js';
 import { ChainAccess, ChainResources, Transfers } from './tron/facade.js';
+import type { TransferStore } from './tron/identity.js';
 import { Webhooks } from './resources/webhooks.js';
 import { Withdrawals } from './resources/withdrawals.js';
 
@@ -18,6 +19,13 @@ export interface TrxRentOptions extends HttpClientOptions {
    * @default 'https://api.trongrid.io'
    */
   tronNode?: string | undefined;
+  /**
+   * Where `client.transfers.send` keeps each signed transfer with its idempotency key, so a
+   * retry with the key re-broadcasts the same transaction instead of signing a new one
+   * (`fileTransferStore(dir)` keeps them across processes).
+   * @default an in-memory store for this client
+   */
+  transferStore?: TransferStore | undefined;
 }
 
 /**
@@ -65,7 +73,8 @@ export class TrxRent {
       timeoutMs: options.timeoutMs,
       maxRetries: options.maxRetries,
       retry: options.retry,
-    });
+      clock: this.http.clock,
+    }, options.transferStore);
     this.transfers = new Transfers(chain);
     this.resources = new ChainResources(chain);
   }

@@ -15,22 +15,28 @@ import type {
   SentTransfer,
   TransferEstimate,
 } from './engine.js';
+import type { TransferStatus, TransferStore } from './identity.js';
 import type { Spendable, TronNode, TronNodeOptions } from './node.js';
 
 /** Shares one node client between `client.transfers` and `client.resources`. */
 export class ChainAccess {
-  #deps: Promise<EngineDeps & { engine: typeof import('./engine.js'); spendable: typeof import('./node.js').spendable }> | undefined;
+  #deps:
+    | Promise<EngineDeps & { engine: typeof import('./engine.js'); identity: typeof import('./identity.js'); spendable: typeof import('./node.js').spendable }>
+    | undefined;
   constructor(
     private readonly http: HttpClient,
     private readonly nodeOptions: TronNodeOptions,
+    private readonly transferStore?: TransferStore | undefined,
   ) {}
 
-  /** The engine and the node client, loaded once. */
+  /** The engine, the node client and the transfer store (in memory unless one was given), loaded once. */
   load() {
-    this.#deps ??= Promise.all([import('./engine.js'), import('./node.js')]).then(([engine, node]) => ({
+    this.#deps ??= Promise.all([import('./engine.js'), import('./node.js'), import('./identity.js')]).then(([engine, node, identity]) => ({
       engine,
+      identity,
       http: this.http,
       node: new node.TronNode(this.nodeOptions),
+      store: this.transferStore ?? identity.memoryTransferStore(),
       spendable: node.spendable,
     }));
     return this.#deps;
@@ -69,6 +75,16 @@ export class Transfers {
   async send(params: SendTransferParams): Promise<SentTransfer> {
     const deps = await this.chain.load();
     return deps.engine.sendTransfer(deps, params);
+  }
+
+  /**
+   * What became of a transaction: `confirmed` or `failed` (its receipt), `expired` (in no block,
+   * and the solidified block has passed `expiration`: it can never land), else `pending`. Read
+   * only; pass the expiration a send error gave (`error.details.expiration`) to learn 'expired'.
+   */
+  async status(txId: string, options: { expiration?: number | undefined; signal?: AbortSignal | undefined } = {}): Promise<TransferStatus> {
+    const deps = await this.chain.load();
+    return deps.identity.transferStatus(deps.node, txId, options.expiration, options.signal ? { signal: options.signal } : {});
   }
 }
 

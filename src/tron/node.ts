@@ -11,9 +11,10 @@
  */
 import * as z from 'zod/mini';
 import { ConnectionError, TimeoutError, TrxRentError, ValidationError } from '../errors/index.js';
-import { DEFAULT_RETRY_POLICY, RETRYABLE_STATUSES, type RetryPolicy, backoffDelay, sleep } from '../http/retry.js';
+import { DEFAULT_RETRY_POLICY, RETRYABLE_STATUSES, type RetryPolicy, backoffDelay } from '../http/retry.js';
 import { Transport } from '../http/transport.js';
 import { isTronAddress } from '../utils/address.js';
+import { type Clock, systemClock } from '../utils/clock.js';
 import { englishIssues } from '../schemas/issues.js';
 
 /** The public TronGrid full node, the default of {@link TronNodeOptions.baseUrl}. */
@@ -37,6 +38,8 @@ export interface TronNodeOptions {
   retry?: Partial<Omit<RetryPolicy, 'maxRetries'>> | undefined;
   /** Largest response read, bytes. @default 2 MiB */
   maxResponseBytes?: number | undefined;
+  /** The clock of the retry backoff (the SDK client's clock). @default systemClock */
+  clock?: Clock | undefined;
 }
 
 /** Per-call options of the node client. */
@@ -175,6 +178,7 @@ export class TronNode {
   readonly #transport: Transport;
   readonly #timeoutMs: number;
   readonly #policy: RetryPolicy;
+  readonly #clock: Clock;
 
   constructor(options: TronNodeOptions = {}) {
     let url: URL;
@@ -194,12 +198,22 @@ export class TronNode {
     this.baseUrl = url.href.replace(/\/+$/, '');
     this.#timeoutMs = options.timeoutMs ?? 15_000;
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retry, maxRetries: options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries };
+    this.#clock = options.clock ?? systemClock;
     this.#transport = new Transport({ fetch: options.fetch, maxResponseBytes: options.maxResponseBytes ?? 2 * 1024 * 1024 });
   }
 
   /** The head block: its number and id (the reference block of a new transaction). */
   async getNowBlock(options?: NodeCallOptions): Promise<{ number: number; id: string; timestamp: number | undefined }> {
     const block = await this.#call('getnowblock', {}, NowBlock, true, options);
+    return { number: block.block_header.raw_data.number, id: block.blockID.toLowerCase(), timestamp: block.block_header.raw_data.timestamp };
+  }
+
+  /**
+   * The solidified head (`/walletsolidity/getnowblock`): the newest block no fork can undo. A
+   * transaction in no block once this block's timestamp has passed its expiration never lands.
+   */
+  async getSolidifiedBlock(options?: NodeCallOptions): Promise<{ number: number; id: string; timestamp: number | undefined }> {
+    const block = await this.#call('getnowblock', {}, NowBlock, true, options, 'walletsolidity');
     return { number: block.block_header.raw_data.number, id: block.blockID.toLowerCase(), timestamp: block.block_header.raw_data.timestamp };
   }
 
@@ -262,9 +276,16 @@ export class TronNode {
     return info.id && info.blockNumber !== undefined ? info : undefined;
   }
 
-  async #call<S extends z.ZodMiniType>(method: string, body: unknown, schema: S, safe: boolean, options: NodeCallOptions = {}): Promise<z.output<S>> {
-    const url = `${this.baseUrl}/wallet/${method}`;
-    const label = `POST /wallet/${method}`;
+  async #call<S extends z.ZodMiniType>(
+    method: string,
+    body: unknown,
+    schema: S,
+    safe: boolean,
+    options: NodeCallOptions = {},
+    api: 'wallet' | 'walletsolidity' = 'wallet',
+  ): Promise<z.output<S>> {
+    const url = `${this.baseUrl}/${api}/${method}`;
+    const label = `POST /${api}/${method}`;
     const maxRetries = safe ? this.#policy.maxRetries : 0;
     const init = {
       method: 'POST',
@@ -283,12 +304,12 @@ export class TronNode {
         text = exchange.text;
       } catch (failure) {
         if (!(failure instanceof ConnectionError || failure instanceof TimeoutError) || attempt >= maxRetries) throw failure;
-        await sleep(backoffDelay(attempt, this.#policy), options.signal);
+        await this.#clock.sleep(backoffDelay(attempt, this.#policy), options.signal);
         continue;
       }
       if (status < 200 || status > 299) {
         if (RETRYABLE_STATUSES.has(status) && attempt < maxRetries) {
-          await sleep(backoffDelay(attempt, this.#policy), options.signal);
+          await this.#clock.sleep(backoffDelay(attempt, this.#policy), options.signal);
           continue;
         }
         throw nodeError(`${label} answered ${status}`, { status, method });

@@ -34,11 +34,25 @@ function serve(ctx: RouteContext): RouteResult {
   }
 }
 
+/**
+ * Blocks between the head and the solidified head: java-tron solidifies a block once 70 % of the
+ * 27 super representatives (19) have built on it.
+ */
+export const SOLIDIFICATION_DEPTH = 19;
+
+/** `/walletsolidity/getnowblock`: the solidified head, SOLIDIFICATION_DEPTH blocks behind the head. */
+function solidifiedHead(ctx: RouteContext): RouteResult {
+  const chain = ctx.state.chain;
+  return { status: 200, body: chain.block(Math.max(0, chain.height() - SOLIDIFICATION_DEPTH), false) ?? {} };
+}
+
 const node = { group: null, auth: 'public', raw: true } as const;
 
 /** The node routes. */
 export const nodeRoutes: RouteDef[] = [
   { ...node, method: 'POST', path: '/wallet/:method', handle: serve },
   { ...node, method: 'GET', path: '/wallet/:method', handle: serve },
+  { ...node, method: 'POST', path: '/walletsolidity/getnowblock', handle: solidifiedHead },
+  { ...node, method: 'GET', path: '/walletsolidity/getnowblock', handle: solidifiedHead },
   { ...node, method: 'POST', path: '/walletsolidity/:method', handle: serve },
 ];
