@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { TrxRent } from '../../src/index.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { account, ordersOf, paid, payouts, sender } from './payouts-helpers.js';
@@ -38,5 +38,33 @@ describe('client.transfers.sendMany', { timeout: 60_000 }, () => {
     const lines = readFileSync(journal, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.filter((l) => l.type === 'confirmed').length).toBe(20);
     expect(events).toContain('planned');
+  });
+});
+
+describe('one rental for the batch', { timeout: 90_000 }, () => {
+  it.each([200, 1_000])('%i rows rent their energy in a handful of orders (the mock order log), never per row', async (n) => {
+    // A market of its own: what one batch rents is not there for the next until the price poll.
+    const mock = await startMockServer({ seed: 32 + n, rateLimits: false, timings: { selectMs: 10, fillMs: 20, verifyMs: 30 } });
+    onTestFinished(() => mock.close());
+    const client = (apiKey: string) => new TrxRent({ baseUrl: mock.url, apiKey, tronNode: mock.url, maxRetries: 2 });
+    const s = sender(mock, n === 200 ? 2 : 3);
+    const rows = payouts(mock, n, `n${n}`);
+    const acct = account(mock, '1000000');
+    const started = Date.now();
+    const report = await client(acct.apiKey).transfers.sendMany(rows, { signer: { privateKey: s.privateKey }, concurrency: 16 });
+    const ms = Date.now() - started;
+    const orders = ordersOf(mock, acct.accountId);
+    const energy = orders.filter((o) => o.resource_type === 'ENERGY');
+    const chain = paid(mock, s.address);
+    expect(rows.every((r) => chain.get(r.to)?.count === 1)).toBe(true);
+    expect(report.confirmed).toBe(n);
+    expect(energy.length).toBeGreaterThanOrEqual(1);
+    // As few as the market allows: one provider takes 200 rows whole; 1,000 rows (~100M energy)
+    // are more than any provider has at once, so they are shared out largest first (plus top-ups).
+    expect(energy.length).toBeLessThanOrEqual(n === 200 ? 2 : 8);
+    // The rows' energy came from the rental: nothing burnt for energy on the chain.
+    const rented = energy.reduce((sum, o) => sum + o.amount, 0);
+    expect(rented).toBeGreaterThanOrEqual(report.energy.used);
+    console.log(`${n} rows: ${energy.length} energy order(s), ${orders.length - energy.length} bandwidth, ${rented} energy rented, ${report.energy.used} used, ${ms} ms`);
   });
 });

@@ -44,7 +44,7 @@ export type PayoutPlan = {
   /** The chain's fees: SUN per energy unit burnt, per bandwidth byte burnt. */
   fees: { energy_sun: number; bandwidth_sun: number };
   /** Energy: the rows' sum, with the margin, what the sender has, what is rented. */
-  energy: { needed: number; margin_pct: number; with_margin: number; available: number; to_rent: number };
+  energy: { needed: number; margin_pct: number; with_margin: number; available: number; to_rent: number; /** Beyond what the providers can rent now: bought by top-ups mid-batch. */ deferred: number };
   bandwidth: { needed: number; available: number; to_rent: number };
   duration_sec: number;
   orders: PlannedOrder[];
@@ -128,7 +128,8 @@ function optionCost(option: PreviewOption, amount: number): number {
 
 /**
  * The orders that rent `total` units: one when a provider can take it whole, else shares to the
- * providers with the most available now, largest first (never more than 8 orders).
+ * providers with the most available now, largest first (never more than 8 orders). What the
+ * market cannot take now is left to the run's top-ups (the plan's `energy.deferred`).
  */
 export async function planOrders(deps: PayoutDeps, resource: 'ENERGY' | 'BANDWIDTH', total: number, duration: number, signal?: AbortSignal): Promise<PlannedOrder[]> {
   if (total <= 0) return [];
@@ -157,12 +158,13 @@ export async function planOrders(deps: PayoutDeps, resource: 'ENERGY' | 'BANDWID
     out.push(q);
     left -= amount;
   }
-  if (left > 0) {
+  if (out.length === 0) {
     throw new TrxRentError({
       code: 'PROVIDER_UNAVAILABLE',
-      message: `The providers cannot rent ${total} ${resource} for ${duration} s now in ${MAX_ORDERS} orders or fewer (${left} short); nothing was ordered`,
-      details: { field: 'payouts', resource, amount: total, short: left },
+      message: `No provider can rent ${resource} for ${duration} s now; nothing was ordered`,
+      details: { field: 'payouts', resource, amount: total },
     });
   }
+  // What the market cannot take now is bought mid-batch by top-ups, when it is needed.
   return out;
 }

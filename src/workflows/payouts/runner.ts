@@ -113,6 +113,7 @@ export class PayoutRun {
     const bwWanted = Math.ceil((bandwidth * (100 + margin)) / 100);
     const bwToRent = rented || bwWanted - have.bandwidth < 1_000 ? 0 : bwWanted - have.bandwidth;
     const orders = [...(await planOrders(this.#deps, 'ENERGY', energyToRent, duration)), ...(await planOrders(this.#deps, 'BANDWIDTH', bwToRent, duration))];
+    const energyPlanned = orders.filter((q) => q.resource === 'ENERGY').reduce((s, q) => s + q.amount, 0);
     const rentCost = orders.reduce((s, q) => s + q.cost_sun, 0);
     // One transfers.send per row: one order each at max(its energy, the minimum), bandwidth burnt.
     const single = est.length ? await this.#deps.orders.preview({ resource: 'ENERGY', amount: 65_000, duration }) : undefined;
@@ -130,7 +131,7 @@ export class PayoutRun {
       empty_recipients: est.filter((e) => !e.holder).length,
       totals: [...totals].map(([token, atomic]) => ({ token, amount: atomicToDecimal(atomic, rows.find((r) => r.symbol === token)!.decimals) })),
       fees,
-      energy: { needed, margin_pct: margin, with_margin: withMargin, available: have.energy, to_rent: orders.filter((q) => q.resource === 'ENERGY').reduce((s, q) => s + q.amount, 0) },
+      energy: { needed, margin_pct: margin, with_margin: withMargin, available: have.energy, to_rent: energyPlanned, deferred: Math.max(0, energyToRent - energyPlanned) },
       bandwidth: { needed: bandwidth, available: have.bandwidth, to_rent: orders.filter((q) => q.resource === 'BANDWIDTH').reduce((s, q) => s + q.amount, 0) },
       duration_sec: duration,
       orders,

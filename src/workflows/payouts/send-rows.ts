@@ -63,13 +63,7 @@ export async function send(ctx: SendContext): Promise<void> {
         if (left < energy && !options.allowBurn && !stop.aborted) {
           const want = Math.max(energy, Math.ceil((unreserved * (100 + margin)) / 100));
           const key = `${ctx.key}:topup:${++topups}`;
-          await journal.append({ type: 'order', key, state: 'placing', resource: 'ENERGY', amount: want, at: clock.now() });
-          emit({ event: 'order', state: 'placing', key, resource: 'ENERGY', amount: want });
-          const cap = options.maxCostSun === undefined ? undefined : Math.max(0, options.maxCostSun - spent);
-          const ensured = await deps.resources.ensure({ address: from, energy: want, duration: plan.duration_sec, maxCostSun: cap, idempotencyKey: key, signal: stop });
-          spent += ensured.cost_sun;
-          await journal.append({ type: 'order', key, state: 'filled', resource: 'ENERGY', amount: ensured.bought.energy, order_id: ensured.order?.id, cost_sun: ensured.cost_sun, at: clock.now() });
-          emit({ event: 'order', state: 'filled', key, resource: 'ENERGY', amount: ensured.bought.energy, order_id: ensured.order?.id, cost_sun: ensured.cost_sun });
+          const ensured = await topUp(key, want, energy);
           left = ensured.after.energy;
         }
       }
@@ -80,12 +74,48 @@ export async function send(ctx: SendContext): Promise<void> {
     return turn;
   };
 
+  /**
+   * Rent `want` more energy with `resources.ensure`; when no provider can take that much now,
+   * ask for half (not below what the row needs), and at the floor wait for the market's next
+   * price poll (30 s of the run's clock). Journaled before each attempt.
+   */
+  const topUp = async (key: string, want: number, floor: number) => {
+    for (let attempt = 0; ; attempt++) {
+      await journal.append({ type: 'order', key, state: 'placing', resource: 'ENERGY', amount: want, at: clock.now() });
+      emit({ event: 'order', state: 'placing', key, resource: 'ENERGY', amount: want });
+      const cap = options.maxCostSun === undefined ? undefined : Math.max(0, options.maxCostSun - spent);
+      try {
+        const ensured = await deps.resources.ensure({ address: from, energy: want, duration: plan.duration_sec, maxCostSun: cap, idempotencyKey: key, signal: stop });
+        spent += ensured.cost_sun;
+        await journal.append({ type: 'order', key, state: 'filled', resource: 'ENERGY', amount: ensured.bought.energy, order_id: ensured.order?.id, cost_sun: ensured.cost_sun, at: clock.now() });
+        emit({ event: 'order', state: 'filled', key, resource: 'ENERGY', amount: ensured.bought.energy, order_id: ensured.order?.id, cost_sun: ensured.cost_sun });
+        return ensured;
+      } catch (error) {
+        // Nothing was ordered when no provider could take it: the key is still unused.
+        if ((error as TrxRentError)?.code !== 'PROVIDER_UNAVAILABLE' || attempt >= 40) throw error;
+        if (Math.ceil(want / 2) >= Math.max(floor, 65_000)) want = Math.ceil(want / 2);
+        else await clock.sleep(30_000, stop);
+      }
+    }
+  };
+
   const broadcast = async (signed: TransferRecord['signed']) => {
     await deps.transactions.broadcast({ signed_tx: signed as never });
   };
 
+  // The TAPOS reference: any of the last 65,536 blocks will do, so one head read serves 9 s of rows.
+  let head: { at: number; block: Promise<{ number: number; id: string }> } | undefined;
+  const refBlock = () => {
+    if (!head || clock.now() - head.at > 9_000) head = { at: clock.now(), block: node.getNowBlock({ signal: stop }) };
+    const current = head;
+    return current.block.catch((error: unknown) => {
+      if (head === current) head = undefined;
+      throw error;
+    });
+  };
+
   const sign = async (row: PayoutRow, energy: number): Promise<TransferRecord> => {
-    const block = await node.getNowBlock({ signal: stop });
+    const block = await refBlock();
     const { buildTrc20Transfer } = await import('../../protocol/tron-transaction.js');
     const now = clock.now();
     const unsigned = buildTrc20Transfer({
