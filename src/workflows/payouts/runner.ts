@@ -81,7 +81,8 @@ export class PayoutRun {
     for (const e of journal.entries()) if (e.type === 'estimated') this.#estimates.set(e.id, e);
     const todo = rows.filter((r) => !this.#estimates.has(r.id) && !this.#final(r.id));
     if (todo.length) {
-      const estimated = await estimateRows(this.#deps, from, todo, { signal: this.#stop.signal });
+      const before = rows.length - todo.length;
+      const estimated = await estimateRows(this.#deps, from, todo, { signal: this.#stop.signal, onProgress: (done) => this.#emit({ event: 'estimated', done: before + done, total: rows.length }) });
       for (const e of estimated) {
         await journal.append({ type: 'estimated', ...e });
         this.#estimates.set(e.id, e);
@@ -179,6 +180,14 @@ export class PayoutRun {
       this.#journal = undefined;
       this.#plan = undefined;
     }
+  }
+
+  /** Release the journal (after {@link plan} alone; {@link start} releases it when it ends). */
+  async close(): Promise<void> {
+    if (this.#running) return;
+    await this.#journal?.close();
+    this.#journal = undefined;
+    this.#plan = undefined;
   }
 
   /** Go on from the journal (the same as {@link start}: the journal decides what is left). */
