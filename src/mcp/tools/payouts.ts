@@ -66,7 +66,8 @@ function walletKey(session: Session): string {
 /** The batch object over the session's client, journaled beside the other batches of this machine. */
 async function batchRun(session: Session, args: z.output<typeof BatchInput>, signal: AbortSignal, maxCostSun?: number) {
   const privateKey = walletKey(session);
-  const [{ mkdirSync }, { tmpdir }, { join }, { batchKeyOf, checkPayouts }, tx] = await Promise.all([
+  const [{ createHash }, { mkdirSync }, { tmpdir }, { join }, { batchKeyOf, checkPayouts }, tx] = await Promise.all([
+    import('node:crypto'),
     import('node:fs'),
     import('node:os'),
     import('node:path'),
@@ -77,7 +78,10 @@ async function batchRun(session: Session, args: z.output<typeof BatchInput>, sig
   const rows = checkPayouts(args.payouts, { token: args.token, from });
   const dir = join(tmpdir(), 'trx-rent-payouts');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const journal = join(dir, `${batchKeyOf(from, rows).key}.journal`);
+  // One journal per batch and per service and node: the same rows on another chain are another batch.
+  const node = await session.api.resources.node();
+  const place = createHash('sha256').update(`${session.api.http.baseUrl} ${node.baseUrl}`).digest('hex').slice(0, 8);
+  const journal = join(dir, `${batchKeyOf(from, rows).key}-${place}.journal`);
   return session.api.transfers.batch(args.payouts, { signer: { privateKey }, token: args.token, duration: args.duration_sec, journal, signal, maxCostSun });
 }
 
