@@ -62,9 +62,11 @@ describe('one rental for the batch', { timeout: 90_000 }, () => {
     // As few as the market allows: one provider takes 200 rows whole; 1,000 rows (~100M energy)
     // are more than any provider has at once, so they are shared out largest first (plus top-ups).
     expect(energy.length).toBeLessThanOrEqual(n === 200 ? 2 : 8);
-    // The rows' energy came from the rental: nothing burnt for energy on the chain.
+    // The rows' energy came from the rental: the chain burnt no TRX for any row's energy.
     const rented = energy.reduce((sum, o) => sum + o.amount, 0);
     expect(rented).toBeGreaterThanOrEqual(report.energy.used);
+    const burnt = [...mock.state.chain.transactions.values()].filter((t) => t.transfer?.from === s.address).reduce((sum, t) => sum + (t.energyFeeSun ?? 0), 0);
+    expect(burnt).toBe(0);
     console.log(`${n} rows: ${energy.length} energy order(s), ${orders.length - energy.length} bandwidth, ${rented} energy rented, ${report.energy.used} used, ${ms} ms`);
   });
 });

@@ -48,16 +48,17 @@ export async function send(ctx: SendContext): Promise<void> {
   const progress = () => emit({ event: 'progress', confirmed: done.confirmed, failed: done.failed, pending: ctx.total - done.confirmed - done.failed, total: ctx.total });
 
   // ---- energy: counted before each signature ----
-  const inflight = new Set<Promise<unknown>>();
+  // Rows that counted their energy and have not settled yet (signing, broadcasting or landing).
+  const inflight = new Set<Promise<void>>();
   let left = -1;
   let unreserved = ctx.rows.reduce((s, r) => s + (ctx.estimates.get(r.id)?.energy ?? 0), 0);
   let topups = journal.entries().filter((e) => e.type === 'order' && e.key.includes(':topup:') && e.state === 'placing').length;
   let spent = journal.entries().reduce((s, e) => s + (e.type === 'order' && e.state === 'filled' ? (e.cost_sun ?? 0) : 0), 0);
   let gate: Promise<void> = Promise.resolve();
-  const reserve = (energy: number): Promise<void> => {
+  const reserve = (energy: number): Promise<() => void> => {
     const turn = gate.then(async () => {
       if (left < energy) {
-        // Let the rows in flight land, so the node's figure is exact, then read it.
+        // Let the rows that counted their energy settle, so the node's figure is exact, then read it.
         await Promise.allSettled([...inflight]);
         left = (await deps.resources.read(from)).energy;
         if (left < energy && !options.allowBurn && !stop.aborted) {
@@ -69,8 +70,19 @@ export async function send(ctx: SendContext): Promise<void> {
       }
       left -= energy;
       unreserved -= energy;
+      // Registered inside the turn: the next row short of energy waits for this one too.
+      let release!: () => void;
+      const settled = new Promise<void>((resolve) => (release = resolve));
+      inflight.add(settled);
+      return () => {
+        inflight.delete(settled);
+        release();
+      };
     });
-    gate = turn.catch(() => {});
+    gate = turn.then(
+      () => undefined,
+      () => undefined,
+    );
     return turn;
   };
 
@@ -141,8 +153,18 @@ export async function send(ctx: SendContext): Promise<void> {
     // Bounded: each turn ends final, pending, or with the last signature expired unlanded.
     for (let turn = 0; turn < 5; turn++) {
       if (stop.aborted) return;
-      if (!record?.broadcast_at) await reserve(energy);
-      if (stop.aborted) return;
+      const release = record?.broadcast_at ? () => {} : await reserve(energy);
+      try {
+        if (await attempt()) return;
+      } finally {
+        release();
+      }
+    }
+    throw new TrxRentError({ code: 'TRANSFER_EXPIRED', message: `Row ${row.id} expired unconfirmed five times; stopping the batch`, details: { stage: 'broadcast', transfer_sent: false, idempotency_key: key } });
+
+    /** One signature's life: true when the row is final or left pending, false when it expired unlanded. */
+    async function attempt(): Promise<boolean> {
+      if (stop.aborted) return true;
       if (!record) {
         record = await sign(row, energy);
         await journal.put(record);
@@ -158,16 +180,13 @@ export async function send(ctx: SendContext): Promise<void> {
       }
       emit({ event: 'broadcast', id: row.id, tx_id: record.tx_id, again });
       const landing = landTransfer(node, record, { broadcast, clock, deadline: clock.now() + rowTimeout, signal: stop, rebroadcastEveryMs: every, broadcastFirst: firstFailed });
-      inflight.add(landing);
       let status;
       try {
         status = await landing;
       } catch (error) {
-        if (stop.aborted) return;
-        if (error instanceof TimeoutError) return; // pending: its outcome is unknown; resume goes on with the same bytes
+        if (stop.aborted) return true;
+        if (error instanceof TimeoutError) return true; // pending: its outcome is unknown; resume goes on with the same bytes
         throw error;
-      } finally {
-        inflight.delete(landing);
       }
       if (status.state === 'confirmed' || status.state === 'failed') {
         const receipt = status.receipt;
@@ -184,15 +203,15 @@ export async function send(ctx: SendContext): Promise<void> {
           emit({ event: 'failed', id: row.id, reason, tx_id: record.tx_id });
         }
         progress();
-        return;
+        return true;
       }
       // Expired: the solidified block is past its expiration and it is in no block, so no block
       // can take it now. Only now may the row be signed anew.
       await journal.delete(key);
       emit({ event: 'expired', id: row.id, tx_id: record.tx_id });
       record = undefined;
+      return false;
     }
-    throw new TrxRentError({ code: 'TRANSFER_EXPIRED', message: `Row ${row.id} expired unconfirmed five times; stopping the batch`, details: { stage: 'broadcast', transfer_sent: false, idempotency_key: key } });
   };
 
   progress();
