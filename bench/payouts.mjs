@@ -46,6 +46,10 @@ export async function run() {
     const orders = mock.state.orders.all(account.account_id);
     const energyOrders = orders.filter((o) => o.resource_type === 'ENERGY').length;
     const trx = (sun) => Number(sun) / 1e6;
+    // What the chain burnt, by kind (the judge, not the report).
+    const sent = [...chain.transactions.values()].filter((t) => t.transfer?.from === from);
+    const burntEnergy = sent.reduce((s, t) => s + (t.energyFeeSun ?? 0), 0);
+    const burntBandwidth = sent.reduce((s, t) => s + (t.netFeeSun ?? 0), 0);
     return {
       title: `Payouts: ${ROWS} USDT transfers, one rental (mock, journal on disk)`,
       rows: [
@@ -53,7 +57,7 @@ export async function run() {
         { name: 'rows confirmed', value: report.confirmed, unit: `of ${ROWS}`, ok: report.confirmed === ROWS },
         { name: 'orders placed (energy + bandwidth)', value: `${energyOrders} + ${orders.length - energyOrders}`, unit: `(${ROWS} single sends: ${ROWS})` },
         { name: 'energy rented / used', value: `${report.energy.rented} / ${report.energy.used}`, unit: `(${((report.energy.used / report.energy.rented) * 100).toFixed(1)} % used)` },
-        { name: 'total cost', value: trx(report.total_cost_sun), unit: 'TRX' },
+        { name: 'total cost (rental + TRX burnt)', value: trx(report.total_cost_sun), unit: `TRX (${trx(report.rent_cost_sun)} rental + ${trx(burntEnergy)} burnt for energy + ${trx(burntBandwidth)} for bandwidth)` },
         { name: `${ROWS} single transfers.send`, value: trx(plan?.single_sends_cost_sun ?? 0), unit: 'TRX', baseline: trx(report.total_cost_sun), ratio: (plan?.single_sends_cost_sun ?? 0) / report.total_cost_sun },
         { name: 'burning TRX', value: trx(report.burn_cost_sun), unit: 'TRX', baseline: trx(report.total_cost_sun), ratio: report.burn_cost_sun / report.total_cost_sun },
         { name: 'journal size', value: statSync(journal).size / 1024, unit: `KiB (${(statSync(journal).size / ROWS).toFixed(0)} B per row)` },

@@ -21,6 +21,9 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Lock files held by this process: a second runner in the same process is refused too. */
+const held = new Set<string>();
+
 /** Take `<path>.lock` for this process, or refuse (JOURNAL_LOCKED) while another live runner holds it. */
 function lock(path: string): string {
   const file = `${path}.lock`;
@@ -30,6 +33,7 @@ function lock(path: string): string {
       writeSync(fd, `${process.pid}\n`);
       fsyncSync(fd);
       closeSync(fd);
+      held.add(file);
       return file;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
@@ -39,7 +43,7 @@ function lock(path: string): string {
       } catch {
         continue; // removed meanwhile
       }
-      if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
+      if (Number.isSafeInteger(pid) && pid > 0 && (pid === process.pid ? held.has(file) : alive(pid))) {
         throw new TrxRentError({
           code: 'JOURNAL_LOCKED',
           message: `Another runner (pid ${pid}) is using the journal ${path}; two runners on one journal could pay twice. Wait for it or stop it.`,
@@ -103,6 +107,7 @@ export class FileJournal extends MemoryJournal {
       journal.#handle = await open(path, 'a', 0o600);
       return journal;
     } catch (error) {
+      held.delete(lockFile);
       unlinkSync(lockFile);
       throw error;
     }
@@ -144,6 +149,7 @@ export class FileJournal extends MemoryJournal {
     await this.#flushing;
     await this.#handle?.close();
     this.#handle = undefined;
+    held.delete(this.#lock);
     try {
       unlinkSync(this.#lock);
     } catch {

@@ -13,6 +13,8 @@ export type JournalEntry =
   | { type: 'estimated'; id: string; energy: number; bandwidth: number; holder: boolean }
   | { type: 'order'; key: string; state: 'placing' | 'filled' | 'failed'; resource: 'ENERGY' | 'BANDWIDTH'; amount: number; order_id?: string; cost_sun?: number; reason?: string; at: number }
   | { type: 'record'; record: TransferRecord }
+  /** The record of `key` got its broadcast_at (written instead of the whole record again). */
+  | { type: 'broadcast'; key: string; tx_id: string; at: number }
   | { type: 'delete'; key: string; reason: string }
   | { type: 'confirmed'; id: string; tx_id: string; block: number; energy_used: number; fee_sun: number; at: number }
   | { type: 'failed'; id: string; reason: string; tx_id?: string; at: number }
@@ -66,6 +68,12 @@ export class MemoryJournal implements PayoutJournal {
   }
 
   async put(record: TransferRecord): Promise<void> {
+    const had = this.#records.get(record.key);
+    // Marking the broadcast is the common second write: a short line instead of the transaction again.
+    if (had && had.tx_id === record.tx_id && had.broadcast_at === undefined && record.broadcast_at !== undefined && JSON.stringify({ ...had, broadcast_at: record.broadcast_at }) === JSON.stringify(record)) {
+      await this.append({ type: 'broadcast', key: record.key, tx_id: record.tx_id, at: record.broadcast_at });
+      return;
+    }
     await this.append({ type: 'record', record });
   }
 
@@ -76,6 +84,10 @@ export class MemoryJournal implements PayoutJournal {
   #apply(entry: JournalEntry): void {
     this.#entries.push(entry);
     if (entry.type === 'record') this.#records.set(entry.record.key, entry.record);
+    else if (entry.type === 'broadcast') {
+      const had = this.#records.get(entry.key);
+      if (had && had.tx_id === entry.tx_id) this.#records.set(entry.key, { ...had, broadcast_at: entry.at });
+    }
     else if (entry.type === 'delete') this.#records.delete(entry.key);
   }
 }
