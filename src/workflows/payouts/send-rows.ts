@@ -193,6 +193,9 @@ export async function send(ctx: SendContext): Promise<void> {
         const r = receipt?.receipt;
         if (status.state === 'confirmed') {
           const used = r?.energy_usage_total || (r?.energy_usage ?? 0) + (r?.origin_energy_usage ?? 0);
+          // Burnt for energy: the node has less than counted (a delegation taken back, another
+          // spender on the wallet). Count afresh from the node before the next row.
+          if ((r?.energy_fee ?? 0) > 0) left = -1;
           await journal.append({ type: 'confirmed', id: row.id, tx_id: record.tx_id, block: status.block ?? 0, energy_used: used, fee_sun: receipt?.fee ?? 0, at: clock.now() });
           done.confirmed++;
           emit({ event: 'confirmed', id: row.id, tx_id: record.tx_id, block: status.block ?? 0 });
