@@ -223,8 +223,10 @@ export class PayoutRun {
       this.#check();
       this.#emit({ event: 'order', state: 'placing', key: o.key, resource: o.resource, amount: o.amount });
       const created = await orders.create({ resource_type: o.resource, amount: o.amount, duration_sec: plan.duration_sec, target_address: from }, { idempotencyKey: o.key });
-      const done = await orders.waitFor(created.id, { timeoutMs: 600_000, pollIntervalMs: 250, maxPollIntervalMs: 2_000 }).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+      const done = await orders.waitFor(created.id, { timeoutMs: 600_000, pollIntervalMs: 250, maxPollIntervalMs: 2_000, signal: this.#stop.signal }).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
       if (done instanceof Error) {
+        // Stopped while waiting: the order stands; the resume waits for it under the same key.
+        if (this.#stop.signal.aborted) throw this.#stop.signal.reason;
         const reason = done.message;
         await journal.append({ type: 'order', key: o.key, state: 'failed', resource: o.resource, amount: o.amount, order_id: created.id, reason, at: clock.now() });
         this.#emit({ event: 'order', state: 'failed', key: o.key, resource: o.resource, amount: o.amount, order_id: created.id });
