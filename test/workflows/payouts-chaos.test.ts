@@ -85,12 +85,14 @@ describe('payouts under chaos', { timeout: 90_000 }, () => {
     const args = ['send', 'usdt', '--batch', csv, '--key-file', keyFile, '--yes', '--json', '--concurrency', '8'];
     const random = rng(SEED);
     const kills: Run[] = [];
-    // Kill points: every other one a number of NDJSON events (1 to 60: the rows' sign, broadcast,
-    // confirm and progress events, so most fall while rows are in flight), the others a time
-    // (0.3 to 1.5 s after the start: loading, reading the journal, estimating, ordering, sending).
+    // Kill points: every other one a number of NDJSON events (1 to 40: the rows' sign, broadcast,
+    // confirm and progress events, about four a row, so most fall while rows are in flight), the
+    // others a time (0.15 to 0.9 s after the start: loading, reading the journal, estimating,
+    // ordering, sending), and never later than 40 events, so ten kills fall within the batch
+    // however fast the machine is.
     const started = Date.now();
     for (let i = 0; i < 10; i++) {
-      const kill = i % 2 === 0 ? { lines: 1 + Math.floor(random() * 60), ms: 20_000 } : { lines: Infinity, ms: 300 + Math.floor(random() * 1_200) };
+      const kill = i % 2 === 0 ? { lines: 1 + Math.floor(random() * 40), ms: 20_000 } : { lines: 40, ms: 150 + Math.floor(random() * 750) };
       kills.push(await runner(args, env, kill));
     }
     // Killed, not finished (a run that ended by itself before its kill point would prove less).

@@ -72,7 +72,7 @@ export function txBandwidth(rawDataHex: string): number {
 const word = (hex: string) => hex.padStart(64, '0');
 
 /** Estimate every row on the node (bounded concurrency), reading the sender's token balances first. */
-export async function estimateRows(deps: PayoutDeps, from: string, rows: readonly PayoutRow[], options: { concurrency?: number; signal?: AbortSignal; onProgress?: (done: number) => void } = {}): Promise<RowEstimate[]> {
+export async function estimateRows(deps: PayoutDeps, from: string, rows: readonly PayoutRow[], options: { concurrency?: number; signal?: AbortSignal; onProgress?: (done: number) => void; onRow?: (estimate: RowEstimate) => Promise<void> } = {}): Promise<RowEstimate[]> {
   const { node, clock } = deps;
   const signal = options.signal;
   // A node simulates a transfer beyond the sender's balance as a revert: say so for the batch.
@@ -113,6 +113,7 @@ export async function estimateRows(deps: PayoutDeps, from: string, rows: readonl
       const unsigned = tx.buildTrc20Transfer({ from, contract: r.contract, to: r.to, amount: BigInt(r.amount_atomic), refBlock: { number: block.number, hash: block.id }, now: clock.now(), feeLimitSun: 100_000_000 });
       const held = /^[0-9a-fA-F]{1,64}$/.test(balance.constant_result?.[0] ?? '') ? BigInt(`0x${balance.constant_result![0]}`) : 0n;
       out[i] = { id: r.id, energy, bandwidth: txBandwidth(unsigned.raw_data_hex), holder: held > 0n };
+      await options.onRow?.(out[i]!);
       if (++finished % 25 === 0) options.onProgress?.(finished);
     },
     signal,

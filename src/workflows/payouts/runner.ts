@@ -82,11 +82,15 @@ export class PayoutRun {
     const todo = rows.filter((r) => !this.#estimates.has(r.id) && !this.#final(r.id));
     if (todo.length) {
       const before = rows.length - todo.length;
-      const estimated = await estimateRows(this.#deps, from, todo, { signal: this.#stop.signal, onProgress: (done) => this.#emit({ event: 'estimated', done: before + done, total: rows.length }) });
-      for (const e of estimated) {
-        await journal.append({ type: 'estimated', ...e });
-        this.#estimates.set(e.id, e);
-      }
+      // Each estimate is journaled as it comes: a crash mid-estimation resumes with the rest.
+      await estimateRows(this.#deps, from, todo, {
+        signal: this.#stop.signal,
+        onProgress: (done) => this.#emit({ event: 'estimated', done: before + done, total: rows.length }),
+        onRow: async (e) => {
+          await journal.append({ type: 'estimated', ...e });
+          this.#estimates.set(e.id, e);
+        },
+      });
     }
     this.#emit({ event: 'estimated', done: rows.length, total: rows.length });
     this.#plan = await this.#planRental(from, rows, margin);
