@@ -7,7 +7,8 @@ import { Keys } from './resources/keys.js';
 import { Orders } from './resources/orders.js';
 import { Prices } from './resources/prices.js';
 import { Transactions } from './resources/transactions.js';
-import { ChainAccess, ChainResources, Transfers } from './tron/facade.js';
+import { ChainAccess, ChainResources } from './tron/facade.js';
+import { PayoutTransfers } from './transfers.js';
 import type { TransferStore } from './tron/identity.js';
 import { Webhooks } from './resources/webhooks.js';
 import { Withdrawals } from './resources/withdrawals.js';
@@ -60,7 +61,7 @@ export class TrxRent {
   readonly webhooks: Webhooks;
   readonly transactions: Transactions;
   /** TRC-20 transfers with the energy rented: `estimate` and `send`. */
-  readonly transfers: Transfers;
+  readonly transfers: PayoutTransfers;
   /** What an address can spend on chain, and `ensure` (rent exactly the deficit). */
   readonly resources: ChainResources;
 
@@ -85,8 +86,8 @@ export class TrxRent {
       headers: options.tronNodeHeaders,
       clock: this.http.clock,
     }, options.transferStore);
-    this.transfers = new Transfers(chain);
     this.resources = new ChainResources(chain);
+    this.transfers = new PayoutTransfers(chain, this);
   }
 }
 

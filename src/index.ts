@@ -17,6 +17,22 @@ export type { Webhooks } from './resources/webhooks.js';
 export type { Transactions } from './resources/transactions.js';
 export type { BroadcastRequest, BroadcastResponse } from './schemas/transactions.js';
 export type { Transfers, ChainResources } from './tron/facade.js';
+export type { PayoutTransfers, PayoutClient } from './transfers.js';
+// Payouts (loaded by client.transfers.sendMany / batch on first use): types only here.
+export type {
+  Payout,
+  PayoutRow,
+  PayoutRun,
+  PayoutPlan,
+  PlannedOrder,
+  PayoutReport,
+  PayoutReportRow,
+  PayoutEvent,
+  PayoutJournal,
+  JournalEntry,
+  RowProblem,
+  SendManyOptions,
+} from './workflows/payouts/index.js';
 export type {
   EstimateTransferParams,
   TransferEstimate,

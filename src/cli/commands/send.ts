@@ -7,8 +7,9 @@ import { formatDuration, groupDigits, sunAndTrx } from '../format.js';
 import { parseAddress, parseDuration, parseIdempotencyKey, parseTrx } from '../parse.js';
 import { ENV, isHexKey, readSecretFile } from '../settings.js';
 import type { CommandModule } from '../types.js';
+import { type BatchOptions, registerBatchOptions } from './send-batch.js';
 
-interface SendOptions {
+interface SendOptions extends BatchOptions {
   to?: string;
   amount?: string;
   keyFile?: string;
@@ -30,7 +31,7 @@ const command: CommandModule = {
     'broadcasts it through the service (its broadcast endpoint, `client.transactions.broadcast`) and waits for the receipt. The key comes ' +
     `from --key-file, ${ENV.privateKey} or a hidden prompt, never from the command line.`,
   register(cmd: Command) {
-    cmd
+    registerBatchOptions(cmd)
       .usage('<token> --to ADDRESS --amount N [--key-file FILE] [--duration 1h] [--max-cost TRX] [--yes] [--json]')
       .argument('<token>', 'usdt, usdc, usdd, or a TRC-20 contract address')
       .option('-t, --to <address>', 'recipient')
@@ -204,6 +205,7 @@ function stopped(ctx: Context, error: unknown, token: string, opts: SendOptions,
 }
 
 async function runSend(ctx: Context, { args: [token], opts }: { args: [string]; opts: SendOptions }) {
+  if (opts.batch) return (await import('./send-batch.js')).runSendBatch(ctx, token, opts, senderKey);
   if (!opts.to) throw new UsageError('missing --to ADDRESS', 'e.g. --to TXYZ…', 'MISSING_ARGUMENT');
   if (!opts.amount) throw new UsageError('missing --amount', 'e.g. --amount 10', 'MISSING_ARGUMENT');
   const to = await parseAddress(opts.to, '--to');

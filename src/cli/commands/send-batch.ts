@@ -1,0 +1,190 @@
+/**
+ * `trx-rent send usdt --batch payouts.csv`: many transfers with one rental (the payout workflow,
+ * `src/workflows/payouts/`). Checks every row first (all bad rows reported, nothing spent),
+ * shows the plan (rows, energy, what renting costs, what burning would, the saving) and asks,
+ * then runs with a progress bar (or NDJSON events with --json). Ctrl+C stops cleanly and prints
+ * the exact command that resumes; the same command after a crash resumes from the journal.
+ * @module
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import type { PayoutEvent, PayoutPlan, PayoutReport } from '../../workflows/payouts/index.js';
+import type { Context } from '../context.js';
+import { CliError, InterruptedError, UsageError } from '../errors.js';
+import { formatDuration, groupDigits, sunAndTrx } from '../format.js';
+import { parseDuration, parseTrx } from '../parse.js';
+
+/** The options `send` takes for a batch (besides --key-file, --duration, --max-cost, --node). */
+export interface BatchOptions {
+  batch?: string;
+  journal?: string;
+  resume?: boolean;
+  report?: string;
+  margin?: string;
+  concurrency?: string;
+  allowBurn?: boolean;
+  allowDuplicates?: boolean;
+}
+
+/** Declare the batch options on `send`. */
+export function registerBatchOptions(cmd: Command): Command {
+  return cmd
+    .option('--batch <file>', 'send to many recipients with one rental: a CSV (to,amount[,id]) or JSON-lines file')
+    .option('--journal <file>', 'the batch journal (default: beside the batch file, <file>.journal); the same command resumes from it')
+    .option('--resume', 'go on with a stopped or crashed batch (its journal must exist)')
+    .option('--report <file>', 'write the report (row, to, amount, tx id, status, energy, cost) as CSV, or JSON for a .json name')
+    .option('--margin <percent>', 'energy rented beyond the estimates, percent', '10')
+    .option('--concurrency <n>', 'rows in flight at once', '8')
+    .option('--allow-burn', 'when energy runs short mid-batch, burn TRX instead of renting more')
+    .option('--allow-duplicates', 'accept two rows paying the same amount to the same address');
+}
+
+const quote = (s: string) => (/^[\w./:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+function bar(done: number, total: number, width = 24): string {
+  const filled = total ? Math.round((done / total) * width) : width;
+  return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total}`;
+}
+
+function renderPlan(p: PayoutPlan): string {
+  const totals = p.totals.map((t) => `${t.amount} ${t.token}`).join(', ');
+  const lines = [
+    `Batch ${p.batch_key}: ${p.rows} rows, ${totals} from ${p.from}`,
+    `  recipients  ${p.holders} holding the token, ${p.empty_recipients} empty (about twice the energy)`,
+    `  energy      needs ${groupDigits(String(p.energy.needed))} (+${p.energy.margin_pct} % margin: ${groupDigits(String(p.energy.with_margin))}), has ${groupDigits(String(p.energy.available))}`,
+    `  bandwidth   needs ${groupDigits(String(p.bandwidth.needed))}, has ${groupDigits(String(p.bandwidth.available))}`,
+    `  renting     ${p.orders.length} order${p.orders.length === 1 ? '' : 's'} for ${formatDuration(p.duration_sec)}: ${p.orders.map((o) => `${groupDigits(String(o.amount))} ${o.resource.toLowerCase()} (${o.provider})`).join(', ') || 'nothing'}: ${sunAndTrx(p.rent_cost_sun)}`,
+  ];
+  if (p.energy.deferred) lines.push(`              ${groupDigits(String(p.energy.deferred))} more energy than the providers have now: rented mid-batch as needed`);
+  lines.push(`  burning     ${sunAndTrx(p.burn_cost_sun)} instead`, `  one by one  ${sunAndTrx(p.single_sends_cost_sun)} as ${p.rows} single sends`, `  saving      ${sunAndTrx(p.saving_sun)} against burning`);
+  return `${lines.join('\n')}\n`;
+}
+
+function renderReport(r: PayoutReport, written?: string): string {
+  const lines = [
+    `${r.complete ? '✓' : '…'} ${r.confirmed} confirmed, ${r.failed} failed, ${r.pending} pending of ${r.rows.length} (batch ${r.batch_key})`,
+    `  orders      ${r.orders.filter((o) => o.state === 'filled').length} filled: ${groupDigits(String(r.energy.rented))} energy rented, ${groupDigits(String(r.energy.used))} used`,
+    `  cost        ${sunAndTrx(r.total_cost_sun)} (rental ${sunAndTrx(r.rent_cost_sun)}, burnt ${sunAndTrx(r.burned_sun)}); burning instead: ${sunAndTrx(r.burn_cost_sun)}`,
+    `  journal     ${r.journal ?? '(memory)'} (${groupDigits(String(r.journal_bytes))} bytes)`,
+  ];
+  for (const f of r.rows.filter((x) => x.status === 'failed').slice(0, 10)) lines.push(`  failed      row ${f.id} to ${f.to}: ${f.reason ?? ''}`);
+  if (written) lines.push(`  report      ${written}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function reportText(r: PayoutReport, json: boolean): string {
+  if (json) return `${JSON.stringify(r, null, 2)}\n`;
+  const esc = (v: unknown) => (v === undefined ? '' : /[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
+  const rows = r.rows.map((x) => [x.id, x.to, x.amount, x.token, x.tx_id, x.status, x.energy_used, x.cost_sun, x.reason].map(esc).join(','));
+  return `row,to,amount,token,tx_id,status,energy,cost_sun,reason\n${rows.join('\n')}\n`;
+}
+
+/** The batch flow of `send <token> --batch FILE`. */
+export async function runSendBatch(
+  ctx: Context,
+  token: string,
+  opts: BatchOptions & { keyFile?: string; duration: string; maxCost?: string; node?: string },
+  senderKey: (ctx: Context, keyFile: string | undefined) => Promise<string>,
+): Promise<void> {
+  const file = opts.batch!;
+  if (!existsSync(file)) throw new UsageError(`--batch ${file}: no such file`);
+  const journal = opts.journal ?? `${file}.journal`;
+  if (opts.resume && !existsSync(journal)) throw new UsageError(`--resume: no journal at ${journal}`, 'pass --journal FILE, or start the batch without --resume');
+  const margin = Number(opts.margin ?? '10');
+  const concurrency = Number(opts.concurrency ?? '8');
+  if (!Number.isFinite(margin) || margin < 0 || margin > 200) throw new UsageError('--margin must be a percentage from 0 to 200');
+  if (!Number.isSafeInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new UsageError('--concurrency must be a whole number from 1 to 64');
+  const duration = parseDuration(opts.duration);
+  const maxCostSun = opts.maxCost ? parseTrx(opts.maxCost, '--max-cost') : undefined;
+  const payoutsModule = await import('../../workflows/payouts/index.js');
+  const { payouts, where } = payoutsModule.parsePayouts(readFileSync(file, 'utf8'));
+  // Every bad row, before the key is even asked for: nothing is spent on a bad file.
+  payoutsModule.checkPayouts(payouts, { token, allowDuplicates: opts.allowDuplicates }, where);
+  const privateKey = await senderKey(ctx, opts.keyFile);
+  const client = await ctx.client();
+  const { resources } = await ctx.chain(opts.node);
+  const [orders, prices, transactions] = await Promise.all([client.get('orders'), client.get('prices'), client.get('transactions')]);
+  const deps = { orders, prices, transactions, resources, node: await resources.node(), clock: client.http.clock };
+  const out = ctx.out;
+  const resume = [
+    'trx-rent send',
+    quote(token),
+    '--batch',
+    quote(file),
+    '--journal',
+    quote(journal),
+    ...(opts.keyFile ? ['--key-file', quote(opts.keyFile)] : []),
+    ...(opts.node ? ['--node', quote(opts.node)] : []),
+    '--resume',
+    '--yes',
+  ].join(' ');
+
+  let bar_: ReturnType<typeof out.spinner> | undefined;
+  const onEvent = (e: PayoutEvent) => {
+    if (out.json) return out.line(e.event === 'planned' ? { event: 'planned', plan: e.plan } : e);
+    if (e.event === 'progress') bar_?.update(`${bar(e.confirmed + e.failed, e.total)} confirmed${e.failed ? ` (${e.failed} failed)` : ''}`);
+    else if (e.event === 'order' && e.state === 'placing') bar_?.update(`Renting ${groupDigits(String(e.amount))} ${e.resource.toLowerCase()}…`);
+    else if (e.event === 'delegated') bar_?.update(`${groupDigits(String(e.energy))} energy on the node; sending…`);
+  };
+  const run = new payoutsModule.PayoutRun(
+    deps,
+    payouts,
+    {
+      signer: { privateKey },
+      token,
+      journal,
+      marginPct: margin,
+      duration,
+      concurrency,
+      maxCostSun,
+      allowBurn: opts.allowBurn,
+      allowDuplicates: opts.allowDuplicates,
+      onEvent,
+      confirm: async (plan) => {
+        ctx.spending = { sun: plan.rent_cost_sun, currency: 'TRX' };
+        out.print(renderPlan(plan));
+        await ctx.confirm(`Pay ${plan.rows} rows for about ${sunAndTrx(plan.rent_cost_sun)} of rental (burning: ${sunAndTrx(plan.burn_cost_sun)})?`, 'send the batch');
+        bar_ = out.spinner('Renting…');
+        return true;
+      },
+    },
+    where,
+  );
+
+  // Ctrl+C (or SIGTERM): nothing new is ordered or signed; rows in flight stay in the journal.
+  const watching = new AbortController();
+  let interrupted: string | undefined;
+  void ctx.untilSignal(watching.signal).then((signal) => {
+    interrupted = signal;
+    run.stop();
+  }, () => undefined);
+  let report: PayoutReport;
+  try {
+    if (!bar_ && !out.json) bar_ = out.spinner(opts.resume ? 'Resuming…' : 'Checking the rows…');
+    report = await run.start();
+  } catch (error) {
+    bar_?.stop();
+    if (interrupted) throw new InterruptedError(`Interrupted (${interrupted === 'SIGTERM' ? 'SIGTERM' : 'Ctrl+C'}): the batch stopped; its journal is ${journal}.`, { signal: interrupted, resume, details: { journal } });
+    if ((error as { code?: string }).code === 'JOURNAL_LOCKED') throw new CliError('JOURNAL_LOCKED', (error as Error).message, { hint: 'one runner per journal' });
+    throw error;
+  } finally {
+    watching.abort();
+  }
+  bar_?.stop();
+  let written: string | undefined;
+  if (opts.report) {
+    writeFileSync(opts.report, reportText(report, opts.report.endsWith('.json')));
+    written = opts.report;
+  }
+  if (interrupted || !report.complete) {
+    out.print(renderReport(report, written));
+    const pending = report.rows.length - report.confirmed - report.failed;
+    if (!interrupted) throw new CliError('BATCH_INCOMPLETE', `${pending} rows are not final yet (their outcome is unknown until they land or expire); nothing is paid twice on resume.`, { hint: `resume with: ${resume}` });
+    throw new InterruptedError(`Interrupted (${interrupted === 'SIGTERM' ? 'SIGTERM' : 'Ctrl+C'}): ${report.confirmed} of ${report.rows.length} rows confirmed, ${pending} left; nothing is paid twice on resume.`, {
+      signal: interrupted,
+      resume,
+      details: { journal, confirmed: report.confirmed, pending },
+    });
+  }
+  if (!out.json) out.print(renderReport(report, written));
+}

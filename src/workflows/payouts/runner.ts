@@ -1,0 +1,279 @@
+/**
+ * The payout run: plan (check and estimate every row), rent the batch's energy and bandwidth in
+ * a handful of orders, wait for the delegation, then sign, broadcast and land the rows with
+ * bounded concurrency, topping up (`resources.ensure`) if energy runs short. Every step is
+ * journaled before it is taken; `resume` reads the journal and never signs a second transaction
+ * for a row whose first may still land (the transfer identity's `landTransfer` re-broadcasts the
+ * same bytes until the receipt, or until the solidified block passes the expiration).
+ * @module
+ */
+import { TrxRentError } from '../../errors/index.js';
+import type { TransferSigner } from '../../tron/engine.js';
+import { pollUntil } from '../../utils/clock.js';
+import type { PayoutDeps } from './deps.js';
+import type { TransferRecord } from './identity-types.js';
+import { type JournalEntry, MemoryJournal, type PayoutJournal } from './journal.js';
+import { type PayoutPlan, type RowEstimate, estimateRows, planOrders } from './plan.js';
+import { type Payout, type PayoutRow, checkPayouts } from './rows.js';
+import { batchKeyOf, buildReport } from './report.js';
+import type { PayoutEvent, PayoutReport, SendManyOptions } from './types.js';
+import { type RowSigner, rowSigner } from './sign.js';
+
+type OrderEntry = Extract<JournalEntry, { type: 'order' }>;
+
+/** A payout batch that can be started, stopped and resumed (after a crash too: same rows, same journal). */
+export class PayoutRun {
+  readonly #deps: PayoutDeps;
+  readonly #payouts: readonly Payout[];
+  readonly #where: readonly string[] | undefined;
+  readonly #options: SendManyOptions;
+  readonly #stop = new AbortController();
+  #journal: PayoutJournal | undefined;
+  #signer: RowSigner | undefined;
+  #rows: PayoutRow[] | undefined;
+  #estimates = new Map<string, RowEstimate>();
+  #plan: PayoutPlan | undefined;
+  #key = '';
+  #running = false;
+
+  /** `where`: per payout, where it came from (`line 4`) for messages. */
+  constructor(deps: PayoutDeps, payouts: readonly Payout[], options: SendManyOptions, where?: readonly string[]) {
+    this.#deps = deps;
+    this.#payouts = payouts;
+    this.#options = options;
+    this.#where = where;
+    options.signal?.addEventListener('abort', () => this.stop(), { once: true });
+  }
+
+  /** The batch's key (after {@link plan}). */
+  get batchKey(): string {
+    return this.#key;
+  }
+
+  #emit(event: PayoutEvent): void {
+    try {
+      this.#options.onEvent?.(event);
+    } catch {
+      // a display's failure must not stop payments half-way
+    }
+  }
+
+  /** Check the rows, open the journal, estimate what is not estimated yet, and plan the rental. Spends nothing. */
+  async plan(): Promise<PayoutPlan> {
+    if (this.#plan) return this.#plan;
+    const o = this.#options;
+    this.#signer ??= await rowSigner(o.signer);
+    const from = this.#signer.from;
+    const rows = (this.#rows = checkPayouts(this.#payouts, { token: o.token, allowDuplicates: o.allowDuplicates, from }, this.#where));
+    const { key, hash } = batchKeyOf(from, rows, o.batchKey);
+    this.#key = key;
+    const journal = (this.#journal ??= typeof o.journal === 'string' ? await (await import('./file-journal.js')).openFileJournal(o.journal) : (o.journal ?? new MemoryJournal()));
+    const margin = o.marginPct ?? 10;
+    const head = journal.entries().find((e) => e.type === 'batch');
+    if (head && (head.rows_hash !== hash || head.from !== from || head.key !== key)) {
+      throw new TrxRentError({
+        code: 'JOURNAL_MISMATCH',
+        message: `The journal holds another batch (${head.key}, ${head.rows} rows from ${head.from}); use the same rows and sender, or another journal`,
+        details: { field: 'journal', batch_key: head.key },
+      });
+    }
+    if (!head) await journal.append({ type: 'batch', key, from, rows_hash: hash, rows: rows.length, margin_pct: margin, at: this.#deps.clock.now() });
+    for (const e of journal.entries()) if (e.type === 'estimated') this.#estimates.set(e.id, e);
+    const todo = rows.filter((r) => !this.#estimates.has(r.id) && !this.#final(r.id));
+    if (todo.length) {
+      const before = rows.length - todo.length;
+      // Each estimate is journaled as it comes: a crash mid-estimation resumes with the rest.
+      await estimateRows(this.#deps, from, todo, {
+        signal: this.#stop.signal,
+        onProgress: (done) => this.#emit({ event: 'estimated', done: before + done, total: rows.length }),
+        onRow: async (e) => {
+          await journal.append({ type: 'estimated', ...e });
+          this.#estimates.set(e.id, e);
+        },
+      });
+    }
+    this.#emit({ event: 'estimated', done: rows.length, total: rows.length });
+    this.#plan = await this.#planRental(from, rows, margin);
+    this.#emit({ event: 'planned', plan: this.#plan });
+    return this.#plan;
+  }
+
+  #final(id: string): boolean {
+    return (this.#journal?.entries() ?? []).some((e) => (e.type === 'confirmed' || e.type === 'failed') && e.id === id);
+  }
+
+  async #planRental(from: string, rows: PayoutRow[], margin: number): Promise<PayoutPlan> {
+    const { node, resources } = this.#deps;
+    const duration = this.#options.duration ?? 3600;
+    const open = rows.filter((r) => !this.#final(r.id));
+    const est = open.map((r) => this.#estimates.get(r.id)!);
+    const needed = est.reduce((s, e) => s + e.energy, 0);
+    const bandwidth = est.reduce((s, e) => s + e.bandwidth, 0);
+    const withMargin = Math.ceil((needed * (100 + margin)) / 100);
+    const [have, params] = await Promise.all([resources.read(from), node.getChainParameters()]);
+    const fees = { energy_sun: params.get('getEnergyFee') ?? 0, bandwidth_sun: params.get('getTransactionFee') ?? 0 };
+    // Orders already journaled (a resume) are the rental: what they lack, top-ups buy.
+    const rented = this.#orders().length > 0;
+    const energyToRent = rented ? 0 : Math.max(0, withMargin - have.energy);
+    const bwWanted = Math.ceil((bandwidth * (100 + margin)) / 100);
+    const bwToRent = rented || bwWanted - have.bandwidth < 1_000 ? 0 : bwWanted - have.bandwidth;
+    const orders = [...(await planOrders(this.#deps, 'ENERGY', energyToRent, duration)), ...(await planOrders(this.#deps, 'BANDWIDTH', bwToRent, duration))];
+    const energyPlanned = orders.filter((q) => q.resource === 'ENERGY').reduce((s, q) => s + q.amount, 0);
+    const rentCost = orders.reduce((s, q) => s + q.cost_sun, 0);
+    // One transfers.send per row: one order each at max(its energy, the minimum), bandwidth burnt.
+    const single = est.length ? await this.#deps.orders.preview({ resource: 'ENERGY', amount: 65_000, duration }) : undefined;
+    const unit = Number(single?.best?.price_sun ?? 0);
+    const singles = est.reduce((s, e) => s + Math.ceil(Math.max(e.energy, 65_000) * unit) + e.bandwidth * fees.bandwidth_sun, 0);
+    const burnCost = needed * fees.energy_sun + bandwidth * fees.bandwidth_sun;
+    const totals = new Map<string, bigint>();
+    for (const r of rows) totals.set(r.symbol, (totals.get(r.symbol) ?? 0n) + BigInt(r.amount_atomic));
+    const { atomicToDecimal } = await import('../../utils/units.js');
+    return {
+      batch_key: this.#key,
+      from,
+      rows: rows.length,
+      holders: est.filter((e) => e.holder).length,
+      empty_recipients: est.filter((e) => !e.holder).length,
+      totals: [...totals].map(([token, atomic]) => ({ token, amount: atomicToDecimal(atomic, rows.find((r) => r.symbol === token)!.decimals) })),
+      fees,
+      energy: { needed, margin_pct: margin, with_margin: withMargin, available: have.energy, to_rent: energyPlanned, deferred: Math.max(0, energyToRent - energyPlanned) },
+      bandwidth: { needed: bandwidth, available: have.bandwidth, to_rent: orders.filter((q) => q.resource === 'BANDWIDTH').reduce((s, q) => s + q.amount, 0) },
+      duration_sec: duration,
+      orders,
+      rent_cost_sun: rentCost,
+      burn_cost_sun: burnCost,
+      single_sends_cost_sun: singles,
+      saving_sun: burnCost - rentCost,
+    };
+  }
+
+  /** The orders journaled so far, by key, latest state. */
+  #orders(): OrderEntry[] {
+    const byKey = new Map<string, OrderEntry>();
+    for (const e of this.#journal?.entries() ?? []) if (e.type === 'order') byKey.set(e.key, { ...byKey.get(e.key), ...e });
+    return [...byKey.values()];
+  }
+
+  /** Run the batch to the end (or until stopped); the journal says where a resume goes on. */
+  async start(): Promise<PayoutReport> {
+    if (this.#running) throw new TrxRentError({ code: 'IN_PROGRESS', message: 'This batch is already running' });
+    this.#running = true;
+    try {
+      const plan = await this.plan();
+      const journal = this.#journal!;
+      const clock = this.#deps.clock;
+      const resuming = journal.entries().some((e) => e.type === 'order' || e.type === 'record' || e.type === 'confirmed');
+      if (!resuming && this.#options.confirm && !(await this.#options.confirm(plan))) {
+        throw new TrxRentError({ code: 'CANCELLED', message: 'Cancelled before anything was ordered or sent' });
+      }
+      const max = this.#options.maxCostSun;
+      if (max !== undefined && plan.rent_cost_sun > max) {
+        throw new TrxRentError({ code: 'SPENDING_CAP_EXCEEDED', message: `Renting for the batch costs ${plan.rent_cost_sun} SUN now, above the cap of ${max} SUN; nothing was ordered`, details: { cost_sun: plan.rent_cost_sun, max_cost_sun: max } });
+      }
+      await journal.append({ type: 'run', state: 'started', at: clock.now() });
+      await this.#rent(plan);
+      await this.#send();
+      const report = await this.report();
+      await journal.append({ type: 'run', state: report.complete ? 'finished' : 'stopped', at: clock.now() });
+      if (this.#stop.signal.aborted) this.#emit({ event: 'stopped', pending: report.pending + report.rows.filter((r) => r.status === 'unsent').length });
+      this.#emit({ event: 'done', report });
+      return report;
+    } finally {
+      this.#running = false;
+      await this.#journal?.close();
+      this.#journal = undefined;
+      this.#plan = undefined;
+    }
+  }
+
+  /** Release the journal (after {@link plan} alone; {@link start} releases it when it ends). */
+  async close(): Promise<void> {
+    if (this.#running) return;
+    await this.#journal?.close();
+    this.#journal = undefined;
+    this.#plan = undefined;
+  }
+
+  /** Go on from the journal (the same as {@link start}: the journal decides what is left). */
+  resume(): Promise<PayoutReport> {
+    return this.start();
+  }
+
+  /** Stop: nothing new is ordered or signed; rows in flight are left pending in the journal. */
+  stop(): void {
+    this.#stop.abort(new TrxRentError({ code: 'CANCELLED', message: 'The payout run was stopped; resume goes on from the journal' }));
+  }
+
+  /** The report from the journal (a finished, stopped or crashed batch). */
+  async report(): Promise<PayoutReport> {
+    const journal = this.#journal;
+    return buildReport(this.#key, this.#signer!.from, this.#rows!, journal?.entries() ?? [], journal?.size() ?? 0, this.#plan?.fees ?? { energy_sun: 0, bandwidth_sun: 0 }, typeof this.#options.journal === 'string' ? this.#options.journal : undefined);
+  }
+
+  /** Place (or, on resume, finish placing with the same keys) the planned orders; wait for the delegation. */
+  async #rent(plan: PayoutPlan): Promise<void> {
+    const journal = this.#journal!;
+    const { clock, orders } = this.#deps;
+    const from = plan.from;
+    if (this.#orders().length === 0) {
+      // Written down before any is placed: a crash in between resumes each with its key.
+      let n = 0;
+      for (const q of plan.orders) {
+        const key = `${this.#key}:${q.resource === 'ENERGY' ? 'energy' : 'bw'}:${++n}`;
+        await journal.append({ type: 'order', key, state: 'placing', resource: q.resource, amount: q.amount, at: clock.now() });
+      }
+    }
+    for (const o of this.#orders().filter((e) => e.state === 'placing')) {
+      this.#check();
+      this.#emit({ event: 'order', state: 'placing', key: o.key, resource: o.resource, amount: o.amount });
+      const created = await orders.create({ resource_type: o.resource, amount: o.amount, duration_sec: plan.duration_sec, target_address: from }, { idempotencyKey: o.key });
+      const done = await orders.waitFor(created.id, { timeoutMs: 600_000, pollIntervalMs: 250, maxPollIntervalMs: 2_000, signal: this.#stop.signal }).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+      if (done instanceof Error) {
+        // Stopped while waiting: the order stands; the resume waits for it under the same key.
+        if (this.#stop.signal.aborted) throw this.#stop.signal.reason;
+        const reason = done.message;
+        await journal.append({ type: 'order', key: o.key, state: 'failed', resource: o.resource, amount: o.amount, order_id: created.id, reason, at: clock.now() });
+        this.#emit({ event: 'order', state: 'failed', key: o.key, resource: o.resource, amount: o.amount, order_id: created.id });
+        throw new TrxRentError({ code: 'ORDER_FAILED', message: `The batch's order ${created.id} did not fill (${reason}); no row was sent`, details: { stage: 'order', transfer_sent: false, order_id: created.id, idempotency_key: o.key }, cause: done });
+      }
+      const cost = Number(done.total_cost_sun ?? 0);
+      await journal.append({ type: 'order', key: o.key, state: 'filled', resource: o.resource, amount: o.amount, order_id: created.id, cost_sun: cost, at: clock.now() });
+      this.#emit({ event: 'order', state: 'filled', key: o.key, resource: o.resource, amount: o.amount, order_id: created.id, cost_sun: cost });
+    }
+    // FILLED is the service's word; the node's is the one the transactions meet.
+    const wanted = Math.min(plan.energy.with_margin, plan.energy.available + plan.energy.to_rent);
+    const after = await pollUntil(
+      async () => {
+        const now = await this.#deps.resources.read(from);
+        return now.energy >= wanted ? { done: true, value: now } : { done: false, last: now };
+      },
+      { timeoutMs: 120_000, clock, signal: this.#stop.signal, intervalMs: 250, maxIntervalMs: 2_000, timeoutMessage: () => `The batch's orders are FILLED but ${from} cannot spend ${wanted} energy on the node yet` },
+    );
+    this.#emit({ event: 'delegated', energy: after.energy, bandwidth: after.bandwidth });
+  }
+
+  #check(): void {
+    if (this.#stop.signal.aborted) throw this.#stop.signal.reason;
+  }
+
+  /** Sign, broadcast and land every open row, `concurrency` at a time. */
+  async #send(): Promise<void> {
+    const { send } = await import('./send-rows.js');
+    await send({
+      deps: this.#deps,
+      journal: this.#journal!,
+      rows: this.#rows!.filter((r) => !this.#final(r.id)),
+      total: this.#rows!.length,
+      estimates: this.#estimates,
+      signer: this.#signer!,
+      key: this.#key,
+      plan: this.#plan!,
+      options: this.#options,
+      stop: this.#stop.signal,
+      emit: (e) => this.#emit(e),
+      confirmedBefore: this.#rows!.length - this.#rows!.filter((r) => !this.#final(r.id)).length,
+    });
+  }
+}
+
+export type { TransferRecord, TransferSigner };

@@ -1,0 +1,99 @@
+/**
+ * The public shapes of a payout batch: options, events, the report.
+ * @module
+ */
+import type { TransferSigner } from '../../tron/engine.js';
+import type { PayoutJournal } from './journal.js';
+import type { PayoutPlan } from './plan.js';
+
+/** Options of `client.transfers.sendMany` / `client.transfers.batch`. */
+export interface SendManyOptions {
+  /** The key (64 hex, used in this process only) or TronWeb instance that signs every row; the sender is its address. */
+  signer: TransferSigner;
+  /** Token of rows that name none. @default 'USDT' */
+  token?: string | undefined;
+  /** Accept two rows paying the same amount of the same token to the same address. @default false */
+  allowDuplicates?: boolean | undefined;
+  /**
+   * The batch's idempotency key: rows are keyed `<batch key>:<row id>`, orders `<batch key>:energy:<n>`.
+   * @default 'pb-' + 16 hex of sha256(sender and rows): the same rows from the same sender resume the same batch
+   */
+  batchKey?: string | undefined;
+  /** The journal: a path (a JSON-lines file, locked while running) or your own {@link PayoutJournal}. @default in memory (nothing survives the process) */
+  journal?: string | PayoutJournal | undefined;
+  /** Energy rented beyond the rows' estimates, in percent. @default 10 */
+  marginPct?: number | undefined;
+  /** Rental duration, seconds. @default 3600 */
+  duration?: number | undefined;
+  /** Rows signed and in flight at once. @default 8 */
+  concurrency?: number | undefined;
+  /** When energy runs short mid-batch, burn TRX for it instead of renting more (ensure). @default false */
+  allowBurn?: boolean | undefined;
+  /** Refuse (SPENDING_CAP_EXCEEDED, nothing ordered) when the rental, top-ups included, would cost more, SUN. */
+  maxCostSun?: number | undefined;
+  /** How long each signed transaction stays valid, ms (nodes accept up to 24 h). @default 600000 */
+  expirationMs?: number | undefined;
+  /** Give up waiting for one row's receipt after this long (the row stays pending; resume goes on). @default 300000 */
+  rowTimeoutMs?: number | undefined;
+  /** Re-broadcast a pending row's same bytes this often. @default 10000 */
+  rebroadcastEveryMs?: number | undefined;
+  /** Called with the plan before anything is spent; false (or a throw) stops: CANCELLED, nothing ordered or sent. */
+  confirm?: ((plan: PayoutPlan) => boolean | Promise<boolean>) | undefined;
+  /** Each step, for progress output (NDJSON in the CLI). */
+  onEvent?: ((event: PayoutEvent) => void) | undefined;
+  /** Stops the run: nothing new is signed or ordered; what is journaled stays resumable. */
+  signal?: AbortSignal | undefined;
+}
+
+/** What a run reports as it goes. */
+export type PayoutEvent =
+  | { event: 'planned'; plan: PayoutPlan }
+  | { event: 'estimated'; done: number; total: number }
+  | { event: 'order'; state: 'placing' | 'filled' | 'failed'; key: string; resource: 'ENERGY' | 'BANDWIDTH'; amount: number; order_id?: string | undefined; cost_sun?: number | undefined }
+  | { event: 'delegated'; energy: number; bandwidth: number }
+  | { event: 'signed'; id: string; tx_id: string; expiration: number }
+  | { event: 'broadcast'; id: string; tx_id: string; again: boolean }
+  | { event: 'confirmed'; id: string; tx_id: string; block: number }
+  | { event: 'failed'; id: string; reason: string; tx_id?: string | undefined }
+  | { event: 'expired'; id: string; tx_id: string }
+  | { event: 'progress'; confirmed: number; failed: number; pending: number; total: number }
+  | { event: 'stopped'; pending: number }
+  | { event: 'done'; report: PayoutReport };
+
+/** One row of the report. */
+export type PayoutReportRow = {
+  id: string;
+  to: string;
+  amount: string;
+  token: string;
+  /** confirmed and failed are final; pending: signed and maybe sent, outcome not yet known; unsent: nothing signed. */
+  status: 'confirmed' | 'failed' | 'pending' | 'unsent';
+  tx_id?: string | undefined;
+  block?: number | undefined;
+  energy_used?: number | undefined;
+  /** Its share of the rental (energy used x the rental's price per unit) plus what it burnt, SUN. */
+  cost_sun?: number | undefined;
+  reason?: string | undefined;
+};
+
+/** What a run did (also after a stop: `complete` false, the pending rows resume). */
+export type PayoutReport = {
+  batch_key: string;
+  from: string;
+  /** The journal's path, for a file journal. */
+  journal?: string | undefined;
+  journal_bytes: number;
+  complete: boolean;
+  rows: PayoutReportRow[];
+  confirmed: number;
+  failed: number;
+  pending: number;
+  orders: Array<{ key: string; order_id?: string | undefined; resource: 'ENERGY' | 'BANDWIDTH'; amount: number; cost_sun?: number | undefined; state: string }>;
+  energy: { rented: number; used: number };
+  rent_cost_sun: number;
+  burned_sun: number;
+  total_cost_sun: number;
+  /** What burning TRX for all the energy used would have cost, plus the bandwidth burnt. */
+  burn_cost_sun: number;
+  saving_sun: number;
+};
