@@ -240,7 +240,9 @@ async function sendLocked(
     to: estimate.to,
     amount: BigInt(estimate.amount_atomic),
     refBlock: { number: block.number, hash: block.id },
-    now: deps.http.clock.now(),
+    // The chain's time, as tronweb does: java-tron holds the expiration to the head block's
+    // timestamp, so a local clock that runs fast or slow cannot make it expired or too far ahead.
+    now: block.timestamp ?? deps.http.clock.now(),
     feeLimitSun: feeLimit,
   });
   const signed = (who.privateKey ? tx.signTransaction(unsigned, who.privateKey) : await who.tronWeb!.trx.sign(unsigned as never)) as typeof unsigned & { signature: string[] };
