@@ -69,7 +69,7 @@ export function explainRule(rule: Rule): string {
           ? `when ${t.address} can spend less than ${t.energy} energy`
           : t.type === 'bandwidth_below'
             ? `when ${t.address} can spend less than ${t.bandwidth} bandwidth`
-            : `${t.minutes_before} min before a ${t.resource.toLowerCase()} rental to ${t.address} ends${t.below_price_sun ? `, if the price is below ${t.below_price_sun} SUN` : ''}`;
+            : `${t.minutes_before} min before ${t.resource === 'ENERGY' ? 'an energy' : 'a bandwidth'} rental to ${t.address} ends${t.below_price_sun ? `, if the price is below ${t.below_price_sun} SUN` : ''}`;
   const a = rule.action;
   const target = targetAddress(rule);
   const what =
