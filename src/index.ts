@@ -47,6 +47,9 @@ export type {
   TransferSigner,
   SendTronWeb,
 } from './tron/engine.js';
+// One identity per transfer: the records a retry lands instead of signing anew (types; the stores are small).
+export type { TransferRecord, TransferStore, TransferState, TransferStatus } from './tron/identity.js';
+export { memoryTransferStore, fileTransferStore } from './tron/identity.js';
 // Types only: the node client loads with the transfer engine, on first use (`client.resources.node()`).
 export type { TronNode, TronNodeOptions, Spendable, NodeCallOptions, AccountResource, NodeAccount, TransactionInfo, BroadcastResult } from './tron/node.js';
 export { ApiPromise, type WithResponse } from './http/api-promise.js';

@@ -8,6 +8,7 @@
  * server's for the run.
  */
 import { Writable } from 'node:stream';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { HttpClient } from '../http/client.js';
 import type { BalanceResource } from '../resources/balance.js';
@@ -20,6 +21,7 @@ import type { Webhooks } from '../resources/webhooks.js';
 import type { Transactions } from '../resources/transactions.js';
 import type { Withdrawals } from '../resources/withdrawals.js';
 import type { ChainResources, Transfers } from '../tron/facade.js';
+import type { TransferStore } from '../tron/identity.js';
 import type { MockServer, MockServerOptions } from '../mock/index.js';
 import { redactText } from '../internal/redact.js';
 import { CancelledError, CliError, EXIT, UsageError, formatReport, reportFor } from './errors.js';
@@ -369,14 +371,29 @@ export class Context {
     const connection = await this.settings(true);
     const url =
       node ?? (this.env[ENV.tronNode]?.trim() || undefined) ?? (connection.baseUrl?.source.kind === 'mock' ? connection.baseUrl.value : undefined);
-    return this.chainFor(client, url);
+    return this.chainFor(client, url, await this.transferStore());
+  }
+
+  /**
+   * Where `send` keeps each signed transfer with its idempotency key: `transfers/` under the
+   * config directory (one 0600 file per key), so a re-run with `--idempotency-key` lands the
+   * transaction signed before instead of signing a new one.
+   */
+  transfersDir(): Promise<string> {
+    return import('./config.js').then((m) => join(this.runtime.configDir || m.defaultConfigDir(), 'transfers'));
+  }
+
+  /** The CLI's file transfer store (see {@link transfersDir}). */
+  async transferStore(): Promise<TransferStore> {
+    const { fileTransferStore } = await import('../tron/identity.js');
+    return fileTransferStore(await this.transfersDir());
   }
 
   /** `transfers` and `resources` on an explicit client and node (the demo's embedded mock). */
-  async chainFor(client: LazyClient, node: string | undefined): Promise<ChainHandles> {
+  async chainFor(client: LazyClient, node: string | undefined, store?: TransferStore): Promise<ChainHandles> {
     const { ChainAccess, ChainResources, Transfers } = await import('../tron/facade.js');
     const { DEFAULT_TRON_NODE } = await import('../tron/node.js');
-    const access = new ChainAccess(client.http, { baseUrl: node, fetch: this.runtime.fetch, ...this.#requestLimits() });
+    const access = new ChainAccess(client.http, { baseUrl: node, fetch: this.runtime.fetch, clock: client.http.clock, ...this.#requestLimits() }, store);
     this.debug(`TRON node ${node ?? DEFAULT_TRON_NODE}`);
     return { transfers: new Transfers(access), resources: new ChainResources(access), node: node ?? DEFAULT_TRON_NODE };
   }

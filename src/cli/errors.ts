@@ -36,6 +36,8 @@ export class CliError extends Error {
   readonly code: string;
   readonly exitCode: number;
   readonly hint: string | undefined;
+  /** What is known at the failure (a send's stage, tx id, order id), shown in the `--json` error line. */
+  details?: Record<string, unknown> | undefined;
   constructor(code: string, message: string, options: { exitCode?: number; hint?: string; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'CliError';
@@ -69,7 +71,7 @@ export class CancelledError extends CliError {
  * command that resumes watching. Exit 130 (143 for SIGTERM).
  */
 export class InterruptedError extends CliError {
-  readonly details: Record<string, unknown>;
+  override details: Record<string, unknown>;
   readonly resume: string | undefined;
   constructor(message: string, options: { signal?: string; resume?: string | undefined; details?: Record<string, unknown> } = {}) {
     super('INTERRUPTED', message, {
@@ -180,7 +182,7 @@ export async function reportFor(error: unknown, hc: HintContext = {}): Promise<E
       message: redactText(error.message),
       exit_code,
       ...(error.hint ? { hint: error.hint } : {}),
-      ...(error instanceof InterruptedError ? { details: error.details } : {}),
+      ...(error instanceof InterruptedError || error.details ? { details: (error as { details?: Record<string, unknown> }).details } : {}),
     };
   }
   if (error instanceof TrxRentError) {

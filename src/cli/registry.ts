@@ -25,6 +25,7 @@ export const REGISTRY: readonly RegistryEntry[] = [
   { name: 'buy', group: 'Trading', summary: 'Rent energy or bandwidth for an address', load: () => import('./commands/buy.js') },
   { name: 'ensure', group: 'Trading', summary: 'Make sure an address can spend N energy: buy only the deficit, wait for the delegation', load: () => import('./commands/ensure.js') },
   { name: 'send', group: 'Trading', summary: 'Send USDT (or another TRC-20) with the energy rented, not burnt', load: () => import('./commands/send.js') },
+  { name: 'tx', group: 'Trading', summary: 'What became of a transfer: confirmed, failed, pending or expired', load: () => import('./commands/tx.js') },
   { name: 'orders', group: 'Trading', summary: 'List, show and wait for orders', load: () => import('./commands/orders.js') },
   { name: 'balance', group: 'Account', summary: 'Available and locked TRX, and USDT', load: () => import('./commands/balance.js') },
   { name: 'history', group: 'Account', summary: 'Fills over a period, or the account summary', load: () => import('./commands/history.js') },

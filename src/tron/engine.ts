@@ -10,17 +10,19 @@
  * core import stays small; signing code (secp256k1) loads only when a transfer is built.
  * @module
  */
-import { TimeoutError, TrxRentError, ValidationError } from '../errors/index.js';
+import { TrxRentError, ValidationError } from '../errors/index.js';
 import type { HttpClient } from '../http/client.js';
-import { sleep } from '../http/retry.js';
 import { KNOWN_TOKENS, NETWORKS } from '../protocol/networks.js';
 import { Orders } from '../resources/orders.js';
-import { Transactions } from '../resources/transactions.js';
 import { LIMITS } from '../schemas/limits.js';
 import type { Order } from '../schemas/orders.js';
 import type { PreviewOption } from '../schemas/prices.js';
 import { isTronAddress, tronAddressToHex } from '../utils/address.js';
+import { pollUntil } from '../utils/clock.js';
 import { atomicToDecimal, decimalToAtomic, trxToSun } from '../utils/units.js';
+import { type Deadline, startDeadline } from './deadline.js';
+import type { TransferStore } from './identity.js';
+import { ENSURE_LOCKS } from './mutex.js';
 import { type Spendable, type TronNode, spendable } from './node.js';
 
 // ---- public shapes ----
@@ -103,7 +105,7 @@ export interface EnsureParams {
   maxCostSun?: number | undefined;
   /** Reused for the order (and `<key>:bw` for a bandwidth order): a retried call never buys twice. */
   idempotencyKey?: string | undefined;
-  /** Give up waiting for the fill and the delegation after this long. @default 120000 */
+  /** The whole call (reads, order, fill, delegation) ends within this long: a TimeoutError after. @default 120000 */
   timeoutMs?: number | undefined;
   signal?: AbortSignal | undefined;
   /** Called with each step, for progress displays. */
@@ -145,8 +147,12 @@ export type ProgressEvent =
   | { step: 'ordered'; order: Order }
   | { step: 'filled'; order: Order }
   | { step: 'delegated'; after: Spendable }
-  | { step: 'signed'; tx_id: string }
+  | { step: 'signed'; tx_id: string; expiration: number }
+  /** The broadcast request is about to leave: from here on the transfer may be sent. */
+  | { step: 'broadcasting'; tx_id: string; expiration: number }
   | { step: 'broadcast'; tx_id: string }
+  /** A retry found this key's transfer signed already: it is landed, never signed anew. */
+  | { step: 'resumed'; tx_id: string; expiration: number }
   | { step: 'confirmed'; tx_id: string; block: number };
 
 /** A TronWeb instance with a default account, as far as `transfers.send` uses one (it signs only). */
@@ -174,14 +180,28 @@ export interface SendTransferParams extends Omit<EstimateTransferParams, 'from'>
   feeLimitSun?: number | undefined;
   /** Skip renting and burn TRX instead (the estimate and report still show the comparison). */
   burn?: boolean | undefined;
-  /** Passed to the order (see {@link EnsureParams.idempotencyKey}). */
+  /**
+   * The transfer's identity: the transaction is signed once and kept with this key (in the
+   * client's `transferStore`) before it is broadcast, and the rental's order uses `<key>:energy`
+   * (`<key>:bw`). A retry with the same key re-broadcasts that same transaction and waits for it
+   * (never signing anew while it may still land), and finds the same order: it neither buys nor
+   * sends twice. Without a key, one is made for the call (a retry is then not covered).
+   */
   idempotencyKey?: string | undefined;
+  /** Where this call keeps its signed transfer (overrides the client's `transferStore`). */
+  transferStore?: TransferStore | undefined;
+  /**
+   * The most fee_limit may be, in SUN, whatever the node's figures imply (the chain's own
+   * getMaxFeeLimit caps it too).
+   * @default 100 TRX (100000000)
+   */
+  maxFeeLimitSun?: number | undefined;
   /**
    * Called with the estimate before anything is spent; return false (or throw) to stop: nothing
    * is ordered or sent (error CANCELLED).
    */
   confirm?: ((estimate: TransferEstimate) => boolean | Promise<boolean>) | undefined;
-  /** Give up waiting (fill, delegation, receipt) after this long. @default 120000 */
+  /** The whole call (estimate, rental, broadcast, receipt) ends within this long. @default 120000 */
   timeoutMs?: number | undefined;
   /** Abort at any step; once aborted nothing more is ordered or broadcast. */
   signal?: AbortSignal | undefined;
@@ -199,7 +219,10 @@ export type SentTransfer = {
   amount_atomic: string;
   /** The receipt (gettransactioninfobyid). */
   receipt: { block: number; result: string; energy_used: number; energy_burned_sun: number; bandwidth_used: number; bandwidth_burned_sun: number; fee_sun: number };
-  estimate: TransferEstimate;
+  /** The estimate made before signing (null when a retry resumed a transfer signed earlier). */
+  estimate: TransferEstimate | null;
+  /** True when this call found the key's transfer signed by an earlier call and landed it. */
+  resumed: boolean;
   /** The rental, or null when the sender had the energy (or `burn` was asked). */
   ensure: EnsureResult | null;
   /** What renting cost, what the network burned, and both together, in SUN. */
@@ -216,33 +239,39 @@ export type SentTransfer = {
 export interface EngineDeps {
   http: HttpClient;
   node: TronNode;
+  /** Where send keeps each signed transfer with its idempotency key. @default a fresh memory store (one call) */
+  store?: TransferStore | undefined;
 }
 
 // ---- helpers ----
 
 const DEFAULT_DURATION_SEC = 3600;
-const DEFAULT_TIMEOUT_MS = 120_000;
+export const DEFAULT_TIMEOUT_MS = 120_000;
 const TRANSFER_SELECTOR = 'transfer(address,uint256)';
 // Bytes a node adds to a transaction's size for its result when charging bandwidth (java-tron MAX_RESULT_SIZE_IN_TX).
 const RESULT_BYTES = 64;
 
-function invalid(field: string, message: string): ValidationError {
+/** A VALIDATION_ERROR naming `field`. */
+export function invalid(field: string, message: string): ValidationError {
   return new ValidationError({ code: 'VALIDATION_ERROR', message: `${field}: ${message}`, details: { field } });
 }
 
-function address(value: unknown, field: string): string {
+/** `value` if it is a base58 TRON address, else a VALIDATION_ERROR naming `field`. */
+export function address(value: unknown, field: string): string {
   if (typeof value !== 'string' || !isTronAddress(value)) throw invalid(field, `not a valid TRON address: ${String(value)}`);
   return value;
 }
 
-function positiveInt(value: unknown, field: string, allowZero = false): number {
+/** `value` if it is a safe whole number above 0 (or 0 with `allowZero`), else a VALIDATION_ERROR. */
+export function positiveInt(value: unknown, field: string, allowZero = false): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < (allowZero ? 0 : 1)) {
     throw invalid(field, `must be a ${allowZero ? 'non-negative' : 'positive'} whole number, not ${String(value)}`);
   }
   return value;
 }
 
-function optionalSun(value: unknown, field: string): number | undefined {
+/** An optional SUN amount: undefined, or a safe whole number of at least 0. */
+export function optionalSun(value: unknown, field: string): number | undefined {
   if (value === undefined) return undefined;
   return positiveInt(value, field, true);
 }
@@ -266,23 +295,25 @@ export function optionCost(option: PreviewOption, amount: number): number {
 }
 
 /** The default fee_limit: the burn cost of the energy the transfer needs, plus 10 %. */
-function defaultFeeLimit(energy: number, energyFeeSun: number): number {
+export function defaultFeeLimit(energy: number, energyFeeSun: number): number {
   return Math.ceil(energy * energyFeeSun * 1.1);
 }
 
-function checkAbort(signal: AbortSignal | undefined): void {
+/** Throw the signal's reason (or CANCELLED) once it has aborted. */
+export function checkAbort(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw signal.reason ?? new TrxRentError({ code: 'CANCELLED', message: 'Cancelled' });
 }
 
 /** Serialized size of a signed transaction (raw_data + one 65-byte signature) plus the result bytes nodes charge. */
-function bandwidthOf(rawDataHex: string): number {
+export function bandwidthOf(rawDataHex: string): number {
   const raw = rawDataHex.length / 2;
   let lenBytes = 1;
   for (let n = raw; n >= 0x80; n >>>= 7) lenBytes++;
   return 1 + lenBytes + raw + (1 + 1 + 65) + RESULT_BYTES;
 }
 
-async function resolveToken(node: TronNode, ref: TokenRef, owner: string, signal?: AbortSignal): Promise<TokenInfo> {
+/** A token by symbol (mainnet) or contract address (its decimals() read on the node). */
+export async function resolveToken(node: TronNode, ref: TokenRef, owner: string, signal?: AbortSignal): Promise<TokenInfo> {
   if (typeof ref !== 'string' || ref === '') throw invalid('token', 'a token symbol (USDT) or a TRC-20 contract address is required');
   const mainnet = KNOWN_TOKENS.filter((t) => t.network === NETWORKS.TRON_MAINNET);
   if (isTronAddress(ref)) {
@@ -307,12 +338,40 @@ async function balanceOf(node: TronNode, token: TokenInfo, owner: string, who: s
   return /^[0-9a-fA-F]{1,64}$/.test(hex) ? BigInt(`0x${hex}`) : 0n;
 }
 
-async function fees(node: TronNode, signal?: AbortSignal): Promise<{ energy_sun: number; bandwidth_sun: number }> {
+/**
+ * Bounds on what a node says, so a lying or broken node cannot make the SDK sign an absurd
+ * fee_limit: fees per unit well above any TRON has had (energy 420 SUN at most so far), energy
+ * far above any TRC-20 transfer (about 130 000 at most), the chain's fee_limit ceiling (15 000 TRX).
+ */
+export const NODE_BOUNDS = { maxEnergyFeeSun: 10_000, maxBandwidthFeeSun: 100_000, maxTransferEnergy: 5_000_000, maxFeeLimitSun: 15_000_000_000 } as const;
+
+/** The stated ceiling of a transfer's fee_limit unless `maxFeeLimitSun` says otherwise: 100 TRX. */
+export const DEFAULT_MAX_FEE_LIMIT_SUN = 100_000_000;
+
+function bounded(value: number, max: number, what: string): number {
+  if (!Number.isSafeInteger(value) || value <= 0 || value > max) {
+    throw new TrxRentError({ code: 'NODE_ERROR', message: `The node reports ${what} = ${value}, outside 1…${max}; nothing was ordered or sent`, details: { field: what, value, max } });
+  }
+  return value;
+}
+
+/** The chain's fee parameters, bounded; `max_fee_limit_sun` is getMaxFeeLimit when the node reports it. */
+export async function chainFees(node: TronNode, signal?: AbortSignal): Promise<{ energy_sun: number; bandwidth_sun: number; max_fee_limit_sun: number | undefined }> {
   const params = await node.getChainParameters({ signal });
   const energy = params.get('getEnergyFee');
   const bandwidth = params.get('getTransactionFee');
-  if (!energy || !bandwidth) throw new TrxRentError({ code: 'NODE_ERROR', message: 'getchainparameters reports no getEnergyFee/getTransactionFee' });
-  return { energy_sun: energy, bandwidth_sun: bandwidth };
+  if (energy === undefined || bandwidth === undefined) throw new TrxRentError({ code: 'NODE_ERROR', message: 'getchainparameters reports no getEnergyFee/getTransactionFee' });
+  const maxFeeLimit = params.get('getMaxFeeLimit');
+  return {
+    energy_sun: bounded(energy, NODE_BOUNDS.maxEnergyFeeSun, 'getEnergyFee'),
+    bandwidth_sun: bounded(bandwidth, NODE_BOUNDS.maxBandwidthFeeSun, 'getTransactionFee'),
+    max_fee_limit_sun: maxFeeLimit === undefined ? undefined : bounded(maxFeeLimit, NODE_BOUNDS.maxFeeLimitSun, 'getMaxFeeLimit'),
+  };
+}
+
+async function fees(node: TronNode, signal?: AbortSignal): Promise<{ energy_sun: number; bandwidth_sun: number }> {
+  const { energy_sun, bandwidth_sun } = await chainFees(node, signal);
+  return { energy_sun, bandwidth_sun };
 }
 
 async function quote(orders: Orders, resource: 'ENERGY' | 'BANDWIDTH', deficit: number, duration: number, signal?: AbortSignal): Promise<RentalQuote> {
@@ -359,9 +418,10 @@ export async function estimateTransfer(deps: EngineDeps, params: EstimateTransfe
   ]);
   const energyNeeded = simulated.energy_used;
   if (!(energyNeeded > 0)) throw new TrxRentError({ code: 'NODE_ERROR', message: 'triggerconstantcontract reported no energy for the transfer' });
+  bounded(energyNeeded, NODE_BOUNDS.maxTransferEnergy, 'energy_used');
   // The size of the transaction as it will be sent (signing code loads here, not with the core).
   const { buildTrc20Transfer } = await import('../protocol/tron-transaction.js');
-  const unsigned = buildTrc20Transfer({ from, contract: token.address, to, amount: atomic, refBlock: { number: block.number, hash: block.id }, now: Date.now(), feeLimitSun: defaultFeeLimit(energyNeeded, fee.energy_sun) });
+  const unsigned = buildTrc20Transfer({ from, contract: token.address, to, amount: atomic, refBlock: { number: block.number, hash: block.id }, now: deps.http.clock.now(), feeLimitSun: defaultFeeLimit(energyNeeded, fee.energy_sun) });
   const bandwidthNeeded = bandwidthOf(unsigned.raw_data_hex);
 
   const have = spendable(resource);
@@ -416,15 +476,52 @@ export async function planEnsure(deps: EngineDeps, params: EnsureParams): Promis
   return (await prepareEnsure(deps, params)).plan;
 }
 
+/** How `transfers.send` runs an ensure inside its own call: its order keys and deadline. */
+export interface EnsureInternals {
+  /** Idempotency-Key of the energy order and of the bandwidth order (`K:energy`, `K:bw`). */
+  orderKeys?: { energy: string; bandwidth: string } | undefined;
+  /** The caller's deadline (send's total timeout). */
+  deadline?: Deadline | undefined;
+}
+
+/** Attach what is known (stage, order id, keys) to an error from a step that may have had an effect. */
+export function withDetails(error: unknown, extra: Record<string, unknown>): unknown {
+  if (error instanceof TrxRentError || (error instanceof Error && 'details' in error)) {
+    const known = (error as { details?: Record<string, unknown> }).details ?? {};
+    // The first stage that caught it is the one that knows best; later layers only add.
+    (error as { details: Record<string, unknown> }).details = { ...extra, ...known, ...('stage' in known ? {} : { stage: extra.stage }) };
+    return error;
+  }
+  if (error instanceof Error && error.name === 'AbortError') {
+    return new TrxRentError({ code: 'CANCELLED', message: `Cancelled (${String(extra.stage)} stage)`, details: extra, cause: error });
+  }
+  return error;
+}
+
 /**
  * Make sure `address` can spend `energy` (and `bandwidth`): read what it has on the node, buy
  * only the deficit (rounded up to the provider minimum), wait until the order is FILLED and the
- * delegation shows on the node. Finding enough already, it buys nothing.
+ * delegation shows on the node. Finding enough already, it buys nothing. One process runs one
+ * ensure per address at a time (a second waits, then finds the first one's delegation).
+ * `timeoutMs` bounds the whole call. With `maxCostSun`, every order carries `max_price_sun`,
+ * and a fill charged above the cap is an error (SPENDING_CAP_EXCEEDED naming the order).
  */
-export async function ensureResources(deps: EngineDeps, params: EnsureParams): Promise<EnsureResult> {
+export async function ensureResources(deps: EngineDeps, params: EnsureParams, internals: EnsureInternals = {}): Promise<EnsureResult> {
+  const target = address(params?.address, 'address');
+  const clock = deps.http.clock;
+  const timeoutMs = params.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const deadline = internals.deadline ?? startDeadline(clock, positiveInt(timeoutMs, 'timeoutMs'), params.signal);
+  const run = () => ensureLocked(deps, { ...params, signal: deadline.signal }, internals, deadline);
+  try {
+    return await ENSURE_LOCKS.run(target, run, deadline.signal);
+  } catch (error) {
+    throw deadline.translate(error, `resources.ensure for ${target} did not finish within ${timeoutMs} ms`);
+  }
+}
+
+async function ensureLocked(deps: EngineDeps, params: EnsureParams, internals: EnsureInternals, deadline: Deadline): Promise<EnsureResult> {
   const { target, energy, bandwidth, duration, maxCost, key, orders, plan } = await prepareEnsure(deps, params);
   const { signal, onProgress } = params;
-  const deadline = Date.now() + (params.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const { before, rentals: quotes, cost_sun: quoted } = plan;
   if (maxCost !== undefined && quoted > maxCost) {
     throw new TrxRentError({
@@ -439,16 +536,45 @@ export async function ensureResources(deps: EngineDeps, params: EnsureParams): P
   const result: EnsureResult = { address: target, before, after: before, order: null, bandwidth_order: null, bought: { energy: 0, bandwidth: 0 }, cost_sun: 0 };
   for (const q of quotes) {
     checkAbort(signal);
-    // With a cap, the price per unit is capped too, so a market move cannot take the order past it.
-    const capShare = maxCost === undefined ? undefined : Math.floor((maxCost * q.cost_sun) / Math.max(quoted, 1));
+    // With a cap, the price per unit is capped too, so a market move cannot take the order past
+    // it; a quote of 0 still shares the cap out (by amount), so the cap always reaches the service.
+    const capShare =
+      maxCost === undefined ? undefined : quoted > 0 ? Math.floor((maxCost * q.cost_sun) / quoted) : Math.floor((maxCost * q.amount) / quotes.reduce((n, r) => n + r.amount, 0));
     const maxPrice = capShare === undefined ? undefined : capShare / q.amount;
-    const created = await orders.create(
-      { resource_type: q.resource, amount: q.amount, duration_sec: duration, target_address: target, ...(maxPrice ? { max_price_sun: maxPrice } : {}) },
-      { signal, idempotencyKey: key === undefined ? undefined : q.resource === 'ENERGY' ? key : `${key}:bw` },
-    );
+    if (maxPrice !== undefined && !(maxPrice > 0)) {
+      throw new TrxRentError({
+        code: 'SPENDING_CAP_EXCEEDED',
+        message: `A cap of ${maxCost} SUN leaves no price per unit for ${q.amount} ${q.resource}; nothing was ordered`,
+        details: { field: 'maxCostSun', max_cost_sun: maxCost },
+      });
+    }
+    const orderKey = internals.orderKeys ? (q.resource === 'ENERGY' ? internals.orderKeys.energy : internals.orderKeys.bandwidth) : key === undefined ? undefined : q.resource === 'ENERGY' ? key : `${key}:bw`;
+    let created: Order;
+    try {
+      created = await orders.create(
+        { resource_type: q.resource, amount: q.amount, duration_sec: duration, target_address: target, ...(maxPrice !== undefined ? { max_price_sun: maxPrice } : {}) },
+        { signal, idempotencyKey: orderKey, timeoutMs: deadline.budget() },
+      );
+    } catch (error) {
+      // The request may have created the order: its key finds it again without buying twice.
+      throw withDetails(error, { stage: 'order', ...(orderKey ? { order_key: orderKey } : {}) });
+    }
     onProgress?.({ step: 'ordered', order: created });
-    const filled = await orders.waitFor(created.id, { signal, timeoutMs: Math.max(1_000, deadline - Date.now()), pollIntervalMs: 250, maxPollIntervalMs: 2_000 });
+    let filled: Order;
+    try {
+      filled = await orders.waitFor(created.id, { signal, timeoutMs: Math.max(1, deadline.left()), pollIntervalMs: 250, maxPollIntervalMs: 2_000 });
+    } catch (error) {
+      throw withDetails(error, { stage: 'delegation', order_id: created.id, ...(orderKey ? { order_key: orderKey } : {}) });
+    }
     onProgress?.({ step: 'filled', order: filled });
+    const charged = Number(filled.total_cost_sun ?? q.cost_sun);
+    if (capShare !== undefined && charged > capShare) {
+      throw new TrxRentError({
+        code: 'SPENDING_CAP_EXCEEDED',
+        message: `Order ${filled.id} was charged ${charged} SUN, above its share of the cap (${capShare} of ${maxCost} SUN); stopped here`,
+        details: { stage: 'order', order_id: filled.id, charged_sun: charged, max_cost_sun: maxCost, cap_share_sun: capShare },
+      });
+    }
     if (q.resource === 'ENERGY') {
       result.order = filled;
       result.bought.energy = q.amount;
@@ -456,178 +582,35 @@ export async function ensureResources(deps: EngineDeps, params: EnsureParams): P
       result.bandwidth_order = filled;
       result.bought.bandwidth = q.amount;
     }
-    result.cost_sun += Number(filled.total_cost_sun ?? q.cost_sun);
+    result.cost_sun += charged;
   }
   if (quotes.length === 0) return result;
 
   // FILLED is the service's word; the node's is the one a transaction will meet.
-  for (let interval = 250; ; interval = Math.min(2_000, interval * 2)) {
-    const now = spendable(await deps.node.getAccountResource(target, { signal }));
-    if (now.energy >= energy && now.bandwidth >= bandwidth) {
-      result.after = now;
-      onProgress?.({ step: 'delegated', after: now });
-      return result;
-    }
-    const left = deadline - Date.now();
-    if (left <= 0) {
-      throw new TimeoutError(
-        `The order is FILLED but ${target} can spend only ${now.energy} energy and ${now.bandwidth} bandwidth on the node (wanted ${energy} and ${bandwidth}) after ${params.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`,
-      );
-    }
-    await sleep(Math.min(interval, left), signal);
-  }
-}
-
-// ---- send ----
-
-function signerAddress(signer: TransferSigner, toAddress: (key: string) => string): { from: string; privateKey?: string; tronWeb?: SendTronWeb } {
-  if (signer && typeof signer === 'object' && 'trx' in signer) {
-    const from = signer.defaultAddress?.base58 || '';
-    if (!isTronAddress(from)) throw invalid('signer', 'the TronWeb instance has no default address');
-    return { from, tronWeb: signer };
-  }
-  const key = (signer as { privateKey?: unknown } | undefined)?.privateKey;
+  const orderIds = { order_id: result.order?.id ?? result.bandwidth_order?.id };
   try {
-    return { from: toAddress(String(key ?? '')), privateKey: String(key).replace(/^0x/i, '') };
-  } catch {
-    throw invalid('signer.privateKey', 'must be 64 hex characters (with or without 0x), or pass a TronWeb instance');
-  }
-}
-
-/**
- * Send a TRC-20 transfer without burning TRX for its energy: estimate, ensure (rent the
- * deficit), build and sign locally, broadcast through the service (`client.transactions.broadcast`),
- * wait for the receipt, and report the cost against burning. If the order fails, nothing is
- * signed or sent and the error says why.
- */
-export async function sendTransfer(deps: EngineDeps, params: SendTransferParams): Promise<SentTransfer> {
-  const tx = await import('../protocol/tron-transaction.js');
-  const { signal, onProgress } = params ?? {};
-  const who = signerAddress(params?.signer, tx.privateKeyToTronAddress);
-  const maxCost = optionalSun(params.maxCostSun, 'maxCostSun');
-  const feeLimitGiven = optionalSun(params.feeLimitSun, 'feeLimitSun');
-  const deadline = Date.now() + (params.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  const estimate = await estimateTransfer(deps, { from: who.from, to: params.to, token: params.token, amount: params.amount, duration: params.duration }, { signal });
-  onProgress?.({ step: 'estimated', estimate });
-
-  // Refuse what cannot succeed before anything is rented (the estimate has checked the tokens).
-  const account = await deps.node.getAccount(who.from, { signal });
-  const mustBurn = params.burn ? estimate.burn.total_sun : estimate.burn.bandwidth_sun;
-  if (account.balance < mustBurn) {
-    throw new TrxRentError({
-      code: 'INSUFFICIENT_TRX',
-      message: `${who.from} holds ${account.balance} SUN but the transfer would burn ${mustBurn} SUN; nothing was ordered or sent`,
-      details: { balance_sun: account.balance, needed_sun: mustBurn },
-    });
-  }
-  if (params.confirm && !(await params.confirm(estimate))) {
-    throw new TrxRentError({ code: 'CANCELLED', message: 'Cancelled before anything was ordered or sent' });
-  }
-  checkAbort(signal);
-
-  let ensured: EnsureResult | null = null;
-  if (!params.burn && estimate.energy.deficit > 0) {
-    try {
-      ensured = await ensureResources(deps, {
-        address: who.from,
-        energy: estimate.energy.needed,
-        duration: params.duration,
-        maxCostSun: maxCost,
-        idempotencyKey: params.idempotencyKey,
-        timeoutMs: Math.max(1_000, deadline - Date.now()),
+    result.after = await pollUntil<Spendable>(
+      async () => {
+        const now = spendable(await deps.node.getAccountResource(target, { signal, timeoutMs: deadline.budget() }));
+        return now.energy >= energy && now.bandwidth >= bandwidth ? { done: true, value: now } : { done: false, last: now };
+      },
+      {
+        timeoutMs: deadline.left(),
+        clock: deps.http.clock,
         signal,
-        onProgress,
-      });
-    } catch (error) {
-      if (error instanceof TrxRentError && error.code !== 'CANCELLED') {
-        const reason = error.code === 'ORDER_FAILED' ? orderFailure(error) : error.message;
-        throw new TrxRentError({
-          code: error.code,
-          message: `The transfer was not sent: renting energy failed (${reason})`,
-          status: error.status,
-          details: { ...error.details, transfer_sent: false },
-          cause: error,
-        });
-      }
-      throw error;
-    }
+        intervalMs: 250,
+        maxIntervalMs: 2_000,
+        factor: 2,
+        timeoutMessage: (last) => {
+          const now = last as Spendable | undefined;
+          return `The order is FILLED but ${target} can spend only ${now?.energy ?? 0} energy and ${now?.bandwidth ?? 0} bandwidth on the node (wanted ${energy} and ${bandwidth}) after ${params.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`;
+        },
+      },
+    );
+  } catch (error) {
+    throw withDetails(error, { stage: 'delegation', ...orderIds });
   }
-  checkAbort(signal);
-
-  const block = await deps.node.getNowBlock({ signal });
-  const feeLimit = feeLimitGiven ?? defaultFeeLimit(estimate.energy.needed, estimate.fees.energy_sun);
-  const unsigned = tx.buildTrc20Transfer({
-    from: who.from,
-    contract: estimate.token.address,
-    to: estimate.to,
-    amount: BigInt(estimate.amount_atomic),
-    refBlock: { number: block.number, hash: block.id },
-    now: Date.now(),
-    feeLimitSun: feeLimit,
-  });
-  const signed = (who.privateKey ? tx.signTransaction(unsigned, who.privateKey) : await who.tronWeb!.trx.sign(unsigned as never)) as typeof unsigned & { signature: string[] };
-  // Trust only raw_data_hex: it must be exactly the transfer built here, signed by the sender.
-  const check = tx.verifySignedTransaction(signed);
-  const d = check.ok ? check.decoded : undefined;
-  if (!d || d.txID !== unsigned.txID || d.ownerAddress !== who.from || d.trc20Transfer?.to !== estimate.to || d.trc20Transfer.amount !== BigInt(estimate.amount_atomic)) {
-    throw new TrxRentError({ code: 'INVALID_TRANSACTION', message: `The signed transfer is not the one built${check.ok ? '' : ` (${check.reason})`}; nothing was sent` });
-  }
-  onProgress?.({ step: 'signed', tx_id: d.txID });
-  checkAbort(signal);
-  // No signal on the broadcast itself: once it is on its way, an abort could only hide the outcome.
-  const broadcast = await new Transactions(deps.http).broadcast({ signed_tx: signed });
-  const txId = broadcast.tx_id || d.txID;
-  onProgress?.({ step: 'broadcast', tx_id: txId });
-
-  let info;
-  for (let interval = 500; ; interval = Math.min(3_000, interval * 2)) {
-    info = await deps.node.getTransactionInfo(txId, { signal });
-    if (info) break;
-    const left = deadline - Date.now();
-    if (left <= 0) throw new TimeoutError(`Transfer ${txId} was broadcast but is in no block after ${params.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms; check it before sending again`);
-    await sleep(Math.min(interval, left), signal);
-  }
-  const receipt = info.receipt;
-  const result = receipt?.result ?? info.result ?? 'SUCCESS';
-  onProgress?.({ step: 'confirmed', tx_id: txId, block: info.blockNumber! });
-  const energyUsed = receipt?.energy_usage_total || (receipt?.energy_usage ?? 0) + (receipt?.origin_energy_usage ?? 0);
-  const report: SentTransfer = {
-    tx_id: txId,
-    from: who.from,
-    to: estimate.to,
-    token: estimate.token,
-    amount: estimate.amount,
-    amount_atomic: estimate.amount_atomic,
-    receipt: {
-      block: info.blockNumber!,
-      result,
-      energy_used: energyUsed,
-      energy_burned_sun: receipt?.energy_fee ?? 0,
-      bandwidth_used: receipt?.net_usage ?? 0,
-      bandwidth_burned_sun: receipt?.net_fee ?? 0,
-      fee_sun: info.fee,
-    },
-    estimate,
-    ensure: ensured,
-    rent_cost_sun: ensured?.cost_sun ?? 0,
-    burned_sun: info.fee,
-    total_cost_sun: (ensured?.cost_sun ?? 0) + info.fee,
-    burn_cost_sun: energyUsed * estimate.fees.energy_sun + (receipt?.net_fee ?? 0),
-    saving_sun: 0,
-  };
-  report.saving_sun = report.burn_cost_sun - report.total_cost_sun;
-  if (result !== 'SUCCESS') {
-    throw new TrxRentError({
-      code: 'TRANSFER_FAILED',
-      message: `Transfer ${txId} was mined but failed: ${result}${info.resMessage ? ` (${info.resMessage})` : ''}`,
-      details: { report },
-    });
-  }
-  return report;
+  onProgress?.({ step: 'delegated', after: result.after });
+  return result;
 }
 
-function orderFailure(error: TrxRentError): string {
-  const order = (error.details?.order ?? {}) as { id?: unknown; status?: unknown; failure_reason?: unknown; failure_message?: unknown };
-  const why = [order.failure_reason, order.failure_message].filter((v) => typeof v === 'string' && v).join(': ');
-  return `order ${String(order.id)} ended ${String(order.status ?? 'FAILED')}${why ? `: ${why}` : ''}`;
-}

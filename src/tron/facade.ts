@@ -21,7 +21,14 @@ import type { Spendable, TronNode, TronNodeOptions } from './node.js';
 /** Shares one node client between `client.transfers` and `client.resources`. */
 export class ChainAccess {
   #deps:
-    | Promise<EngineDeps & { engine: typeof import('./engine.js'); identity: typeof import('./identity.js'); spendable: typeof import('./node.js').spendable }>
+    | Promise<
+        EngineDeps & {
+          engine: typeof import('./engine.js');
+          send: typeof import('./send.js');
+          identity: typeof import('./identity.js');
+          spendable: typeof import('./node.js').spendable;
+        }
+      >
     | undefined;
   constructor(
     private readonly http: HttpClient,
@@ -31,8 +38,9 @@ export class ChainAccess {
 
   /** The engine, the node client and the transfer store (in memory unless one was given), loaded once. */
   load() {
-    this.#deps ??= Promise.all([import('./engine.js'), import('./node.js'), import('./identity.js')]).then(([engine, node, identity]) => ({
+    this.#deps ??= Promise.all([import('./engine.js'), import('./node.js'), import('./identity.js'), import('./send.js')]).then(([engine, node, identity, send]) => ({
       engine,
+      send,
       identity,
       http: this.http,
       node: new node.TronNode(this.nodeOptions),
@@ -74,7 +82,7 @@ export class Transfers {
    */
   async send(params: SendTransferParams): Promise<SentTransfer> {
     const deps = await this.chain.load();
-    return deps.engine.sendTransfer(deps, params);
+    return deps.send.sendTransfer(deps, params);
   }
 
   /**

@@ -68,13 +68,17 @@ export function memoryTransferStore(): TransferStore {
 export function fileTransferStore(dir: string): TransferStore {
   if (typeof dir !== 'string' || dir === '') throw new TrxRentError({ code: 'CONFIGURATION_ERROR', message: 'fileTransferStore needs a directory' });
   const load = async () => {
-    const [fs, path, crypto] = await Promise.all([import('node:fs/promises'), import('node:path'), import('node:crypto')]);
+    const [fs, path, crypto] = (await Promise.all([nodeModule('node:fs/promises'), nodeModule('node:path'), nodeModule('node:crypto')])) as [
+      typeof import('node:fs/promises'),
+      typeof import('node:path'),
+      typeof import('node:crypto'),
+    ];
     return { fs, path, crypto, fileOf: (key: string) => path.join(dir, `${crypto.createHash('sha256').update(key).digest('hex')}.json`) };
   };
   return {
     async get(key) {
       const { fs, fileOf } = await load();
-      const { constants } = await import('node:fs');
+      const { constants } = (await nodeModule('node:fs')) as typeof import('node:fs');
       let handle;
       try {
         handle = await fs.open(fileOf(key), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
@@ -122,6 +126,14 @@ export function fileTransferStore(dir: string): TransferStore {
       await fs.rm(fileOf(key), { force: true });
     },
   };
+}
+
+/**
+ * A Node builtin, loaded only when a file store is used. The name is a variable so a browser
+ * bundle of the core (which reaches this module) never tries to resolve it.
+ */
+function nodeModule(name: string): Promise<unknown> {
+  return import(/* @vite-ignore */ /* webpackIgnore: true */ name);
 }
 
 function storeError(message: string, cause: unknown): TrxRentError {

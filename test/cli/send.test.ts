@@ -111,6 +111,27 @@ describe('trx-rent send', () => {
   });
 });
 
+describe('trx-rent tx', () => {
+  it('says confirmed for a sent transfer (the expiration from the kept record), pending or expired for one in no block', async () => {
+    const sender = wallet(mock, 5n);
+    const recipient = wallet(mock, 1n);
+    const { env } = envFor(mock, { TRX_RENT_PRIVATE_KEY: sender.privateKey });
+    const configDir = tempDir();
+    const sent = json(await runCliInProcess(['send', 'usdt', '--to', recipient.address, '--amount', '1', '--idempotency-key', 'tx-cmd-1', '--yes', '--json'], { env, configDir, timeoutMs: 20_000 }));
+    const confirmed = await runCliInProcess(['tx', sent.tx_id, '--json'], { env, configDir });
+    expect(confirmed.code, confirmed.stderr).toBe(0);
+    expect(json(confirmed)).toMatchObject({ tx_id: sent.tx_id, state: 'confirmed', result: 'SUCCESS', block: sent.receipt.block, idempotency_key: 'tx-cmd-1' });
+    expect(json(confirmed).expiration).toBeGreaterThan(0);
+    const unknown = 'ab'.repeat(32);
+    expect(json(await runCliInProcess(['tx', unknown, '--json'], { env, configDir }))).toMatchObject({ tx_id: unknown, state: 'pending' });
+    // An expiration long past: the solidified block (19 blocks behind the head) is beyond it.
+    const past = String(Date.now() - 3_600_000);
+    expect(json(await runCliInProcess(['tx', unknown, '--expiration', past, '--json'], { env, configDir }))).toMatchObject({ state: 'expired' });
+    const bad = await runCliInProcess(['tx', 'nope'], { env, configDir });
+    expect(bad.code).toBe(2);
+  });
+});
+
 // eslint-disable-next-line no-control-regex
 const plain = (s: string) => s.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
 const fold = (s: string) => plain(s).replace(/\s*\n\s*/g, ' ');
@@ -200,7 +221,8 @@ describe.skipIf(!hasScript)('trx-rent send in a pseudo-terminal', { timeout: 40_
     );
     expect(r.unmatched, r.output).toEqual([]);
     expect(r.code).toBe(130);
-    expect(r.output).toMatch(/Interrupted \(Ctrl\+C\) before the broadcast: the transfer was not sent \(order \S+ was placed and goes on\)/);
+    expect(fold(r.output)).toMatch(/Interrupted \(Ctrl\+C\) while waiting for order (\S+) and its delegation \(stage delegation\): the transfer was not sent; order \1 was placed and goes on/);
+    expect(fold(r.output)).toMatch(/finish with: trx-rent send usdt --to T\w+ --amount 1 --idempotency-key [0-9a-f-]{36}/);
     // Even once the order fills and the energy arrives, nothing was broadcast.
     await slow.state.advance(0);
     await new Promise((resolve) => setTimeout(resolve, 5_000));

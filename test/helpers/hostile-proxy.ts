@@ -1,135 +1,131 @@
 /**
- * A hostile loopback proxy in front of the mock (its account API and its TRON node share one
- * origin): forwards every request, except that the faults a test sets may, per matching request,
- * answer 5xx without forwarding, drop the request (reset, never forwarded), forward it and drop
- * the answer (the broadcast was accepted, the caller never learns it), or hold it past the
- * caller's timeout. Seeded, so a failing run can be replayed; every request is logged with the
- * fault it met.
+ * A hostile loopback proxy in front of a server (the mock): every request is forwarded as it
+ * is, except those a rule matches, which meet a fault. Faults that model "the effect happened,
+ * the answer did not come back" forward first, then drop, fail or hold the answer.
  */
-import { type IncomingMessage, type ServerResponse, createServer, request as httpRequest } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
-export type FaultKind = '5xx' | 'drop-request' | 'drop-answer' | 'timeout';
+/** What a matched request meets. */
+export type Fault =
+  /** Forwarded (the effect happens), then the connection is cut before any answer. */
+  | 'lost'
+  /** Forwarded, then answered 500 instead of the real answer. */
+  | '5xx'
+  /** Never forwarded: 429 with Retry-After: 0, every time. */
+  | '429'
+  /** Forwarded, and the answer never comes (the connection is held open). */
+  | 'timeout'
+  /** Forwarded and answered normally, after `onMatch` (a signal to the client process) and a short hold. */
+  | 'pass'
+  /** Forwarded, and the answer's JSON body replaced by `rewrite(body)` (a lying service or node). */
+  | 'rewrite';
 
-export interface Fault {
-  /** Which requests: a method-and-path test (`POST /wallet/broadcasttransaction`) and optionally the body. */
-  match: RegExp | ((req: { method: string; path: string; body: string }) => boolean);
-  kind: FaultKind;
-  /** Chance per matching request. @default 1 */
-  probability?: number;
-  /** Stop after this many hits. @default unlimited */
-  times?: number;
-  /** For 'timeout': how long to hold before resetting, ms. @default 2000 */
-  holdMs?: number;
-}
-
-export interface Logged {
+export interface Rule {
   method: string;
-  path: string;
-  body: string;
-  fault?: FaultKind;
-  status?: number;
+  /** Matched against the path (no query). */
+  path: RegExp;
+  fault: Fault;
+  /** Called when a request matches (e.g. to send the CLI SIGINT or SIGKILL). */
+  onMatch?: (() => void) | undefined;
+  /** Wait this long before forwarding (so a signal sent in onMatch lands while the request is in flight). */
+  holdMs?: number | undefined;
+  /** For 'rewrite': the answer's body (parsed JSON) to what the client gets. */
+  rewrite?: ((body: any) => unknown) | undefined;
 }
 
 export interface HostileProxy {
   url: string;
-  log: Logged[];
-  /** Replace the faults (e.g. lift a blackhole). */
-  setFaults(faults: Fault[]): void;
+  /** Requests that met a fault, as `METHOD path`. */
+  hits: string[];
+  /** Every request seen, in order, with its body. */
+  seen: Array<{ method: string; path: string; body: string }>;
+  /** Replace the rule (undefined: forward everything). */
+  set(rule: Rule | undefined): void;
   close(): Promise<void>;
 }
 
-/** mulberry32: a small seeded generator. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Start the proxy on 127.0.0.1 (a free port) in front of `target`. */
-export async function startHostileProxy(target: string, options: { seed?: number; faults?: Fault[] } = {}): Promise<HostileProxy> {
-  const random = rng(options.seed ?? 1);
-  let faults = (options.faults ?? []).map((f) => ({ ...f, hits: 0 }));
-  const log: Logged[] = [];
-  const upstream = new URL(target);
-  const held = new Set<() => void>();
-
-  const pick = (entry: { method: string; path: string; body: string }) => {
-    for (const f of faults) {
-      const matches = typeof f.match === 'function' ? f.match(entry) : f.match.test(`${entry.method} ${entry.path}`);
-      if (!matches || (f.times !== undefined && f.hits >= f.times)) continue;
-      if (random() >= (f.probability ?? 1)) continue;
-      f.hits++;
-      return f;
+/** Start a proxy on 127.0.0.1 in front of `target` (an http://127.0.0.1:port origin). */
+export async function hostileProxy(target: string, rule?: Rule): Promise<HostileProxy> {
+  let current = rule;
+  const hits: string[] = [];
+  const seen: HostileProxy['seen'] = [];
+  const forward = async (req: IncomingMessage, body: Buffer) => {
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(req.headers)) {
+      if (v === undefined || k === 'host' || k === 'connection' || k === 'content-length' || k === 'transfer-encoding') continue;
+      headers.set(k, Array.isArray(v) ? v.join(', ') : v);
     }
-    return undefined;
-  };
-
-  const forward = (req: IncomingMessage, body: Buffer) =>
-    new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
-      const headers = { ...req.headers, host: upstream.host };
-      const out = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) }));
-        res.on('error', reject);
-      });
-      out.on('error', reject);
-      out.end(body);
+    const response = await fetch(`${target}${req.url}`, {
+      method: req.method,
+      headers,
+      body: req.method === 'GET' || req.method === 'HEAD' ? undefined : new Uint8Array(body),
+      redirect: 'manual',
     });
-
+    return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
+  };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
-      const body = Buffer.concat(chunks);
-      const entry: Logged = { method: req.method ?? 'GET', path: (req.url ?? '/').split('?')[0]!, body: body.toString('utf8') };
-      log.push(entry);
-      const fault = pick(entry);
-      if (fault) entry.fault = fault.kind;
-      if (fault?.kind === '5xx') {
-        entry.status = 503;
-        res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":{"code":"SERVICE_UNAVAILABLE","message":"hostile proxy"}}');
-        return;
-      }
-      if (fault?.kind === 'drop-request') return void req.socket.destroy();
-      if (fault?.kind === 'timeout') {
-        const end = () => req.socket.destroy();
-        held.add(end);
-        setTimeout(() => {
-          held.delete(end);
-          end();
-        }, fault.holdMs ?? 2_000).unref();
-        return;
-      }
-      try {
-        const answer = await forward(req, body);
-        entry.status = answer.status;
-        // Accepted upstream, and the caller never hears of it.
-        if (fault?.kind === 'drop-answer') return void req.socket.destroy();
-        res.writeHead(answer.status, answer.headers).end(answer.body);
-      } catch {
-        req.socket.destroy();
-      }
+    req.on('end', () => {
+      void (async () => {
+        const body = Buffer.concat(chunks);
+        const path = (req.url ?? '').split('?')[0]!;
+        seen.push({ method: req.method ?? '', path, body: body.toString() });
+        const r = current && current.method === req.method && current.path.test(path) ? current : undefined;
+        try {
+          if (r) {
+            hits.push(`${req.method} ${path}`);
+            r.onMatch?.();
+            if (r.holdMs) await new Promise((resolve) => setTimeout(resolve, r.holdMs));
+          }
+          if (r?.fault === '429') {
+            res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' });
+            res.end(JSON.stringify({ error: { code: 'RATE_LIMITED', message: 'Too many requests' } }));
+            return;
+          }
+          const answer = await forward(req, body);
+          if (r?.fault === 'lost') return void req.socket.destroy();
+          if (r?.fault === 'timeout') return; // held until the client gives up or the proxy closes
+          if (r?.fault === '5xx') {
+            res.writeHead(500, { 'content-type': 'application/json' });
+            res.end(JSON.stringify({ error: { code: 'INTERNAL_ERROR', message: 'Internal error' } }));
+            return;
+          }
+          if (r?.fault === 'rewrite' && r.rewrite) answer.body = Buffer.from(JSON.stringify(r.rewrite(JSON.parse(answer.body.toString() || '{}'))));
+          const headers: Record<string, string> = {};
+          answer.headers.forEach((v, k) => {
+            if (k !== 'content-length' && k !== 'transfer-encoding' && k !== 'connection' && k !== 'content-encoding') headers[k] = v;
+          });
+          if (!res.destroyed) {
+            res.writeHead(answer.status, headers);
+            res.end(answer.body);
+          }
+        } catch {
+          req.socket.destroy();
+        }
+      })();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
+  const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    log,
-    setFaults(next) {
-      faults = next.map((f) => ({ ...f, hits: 0 }));
-    },
+    hits,
+    seen,
+    set: (next) => void (current = next),
     close: () =>
       new Promise<void>((resolve) => {
-        for (const end of held) end();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
 }
+
+/** The request of each stage of `send`: order request, delegation wait, broadcast request, receipt poll. */
+export const SEND_STAGES = {
+  order: { method: 'POST', path: /^\/api\/v1\/orders$/ },
+  delegation: { method: 'GET', path: /^\/api\/v1\/orders\/(?!preview$)[^/]+$/ },
+  broadcast: { method: 'POST', path: /^\/api\/v1\/broadcast$/ },
+  receipt: { method: 'POST', path: /^\/wallet\/gettransactioninfobyid$/ },
+} as const;

@@ -92,7 +92,7 @@ describe('transfers.send', () => {
       signer: { privateKey: sender.privateKey },
       onProgress: (e) => steps.push(e.step),
     });
-    expect(steps).toEqual(['estimated', 'ordered', 'filled', 'delegated', 'signed', 'broadcast', 'confirmed']);
+    expect(steps).toEqual(['estimated', 'ordered', 'filled', 'delegated', 'signed', 'broadcasting', 'broadcast', 'confirmed']);
 
     // The tokens moved on the chain.
     expect(chain.tokenBalance(recipient.address, USDT)).toBe(13_500_000n);
@@ -136,10 +136,10 @@ describe('transfers.send', () => {
     expect(sent.total_cost_sun).toBe(Number(order.total_cost_sun) + (info.fee ?? 0));
     expect(sent.saving_sun).toBe(burnWouldCost - Number(order.total_cost_sun) - (info.fee ?? 0));
     expect(sent.saving_sun).toBeGreaterThan(0);
-    expect(sent.estimate.burn.energy_sun).toBe(sent.estimate.energy.needed * fee.energy);
-    expect(sent.estimate.fees).toEqual({ energy_sun: fee.energy, bandwidth_sun: fee.bandwidth });
+    expect(sent.estimate!.burn.energy_sun).toBe(sent.estimate!.energy.needed * fee.energy);
+    expect(sent.estimate!.fees).toEqual({ energy_sun: fee.energy, bandwidth_sun: fee.bandwidth });
     // The bandwidth estimate is what the node charged.
-    expect(sent.estimate.bandwidth.needed).toBe(info.receipt.net_usage);
+    expect(sent.estimate!.bandwidth.needed).toBe(info.receipt.net_usage);
   });
 
   it('a failed order leaves the transfer unsent and the error says why', async () => {

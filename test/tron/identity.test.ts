@@ -126,7 +126,7 @@ describe('landTransfer', () => {
     expect(time.now()).toBeGreaterThanOrEqual(rec.created_at + 20_000);
   });
 
-  it('ends "expired" only after the solidified block passes the expiration; never re-broadcasts an expired transaction', async () => {
+  it('ends expired only after the solidified block passes the expiration; never re-broadcasts an expired transaction', async () => {
     const time = manual(1_000_000_000);
     const rec = record(time.now());
     const { node } = scriptedNode(time); // never lands
@@ -223,9 +223,10 @@ describe('stores', () => {
 
 describe("the mock's solidified head", () => {
   it('/walletsolidity/getnowblock answers the block 19 behind the head, in getnowblock shape', async () => {
-    const { startMockServer } = await import('../../src/mock/index.js');
+    const { createManualClock, startMockServer } = await import('../../src/mock/index.js');
     const { TronNode } = await import('../../src/tron/node.js');
-    const mock = await startMockServer({ seed: 3 });
+    // A manual clock: no block boundary can fall between the two reads.
+    const mock = await startMockServer({ seed: 3, clock: createManualClock(Date.UTC(2026, 10, 28, 12, 0, 1)) });
     try {
       const node = new TronNode({ baseUrl: mock.url });
       const [head, solid] = await Promise.all([node.getNowBlock(), node.getSolidifiedBlock()]);

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { BIN, ROOT, cleanEnv } from '../cli/helpers.js';
-import { type HostileProxy, startHostileProxy } from '../helpers/hostile-proxy.js';
+import { type HostileProxy, startHostileProxy } from '../helpers/chaos-proxy.js';
 import { USDT, account, paid, payouts, sender } from './payouts-helpers.js';
 
 const SEED = Number(process.env.PAYOUTS_CHAOS_SEED ?? 32032);

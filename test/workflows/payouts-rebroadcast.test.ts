@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TrxRent, virtualClock } from '../../src/index.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { MemoryJournal } from '../../src/workflows/payouts/index.js';
-import { type HostileProxy, startHostileProxy } from '../helpers/hostile-proxy.js';
+import { type HostileProxy, startHostileProxy } from '../helpers/chaos-proxy.js';
 import { account, paid, payouts, sender } from './payouts-helpers.js';
 
 let mock: MockServer;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import { type Context, action } from '../context.js';
-import { UsageError } from '../errors.js';
+import { CliError, InterruptedError, UsageError, exitCodeFor } from '../errors.js';
 import { formatDuration, groupDigits, sunAndTrx } from '../format.js';
 import { LIMITS } from '../facts.js';
 import { parseAddress, parseDuration, parseIdempotencyKey, parseTrx, parseUnits } from '../parse.js';
@@ -31,13 +31,47 @@ const command: CommandModule = {
       .option('-b, --bandwidth <units>', 'bandwidth it must be able to spend')
       .option('-d, --duration <duration>', 'rental duration: 30m, 1h, 1d or seconds', '1h')
       .option('--max-cost <trx>', 'refuse (nothing ordered) when renting costs more than this many TRX')
-      .option('--idempotency-key <key>', 'reuse a key to make a retried command safe (default: a new UUID)')
+      .option('--idempotency-key <key>', 'reuse a key to make a retried command safe: the same key finds the same order, never buying twice (default: a new UUID, printed)')
       .option('--node <url>', 'TRON full node to read (env TRX_RENT_TRON_NODE; default TronGrid, the mock\'s own with --mock)')
-      .option('--timeout <duration>', 'how long to wait for the fill and the delegation', '2m')
+      .option('--timeout <duration>', 'the whole command (reads, order, fill, delegation) ends within this long', '2m')
       .addHelpText('after', '\nExamples:\n  trx-rent ensure TXYZ… --energy 130k --duration 1h\n  trx-rent ensure TXYZ… --energy 65000 --max-cost 5 --yes --json')
       .action(action<[string], EnsureOptions>(runEnsure));
   },
 };
+
+/** The exact command that finishes this ensure without buying twice: the same one, with its key. */
+function finishCommand(ctx: Context, address: string, opts: EnsureOptions, key: string): string {
+  const parts = ['ensure', address];
+  if (opts.energy) parts.push('--energy', opts.energy);
+  if (opts.bandwidth) parts.push('--bandwidth', opts.bandwidth);
+  if (opts.duration !== '1h') parts.push('--duration', opts.duration);
+  if (opts.maxCost) parts.push('--max-cost', opts.maxCost);
+  if (opts.node) parts.push('--node', opts.node);
+  if (opts.timeout !== '2m') parts.push('--timeout', opts.timeout);
+  parts.push('--idempotency-key', key);
+  if (ctx.opts.yes) parts.push('--yes');
+  if (ctx.opts.json) parts.push('--json');
+  const line = parts.map((p) => (/^[\w@%+=:,./~-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`)).join(' ');
+  return ctx.resumeCommand(line) ?? `trx-rent ${line}`;
+}
+
+/** A stopped ensure: the stage reached, the order id, and the command that finishes it. */
+function stopped(error: unknown, finish: string, signal: string | undefined): unknown {
+  const d = ((error as { details?: Record<string, unknown> } | null)?.details ?? {}) as Record<string, unknown>;
+  if (!signal && d.stage !== 'order' && d.stage !== 'delegation') return error;
+  const order = typeof d.order_id === 'string' ? d.order_id : undefined;
+  const where =
+    d.stage === 'order'
+      ? 'during the order request (stage order): an order may have been placed'
+      : d.stage === 'delegation'
+        ? `while waiting for ${order ? `order ${order}` : 'the order'} and its delegation (stage delegation)${order ? `: order ${order} was placed and goes on` : ''}`
+        : 'before anything was ordered';
+  const details = { ...d, finish_command: finish };
+  if (signal) return Object.assign(new InterruptedError(`Interrupted (${signal === 'SIGTERM' ? 'SIGTERM' : 'Ctrl+C'}) ${where}.`, { signal, details }), { hint: `finish with: ${finish}` });
+  const out = new CliError(String((error as { code?: unknown }).code ?? 'UNEXPECTED'), `${(error as Error).message} [stopped ${where}]`, { exitCode: exitCodeFor(error), hint: `finish with: ${finish}`, cause: error });
+  out.details = details;
+  return out;
+}
 
 async function runEnsure(ctx: Context, { args: [addressArg], opts }: { args: [string]; opts: EnsureOptions }) {
   const address = await parseAddress(addressArg, 'ADDRESS');
@@ -54,30 +88,48 @@ async function runEnsure(ctx: Context, { args: [addressArg], opts }: { args: [st
   const out = ctx.out;
   const s = out.s;
   const spinner = { current: undefined as ReturnType<typeof out.spinner> | undefined };
-  const result = await resources.ensure({
-    address,
-    energy,
-    bandwidth,
-    duration,
-    maxCostSun,
-    idempotencyKey,
-    timeoutMs,
-    confirm: async (plan) => {
-      ctx.spending = { sun: plan.cost_sun, currency: 'TRX' };
-      const what = plan.rentals.map((r) => `${groupDigits(String(r.amount))} ${r.resource.toLowerCase()}`).join(' and ');
-      out.print(
-        `${s.bold(address)} can spend ${groupDigits(String(plan.before.energy))} energy and ${groupDigits(String(plan.before.bandwidth))} bandwidth now.`,
-      );
-      await ctx.confirm(`Rent ${what} for ${formatDuration(duration)} to ${address} for about ${sunAndTrx(plan.cost_sun)}?`, 'place the order');
-      spinner.current = out.spinner('Ordering…');
-      return true;
-    },
-    onProgress: (e) => {
-      if (e.step === 'ordered') spinner.current?.update(`Order ${e.order.id} placed (${String(e.order.status)}); waiting for the fill…`);
-      if (e.step === 'filled') spinner.current?.update(`Order ${e.order.id} FILLED; waiting for the delegation on the node…`);
-    },
-  });
-  spinner.current?.stop();
+  const finish = finishCommand(ctx, addressArg, opts, idempotencyKey);
+  if (!opts.idempotencyKey) out.diag(`idempotency key ${idempotencyKey}: if this run stops, finish it with: ${finish}`);
+  // Ctrl+C (or SIGTERM) stops the wait; the error then says how far it got and how to finish.
+  const stop = new AbortController();
+  const abort = new AbortController();
+  let interrupted: string | undefined;
+  void ctx.untilSignal(stop.signal).then((signal) => {
+    interrupted = signal;
+    abort.abort(new InterruptedError(`Interrupted (${signal === 'SIGTERM' ? 'SIGTERM' : 'Ctrl+C'})`, { signal }));
+  }, () => undefined);
+  let result: Awaited<ReturnType<typeof resources.ensure>>;
+  try {
+    result = await resources.ensure({
+      signal: abort.signal,
+      address,
+      energy,
+      bandwidth,
+      duration,
+      maxCostSun,
+      idempotencyKey,
+      timeoutMs,
+      confirm: async (plan) => {
+        ctx.spending = { sun: plan.cost_sun, currency: 'TRX' };
+        const what = plan.rentals.map((r) => `${groupDigits(String(r.amount))} ${r.resource.toLowerCase()}`).join(' and ');
+        out.print(
+          `${s.bold(address)} can spend ${groupDigits(String(plan.before.energy))} energy and ${groupDigits(String(plan.before.bandwidth))} bandwidth now.`,
+        );
+        await ctx.confirm(`Rent ${what} for ${formatDuration(duration)} to ${address} for about ${sunAndTrx(plan.cost_sun)}?`, 'place the order');
+        spinner.current = out.spinner('Ordering…');
+        return true;
+      },
+      onProgress: (e) => {
+        if (e.step === 'ordered') spinner.current?.update(`Order ${e.order.id} placed (${String(e.order.status)}); waiting for the fill…`);
+        if (e.step === 'filled') spinner.current?.update(`Order ${e.order.id} FILLED; waiting for the delegation on the node…`);
+      },
+    });
+  } catch (error) {
+    throw stopped(error, finish, interrupted);
+  } finally {
+    spinner.current?.stop();
+    stop.abort();
+  }
   out.result(result, () => {
     if (!result.order && !result.bandwidth_order) {
       return `${s.green('✓')} ${address} already has ${groupDigits(String(result.before.energy))} energy and ${groupDigits(String(result.before.bandwidth))} bandwidth: nothing bought.\n`;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import type { ProgressEvent, SentTransfer, TransferEstimate } from '../../tron/engine.js';
 import { type Context, action } from '../context.js';
-import { InterruptedError, UsageError } from '../errors.js';
+import { CliError, InterruptedError, UsageError, exitCodeFor } from '../errors.js';
 import { formatDuration, groupDigits, sunAndTrx } from '../format.js';
 import { parseAddress, parseDuration, parseIdempotencyKey, parseTrx } from '../parse.js';
 import { ENV, isHexKey, readSecretFile } from '../settings.js';
@@ -38,10 +38,21 @@ const command: CommandModule = {
       .option('-d, --duration <duration>', 'rental duration of the energy', '1h')
       .option('--max-cost <trx>', 'refuse (nothing ordered or sent) when renting costs more than this many TRX')
       .option('--burn', 'rent nothing: burn TRX for the energy (still shows the comparison)')
-      .option('--idempotency-key <key>', 'reuse a key to make a retried command safe (default: a new UUID)')
+      .option(
+        '--idempotency-key <key>',
+        'the transfer\'s identity (default: a new UUID, printed): the signed transaction is kept with it under the config directory, and a re-run with the same key re-broadcasts that transaction and reuses its order (<key>:energy), never paying twice',
+      )
       .option('--node <url>', `TRON full node to read (env ${ENV.tronNode}; default TronGrid, the mock's own with --mock)`)
-      .option('--timeout <duration>', 'how long to wait for the fill, the delegation and the receipt', '2m')
-      .addHelpText('after', '\nExamples:\n  trx-rent send usdt --to TXYZ… --amount 10 --key-file ~/.tron/key\n  TRX_RENT_PRIVATE_KEY=… trx-rent send usdt --to TXYZ… --amount 10 --yes --json')
+      .option('--timeout <duration>', 'the whole command (rental, broadcast, receipt) ends within this long', '2m')
+      .addHelpText(
+        'after',
+        '\nExamples:\n  trx-rent send usdt --to TXYZ… --amount 10 --key-file ~/.tron/key\n' +
+          '  TRX_RENT_PRIVATE_KEY=… trx-rent send usdt --to TXYZ… --amount 10 --idempotency-key pay-42 --yes --json\n' +
+          '  trx-rent tx TXID    what became of a transfer (confirmed, failed, pending, expired)\n' +
+          '\nIf a run stops (Ctrl+C, an error, a crash), run the command it prints: the same one with the same\n' +
+          '--idempotency-key. It finds the transaction signed before and lands it, and reuses the order: the\n' +
+          'recipient is paid once, the energy bought once.',
+      )
       .action(action<[string], SendOptions>(runSend));
   },
 };
@@ -84,6 +95,8 @@ function progressText(e: ProgressEvent): string | undefined {
       return `${groupDigits(String(e.after.energy))} energy on the node; signing…`;
     case 'signed':
       return `Signed ${e.tx_id}; broadcasting…`;
+    case 'resumed':
+      return `Transfer ${e.tx_id} was signed by an earlier run with this idempotency key: re-broadcasting the same transaction and waiting for it (never a new one)…`;
     case 'broadcast':
       return `Broadcast ${e.tx_id}; waiting for the receipt…`;
     default:
@@ -119,10 +132,72 @@ export function renderSent(r: SentTransfer, s: import('../output.js').Styles): s
     `${s.green('✓')} Sent ${r.amount} ${tokenName(r)} to ${r.to} in block ${r.receipt.block}\n` +
     `  tx         ${r.tx_id}\n` +
     `  energy     ${groupDigits(String(r.receipt.energy_used))} used, ${sunAndTrx(r.receipt.energy_burned_sun)} burnt; ${rent}\n` +
-    `  bandwidth  ${groupDigits(String(r.estimate.bandwidth.needed))} bytes, ${sunAndTrx(r.receipt.bandwidth_burned_sun)} burnt\n` +
+    `  bandwidth  ${groupDigits(String(r.estimate?.bandwidth.needed ?? r.receipt.bandwidth_used))} bytes, ${sunAndTrx(r.receipt.bandwidth_burned_sun)} burnt\n` +
     `  cost       ${sunAndTrx(r.total_cost_sun)}; burning TRX instead: ${sunAndTrx(r.burn_cost_sun)}\n` +
     `  ${r.saving_sun >= 0 ? s.green('saved') : s.yellow('extra')}      ${sunAndTrx(Math.abs(r.saving_sun))}\n`
   );
+}
+
+/** The exact command that finishes this transfer: the same one, with its idempotency key. */
+function finishCommand(ctx: Context, token: string, opts: SendOptions, key: string): string {
+  const q = (v: string) => (/^[\w@%+=:,./~-]+$/.test(v) ? v : `'${v.replace(/'/g, `'\\''`)}'`);
+  const parts = ['send', q(token), '--to', q(opts.to!), '--amount', q(opts.amount!)];
+  if (opts.keyFile) parts.push('--key-file', q(opts.keyFile));
+  if (opts.duration !== '1h') parts.push('--duration', q(opts.duration));
+  if (opts.maxCost) parts.push('--max-cost', q(opts.maxCost));
+  if (opts.burn) parts.push('--burn');
+  if (opts.node) parts.push('--node', q(opts.node));
+  if (opts.timeout !== '2m') parts.push('--timeout', q(opts.timeout));
+  parts.push('--idempotency-key', q(key));
+  if (ctx.opts.yes) parts.push('--yes');
+  if (ctx.opts.json) parts.push('--json');
+  return ctx.resumeCommand(parts.join(' ')) ?? `trx-rent ${parts.join(' ')}`;
+}
+
+/** What a stop at `details.stage` means for the money, in words. */
+function stageText(d: Record<string, unknown>): string {
+  const tx = typeof d.tx_id === 'string' ? d.tx_id : undefined;
+  const order = typeof d.order_id === 'string' ? d.order_id : undefined;
+  switch (d.stage) {
+    case 'order':
+      return `during the order request (stage order): an order may have been placed${d.order_key ? ` (Idempotency-Key ${String(d.order_key)})` : ''}; the transfer was not sent`;
+    case 'delegation':
+      return `while waiting for ${order ? `order ${order}` : 'the order'} and its delegation (stage delegation): the transfer was not sent${order ? `; order ${order} was placed and goes on` : ''}`;
+    case 'sign':
+      return `before the broadcast (stage sign)${order ? `, after order ${order}` : ''}: the transfer was not sent`;
+    case 'broadcast':
+      return `during the broadcast of transfer ${tx} (stage broadcast): the transfer may have been sent (outcome unknown)`;
+    case 'receipt':
+      return `while waiting for the receipt of transfer ${tx} (stage receipt): the transfer may have been sent (outcome unknown)`;
+    default:
+      return 'before anything was ordered or sent';
+  }
+}
+
+/**
+ * The error a stopped send ends with: the stage reached, the tx id and order id, and the exact
+ * command that finishes the job without paying twice (the same command with the same key).
+ */
+function stopped(ctx: Context, error: unknown, token: string, opts: SendOptions, key: string, signal: string | undefined): unknown {
+  const d = ((error as { details?: Record<string, unknown> } | null)?.details ?? {}) as Record<string, unknown>;
+  if (!d.stage && !signal) return error;
+  const command = finishCommand(ctx, token, opts, key);
+  const after = d.stage === 'broadcast' || d.stage === 'receipt' ? ' (it re-broadcasts the same transaction and waits for it; it never signs a new one while this one may land)' : '';
+  const check = typeof d.tx_id === 'string' && (d.stage === 'broadcast' || d.stage === 'receipt') ? `; check it with: trx-rent tx ${d.tx_id}` : '';
+  const details: Record<string, unknown> = { ...d, idempotency_key: key, finish_command: command };
+  if (d.stage) details.transfer_sent = d.stage === 'broadcast' || d.stage === 'receipt' ? (d.transfer_sent === true ? true : 'unknown') : false;
+  if (signal) {
+    const e = new InterruptedError(`Interrupted (${signal === 'SIGTERM' ? 'SIGTERM' : 'Ctrl+C'}) ${stageText(d)}.`, { signal, details });
+    return Object.assign(e, { hint: `finish with: ${command}${after}${check}` });
+  }
+  const message = `${(error as Error).message} [stopped ${stageText(d)}]`;
+  const out = new CliError(String((error as { code?: unknown }).code ?? 'UNEXPECTED'), message, {
+    exitCode: exitCodeFor(error),
+    hint: `finish with: ${command}${after}${check}`,
+    cause: error,
+  });
+  out.details = details;
+  return out;
 }
 
 async function runSend(ctx: Context, { args: [token], opts }: { args: [string]; opts: SendOptions }) {
@@ -138,20 +213,17 @@ async function runSend(ctx: Context, { args: [token], opts }: { args: [string]; 
   const { transfers } = await ctx.chain(opts.node);
   const out = ctx.out;
   const s = out.s;
+  if (!opts.idempotencyKey) {
+    out.diag(`idempotency key ${idempotencyKey}: if this run stops, finish it with: ${finishCommand(ctx, token, opts, idempotencyKey)}`);
+  }
 
-  // Ctrl+C (or SIGTERM) stops at the next step; before the broadcast nothing is sent.
+  // Ctrl+C (or SIGTERM) stops at the next step; the error then says how far it got.
   const stop = new AbortController();
   const abort = new AbortController();
-  let broadcastId: string | undefined;
-  let orderId: string | undefined;
+  let interrupted: string | undefined;
   void ctx.untilSignal(stop.signal).then((signal) => {
-    const where = broadcastId
-      ? `after the broadcast: transfer ${broadcastId} was sent; check it before sending again`
-      : `before the broadcast: the transfer was not sent${orderId ? ` (order ${orderId} was placed and goes on)` : ''}`;
-    abort.abort(new InterruptedError(`Interrupted (${signal === 'SIGTERM' ? 'SIGTERM' : 'Ctrl+C'}) ${where}.`, {
-      signal,
-      details: { transfer_sent: Boolean(broadcastId), ...(broadcastId ? { tx_id: broadcastId } : {}), ...(orderId ? { order_id: orderId } : {}) },
-    }));
+    interrupted = signal;
+    abort.abort(new InterruptedError(`Interrupted (${signal === 'SIGTERM' ? 'SIGTERM' : 'Ctrl+C'})`, { signal }));
   }, () => undefined);
   let spinner: ReturnType<typeof out.spinner> | undefined;
   let sent: SentTransfer;
@@ -180,12 +252,12 @@ async function runSend(ctx: Context, { args: [token], opts }: { args: [string]; 
         return true;
       },
       onProgress: (e: ProgressEvent) => {
-        if (e.step === 'ordered') orderId = e.order.id;
-        if (e.step === 'broadcast') broadcastId = e.tx_id;
         const text = progressText(e);
-        if (text) spinner?.update(text);
+        if (text) spinner ? spinner.update(text) : e.step === 'resumed' && out.info(text);
       },
     });
+  } catch (error) {
+    throw stopped(ctx, error, token, opts, idempotencyKey, interrupted);
   } finally {
     spinner?.stop();
     stop.abort();

@@ -1,0 +1,87 @@
+/**
+ * `trx-rent tx TXID`: what became of a transfer (`client.transfers.status`): confirmed or failed
+ * (its receipt), expired (in no block, and the solidified block has passed its expiration: it
+ * can never land, and a re-run of its `send` with the same key signs a new one), or pending.
+ * The expiration comes from `--expiration` or the transfer kept under the config directory by
+ * `send`; without one, a transaction in no block is only ever "pending".
+ * @module
+ */
+import type { Command } from 'commander';
+import type { TransferRecord, TransferStatus } from '../../tron/identity.js';
+import { type Context, action } from '../context.js';
+import { UsageError } from '../errors.js';
+import { parseInteger } from '../parse.js';
+import type { CommandModule } from '../types.js';
+
+interface TxOptions {
+  node?: string;
+  expiration?: string;
+}
+
+const command: CommandModule = {
+  description:
+    'What became of a transfer: confirmed or failed (its receipt on the TRON node), expired (in no block and the ' +
+    'solidified block is past its expiration: it can never land), or pending. Read only.',
+  register(cmd: Command) {
+    cmd
+      .usage('TXID [--node URL] [--expiration MS]')
+      .argument('<txid>', 'the transaction id (64 hex), e.g. from `send` or its error')
+      .option('--node <url>', 'TRON full node to read (env TRX_RENT_TRON_NODE; default TronGrid, the mock\'s own with --mock)')
+      .option('--expiration <ms>', 'the transaction\'s expiration (ms since the epoch; default: from the transfer `send` kept)')
+      .addHelpText('after', '\nExamples:\n  trx-rent tx 7c1f…e9\n  trx-rent tx 7c1f…e9 --json')
+      .action(action<[string], TxOptions>(runTx));
+  },
+};
+
+/** The record `send` kept for this tx id, if any (regular files only; never follows a link). */
+async function keptRecord(ctx: Context, txId: string): Promise<TransferRecord | undefined> {
+  const { readdir, lstat, readFile } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  const dir = await ctx.transfersDir();
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return undefined;
+  }
+  // Bounded: a config directory holds the transfers of this machine's runs.
+  for (const name of names.filter((n) => /^[0-9a-f]{64}\.json$/.test(n)).slice(0, 10_000)) {
+    const path = join(dir, name);
+    try {
+      if (!(await lstat(path)).isFile()) continue;
+      const record = JSON.parse(await readFile(path, 'utf8')) as TransferRecord;
+      if (record?.tx_id === txId) return record;
+    } catch {
+      // unreadable: not the one
+    }
+  }
+  return undefined;
+}
+
+function render(s: TransferStatus & { idempotency_key?: string }): string {
+  const when = s.expiration ? ` (expiration ${new Date(s.expiration).toISOString()})` : '';
+  switch (s.state) {
+    case 'confirmed':
+      return `confirmed  ${s.tx_id} in block ${s.block} (${s.result}): the transfer was sent\n`;
+    case 'failed':
+      return `failed     ${s.tx_id} in block ${s.block} (${s.result}): mined, but the tokens did not move\n`;
+    case 'expired':
+      return `expired    ${s.tx_id}${when}: in no block, and it can never land now: it was not sent\n`;
+    default:
+      return `pending    ${s.tx_id}${when}: in no block yet${s.expiration ? '' : ' (no expiration known: pass --expiration to learn whether it expired)'}${s.idempotency_key ? `; finish it with its send command and --idempotency-key ${s.idempotency_key}` : ''}\n`;
+  }
+}
+
+async function runTx(ctx: Context, { args: [txid], opts }: { args: [string]; opts: TxOptions }) {
+  const id = txid.replace(/^0x/i, '').toLowerCase();
+  if (!/^[0-9a-f]{64}$/.test(id)) throw new UsageError(`${txid} is not a transaction id (64 hex characters)`);
+  const kept = opts.expiration === undefined ? await keptRecord(ctx, id) : undefined;
+  const expiration = opts.expiration !== undefined ? parseInteger(opts.expiration, '--expiration') : kept?.expiration;
+  const { transfers } = await ctx.chain(opts.node);
+  const status = await transfers.status(id, { expiration });
+  const { receipt: _receipt, ...shown } = status;
+  const out = { ...shown, ...(kept ? { idempotency_key: kept.key } : {}) };
+  ctx.out.result(out, () => render(out));
+}
+
+export default command;
