@@ -1,5 +1,6 @@
 /**
- * A hostile loopback proxy in front of the mock (its account API and its TRON node share one
+ * A chaos proxy for many faults at once (the payouts' chaos tests; `hostile-proxy.ts` is the one-rule
+ * proxy of the send-once tests): a loopback proxy in front of the mock (its account API and its TRON node share one
  * origin): forwards every request, except that the faults a test sets may, per matching request,
  * answer 5xx without forwarding, drop the request (reset, never forwarded), forward it and drop
  * the answer (the broadcast was accepted, the caller never learns it), or hold it past the
