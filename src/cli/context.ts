@@ -24,7 +24,7 @@ import type { ChainResources, Transfers } from '../tron/facade.js';
 import type { TransferStore } from '../tron/identity.js';
 import type { MockServer, MockServerOptions } from '../mock/index.js';
 import { redactText } from '../internal/redact.js';
-import { CancelledError, CliError, EXIT, UsageError, formatReport, reportFor } from './errors.js';
+import { CancelledError, CliError, EXIT, InterruptedError, UsageError, formatReport, reportFor } from './errors.js';
 import type { ConfigStore, ProfileSettings } from './config.js';
 import { Output, colorEnabled } from './output.js';
 import { sanitizeText } from './sanitize.js';
@@ -219,6 +219,25 @@ export class Context {
   /** Resolves on the first interrupt (Ctrl+C, SIGTERM): long-running commands stop there. Aborting `stop` stops listening. */
   untilSignal(stop?: AbortSignal): Promise<string> {
     return this.runtime.untilSignal(stop);
+  }
+
+  /**
+   * An interrupt (Ctrl+C, SIGTERM) turned into an abort: `signal` aborts with an
+   * InterruptedError naming it, `interrupted()` says which arrived, `done()` stops listening.
+   * The commands that spend (send, ensure) pass `signal` to the SDK, which stops at its next step.
+   */
+  interruptible(): { signal: AbortSignal; interrupted: () => string | undefined; done: () => void } {
+    const stop = new AbortController();
+    const abort = new AbortController();
+    let interrupted: string | undefined;
+    void this.untilSignal(stop.signal).then(
+      (signal) => {
+        interrupted = signal;
+        abort.abort(new InterruptedError(`Interrupted (${signal === 'SIGTERM' ? 'SIGTERM' : 'Ctrl+C'})`, { signal }));
+      },
+      () => undefined,
+    );
+    return { signal: abort.signal, interrupted: () => interrupted, done: () => stop.abort() };
   }
 
   /**

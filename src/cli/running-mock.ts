@@ -11,6 +11,7 @@
 import { readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultConfigDir } from './config.js';
+import { processAlive } from '../internal/process.js';
 
 /** What the record holds. */
 export interface RunningMock {
@@ -27,15 +28,6 @@ export function runningMockPath(configDir: string | undefined): string {
   return join(configDir || defaultConfigDir(), FILE);
 }
 
-/** True when process `pid` exists (signal 0 checks without sending anything). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Writes the record; returns what removes it again (only while it is still this process's). */
 export function recordRunningMock(configDir: string | undefined, mock: { url: string; apiKey: string }): () => void {
@@ -62,6 +54,6 @@ export function findRunningMock(configDir: string | undefined): RunningMock | un
     return undefined;
   }
   if (typeof saved.url !== 'string' || typeof saved.api_key !== 'string' || typeof saved.pid !== 'number') return undefined;
-  if (!alive(saved.pid)) return undefined;
+  if (!processAlive(saved.pid)) return undefined;
   return { url: saved.url, apiKey: saved.api_key, path };
 }

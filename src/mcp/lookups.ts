@@ -8,7 +8,8 @@
  */
 import type { TrxRent } from '../client.js';
 import { TrxRentError } from '../errors/index.js';
-import type { CreateOrderRequest } from '../schemas/orders.js';
+import type { ACCOUNT_WIRE } from '../api/account.js';
+import type { BodyOf } from '../api/types.js';
 import { type Effects, type OrderView, type TransferState, unsettled } from './effects.js';
 import { type Currency, INCONCLUSIVE, type Known, type SpendJob, outcomeOf } from './outcome.js';
 
@@ -36,7 +37,7 @@ export async function refresh(api: TrxRent, effects: Effects, signal: AbortSigna
     if (!unsettled(slot)) continue;
     try {
       if (!slot.order && slot.key && slot.body !== undefined) {
-        const body = JSON.parse(slot.body) as CreateOrderRequest;
+        const body = JSON.parse(slot.body) as BodyOf<(typeof ACCOUNT_WIRE)['createOrder']>;
         slot.order = (await api.orders.create(body, { idempotencyKey: slot.key, signal })) as OrderView;
       }
       if (slot.order) slot.order = (await api.orders.get(slot.order.id, { signal })) as OrderView;

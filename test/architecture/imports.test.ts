@@ -280,6 +280,28 @@ describe('what derives from the endpoint table (src/api)', () => {
     }
   });
 
+  it('no x402 or MCP file imports a schema the table holds by name: they take it from the entry (src/x402/index.ts re-exports the schemas for users)', async () => {
+    const { ENDPOINT_LIST } = await import('../../src/api/endpoints.js');
+    const held = new Set<unknown>(ENDPOINT_LIST.flatMap((e) => [e.params, e.query, e.body, e.response]).filter(Boolean));
+    const named: string[] = [];
+    for (const f of files.filter((x) => (folder(x.path) === 'mcp' || folder(x.path) === 'x402') && x.path !== 'src/x402/index.ts')) {
+      const source = ts.createSourceFile(f.path, readFileSync(join(ROOT, f.path), 'utf8'), ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+      for (const node of source.statements) {
+        if (!ts.isImportDeclaration(node) || !ts.isStringLiteral(node.moduleSpecifier) || !/\/schemas\//.test(node.moduleSpecifier.text)) continue;
+        const bindings = node.importClause?.namedBindings;
+        if (!bindings || !ts.isNamedImports(bindings)) continue;
+        const target = resolveLocal(join(ROOT, f.path), node.moduleSpecifier.text)!;
+        const mod = (await import(join(ROOT, target))) as Record<string, unknown>;
+        for (const el of bindings.elements) {
+          const name = (el.propertyName ?? el.name).text;
+          if (held.has(mod[name])) named.push(`${f.path}: ${name}`);
+        }
+      }
+    }
+    expect(held.size).toBeGreaterThan(40);
+    expect(named).toEqual([]);
+  });
+
   it('no path template of the table is written in src/openapi, src/mcp or the CLI api command (comments aside)', async () => {
     const { ENDPOINT_LIST } = await import('../../src/api/endpoints.js');
     const code = (path: string) =>

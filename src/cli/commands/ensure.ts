@@ -94,17 +94,11 @@ async function runEnsure(ctx: Context, { args: [addressArg], opts }: { args: [st
   const finish = finishCommand(ctx, addressArg, opts, idempotencyKey);
   if (!opts.idempotencyKey) out.diag(`idempotency key ${idempotencyKey}: if this run stops, finish it with: ${finish}`);
   // Ctrl+C (or SIGTERM) stops the wait; the error then says how far it got and how to finish.
-  const stop = new AbortController();
-  const abort = new AbortController();
-  let interrupted: string | undefined;
-  void ctx.untilSignal(stop.signal).then((signal) => {
-    interrupted = signal;
-    abort.abort(new InterruptedError(`Interrupted (${signal === 'SIGTERM' ? 'SIGTERM' : 'Ctrl+C'})`, { signal }));
-  }, () => undefined);
+  const interrupt = ctx.interruptible();
   let result: Awaited<ReturnType<typeof resources.ensure>>;
   try {
     result = await resources.ensure({
-      signal: abort.signal,
+      signal: interrupt.signal,
       address,
       energy,
       bandwidth,
@@ -128,10 +122,10 @@ async function runEnsure(ctx: Context, { args: [addressArg], opts }: { args: [st
       },
     });
   } catch (error) {
-    throw stopped(error, finish, interrupted);
+    throw stopped(error, finish, interrupt.interrupted());
   } finally {
     spinner.current?.stop();
-    stop.abort();
+    interrupt.done();
   }
   out.result(result, () => {
     if (!result.order && !result.bandwidth_order) {

@@ -222,13 +222,7 @@ async function runSend(ctx: Context, { args: [token], opts }: { args: [string]; 
   }
 
   // Ctrl+C (or SIGTERM) stops at the next step; the error then says how far it got.
-  const stop = new AbortController();
-  const abort = new AbortController();
-  let interrupted: string | undefined;
-  void ctx.untilSignal(stop.signal).then((signal) => {
-    interrupted = signal;
-    abort.abort(new InterruptedError(`Interrupted (${signal === 'SIGTERM' ? 'SIGTERM' : 'Ctrl+C'})`, { signal }));
-  }, () => undefined);
+  const interrupt = ctx.interruptible();
   let spinner: ReturnType<typeof out.spinner> | undefined;
   let sent: SentTransfer;
   try {
@@ -242,7 +236,7 @@ async function runSend(ctx: Context, { args: [token], opts }: { args: [string]; 
       burn: opts.burn,
       idempotencyKey,
       timeoutMs,
-      signal: abort.signal,
+      signal: interrupt.signal,
       confirmation: opts.solidified ? 'solidified' : 'included',
       confirm: async (estimate) => {
         ctx.spending = { sun: estimate.rent?.cost_sun ?? 0, currency: 'TRX' };
@@ -262,10 +256,10 @@ async function runSend(ctx: Context, { args: [token], opts }: { args: [string]; 
       },
     });
   } catch (error) {
-    throw stopped(ctx, error, token, opts, idempotencyKey, interrupted);
+    throw stopped(ctx, error, token, opts, idempotencyKey, interrupt.interrupted());
   } finally {
     spinner?.stop();
-    stop.abort();
+    interrupt.done();
   }
   out.result(sent, () => renderSent(sent, s));
 }

@@ -10,15 +10,13 @@
 import * as z from 'zod';
 import { TrxRentError } from '../../errors/index.js';
 import { LIMITS } from '../../schemas/limits.js';
-import { Order } from '../../schemas/orders.js';
+import { EnsureResultSchema, SentTransferSchema } from '../../tron/results.js';
 import { decimalToAtomic, sunToTrx } from '../../utils/units.js';
 import { Effects } from '../effects.js';
 import { chainJob } from '../lookups.js';
 import { tool } from '../tool.js';
 
 const Address = z.string().min(1);
-const Spendable = z.object({ energy: z.number(), bandwidth: z.number(), freeBandwidth: z.number() });
-
 const EnsureInput = z.strictObject({
   address: Address,
   energy: z.number().int().min(0),
@@ -26,16 +24,6 @@ const EnsureInput = z.strictObject({
   duration_sec: z.number().int().positive().optional(),
 });
 
-const EnsureOutput = z.looseObject({
-  address: z.string(),
-  before: Spendable,
-  after: Spendable,
-  order: z.nullable(Order),
-  bandwidth_order: z.nullable(Order),
-  bought: z.object({ energy: z.number(), bandwidth: z.number() }),
-  /** What the orders cost, in SUN. */
-  cost_sun: z.number(),
-});
 
 const SendInput = z.strictObject({
   token: z.string().min(1),
@@ -44,17 +32,6 @@ const SendInput = z.strictObject({
   duration_sec: z.number().int().positive().optional(),
 });
 
-const SendOutput = z.looseObject({
-  tx_id: z.string(),
-  from: z.string(),
-  to: z.string(),
-  amount: z.string(),
-  rent_cost_sun: z.number(),
-  burned_sun: z.number(),
-  total_cost_sun: z.number(),
-  burn_cost_sun: z.number(),
-  saving_sun: z.number(),
-});
 
 export const CHAIN_TOOLS = [
   tool({
@@ -68,7 +45,7 @@ export const CHAIN_TOOLS = [
       'Returns before/after (what the address can spend), the order (or null) and cost_sun (1 TRX = 1,000,000 SUN).',
     access: 'spend',
     input: EnsureInput,
-    output: EnsureOutput,
+    output: EnsureResultSchema,
     fields: {
       address: 'Base58 TRON address (T…) that must be able to spend the resources',
       energy: 'Energy it must be able to spend, in units (a USDT transfer needs about 65000, or 130000 to an address holding none)',
@@ -112,7 +89,7 @@ export const CHAIN_TOOLS = [
       'Returns tx_id, what it cost (SUN) and what burning TRX would have cost (saving_sun).',
     access: 'spend',
     input: SendInput,
-    output: SendOutput,
+    output: SentTransferSchema,
     fields: {
       token: 'USDT (default choice), USDC, or a TRC-20 contract address',
       to: 'Base58 TRON address (T…) of the recipient',

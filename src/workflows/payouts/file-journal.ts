@@ -11,15 +11,8 @@ import { type FileHandle, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { TrxRentError } from '../../errors/index.js';
 import { type JournalEntry, MemoryJournal } from './journal.js';
+import { processAlive } from '../../internal/process.js';
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Lock files held by this process: a second runner in the same process is refused too. */
 const held = new Set<string>();
@@ -43,7 +36,7 @@ function lock(path: string): string {
       } catch {
         continue; // removed meanwhile
       }
-      if (Number.isSafeInteger(pid) && pid > 0 && (pid === process.pid ? held.has(file) : alive(pid))) {
+      if (Number.isSafeInteger(pid) && pid > 0 && (pid === process.pid ? held.has(file) : processAlive(pid))) {
         throw new TrxRentError({
           code: 'JOURNAL_LOCKED',
           message: `Another runner (pid ${pid}) is using the journal ${path}; two runners on one journal could pay twice. Wait for it or stop it.`,
