@@ -29,6 +29,7 @@ import { atomicToDecimal } from '../utils/units.js';
 import type { ResolvedLimits } from './limits.js';
 import { type Currency, type Known, type Outcome, type SpendJob, SpendRefusedError, codeOf, money } from './outcome.js';
 import { oneLine } from './text.js';
+import { type Reservation, SpendingCap } from '../utils/spending-cap.js';
 
 // The guard's vocabulary lives in outcome.ts; its users import it from here.
 export { type Currency, type Known, type Outcome, type SpendJob, type SpendRefusal, INCONCLUSIVE, SpendRefusedError, codeOf, keyedPost, money, outcomeOf } from './outcome.js';
@@ -73,7 +74,7 @@ interface Unknown {
   tool: string;
   key: string;
   summary: string;
-  held: Map<Currency, bigint>;
+  held: Map<Currency, Reservation>;
   /** Currencies already settled (a later verdict on them is not counted twice). */
   settled: Set<Currency>;
   job: SpendJob<unknown>;
@@ -90,8 +91,8 @@ export class SpendGuard {
   readonly #log: (line: string) => void;
   readonly #clock: Clock;
   readonly #lookupTimeoutMs: number;
-  readonly #spent: Record<Currency, bigint> = { TRX: 0n, USDT: 0n };
-  readonly #reserved: Record<Currency, bigint> = { TRX: 0n, USDT: 0n };
+  /** The server's total cap per currency: the shared spending-cap primitive, reservations and all. */
+  readonly #caps: Record<Currency, SpendingCap>;
   readonly #unknown = new Set<Unknown>();
   #inFlight = 0;
   #reconciling: Promise<void> | undefined;
@@ -112,16 +113,18 @@ export class SpendGuard {
     this.#log = options.log;
     this.#clock = options.clock ?? systemClock;
     this.#lookupTimeoutMs = options.lookupTimeoutMs ?? LOOKUP_TIMEOUT_MS;
+    const total = options.limits.sessionAtomic;
+    this.#caps = { TRX: new SpendingCap({ total }), USDT: new SpendingCap({ total }) };
   }
 
   /** Spent so far by this server process, per currency, in 6-decimal units. */
   spent(currency: Currency): bigint {
-    return this.#spent[currency];
+    return this.#caps[currency].spent;
   }
 
   /** Reserved now (calls in flight and unknown outcomes), per currency. */
   reserved(currency: Currency): bigint {
-    return this.#reserved[currency];
+    return this.#caps[currency].reserved;
   }
 
   /** How many spends have an unknown outcome (still reserved). */
@@ -131,8 +134,7 @@ export class SpendGuard {
 
   /** What is left of the cap for `currency` (reservations in flight and unknown outcomes excluded). */
   remaining(currency: Currency): bigint {
-    const left = this.limits.sessionAtomic - this.#spent[currency] - this.#reserved[currency];
-    return left > 0n ? left : 0n;
+    return this.#caps[currency].remaining;
   }
 
   /** One log line, sanitised: server text in it cannot drive the terminal or start a new line. */
@@ -201,10 +203,10 @@ export class SpendGuard {
   }
 
   async #reserveAndRun<T>(request: SpendRequest, ask: Confirmer, job: SpendJob<T>): Promise<T> {
-    const held = new Map<Currency, bigint>();
-    for (const { currency, atomic } of request.lines) {
-      held.set(currency, (held.get(currency) ?? 0n) + atomic);
-      this.#reserved[currency] += atomic;
+    const held = new Map<Currency, Reservation>();
+    for (const [currency, atomic] of perCurrency(request)) {
+      // Checked just before with nothing awaited since: it fits.
+      held.set(currency, this.#caps[currency].reserve(atomic)!);
     }
     try {
       await this.confirm(ask, request.summary);
@@ -272,7 +274,8 @@ export class SpendGuard {
     if (!known || !this.#unknown.has(entry)) return;
     const before = new Map(entry.held);
     const counted = this.#apply(entry, known);
-    if (entry.held.size === before.size && [...entry.held].every(([c, a]) => before.get(c) === a)) return;
+    // Nothing settled: every currency still held as it was.
+    if (entry.held.size === before.size) return;
     const totals = this.#totals({ lines: [...before.keys()].map((currency) => ({ currency })) });
     if (entry.held.size === 0) {
       this.#unknown.delete(entry);
@@ -289,22 +292,20 @@ export class SpendGuard {
       if (outcome.state === 'pending' || entry.settled.has(currency)) continue;
       entry.settled.add(currency);
       const held = entry.held.get(currency);
-      if (held !== undefined) {
-        this.#reserved[currency] -= held;
-        entry.held.delete(currency);
-      }
+      entry.held.delete(currency);
       if (outcome.state === 'spent') {
         // The charge once known; a currency nobody reserved (a fee burnt) still counts.
-        const charge = outcome.atomic ?? held ?? 0n;
-        this.#spent[currency] += charge > 0n ? charge : 0n;
+        const charge = outcome.atomic ?? held?.amount ?? 0n;
+        if (held) held.commit(charge > 0n ? charge : 0n);
+        else this.#caps[currency].record(charge);
         counted = true;
-      }
+      } else held?.release();
     }
     return counted;
   }
 
-  #release(held: Map<Currency, bigint>): void {
-    for (const [currency, atomic] of held) this.#reserved[currency] -= atomic;
+  #release(held: Map<Currency, Reservation>): void {
+    for (const reservation of held.values()) reservation.release();
     held.clear();
   }
 
@@ -320,13 +321,14 @@ export class SpendGuard {
   }
 
   #checkSessionCap(request: SpendRequest, { currency }: SpendLine): void {
-    const atomic = request.lines.filter((l) => l.currency === currency).reduce((sum, l) => sum + l.atomic, 0n);
-    if (atomic <= this.remaining(currency)) return;
-    const held = this.#reserved[currency];
+    const atomic = perCurrency(request).get(currency) ?? 0n;
+    const cap = this.#caps[currency];
+    if (cap.refusal(atomic) === undefined) return;
+    const held = cap.reserved;
     throw new SpendRefusedError(
       'SESSION_LIMIT',
-      `${request.summary}: over the server's cap (${money(this.#spent[currency], currency)} spent${held ? ` and ${money(held, currency)} reserved (in flight or outcome unknown)` : ''} of ${money(this.limits.sessionAtomic, currency)}, --session-limit, shared by every session of this server); nothing was sent.`,
-      { limit: '--session-limit', spent: atomicToDecimal(this.#spent[currency], 6), reserved: atomicToDecimal(held, 6), cap: atomicToDecimal(this.limits.sessionAtomic, 6), currency },
+      `${request.summary}: over the server's cap (${money(cap.spent, currency)} spent${held ? ` and ${money(held, currency)} reserved (in flight or outcome unknown)` : ''} of ${money(this.limits.sessionAtomic, currency)}, --session-limit, shared by every session of this server); nothing was sent.`,
+      { limit: '--session-limit', spent: atomicToDecimal(cap.spent, 6), reserved: atomicToDecimal(held, 6), cap: atomicToDecimal(this.limits.sessionAtomic, 6), currency },
     );
   }
 
@@ -334,19 +336,19 @@ export class SpendGuard {
     const currencies = [...new Set(request.lines.map((l) => l.currency))];
     return currencies
       .map((currency) => {
-        const held = this.#reserved[currency];
-        return `server total ${money(this.#spent[currency], currency)}${held ? ` + ${money(held, currency)} reserved` : ''} of ${money(this.limits.sessionAtomic, currency)}`;
+        const held = this.#caps[currency].reserved;
+        return `server total ${money(this.#caps[currency].spent, currency)}${held ? ` + ${money(held, currency)} reserved` : ''} of ${money(this.limits.sessionAtomic, currency)}`;
       })
       .join('; ');
   }
 }
 
-function allOf(held: Map<Currency, bigint>, outcome: Outcome): Partial<Record<Currency, Outcome>> {
+function allOf(held: Map<Currency, unknown>, outcome: Outcome): Partial<Record<Currency, Outcome>> {
   return Object.fromEntries([...held.keys()].map((c) => [c, outcome]));
 }
 
 /** A job's verdict, or (should the job itself throw) the safe one: everything `fallback`. */
-function safely(verdict: () => Known, held: Map<Currency, bigint>, fallback: 'pending' | 'spent' = 'pending'): Known {
+function safely(verdict: () => Known, held: Map<Currency, unknown>, fallback: 'pending' | 'spent' = 'pending'): Known {
   try {
     return verdict();
   } catch {
@@ -357,7 +359,7 @@ function safely(verdict: () => Known, held: Map<Currency, bigint>, fallback: 'pe
 /** The error of a spend whose outcome is unknown: the SDK's code, and what the agent should know. */
 function unknownOutcome(error: unknown, entry: Unknown, key: string, ids?: Record<string, unknown>): TrxRentError {
   const base = isTrxRentError(error) ? error : undefined;
-  const held = [...entry.held].map(([currency, atomic]) => money(atomic, currency)).join(' and ');
+  const held = [...entry.held].map(([currency, r]) => money(r.amount, currency)).join(' and ');
   return new TrxRentError({
     code: base?.code ?? 'OUTCOME_UNKNOWN',
     status: base?.status,
@@ -369,4 +371,11 @@ function unknownOutcome(error: unknown, entry: Unknown, key: string, ids?: Recor
     requestId: base?.requestId,
     cause: error,
   });
+}
+
+/** What a spend moves per currency (a currency on several lines summed). */
+function perCurrency(request: SpendRequest): Map<Currency, bigint> {
+  const sums = new Map<Currency, bigint>();
+  for (const { currency, atomic } of request.lines) sums.set(currency, (sums.get(currency) ?? 0n) + atomic);
+  return sums;
 }

@@ -24,6 +24,7 @@ import { type Deadline, startDeadline } from './deadline.js';
 import type { TransferStore } from './identity.js';
 import { ENSURE_LOCKS } from './mutex.js';
 import { type Spendable, type TronNode, spendable } from './node.js';
+import { SpendingCap } from '../utils/spending-cap.js';
 
 // ---- public shapes ----
 
@@ -567,7 +568,8 @@ async function ensureLocked(deps: EngineDeps, params: EnsureParams, internals: E
   const { target, energy, bandwidth, duration, maxCost, key, orders, plan } = await prepareEnsure(deps, params);
   const { signal, onProgress } = params;
   const { before, rentals: quotes, cost_sun: quoted } = plan;
-  if (maxCost !== undefined && quoted > maxCost) {
+  // The call's cap is the shared primitive's per-call limit (utils/spending-cap.ts), as the x402 budget and the MCP guard.
+  if (maxCost !== undefined && new SpendingCap({ perCall: BigInt(maxCost) }).refusal(BigInt(quoted)) !== undefined) {
     throw new TrxRentError({
       code: 'SPENDING_CAP_EXCEEDED',
       message: `Renting ${quotes.map((q) => `${q.amount} ${q.resource}`).join(' and ')} costs ${quoted} SUN now, above the cap of ${maxCost} SUN; nothing was ordered`,

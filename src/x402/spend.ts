@@ -24,6 +24,7 @@ import {
   tronNetworkName,
 } from '../protocol/networks.js';
 import { X402_LIMITS } from '../schemas/x402.js';
+import { type Reservation, SpendingCap } from '../utils/spending-cap.js';
 
 /** USD amounts are held as bigint with 18 decimals ("atto-USD"). */
 export const USD_DECIMALS = 18;
@@ -261,9 +262,9 @@ export function evaluateOffers(x402Version: 1 | 2, accepts: readonly unknown[], 
       );
       continue;
     }
-    if (policy.budget && cost > policy.budget.remainingAtto) {
+    if (policy.budget && cost > policy.budget.remaining) {
       refused.push(
-        describe(offer, 'over_budget', `${attoToUsd(cost)} USD is more than the ${attoToUsd(policy.budget.remainingAtto)} USD left in the budget`, cost),
+        describe(offer, 'over_budget', `${attoToUsd(cost)} USD is more than the ${attoToUsd(policy.budget.remaining)} USD left in the budget`, cost),
       );
       continue;
     }
@@ -293,67 +294,12 @@ export function refusal(evaluation: Evaluation): PaymentRefusedError {
 }
 
 /**
- * Total spend across calls. A payment is reserved when its offer is chosen (so concurrent calls
- * cannot overspend), committed when the server settles it, and released when nothing was paid.
- * A payment whose outcome is unknown (connection lost after sending it) stays counted.
+ * Total spend across calls: the shared spending cap (`utils/spending-cap.ts`) in atto-USD. A
+ * payment is reserved when its offer is chosen (so concurrent calls cannot overspend), committed
+ * when the server settles it, and released when nothing was paid. A payment whose outcome is
+ * unknown (connection lost after sending it) stays counted.
  */
-export class Budget {
-  readonly totalAtto: bigint | undefined;
-  #spent = 0n;
-  #reserved = 0n;
-
-  constructor(totalAtto?: bigint) {
-    this.totalAtto = totalAtto;
-  }
-
-  get spentAtto(): bigint {
-    return this.#spent;
-  }
-
-  get remainingAtto(): bigint {
-    if (this.totalAtto === undefined) return 2n ** 255n;
-    const left = this.totalAtto - this.#spent - this.#reserved;
-    return left > 0n ? left : 0n;
-  }
-
-  /** Reserve `atto`; returns a handle to commit or release, or undefined when it does not fit. */
-  reserve(atto: bigint): Reservation | undefined {
-    if (atto > this.remainingAtto) return undefined;
-    this.#reserved += atto;
-    let amount = atto;
-    let open = true;
-    return {
-      get atto() {
-        return amount;
-      },
-      grow: (extra: bigint) => {
-        if (!open || extra > this.remainingAtto) return false;
-        this.#reserved += extra;
-        amount += extra;
-        return true;
-      },
-      commit: (actual?: bigint) => {
-        if (!open) return;
-        open = false;
-        this.#reserved -= amount;
-        this.#spent += actual ?? amount;
-      },
-      release: () => {
-        if (!open) return;
-        open = false;
-        this.#reserved -= amount;
-      },
-    };
-  }
-}
-
-export interface Reservation {
-  readonly atto: bigint;
-  /** Try to reserve `extra` more (a fee learnt while building the payment). */
-  grow(extra: bigint): boolean;
-  commit(actual?: bigint): void;
-  release(): void;
-}
+export type Budget = SpendingCap;
 
 export interface SpendOptions {
   /** Most a single call may cost, USD decimal string. Default the documented price. */
@@ -382,18 +328,18 @@ export class SpendControl {
 
   constructor(options: SpendOptions) {
     this.#maxPaymentAtto = usdToAtto(options.maxPayment ?? X402_LIMITS.FIXED_PRICE_USD, 'maxPayment');
-    this.#budget = new Budget(options.budget === undefined ? undefined : usdToAtto(options.budget, 'budget'));
+    this.#budget = new SpendingCap({ total: options.budget === undefined ? undefined : usdToAtto(options.budget, 'budget') });
     this.#policy = { budget: this.#budget, allow: options.allow, prefer: options.prefer, tokens: options.tokens ?? [], canPay: options.canPay };
   }
 
   /** USD (atto) spent so far: settled, or sent and possibly settled. */
   get spentAtto(): bigint {
-    return this.#budget.spentAtto;
+    return this.#budget.spent;
   }
 
   /** USD (atto) left in the budget, reservations in flight excluded; undefined without a budget. */
   get remainingAtto(): bigint | undefined {
-    return this.#budget.totalAtto === undefined ? undefined : this.#budget.remainingAtto;
+    return this.#budget.limits.total === undefined ? undefined : this.#budget.remaining;
   }
 
   /** The per-call cap: the client's maxPayment, or a call's own (USD decimal string). */
