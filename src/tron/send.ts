@@ -190,6 +190,8 @@ async function sendLocked(
       details: { balance_sun: account.balance, needed_sun: mustBurn },
     });
   }
+  // A fee_limit ceiling the transfer cannot run under is refused before anything is rented (the chain's getMaxFeeLimit is checked again at signing).
+  feeLimitFor(params, estimate, undefined);
   if (typeof params.confirm === 'function' && !(await params.confirm(estimate))) {
     throw new TrxRentError({ code: 'CANCELLED', message: 'Cancelled before anything was ordered or sent' });
   }
@@ -234,15 +236,18 @@ async function sendLocked(
   known.stage = 'sign';
   const [block, fees] = await Promise.all([deps.node.getNowBlock({ signal, timeoutMs: deadline.budget() }), chainFees(deps.node, signal)]);
   const feeLimit = feeLimitFor(params, estimate, fees.max_fee_limit_sun);
+  // The expiration counts from the chain's time, as java-tron's own builder does (head block +
+  // 60 s): a local clock that runs fast or slow cannot make it expired or too far ahead. The
+  // timestamp stays the local clock's: two equal transfers built in one block must not share a txID.
+  const localNow = deps.http.clock.now();
   const unsigned = tx.buildTrc20Transfer({
     from: who.from,
     contract: estimate.token.address,
     to: estimate.to,
     amount: BigInt(estimate.amount_atomic),
     refBlock: { number: block.number, hash: block.id },
-    // The chain's time, as tronweb does: java-tron holds the expiration to the head block's
-    // timestamp, so a local clock that runs fast or slow cannot make it expired or too far ahead.
-    now: block.timestamp ?? deps.http.clock.now(),
+    now: localNow,
+    expirationMs: (block.timestamp ?? localNow) + 60_000 - localNow,
     feeLimitSun: feeLimit,
   });
   const signed = (who.privateKey ? tx.signTransaction(unsigned, who.privateKey) : await who.tronWeb!.trx.sign(unsigned as never)) as typeof unsigned & { signature: string[] };
@@ -353,15 +358,21 @@ function feeLimitFor(params: SendTransferParams, estimate: TransferEstimate, cha
     return params.feeLimitSun;
   }
   const wanted = defaultFeeLimit(estimate.energy.needed, estimate.fees.energy_sun);
-  // Burning for all the energy under a lower fee_limit would run out of energy and burn the limit for nothing.
-  if (params.burn && wanted > ceiling) {
+  // java-tron caps the energy a call may use, staked or delegated energy included, at
+  // fee_limit / getEnergyFee (VMActuator.getAccountEnergyLimitWithFixRatio): under a lower
+  // fee_limit the transfer runs out of energy, rented or not, and burns what it used for nothing.
+  const least = estimate.energy.needed * estimate.fees.energy_sun;
+  if (params.burn ? wanted > ceiling : least > ceiling) {
+    const needs = params.burn ? wanted : least;
     throw new TrxRentError({
       code: 'SPENDING_CAP_EXCEEDED',
-      message: `Burning for ${estimate.energy.needed} energy needs a fee_limit of ${wanted} SUN, above the ceiling of ${ceiling} SUN; nothing was sent (rent instead, or raise maxFeeLimitSun)`,
-      details: { field: 'maxFeeLimitSun', fee_limit_sun: wanted, ceiling_sun: ceiling },
+      message: params.burn
+        ? `Burning for ${estimate.energy.needed} energy needs a fee_limit of ${wanted} SUN, above the ceiling of ${ceiling} SUN; nothing was sent (rent instead, or raise maxFeeLimitSun)`
+        : `${estimate.energy.needed} energy needs a fee_limit of at least ${least} SUN even when rented (java-tron caps a call's energy at fee_limit), above the ceiling of ${ceiling} SUN; nothing was sent (raise maxFeeLimitSun)`,
+      details: { field: 'maxFeeLimitSun', fee_limit_sun: needs, ceiling_sun: ceiling },
     });
   }
-  // With the energy rented, fee_limit only covers a shortfall: the ceiling is safe to apply.
+  // With the energy rented, fee_limit above the energy's cost only covers a shortfall: the ceiling is safe to apply.
   return Math.min(wanted, ceiling);
 }
 

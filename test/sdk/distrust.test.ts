@@ -27,6 +27,7 @@ function wallet(usdt = 0n) {
   const address = privateKeyToTronAddress(privateKey);
   const chain = mock.state.chain;
   if (usdt > 0n) chain.syntheticTransfer({ token: chain.token('USDT')!, to: address, amount: usdt * 1_000_000n, label: `fund ${address}` });
+  chain.activate(address); // an account on chain (AccountCreate): java-tron refuses a sender, or a delegation to a target, that is none
   return { privateKey, address };
 }
 
@@ -127,13 +128,23 @@ describe("a node's figures are bounded", () => {
   });
 
   it("fee_limit never exceeds the chain's getMaxFeeLimit nor maxFeeLimitSun; a feeLimitSun above them is refused", async () => {
-    const capped = await setup(chainParams({ getMaxFeeLimit: 3_000_000 }));
+    // java-tron caps a call's energy, rented energy included, at fee_limit / getEnergyFee: a
+    // ceiling between the energy's cost (65,000 x 100 SUN) and the default (that plus 10 %) caps it.
+    const cap = 6_800_000;
+    const capped = await setup(chainParams({ getMaxFeeLimit: cap }));
     await capped.send({ timeoutMs: 15_000, burn: false });
     const tx = capped.landed()[0]!;
-    expect(decodeRawDataHex(String((tx.tx as { raw_data_hex: string }).raw_data_hex)).feeLimit).toBe(3_000_000);
+    expect(decodeRawDataHex(String((tx.tx as { raw_data_hex: string }).raw_data_hex)).feeLimit).toBe(cap);
     const own = await setup();
-    await own.send({ timeoutMs: 15_000, maxFeeLimitSun: 2_000_000 });
-    expect(decodeRawDataHex(String((own.landed()[0]!.tx as { raw_data_hex: string }).raw_data_hex)).feeLimit).toBe(2_000_000);
+    await own.send({ timeoutMs: 15_000, maxFeeLimitSun: cap - 100_000 });
+    expect(decodeRawDataHex(String((own.landed()[0]!.tx as { raw_data_hex: string }).raw_data_hex)).feeLimit).toBe(cap - 100_000);
+    // A ceiling below the energy's cost would run out of energy even with it rented: refused before anything is ordered.
+    const low = await setup();
+    const tooLow = await fail(low.send({ timeoutMs: 15_000, maxFeeLimitSun: 2_000_000 }));
+    expect(tooLow.code).toBe('SPENDING_CAP_EXCEEDED');
+    expect(tooLow.details).toMatchObject({ field: 'maxFeeLimitSun', ceiling_sun: 2_000_000 });
+    expect(await low.orders()).toBe(0);
+    expect(low.landed()).toEqual([]);
     const refused = await setup(chainParams({ getMaxFeeLimit: 3_000_000 }));
     const e = await fail(refused.send({ timeoutMs: 15_000, feeLimitSun: 3_000_001 }));
     expect(e.code).toBe('VALIDATION_ERROR');

@@ -32,6 +32,7 @@ function wallet(usdt = 0n) {
   const address = privateKeyToTronAddress(privateKey);
   const chain = mock.state.chain;
   if (usdt > 0n) chain.syntheticTransfer({ token: chain.token('USDT')!, to: address, amount: usdt * 1_000_000n, label: `fund ${address}` });
+  chain.activate(address); // an account on chain (AccountCreate): java-tron refuses a sender, or a delegation to a target, that is none
   return { privateKey, address };
 }
 

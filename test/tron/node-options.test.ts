@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TrxRent } from '../../src/index.js';
+import { BLOCK_INTERVAL_MS, SOLIDIFIED_LAG_BLOCKS } from '../../src/mock/chain/chain.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
 import { TronNode } from '../../src/tron/node.js';
@@ -90,15 +91,31 @@ describe("send: confirm 'solidified'", () => {
     chain.syntheticTransfer({ token: chain.token('USDT')!, to: from, amount: 5_000_000n, label: 'fund' });
     chain.fundTrx(from, 50_000_000n);
     const paths: string[] = [];
-    const recording: typeof fetch = (input, init) => {
-      paths.push(new URL(input instanceof Request ? input.url : String(input)).pathname);
-      return fetch(input, init);
+    const solidAnswers: unknown[] = [];
+    // The mock's solidified view trails its head by SOLIDIFIED_LAG_BLOCKS blocks (about a minute
+    // on its real clock): once the solidity node has said "not yet", move the mock past that lag.
+    const recording: typeof fetch = async (input, init) => {
+      const path = new URL(input instanceof Request ? input.url : String(input)).pathname;
+      paths.push(path);
+      const response = await fetch(input, init);
+      if (path === '/walletsolidity/gettransactioninfobyid') {
+        solidAnswers.push(await response.clone().json());
+        if (solidAnswers.length === 1) await mock.state.advance((SOLIDIFIED_LAG_BLOCKS + 1) * BLOCK_INTERVAL_MS);
+      }
+      return response;
     };
     const client = new TrxRent({ baseUrl: mock.url, apiKey: mock.apiKey, tronNode: mock.url, fetch: recording });
     const sent = await client.transfers.send({ token: 'USDT', to: ADDRESS, amount: '1', signer: { privateKey }, confirm: 'solidified', burn: true });
     expect(sent.confirmed).toBe('solidified');
     expect(paths).toContain('/walletsolidity/gettransactioninfobyid');
-    expect(paths).not.toContain('/wallet/gettransactioninfobyid');
+    // The head's receipt lands it (exactly-once, src/tron/identity.ts); the solidity node is asked
+    // only after that, and its receipt is the one reported.
+    expect(paths.lastIndexOf('/wallet/gettransactioninfobyid')).toBeLessThan(paths.indexOf('/walletsolidity/gettransactioninfobyid'));
+    // It waited: the first answer (the block not yet solidified) was empty, a later one the receipt.
+    expect(solidAnswers[0]).toEqual({});
+    const solid = solidAnswers.at(-1) as { id: string; blockNumber: number; fee?: number };
+    expect(solid.id).toBe(sent.tx_id);
+    expect(sent.receipt).toMatchObject({ block: solid.blockNumber, fee_sun: solid.fee ?? 0 });
     const plain = await client.transfers.send({ token: 'USDT', to: ADDRESS, amount: '1', signer: { privateKey }, burn: true });
     expect(plain.confirmed).toBe('included');
     await expect(client.transfers.send({ token: 'USDT', to: ADDRESS, amount: '1', signer: { privateKey }, confirmation: 'final' as never })).rejects.toMatchObject({
