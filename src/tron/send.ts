@@ -15,29 +15,10 @@ import { LIMITS } from '../schemas/limits.js';
 import { isTronAddress } from '../utils/address.js';
 import { atomicToDecimal, decimalToAtomic } from '../utils/units.js';
 import { startDeadline, type Deadline } from './deadline.js';
-import {
-  DEFAULT_MAX_FEE_LIMIT_SUN,
-  DEFAULT_TIMEOUT_MS,
-  NODE_BOUNDS,
-  type EngineDeps,
-  type EnsureResult,
-  type SendTransferParams,
-  type SendTronWeb,
-  type Confirmation,
-  type SentTransfer,
-  type TransferEstimate,
-  type TransferSigner,
-  type TokenInfo,
-  chainFees,
-  checkAbort,
-  defaultFeeLimit,
-  ensureResources,
-  estimateTransfer,
-  invalid,
-  optionalSun,
-  positiveInt,
-  resolveToken,
-} from './engine.js';
+import type { Confirmation, EngineDeps, EnsureResult, SendTransferParams, SendTronWeb, SentTransfer, TokenInfo, TransferEstimate, TransferSigner } from './types.js';
+import { DEFAULT_MAX_FEE_LIMIT_SUN, DEFAULT_TIMEOUT_MS, NODE_BOUNDS, chainFees, checkAbort, defaultFeeLimit, invalid, optionalSun, positiveInt, resolveToken } from './inputs.js';
+import { ensureResources } from './ensure.js';
+import { estimateTransfer } from './estimate.js';
 import { type TransferRecord, type TransferStatus, isDuplicateBroadcast, landTransfer, memoryTransferStore } from './identity.js';
 import { SEND_LOCKS } from './mutex.js';
 import { pollUntil } from '../utils/clock.js';
