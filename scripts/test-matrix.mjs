@@ -11,7 +11,7 @@
 //   node scripts/test-matrix.mjs --props         # also the property/fuzz tests (test/props, ~15 s more per version)
 //   TEST_MATRIX_TIMEOUT_MS=600000                # per-version limit (default 10 min)
 //
-// Needs dist/ (test/core/webhooks-browser.test.ts loads the built verifier): run `npm run build` first.
+// Needs dist/ (test/webhooks/webhooks-browser.test.ts loads the built verifier): run `npm run build` first.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,7 +26,7 @@ const currentMajor = process.versions.node.split('.')[0];
 // 'current' is the running node; a listed major equal to it runs once, on the running node.
 const majors = [...new Set((majorsArg.length ? majorsArg : ['current', '22', '24']).map((m) => (m === 'current' ? currentMajor : m)))];
 const timeoutMs = Number(process.env.TEST_MATRIX_TIMEOUT_MS ?? 10 * 60_000);
-const suites = ['test/core', 'test/sdk', 'test/schemas', ...(args.includes('--props') ? ['test/props'] : [])].filter((dir) => existsSync(join(root, dir)));
+const suites = ['test/utils', 'test/http', 'test/errors', 'test/internal', 'test/protocol', 'test/webhooks', 'test/schemas', 'test/resources', 'test/tron', 'test/architecture/light-core.test.ts', ...(args.includes('--props') ? ['test/props'] : [])].filter((dir) => existsSync(join(root, dir)));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const platformPackage = `node-${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
 

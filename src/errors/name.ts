@@ -3,7 +3,7 @@
  * becomes `$r`), and a bundler renames a class that refers to itself (`_TrxRentError`); `err.name`
  * and the stack's first line come from the class's `name`, so each error class writes its name
  * out once, in a `static {}` block: `static { nameClass(this, 'InvalidAddressError'); }`.
- * `test/core/error-names.test.ts` checks every public error class in a minified bundle of dist.
+ * `test/errors/error-names.test.ts` checks every public error class in a minified bundle of dist.
  *
  * @module
  */

@@ -26,7 +26,7 @@
  * attempt that missed its deadline. Aborting a signal after the fetches it served have ended
  * does nothing to them (Fetch standard: "abort fetch" touches only a fetch still in progress and
  * a body still readable, and every body here is read to the end), which
- * `test/core/http.test.ts` checks against undici with a kept-alive socket.
+ * `test/http/http.test.ts` checks against undici with a kept-alive socket.
  * @module
  */
 import { type ConnectionFailure, ConnectionError, RedirectRefusedError, ResponseTooLargeError, TimeoutError, isTrxRentError } from '../errors/index.js';
