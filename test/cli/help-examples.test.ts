@@ -8,9 +8,9 @@
  * client closes stdin. An example that fails here fails for a reader too.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLES } from '../../src/cli/examples.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
@@ -27,7 +27,7 @@ let keyId = '';
 let signed = '';
 
 /** Commands that serve until interrupted: they get Ctrl+C once they have run a while. */
-const SERVING = [/^mock\b/, /^webhooks listen\b/];
+const SERVING = [/^mock\b/, /^webhooks listen\b/, /^rules run\b/];
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'trx-rent.js');
 
 /** Shell words of an example (quotes kept together, `# comment` dropped). */
@@ -72,7 +72,7 @@ function fill(word: string): string {
   if (word === 'https://example.com/hook') return 'http://127.0.0.1:9/hook';
   if (/^efdfc09b/.test(word)) return word.length > 8 ? orderId : orderId.slice(0, 8);
   if (word === 'key_123') return keyId;
-  if (/\.(json|txt)$/.test(word)) return join(files, word.replace(/^\.\//, ''));
+  if (/\.(json|jsonl|txt)$/.test(word)) return join(files, basename(word)); // ./key.txt, /var/lib/trx-rent/rules.journal.jsonl
   return word;
 }
 
@@ -100,6 +100,9 @@ beforeAll(async () => {
   const transfer = signTransaction(buildTrxTransfer({ from: privateKeyToTronAddress(payer), to: ADDRESS, amountSun: 1_000_000n, now: mock.state.now() + 1 }), payer);
   signed = JSON.stringify(transfer);
   writeFileSync(join(files, 'signed-tx.json'), signed);
+  // The rules file the `rules` examples name: examples/rules/rules.json as shipped (its address,
+  // the USDT contract, is an account on the mock's chain, so its rentals fill).
+  copyFileSync(join(import.meta.dirname, '..', '..', 'examples', 'rules', 'rules.json'), join(files, 'rules.json'));
 });
 afterAll(async () => {
   await mock?.close();
@@ -138,6 +141,8 @@ describe('every --help example runs against the mock', () => {
       const ok = serving ? [0, 130] : [0];
       expect(ok, `${args.join(' ')}\n${r.stderr}`).toContain(r.code);
       expect(r.stderr, args.join(' ')).not.toMatch(/^error [A-Z_]+:|"error":\{/m);
+      // A rules run reports a failed step as a decision and goes on: that is a failure here too.
+      expect(r.stdout + r.stderr, args.join(' ')).not.toMatch(/"outcome":"error"|^\S+: error - /m);
     });
   }
 });

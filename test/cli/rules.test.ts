@@ -23,6 +23,8 @@ let file: string;
 let env: Record<string, string>;
 beforeAll(async () => {
   mock = await startMockServer({ port: 0, rateLimits: false, seed: 33 });
+  // The rentals' target is an account (a rental to a never-activated address fails).
+  mock.state.chain.activate(TARGET);
   env = { TRX_RENT_BASE_URL: mock.url, TRX_RENT_API_KEY: mock.apiKey, TRX_RENT_TRON_NODE: mock.url };
   dir = tempDir('trx-rent-rules-');
   file = join(dir, 'rules.json');

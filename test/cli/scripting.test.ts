@@ -109,6 +109,9 @@ describe('--json FIELDS', () => {
     expect(pending.code, pending.stderr).toBe(0);
     expect(Object.keys(json(pending))).toContain('id');
     expect(errorLine(await runCliInProcess(['orders', 'get', json(pending).id, '--json', 'id,filed_at'], { env })).code).toBe('UNKNOWN_FIELD');
+    // Leave no order in flight: later tests take the newest order to be a filled one.
+    const filled = await runCliInProcess(['orders', 'wait', json(pending).id, '--json', 'status'], { env });
+    expect(json(filled), filled.stderr).toEqual({ status: 'FILLED' });
     // A field of the schema that this row lacks (cost_sun comes with --amount) is not an error.
     const prices = await runCliInProcess(['prices', '--json', 'provider,cost_sun'], { env });
     expect(prices.code, prices.stderr).toBe(0);

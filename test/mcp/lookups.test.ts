@@ -27,6 +27,12 @@ let direct: TrxRent;
 const hostiles: Hostile[] = [];
 let n = 0;
 const fresh = () => privateKeyToTronAddress(createHash('sha256').update(`lookups ${++n}`).digest('hex'));
+/** A fresh address that is an account on the mock's chain: a rental to a never-activated one fails. */
+const target = () => {
+  const address = fresh();
+  mock.state.chain.activate(address);
+  return address;
+};
 
 beforeAll(async () => {
   mock = await startMockServer({ rateLimits: false, seed: 41, timings: { selectMs: 20, fillMs: 40, verifyMs: 60 } });
@@ -75,8 +81,8 @@ describe('the journal of an ensure', () => {
     const api = new TrxRent({ baseUrl: mock.url, apiKey: mock.apiKey, tronNode: mock.url, fetch: recordingFetch() });
     const fx = new Effects();
     // outside the journal: not recorded
-    await api.orders.create({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: fresh() }, { idempotencyKey: 'outside-1' });
-    const result = await fx.run(() => api.resources.ensure({ address: fresh(), energy: 65_000, idempotencyKey: 'k-record-1', onProgress: (e) => (seen.push(e.step), fx.onProgress(e)) }));
+    await api.orders.create({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: target() }, { idempotencyKey: 'outside-1' });
+    const result = await fx.run(() => api.resources.ensure({ address: target(), energy: 65_000, idempotencyKey: 'k-record-1', onProgress: (e) => (seen.push(e.step), fx.onProgress(e)) }));
     expect(result.order?.status).toBe('FILLED');
     expect(fx.slots).toHaveLength(1);
     const slot = fx.slots[0]!;
@@ -98,7 +104,7 @@ describe('the journal of an ensure', () => {
     const api = new TrxRent({ baseUrl: h.url, apiKey: mock.apiKey, tronNode: mock.url, fetch: recordingFetch(), maxRetries: 1, retry: { baseDelayMs: 10, maxDelayMs: 20 } });
     const before = await orderCount();
     const fx = new Effects();
-    const job = chainJob(api, fx, (key) => api.resources.ensure({ address: fresh(), energy: 65_000, idempotencyKey: key, onProgress: fx.onProgress }), () => ({ outcomes: {}, what: '' }));
+    const job = chainJob(api, fx, (key) => api.resources.ensure({ address: target(), energy: 65_000, idempotencyKey: key, onProgress: fx.onProgress }), () => ({ outcomes: {}, what: '' }));
     const error = await job.run('k-lost-1').catch((e: unknown) => e);
     expect((error as { code?: string }).code).toBe('CONNECTION_ERROR');
     expect(job.failed(error, 'k-lost-1').outcomes.TRX).toEqual({ state: 'pending' });
@@ -131,7 +137,7 @@ describe('the journal of an ensure', () => {
     });
     const api = new TrxRent({ baseUrl: h.url, apiKey: mock.apiKey, tronNode: mock.url, fetch: recordingFetch() });
     const fx = new Effects();
-    const job = chainJob(api, fx, (key) => api.resources.ensure({ address: fresh(), energy: 65_000, idempotencyKey: key, onProgress: fx.onProgress }), () => ({ outcomes: {}, what: '' }));
+    const job = chainJob(api, fx, (key) => api.resources.ensure({ address: target(), energy: 65_000, idempotencyKey: key, onProgress: fx.onProgress }), () => ({ outcomes: {}, what: '' }));
     const error = await job.run('k-refused-1').catch((e: unknown) => e);
     expect(fx.slots).toHaveLength(1);
     const known = job.failed(error, 'k-refused-1');

@@ -17,6 +17,7 @@ afterAll(() => world.mock.close());
 describe('a day of energy_below + ensure with a daily limit', () => {
   it('keeps the address topped up while the budget lasts, never past the limit, every order journaled', async () => {
     const address = testAddress(1);
+    world.activate(address);
     const limitTrx = 120;
     const rules = parseRules(
       JSON.stringify({

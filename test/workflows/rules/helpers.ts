@@ -7,7 +7,7 @@ export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
 
-/** A valid TRON address per index (not a known contract). */
+/** A valid TRON address per index (not a known contract; not an account until `world.activate`). */
 export function testAddress(i: number): string {
   return toTronAddress(`41${(0xabc000 + i).toString(16).padStart(40, '0')}`);
 }
@@ -32,5 +32,12 @@ export async function startWorld(seed: number, demoTrx = 100_000) {
     }
     return out;
   };
-  return { time, mock, client, control, allOrders };
+  /**
+   * Make addresses accounts on the mock's chain (as an AccountCreate would, with no TRX): a rental
+   * to a never-activated address fails (TARGET_NOT_ACTIVATED), as on TRON.
+   */
+  const activate = (...addresses: string[]) => {
+    for (const address of addresses) mock.state.chain.activate(address);
+  };
+  return { time, mock, client, control, allOrders, activate };
 }

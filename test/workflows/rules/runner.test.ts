@@ -56,6 +56,7 @@ describe('RuleRunner', () => {
 
   it('price_below + buy: acts at most max_runs_per_day times, at least min_interval apart', async () => {
     const address = testAddress(40);
+    world.activate(address);
     const journal = new MemoryJournal();
     const r = runner(
       { rules: [{ id: 'cheap', trigger: { type: 'price_below', price_sun: 100_000 }, action: { type: 'buy', address, amount: 65_000, duration: '1h' }, limits: { max_runs_per_day: 2, min_interval: '20m' } }] },
@@ -71,6 +72,7 @@ describe('RuleRunner', () => {
 
   it('delegation_expiring renews each rental once, in its last minutes', async () => {
     const address = testAddress(41);
+    world.activate(address);
     const sdk = world.client();
     const first = await sdk.orders.waitFor((await sdk.orders.create({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: address })).id, { timeoutMs: 5 * MINUTE });
     const ends = Date.parse(String(first.filled_at)) + 3600_000;
@@ -86,6 +88,7 @@ describe('RuleRunner', () => {
 
   it('an action whose outcome is unknown counts as spent (its cap) until known, then at its real cost', async () => {
     const address = testAddress(42);
+    world.activate(address);
     const base = world.client();
     const lost: RulesClient = {
       orders: base.orders,
@@ -120,6 +123,7 @@ describe('RuleRunner', () => {
 
   it('stop() lets the step in flight finish and journal its outcome, then stops', async () => {
     const address = testAddress(43);
+    world.activate(address);
     const base = world.client();
     let r!: RuleRunner;
     let stopped: Promise<void> | undefined;

@@ -23,6 +23,7 @@ function rng(seed: number) {
 describe('two runners, journal-less restarts', () => {
   it('never places two orders for one trigger window', async () => {
     const addresses = [testAddress(11), testAddress(12), testAddress(13)];
+    world.activate(...addresses);
     const rules = parseRules(
       JSON.stringify({
         rules: addresses.map((address, i) => ({
