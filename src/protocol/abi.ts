@@ -61,12 +61,17 @@ export function decodeTransferCall(data: string): { to: string; amount: bigint }
   }
 }
 
-/** `Error(string)` revert data for `reason` (what a Solidity `require(…, reason)` returns). */
-export function encodeErrorString(reason: string): string {
-  const bytes = new TextEncoder().encode(reason);
+/** One ABI-encoded `string` (a lone dynamic argument or return value: offset, length, the bytes padded to words). */
+export function encodeString(text: string): string {
+  const bytes = new TextEncoder().encode(text);
   let hex = '';
   for (const b of bytes) hex += b.toString(16).padStart(2, '0');
-  return ERROR_STRING_SELECTOR + uintWord(32) + uintWord(bytes.length) + hex.padEnd(Math.ceil(hex.length / 64) * 64, '0');
+  return uintWord(32) + uintWord(bytes.length) + hex.padEnd(Math.ceil(hex.length / 64) * 64, '0');
+}
+
+/** `Error(string)` revert data for `reason` (what a Solidity `require(…, reason)` returns). */
+export function encodeErrorString(reason: string): string {
+  return ERROR_STRING_SELECTOR + encodeString(reason);
 }
 
 /** The reason in `Error(string)` revert data (selector included), or undefined when the data is not one. */

@@ -28,6 +28,7 @@ import type { ChainAccount, ChainToken, ChainTransaction, Trc20Transfer } from '
 import { CHAIN_PARAMETERS, bandwidthBytes, bandwidthPlan, payBandwidth, runEnergy } from './fees.js';
 import { decodeTransactionHex, transactionInfoJson } from './views.js';
 import { type CallOutcome, DEFAULT_ENERGY_FACTOR, TRC20_BASE_ENERGY, type TokenView, runTokenCall, withPenalty } from './contracts.js';
+import { encodeTransferCall } from '../../protocol/abi.js';
 
 export const BLOCK_INTERVAL_MS = 3_000;
 const GENESIS_HEIGHT = 70_000_000;
@@ -654,7 +655,7 @@ export class SimulatedChain {
     const txid = hashHex(`trx-rent mock tx ${this.seed} ${++this.#synthetic} ${input.label ?? ''} ${this.now()}`);
     const moved = this.#moveToken(input.token, from, input.to, input.amount, input.mint ?? false);
     const transfer: Trc20Transfer = { txid, token: input.token, from, to: input.to, amount: input.amount, block: 0, timestamp: 0 };
-    const callData = `a9059cbb${tronAddressToHex(input.to).slice(2).padStart(64, '0')}${input.amount.toString(16).padStart(64, '0')}`;
+    const callData = encodeTransferCall(input.to, input.amount);
     return this.#record({
       txid,
       tx: {

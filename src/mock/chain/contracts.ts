@@ -15,6 +15,7 @@
 import { keccak_256 } from '@noble/hashes/sha3';
 import { bytesToHex } from '@noble/hashes/utils';
 import { toTronAddress } from '../../utils/address.js';
+import { encodeErrorString, encodeString, uintWord } from '../../protocol/abi.js';
 
 /** java-tron `Constant.DYNAMIC_ENERGY_FACTOR_DECIMAL`: energy factors are in 1/10 000. */
 export const DYNAMIC_ENERGY_FACTOR_DECIMAL = 10_000;
@@ -59,18 +60,6 @@ export function withPenalty(base: number, factor: number): { energy: number; pen
   return { energy: base + penalty, penalty };
 }
 
-/** `Error(string)` revert data, as Solidity's `require(cond, reason)` returns it. */
-export function errorData(reason: string): string {
-  return `08c379a0${abiString(reason)}`;
-}
-
-/** One ABI-encoded dynamic string (offset, length, padded bytes). */
-export function abiString(text: string): string {
-  const bytes = bytesToHex(new TextEncoder().encode(text));
-  return '20'.padStart(64, '0') + (bytes.length / 2).toString(16).padStart(64, '0') + bytes.padEnd(Math.ceil(bytes.length / 64) * 64, '0');
-}
-
-const word = (n: bigint | number) => BigInt(n).toString(16).padStart(64, '0');
 
 /** What a call did. `result` is the return data (hex); on REVERT, the revert data ('' when none). */
 export type CallOutcome =
@@ -105,23 +94,23 @@ export function runTokenCall(token: TokenView, owner: string, data: string): Cal
   switch (selector) {
     case SELECTORS.balanceOf:
       if (args.length < 64) return revert('', '');
-      return ok(VIEW_ENERGY.balanceOf, word(token.balanceOf(addressArg(0))));
+      return ok(VIEW_ENERGY.balanceOf, uintWord(token.balanceOf(addressArg(0))));
     case SELECTORS.decimals:
-      return ok(VIEW_ENERGY.decimals, word(token.decimals));
+      return ok(VIEW_ENERGY.decimals, uintWord(token.decimals));
     case SELECTORS.symbol:
-      return ok(VIEW_ENERGY.symbol, abiString(token.symbol));
+      return ok(VIEW_ENERGY.symbol, encodeString(token.symbol));
     case SELECTORS.name:
-      return ok(VIEW_ENERGY.name, abiString(token.name));
+      return ok(VIEW_ENERGY.name, encodeString(token.name));
     case SELECTORS.totalSupply:
-      return ok(VIEW_ENERGY.totalSupply, word(token.totalSupply()));
+      return ok(VIEW_ENERGY.totalSupply, uintWord(token.totalSupply()));
     case SELECTORS.transfer: {
       if (!/^[0-9a-fA-F]{128}/.test(args)) return revert('', '');
       const to = addressArg(0);
       const amount = BigInt(`0x${args.slice(64, 128)}`);
       if (token.paused || token.blacklisted(owner)) return revert('', '');
-      if (token.balanceOf(owner) < amount) return revert('transfer amount exceeds balance', errorData('transfer amount exceeds balance'));
+      if (token.balanceOf(owner) < amount) return revert('transfer amount exceeds balance', encodeErrorString('transfer amount exceeds balance'));
       const base = token.balanceOf(to) > 0n ? TRC20_BASE_ENERGY.existing : TRC20_BASE_ENERGY.empty;
-      return { ...ok(base, word(1)), transfer: { to, amount } };
+      return { ...ok(base, uintWord(1)), transfer: { to, amount } };
     }
     default:
       // No such function and no fallback: the dispatcher reverts without data.

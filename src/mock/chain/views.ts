@@ -9,6 +9,7 @@ import type { SignedTransactionLike } from '../../protocol/tron-transaction.js';
 import { tronAddressToHex } from '../../utils/address.js';
 import type { ChainTransaction } from './types.js';
 import { CHAIN_PARAMETERS } from './fees.js';
+import { addressWord, uintWord } from '../../protocol/abi.js';
 
 /**
  * A transaction's receipt as `gettransactioninfobyid` shows it (java-tron
@@ -25,7 +26,7 @@ export function transactionInfoJson(tx: ChainTransaction, blockTime: number): Re
     ...(tx.feeSun ? { fee: tx.feeSun } : {}),
     blockNumber: tx.block,
     blockTimeStamp: blockTime,
-    contractResult: [tx.contractResult ?? (tx.result === 'SUCCESS' && tx.transfer ? '1'.padStart(64, '0') : '')],
+    contractResult: [tx.contractResult ?? (tx.result === 'SUCCESS' && tx.transfer ? uintWord(1) : '')],
     receipt: {
       ...(fromStake > 0 ? { energy_usage: fromStake } : {}),
       ...(tx.energyFeeSun ? { energy_fee: tx.energyFeeSun } : {}),
@@ -45,10 +46,10 @@ export function transactionInfoJson(tx: ChainTransaction, blockTime: number): Re
         address: tronAddressToHex(t.token.address).slice(2),
         topics: [
           'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef',
-          tronAddressToHex(t.from).slice(2).padStart(64, '0'),
-          tronAddressToHex(t.to).slice(2).padStart(64, '0'),
+          addressWord(t.from),
+          addressWord(t.to),
         ],
-        data: t.amount.toString(16).padStart(64, '0'),
+        data: uintWord(t.amount),
       },
     ];
   }

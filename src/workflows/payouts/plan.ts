@@ -9,10 +9,10 @@
 import { TrxRentError } from '../../errors/index.js';
 import { LIMITS } from '../../schemas/limits.js';
 import type { PreviewOption } from '../../schemas/prices.js';
-import { tronAddressToHex } from '../../utils/address.js';
 import { trxToSun } from '../../utils/units.js';
 import { type PayoutDeps, eachLimit } from './deps.js';
 import type { PayoutRow } from './rows.js';
+import { addressWord, encodeTransferArgs } from '../../protocol/abi.js';
 
 /** What one row needs. */
 export interface RowEstimate {
@@ -69,7 +69,6 @@ export function txBandwidth(rawDataHex: string): number {
   return 1 + lenBytes + raw + (1 + 1 + 65) + RESULT_BYTES;
 }
 
-const word = (hex: string) => hex.padStart(64, '0');
 
 /** Estimate every row on the node (bounded concurrency), reading the sender's token balances first. */
 export async function estimateRows(deps: PayoutDeps, from: string, rows: readonly PayoutRow[], options: { concurrency?: number; signal?: AbortSignal; onProgress?: (done: number) => void; onRow?: (estimate: RowEstimate) => Promise<void> } = {}): Promise<RowEstimate[]> {
@@ -83,7 +82,7 @@ export async function estimateRows(deps: PayoutDeps, from: string, rows: readonl
     wanted.set(r.contract, w);
   }
   for (const [contract, w] of wanted) {
-    const result = await node.triggerConstantContract({ owner: from, contract, functionSelector: 'balanceOf(address)', parameter: word(tronAddressToHex(from).slice(2)) }, { signal });
+    const result = await node.triggerConstantContract({ owner: from, contract, functionSelector: 'balanceOf(address)', parameter: addressWord(from) }, { signal });
     const hex = result.constant_result?.[0] ?? '';
     const held = /^[0-9a-fA-F]{1,64}$/.test(hex) ? BigInt(`0x${hex}`) : 0n;
     if (held < w.atomic) {
@@ -103,10 +102,10 @@ export async function estimateRows(deps: PayoutDeps, from: string, rows: readonl
     rows,
     options.concurrency ?? 16,
     async (r, i) => {
-      const parameter = word(tronAddressToHex(r.to).slice(2)) + word(BigInt(r.amount_atomic).toString(16));
+      const parameter = encodeTransferArgs(r.to, BigInt(r.amount_atomic));
       const [simulated, balance] = await Promise.all([
         node.triggerConstantContract({ owner: from, contract: r.contract, functionSelector: 'transfer(address,uint256)', parameter }, { signal }),
-        node.triggerConstantContract({ owner: from, contract: r.contract, functionSelector: 'balanceOf(address)', parameter: word(tronAddressToHex(r.to).slice(2)) }, { signal }),
+        node.triggerConstantContract({ owner: from, contract: r.contract, functionSelector: 'balanceOf(address)', parameter: addressWord(r.to) }, { signal }),
       ]);
       const energy = simulated.energy_used;
       if (!(energy > 0)) throw new TrxRentError({ code: 'NODE_ERROR', message: `triggerconstantcontract reported no energy for row ${r.id}`, details: { field: 'payouts', row: r.id } });

@@ -3,10 +3,9 @@
  * or a TronWeb instance, and a check that what was signed is exactly the transfer built.
  * @module
  */
-import { TrxRentError, ValidationError } from '../../errors/index.js';
+import { TrxRentError } from '../../errors/index.js';
 import type { UnsignedTransaction } from '../../protocol/tron-transaction.js';
 import type { SendTronWeb, TransferSigner } from '../../tron/engine.js';
-import { isTronAddress } from '../../utils/address.js';
 import type { TransferRecord } from './identity-types.js';
 
 /** Who signs the rows. */
@@ -18,23 +17,11 @@ export interface RowSigner {
 
 /** The signer of a batch (loads the signing code). */
 export async function rowSigner(signer: TransferSigner): Promise<RowSigner> {
-  const tx = await import('../../protocol/tron-transaction.js');
-  let from: string;
-  let sign: (u: UnsignedTransaction) => Promise<unknown>;
-  if (signer && typeof signer === 'object' && 'trx' in signer) {
-    const web = signer as SendTronWeb;
-    from = web.defaultAddress?.base58 || '';
-    if (!isTronAddress(from)) throw new ValidationError({ code: 'VALIDATION_ERROR', message: 'signer: the TronWeb instance has no default address', details: { field: 'signer' } });
-    sign = (u) => web.trx.sign(u as never);
-  } else {
-    const key = String((signer as { privateKey?: unknown } | undefined)?.privateKey ?? '').replace(/^0x/i, '');
-    try {
-      from = tx.privateKeyToTronAddress(key);
-    } catch {
-      throw new ValidationError({ code: 'VALIDATION_ERROR', message: 'signer.privateKey: must be 64 hex characters (with or without 0x), or pass a TronWeb instance', details: { field: 'signer.privateKey' } });
-    }
-    sign = async (u) => tx.signTransaction(u, key);
-  }
+  const [tx, { resolveSigner }] = await Promise.all([import('../../protocol/tron-transaction.js'), import('../../protocol/signer.js')]);
+  // The one signer resolver (protocol/signer.ts): the same rules and errors as transfers.send.
+  const who = resolveSigner<SendTronWeb>(signer as TransferSigner);
+  const from = who.from;
+  const sign = (u: UnsignedTransaction): Promise<unknown> => (who.privateKey !== undefined ? Promise.resolve(tx.signTransaction(u, who.privateKey)) : who.tronWeb.trx.sign(u as never));
   return {
     from,
     async sign(unsigned, to, amount) {
