@@ -6,7 +6,7 @@
  * @module
  */
 export { accountHandlers } from './account.js';
-export { accountControlHandlers } from './helpers.js';
+export { accountControlHandlers } from './control.js';
 export { keyHandlers } from './keys.js';
 export { moneyHandlers } from './money.js';
 export { orderHandlers } from './orders.js';

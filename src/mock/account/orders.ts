@@ -3,7 +3,7 @@ import { LIMITS } from '../../schemas/common.js';
 import { sunToTrx } from '../../utils/units.js';
 import { MockApiError } from '../http/errors.js';
 import type { Candidate } from '../state/market.js';
-import { orderCreated, orderFull, orderListItem } from '../state/orders.js';
+import { orderCreated, orderFull, orderListItem } from '../state/order-wire.js';
 import type { PlainHandlers } from '../http/table.js';
 
 type Orders = Pick<typeof ACCOUNT_ENDPOINTS, 'previewOrder' | 'createOrder' | 'listOrders' | 'getOrder'>;

@@ -7,6 +7,8 @@ import type { Rng } from './rng.js';
 import type { ScheduledTask, Scheduler } from './scheduler.js';
 import type { WebhookHub } from './webhooks.js';
 import { Fifo } from './fifo.js';
+import type { FillRecord, OrderRecord } from './order-record.js';
+import { orderFull } from './order-wire.js';
 
 /**
  * The order state machine of the spec, driven by the scheduler on the mock clock:
@@ -53,52 +55,7 @@ export const DEFAULT_ORDER_TIMINGS: OrderTimings = {
 
 const MAX_DELEGATION_RETRIES = 2;
 
-/** One provider's delegation for an order, as the mock stores it. */
-export interface FillRecord {
-  id: string;
-  order_id: string;
-  provider: string;
-  amount: number;
-  price_sun: number;
-  cost_sun: number;
-  tx_id: string;
-  status: 'CONFIRMED' | 'FAILED';
-  verified: boolean;
-  tronscan_url: string;
-  resource_type: ResourceType;
-  created_at: number;
-  confirmed_at: number | null;
-  run: number;
-}
-
-/** An order as the mock stores it: the spec's fields plus its execution plan and runs. */
-export interface OrderRecord {
-  seq: number;
-  id: string;
-  account_id: string;
-  status: OrderStatus;
-  resource_type: ResourceType;
-  order_type: OrderType;
-  amount: number;
-  duration_sec: number;
-  target_address: string;
-  max_price_sun: number | null;
-  created_at: number;
-  filled_at: number | null;
-  total_cost_sun: number | null;
-  total_fee_sun: number | null;
-  fills: FillRecord[];
-  /** LIMIT only. */
-  expires_at: number | null;
-  /** The providers chosen for the current execution. */
-  plan: PlanItem[] | null;
-  /** PERIODIC: executions done so far. */
-  runs: number;
-  next_run_at: number | null;
-  periodic_stopped: string | null;
-  failure_reason: string | null;
-  failure_message: string | null;
-}
+export type { FillRecord, OrderRecord } from './order-record.js';
 
 export interface NewOrder {
   resource_type: ResourceType;
@@ -621,90 +578,4 @@ export function selectionError(selection: Selection, maxPrice: number | undefine
   }
   if (selection.reason === 'below_minimum') return belowMinimum(selection.min_amount ?? 0);
   return new MockApiError('PROVIDER_UNAVAILABLE', 'No provider can fulfil this amount and duration right now');
-}
-
-// ---- wire shapes (the spec's three Order shapes) ----
-
-function iso(t: number): string;
-function iso(t: number | null): string | null;
-function iso(t: number | null): string | null {
-  return t === null ? null : new Date(t).toISOString();
-}
-
-/** POST /orders response. */
-export function orderCreated(o: OrderRecord) {
-  return {
-    id: o.id,
-    status: o.status,
-    resource_type: o.resource_type,
-    order_type: o.order_type,
-    amount: o.amount,
-    duration_sec: o.duration_sec,
-    target_address: o.target_address,
-    max_price_sun: o.max_price_sun,
-    created_at: iso(o.created_at),
-  };
-}
-
-/**
- * `expires_at` (production notes): when a LIMIT order stops waiting for its price; once filled,
- * when the rental ends (the last run's delegation plus its duration); null before either is known.
- */
-function expiresAt(o: OrderRecord): number | null {
-  const lastFill = o.fills.filter((f) => f.status === 'CONFIRMED').at(-1);
-  if (lastFill?.confirmed_at) return lastFill.confirmed_at + o.duration_sec * 1000;
-  return o.expires_at;
-}
-
-/** GET /orders items. */
-export function orderListItem(o: OrderRecord) {
-  return { ...orderCreated(o), filled_at: iso(o.filled_at) };
-}
-
-/**
- * `getOrder` and webhook data, in the order of the spec's Order table, plus the production
- * notes' `expires_at` and fills' `delegation_tx`: nothing else (the mock's own bookkeeping is at
- * `GET /__mock/orders/:id`, {@link orderMockView}).
- */
-export function orderFull(o: OrderRecord) {
-  const { created_at, filled_at, ...head } = orderListItem(o);
-  return {
-    ...head,
-    total_cost_sun: o.total_cost_sun,
-    total_fee_sun: o.total_fee_sun,
-    fills: o.fills.map((f) => ({
-      provider: f.provider,
-      amount: f.amount,
-      price_sun: f.price_sun,
-      cost_sun: f.cost_sun,
-      tx_id: f.tx_id,
-      status: f.status,
-      verified: f.verified,
-      tronscan_url: f.tronscan_url,
-      // The live service's clients read the delegation's transaction (production notes).
-      delegation_tx: f.status === 'CONFIRMED' ? f.tx_id : null,
-    })),
-    created_at,
-    filled_at,
-    expires_at: iso(expiresAt(o)),
-  };
-}
-
-/**
- * GET /__mock/orders/:id: what the mock knows of an order beyond the service's answer (the spec
- * shows neither a PERIODIC order's interval nor why an order failed): its runs and next run, and
- * the reason of a FAILED one.
- */
-export function orderMockView(o: OrderRecord) {
-  return {
-    id: o.id,
-    account_id: o.account_id,
-    status: o.status,
-    order_type: o.order_type,
-    interval_sec: o.order_type === 'PERIODIC' ? o.duration_sec : null,
-    runs: o.runs,
-    next_run_at: iso(o.next_run_at),
-    failure_reason: o.failure_reason,
-    failure_message: o.failure_message,
-  };
 }

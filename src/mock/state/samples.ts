@@ -10,7 +10,8 @@ import type { WebhookEventType } from '../../schemas/webhooks.js';
 import { toTronAddress } from '../../utils/address.js';
 import type { MockAccount } from './accounts.js';
 import { withdrawalShape } from './money.js';
-import { type OrderRecord, orderFull } from './orders.js';
+import type { OrderRecord } from './order-record.js';
+import { orderFull } from './order-wire.js';
 import type { Rng } from './rng.js';
 
 /** A sample order target (a well-known, valid TRON address). */
