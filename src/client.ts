@@ -7,7 +7,7 @@ import { Keys } from './resources/keys.js';
 import { Orders } from './resources/orders.js';
 import { Prices } from './resources/prices.js';
 import { Transactions } from './resources/transactions.js';
-import { ChainAccess, ChainResources } from './tron/facade.js';
+import { Chain, ChainAccess } from './tron/facade.js';
 import { PayoutTransfers } from './transfers.js';
 import type { TransferStore } from './tron/identity.js';
 import { Webhooks } from './resources/webhooks.js';
@@ -17,7 +17,7 @@ import { Withdrawals } from './resources/withdrawals.js';
 export interface TrxRentOptions extends HttpClientOptions {
   /**
    * A TRON full node's base URL (its HTTP API, `/wallet/*`), read by `client.transfers` and
-   * `client.resources`; never sent the API key. The mock serves one at its own origin.
+   * `client.chain`; never sent the API key. The mock serves one at its own origin.
    * @default 'https://api.trongrid.io'
    */
   tronNode?: string | undefined;
@@ -63,7 +63,14 @@ export class TrxRent {
   /** TRC-20 transfers with the energy rented: `estimate` and `send`. */
   readonly transfers: PayoutTransfers;
   /** What an address can spend on chain, and `ensure` (rent exactly the deficit). */
-  readonly resources: ChainResources;
+  /**
+   * What an address can spend on chain (`read`), and renting exactly its deficit (`plan`,
+   * `ensure`); `node()` is the TRON node client. Named apart from the account API's resource
+   * clients (`client.orders`, …) it stands beside.
+   */
+  readonly chain: Chain;
+  /** @deprecated The old name of {@link TrxRent.chain} (the same object). */
+  readonly resources: Chain;
 
   constructor(options: TrxRentOptions = {}) {
     this.http = new HttpClient(options);
@@ -86,7 +93,8 @@ export class TrxRent {
       headers: options.tronNodeHeaders,
       clock: this.http.clock,
     }, options.transferStore);
-    this.resources = new ChainResources(chain);
+    this.chain = new Chain(chain);
+    this.resources = this.chain;
     this.transfers = new PayoutTransfers(chain, this);
   }
 }

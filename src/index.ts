@@ -16,7 +16,7 @@ export type { Withdrawals } from './resources/withdrawals.js';
 export type { Webhooks } from './resources/webhooks.js';
 export type { Transactions } from './resources/transactions.js';
 export type { BroadcastRequest, BroadcastResponse } from './schemas/transactions.js';
-export type { Transfers, ChainResources } from './tron/facade.js';
+export type { Transfers, Chain, ChainResources } from './tron/facade.js';
 export type { PayoutTransfers, PayoutClient } from './transfers.js';
 // Payouts (loaded by client.transfers.sendMany / batch on first use): types only here.
 export type {
@@ -51,7 +51,7 @@ export type {
 // One identity per transfer: the records a retry lands instead of signing anew (types; the stores are small).
 export type { TransferRecord, TransferStore, TransferState, TransferStatus } from './tron/identity.js';
 export { memoryTransferStore, fileTransferStore } from './tron/identity.js';
-// Types only: the node client loads with the transfer engine, on first use (`client.resources.node()`).
+// Types only: the node client loads with the transfer engine, on first use (`client.chain.node()`).
 export type { TronNode, TronNodeOptions, Spendable, NodeCallOptions, AccountResource, NodeAccount, TransactionInfo, BroadcastResult, SimulationFailure, ConstantCallResult } from './tron/node.js';
 export { ApiPromise, type WithResponse } from './http/api-promise.js';
 export type { Logger, LogLevel } from './http/log.js';

@@ -7,7 +7,7 @@
 import type { Orders } from './resources/orders.js';
 import type { Prices } from './resources/prices.js';
 import type { Transactions } from './resources/transactions.js';
-import { type ChainAccess, type ChainResources, Transfers } from './tron/facade.js';
+import { type Chain, type ChainAccess, Transfers } from './tron/facade.js';
 import type { Clock } from './utils/clock.js';
 import type { Payout, PayoutReport, PayoutRun, SendManyOptions } from './workflows/payouts/index.js';
 
@@ -16,7 +16,7 @@ export interface PayoutClient {
   orders: Orders;
   prices: Prices;
   transactions: Transactions;
-  resources: ChainResources;
+  chain: Chain;
   http: { clock: Clock };
 }
 
@@ -31,7 +31,7 @@ export class PayoutTransfers extends Transfers {
 
   async #deps() {
     const c = this.#client;
-    return { orders: c.orders, prices: c.prices, transactions: c.transactions, resources: c.resources, node: await c.resources.node(), clock: c.http.clock };
+    return { orders: c.orders, prices: c.prices, transactions: c.transactions, chain: c.chain, node: await c.chain.node(), clock: c.http.clock };
   }
 
   /**

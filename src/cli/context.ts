@@ -20,7 +20,7 @@ import type { Prices } from '../resources/prices.js';
 import type { Webhooks } from '../resources/webhooks.js';
 import type { Transactions } from '../resources/transactions.js';
 import type { Withdrawals } from '../resources/withdrawals.js';
-import type { ChainResources, Transfers } from '../tron/facade.js';
+import type { Chain, Transfers } from '../tron/facade.js';
 import type { TransferStore } from '../tron/identity.js';
 import type { MockServer, MockServerOptions } from '../mock/index.js';
 import { redactText } from '../internal/redact.js';
@@ -80,10 +80,10 @@ export class LazyClient {
   }
 }
 
-/** `client.transfers` and `client.resources` for a command, and the node they read. */
+/** `client.transfers` and `client.chain` for a command, and the node they read. */
 export interface ChainHandles {
   transfers: Transfers;
-  resources: ChainResources;
+  chain: Chain;
   node: string;
 }
 
@@ -387,7 +387,7 @@ export class Context {
   }
 
   /**
-   * `client.transfers` and `client.resources` on the run's client, reading the TRON node of
+   * `client.transfers` and `client.chain` on the run's client, reading the TRON node of
    * {@link tronNode} (the `--tron-node` flag given as `node`).
    */
   async chain(node?: string): Promise<ChainHandles> {
@@ -458,12 +458,12 @@ export class Context {
 
   /** `transfers` and `resources` on an explicit client and node (the demo's embedded mock). */
   async chainFor(client: LazyClient, node: string | undefined, options: { apiKey?: string | undefined; store?: TransferStore | undefined } = {}): Promise<ChainHandles> {
-    const { ChainAccess, ChainResources, Transfers } = await import('../tron/facade.js');
+    const { Chain, ChainAccess, Transfers } = await import('../tron/facade.js');
     const { DEFAULT_TRON_NODE } = await import('../tron/node.js');
     const { apiKey, store } = options;
     const access = new ChainAccess(client.http, { baseUrl: node, fetch: this.runtime.fetch, apiKey, clock: client.http.clock, ...this.#requestLimits() }, store);
     this.debug(`TRON node ${node ?? DEFAULT_TRON_NODE}${apiKey ? ` (with ${ENV.tronNodeApiKey})` : ''}`);
-    return { transfers: new Transfers(access), resources: new ChainResources(access), node: node ?? DEFAULT_TRON_NODE };
+    return { transfers: new Transfers(access), chain: new Chain(access), node: node ?? DEFAULT_TRON_NODE };
   }
 
   /** The base URL in use (for hints), when resolved. */

@@ -1,5 +1,5 @@
 /**
- * The transfer engine, loaded on first use of `client.transfers` / `client.resources` (see
+ * The transfer engine, loaded on first use of `client.transfers` / `client.chain` (see
  * `facade.ts`), so the core import stays small; signing code (secp256k1) loads only when a
  * transfer is built. One room per job: the public shapes (`types.ts`), inputs, fees and tokens
  * (`inputs.ts`), `estimate.ts`, `ensure.ts`, and `send.ts` (sent once: `identity.ts`).

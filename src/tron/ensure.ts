@@ -38,7 +38,7 @@ async function prepareEnsure(deps: EngineDeps, params: EnsureParams) {
   return { target, energy, bandwidth, duration, maxCost, key, orders, plan };
 }
 
-/** What `client.resources.ensure` would buy now and what it would cost (reads and previews; orders nothing). */
+/** What `client.chain.ensure` would buy now and what it would cost (reads and previews; orders nothing). */
 export async function planEnsure(deps: EngineDeps, params: EnsureParams): Promise<EnsurePlan> {
   return (await prepareEnsure(deps, params)).plan;
 }

@@ -1,5 +1,5 @@
 /**
- * `client.transfers` and `client.resources`: thin handles in the core that load the transfer
+ * `client.transfers` and `client.chain`: thin handles in the core that load the transfer
  * engine (`engine.ts`, with the node client) on first use, so `import 'trx-rent'` stays small
  * and loads no signing code.
  * @module
@@ -18,7 +18,7 @@ import type {
 import type { TransferStatus, TransferStore } from './identity.js';
 import type { Spendable, TronNode, TronNodeOptions } from './node.js';
 
-/** Shares one node client between `client.transfers` and `client.resources`. */
+/** Shares one node client between `client.transfers` and `client.chain`. */
 export class ChainAccess {
   #deps:
     | Promise<
@@ -100,8 +100,8 @@ export class Transfers {
   }
 }
 
-/** `client.resources`: what an address can spend on chain, and renting exactly the deficit. */
-export class ChainResources {
+/** `client.chain`: what an address can spend on chain, and renting exactly the deficit (`ensure`). */
+export class Chain {
   constructor(private readonly chain: ChainAccess) {}
 
   /** The TRON node client (`tronNode` option), loaded on first use: every node call the engine makes. */
@@ -131,3 +131,8 @@ export class ChainResources {
     return deps.engine.ensureResources(deps, params);
   }
 }
+
+/** @deprecated The old name of {@link Chain} (`client.resources`, now `client.chain`). */
+export const ChainResources = Chain;
+/** @deprecated The old name of {@link Chain}. */
+export type ChainResources = Chain;

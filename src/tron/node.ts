@@ -188,7 +188,7 @@ function checkTxId(value: string, field: string): string {
  * import { TrxRent } from 'trx-rent';
  *
  * const client = new TrxRent({ tronNode: 'https://api.trongrid.io' });
- * const node = await client.resources.node();
+ * const node = await client.chain.node();
  * const resource = await node.getAccountResource('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t');
  * ```
  */

@@ -14,7 +14,7 @@ import type { Spendable } from './node.js';
 /** What an address can spend now (`Spendable`). */
 export const SpendableSchema = z.object({ energy: z.number(), bandwidth: z.number(), freeBandwidth: z.number() });
 
-/** What `client.resources.ensure` did (`EnsureResult`). */
+/** What `client.chain.ensure` did (`EnsureResult`). */
 export const EnsureResultSchema = z.looseObject({
   address: z.string(),
   before: SpendableSchema,

@@ -73,7 +73,7 @@ export interface TransferEstimate {
   saving_sun: number;
 }
 
-/** What `client.resources.ensure` makes sure an address has. */
+/** What `client.chain.ensure` makes sure an address has. */
 export interface EnsureParams {
   /** The address that needs the resources (base58). */
   address: string;
@@ -99,7 +99,7 @@ export interface EnsureParams {
   confirm?: ((plan: EnsurePlan) => boolean | Promise<boolean>) | undefined;
 }
 
-/** What `client.resources.ensure` is about to buy (see {@link EnsureParams.confirm}). */
+/** What `client.chain.ensure` is about to buy (see {@link EnsureParams.confirm}). */
 export interface EnsurePlan {
   address: string;
   before: Spendable;
@@ -109,7 +109,7 @@ export interface EnsurePlan {
 }
 
 // Type aliases (not interfaces) so they fit lenient, index-signature output schemas (MCP).
-/** What `client.resources.ensure` did. */
+/** What `client.chain.ensure` did. */
 export type EnsureResult = {
   address: string;
   /** What the address could spend before, and after the delegation showed on the node. */

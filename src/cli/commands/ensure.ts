@@ -87,7 +87,7 @@ async function runEnsure(ctx: Context, { args: [addressArg], opts }: { args: [st
   const maxCostSun = opts.maxCost ? parseTrx(opts.maxCost, '--max-cost') : undefined;
   const idempotencyKey = parseIdempotencyKey(opts.idempotencyKey) ?? randomUUID();
   const timeoutMs = parseDuration(opts.timeout, '--timeout') * 1000;
-  const { resources } = await ctx.chain(opts.tronNode ?? opts.node);
+  const { chain } = await ctx.chain(opts.tronNode ?? opts.node);
   const out = ctx.out;
   const s = out.s;
   const spinner = { current: undefined as ReturnType<typeof out.spinner> | undefined };
@@ -95,9 +95,9 @@ async function runEnsure(ctx: Context, { args: [addressArg], opts }: { args: [st
   if (!opts.idempotencyKey) out.diag(`idempotency key ${idempotencyKey}: if this run stops, finish it with: ${finish}`);
   // Ctrl+C (or SIGTERM) stops the wait; the error then says how far it got and how to finish.
   const interrupt = ctx.interruptible();
-  let result: Awaited<ReturnType<typeof resources.ensure>>;
+  let result: Awaited<ReturnType<typeof chain.ensure>>;
   try {
-    result = await resources.ensure({
+    result = await chain.ensure({
       signal: interrupt.signal,
       address,
       energy,

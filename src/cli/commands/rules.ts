@@ -31,7 +31,7 @@ async function load(file: string) {
 /** The SDK parts the runner uses, from the run's lazily loaded client. */
 async function rulesClient(ctx: Context, node: string | undefined) {
   const [orders, prices, chain] = await Promise.all([ctx.api('orders'), ctx.api('prices'), ctx.chain(node)]);
-  return { orders, prices, resources: chain.resources };
+  return { orders, prices, chain: chain.chain };
 }
 
 function decisionLine(d: { rule: string; outcome: string; window: string; reason?: string | undefined; summary?: string | undefined; cost_sun?: number | undefined; order_ids?: string[] | undefined }): string {

@@ -102,9 +102,9 @@ export async function runSendBatch(
   payoutsModule.checkPayouts(payouts, { token, allowDuplicates: opts.allowDuplicates }, where);
   const privateKey = await senderKey(ctx, opts.keyFile);
   const client = await ctx.client();
-  const { resources } = await ctx.chain(opts.node);
+  const { chain } = await ctx.chain(opts.node);
   const [orders, prices, transactions] = await Promise.all([client.get('orders'), client.get('prices'), client.get('transactions')]);
-  const deps = { orders, prices, transactions, resources, node: await resources.node(), clock: client.http.clock };
+  const deps = { orders, prices, transactions, chain, node: await chain.node(), clock: client.http.clock };
   const out = ctx.out;
   const resume = [
     'trx-rent send',

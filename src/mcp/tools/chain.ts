@@ -54,9 +54,9 @@ export const CHAIN_TOOLS = [
     },
     async run(args, { session, signal, ask }) {
       const params = { address: args.address, energy: args.energy, bandwidth: args.bandwidth, duration: args.duration_sec, signal };
-      const plan = await session.api.resources.plan(params);
+      const plan = await session.api.chain.plan(params);
       // Nothing to buy now: a cap of 0 keeps it so (a deficit that appeared meanwhile is refused, never bought unguarded).
-      if (plan.rentals.length === 0) return session.api.resources.ensure({ ...params, maxCostSun: 0 });
+      if (plan.rentals.length === 0) return session.api.chain.ensure({ ...params, maxCostSun: 0 });
       const what = plan.rentals.map((r) => `${r.amount} ${r.resource}`).join(' and ');
       const summary = `Rent ${what} to ${args.address} for ${args.duration_sec ?? 3600} s (it can spend ${plan.before.energy} energy now): at most ${sunToTrx(plan.cost_sun)} TRX`;
       const { limits } = session.guard;
@@ -69,7 +69,7 @@ export const CHAIN_TOOLS = [
           effects,
           // Pinned to the approved cost: a price that rose meanwhile is refused, not paid. The
           // guard's key rides on the order, so a lost answer is found by it, not bought again.
-          (idempotencyKey) => session.api.resources.ensure({ ...params, maxCostSun: plan.cost_sun, idempotencyKey, onProgress: effects.onProgress }),
+          (idempotencyKey) => session.api.chain.ensure({ ...params, maxCostSun: plan.cost_sun, idempotencyKey, onProgress: effects.onProgress }),
           (r) => ({
             outcomes: { TRX: { state: 'spent', atomic: BigInt(r.cost_sun) } },
             what: `bought ${r.bought.energy} energy and ${r.bought.bandwidth} bandwidth for ${args.address} for ${sunToTrx(r.cost_sun)} TRX`,

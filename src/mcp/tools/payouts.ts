@@ -81,7 +81,7 @@ async function batchRun(session: Session, args: z.output<typeof BatchInput>, sig
   const dir = join(tmpdir(), 'trx-rent-payouts');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   // One journal per batch and per service and node: the same rows on another chain are another batch.
-  const node = await session.api.resources.node();
+  const node = await session.api.chain.node();
   const place = createHash('sha256').update(`${session.api.http.baseUrl} ${node.baseUrl}`).digest('hex').slice(0, 8);
   const journal = join(dir, `${batchKeyOf(from, rows).key}-${place}.journal`);
   return session.api.transfers.batch(args.payouts, { signer: { privateKey }, token: args.token, duration: args.duration_sec, journal, signal, maxCostSun });

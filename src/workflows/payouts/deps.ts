@@ -6,7 +6,7 @@
 import type { Orders } from '../../resources/orders.js';
 import type { Prices } from '../../resources/prices.js';
 import type { Transactions } from '../../resources/transactions.js';
-import type { ChainResources } from '../../tron/facade.js';
+import type { Chain } from '../../tron/facade.js';
 import type { TronNode } from '../../tron/node.js';
 import type { Clock } from '../../utils/clock.js';
 
@@ -15,7 +15,7 @@ export interface PayoutDeps {
   orders: Pick<Orders, 'preview' | 'create' | 'waitFor'>;
   prices: Pick<Prices, 'list'>;
   transactions: Pick<Transactions, 'broadcast'>;
-  resources: Pick<ChainResources, 'ensure' | 'read'>;
+  chain: Pick<Chain, 'ensure' | 'read'>;
   node: TronNode;
   clock: Clock;
 }

@@ -1,7 +1,7 @@
 /**
  * The payout run: plan (check and estimate every row), rent the batch's energy and bandwidth in
  * a handful of orders, wait for the delegation, then sign, broadcast and land the rows with
- * bounded concurrency, topping up (`resources.ensure`) if energy runs short. Every step is
+ * bounded concurrency, topping up (`chain.ensure`) if energy runs short. Every step is
  * journaled before it is taken; `resume` reads the journal and never signs a second transaction
  * for a row whose first may still land (the transfer identity's `landTransfer` re-broadcasts the
  * same bytes until the receipt, or until the solidified block passes the expiration).
@@ -103,14 +103,14 @@ export class PayoutRun {
   }
 
   async #planRental(from: string, rows: PayoutRow[], margin: number): Promise<PayoutPlan> {
-    const { node, resources } = this.#deps;
+    const { node, chain } = this.#deps;
     const duration = this.#options.duration ?? 3600;
     const open = rows.filter((r) => !this.#final(r.id));
     const est = open.map((r) => this.#estimates.get(r.id)!);
     const needed = est.reduce((s, e) => s + e.energy, 0);
     const bandwidth = est.reduce((s, e) => s + e.bandwidth, 0);
     const withMargin = Math.ceil((needed * (100 + margin)) / 100);
-    const [have, params] = await Promise.all([resources.read(from), node.getChainParameters()]);
+    const [have, params] = await Promise.all([chain.read(from), node.getChainParameters()]);
     const fees = { energy_sun: params.get('getEnergyFee') ?? 0, bandwidth_sun: params.get('getTransactionFee') ?? 0 };
     // Orders already journaled (a resume) are the rental: what they lack, top-ups buy.
     const rented = this.#orders().length > 0;
@@ -244,7 +244,7 @@ export class PayoutRun {
     const wanted = Math.min(plan.energy.with_margin, plan.energy.available + plan.energy.to_rent);
     const after = await pollUntil(
       async () => {
-        const now = await this.#deps.resources.read(from);
+        const now = await this.#deps.chain.read(from);
         return now.energy >= wanted ? { done: true, value: now } : { done: false, last: now };
       },
       { timeoutMs: 120_000, clock, signal: this.#stop.signal, intervalMs: 250, maxIntervalMs: 2_000, timeoutMessage: () => `The batch's orders are FILLED but ${from} cannot spend ${wanted} energy on the node yet` },

@@ -4,7 +4,7 @@
  * `landTransfer`: the same bytes again until the receipt, or until the solidified block passes
  * the expiration: only then is the record forgotten and the row signed anew. Energy is counted
  * before each signature; short, the run waits for the rows in flight, reads the node, and tops
- * up with `resources.ensure` (or burns, when allowed).
+ * up with `chain.ensure` (or burns, when allowed).
  * @module
  */
 import { TimeoutError, TrxRentError } from '../../errors/index.js';
@@ -60,7 +60,7 @@ export async function send(ctx: SendContext): Promise<void> {
       if (left < energy) {
         // Let the rows that counted their energy settle, so the node's figure is exact, then read it.
         await Promise.allSettled([...inflight]);
-        left = (await deps.resources.read(from)).energy;
+        left = (await deps.chain.read(from)).energy;
         if (left < energy && !options.allowBurn && !stop.aborted) {
           const want = Math.max(energy, Math.ceil((unreserved * (100 + margin)) / 100));
           const key = `${ctx.key}:topup:${++topups}`;
@@ -87,7 +87,7 @@ export async function send(ctx: SendContext): Promise<void> {
   };
 
   /**
-   * Rent `want` more energy with `resources.ensure`; when no provider can take that much now,
+   * Rent `want` more energy with `chain.ensure`; when no provider can take that much now,
    * ask for half (not below what the row needs), and at the floor wait for the market's next
    * price poll (30 s of the run's clock). Journaled before each attempt.
    */
@@ -97,7 +97,7 @@ export async function send(ctx: SendContext): Promise<void> {
       emit({ event: 'order', state: 'placing', key, resource: 'ENERGY', amount: want });
       const cap = options.maxCostSun === undefined ? undefined : Math.max(0, options.maxCostSun - spent);
       try {
-        const ensured = await deps.resources.ensure({ address: from, energy: want, duration: plan.duration_sec, maxCostSun: cap, idempotencyKey: key, signal: stop });
+        const ensured = await deps.chain.ensure({ address: from, energy: want, duration: plan.duration_sec, maxCostSun: cap, idempotencyKey: key, signal: stop });
         spent += ensured.cost_sun;
         await journal.append({ type: 'order', key, state: 'filled', resource: 'ENERGY', amount: ensured.bought.energy, order_id: ensured.order?.id, cost_sun: ensured.cost_sun, at: clock.now() });
         emit({ event: 'order', state: 'filled', key, resource: 'ENERGY', amount: ensured.bought.energy, order_id: ensured.order?.id, cost_sun: ensured.cost_sun });

@@ -49,7 +49,7 @@ async function price(ctx: ActContext, rule: Rule, copyOf?: { amount: number; res
   const target = targetAddress(rule);
   if (a.type === 'notify') return { cost_sun: 0, price_sun: 0, summary: 'notify' };
   if (a.type === 'ensure') {
-    const plan = await ctx.client.resources.plan({ address: target!, energy: a.energy ?? 0, bandwidth: a.bandwidth, duration: a.duration });
+    const plan = await ctx.client.chain.plan({ address: target!, energy: a.energy ?? 0, bandwidth: a.bandwidth, duration: a.duration });
     if (!plan.rentals.length) return { cost_sun: 0, price_sun: 0, summary: `${target} has enough`, nothing: true };
     const what = plan.rentals.map((r) => `${r.amount} ${r.resource.toLowerCase()}`).join(' and ');
     return {
@@ -138,7 +138,7 @@ export async function actOn(ctx: ActContext, rule: Rule, window: string, seen: R
     if (a.type === 'notify') {
       await emit(ctx, rule, 'rule.action', { window, message: a.message ?? '', seen }, true);
     } else if (a.type === 'ensure') {
-      const result = await ctx.client.resources.ensure({
+      const result = await ctx.client.chain.ensure({
         address: target!,
         energy: a.energy ?? 0,
         bandwidth: a.bandwidth,

@@ -23,7 +23,7 @@ import { LIMITS } from '../../schemas/limits.js';
 
 /** Options of {@link RuleRunner}. */
 export interface RuleRunnerOptions {
-  /** A `TrxRent` (or anything with the same orders/resources methods). */
+  /** A `TrxRent` (or anything with the same orders/chain methods). */
   client: RulesClient;
   /** A parsed rules file (`loadRules` / `parseRules`). */
   rules: RulesFile;
@@ -205,7 +205,7 @@ export class RuleRunner {
       let have;
       try {
         this.stats.node_reads++;
-        have = await this.#ctx.client.resources.read(address);
+        have = await this.#ctx.client.chain.read(address);
       } catch (error) {
         this.stats.node_errors++;
         out.push(this.#decided({ rule: this.#byAddress.get(address)![0]!.id, window: '', outcome: 'error', reason: `node: ${(error as Error).message}` }));

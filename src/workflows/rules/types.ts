@@ -5,12 +5,12 @@
  */
 import type { Orders } from '../../resources/orders.js';
 import type { Prices } from '../../resources/prices.js';
-import type { ChainResources } from '../../tron/facade.js';
+import type { Chain } from '../../tron/facade.js';
 
 /** The parts of `TrxRent` the runner uses. */
 export interface RulesClient {
   orders: Pick<Orders, 'create' | 'preview' | 'list' | 'get' | 'waitFor'>;
-  resources: Pick<ChainResources, 'ensure' | 'plan' | 'read'>;
+  chain: Pick<Chain, 'ensure' | 'plan' | 'read'>;
   /** Only `rules backtest` reads it (price history). */
   prices?: Pick<Prices, 'history'> | undefined;
 }

@@ -92,7 +92,7 @@ describe('RuleRunner', () => {
     const base = world.client();
     const lost: RulesClient = {
       orders: base.orders,
-      resources: {
+      chain: {
         read: (a, o) => base.resources.read(a, o),
         plan: (p) => base.resources.plan(p),
         ensure: async (p) => {
@@ -129,7 +129,7 @@ describe('RuleRunner', () => {
     let stopped: Promise<void> | undefined;
     const client: RulesClient = {
       orders: base.orders,
-      resources: {
+      chain: {
         read: (a, o) => base.resources.read(a, o),
         plan: (p) => base.resources.plan(p),
         ensure: async (p) => {

@@ -42,7 +42,7 @@ describe('two runners, journal-less restarts', () => {
     // A client whose ensure sometimes loses its answer after the order was placed (a crash mid-step).
     const flaky: RulesClient = {
       orders: base.orders,
-      resources: {
+      chain: {
         read: (a, o) => base.resources.read(a, o),
         plan: (p) => base.resources.plan(p),
         ensure: async (p) => {
