@@ -34,4 +34,6 @@ export { CHAOS_KINDS, type ChaosKind, type ChaosOptions } from './http/chaos.js'
 export { DEFAULT_ORDER_TIMINGS } from './state/orders.js';
 export { DEFAULT_MONEY_TIMINGS } from './state/money.js';
 export { PaidMock, type PaidMockOptions } from './x402/paid.js';
-export { SimulatedChain } from './chain/chain.js';
+export { SimulatedChain, GENESIS_ACCOUNTS, SOLIDIFIED_LAG_BLOCKS, type BroadcastOptions } from './chain/chain.js';
+export type { CallOutcome, TokenView } from './chain/contracts.js';
+export type { UsagePatterns } from './chain/usage.js';

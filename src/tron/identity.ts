@@ -37,7 +37,9 @@ export interface TransferRecord {
 
 /** Where records live; put() is durable before it resolves (fsync for files). */
 export interface TransferStore {
+  /** The record kept under `key`, or undefined when none is. */
   get(key: string): Promise<TransferRecord | undefined>;
+  /** Keep `record` under its key, durably (fsync for files) before it resolves. */
   put(record: TransferRecord): Promise<void>;
   /** Forget a record whose transaction is known dead (expired unconfirmed), so the key may sign anew. */
   delete(key: string): Promise<void>;
@@ -143,7 +145,7 @@ function storeError(message: string, cause: unknown): TrxRentError {
 /** What became of a signed transfer. */
 export type TransferState = 'confirmed' | 'failed' | 'pending' | 'expired';
 
-/** The state of one transaction, as {@link transferStatus} read it from the node. */
+/** The state of one transaction, as `client.transfers.status` reads it from the node. */
 export interface TransferStatus {
   tx_id: string;
   state: TransferState;

@@ -35,7 +35,9 @@ export const systemClock: Clock = {
 
 /** Something whose time can be read and moved forward, e.g. the mock's manual clock (`MockClock`). */
 export interface AdvanceableTime {
+  /** Milliseconds since the epoch. */
   now(): number;
+  /** Move time forward by `ms`. */
   advance(ms: number): void;
 }
 

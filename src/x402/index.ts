@@ -33,6 +33,7 @@ export {
   type RefusedOffer,
 } from './errors.js';
 export type { AllowList, PreferEntry } from './spend.js';
+export type { BodyOf, QueryOf, ParamsOf } from '../api/types.js';
 export { extraFields } from '../schemas/known.js';
 export {
   NETWORKS,

@@ -71,10 +71,13 @@ export interface TokenView {
   decimals: number;
   symbol: string;
   name: string;
+  /** The token balance of `address`, atomic units. */
   balanceOf(address: string): bigint;
+  /** All tokens in existence, atomic units. */
   totalSupply(): bigint;
   energyFactor: number;
   paused: boolean;
+  /** Whether the token's blacklist holds `address` (its transfers revert). */
   blacklisted(address: string): boolean;
 }
 
