@@ -30,6 +30,10 @@ export default defineConfig([
     clean: false, // npm run build empties dist first: parallel configs must not wipe each other
     target: 'node20',
     treeshake: true,
+    // Whitespace and syntax only (identifiers and names kept: stack traces name every function
+    // and error class): 13.42 -> under 13 MB installed, the package's goal.
+    minifyWhitespace: true,
+    minifySyntax: true,
     define,
   },
   {
@@ -41,6 +45,10 @@ export default defineConfig([
     clean: false,
     target: 'node20',
     treeshake: true,
+    // Whitespace and syntax only (identifiers and names kept: stack traces name every function
+    // and error class): 13.42 -> under 13 MB installed, the package's goal.
+    minifyWhitespace: true,
+    minifySyntax: true,
     define,
   },
   {
@@ -53,6 +61,10 @@ export default defineConfig([
     clean: false, // npm run build empties dist first: parallel configs must not wipe each other
     target: 'node20',
     treeshake: true,
+    // Whitespace and syntax only (identifiers and names kept: stack traces name every function
+    // and error class): 13.42 -> under 13 MB installed, the package's goal.
+    minifyWhitespace: true,
+    minifySyntax: true,
     define,
   },
 ]);

@@ -174,7 +174,11 @@ export async function browserImportSize(root, specifier = 'TrxRent', entry = 'di
       logLevel: 'silent',
     });
     const outputs = result.metafile.outputs;
-    const start = Object.keys(outputs).find((k) => outputs[k].entryPoint);
+    const { resolve: resolvePath } = await import('node:path');
+    // The entry's own output: a lazily imported module is an entry point of its chunk too, so
+    // the first output with an entryPoint is not necessarily this one.
+    const start = Object.keys(outputs).find((k) => outputs[k].entryPoint && resolvePath(outputs[k].entryPoint) === resolvePath(main));
+    if (!start) throw new Error('browserImportSize: the entry has no output in the metafile');
     const eager = new Set();
     const stack = [start];
     while (stack.length) {

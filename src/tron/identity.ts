@@ -12,6 +12,7 @@
 import { TimeoutError, TrxRentError } from '../errors/index.js';
 import { type Clock, pollUntil } from '../utils/clock.js';
 import type { TransactionInfo, TronNode } from './node.js';
+import { nodeModule } from '../internal/node-module.js';
 
 /** One signed transfer, kept with the idempotency key it was made for. */
 export interface TransferRecord {
@@ -130,13 +131,6 @@ export function fileTransferStore(dir: string): TransferStore {
   };
 }
 
-/**
- * A Node builtin, loaded only when a file store is used. The name is a variable so a browser
- * bundle of the core (which reaches this module) never tries to resolve it.
- */
-function nodeModule(name: string): Promise<unknown> {
-  return import(/* @vite-ignore */ /* webpackIgnore: true */ name);
-}
 
 function storeError(message: string, cause: unknown): TrxRentError {
   return new TrxRentError({ code: 'CONFIGURATION_ERROR', message: `${message}: ${(cause as Error)?.message ?? String(cause)}`, cause });

@@ -6,9 +6,8 @@
  * SIGKILL) is taken over. A last line cut short by a crash is ignored on reading.
  * @module
  */
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync, existsSync, fsyncSync } from 'node:fs';
-import { type FileHandle, open } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import type { FileHandle } from 'node:fs/promises';
+import { nodeModule } from '../../internal/node-module.js';
 import { TrxRentError } from '../../errors/index.js';
 import { type JournalEntry, MemoryJournal } from './journal.js';
 import { processAlive } from '../../internal/process.js';
@@ -18,21 +17,39 @@ import { processAlive } from '../../internal/process.js';
 const held = new Set<string>();
 
 /** Take `<path>.lock` for this process, or refuse (JOURNAL_LOCKED) while another live runner holds it. */
+type Fs = typeof import('node:fs');
+// Node's fs, loaded when a journal is opened (loadFs): a browser bundle of the core never resolves it.
+let fs!: Fs;
+let open!: (typeof import('node:fs/promises'))['open'];
+let dirname!: (typeof import('node:path'))['dirname'];
+
+async function loadFs(): Promise<void> {
+  if (fs) return;
+  const [fsModule, promises, path] = await Promise.all([
+    nodeModule<Fs>('node:fs'),
+    nodeModule<typeof import('node:fs/promises')>('node:fs/promises'),
+    nodeModule<typeof import('node:path')>('node:path'),
+  ]);
+  open = promises.open;
+  dirname = path.dirname;
+  fs = fsModule;
+}
+
 function lock(path: string): string {
   const file = `${path}.lock`;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      const fd = openSync(file, 'wx', 0o600);
-      writeSync(fd, `${process.pid}\n`);
-      fsyncSync(fd);
-      closeSync(fd);
+      const fd = fs.openSync(file, 'wx', 0o600);
+      fs.writeSync(fd, `${process.pid}\n`);
+      fs.fsyncSync(fd);
+      fs.closeSync(fd);
       held.add(file);
       return file;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       let pid = Number.NaN;
       try {
-        pid = Number.parseInt(readFileSync(file, 'utf8'), 10);
+        pid = Number.parseInt(fs.readFileSync(file, 'utf8'), 10);
       } catch {
         continue; // removed meanwhile
       }
@@ -44,7 +61,7 @@ function lock(path: string): string {
         });
       }
       try {
-        unlinkSync(file); // left by a process that is gone
+        fs.unlinkSync(file); // left by a process that is gone
       } catch {
         // another runner took it over first: try again
       }
@@ -54,8 +71,8 @@ function lock(path: string): string {
 }
 
 function readEntries(path: string): { entries: JournalEntry[]; bytes: number; torn: boolean } {
-  if (!existsSync(path)) return { entries: [], bytes: 0, torn: false };
-  const text = readFileSync(path, 'utf8');
+  if (!fs.existsSync(path)) return { entries: [], bytes: 0, torn: false };
+  const text = fs.readFileSync(path, 'utf8');
   const lines = text.split('\n');
   const entries: JournalEntry[] = [];
   let torn = false;
@@ -94,6 +111,7 @@ export class FileJournal extends MemoryJournal {
 
   /** Lock and read `path` (created on the first write). */
   static async open(path: string): Promise<FileJournal> {
+    await loadFs();
     const lockFile = lock(path);
     try {
       const journal = new FileJournal(path, lockFile, readEntries(path));
@@ -101,7 +119,7 @@ export class FileJournal extends MemoryJournal {
       return journal;
     } catch (error) {
       held.delete(lockFile);
-      unlinkSync(lockFile);
+      fs.unlinkSync(lockFile);
       throw error;
     }
   }
@@ -144,7 +162,7 @@ export class FileJournal extends MemoryJournal {
     this.#handle = undefined;
     held.delete(this.#lock);
     try {
-      unlinkSync(this.#lock);
+      fs.unlinkSync(this.#lock);
     } catch {
       // already gone
     }
@@ -153,7 +171,7 @@ export class FileJournal extends MemoryJournal {
 
 /** Open (lock, read) the journal at `path`; its folder must exist. */
 export function openFileJournal(path: string): Promise<FileJournal> {
-  if (!existsSync(dirname(path))) {
+  if (!fs.existsSync(dirname(path))) {
     throw new TrxRentError({ code: 'VALIDATION_ERROR', message: `journal: the folder ${dirname(path)} does not exist`, details: { field: 'journal' } });
   }
   return FileJournal.open(path);
