@@ -16,7 +16,6 @@ import { processAlive } from '../../internal/process.js';
 /** Lock files held by this process: a second runner in the same process is refused too. */
 const held = new Set<string>();
 
-/** Take `<path>.lock` for this process, or refuse (JOURNAL_LOCKED) while another live runner holds it. */
 type Fs = typeof import('node:fs');
 // Node's fs, loaded when a journal is opened (loadFs): a browser bundle of the core never resolves it.
 let fs!: Fs;
@@ -35,6 +34,7 @@ async function loadFs(): Promise<void> {
   fs = fsModule;
 }
 
+/** Take `<path>.lock` for this process, or refuse (JOURNAL_LOCKED) while another live runner holds it. */
 function lock(path: string): string {
   const file = `${path}.lock`;
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -170,7 +170,8 @@ export class FileJournal extends MemoryJournal {
 }
 
 /** Open (lock, read) the journal at `path`; its folder must exist. */
-export function openFileJournal(path: string): Promise<FileJournal> {
+export async function openFileJournal(path: string): Promise<FileJournal> {
+  await loadFs();
   if (!fs.existsSync(dirname(path))) {
     throw new TrxRentError({ code: 'VALIDATION_ERROR', message: `journal: the folder ${dirname(path)} does not exist`, details: { field: 'journal' } });
   }
