@@ -11,9 +11,9 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trxToSun } from '../../src/index.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
-import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
 import { BIN, ROOT, cleanEnv, collect, runCli, tempDir } from '../cli/helpers.js';
 import { SEND_STAGES, hostileProxy } from '../helpers/hostile-proxy.js';
+import { orderCount, walletMaker } from '../helpers/wallets.js';
 
 const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 let mock: MockServer;
@@ -24,20 +24,9 @@ afterAll(async () => {
   await mock?.close();
 });
 
-let keyByte = 0x60;
-function wallet(usdt = 0n) {
-  const privateKey = (++keyByte).toString(16).padStart(2, '0').repeat(32);
-  const address = privateKeyToTronAddress(privateKey);
-  const chain = mock.state.chain;
-  if (usdt > 0n) chain.syntheticTransfer({ token: chain.token('USDT')!, to: address, amount: usdt * 1_000_000n, label: `fund ${address}` });
-  chain.activate(address); // an account on chain (AccountCreate): java-tron refuses a sender, or a delegation to a target, that is none
-  return { privateKey, address };
-}
+const wallet = walletMaker(() => mock, 0x60);
 
-async function orders(apiKey: string): Promise<number> {
-  const r = await fetch(`${mock.url}/api/v1/orders`, { headers: { 'x-api-key': apiKey } });
-  return ((await r.json()) as { total: number }).total;
-}
+const orders = (apiKey: string) => orderCount(mock, apiKey);
 
 const STAGES = Object.keys(SEND_STAGES) as Array<keyof typeof SEND_STAGES>;
 

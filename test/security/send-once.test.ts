@@ -14,8 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TrxRent, TrxRentError, fileTransferStore, memoryTransferStore, trxToSun } from '../../src/index.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
-import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
 import { type Fault, SEND_STAGES, hostileProxy } from '../helpers/hostile-proxy.js';
+import { orderCount, walletMaker } from '../helpers/wallets.js';
 
 const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 let mock: MockServer;
@@ -26,21 +26,9 @@ afterAll(async () => {
   await mock?.close();
 });
 
-let keyByte = 0x10;
-function wallet(usdt = 0n) {
-  const privateKey = (++keyByte).toString(16).padStart(2, '0').repeat(32);
-  const address = privateKeyToTronAddress(privateKey);
-  const chain = mock.state.chain;
-  if (usdt > 0n) chain.syntheticTransfer({ token: chain.token('USDT')!, to: address, amount: usdt * 1_000_000n, label: `fund ${address}` });
-  chain.activate(address); // an account on chain (AccountCreate): java-tron refuses a sender, or a delegation to a target, that is none
-  return { privateKey, address };
-}
+const wallet = walletMaker(() => mock, 0x10);
 
-/** Orders the account placed, from the mock's own order list. */
-async function orders(apiKey: string): Promise<number> {
-  const r = await fetch(`${mock.url}/api/v1/orders`, { headers: { 'x-api-key': apiKey } });
-  return ((await r.json()) as { total: number }).total;
-}
+const orders = (apiKey: string) => orderCount(mock, apiKey);
 
 /** Transfers from `sender` the chain executed (each a signed transaction that landed). */
 function landed(sender: string): number {

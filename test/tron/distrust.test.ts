@@ -9,8 +9,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TrxRent, TrxRentError, memoryTransferStore, trxToSun } from '../../src/index.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
-import { decodeRawDataHex, privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
+import { decodeRawDataHex } from '../../src/protocol/tron-transaction.js';
 import { type HostileProxy, type Rule, hostileProxy } from '../helpers/hostile-proxy.js';
+import { walletMaker } from '../helpers/wallets.js';
 
 const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 let mock: MockServer;
@@ -21,15 +22,7 @@ afterAll(async () => {
   await mock?.close();
 });
 
-let keyByte = 0x90;
-function wallet(usdt = 0n) {
-  const privateKey = (++keyByte).toString(16).padStart(2, '0').repeat(32);
-  const address = privateKeyToTronAddress(privateKey);
-  const chain = mock.state.chain;
-  if (usdt > 0n) chain.syntheticTransfer({ token: chain.token('USDT')!, to: address, amount: usdt * 1_000_000n, label: `fund ${address}` });
-  chain.activate(address); // an account on chain (AccountCreate): java-tron refuses a sender, or a delegation to a target, that is none
-  return { privateKey, address };
-}
+const wallet = walletMaker(() => mock, 0x90);
 
 const proxies: HostileProxy[] = [];
 afterAll(async () => {

@@ -1,0 +1,26 @@
+/**
+ * Test wallets on the mock's simulated chain: a fresh key (one key byte repeated) whose address
+ * is an account on chain (java-tron refuses a sender, or a delegation to a target, that is none)
+ * and holds `usdt` USDT; and the number of orders an account placed, from the mock's own list.
+ */
+import type { MockServer } from '../../src/mock/index.js';
+import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
+
+/** A wallet maker for `mock`, keys from `firstKeyByte + 1` on (distinct ranges keep files apart). */
+export function walletMaker(mock: () => MockServer, firstKeyByte: number) {
+  let keyByte = firstKeyByte;
+  return (usdt = 0n): { privateKey: string; address: string } => {
+    const privateKey = (++keyByte).toString(16).padStart(2, '0').repeat(32);
+    const address = privateKeyToTronAddress(privateKey);
+    const chain = mock().state.chain;
+    if (usdt > 0n) chain.syntheticTransfer({ token: chain.token('USDT')!, to: address, amount: usdt * 1_000_000n, label: `fund ${address}` });
+    chain.activate(address);
+    return { privateKey, address };
+  };
+}
+
+/** How many orders the account of `apiKey` placed (`total` of GET /api/v1/orders on the mock). */
+export async function orderCount(mock: MockServer, apiKey: string): Promise<number> {
+  const r = await fetch(`${mock.url}/api/v1/orders`, { headers: { 'x-api-key': apiKey } });
+  return ((await r.json()) as { total: number }).total;
+}
