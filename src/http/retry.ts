@@ -5,8 +5,6 @@
  * @module
  */
 
-import { systemClock } from '../utils/clock.js';
-
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
 
 /** How failed attempts are retried: full-jitter exponential backoff, honouring Retry-After. */
@@ -47,9 +45,4 @@ export function parseRetryAfter(value: string | null | undefined, now: number = 
 /** Methods safe to repeat. POST joins them only when the request carries an Idempotency-Key. */
 export function isRetryableMethod(method: string, hasIdempotencyKey: boolean): boolean {
   return method !== 'POST' && method !== 'PATCH' ? true : hasIdempotencyKey;
-}
-
-/** Waits `ms` on the wall clock (see `systemClock` in `utils/clock.ts`, which it is). */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return systemClock.sleep(ms, signal);
 }
