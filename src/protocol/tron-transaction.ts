@@ -227,10 +227,12 @@ export function signTransaction<T extends { txID: string }>(tx: T, privateKeyHex
 
 /**
  * Everything a verifier checks that needs no chain: raw_data_hex decodes to one contract, its
- * sha256 is the txID, and the first signature recovers to the contract's owner.
+ * sha256 is the txID, and the first signature recovers to the contract's owner. `recover` may
+ * remember answers (the mock's does); it must be {@link recoverTransactionSigner}'s function.
  */
 export function verifySignedTransaction(
   tx: SignedTransactionLike,
+  recover: (txID: string, signatureHex: string) => string | undefined = recoverTransactionSigner,
 ): { ok: true; signer: string; decoded: DecodedTransaction } | { ok: false; reason: string } {
   if (!tx || typeof tx.txID !== 'string' || !/^[0-9a-fA-F]{64}$/.test(tx.txID)) return { ok: false, reason: 'invalid_txid' };
   // The spec's signed transaction is txID + raw_data + signature; raw_data_hex is optional. Without
@@ -255,7 +257,7 @@ export function verifySignedTransaction(
   }
   const sig = Array.isArray(tx.signature) ? tx.signature[0] : undefined;
   if (typeof sig !== 'string') return { ok: false, reason: 'missing_signature' };
-  const signer = recoverTransactionSigner(tx.txID.toLowerCase(), sig);
+  const signer = recover(tx.txID.toLowerCase(), sig);
   if (!signer) return { ok: false, reason: 'invalid_signature' };
   if (signer !== decoded.ownerAddress) return { ok: false, reason: 'signer_not_owner' };
   return { ok: true, signer, decoded };

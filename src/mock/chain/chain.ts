@@ -20,13 +20,13 @@ import {
   type SignedTransactionLike,
   decodeRawDataHex,
   encodeRawDataJson,
-  recoverTransactionSigner,
 } from '../../protocol/tron-transaction.js';
 import { isTronAddress, toTronAddress, tronAddressToHex } from '../../utils/address.js';
 import { Fifo } from '../state/fifo.js';
 import type { ChainAccount, ChainToken, ChainTransaction, Trc20Transfer } from './types.js';
 import { CHAIN_PARAMETERS, bandwidthBytes, bandwidthPlan, payBandwidth, runEnergy } from './fees.js';
 import { decodeTransactionHex, transactionInfoJson } from './views.js';
+import { recoverSigner } from './signatures.js';
 import { type CallOutcome, DEFAULT_ENERGY_FACTOR, TRC20_BASE_ENERGY, type TokenView, runTokenCall, withPenalty } from './contracts.js';
 import { encodeTransferCall } from '../../protocol/abi.js';
 
@@ -493,7 +493,7 @@ export class SimulatedChain {
     const signature = Array.isArray(signed.signature) ? signed.signature[0] : undefined;
     if (typeof signature !== 'string' || !/^[0-9a-fA-F]+$/.test(signature)) return { result: false, txid, code: 'SIGERROR', message: 'Validate signature error: miss sig or contract' };
     if (signature.length < 130) return { result: false, txid, code: 'SIGERROR', message: `Validate signature error: Signature size is ${signature.length / 2}` };
-    const signer = recoverTransactionSigner(txid, signature);
+    const signer = recoverSigner(txid, signature);
     if (signer !== d.ownerAddress) {
       return { result: false, txid, code: 'SIGERROR', message: `Validate signature error: ${signature.toLowerCase()} is signed by ${signer ?? 'nobody'} but it is not contained of permission.` };
     }

@@ -2,6 +2,7 @@ import { LIMITS } from '../../schemas/common.js';
 import { Fifo } from './fifo.js';
 import type { SignedTransaction } from '../../schemas/deposits.js';
 import { hexToMemo, verifySignedTransaction } from '../../protocol/tron-transaction.js';
+import { recoverSigner } from '../chain/signatures.js';
 import { MockApiError } from '../http/errors.js';
 import type { Accounts, MockAccount } from './accounts.js';
 import type { Currency } from './ledger.js';
@@ -155,7 +156,7 @@ export class Money {
 
   /** `submitDeposit` after schema validation. */
   submitDeposit(tx: SignedTransaction): DepositRecord {
-    const verified = verifySignedTransaction(tx);
+    const verified = verifySignedTransaction(tx, recoverSigner);
     if (!verified.ok) {
       throw invalid('signed_tx', `Not a valid signed transaction (${verified.reason})`, { reason: verified.reason });
     }
@@ -196,7 +197,7 @@ export class Money {
    * `{ tx_id, status }` only (the table's schema).
    */
   broadcast(tx: SignedTransaction): { tx_id: string; status: 'pending' } {
-    const verified = verifySignedTransaction(tx);
+    const verified = verifySignedTransaction(tx, recoverSigner);
     if (!verified.ok) throw invalid('signed_tx', `Not a valid signed transaction (${verified.reason})`, { reason: verified.reason });
     const id = verified.decoded.txID.toLowerCase();
     if (!this.broadcasted.has(id)) this.#broadcast(tx, id, verified.decoded.expiration);

@@ -26,8 +26,10 @@ export async function rowSigner(signer: TransferSigner): Promise<RowSigner> {
     from,
     async sign(unsigned, to, amount) {
       const signed = (await sign(unsigned)) as UnsignedTransaction & { signature: string[] };
-      // Trust only raw_data_hex: it must be the transfer built here, signed by the sender.
-      const check = tx.verifySignedTransaction(signed);
+      // Trust only raw_data_hex: it must be the transfer built here, signed by the sender. A key
+      // held here signed exactly these bytes a moment ago, so only a TronWeb's signature (which
+      // may come from another key or another transaction) pays for the recovery, the dearest step.
+      const check = who.privateKey !== undefined ? tx.verifySignedTransaction(signed, () => from) : tx.verifySignedTransaction(signed);
       const d = check.ok ? check.decoded : undefined;
       if (!d || d.txID !== unsigned.txID || d.ownerAddress !== from || d.trc20Transfer?.to !== to || d.trc20Transfer.amount !== amount) {
         throw new TrxRentError({ code: 'INVALID_TRANSACTION', message: `The signed transfer is not the one built${check.ok ? '' : ` (${check.reason})`}; nothing was sent`, details: { stage: 'sign', transfer_sent: false } });
