@@ -30,7 +30,7 @@ export { createMockState, MockState } from './state/index.js';
 export type { MockStateOptions, MockTimings, CreateAccountOptions, CreatedAccount, InvariantReport } from './state/index.js';
 export * from './state/index.js';
 export { DEFAULT_RATE_LIMITS, type RateLimitGroup, type RateLimitOptions, type RateLimits } from './http/ratelimit.js';
-export { CHAOS_KINDS, type ChaosKind, type ChaosOptions } from './http/chaos.js';
+export { CHAOS_KINDS, Chaos, type ChaosHit, type ChaosKind, type ChaosOptions, type ChaosRule } from './http/chaos.js';
 export { DEFAULT_ORDER_TIMINGS } from './state/orders.js';
 export { DEFAULT_MONEY_TIMINGS } from './state/money.js';
 export { PaidMock, type PaidMockOptions } from './x402/paid.js';

@@ -78,10 +78,45 @@ describe('chaos', () => {
     expect(seeded.state.orders.all(seeded.state.demo.account_id).map((o) => o.id).sort()).toEqual([...ids].sort());
   });
 
+  it('rules aim faults at routes, count down, change mid-run and are logged; reset loses the request, drop the answer', async () => {
+    const m = await start({ rate: 0, rules: [{ route: 'GET /api/v1/prices', kind: 503, times: 2 }, { route: 'GET /wallet/*', kind: 500 }] });
+    expect((await statuses(m, 3)).join()).toBe('503,503,200');
+    // The node's routes are aimed at by prefix; the account API's other routes are untouched.
+    expect((await raw(m.url, 'GET', '/wallet/getnowblock')).status).toBe(500);
+    expect((await raw(m.url, 'GET', '/api/v1/balance', { key: m.apiKey })).status).toBe(200);
+    const body = { resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: TARGET };
+    m.chaos.setRules([{ route: 'POST /api/v1/orders', kind: 'reset', times: 1 }, { route: 'POST /api/v1/orders', kind: 'drop', times: 1 }]);
+    // reset: the connection dies and nothing happened; drop: it dies after the order was placed.
+    await expect(raw(m.url, 'POST', '/api/v1/orders', { key: m.apiKey, body, headers: { 'idempotency-key': 'r-1' } })).rejects.toThrow();
+    expect(m.state.orders.all(m.state.demo.account_id)).toHaveLength(0);
+    await expect(raw(m.url, 'POST', '/api/v1/orders', { key: m.apiKey, body, headers: { 'idempotency-key': 'r-1' } })).rejects.toThrow();
+    expect(m.state.orders.all(m.state.demo.account_id)).toHaveLength(1);
+    expect((await raw(m.url, 'POST', '/api/v1/orders', { key: m.apiKey, body, headers: { 'idempotency-key': 'r-1' } })).status).toBe(200);
+    expect(m.chaos.log.map((h) => `${h.kind} ${h.method} ${h.path} ${h.by}`)).toEqual([
+      '503 GET /api/v1/prices 0',
+      '503 GET /api/v1/prices 0',
+      '500 GET /wallet/getnowblock 1',
+      'reset POST /api/v1/orders 0',
+      'drop POST /api/v1/orders 1',
+    ]);
+  });
+
+  it('a slow rule holds its requests its own holdMs: a caller with a shorter timeout gives up, and the work is done after it', async () => {
+    const m = await start({ rate: 0, rules: [{ route: 'POST /api/v1/orders', kind: 'slow', holdMs: 300, times: 1 }] });
+    const sdk = new TrxRent({ baseUrl: m.url, apiKey: m.apiKey, timeoutMs: 100, maxRetries: 0 });
+    const body = { resource_type: 'ENERGY' as const, amount: 65_000, duration_sec: 3600, target_address: TARGET };
+    await expect(sdk.orders.create(body, { idempotencyKey: 'slow-1' })).rejects.toMatchObject({ name: 'TimeoutError' });
+    expect(m.state.orders.all(m.state.demo.account_id)).toHaveLength(0);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(m.state.orders.all(m.state.demo.account_id)).toHaveLength(1);
+  });
+
   it('rejects bad options', () => {
     const state = createMockState({ clock: 'manual' });
     expect(() => createHandlers(state, { chaos: { rate: 2 } })).toThrow(RangeError);
     expect(() => createHandlers(state, { chaos: { rate: 0.1, kinds: [] } })).toThrow(RangeError);
+    expect(() => createHandlers(state, { chaos: { rate: 0, rules: [{ route: '/api/v1/orders', kind: 'drop' }] } })).toThrow(/rules\[0\]\.route/);
+    expect(() => createHandlers(state, { chaos: { rate: 0, rules: [{ route: 'GET /x', kind: 'boom' as never }] } })).toThrow(/rules\[0\]\.kind/);
     state.dispose();
   });
 });

@@ -49,6 +49,8 @@ export interface PipelineOptions {
 /** A compiled pipeline: `handle` answers a request, or null when no route has that path. */
 export interface MockPipeline {
   readonly state: MockState;
+  /** Its fault injection (`setRules` to aim faults at routes mid-test; `log` of what was injected). */
+  readonly chaos: Chaos;
   /** Answer one request. Never throws; null when no route matches (adapters answer 404 or pass it on). */
   handle(request: MockRequest): Promise<MockResponse | null>;
 }
@@ -159,15 +161,16 @@ export function createPipeline(state: MockState, routes: readonly RouteDef[], op
       response = toError(error, match.route, scratch.headers);
     }
     // Chaos "drop": whatever the request did is done; the client sees the connection die.
-    if (scratch.fault === 'drop') response.drop = true;
+    if (scratch.fault === 'drop' || scratch.fault === 'reset') response.drop = true;
     return response;
   }
 
   async function run(route: RouteDef, params: Record<string, string>, request: MockRequest, limited: Scratch): Promise<MockResponse> {
     state.tick();
 
-    const fault = route.helper ? undefined : chaos.draw(request.headers.get('x-mock-chaos'));
-    limited.fault = fault;
+    const hit = route.helper ? undefined : chaos.draw(request.headers.get('x-mock-chaos'), request.method, request.path);
+    const fault = (limited.fault = hit?.kind);
+    if (fault === 'reset') return errorResult(500, 'INTERNAL_ERROR', 'Connection reset (injected by chaos)'); // dropped unanswered
     if (fault === 429) return errorResult(429, 'RATE_LIMITED', 'Too many requests (injected by chaos)', undefined, { 'retry-after': '1', 'x-mock-chaos': '429' });
     if (fault === 500) return errorResult(500, 'INTERNAL_ERROR', 'Unexpected error (injected by chaos)', undefined, { 'x-mock-chaos': '500' });
     if (fault === 503) return errorResult(503, 'MAINTENANCE', 'Platform maintenance (injected by chaos)', undefined, { 'x-mock-chaos': '503' });
@@ -264,7 +267,7 @@ export function createPipeline(state: MockState, routes: readonly RouteDef[], op
     }
 
     try {
-      if (fault === 'slow') await sleep(chaos.slowMs);
+      if (fault === 'slow') await sleep(chaos.holdMs(hit));
       const result = await route.handle(ctx);
       const text = result.json ?? JSON.stringify(result.body);
       if (exact && route.endpoint && (exact === 'all' || route.endpoint.api === 'account') && result.status < 300) checkExact(route.endpoint, text);
@@ -330,7 +333,7 @@ export function createPipeline(state: MockState, routes: readonly RouteDef[], op
     return envelope && !route.raw && !route.helper ? `{"data":${text}}` : text;
   }
 
-  return { state, handle };
+  return { state, chaos, handle };
 }
 
 /** 500 unless the body is exactly the entry's response shape (x402 bodies: what `data` holds). */

@@ -7,7 +7,7 @@
  */
 import { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ChaosOptions } from './chaos.js';
+import type { Chaos, ChaosOptions } from './chaos.js';
 import { refuseForeign } from './local.js';
 import { type MockPipeline, createPipeline } from './pipeline.js';
 import type { RateLimitOptions } from './ratelimit.js';
@@ -105,6 +105,8 @@ export interface MockServer {
   state: MockState;
   /** The pipeline this server runs (call `pipeline.handle` to answer a request record in-process). */
   pipeline: MockPipeline;
+  /** Fault injection on this server (`chaos.setRules([{ route: 'POST /wallet/broadcasttransaction', kind: 'drop', times: 1 }])`). */
+  chaos: Chaos;
   /** Write the state file now (no-op without `stateFile`). */
   save(): void;
   /** Stop listening, drop open connections, save the state file, and dispose the state if the server created it. */
@@ -186,6 +188,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     memo: state.demo.memo,
     state,
     pipeline,
+    chaos: pipeline.chaos,
     save,
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
