@@ -55,7 +55,7 @@ const EXPECTED = {
   'trx-rent/schemas': ['CreateOrderRequest', 'Order', 'Balance', 'ErrorEnvelope', 'Webhook', 'tronAddress'],
   'trx-rent/mock': ['startMockServer', 'createMockState', 'createFetchHandler', 'createPipeline', 'ALL_ROUTES'],
   'trx-rent/x402': ['X402Client', 'MissingPeerDependencyError'],
-  'trx-rent/rules': ['RuleRunner', 'FileJournal', 'MemoryJournal', 'loadRules', 'parseRules', 'rulesJsonSchema', 'parseCron', 'backtest'],
+  'trx-rent/rules': ['RuleRunner', 'FileJournal', 'MemoryJournal', 'loadRules', 'parseRules', 'parseRulesYaml', 'rulesJsonSchema', 'parseCron', 'backtest'],
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -118,6 +118,19 @@ try {
   step('npx trx-rent --help', () => {
     const r = must(run('npx', ['trx-rent', '--help'], { cwd: project }), 'npx trx-rent --help');
     if (!/Usage/i.test(r.stdout)) throw new Error('no usage text on stdout');
+  });
+
+  // YAML rules files need the optional peer yaml: without it the CLI names the install command;
+  // with the tested version installed, the same file checks.
+  step('a YAML rules file: the missing peer names `npm install yaml@…`, then it reads', () => {
+    const file = join(project, 'rules.yaml');
+    writeFileSync(file, 'rules:\n  - id: morning\n    trigger: { type: schedule, cron: "0 9 * * *" }\n    action: { type: notify }\n');
+    const missing = run('npx', ['trx-rent', 'rules', 'check', file], { cwd: project });
+    if (missing.status === 0 || !missing.stderr.includes(`npm install yaml@${pkg.devDependencies.yaml}`)) throw new Error(`without yaml: exit ${missing.status}, ${missing.stderr.slice(0, 300)}`);
+    must(run(npm, ['install', `yaml@${pkg.devDependencies.yaml}`, '--no-save', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: project }), 'npm install yaml');
+    const r = must(run('npx', ['trx-rent', 'rules', 'check', file], { cwd: project }), 'trx-rent rules check rules.yaml');
+    if (!r.stdout.includes('morning')) throw new Error(`no explanation: ${r.stdout.slice(0, 300)}`);
+    rmSync(join(project, 'node_modules', 'yaml'), { recursive: true, force: true });
   });
 
   if (withExtras) {

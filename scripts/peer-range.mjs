@@ -3,7 +3,8 @@
 // tarball into fresh projects with every peer at the lowest version of its range and then at the
 // newest the registry serves within it, and pays real x402 calls against the tarball's own mock:
 // USDC on Base (viem + @x402/core + @x402/evm), a TRON permit signed from a private key (viem's
-// accounts), a TRON payment signed by a TronWeb instance (tronweb), and the msw adapter (msw).
+// accounts), a TRON payment signed by a TronWeb instance (tronweb), the msw adapter (msw), and a
+// YAML rules file (yaml).
 //
 //   node scripts/peer-range.mjs [--no-build] [--only lowest|newest]
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -20,7 +21,7 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const run = (cmd, argv, opts = {}) => execFileSync(cmd, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000, ...opts });
 
 // The MCP SDK has its own test (test/mcp); these are the payment and mock peers.
-const PEERS = ['viem', '@x402/core', '@x402/evm', 'tronweb', 'msw'];
+const PEERS = ['viem', '@x402/core', '@x402/evm', 'tronweb', 'msw', 'yaml'];
 
 /** Highest version the registry serves within `range` (npm's own resolution, no semver code here). */
 function newest(name, range) {
@@ -57,6 +58,9 @@ try {
   server.close();
   state.dispose?.();
   check('msw adapter (msw)', res.status === 200 && Array.isArray(await res.json()), res.status);
+  const { parseRulesYaml } = await import('trx-rent/rules');
+  const rules = await parseRulesYaml('rules:\\n  - id: morning\\n    trigger: { type: schedule, cron: "0 9 * * *" }\\n    action: { type: notify }\\n');
+  check('YAML rules file (yaml)', rules.rules[0]?.id === 'morning', rules);
 } finally {
   await mock.close();
 }

@@ -1,7 +1,7 @@
 /**
  * Lazy loading of the optional peers. Nothing here runs at import time: viem, @x402/* and
  * tronweb load on the first payment that needs them, @modelcontextprotocol/sdk when
- * `trx-rent mcp` starts, and a missing one becomes a
+ * `trx-rent mcp` starts, yaml when a YAML rules file is read, and a missing one becomes a
  * MissingPeerDependencyError naming the exact `npm install …`.
  * @module
  */
@@ -18,6 +18,7 @@ export const PEER_VERSIONS = {
   '@x402/evm': '2.27.0',
   tronweb: '6.5.1',
   '@modelcontextprotocol/sdk': '1.32.2',
+  yaml: '2.9.1',
 } as const;
 
 type PeerName = keyof typeof PEER_VERSIONS;
@@ -104,3 +105,5 @@ export const loadMcpStdio = () =>
 /** `@modelcontextprotocol/sdk/server/streamableHttp.js` (Node's http), imported on first call. */
 export const loadMcpStreamableHttp = () =>
   load('@modelcontextprotocol/sdk/server/streamableHttp.js', () => import('@modelcontextprotocol/sdk/server/streamableHttp.js'), ['@modelcontextprotocol/sdk'], MCP);
+/** `yaml` (YAML rules files), imported on first call. Not installed: MissingPeerDependencyError (yaml). */
+export const loadYaml = (): Promise<typeof import('yaml')> => load('yaml', () => import('yaml'), ['yaml'], 'Reading YAML rules files');

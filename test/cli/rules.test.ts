@@ -63,6 +63,18 @@ describe('rules check', () => {
     expect(checked.rules[0]!.explanation).toContain('at most 50 TRX per 24 h');
   });
 
+  it('reads a YAML file (.yaml or .yml) through the same schemas, errors naming rule and field', async () => {
+    const yaml = join(dir, 'rules.yml');
+    writeFileSync(yaml, `rules:\n  - id: y\n    trigger: { type: energy_below, address: ${TARGET}, energy: 65000 }\n    action: { type: ensure, energy: 100000 }\n    limits: { max_spend_per_day: "50" }\n`);
+    const r = await runCliInProcess(['rules', 'check', yaml], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(json<{ rules: Array<{ id: string; explanation: string }> }>(r).rules[0]!.explanation).toContain(`y: when ${TARGET} can spend less than 65000 energy`);
+    writeFileSync(yaml, 'rules:\n  - id: y\n    trigger: { type: energy_below, address: nowhere, energy: 65000 }\n    action: { type: notify }\n');
+    const bad = await runCliInProcess(['rules', 'check', yaml], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('rule y: trigger.address');
+  });
+
   it('a bad file exits 2 naming the rule and the field', async () => {
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ rules: [{ id: 'w', trigger: { type: 'energy_below', address: TARGET, energy: -1 }, action: { type: 'notify' } }] }));

@@ -35,6 +35,11 @@ describe('standing-rules MCP tools (read-only)', () => {
     expect(bad.code).toBe('VALIDATION_ERROR');
     expect(bad.message).toContain('rule hot: trigger.address');
     expect(errorOf(await call(mcp.client, 'rules_check', { file: '/etc/passwd' })).code).toBe('VALIDATION_ERROR');
+    // The same rules as YAML.
+    const yaml = join(dir, 'rules.yaml');
+    writeFileSync(yaml, `rules:\n  - id: hot\n    trigger: { type: energy_below, address: ${TARGET}, energy: 65000 }\n    action: { type: ensure, energy: 100000 }\n`);
+    const fromYaml = ok<{ valid: boolean; rules: Array<{ explanation: string }> }>(await call(mcp.client, 'rules_check', { file: relative(process.cwd(), yaml) }));
+    expect(fromYaml.rules).toEqual(checked.rules);
   });
 
   it('rules_plan says what would be bought, and nothing is ordered', async () => {

@@ -1,5 +1,5 @@
 /**
- * `trx-rent rules`: standing rules from a JSON rules file (check, plan, run, backtest, log,
+ * `trx-rent rules`: standing rules from a rules file (JSON, or YAML named .yaml/.yml) (check, plan, run, backtest, log,
  * service). The runner lives in the SDK (`src/workflows/rules/`), loaded here lazily.
  *
  * Exit codes of `rules run`: 0 stopped cleanly (SIGTERM/Ctrl+C after the step in flight, or
@@ -20,7 +20,7 @@ const DEFAULT_JOURNAL = 'rules.journal.jsonl';
 async function load(file: string) {
   const m = await rulesModule();
   try {
-    return { m, rules: m.loadRules(file) };
+    return { m, rules: await m.loadRules(file) };
   } catch (error) {
     if (error instanceof m.RulesFileError) throw new CliError('VALIDATION_ERROR', error.message, { exitCode: EXIT.USAGE });
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(`no such file: ${file}`);

@@ -2,7 +2,7 @@
  * Standing rules, read-only: check a rules file (validate and explain), plan it (what would
  * happen now, nothing spent or journaled) and read its journal. Starting, stopping or changing a
  * runner stays with a person (`trx-rent rules run`). Files are read only under the server's
- * working directory: a rules file must end in `.json`, a journal in `.jsonl`; the rules may also
+ * working directory: a rules file must end in `.json`, `.yaml` or `.yml`, a journal in `.jsonl`; the rules may also
  * be given inline.
  */
 import { resolve, sep } from 'node:path';
@@ -18,11 +18,14 @@ const RulesSource = z.strictObject({
 });
 
 /** A path under the working directory with the given suffix, or a VALIDATION_ERROR naming `field`. */
-function inside(path: string, suffix: string, field: string): string {
+/** The names a rules file may have. */
+const RULES_FILES = ['.json', '.yaml', '.yml'] as const;
+
+function inside(path: string, suffixes: readonly string[], field: string): string {
   const root = resolve('.');
   const full = resolve(root, path);
-  if (!(full === root || full.startsWith(root + sep)) || !full.endsWith(suffix)) {
-    throw new ValidationError({ code: 'VALIDATION_ERROR', message: `${field}: must be a ${suffix} file under the server's working directory`, details: { field } });
+  if (!(full === root || full.startsWith(root + sep)) || !suffixes.some((s) => full.endsWith(s))) {
+    throw new ValidationError({ code: 'VALIDATION_ERROR', message: `${field}: must be a ${suffixes.join(', ')} file under the server's working directory`, details: { field } });
   }
   return full;
 }
@@ -30,9 +33,9 @@ function inside(path: string, suffix: string, field: string): string {
 async function loadSource(args: z.output<typeof RulesSource>) {
   const m = await rulesModule();
   if ((args.file === undefined) === (args.rules === undefined)) {
-    throw new ValidationError({ code: 'VALIDATION_ERROR', message: 'give either file (a .json path) or rules (the document)', details: { field: 'file' } });
+    throw new ValidationError({ code: 'VALIDATION_ERROR', message: 'give either file (a .json, .yaml or .yml path) or rules (the document)', details: { field: 'file' } });
   }
-  const file = args.file === undefined ? m.parseRules(JSON.stringify(args.rules), 'rules') : m.loadRules(inside(args.file, '.json', 'file'));
+  const file = args.file === undefined ? m.validateRules(args.rules, 'rules') : await m.loadRules(inside(args.file, RULES_FILES, 'file'));
   return { m, file };
 }
 
@@ -43,13 +46,13 @@ export const RULES_TOOLS = [
     name: 'rules_check',
     title: 'Check a standing-rules file',
     description:
-      'Validate a standing-rules file (JSON, the schema of `trx-rent/rules.schema.json`) and explain each rule in words. Read-only. ' +
-      'Give `file` (a .json path under the server\'s working directory) or `rules` (the document itself). ' +
+      'Validate a standing-rules file (JSON or YAML, the schema of `trx-rent/rules.schema.json`) and explain each rule in words. Read-only. ' +
+      'Give `file` (a .json, .yaml or .yml path under the server\'s working directory) or `rules` (the document itself). ' +
       'An invalid file is a VALIDATION_ERROR whose details.issues name each rule (id) and field.',
     access: 'read',
     input: RulesSource,
     output: z.looseObject({ valid: z.boolean(), rules: z.array(z.looseObject({ id: z.string(), explanation: z.string() })) }),
-    fields: { file: 'Path of a .json rules file under the working directory', rules: 'The rules document itself ({ rules: [...] })' },
+    fields: { file: 'Path of a .json, .yaml or .yml rules file under the working directory', rules: 'The rules document itself ({ rules: [...] })' },
     async run(args) {
       const { m, file } = await loadSource(args);
       return { valid: true, rules: file.rules.map((r) => ({ id: r.id, explanation: m.explainRule(r) })) };
@@ -68,7 +71,7 @@ export const RULES_TOOLS = [
     fields: { journal: 'Path of the .jsonl journal under the working directory (limits are counted from it)' },
     async run(args, { session }) {
       const { m, file } = await loadSource(args);
-      const entries = args.journal ? new m.FileJournal(inside(args.journal, '.jsonl', 'journal')).entries() : [];
+      const entries = args.journal ? new m.FileJournal(inside(args.journal, ['.jsonl'], 'journal')).entries() : [];
       const runner = new m.RuleRunner({ client: session.api, rules: file, journal: new m.MemoryJournal(entries), dryRun: true });
       const decisions = await runner.plan();
       return { decisions, quiet: file.rules.filter((r) => !decisions.some((d) => d.rule === r.id)).map((r) => r.id) };
@@ -86,7 +89,7 @@ export const RULES_TOOLS = [
     fields: { journal: 'Path of the .jsonl journal', rule: 'One rule id only', limit: 'Last N entries (default 50)' },
     async run(args) {
       const m = await rulesModule();
-      const all = new m.FileJournal(inside(args.journal, '.jsonl', 'journal')).entries();
+      const all = new m.FileJournal(inside(args.journal, ['.jsonl'], 'journal')).entries();
       return { entries: all.filter((e) => !args.rule || e.rule === args.rule).slice(-(args.limit ?? 50)).map((e) => ({ ...e })) };
     },
   }),

@@ -7,7 +7,7 @@
  * import { TrxRent } from 'trx-rent';
  * import { RuleRunner, FileJournal, loadRules } from 'trx-rent/rules';
  *
- * const runner = new RuleRunner({ client: new TrxRent(), rules: loadRules('rules.json'), journal: new FileJournal('rules.journal') });
+ * const runner = new RuleRunner({ client: new TrxRent(), rules: await loadRules('rules.yaml'), journal: new FileJournal('rules.journal') });
  * process.on('SIGTERM', () => void runner.stop());
  * await runner.run();
  * ```
@@ -17,7 +17,7 @@ export { RuleRunner, type RuleRunnerOptions, type RunnerStats } from './runner.j
 export type { Decision } from './act.js';
 export { type Journal, type JournalEntry, type JournalKind, MemoryJournal, FileJournal, parseJournal } from './journal.js';
 export { actionsOf, limitState, blockedBy, type ActionRecord, type LimitState } from './limits.js';
-export { loadRules, parseRules, RulesFileError, type RuleIssue } from './load.js';
+export { isYamlPath, loadRules, parseRules, parseRulesYaml, validateRules, RulesFileError, type RuleIssue } from './load.js';
 export {
   RulesFile,
   Rule,

@@ -1,12 +1,14 @@
 /**
- * Reading a rules file: JSON only (no YAML parser is a dependency of this package, and a YAML
- * subset that is not YAML would mislead; convert with any YAML tool: `yq -o json`). Every error
- * names the rule (its `id`, or its position when it has none) and the field.
+ * Reading a rules file: JSON, or YAML (`.yaml`/`.yml`) through the optional peer `yaml` (the
+ * YAML 1.2 parser, loaded only for such a file; a hand-rolled subset would read some files wrong).
+ * Both end in the same zod schemas, and every error names the rule (its `id`, or its position
+ * when it has none) and the field.
  * @module
  */
-import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import type * as z from 'zod';
 import { ValidationError } from '../../errors/index.js';
+import { loadYaml } from '../../peers/index.js';
 import { RulesFile } from './schema.js';
 
 /** One problem in a rules file. */
@@ -43,7 +45,14 @@ function issuesOf(error: z.ZodError, raw: unknown): RuleIssue[] {
   });
 }
 
-/** Parse and validate a rules file's text. Throws {@link RulesFileError}. */
+/** Validate a rules document already parsed (from JSON, YAML or code). Throws {@link RulesFileError}. */
+export function validateRules(raw: unknown, source = 'rules'): RulesFile {
+  const parsed = RulesFile.safeParse(raw);
+  if (!parsed.success) throw new RulesFileError(source, issuesOf(parsed.error, raw));
+  return parsed.data;
+}
+
+/** Parse and validate a JSON rules file's text. Throws {@link RulesFileError}. */
 export function parseRules(text: string, source = 'rules'): RulesFile {
   let raw: unknown;
   try {
@@ -51,15 +60,44 @@ export function parseRules(text: string, source = 'rules'): RulesFile {
   } catch (error) {
     const yamlish = /^\s*[A-Za-z_$][\w$]*\s*:/m.test(text) && !text.trim().startsWith('{');
     throw new RulesFileError(source, [
-      { rule: undefined, field: '(file)', message: yamlish ? 'this looks like YAML: rules files are JSON (convert with `yq -o json FILE`)' : `not JSON: ${(error as Error).message}` },
+      { rule: undefined, field: '(file)', message: yamlish ? 'this looks like YAML: name the file .yaml (or .yml) to read it as YAML' : `not JSON: ${(error as Error).message}` },
     ]);
   }
-  const parsed = RulesFile.safeParse(raw);
-  if (!parsed.success) throw new RulesFileError(source, issuesOf(parsed.error, raw));
-  return parsed.data;
+  return validateRules(raw, source);
 }
 
-/** Read and validate a rules file from disk. Throws {@link RulesFileError}. */
-export function loadRules(path: string): RulesFile {
-  return parseRules(readFileSync(path, 'utf8'), path);
+/**
+ * Parse and validate a YAML rules file's text (YAML 1.2, the core schema; duplicate keys are an
+ * error). Needs the optional peer `yaml` (`npm install yaml`): without it a
+ * MissingPeerDependencyError names the install command. Throws {@link RulesFileError}.
+ */
+export async function parseRulesYaml(text: string, source = 'rules'): Promise<RulesFile> {
+  const { parseAllDocuments } = await loadYaml();
+  const documents = parseAllDocuments(text, { prettyErrors: true, uniqueKeys: true, merge: false });
+  const list = Array.isArray(documents) ? documents : [];
+  if (list.length !== 1) throw new RulesFileError(source, [{ rule: undefined, field: '(file)', message: `a rules file is one YAML document, found ${list.length}` }]);
+  const document = list[0]!;
+  const problems = [...document.errors, ...document.warnings];
+  if (problems.length) {
+    throw new RulesFileError(source, problems.map((p) => ({ rule: undefined, field: '(file)', message: `YAML ${p.linePos ? `line ${p.linePos[0].line}, column ${p.linePos[0].col}` : ''}: ${p.message.split('\n')[0]}` })));
+  }
+  let raw: unknown;
+  try {
+    raw = document.toJS({ maxAliasCount: 100 }); // an alias bomb stops here, unexpanded
+  } catch (error) {
+    throw new RulesFileError(source, [{ rule: undefined, field: '(file)', message: `YAML: ${(error as Error).message}` }]);
+  }
+  return validateRules(raw, source);
+}
+
+/** Whether a path names a YAML rules file (`.yaml` or `.yml`). */
+export const isYamlPath = (path: string): boolean => /\.ya?ml$/i.test(path);
+
+/**
+ * Read and validate a rules file from disk: YAML when it is named `.yaml`/`.yml` (see
+ * {@link parseRulesYaml}), JSON otherwise. Throws {@link RulesFileError}.
+ */
+export async function loadRules(path: string): Promise<RulesFile> {
+  const text = await readFile(path, 'utf8');
+  return isYamlPath(path) ? parseRulesYaml(text, path) : parseRules(text, path);
 }

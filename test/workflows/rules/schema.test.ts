@@ -6,7 +6,10 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { RulesFileError, explainRule, parseRules, rulesJsonSchema } from '../../../src/workflows/rules/index.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RulesFileError, explainRule, loadRules, parseRules, parseRulesYaml, rulesJsonSchema } from '../../../src/workflows/rules/index.js';
 
 const ROOT = new URL('../../../', import.meta.url);
 
@@ -76,6 +79,45 @@ describe('the rules file', () => {
     );
     expect(error.message).toContain('rule hot-wallet: trigger.address');
     expect(error.code).toBe('VALIDATION_ERROR');
-    expect(() => parseRules('rules:\n  - id: x\n', 'rules.yaml')).toThrow(/looks like YAML/);
+    expect(() => parseRules('rules:\n  - id: x\n', 'rules.txt')).toThrow(/looks like YAML: name the file \.yaml/);
   });
 });
+
+const problems = (promise: Promise<unknown>) => promise.then(() => [], (e: RulesFileError) => (e instanceof RulesFileError ? e.issues.map((i) => `${i.rule ?? 'file'} ${i.field}: ${i.message}`) : [String(e)]));
+
+describe('YAML rules files (the optional peer yaml)', () => {
+  it("examples/rules/rules.yaml is the README's example, read through the same schemas; loadRules picks YAML by the name", async () => {
+    const example = readmeExample() as Record<string, unknown>;
+    const { $schema: _, ...document } = example;
+    const yamlText = readFileSync(new URL('examples/rules/rules.yaml', ROOT), 'utf8');
+    // YAML 1.2: `on:` is a key named "on", not true (YAML 1.1's trap), and the JSON Schema accepts the document.
+    const parsed = await parseRulesYaml(yamlText, 'rules.yaml');
+    expect(parsed).toEqual(parseRules(JSON.stringify(document)));
+    expect(validateWith(document)).toBe(true);
+    const dir = mkdtempSync(join(tmpdir(), 'rules-yaml-'));
+    for (const name of ['rules.yaml', 'rules.yml', 'RULES.YML']) {
+      writeFileSync(join(dir, name), yamlText);
+      expect((await loadRules(join(dir, name))).rules.map((r) => r.id)).toEqual(['hot-wallet', 'cheap-stock', 'morning-top-up', 'renew-before-expiry']);
+    }
+    writeFileSync(join(dir, 'rules.json'), JSON.stringify(document));
+    expect(await loadRules(join(dir, 'rules.json'))).toEqual(parsed);
+  });
+
+  it('a bad YAML file gets errors naming the line, or the rule and field; duplicate keys and several documents are refused', async () => {
+    expect(await problems(parseRulesYaml('rules:\n  - id: a\n    id: b\n', 'r.yaml'))).toEqual([expect.stringMatching(/^file \(file\): YAML line 3, column 5: Map keys must be unique/)]);
+    expect(await problems(parseRulesYaml('rules: [\n', 'r.yaml'))).toEqual([expect.stringMatching(/^file \(file\): YAML line \d+/)]);
+    expect(await problems(parseRulesYaml('rules: []\n---\nrules: []\n', 'r.yaml'))).toEqual(['file (file): a rules file is one YAML document, found 2']);
+    const bad = 'rules:\n  - id: hot\n    trigger: { type: energy_below, address: TnotAnAddress, energy: 65000 }\n    action: { type: ensure, energy: 200000 }\n    limits: { min_interval: soon }\n';
+    const found = await problems(parseRulesYaml(bad, 'r.yaml'));
+    expect(found.map((f) => f.split(':')[0])).toEqual(expect.arrayContaining(['hot trigger.address', 'hot limits.min_interval']));
+    // An alias bomb is cut off, not expanded.
+    const bomb = 'a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\nrules: []\n';
+    expect(await problems(parseRulesYaml(bomb, 'r.yaml'))).toEqual([expect.stringMatching(/^file \(file\): YAML: .*alias/i)]);
+  });
+});
+
+function validateWith(document: unknown): boolean {
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+  return ajv.compile(rulesJsonSchema())(document) as boolean;
+}
