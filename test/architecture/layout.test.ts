@@ -37,7 +37,7 @@ const OVER: Record<string, number> = {
   'src/cli/commands/webhooks.ts': 503,
   'src/schemas/x402.ts': 468,
   'src/cli/errors.ts': 467,
-  'src/protocol/tron-transaction.ts': 463,
+  'src/protocol/tron-transaction.ts': 465,
   'src/mock/x402/routes.ts': 461,
   'src/tron/send.ts': 444,
   'src/tron/node.ts': 450,
