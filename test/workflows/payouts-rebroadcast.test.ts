@@ -8,14 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TrxRent, virtualClock } from '../../src/index.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { MemoryJournal } from '../../src/workflows/payouts/index.js';
-import { type HostileProxy, startHostileProxy } from '../helpers/chaos-proxy.js';
+import { type HostileProxy, hostileProxy } from '../helpers/hostile-proxy.js';
 import { account, paid, payouts, sender } from './payouts-helpers.js';
 
 let mock: MockServer;
 let proxy: HostileProxy;
 beforeAll(async () => {
   mock = await startMockServer({ seed: 321, rateLimits: false, clock: 'manual', timings: { selectMs: 10, fillMs: 20, verifyMs: 30 } });
-  proxy = await startHostileProxy(mock.url, { seed: 7 });
+  proxy = await hostileProxy(mock.url, { seed: 7 });
 });
 afterAll(async () => {
   await proxy.close();
@@ -34,7 +34,7 @@ describe('a lost broadcast answer', { timeout: 60_000 }, () => {
     const journal = new MemoryJournal();
     proxy.log.length = 0;
     // Accepted by the network, answer lost; and the receipt reads fail for a while too.
-    proxy.setFaults([{ match: BROADCAST, kind: 'drop-answer', times: 1 }, { match: /gettransactioninfobyid/, kind: '5xx', times: 3 }]);
+    proxy.setRules([{ match: BROADCAST, fault: 'lost', times: 1 }, { match: /gettransactioninfobyid/, fault: '5xx', times: 3 }]);
     const report = await client.transfers.sendMany(rows, { signer: { privateKey: s.privateKey }, journal, expirationMs: 120_000 });
     const sent = broadcasts();
     expect(new Set(sent.map((b) => b.txID)).size).toBe(1);
@@ -55,7 +55,7 @@ describe('a lost broadcast answer', { timeout: 60_000 }, () => {
     const journal = new MemoryJournal();
     proxy.log.length = 0;
     // Every broadcast vanishes before it reaches the network (the caller cannot tell).
-    proxy.setFaults([{ match: BROADCAST, kind: 'drop-request' }]);
+    proxy.setRules([{ match: BROADCAST, fault: 'drop-request' }]);
     const options = { signer: { privateKey: s.privateKey }, journal, expirationMs: 120_000, rowTimeoutMs: 60_000, rebroadcastEveryMs: 5_000 };
     const first = await client.transfers.sendMany(rows, options);
     expect(first.pending).toBe(1);
@@ -73,7 +73,7 @@ describe('a lost broadcast answer', { timeout: 60_000 }, () => {
     expect(paid(mock, s.address).get(rows[0]!.to)).toBeUndefined();
 
     // The network works again, but only after the expiration passed the solidified block.
-    proxy.setFaults([]);
+    proxy.setRules([]);
     mock.state.advance(x!.expiration - mock.state.clock.now() + 90_000);
     const third = await (await client.transfers.batch(rows, options)).resume();
     expect(third.confirmed).toBe(1);
