@@ -45,6 +45,32 @@ describe('a lost broadcast answer', { timeout: 60_000 }, () => {
     expect(journal.entries().filter((e) => e.type === 'record' || e.type === 'broadcast').map((e) => `${e.type} ${e.type === 'record' ? e.record.tx_id : e.type === 'broadcast' ? e.tx_id : ''}`)).toEqual([`record ${sent[0]!.txID}`, `broadcast ${sent[0]!.txID}`]);
   });
 
+  it('a broadcast answer held past the client timeout (the transaction accepted): the row lands once, one signature', async () => {
+    const s = sender(mock, 13);
+    const rows = payouts(mock, 1, 'held-answer');
+    const acct = account(mock);
+    // Per-request timeout 1 s (real time); the proxy forwards the broadcast, then holds its answer 2.5 s and resets.
+    const client = new TrxRent({ baseUrl: proxy.url, apiKey: acct.apiKey, tronNode: proxy.url, clock: virtualClock(mock.state.clock), timeoutMs: 1_000, maxRetries: 0 });
+    const journal = new MemoryJournal();
+    proxy.log.length = 0;
+    proxy.setRules([{ match: BROADCAST, fault: 'timeout', holdMs: 2_500, times: 1 }]);
+    const report = await client.transfers.sendMany(rows, { signer: { privateKey: s.privateKey }, journal, expirationMs: 120_000 });
+    proxy.setRules([]);
+    expect(proxy.log.filter((l) => l.fault).map((l) => `${l.fault} ${l.method} ${l.path}`)).toEqual(['timeout POST /api/v1/broadcast']);
+    const sent = broadcasts();
+    expect(new Set(sent.map((b) => b.txID)).size).toBe(1);
+    const txId = sent[0]!.txID;
+    // The held broadcast reached the network: the chain holds that very transaction, and pays the row once.
+    expect(mock.state.chain.transactions.get(txId)?.transfer?.to).toBe(rows[0]!.to);
+    expect(paid(mock, s.address).get(rows[0]!.to)).toEqual({ count: 1, atomic: 1_000_001n });
+    expect(report.confirmed).toBe(1);
+    expect(report.rows[0]!.tx_id).toBe(txId);
+    // The journal: one signed record, confirmed with that transaction; nothing signed again.
+    const entries = journal.entries();
+    expect(entries.filter((e) => e.type === 'record').map((e) => (e.type === 'record' ? e.record.tx_id : ''))).toEqual([txId]);
+    expect(entries.filter((e) => e.type === 'confirmed').map((e) => (e.type === 'confirmed' ? e.tx_id : ''))).toEqual([txId]);
+  });
+
   it('re-broadcasts the same bytes while the transaction may land, and signs anew only after the solidified block passes its expiration', async () => {
     const s = sender(mock, 12);
     const rows = payouts(mock, 1, 'blackhole');
