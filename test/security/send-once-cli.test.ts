@@ -51,17 +51,19 @@ async function runCase(stage: keyof typeof SEND_STAGES, signal: 'SIGINT' | 'SIGK
   });
   let sent = false;
   // The signal lands while the stage's request is held at the proxy; the request then reaches the mock.
-  proxy.set({
-    ...SEND_STAGES[stage],
-    fault: 'pass',
-    holdMs: 400,
-    onMatch: () => {
-      if (!sent) child.kill(signal);
-      sent = true;
+  proxy.setRules([
+    {
+      match: SEND_STAGES[stage],
+      fault: 'pass',
+      holdMs: 400,
+      onMatch: () => {
+        if (!sent) child.kill(signal);
+        sent = true;
+      },
     },
-  });
+  ]);
   const first = await collect(child, { timeoutMs: 30_000 });
-  proxy.set(undefined);
+  proxy.setRules([]);
   const printed = first.stderr.match(/finish it with: (trx-rent send [^\n]+)/)?.[1];
   let finish = printed;
   let error: { code: string; message: string; hint?: string; details?: Record<string, unknown> } | undefined;

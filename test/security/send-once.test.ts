@@ -53,7 +53,7 @@ async function runCase(stage: keyof typeof SEND_STAGES, fault: Fault): Promise<O
   const account = mock.state.createAccount({ trx_sun: trxToSun('1000') });
   const sender = wallet(50n);
   const recipient = wallet(1n);
-  const proxy = await hostileProxy(mock.url, { ...SEND_STAGES[stage], fault });
+  const proxy = await hostileProxy(mock.url, { rules: [{ match: SEND_STAGES[stage], fault }] });
   const store = memoryTransferStore();
   // Short per-request timeouts and few retries, so each fault ends the first call within its deadline.
   const client = new TrxRent({ baseUrl: proxy.url, tronNode: proxy.url, apiKey: account.api_key, transferStore: store, timeoutMs: 1_500, maxRetries: 1, retry: { baseDelayMs: 5, maxDelayMs: 20 } });
@@ -65,8 +65,8 @@ async function runCase(stage: keyof typeof SEND_STAGES, fault: Fault): Promise<O
   } catch (error) {
     first = error as TrxRentError;
   }
-  const hits = proxy.hits.length;
-  proxy.set(undefined);
+  const hits = proxy.log.filter((l) => l.fault).length;
+  proxy.setRules([]);
   // The natural retry: the same call, the same key.
   const again = await client.transfers.send({ ...params, timeoutMs: 20_000 });
   await proxy.close();
@@ -126,13 +126,13 @@ describe('transfers.send under faults, then the same call again', () => {
     const sender = wallet(10n);
     const recipient = wallet(1n);
     const dir = mkdtempSync(join(tmpdir(), 'trx-rent-send-once-'));
-    const proxy = await hostileProxy(mock.url, { ...SEND_STAGES.receipt, fault: '5xx' });
+    const proxy = await hostileProxy(mock.url, { rules: [{ match: SEND_STAGES.receipt, fault: '5xx' }] });
     const clientOf = () =>
       new TrxRent({ baseUrl: proxy.url, tronNode: proxy.url, apiKey: account.api_key, transferStore: fileTransferStore(dir), timeoutMs: 1_500, maxRetries: 1, retry: { baseDelayMs: 5, maxDelayMs: 20 } });
     const params = { token: 'USDT', to: recipient.address, amount: '3', signer: { privateKey: sender.privateKey }, idempotencyKey: 'restart-1' };
     const error = (await clientOf().transfers.send({ ...params, timeoutMs: 3_000 }).catch((e: unknown) => e)) as TrxRentError;
     expect(error.details).toMatchObject({ stage: 'receipt', transfer_sent: 'unknown', idempotency_key: 'restart-1' });
-    proxy.set(undefined);
+    proxy.setRules([]);
     const again = await clientOf().transfers.send({ ...params, timeoutMs: 20_000 });
     const status = await clientOf().transfers.status(String(error.details!.tx_id));
     await proxy.close();

@@ -32,7 +32,7 @@ afterAll(async () => {
 /** A client on a fresh account behind a proxy with `rule`. */
 async function setup(rule?: Rule, options: { timeoutMs?: number; maxRetries?: number } = {}) {
   const account = mock.state.createAccount({ trx_sun: trxToSun('1000') });
-  const proxy = await hostileProxy(mock.url, rule);
+  const proxy = await hostileProxy(mock.url, { rules: rule ? [rule] : [] });
   proxies.push(proxy);
   const client = new TrxRent({ baseUrl: proxy.url, tronNode: proxy.url, apiKey: account.api_key, transferStore: memoryTransferStore(), retry: { baseDelayMs: 5, maxDelayMs: 20 }, ...options });
   const sender = wallet(20n);
@@ -49,7 +49,7 @@ const fail = (p: Promise<unknown>) => p.then(() => expect.unreachable('resolved'
 describe('a lying broadcast answer or receipt', () => {
   it('a broadcast answered with another tx id is an error naming both, outcome unknown, not success', async () => {
     const other = 'ee'.repeat(32);
-    const s = await setup({ method: 'POST', path: /^\/api\/v1\/broadcast$/, fault: 'rewrite', rewrite: (b) => ('data' in b ? { data: { ...b.data, tx_id: other } } : { ...b, tx_id: other }) });
+    const s = await setup({ match: /^POST \/api\/v1\/broadcast$/, fault: 'rewrite', rewrite: (b) => ('data' in b ? { data: { ...b.data, tx_id: other } } : { ...b, tx_id: other }) });
     const e = await fail(s.send({ timeoutMs: 10_000 }));
     expect(e.code).toBe('INVALID_RESPONSE');
     const signed = s.landed()[0]!.txid;
@@ -60,7 +60,7 @@ describe('a lying broadcast answer or receipt', () => {
 
   it('a receipt for another transaction id is refused (NODE_ERROR), never reported as this transfer', async () => {
     const other = 'dd'.repeat(32);
-    const s = await setup({ method: 'POST', path: /^\/wallet\/gettransactioninfobyid$/, fault: 'rewrite', rewrite: (b) => (b.id ? { ...b, id: other } : b) });
+    const s = await setup({ match: /^POST \/wallet\/gettransactioninfobyid$/, fault: 'rewrite', rewrite: (b) => (b.id ? { ...b, id: other } : b) });
     const e = await fail(s.send({ timeoutMs: 10_000 }));
     expect(e.code).toBe('NODE_ERROR');
     expect(e.message).toContain(other);
@@ -72,7 +72,7 @@ describe("a node's figures are bounded", () => {
   const params = (edit: Record<string, number>) => (b: { chainParameter: Array<{ key: string; value?: number }> }) => ({
     chainParameter: [...b.chainParameter.filter((p) => !(p.key in edit)), ...Object.entries(edit).map(([key, value]) => ({ key, value }))],
   });
-  const chainParams = (edit: Record<string, number>): Rule => ({ method: 'POST', path: /^\/wallet\/getchainparameters$/, fault: 'rewrite', rewrite: params(edit) });
+  const chainParams = (edit: Record<string, number>): Rule => ({ match: /^POST \/wallet\/getchainparameters$/, fault: 'rewrite', rewrite: params(edit) });
 
   it.each([
     ['a negative energy fee', { getEnergyFee: -420 }, 'getEnergyFee'],
@@ -91,8 +91,7 @@ describe("a node's figures are bounded", () => {
   it('negative or absurd energy from the simulation is NODE_ERROR', async () => {
     for (const energy of [-65_000, 900_000_000]) {
       const s = await setup({
-        method: 'POST',
-        path: /^\/wallet\/triggerconstantcontract$/,
+        match: /^POST \/wallet\/triggerconstantcontract$/,
         fault: 'rewrite',
         rewrite: (b) => (b.energy_used > 1_000 ? { ...b, energy_used: energy } : b),
       });
@@ -104,7 +103,7 @@ describe("a node's figures are bounded", () => {
 
   it('a receipt with a negative or absurd fee or energy figure is NODE_ERROR naming the field and the tx id', async () => {
     for (const edit of [{ fee: -5 }, { receipt: { energy_usage_total: 900_000_000, result: 'SUCCESS' } }]) {
-      const s = await setup({ method: 'POST', path: /^\/wallet\/gettransactioninfobyid$/, fault: 'rewrite', rewrite: (b) => (b.id ? { ...b, ...edit } : b) });
+      const s = await setup({ match: /^POST \/wallet\/gettransactioninfobyid$/, fault: 'rewrite', rewrite: (b) => (b.id ? { ...b, ...edit } : b) });
       const e = await fail(s.send({ timeoutMs: 10_000 }));
       expect(e.code).toBe('NODE_ERROR');
       expect(e.details).toMatchObject({ field: expect.stringMatching(/fee|energy_usage_total/), tx_id: s.landed()[0]!.txid, stage: 'receipt' });
@@ -149,7 +148,7 @@ describe("a node's figures are bounded", () => {
 describe('timeoutMs is a total deadline', () => {
   it('send with a node that never answers ends at timeoutMs, not per call x retries', async () => {
     // Per request 10 s and 2 retries: about 30 s per stuck call without a total deadline.
-    const s = await setup({ method: 'POST', path: /^\/wallet\/triggerconstantcontract$/, fault: 'timeout' }, { timeoutMs: 10_000, maxRetries: 2 });
+    const s = await setup({ match: /^POST \/wallet\/triggerconstantcontract$/, fault: 'timeout' }, { timeoutMs: 10_000, maxRetries: 2 });
     const started = performance.now();
     const e = await fail(s.send({ timeoutMs: 1_500 }));
     expect(e.code).toBe('TIMEOUT');
@@ -157,7 +156,7 @@ describe('timeoutMs is a total deadline', () => {
   });
 
   it('ensure with a stuck delegation read ends at timeoutMs', async () => {
-    const s = await setup({ method: 'POST', path: /^\/wallet\/getaccountresource$/, fault: 'timeout' }, { timeoutMs: 10_000, maxRetries: 2 });
+    const s = await setup({ match: /^POST \/wallet\/getaccountresource$/, fault: 'timeout' }, { timeoutMs: 10_000, maxRetries: 2 });
     const started = performance.now();
     const e = await fail(s.client.resources.ensure({ address: s.sender.address, energy: 65_000, timeoutMs: 1_500 }));
     expect(e.code).toBe('TIMEOUT');
@@ -173,13 +172,13 @@ describe('the cap', () => {
   };
 
   it('is always sent as max_price_sun, even when the preview prices it at 0; a cap of 0 orders nothing', async () => {
-    const s = await setup({ method: 'GET', path: /^\/api\/v1\/orders\/preview$/, fault: 'rewrite', rewrite: free });
+    const s = await setup({ match: /^GET \/api\/v1\/orders\/preview$/, fault: 'rewrite', rewrite: free });
     const zero = await fail(s.send({ timeoutMs: 10_000, maxCostSun: 0 }));
     expect(zero.code).toBe('SPENDING_CAP_EXCEEDED');
     expect(await s.orders()).toBe(0);
     // A cap of 1 SUN with a quote of 0: the order carries a price ceiling, and the market (priced above it) does not fill.
     const one = await fail(s.send({ timeoutMs: 5_000, maxCostSun: 1 }));
-    const posted = s.proxy.seen.filter((r) => r.method === 'POST' && r.path === '/api/v1/orders').map((r) => JSON.parse(r.body));
+    const posted = s.proxy.log.filter((r) => r.method === 'POST' && r.path === '/api/v1/orders').map((r) => JSON.parse(r.body));
     expect(posted.length).toBeGreaterThan(0);
     for (const body of posted) {
       expect(body.max_price_sun).toBeGreaterThan(0);
@@ -194,7 +193,7 @@ describe('the cap', () => {
       const edit = (o: any) => (o.status === 'FILLED' ? { ...o, total_cost_sun: 999_000_000 } : o);
       return 'data' in b ? { data: edit(b.data) } : edit(b);
     };
-    const s = await setup({ method: 'GET', path: /^\/api\/v1\/orders\/(?!preview$)[^/]+$/, fault: 'rewrite', rewrite: charge });
+    const s = await setup({ match: /^GET \/api\/v1\/orders\/(?!preview$)[^/]+$/, fault: 'rewrite', rewrite: charge });
     const e = await fail(s.send({ timeoutMs: 10_000, maxCostSun: 50_000_000 }));
     expect(e.code).toBe('SPENDING_CAP_EXCEEDED');
     expect(e.details).toMatchObject({ charged_sun: 999_000_000, max_cost_sun: 50_000_000, transfer_sent: false, order_id: expect.any(String) });

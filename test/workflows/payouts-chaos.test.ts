@@ -1,9 +1,9 @@
 /**
  * The chaos test of payouts: a 200-row batch run by the built CLI as its own process
  * (`trx-rent send usdt --batch payouts.csv --yes --json`), killed with SIGKILL at random points
- * ten times and started again each time with the same command, while the hostile proxy in front
- * of the mock drops broadcast answers after the network accepted them and answers 5xx on the
- * node and the broadcast. The judge is the mock's chain: every recipient paid exactly once, the
+ * ten times and started again each time with the same command, while the mock's own fault
+ * injection (`chaos.rules`, aimed at routes, seeded) drops broadcast answers after the network
+ * accepted them and answers 5xx on the node and the broadcast. The judge is the mock's chain: every recipient paid exactly once, the
  * right amount, nothing else sent from the sender; and the journal says the same.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -13,28 +13,30 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { BIN, ROOT, cleanEnv } from '../cli/helpers.js';
-import { type HostileProxy, startHostileProxy } from '../helpers/chaos-proxy.js';
 import { USDT, account, paid, payouts, sender } from './payouts-helpers.js';
 
 const SEED = Number(process.env.PAYOUTS_CHAOS_SEED ?? 32032);
 let mock: MockServer;
-let proxy: HostileProxy;
 beforeAll(async () => {
-  mock = await startMockServer({ seed: SEED, rateLimits: false, timings: { selectMs: 10, fillMs: 20, verifyMs: 30 } });
-  proxy = await startHostileProxy(mock.url, {
+  mock = await startMockServer({
     seed: SEED,
-    faults: [
-      { match: /^POST \/api\/v1\/broadcast$/, kind: 'drop-answer', probability: 0.1 },
-      { match: /^POST \/api\/v1\/broadcast$/, kind: '5xx', probability: 0.05 },
-      { match: /^POST \/wallet\/gettransactioninfobyid$/, kind: '5xx', probability: 0.1 },
-      { match: /^POST \/wallet\/gettransactioninfobyid$/, kind: 'drop-answer', probability: 0.03 },
-      { match: /^POST \/walletsolidity\/getnowblock$/, kind: '5xx', probability: 0.1 },
-      { match: /^POST \/wallet\/getnowblock$/, kind: '5xx', probability: 0.05 },
-    ],
+    rateLimits: false,
+    timings: { selectMs: 10, fillMs: 20, verifyMs: 30 },
+    chaos: {
+      rate: 0,
+      seed: SEED,
+      rules: [
+        { route: 'POST /api/v1/broadcast', kind: 'drop', probability: 0.1 },
+        { route: 'POST /api/v1/broadcast', kind: 503, probability: 0.05 },
+        { route: 'POST /wallet/gettransactioninfobyid', kind: 503, probability: 0.1 },
+        { route: 'POST /wallet/gettransactioninfobyid', kind: 'drop', probability: 0.03 },
+        { route: 'POST /walletsolidity/getnowblock', kind: 503, probability: 0.1 },
+        { route: 'POST /wallet/getnowblock', kind: 500, probability: 0.05 },
+      ],
+    },
   });
 });
 afterAll(async () => {
-  await proxy?.close();
   await mock?.close();
 });
 
@@ -81,7 +83,7 @@ describe('payouts under chaos', { timeout: 90_000 }, () => {
     writeFileSync(csv, `to,amount,id\n${rows.map((r) => `${r.to},${r.amount},${r.id}`).join('\n')}\n`);
     const keyFile = join(dir, 'key');
     writeFileSync(keyFile, `${s.privateKey}\n`, { mode: 0o600 });
-    const env = { TRX_RENT_BASE_URL: proxy.url, TRX_RENT_API_KEY: acct.apiKey, TRX_RENT_TRON_NODE: proxy.url };
+    const env = { TRX_RENT_BASE_URL: mock.url, TRX_RENT_API_KEY: acct.apiKey, TRX_RENT_TRON_NODE: mock.url };
     const args = ['send', 'usdt', '--batch', csv, '--key-file', keyFile, '--yes', '--json', '--concurrency', '8'];
     const random = rng(SEED);
     const kills: Run[] = [];
@@ -119,10 +121,10 @@ describe('payouts under chaos', { timeout: 90_000 }, () => {
       expect(tx?.transfer?.token.address).toBe(USDT);
       expect(tx?.transfer?.to).toBe(rows.find((r) => r.id === e.id)!.to);
     }
-    const faults = proxy.log.filter((l) => l.fault).length;
-    console.log(`chaos seed ${SEED}: ${kills.filter((k) => k.signal === 'SIGKILL').length} kills after ${kills.map((k) => k.lines).join(',')} events; ${faults} faults injected; ${entries.length} journal lines; ${Date.now() - started} ms`);
+    const faults = Object.entries(mock.chaos.log.reduce<Record<string, number>>((n, h) => ({ ...n, [`${h.kind} ${h.path}`]: (n[`${h.kind} ${h.path}`] ?? 0) + 1 }), {}));
+    console.log(`chaos seed ${SEED}: ${kills.filter((k) => k.signal === 'SIGKILL').length} kills after ${kills.map((k) => k.lines).join(',')} events; ${mock.chaos.log.length} faults injected (${faults.map(([k, n]) => `${n} ${k}`).join(', ')}); ${entries.length} journal lines; ${Date.now() - started} ms`);
     // The kills fell while rows were in flight, not only before any was sent.
     expect(kills.filter((k) => k.lines > 0).length).toBeGreaterThanOrEqual(3);
-    expect(proxy.log.some((l) => l.fault === 'drop-answer' && l.path === '/api/v1/broadcast')).toBe(true);
+    expect(mock.chaos.log.some((h) => h.kind === 'drop' && h.method === 'POST' && h.path === '/api/v1/broadcast')).toBe(true);
   });
 });

@@ -8,14 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TrxRent, virtualClock } from '../../src/index.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { MemoryJournal } from '../../src/workflows/payouts/index.js';
-import { type HostileProxy, startHostileProxy } from '../helpers/chaos-proxy.js';
+import { type HostileProxy, hostileProxy } from '../helpers/hostile-proxy.js';
 import { account, paid, payouts, sender } from './payouts-helpers.js';
 
 let mock: MockServer;
 let proxy: HostileProxy;
 beforeAll(async () => {
   mock = await startMockServer({ seed: 321, rateLimits: false, clock: 'manual', timings: { selectMs: 10, fillMs: 20, verifyMs: 30 } });
-  proxy = await startHostileProxy(mock.url, { seed: 7 });
+  proxy = await hostileProxy(mock.url, { seed: 7 });
 });
 afterAll(async () => {
   await proxy.close();
@@ -34,7 +34,7 @@ describe('a lost broadcast answer', { timeout: 60_000 }, () => {
     const journal = new MemoryJournal();
     proxy.log.length = 0;
     // Accepted by the network, answer lost; and the receipt reads fail for a while too.
-    proxy.setFaults([{ match: BROADCAST, kind: 'drop-answer', times: 1 }, { match: /gettransactioninfobyid/, kind: '5xx', times: 3 }]);
+    proxy.setRules([{ match: BROADCAST, fault: 'lost', times: 1 }, { match: /gettransactioninfobyid/, fault: '5xx', times: 3 }]);
     const report = await client.transfers.sendMany(rows, { signer: { privateKey: s.privateKey }, journal, expirationMs: 120_000 });
     const sent = broadcasts();
     expect(new Set(sent.map((b) => b.txID)).size).toBe(1);
@@ -43,6 +43,32 @@ describe('a lost broadcast answer', { timeout: 60_000 }, () => {
     expect(paid(mock, s.address).get(rows[0]!.to)?.count).toBe(1);
     // One signature, written down, then its broadcast marked: nothing signed again.
     expect(journal.entries().filter((e) => e.type === 'record' || e.type === 'broadcast').map((e) => `${e.type} ${e.type === 'record' ? e.record.tx_id : e.type === 'broadcast' ? e.tx_id : ''}`)).toEqual([`record ${sent[0]!.txID}`, `broadcast ${sent[0]!.txID}`]);
+  });
+
+  it('a broadcast answer held past the client timeout (the transaction accepted): the row lands once, one signature', async () => {
+    const s = sender(mock, 13);
+    const rows = payouts(mock, 1, 'held-answer');
+    const acct = account(mock);
+    // Per-request timeout 1 s (real time); the proxy forwards the broadcast, then holds its answer 2.5 s and resets.
+    const client = new TrxRent({ baseUrl: proxy.url, apiKey: acct.apiKey, tronNode: proxy.url, clock: virtualClock(mock.state.clock), timeoutMs: 1_000, maxRetries: 0 });
+    const journal = new MemoryJournal();
+    proxy.log.length = 0;
+    proxy.setRules([{ match: BROADCAST, fault: 'timeout', holdMs: 2_500, times: 1 }]);
+    const report = await client.transfers.sendMany(rows, { signer: { privateKey: s.privateKey }, journal, expirationMs: 120_000 });
+    proxy.setRules([]);
+    expect(proxy.log.filter((l) => l.fault).map((l) => `${l.fault} ${l.method} ${l.path}`)).toEqual(['timeout POST /api/v1/broadcast']);
+    const sent = broadcasts();
+    expect(new Set(sent.map((b) => b.txID)).size).toBe(1);
+    const txId = sent[0]!.txID;
+    // The held broadcast reached the network: the chain holds that very transaction, and pays the row once.
+    expect(mock.state.chain.transactions.get(txId)?.transfer?.to).toBe(rows[0]!.to);
+    expect(paid(mock, s.address).get(rows[0]!.to)).toEqual({ count: 1, atomic: 1_000_001n });
+    expect(report.confirmed).toBe(1);
+    expect(report.rows[0]!.tx_id).toBe(txId);
+    // The journal: one signed record, confirmed with that transaction; nothing signed again.
+    const entries = journal.entries();
+    expect(entries.filter((e) => e.type === 'record').map((e) => (e.type === 'record' ? e.record.tx_id : ''))).toEqual([txId]);
+    expect(entries.filter((e) => e.type === 'confirmed').map((e) => (e.type === 'confirmed' ? e.tx_id : ''))).toEqual([txId]);
   });
 
   it('re-broadcasts the same bytes while the transaction may land, and signs anew only after the solidified block passes its expiration', async () => {
@@ -55,7 +81,7 @@ describe('a lost broadcast answer', { timeout: 60_000 }, () => {
     const journal = new MemoryJournal();
     proxy.log.length = 0;
     // Every broadcast vanishes before it reaches the network (the caller cannot tell).
-    proxy.setFaults([{ match: BROADCAST, kind: 'drop-request' }]);
+    proxy.setRules([{ match: BROADCAST, fault: 'drop-request' }]);
     const options = { signer: { privateKey: s.privateKey }, journal, expirationMs: 120_000, rowTimeoutMs: 60_000, rebroadcastEveryMs: 5_000 };
     const first = await client.transfers.sendMany(rows, options);
     expect(first.pending).toBe(1);
@@ -73,7 +99,7 @@ describe('a lost broadcast answer', { timeout: 60_000 }, () => {
     expect(paid(mock, s.address).get(rows[0]!.to)).toBeUndefined();
 
     // The network works again, but only after the expiration passed the solidified block.
-    proxy.setFaults([]);
+    proxy.setRules([]);
     mock.state.advance(x!.expiration - mock.state.clock.now() + 90_000);
     const third = await (await client.transfers.batch(rows, options)).resume();
     expect(third.confirmed).toBe(1);
