@@ -9,205 +9,22 @@
  * Terminal safety lives here, once: every human line is written through `sanitizeText` (server
  * text cannot move the cursor, retitle the window, clear the screen or reorder text; only our
  * own colours pass, told from a server's by a per-run mark), every JSON document through
- * `safeJson` (exact JSON, terminal-safe escapes).
+ * `safeJson` (exact JSON, terminal-safe escapes). Colours are in `styles.ts`, tables in
+ * `tables.ts`.
  */
 import { KNOWN_FIELDS } from './facts.js';
 import type { CliWriter } from './runtime.js';
-import { STYLE_MARK, safeJson, sanitizeText } from './sanitize.js';
+import { safeJson, sanitizeText } from './sanitize.js';
+import { makeStyles, type Styles } from './styles.js';
 
+// The table renderers and styles, where the x402 and webhooks commands take them from.
+export type { Styles } from './styles.js';
+export { renderPairs, renderTable } from './tables.js';
+
+/** `json`: one document on stdout; `human`: tables and text for people. */
 export type OutputMode = 'json' | 'human';
 
-export interface Styles {
-  /**
-   * The width tables on this stream must fit (a terminal's columns); undefined: any width
-   * (piped, `--wide`, or stderr). Set by `Output` on its stdout styles.
-   */
-  readonly width?: number | undefined;
-  /** Called when a table had to truncate cells to fit `width` (Output hints at `--wide`). */
-  readonly truncated?: (() => void) | undefined;
-  bold(s: string): string;
-  dim(s: string): string;
-  red(s: string): string;
-  green(s: string): string;
-  yellow(s: string): string;
-  cyan(s: string): string;
-  magenta(s: string): string;
-}
-
-const ANSI: Record<Exclude<keyof Styles, 'width' | 'truncated'>, [number, number]> = {
-  bold: [1, 22],
-  dim: [2, 22],
-  red: [31, 39],
-  green: [32, 39],
-  yellow: [33, 39],
-  cyan: [36, 39],
-  magenta: [35, 39],
-};
-
-export function makeStyles(enabled: boolean, layout: { width?: number | undefined; truncated?: (() => void) | undefined } = {}): Styles {
-  const entries = Object.entries(ANSI).map(([name, [open, close]]) => [
-    name,
-    // Marked as ours (STYLE_MARK), so the writer can tell them from the same codes in server text.
-    enabled ? (s: string) => `${STYLE_MARK}\u001b[${open}m${s}${STYLE_MARK}\u001b[${close}m` : (s: string) => s,
-  ]);
-  return { ...(Object.fromEntries(entries) as unknown as Styles), width: layout.width, truncated: layout.truncated };
-}
-
-/** The same styles for text indented by `by` columns (a table inside an indented block). */
-export function narrower(s: Styles, by: number): Styles {
-  return s.width === undefined ? s : { ...s, width: Math.max(20, s.width - by) };
-}
-
-/**
- * Colour decision for one stream: --no-color and NO_COLOR win; FORCE_COLOR / CLICOLOR_FORCE
- * force it on (FORCE_COLOR=0 forces it off); TERM=dumb and CLICOLOR=0 turn it off; otherwise
- * the stream must be a TTY.
- */
-export function colorEnabled(
-  stream: { isTTY?: boolean | undefined },
-  env: Readonly<Record<string, string | undefined>>,
-  flag: boolean | undefined,
-): boolean {
-  if (flag === false) return false;
-  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
-  const force = env.FORCE_COLOR;
-  if (force !== undefined && force !== '') return !(force === '0' || force === 'false');
-  if (env.CLICOLOR_FORCE !== undefined && env.CLICOLOR_FORCE !== '' && env.CLICOLOR_FORCE !== '0') return true;
-  if (env.TERM === 'dumb' || env.CLICOLOR === '0') return false;
-  return Boolean(stream.isTTY);
-}
-
-/** Columns `s` takes once written (escape codes and controls take none). */
-export function visibleLength(s: string): number {
-  return [...sanitizeText(s)].length;
-}
-
-export interface Column {
-  header: string;
-  align?: 'left' | 'right';
-  /**
-   * How a cell is cut when the table must fit the terminal: `end` (default: `Energy for 1…`),
-   * `middle` (ids, addresses, hashes: `TJCnKs…6sxMW`, both ends stay recognisable) or `none`
-   * (numbers, statuses: never cut).
-   */
-  truncate?: 'end' | 'middle' | 'none';
-  /** Narrowest the column is cut to (default 8, or the header's width if less). */
-  min?: number;
-  /** Which columns give way first: higher first (default 1; ids 0, the last to shrink). */
-  shrink?: number;
-  /**
-   * A column that is left out, rather than cut, when the table is wider than the terminal: the
-   * highest `drop` goes first, before any cell is cut (ids and times stay whole). `--wide` and
-   * piped output keep every column; a dim line under the table names what was left out.
-   */
-  drop?: number;
-}
-
-const GAP = 2;
-// Our own SGR codes (makeStyles, each after its mark), at the ends of a cell.
-const EDGE_STYLES = new RegExp(`^((?:(?:${STYLE_MARK})?\u001b\\[\\d+m)*)([\\s\\S]*?)((?:(?:${STYLE_MARK})?\u001b\\[\\d+m)*)$`);
-// eslint-disable-next-line no-control-regex
-const ANY_STYLE = /\u001b\[\d+m/g;
-
-/**
- * `text` cut to `width` visible columns with an ellipsis: at the end, or in the middle (ids).
- * Colour codes around the cell survive; inner ones are dropped when the text is cut.
- */
-export function truncateCell(text: string, width: number, mode: 'end' | 'middle' = 'end'): string {
-  if (visibleLength(text) <= width) return text;
-  const [, open = '', inner = '', close = ''] = EDGE_STYLES.exec(text) ?? [];
-  const chars = [...sanitizeText(inner.replace(ANY_STYLE, ''))];
-  if (width <= 1) return `${open}…${close}`;
-  let cut: string;
-  if (mode === 'middle' && width >= 5) {
-    const head = Math.ceil((width - 1) / 2);
-    const tail = width - 1 - head;
-    cut = `${chars.slice(0, head).join('')}…${tail ? chars.slice(-tail).join('') : ''}`;
-  } else {
-    cut = `${chars.slice(0, width - 1).join('').trimEnd()}…`;
-  }
-  return `${open}${cut}${close}`;
-}
-
-/**
- * The widths that fit `limit` columns (gaps included): the columns that give way first
- * (highest `shrink`) are narrowed first, widest first, never below their minimum. Returns the
- * natural widths when they fit or when nothing can give way.
- */
-export function fitWidths(columns: Column[], natural: number[], limit: number | undefined): { widths: number[]; cut: boolean } {
-  const widths = [...natural];
-  if (limit === undefined) return { widths, cut: false };
-  const total = () => widths.reduce((a, b) => a + b, 0) + GAP * Math.max(0, widths.length - 1);
-  let excess = total() - limit;
-  if (excess <= 0) return { widths, cut: false };
-  const floor = columns.map((c, i) => (c.truncate === 'none' ? (natural[i] ?? 0) : Math.min(natural[i] ?? 0, c.min ?? 8)));
-  const levels = [...new Set(columns.map((c) => c.shrink ?? 1))].sort((a, b) => b - a);
-  let cut = false;
-  for (const level of levels) {
-    if (excess <= 0) break;
-    const members = columns.map((c, i) => ((c.shrink ?? 1) === level && c.truncate !== 'none' ? i : -1)).filter((i) => i >= 0);
-    // Narrow the widest member by one column at a time (bounded by the excess).
-    for (let guard = 0; excess > 0 && guard < 10_000; guard++) {
-      let widest = -1;
-      for (const i of members) if ((widths[i] ?? 0) > (floor[i] ?? 0) && (widest < 0 || (widths[i] ?? 0) > (widths[widest] ?? 0))) widest = i;
-      if (widest < 0) break;
-      widths[widest] = (widths[widest] ?? 0) - 1;
-      excess--;
-      cut = true;
-    }
-  }
-  return { widths, cut };
-}
-
-/**
- * An aligned table; cells may contain colour codes. On a terminal (`styles.width`) it fits the
- * width: cells are cut with an ellipsis (`--wide` shows them whole).
- */
-export function renderTable(allColumns: Column[], allRows: string[][], styles: Styles): string {
-  const keep = droppedToFit(allColumns, allRows, styles.width);
-  const columns = allColumns.filter((_, i) => keep[i]);
-  const rows = allRows.map((r) => r.filter((_, i) => keep[i]));
-  const dropped = allColumns.filter((_, i) => !keep[i]).map((c) => c.header);
-  if (dropped.length) styles.truncated?.();
-  const natural = columns.map((c, i) => Math.max(visibleLength(c.header), ...rows.map((r) => visibleLength(r[i] ?? ''))));
-  const { widths, cut } = fitWidths(columns, natural, styles.width);
-  if (cut) styles.truncated?.();
-  const cell = (text: string, i: number) => {
-    const width = widths[i] ?? 0;
-    const column = columns[i];
-    const fitted = cut && visibleLength(text) > width ? truncateCell(text, width, column?.truncate === 'middle' ? 'middle' : 'end') : text;
-    const gap = ' '.repeat(Math.max(0, width - visibleLength(fitted)));
-    return column?.align === 'right' ? gap + fitted : fitted + gap;
-  };
-  const lines = [columns.map((c, i) => styles.bold(cell(c.header, i))).join(' '.repeat(GAP)).trimEnd()];
-  for (const row of rows) lines.push(columns.map((_, i) => cell(row[i] ?? '', i)).join(' '.repeat(GAP)).trimEnd());
-  if (dropped.length) lines.push(styles.dim(`(${dropped.join(', ')} left out to fit ${styles.width} columns: --wide shows all)`));
-  return `${lines.join('\n')}\n`;
-}
-
-/**
- * Which columns stay (true) so the table fits `limit`: while the natural widths are too wide,
- * the column with the highest `drop` is left out. Columns without `drop` always stay.
- */
-export function droppedToFit(columns: Column[], rows: string[][], limit: number | undefined): boolean[] {
-  const keep = columns.map(() => true);
-  if (limit === undefined) return keep;
-  const natural = columns.map((c, i) => Math.max(visibleLength(c.header), ...rows.map((r) => visibleLength(r[i] ?? ''))));
-  const total = () => natural.reduce((sum, w, i) => (keep[i] ? sum + w : sum), 0) + GAP * Math.max(0, keep.filter(Boolean).length - 1);
-  const order = columns.map((c, i) => ({ i, drop: c.drop })).filter((c) => c.drop !== undefined).sort((a, b) => (b.drop ?? 0) - (a.drop ?? 0));
-  for (const { i } of order) {
-    if (total() <= limit) break;
-    keep[i] = false;
-  }
-  return keep;
-}
-
-/** Key/value block: `label  value` lines with aligned values. */
-export function renderPairs(pairs: Array<[string, string]>, styles: Styles): string {
-  const width = Math.max(0, ...pairs.map(([k]) => visibleLength(k)));
-  return `${pairs.map(([k, v]) => `${styles.dim(k.padEnd(width))}  ${v}`).join('\n')}\n`;
-}
-
+/** A progress line on stderr (human mode on a terminal), replaced in place until stopped. */
 export interface Spinner {
   update(text: string): void;
   stop(final?: string): void;

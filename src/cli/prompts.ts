@@ -1,6 +1,6 @@
 /**
  * The questions the CLI asks, as plain configurations for the @inquirer prompt packages (which is imported
- * lazily, through `ctx.prompts()`, only when a person is at a terminal). Kept apart so tests can
+ * lazily, through `ctx.ask.prompts()`, only when a person is at a terminal). Kept apart so tests can
  * drive them with @inquirer/testing.
  */
 import { LIMITS } from './facts.js';

@@ -7,7 +7,7 @@
 import type { Preview } from '../schemas/index.js';
 import type { Context } from './context.js';
 import { formatDuration, groupDigits } from './format.js';
-import type { Styles } from './output.js';
+import type { Styles } from './styles.js';
 import type { Resource } from './parse.js';
 import { rankPrices } from './commands/prices.js';
 
@@ -29,7 +29,7 @@ export interface QuoteRequest {
 /** The providers that list the resource for the duration but are not in `preview`, with why (best effort: [] on any failure). */
 export async function unquoted(ctx: Context, request: QuoteRequest, preview: Preview): Promise<Unquoted[]> {
   try {
-    const list = await (await ctx.api('prices', { auth: false })).list({ maxRetries: 0, timeoutMs: 5_000 });
+    const list = await (await ctx.clients.api('prices', { auth: false })).list({ maxRetries: 0, timeoutMs: 5_000 });
     return unquotedFrom(rankPrices(list, request.resource, request.duration_sec), request, preview);
   } catch {
     return [];

@@ -7,7 +7,7 @@
 import type { Preview } from '../schemas/index.js';
 import type { Context } from './context.js';
 import { formatDuration, sunAndTrx } from './format.js';
-import type { Styles } from './output.js';
+import type { Styles } from './styles.js';
 import type { QuoteRequest } from './quotes.js';
 import { optionCostSun } from './views.js';
 
@@ -36,13 +36,13 @@ export async function tierNote(ctx: Context, request: QuoteRequest, preview: Pre
   const charged = { duration_sec: Number(best.duration_sec), provider: best.provider, price_sun: Number(best.price_sun), cost_sun: optionCostSun(best, request.amount) };
   let shorter: TierChoice | null = null;
   try {
-    const list = await (await ctx.api('prices', { auth: false })).list({ maxRetries: 0, timeoutMs: 5_000 });
+    const list = await (await ctx.clients.api('prices', { auth: false })).list({ maxRetries: 0, timeoutMs: 5_000 });
     const below = list
       .flatMap((p) => (request.resource === 'ENERGY' ? p.energy_prices : p.bandwidth_prices).map((t) => Number(t.duration_sec)))
       .filter((d) => d < request.duration_sec);
     if (below.length) {
       const duration = Math.max(...below);
-      const lower = await (await ctx.api('orders')).preview({
+      const lower = await (await ctx.clients.api('orders')).preview({
         resource: request.resource,
         amount: request.amount,
         duration,

@@ -11,7 +11,7 @@ import type { Command } from 'commander';
  *
  * Rules: import only light things at the top of a command module (`commander` types, `../context.js`,
  * `../parse.js`, `../format.js`); reach the SDK, prompts, the profile store and the mock through the context
- * (`ctx.client()`, `ctx.prompts()`, `ctx.config()`, `ctx.startMock()`), which import them lazily.
+ * (`ctx.clients.client()`, `ctx.ask.prompts()`, `ctx.config.store()`, `ctx.mocks.start()`), which import them lazily.
  */
 export interface CommandModule {
   /** Longer description shown by `trx-rent <name> --help`. */

@@ -5,7 +5,8 @@
 import type { Fill, Order, Preview, PreviewOption } from '../schemas/index.js';
 import { trxToSun } from '../utils/units.js';
 import { costSun, formatDuration, formatTime, groupDigits, sunAndTrx, trxOf } from './format.js';
-import { type Styles, renderPairs, renderTable, truncateCell, visibleLength } from './output.js';
+import { type Styles, visibleLength } from './styles.js';
+import { renderPairs, renderTable, truncateCell } from './tables.js';
 
 export function statusColor(status: string, s: Styles): string {
   if (status === 'FILLED' || status === 'COMPLETED' || status === 'CONFIRMED') return s.green(status);

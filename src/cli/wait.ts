@@ -1,5 +1,6 @@
 import type { Order } from '../schemas/index.js';
-import type { Context, LazyClient } from './context.js';
+import type { Context } from './context.js';
+import type { LazyClient } from './services/client.js';
 import { InterruptedError } from './errors.js';
 import { formatDuration } from './format.js';
 

@@ -27,7 +27,6 @@ const MAX_LINES = 400;
 const OVER: Record<string, number> = {
   'src/mock/chain/chain.ts': 860,
   'src/mock/state/orders.ts': 581,
-  'src/cli/context.ts': 687,
   'src/x402/client.ts': 657,
   'src/mock/x402/paywall.ts': 621,
   'src/mock/state/market.ts': 613,
@@ -36,13 +35,11 @@ const OVER: Record<string, number> = {
   'src/mock/state/webhooks.ts': 505,
   'src/cli/commands/webhooks.ts': 503,
   'src/schemas/x402.ts': 468,
-  'src/cli/errors.ts': 467,
   'src/protocol/tron-transaction.ts': 465,
   'src/mock/x402/routes.ts': 461,
   'src/tron/send.ts': 444,
   'src/tron/node.ts': 450,
   'src/errors/index.ts': 447,
-  'src/cli/output.ts': 437,
   'src/x402/spend.ts': 427,
   'src/mock/http/pipeline.ts': 405,
 };

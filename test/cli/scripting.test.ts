@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expandJsonFields } from '../../src/cli/index.js';
-import { fitWidths, truncateCell, visibleLength } from '../../src/cli/output.js';
+import { visibleLength } from '../../src/cli/styles.js';
+import { fitWidths, truncateCell } from '../../src/cli/tables.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { KEYS } from '../x402/helpers.js';
 import { ADDRESS, errorLine, json, runCliInProcess, tempDir } from './run.js';

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compactTimes } from '../../src/cli/format.js';
-import { makeStyles, renderTable } from '../../src/cli/output.js';
+import { makeStyles } from '../../src/cli/styles.js';
+import { renderTable } from '../../src/cli/tables.js';
 import { resolveOrderId } from '../../src/cli/commands/orders.js';
 import { CliError, UsageError } from '../../src/cli/errors.js';
 import type { Order } from '../../src/schemas/index.js';
@@ -92,7 +93,7 @@ describe('resolveOrderId', () => {
 
 describe('long errors for people', () => {
   it('a 1,500-character PAYMENT_REFUSED puts the hint first and wraps the message at the width', async () => {
-    const { formatReport } = await import('../../src/cli/errors.js');
+    const { formatReport } = await import('../../src/cli/error-report.js');
     const message = `No offer can be paid: ${Array.from({ length: 30 }, (_, i) => `offer ${i} exact_permit on tron:0x2b6653dc above max payment 0.01 USD;`).join(' ')}`;
     expect(message.length).toBeGreaterThan(1500);
     const plain = { red: (s: string) => s, dim: (s: string) => s };

@@ -4,7 +4,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { costSun, formatDuration, groupDigits, sunAndTrx, trxOf } from '../../src/cli/format.js';
-import { exitCodeFor, reportFor } from '../../src/cli/errors.js';
+import { exitCodeFor } from '../../src/cli/errors.js';
+import { reportFor } from '../../src/cli/error-report.js';
 import { parseDuration, parseResource, parseSunPrice, parseTrx, parseUnits } from '../../src/cli/parse.js';
 import { rankPrices } from '../../src/cli/commands/prices.js';
 import {

@@ -98,7 +98,7 @@ describe('security: one sanitiser for everything people see', () => {
     const { safeJson, sanitizeText } = await import('../../src/cli/sanitize.js');
     expect(sanitizeText(EVIL)).toBe('evillink');
     expect(sanitizeText('a\u001bPdcs\u001b\\b\u001b_apc\u009cc\u001b7d\u001bce\u202eabc\u2066f\tg\nh\u0008')).toBe('abcdeabcf\tg\nh');
-    const { makeStyles } = await import('../../src/cli/output.js');
+    const { makeStyles } = await import('../../src/cli/styles.js');
     const ours = makeStyles(true);
     expect(sanitizeText(`${ours.bold('bold')} \u001b[8mhidden\u001b[2J`, { keepStyles: true })).toBe('\u001b[1mbold\u001b[22m hidden');
     // The same codes without our per-run mark (as a server would send them) do not pass.

@@ -180,7 +180,7 @@ async function runApi(ctx: Context, { args: [first, second], opts }: { args: [st
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate walks the pages of a GET');
   const idempotencyKey = parseIdempotencyKey(opts.idempotencyKey);
 
-  const settings = await ctx.settings(true);
+  const settings = await ctx.config.settings(true);
   if (!settings.baseUrl) {
     throw new UsageError('No API base URL', 'pass --base-url URL, set TRX_RENT_BASE_URL, run `trx-rent login`, or try --mock', 'CONFIGURATION_ERROR');
   }
@@ -219,7 +219,7 @@ async function runApi(ctx: Context, { args: [first, second], opts }: { args: [st
 
   const apiKey = settings.apiKey?.value;
   if (!apiKey) ctx.debug('no API key configured: sending without one');
-  const client = await ctx.clientFor(settings.baseUrl.value, apiKey);
+  const client = await ctx.clients.clientFor(settings.baseUrl.value, apiKey);
   const http = client.http;
   // The endpoint table says which operation this is: whether it honours an Idempotency-Key
   // (then one is always sent, so the request core may retry the POST) and how it pages.

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { action } from '../context.js';
 import { trxAndSun, trxOf } from '../format.js';
-import { renderPairs } from '../output.js';
+import { renderPairs } from '../tables.js';
 import type { CommandModule } from '../types.js';
 
 const command: CommandModule = {
@@ -9,7 +9,7 @@ const command: CommandModule = {
   register(cmd: Command) {
     cmd.action(
       action(async (ctx) => {
-        const client = await ctx.client();
+        const client = await ctx.clients.client();
         const balance = await (await client.get('balance')).get();
         ctx.out.result(balance, () =>
           renderPairs(

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { type Context, action } from '../context.js';
-import { renderPairs } from '../output.js';
+import { renderPairs } from '../tables.js';
 import { readSignedTx } from '../signed-tx.js';
 import type { CommandModule } from '../types.js';
 
@@ -24,7 +24,7 @@ interface BroadcastOptions {
 
 async function runBroadcast(ctx: Context, { opts }: { opts: BroadcastOptions }) {
   const signed_tx = await readSignedTx(ctx, opts.file, 'trx-rent broadcast');
-  const transactions = await ctx.api('transactions');
+  const transactions = await ctx.clients.api('transactions');
   const result = await transactions.broadcast({ signed_tx: signed_tx as never });
   ctx.out.result(result, () => renderPairs([['tx', ctx.out.s.bold(result.tx_id)], ['status', result.status]], ctx.out.s));
 }

@@ -63,7 +63,7 @@ const command: CommandModule = {
 /** Durations the providers offer for the select prompt (public prices; best effort). */
 async function knownTiers(ctx: Context, resource: Resource): Promise<number[]> {
   try {
-    const client = await ctx.client({ auth: false });
+    const client = await ctx.clients.client({ auth: false });
     const list = await (await client.get('prices')).list({ maxRetries: 0, timeoutMs: 5_000 });
     return [
       ...new Set(list.flatMap((p) => (resource === 'ENERGY' ? p.energy_prices : p.bandwidth_prices).map((t) => Number(t.duration_sec)))),
@@ -83,10 +83,10 @@ async function runBuy(ctx: Context, { args: [amountArg, resourceArg], opts }: { 
   const timeoutMs = parseDuration(opts.timeout, '--timeout') * 1000;
   const givenKey = parseIdempotencyKey(opts.idempotencyKey);
   // Profile defaults (`trx-rent config set default_address …`) stand in for missing flags.
-  const toText = opts.to ?? (await ctx.profileDefault('default_address'));
-  const durationText = opts.duration ?? (await ctx.profileDefault('default_duration'));
+  const toText = opts.to ?? (await ctx.config.profileDefault('default_address'));
+  const durationText = opts.duration ?? (await ctx.config.profileDefault('default_duration'));
   let tiers: number[] | undefined;
-  const input = await ctx.inputs<{ resource: Resource; amount: number; to: string; duration: number }>({
+  const input = await ctx.ask.inputs<{ resource: Resource; amount: number; to: string; duration: number }>({
     resource: {
       value: resourceArg ? parseResource(resourceArg) : undefined,
       label: '[energy|bandwidth]',
@@ -114,7 +114,7 @@ async function runBuy(ctx: Context, { args: [amountArg, resourceArg], opts }: { 
   });
   const { resource, amount, to, duration } = input;
   checkMinimum(resource, amount);
-  const client = await ctx.client();
+  const client = await ctx.clients.client();
   const request = { resource, amount, duration_sec: duration, max_price_sun: maxPrice };
   const preview = await (await client.get('orders')).preview({
     resource,
@@ -149,7 +149,7 @@ async function runBuy(ctx: Context, { args: [amountArg, resourceArg], opts }: { 
     return;
   }
   const what = `${groupDigits(String(amount))} ${resourceName(resource)} for ${formatDuration(duration)} to ${to}`;
-  await ctx.confirm(
+  await ctx.ask.confirm(
     `Rent ${what}${tier ? ` (charged at the ${formatDuration(tier.charged.duration_sec)} tier)` : ''}${costSun !== undefined ? ` for about ${sunAndTrx(costSun)}` : ''}?`,
     'place the order',
   );

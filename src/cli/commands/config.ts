@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { type Context, action } from '../context.js';
 import { UsageError } from '../errors.js';
 import { READABLE_KEYS, SETTABLE_KEYS, type ProfileSettings, validateProfileName } from '../config.js';
-import { renderPairs } from '../output.js';
+import { renderPairs } from '../tables.js';
 import { parseAddress, parseChoice, parseDuration } from '../parse.js';
 import { checkBaseUrl, originOf } from '../settings.js';
 import type { CommandModule } from '../types.js';
@@ -70,7 +70,7 @@ const command: CommandModule = {
 
 async function runConfigGet(ctx: Context, { args: [keyArg] }: { args: [string] }) {
   const key = parseChoice(keyArg, READABLE_KEYS, 'key');
-  const { name, settings } = await ctx.profile();
+  const { name, settings } = await ctx.config.profile();
   const value = shown(settings)[key] ?? null;
   ctx.out.result({ profile: name, key, value }, () => value ?? ctx.out.s.dim('(not set)'));
 }
@@ -81,8 +81,8 @@ async function runConfigSet(ctx: Context, { args: [keyArg, rawValue] }: { args: 
   }
   const key = parseChoice(keyArg, SETTABLE_KEYS, 'key');
   const value = await checkValue(key, rawValue.trim());
-  const store = await ctx.config();
-  const name = validateProfileName(await ctx.profileName());
+  const store = await ctx.config.store();
+  const name = validateProfileName(await ctx.config.profileName());
   const current = store.getProfile(name);
   if (key === 'base_url' && current?.api_key && originOf(current.base_url) !== originOf(value)) {
     // The saved key is bound to the origin it was saved for: moving the profile would send it elsewhere.
@@ -98,15 +98,15 @@ async function runConfigSet(ctx: Context, { args: [keyArg, rawValue] }: { args: 
 
 async function runConfigUnset(ctx: Context, { args: [keyArg] }: { args: [string] }) {
   const key = parseChoice(keyArg, READABLE_KEYS, 'key');
-  const store = await ctx.config();
-  const name = await ctx.profileName();
+  const store = await ctx.config.store();
+  const name = await ctx.config.profileName();
   if (store.getProfile(name)) store.updateProfile(name, { [key]: undefined });
   ctx.out.result({ profile: name, key, value: null }, () => `${ctx.out.s.green('✓')} ${name}.${key} removed`);
 }
 
 async function runConfigList(ctx: Context) {
-  const store = await ctx.config();
-  const { name, settings } = await ctx.profile();
+  const store = await ctx.config.store();
+  const { name, settings } = await ctx.config.profile();
   const values = shown(settings);
   ctx.out.result({ profile: name, exists: settings !== undefined, config_path: store.path, settings: values }, () =>
     `${ctx.out.s.bold(`profile ${name}`)}${settings ? '' : ctx.out.s.dim(' (not saved yet)')}\n${renderPairs(

@@ -4,7 +4,7 @@ import type { WebhookEvent } from '../../webhooks/index.js';
 import { type Context, action } from '../context.js';
 import { CliError } from '../errors.js';
 import { formatDuration, sunAndTrx, trxAndSun, trxOf } from '../format.js';
-import { renderTable } from '../output.js';
+import { renderTable } from '../tables.js';
 import { checkMinimum, parseDuration, parseUnits } from '../parse.js';
 import { type DeliveryOutcome, startReceiver } from '../receiver.js';
 import type { CommandModule } from '../types.js';
@@ -67,8 +67,8 @@ async function runDemo(ctx: Context, { opts }: { opts: DemoOptions }) {
   out.print(`${s.bold('trx-rent demo')}: a tour on an embedded mock server (no account, no real TRX).`);
 
   // 1. The mock and a client for its demo account.
-  const mock = await ctx.startMock({ port: 0, host: '127.0.0.1' });
-  const client = await ctx.clientFor(mock.url, mock.apiKey);
+  const mock = await ctx.mocks.start({ port: 0, host: '127.0.0.1' });
+  const client = await ctx.clients.clientFor(mock.url, mock.apiKey);
   const before: Balance = await (await client.get('balance')).get();
   step('Mock server', `${mock.url}, demo account with ${trxAndSun(Number(before.trx))}`, 'trx-rent mock');
 
@@ -155,7 +155,7 @@ async function runDemo(ctx: Context, { opts }: { opts: DemoOptions }) {
 
   // 9. Send USDT from a wallet with no energy: the energy is rented, not burnt. The mock's
   // faucet funds the wallet (like a testnet faucet); everything else goes over HTTP.
-  const chainApi = await ctx.chainFor(client, mock.url);
+  const chainApi = await ctx.chain.handlesFor(client, mock.url);
   const { privateKeyToTronAddress } = await import('../../protocol/tron-transaction.js');
   const sender = privateKeyToTronAddress(DEMO_SENDER_KEY);
   const chain = mock.state.chain;

@@ -3,7 +3,7 @@ import { type Context, action } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import { LIMITS } from '../facts.js';
 import { sunAndTrx, trxAndSun, trxOf } from '../format.js';
-import { renderPairs } from '../output.js';
+import { renderPairs } from '../tables.js';
 import { readSignedTx } from '../signed-tx.js';
 import { oneAmount, parseTrx } from '../parse.js';
 import { trxAmountQuestion } from '../prompts.js';
@@ -59,7 +59,7 @@ function transferAmount(tx: unknown): number | undefined {
 }
 
 async function runDepositInfo(ctx: Context) {
-  const client = await ctx.client();
+  const client = await ctx.clients.client();
   const info = await (await client.get('deposits')).info();
   if (!isTronAddress(info.address)) {
     throw new CliError('INVALID_RESPONSE', 'the deposit address the server gave fails the TRON base58check checksum; do not send anything to it', {
@@ -86,7 +86,7 @@ interface DepositPrepareOptions {
 
 async function runDepositPrepare(ctx: Context, { args: [amountPositional], opts }: { args: [string?]; opts: DepositPrepareOptions }) {
   const amountArg = oneAmount(amountPositional, opts.amount);
-  const { amount } = await ctx.inputs<{ amount: number }>({
+  const { amount } = await ctx.ask.inputs<{ amount: number }>({
     amount: {
       value: amountArg ? parseTrx(amountArg) : undefined,
       label: '<amount>',
@@ -96,7 +96,7 @@ async function runDepositPrepare(ctx: Context, { args: [amountPositional], opts 
   if (amount < LIMITS.MIN_DEPOSIT_SUN) {
     throw new CliError('VALIDATION_ERROR', `the minimum deposit is ${trxOf(LIMITS.MIN_DEPOSIT_SUN)} TRX, got ${trxOf(amount)}`, { exitCode: EXIT.USAGE });
   }
-  const client = await ctx.client();
+  const client = await ctx.clients.client();
   const prepared = await (await client.get('deposits')).prepare({ amount_sun: amount });
   // What we tell a person to pay must be what they asked for, to an address that is one.
   const wrong = preparedProblems(prepared, amount);
@@ -127,7 +127,7 @@ interface DepositSubmitOptions {
 
 async function runDepositSubmit(ctx: Context, { opts }: { opts: DepositSubmitOptions }) {
   const signed_tx = await readSignedTx(ctx, opts.file, 'trx-rent deposit submit');
-  const client = await ctx.client({ auth: false });
+  const client = await ctx.clients.client({ auth: false });
   const result = await (await client.get('deposits')).submit({ signed_tx: signed_tx as never });
   const amount = transferAmount(signed_tx);
   ctx.out.result(result, () =>

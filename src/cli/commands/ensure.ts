@@ -87,7 +87,7 @@ async function runEnsure(ctx: Context, { args: [addressArg], opts }: { args: [st
   const maxCostSun = opts.maxCost ? parseTrx(opts.maxCost, '--max-cost') : undefined;
   const idempotencyKey = parseIdempotencyKey(opts.idempotencyKey) ?? randomUUID();
   const timeoutMs = parseDuration(opts.timeout, '--timeout') * 1000;
-  const { chain } = await ctx.chain(opts.tronNode ?? opts.node);
+  const { chain } = await ctx.chain.handles(opts.tronNode ?? opts.node);
   const out = ctx.out;
   const s = out.s;
   const spinner = { current: undefined as ReturnType<typeof out.spinner> | undefined };
@@ -112,7 +112,7 @@ async function runEnsure(ctx: Context, { args: [addressArg], opts }: { args: [st
         out.print(
           `${s.bold(address)} can spend ${groupDigits(String(plan.before.energy))} energy and ${groupDigits(String(plan.before.bandwidth))} bandwidth now.`,
         );
-        await ctx.confirm(`Rent ${what} for ${formatDuration(duration)} to ${address} for about ${sunAndTrx(plan.cost_sun)}?`, 'place the order');
+        await ctx.ask.confirm(`Rent ${what} for ${formatDuration(duration)} to ${address} for about ${sunAndTrx(plan.cost_sun)}?`, 'place the order');
         spinner.current = out.spinner('Ordering…');
         return true;
       },

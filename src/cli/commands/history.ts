@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { type Context, action } from '../context.js';
 import { compactTimes, groupDigits, sunAndTrx, trxOf } from '../format.js';
-import { outputSchema, renderPairs, renderTable } from '../output.js';
+import { outputSchema } from '../output.js';
+import { renderPairs, renderTable } from '../tables.js';
 import { HISTORY_PERIODS, orList } from '../facts.js';
 import { parseChoice } from '../parse.js';
 import type { CommandModule } from '../types.js';
@@ -27,7 +28,7 @@ interface HistoryOptions {
 
 async function runHistory(ctx: Context, { opts }: { opts: HistoryOptions }) {
   const period = parseChoice(opts.period, HISTORY_PERIODS, '--period');
-  const client = await ctx.client();
+  const client = await ctx.clients.client();
   const fills = await (await client.get('history')).list({ period });
   const { HistoryFill } = await import('../../schemas/history.js');
   ctx.out.result(fills, () => {
@@ -63,7 +64,7 @@ async function runHistory(ctx: Context, { opts }: { opts: HistoryOptions }) {
 }
 
 async function runHistorySummary(ctx: Context) {
-  const client = await ctx.client();
+  const client = await ctx.clients.client();
   const summary = await (await client.get('history')).summary();
   ctx.out.result(summary, () =>
     renderPairs(

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { type Context, action } from '../context.js';
 import { UsageError } from '../errors.js';
 import { formatTime } from '../format.js';
-import { renderPairs } from '../output.js';
+import { renderPairs } from '../tables.js';
 import { PERMISSIONS } from '../facts.js';
 import { parseChoice, parseList } from '../parse.js';
 import type { CommandModule } from '../types.js';
@@ -41,7 +41,7 @@ interface KeysCreateOptions {
 }
 
 async function runKeysCreate(ctx: Context, { opts }: { opts: KeysCreateOptions }) {
-  const input = await ctx.inputs<{ name: string; permissions: Permission[] }>({
+  const input = await ctx.ask.inputs<{ name: string; permissions: Permission[] }>({
     name: {
       value: opts.name?.trim() || undefined,
       label: '--name NAME',
@@ -59,7 +59,7 @@ async function runKeysCreate(ctx: Context, { opts }: { opts: KeysCreateOptions }
         }),
     },
   });
-  const client = await ctx.client();
+  const client = await ctx.clients.client();
   const key = await (await client.get('keys')).create({ name: input.name, permissions: input.permissions });
   ctx.out.warn('the key below is shown only once: store it now (e.g. in a password manager)');
   ctx.out.result(key, () =>
@@ -85,15 +85,15 @@ async function runKeysList() {
 }
 
 async function runKeysRevoke(ctx: Context, { args: [idArg] }: { args: [string?] }) {
-  const { id } = await ctx.inputs<{ id: string }>({
+  const { id } = await ctx.ask.inputs<{ id: string }>({
     id: {
       value: idArg?.trim() || undefined,
       label: '<id>',
       ask: async (p) => (await p.input({ message: 'Key id to revoke?', validate: (v: string) => (v.trim() ? true : 'required') })).trim(),
     },
   });
-  await ctx.confirm(`Revoke key ${id}? Anything using it stops working at once.`, 'revoke the key');
-  const client = await ctx.client();
+  await ctx.ask.confirm(`Revoke key ${id}? Anything using it stops working at once.`, 'revoke the key');
+  const client = await ctx.clients.client();
   const result = await (await client.get('keys')).revoke(id);
   ctx.out.result({ id, ...result }, () => `${ctx.out.s.green('✓')} Key ${id} revoked.`);
 }

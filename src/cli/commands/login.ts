@@ -3,7 +3,7 @@ import { type Context, action } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import { validateProfileName } from '../config.js';
 import { trxAndSun } from '../format.js';
-import { renderPairs } from '../output.js';
+import { renderPairs } from '../tables.js';
 import { ENV, type Sourced, describeSource } from '../settings.js';
 import type { CommandModule } from '../types.js';
 
@@ -25,13 +25,13 @@ interface LoginOptions {
 }
 
 async function runLogin(ctx: Context, { opts }: { opts: LoginOptions }) {
-  const store = await ctx.config();
-  const profileName = validateProfileName(await ctx.profileName());
+  const store = await ctx.config.store();
+  const profileName = validateProfileName(await ctx.config.profileName());
   const existing = store.getProfile(profileName);
 
-  const settings = ctx.settingsResolver;
+  const settings = ctx.config.resolver;
   // Base URL: flag > env > the profile's own > ask.
-  let baseUrl = ctx.opts.mock ? (await ctx.mock()).url : (settings.baseUrlOverride()?.value ?? existing?.base_url);
+  let baseUrl = ctx.opts.mock ? (await ctx.mocks.embedded()).url : (settings.baseUrlOverride()?.value ?? existing?.base_url);
   // Key: --with-token (stdin) > --api-key-file > --mock > env > ask.
   let key: Sourced | undefined;
   if (opts.withToken) {
@@ -40,13 +40,13 @@ async function runLogin(ctx: Context, { opts }: { opts: LoginOptions }) {
     if (!value) throw new UsageError('no key on stdin');
     key = { value, source: { kind: 'stdin', flag: '--with-token' } };
   } else if (ctx.opts.mock && !ctx.opts.apiKeyFile) {
-    key = { value: (await ctx.mock()).apiKey, source: { kind: 'mock' } };
+    key = { value: (await ctx.mocks.embedded()).apiKey, source: { kind: 'mock' } };
   } else {
     key = settings.apiKeyOverride();
   }
   if (key) ctx.debug(`API key from ${describeSource(key.source)}`);
   const apiKey = key?.value;
-  const input = await ctx.inputs<{ baseUrl: string; apiKey: string }>({
+  const input = await ctx.ask.inputs<{ baseUrl: string; apiKey: string }>({
     baseUrl: {
       value: baseUrl,
       label: '--base-url URL',
@@ -83,7 +83,7 @@ async function runLogin(ctx: Context, { opts }: { opts: LoginOptions }) {
   let balance: { trx: number } | undefined;
   let limited = false;
   for (let attempt = 1; ; attempt++) {
-    const client = await ctx.clientFor(baseUrl, input.apiKey, { maxRetries: 1 });
+    const client = await ctx.clients.clientFor(baseUrl, input.apiKey, { maxRetries: 1 });
     try {
       balance = await (await client.get('balance')).get();
       break;
@@ -101,7 +101,7 @@ async function runLogin(ctx: Context, { opts }: { opts: LoginOptions }) {
         });
       }
       ctx.out.warn(`the API at ${baseUrl} rejected this key; try again (${3 - attempt} more ${3 - attempt === 1 ? 'try' : 'tries'})`);
-      const { password } = await ctx.prompts();
+      const { password } = await ctx.ask.prompts();
       input.apiKey = (
         await password({
           message: 'API key (sk_live_…, input hidden)?',

@@ -49,7 +49,7 @@ async function limitsFor(ctx: Context, opts: McpOptions): Promise<SpendLimits> {
   let profile: Record<string, unknown> = {};
   if (CAPS.some((c) => opts[c.key] === undefined)) {
     try {
-      profile = ((await ctx.profile()).settings ?? {}) as Record<string, unknown>;
+      profile = ((await ctx.config.profile()).settings ?? {}) as Record<string, unknown>;
     } catch (error) {
       ctx.debug(`no profile caps: ${String(error)}`);
     }
@@ -68,8 +68,8 @@ async function saveLimits(ctx: Context, opts: McpOptions): Promise<void> {
   if (!given.length) throw new UsageError('--save-limits needs at least one cap to save', 'e.g. trx-rent mcp --max-order-trx 20 --session-limit 60 --save-limits');
   const { resolveLimits } = await import('../../mcp/limits.js');
   resolveLimits(Object.fromEntries(given.map((c) => [c.key, opts[c.key]]))); // checks each amount
-  const name = await ctx.profileName();
-  const store = await ctx.config();
+  const name = await ctx.config.profileName();
+  const store = await ctx.config.store();
   const patch = Object.fromEntries(given.map((c) => [c.setting, String(opts[c.key]).trim()]));
   store.updateProfile(name, patch as never);
   ctx.out.result({ profile: name, saved: patch }, () => `Saved to profile ${name}: ${Object.entries(patch).map(([k, v]) => `${k}=${v}`).join(', ')}`);
@@ -142,7 +142,7 @@ async function runMcp(ctx: Context, { opts }: { opts: McpOptions }) {
   const maxSessions = opts.maxSessions === undefined ? undefined : parseInteger(opts.maxSessions, '--max-sessions', { min: 1, max: 10_000 });
   const token = port === undefined ? undefined : bearerToken(ctx, opts);
   const mock = Boolean(ctx.opts.mock);
-  const settings = await ctx.settings(true);
+  const settings = await ctx.config.settings(true);
   if (!settings.baseUrl) {
     throw new UsageError('No API base URL', 'pass --base-url URL, set TRX_RENT_BASE_URL, run `trx-rent login`, or try --mock', 'CONFIGURATION_ERROR');
   }
@@ -151,7 +151,7 @@ async function runMcp(ctx: Context, { opts }: { opts: McpOptions }) {
   const { resolveLimits } = await import('../../mcp/limits.js');
   resolveLimits(limits); // a malformed cap fails here, before any client connects
 
-  const keys = await ctx.settingsResolver.x402Keys({ keyFile: opts.keyFile }, () => Promise.reject(new UsageError('stdin carries the MCP protocol')));
+  const keys = await ctx.config.resolver.x402Keys({ keyFile: opts.keyFile }, () => Promise.reject(new UsageError('stdin carries the MCP protocol')));
   let wallet: { tron?: string | undefined; evm?: string | undefined } | undefined = keys ? { tron: keys.tron?.value, evm: keys.evm?.value } : undefined;
   let walletNote = keys ? `from ${[...new Set([keys.tron, keys.evm].filter((k) => k !== undefined).map((k) => describeSource(k!.source)))].join(', ')}` : 'none (x402 tools answer NO_WALLET)';
   if (!wallet && mock) {
@@ -161,7 +161,7 @@ async function runMcp(ctx: Context, { opts }: { opts: McpOptions }) {
 
   const log = (line: string) => void ctx.runtime.stderr.write(`${line}\n`);
   // The same node setting as ensure and send (flag > environment > profile > the mock's own).
-  const tronNode = await ctx.tronNode(opts.tronNode, await ctx.clientFor(baseUrl, undefined, { maxRetries: 0 }));
+  const tronNode = await ctx.chain.tronNode(opts.tronNode, await ctx.clients.clientFor(baseUrl, undefined, { maxRetries: 0 }));
   const options = {
     baseUrl,
     apiKey: settings.apiKey?.value,

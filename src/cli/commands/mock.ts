@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { type Context, action } from '../context.js';
 import { isLoopbackHost } from '../../internal/net.js';
-import { renderPairs } from '../output.js';
+import { renderPairs } from '../tables.js';
 import { parseInteger } from '../parse.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import type { CommandModule } from '../types.js';
@@ -86,7 +86,7 @@ interface MockOptions {
 
 /** POST /__mock/fund on the mock at `baseUrl` (a control route: no key). */
 async function fund(ctx: Context, baseUrl: string, body: { address: string; trx?: string; usdt?: string }): Promise<{ address: string; trx_sun: number; usdt: string }> {
-  const client = await ctx.clientFor(baseUrl, undefined, { maxRetries: 0 });
+  const client = await ctx.clients.clientFor(baseUrl, undefined, { maxRetries: 0 });
   const { unknown: anything } = await import('zod');
   const { data } = await client.http.request({ method: 'POST', path: '/__mock/fund', body, schema: anything(), auth: false });
   return data as { address: string; trx_sun: number; usdt: string };
@@ -103,7 +103,7 @@ async function runFund(ctx: Context, { args: [addressArg], opts }: { args: [stri
   const trx = amount(opts.trx, '--trx');
   const usdt = amount(opts.usdt, '--usdt');
   if (Number(trx) === 0 && Number(usdt) === 0) throw new UsageError('nothing to fund', 'pass --trx N, --usdt N or both', 'MISSING_ARGUMENT');
-  const { baseUrl } = await ctx.settings(false);
+  const { baseUrl } = await ctx.config.settings(false);
   const url = baseUrl?.value ?? 'http://127.0.0.1:8787';
   const result = await fund(ctx, url, { address, ...(Number(trx) > 0 ? { trx } : {}), ...(Number(usdt) > 0 ? { usdt } : {}) });
   ctx.out.result(result, () => `${ctx.out.s.green('✓')} ${result.address} on the mock at ${url} now holds ${result.trx_sun / 1_000_000} TRX and ${result.usdt} USDT\n`);
@@ -148,7 +148,7 @@ async function runMock(ctx: Context, { opts }: { opts: MockOptions }) {
         if (out.json) out.diagJson({ type: 'request', at: new Date().toISOString(), method: entry.method, path: entry.path, status: entry.status, ms });
         else out.diag(`${new Date().toISOString()}  ${entry.method} ${entry.path} ${entry.status || 'dropped'} ${ms}ms`);
       };
-  const server = await startOrExplain(opts.state, () => ctx.startMock({
+  const server = await startOrExplain(opts.state, () => ctx.mocks.start({
     ...(opts.state ? { stateFile: opts.state } : {}),
     ...(log ? { onRequest: log } : {}),
     ...(opts.x402Version === '1' ? { x402: { version: 1 as const } } : {}),

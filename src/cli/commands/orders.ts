@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import type { Order } from '../../schemas/index.js';
 import { type Context, action } from '../context.js';
 import { compactTimes, formatDuration, groupDigits } from '../format.js';
-import { outputSchema, renderTable } from '../output.js';
+import { outputSchema } from '../output.js';
+import { renderTable } from '../tables.js';
 import { LIMITS, ORDER_STATUSES, orList } from '../facts.js';
 import { parseChoice, parseDuration, parseInteger } from '../parse.js';
 import type { CommandModule } from '../types.js';
@@ -14,7 +15,7 @@ function idInput(id: string | undefined) {
   return {
     value: id?.trim() || undefined,
     label: '<id>',
-    ask: async (p: import('../context.js').Prompts) =>
+    ask: async (p: import('../services/prompts.js').Prompts) =>
       (await p.input({ message: 'Order id?', validate: (v: string) => (v.trim() ? true : 'An order id is required') })).trim(),
   };
 }
@@ -93,7 +94,7 @@ async function runOrdersList(ctx: Context, { opts }: { opts: OrdersListOptions }
   const status = opts.status ? parseChoice(opts.status, ORDER_STATUSES, '--status') : undefined;
   const limit = parseInteger(opts.limit, '--limit', { min: 1, max: LIMITS.ORDER_LIST_MAX_LIMIT });
   const offset = parseInteger(opts.offset, '--offset');
-  const client = await ctx.client();
+  const client = await ctx.clients.client();
   const query = { limit, offset, ...(status ? { status } : {}) };
   let orders: Order[];
   let total: number;
@@ -143,8 +144,8 @@ async function runOrdersList(ctx: Context, { opts }: { opts: OrdersListOptions }
 }
 
 async function runOrdersGet(ctx: Context, { args: [idArg] }: { args: [string?] }) {
-  const { id } = await ctx.inputs<{ id: string }>({ id: idInput(idArg) });
-  const client = await ctx.client();
+  const { id } = await ctx.ask.inputs<{ id: string }>({ id: idInput(idArg) });
+  const client = await ctx.clients.client();
   const orders = await client.get('orders');
   const order = await orders.get(await resolveOrderId(orders, id));
   const { Order: OrderSchema } = await import('../../schemas/orders.js');
@@ -158,8 +159,8 @@ interface OrdersWaitOptions {
 
 async function runOrdersWait(ctx: Context, { args: [idArg], opts }: { args: [string?]; opts: OrdersWaitOptions }) {
   const timeoutMs = parseDuration(opts.timeout, '--timeout') * 1000;
-  const { id } = await ctx.inputs<{ id: string }>({ id: idInput(idArg) });
-  const client = await ctx.client();
+  const { id } = await ctx.ask.inputs<{ id: string }>({ id: idInput(idArg) });
+  const client = await ctx.clients.client();
   const order = await waitForOrder(ctx, client, await resolveOrderId(await client.get('orders'), id), timeoutMs);
   const { Order: OrderSchema } = await import('../../schemas/orders.js');
   ctx.out.result(order, () => renderOrder(order, ctx.out.s), outputSchema(OrderSchema));

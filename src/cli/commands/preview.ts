@@ -21,7 +21,7 @@ const command: CommandModule = {
 };
 
 async function runPreview(ctx: Context, { args: [amountArg, resourceArg], opts }: { args: [string?, string?]; opts: { duration?: string; maxPrice?: string }; cmd: Command }): Promise<number | void> {
-  const input = await ctx.inputs<{ resource: Resource; amount: number; duration: number }>({
+  const input = await ctx.ask.inputs<{ resource: Resource; amount: number; duration: number }>({
     resource: {
       value: resourceArg ? parseResource(resourceArg) : undefined,
       label: '[resource]',
@@ -40,7 +40,7 @@ async function runPreview(ctx: Context, { args: [amountArg, resourceArg], opts }
   });
   checkMinimum(input.resource, input.amount);
   const maxPrice = opts.maxPrice ? parseSunPrice(opts.maxPrice) : undefined;
-  const client = await ctx.client();
+  const client = await ctx.clients.client();
   const request = { resource: input.resource, amount: input.amount, duration_sec: input.duration, max_price_sun: maxPrice };
   const preview = await (await client.get('orders')).preview({
     resource: input.resource,

@@ -3,7 +3,8 @@ import type { PriceEntry, ProviderPrice } from '../../schemas/index.js';
 import { PRICE_HISTORY_PERIODS } from '../facts.js';
 import { type Context, action } from '../context.js';
 import { costSun, formatDuration, formatTime, groupDigits, trxOf } from '../format.js';
-import { outputSchema, renderTable } from '../output.js';
+import { outputSchema } from '../output.js';
+import { renderTable } from '../tables.js';
 import { type Resource, parseChoice, parseDuration, parseResource, parseUnits } from '../parse.js';
 import type { CommandModule } from '../types.js';
 
@@ -134,7 +135,7 @@ async function runPrices(ctx: Context, { args: [resourceArg], opts }: { args: [s
   const resource = parseResource(resourceArg);
   const durationSec = parseDuration(opts.duration);
   const amount = opts.amount === undefined ? undefined : parseUnits(opts.amount, '--amount');
-  const client = await ctx.client({ auth: false });
+  const client = await ctx.clients.client({ auth: false });
   const list = await (await client.get('prices')).list();
   const rows = rankPrices(list, resource, durationSec, amount);
   ctx.out.result(rows, () => {
@@ -176,7 +177,7 @@ interface PricesHistoryOptions {
 async function runPricesHistory(ctx: Context, { opts }: { opts: PricesHistoryOptions }) {
   const period = parseChoice(opts.period, PRICE_HISTORY_PERIODS, '--period');
   const resource = parseResource(opts.resource);
-  const client = await ctx.client({ auth: false });
+  const client = await ctx.clients.client({ auth: false });
   const entries = await (await client.get('prices')).history({ period, resource, ...(opts.provider ? { provider: opts.provider } : {}) });
   const { PriceEntry } = await import('../../schemas/prices.js');
   ctx.out.result(entries, () => {

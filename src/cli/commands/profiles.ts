@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { type Context, action } from '../context.js';
 import { UsageError } from '../errors.js';
 import { validateProfileName } from '../config.js';
-import { outputSchema, renderTable } from '../output.js';
+import { outputSchema } from '../output.js';
+import { renderTable } from '../tables.js';
 import type { CommandModule } from '../types.js';
 
 const command: CommandModule = {
@@ -31,7 +32,7 @@ const command: CommandModule = {
 const PROFILE_FIELDS = ['name', 'current', 'active', 'base_url', 'api_key'] as const;
 
 async function runList(ctx: Context): Promise<number | void> {
-  const store = await ctx.config();
+  const store = await ctx.config.store();
   const current = store.currentProfile();
   const active = ctx.opts.profile || ctx.env.TRX_RENT_PROFILE || current || 'default';
   const profiles = Object.entries(store.profiles()).map(([name, p]) => ({
@@ -55,17 +56,17 @@ async function runList(ctx: Context): Promise<number | void> {
 
 async function runUse(ctx: Context, { args: [name] }: { args: [string]; opts: Record<string, unknown>; cmd: Command }): Promise<number | void> {
   validateProfileName(name);
-  const store = await ctx.config();
+  const store = await ctx.config.store();
   if (!store.getProfile(name)) throw new UsageError(`profile "${name}" does not exist`, 'create it with `trx-rent login --profile NAME`');
   store.setCurrentProfile(name);
   ctx.out.result({ current: name }, () => `${ctx.out.s.green('✓')} Now using profile ${name}`);
 }
 
 async function runRemove(ctx: Context, { args: [name] }: { args: [string]; opts: Record<string, unknown>; cmd: Command }): Promise<number | void> {
-  const store = await ctx.config();
+  const store = await ctx.config.store();
   const profile = store.getProfile(name);
   if (!profile) throw new UsageError(`profile "${name}" does not exist`, 'list them with `trx-rent profiles`');
-  await ctx.confirm(
+  await ctx.ask.confirm(
     `Remove profile ${name}${profile.base_url ? ` (${profile.base_url})` : ''}${profile.api_key ? ' and its saved API key' : ''}?`,
     'remove the profile',
   );

@@ -30,7 +30,7 @@ async function load(file: string) {
 
 /** The SDK parts the runner uses, from the run's lazily loaded client. */
 async function rulesClient(ctx: Context, node: string | undefined) {
-  const [orders, prices, chain] = await Promise.all([ctx.api('orders'), ctx.api('prices'), ctx.chain(node)]);
+  const [orders, prices, chain] = await Promise.all([ctx.clients.api('orders'), ctx.clients.api('prices'), ctx.chain.handles(node)]);
   return { orders, prices, chain: chain.chain };
 }
 
@@ -126,7 +126,7 @@ async function backtestCmd(ctx: Context, file: string, opts: { days: string; ene
   const { m, rules } = await load(file);
   const days = parseInteger(opts.days, '--days', { min: 1, max: 30 });
   const period = days <= 1 ? '24h' : days <= 7 ? '7d' : '30d';
-  const prices = await ctx.api('prices', { auth: false });
+  const prices = await ctx.clients.api('prices', { auth: false });
   const history = await prices.history({ resource: 'ENERGY', period });
   // The best price at each poll, across the providers that answered it.
   const best = new Map<number, number>();

@@ -101,8 +101,8 @@ export async function runSendBatch(
   // Every bad row, before the key is even asked for: nothing is spent on a bad file.
   payoutsModule.checkPayouts(payouts, { token, allowDuplicates: opts.allowDuplicates }, where);
   const privateKey = await senderKey(ctx, opts.keyFile);
-  const client = await ctx.client();
-  const { chain } = await ctx.chain(opts.node);
+  const client = await ctx.clients.client();
+  const { chain } = await ctx.chain.handles(opts.node);
   const [orders, prices, transactions] = await Promise.all([client.get('orders'), client.get('prices'), client.get('transactions')]);
   const deps = { orders, prices, transactions, chain, node: await chain.node(), clock: client.http.clock };
   const out = ctx.out;
@@ -143,7 +143,7 @@ export async function runSendBatch(
       confirm: async (plan) => {
         ctx.spending = { sun: plan.rent_cost_sun, currency: 'TRX' };
         out.print(renderPlan(plan));
-        await ctx.confirm(`Pay ${plan.rows} rows for about ${sunAndTrx(plan.rent_cost_sun)} of rental (burning: ${sunAndTrx(plan.burn_cost_sun)})?`, 'send the batch');
+        await ctx.ask.confirm(`Pay ${plan.rows} rows for about ${sunAndTrx(plan.rent_cost_sun)} of rental (burning: ${sunAndTrx(plan.burn_cost_sun)})?`, 'send the batch');
         bar_ = out.spinner('Renting…');
         return true;
       },

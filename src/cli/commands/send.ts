@@ -75,7 +75,7 @@ async function senderKey(ctx: import('../context.js').Context, keyFile: string |
     if (!ctx.interactive) {
       throw new UsageError('no signing key', `pass --key-file FILE (or - for stdin) or set ${ENV.privateKey}; keys are never taken from the command line`, 'MISSING_ARGUMENT');
     }
-    const { password } = await ctx.prompts();
+    const { password } = await ctx.ask.prompts();
     value = (
       await password({ message: "Sender's private key (64 hex, input hidden)?", mask: '*', validate: (v: string) => (isHexKey(v.trim()) ? true : 'A private key is 64 hex characters') })
     ).trim();
@@ -109,7 +109,7 @@ function progressText(e: ProgressEvent, solidifiedWait = false): string | undefi
 }
 
 /** The estimate as the confirmation shows it: needs, has, burning against renting, the saving. */
-export function renderEstimate(e: TransferEstimate, burn: boolean, s: import('../output.js').Styles): string {
+export function renderEstimate(e: TransferEstimate, burn: boolean, s: import('../styles.js').Styles): string {
   const lines = [
     `${s.bold('Transfer')} ${e.amount} ${tokenName(e)} from ${e.from} to ${e.to}${e.recipient_holds_token ? '' : ' (recipient holds none yet: about twice the energy)'}`,
     `  energy     needs ${groupDigits(String(e.energy.needed))}, has ${groupDigits(String(e.energy.available))}, short ${groupDigits(String(e.energy.deficit))}`,
@@ -128,7 +128,7 @@ export function renderEstimate(e: TransferEstimate, burn: boolean, s: import('..
 }
 
 /** A sent transfer: the receipt, the rental, the cost against burning. */
-export function renderSent(r: SentTransfer, s: import('../output.js').Styles): string {
+export function renderSent(r: SentTransfer, s: import('../styles.js').Styles): string {
   const rent = r.ensure?.order
     ? `rented ${groupDigits(String(r.ensure.bought.energy))} energy (order ${r.ensure.order.id}) for ${sunAndTrx(r.rent_cost_sun)}`
     : 'rented nothing';
@@ -214,7 +214,7 @@ async function runSend(ctx: Context, { args: [token], opts }: { args: [string]; 
   const idempotencyKey = parseIdempotencyKey(opts.idempotencyKey) ?? randomUUID();
   const timeoutMs = parseDuration(opts.timeout, '--timeout') * 1000;
   const privateKey = await senderKey(ctx, opts.keyFile);
-  const { transfers } = await ctx.chain(opts.tronNode ?? opts.node);
+  const { transfers } = await ctx.chain.handles(opts.tronNode ?? opts.node);
   const out = ctx.out;
   const s = out.s;
   if (!opts.idempotencyKey) {
@@ -243,7 +243,7 @@ async function runSend(ctx: Context, { args: [token], opts }: { args: [string]; 
         out.print(renderEstimate(estimate, Boolean(opts.burn), s));
         const cost = opts.burn ? estimate.burn.total_sun : estimate.with_rental_sun;
         const saving = opts.burn ? '' : estimate.saving_sun > 0 ? `, saving ${sunAndTrx(estimate.saving_sun)} against burning` : '';
-        await ctx.confirm(
+        await ctx.ask.confirm(
           `Send ${estimate.amount} ${tokenName(estimate)} from ${estimate.from} to ${estimate.to} for about ${sunAndTrx(cost)}${saving}?`,
           'send the transfer',
         );

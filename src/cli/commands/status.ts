@@ -10,9 +10,10 @@
  */
 import type { Command } from 'commander';
 import { type Context, action } from '../context.js';
-import { EXIT, reportFor } from '../errors.js';
+import { EXIT } from '../errors.js';
+import { reportFor } from '../error-report.js';
 import { trxAndSun, trxOf } from '../format.js';
-import { renderPairs } from '../output.js';
+import { renderPairs } from '../tables.js';
 import { type Source, describeSource, missingKeyProblem } from '../settings.js';
 import type { CommandModule } from '../types.js';
 
@@ -54,7 +55,7 @@ function skew(response: Response | undefined, sentAt: number, receivedAt: number
 }
 
 async function probe(ctx: Context): Promise<{ report: StatusReport; code: number }> {
-  const resolver = ctx.settingsResolver;
+  const resolver = ctx.config.resolver;
   const report: StatusReport = {
     profile: { name: 'default', source: 'default', saved: null },
     base_url: null,
@@ -86,8 +87,8 @@ async function probe(ctx: Context): Promise<{ report: StatusReport; code: number
   report.profile = { name: profile.value, source: sourceText(profile.source), saved: null };
   let connection: Awaited<ReturnType<Context['settings']>> | undefined;
   try {
-    connection = await ctx.settings(true);
-    if (!ctx.opts.mock) report.profile.saved = (await ctx.profile()).settings !== undefined;
+    connection = await ctx.config.settings(true);
+    if (!ctx.opts.mock) report.profile.saved = (await ctx.config.profile()).settings !== undefined;
   } catch (error) {
     await problem(error);
     return { report, code: EXIT.USAGE };
@@ -105,7 +106,7 @@ async function probe(ctx: Context): Promise<{ report: StatusReport; code: number
     return { report, code: EXIT.USAGE };
   }
 
-  const client = await ctx.clientFor(connection.baseUrl.value, connection.apiKey?.value, { maxRetries: 0 });
+  const client = await ctx.clients.clientFor(connection.baseUrl.value, connection.apiKey?.value, { maxRetries: 0 });
   const quick = { maxRetries: 0, timeoutMs: 10_000 };
   let code: number = EXIT.OK;
 
@@ -171,7 +172,7 @@ async function probe(ctx: Context): Promise<{ report: StatusReport; code: number
   }
   report.mock = await mockState;
   try {
-    const node = await ctx.tronNode(undefined, client, false);
+    const node = await ctx.chain.tronNode(undefined, client, false);
     report.tron_node = { url: node.url ?? 'https://api.trongrid.io', source: node.source.kind === 'default' ? 'default (TronGrid)' : describeSource(node.source) };
   } catch (error) {
     await problem(error);

@@ -37,7 +37,7 @@ const command: CommandModule = {
 async function keptRecord(ctx: Context, txId: string): Promise<TransferRecord | undefined> {
   const { readdir, lstat, readFile } = await import('node:fs/promises');
   const { join } = await import('node:path');
-  const dir = await ctx.transfersDir();
+  const dir = await ctx.chain.transfersDir();
   let names: string[];
   try {
     names = await readdir(dir);
@@ -77,7 +77,7 @@ async function runTx(ctx: Context, { args: [txid], opts }: { args: [string]; opt
   if (!/^[0-9a-f]{64}$/.test(id)) throw new UsageError(`${txid} is not a transaction id (64 hex characters)`);
   const kept = opts.expiration === undefined ? await keptRecord(ctx, id) : undefined;
   const expiration = opts.expiration !== undefined ? parseInteger(opts.expiration, '--expiration') : kept?.expiration;
-  const { transfers } = await ctx.chain(opts.node);
+  const { transfers } = await ctx.chain.handles(opts.node);
   const status = await transfers.status(id, { expiration });
   const { receipt: _receipt, ...shown } = status;
   const out = { ...shown, ...(kept ? { idempotency_key: kept.key } : {}) };

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { type Context, action } from '../context.js';
 import { CliError, EXIT } from '../errors.js';
 import { amountOf, trxOf } from '../format.js';
-import { renderPairs } from '../output.js';
+import { renderPairs } from '../tables.js';
 import { CURRENCIES, LIMITS, orList } from '../facts.js';
 import { oneAmount, parseAddress, parseChoice, parseIdempotencyKey, parseTrx } from '../parse.js';
 import { addressQuestion, trxAmountQuestion } from '../prompts.js';
@@ -33,7 +33,7 @@ async function runWithdraw(ctx: Context, { args: [amountPositional], opts }: { a
   const amountArg = oneAmount(amountPositional, opts.amount);
   const currency = parseChoice(opts.currency, CURRENCIES, '--currency');
   const givenKey = parseIdempotencyKey(opts.idempotencyKey);
-  const input = await ctx.inputs<{ amount: number; to: string }>({
+  const input = await ctx.ask.inputs<{ amount: number; to: string }>({
     amount: {
       value: amountArg ? parseTrx(amountArg) : undefined,
       label: '<amount>',
@@ -55,17 +55,17 @@ async function runWithdraw(ctx: Context, { args: [amountPositional], opts }: { a
   if (ctx.interactive && !ctx.opts.yes) {
     // Only read-only calls before the person says yes.
     try {
-      const balance = await (await ctx.api('balance')).get({ maxRetries: 0, timeoutMs: 5_000 });
+      const balance = await (await ctx.clients.api('balance')).get({ maxRetries: 0, timeoutMs: 5_000 });
       available = ` (available: ${amountOf(Number(currency === 'TRX' ? balance.trx : balance.usdt), currency)})`;
     } catch {
       available = '';
     }
   }
-  await ctx.confirm(
+  await ctx.ask.confirm(
     `Withdraw ${amountOf(input.amount, currency)} to ${input.to}${available}? This cannot be undone.`,
     'withdraw',
   );
-  const client = await ctx.client();
+  const client = await ctx.clients.client();
   const idempotencyKey = givenKey ?? randomUUID();
   ctx.debug(`idempotency key ${idempotencyKey}`);
   const withdrawal = await (await client.get('withdrawals')).create(
