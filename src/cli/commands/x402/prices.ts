@@ -7,17 +7,21 @@ import type { Command } from 'commander';
 import { type Context, action } from '../../context.js';
 import { formatDuration, groupDigits, trxOf } from '../../format.js';
 import { type Styles, renderTable } from '../../output.js';
+import { RESOURCE_TYPES, orList } from '../../facts.js';
 import { parseChoice } from '../../parse.js';
 import { type PaidOptions, paid, paidOptions } from './paid.js';
 
 /** Add `x402 prices` to `cmd`. */
 export function registerX402Prices(cmd: Command): void {
-  paidOptions(cmd.command('prices').description('energy/bandwidth prices from several providers').argument('[resource]', 'energy, bandwidth or all', 'all')).action(action<[string], PaidOptions>(runX402Prices));
+  paidOptions(cmd.command('prices').description('energy/bandwidth prices from several providers').argument('[resource]', orList([...RESOURCES, 'all']), 'all')).action(action<[string], PaidOptions>(runX402Prices));
 }
+
+/** The resource types of the API, as the argument takes them. */
+const RESOURCES = RESOURCE_TYPES.map((r) => r.toLowerCase() as Lowercase<(typeof RESOURCE_TYPES)[number]>);
 
 async function runX402Prices(ctx: Context, { args: [resource], opts }: { args: [string]; opts: PaidOptions }) {
   const r = resource.toLowerCase();
-  const query = r === 'all' ? {} : { resource: parseChoice(r, ['energy', 'bandwidth'] as const, 'resource').toUpperCase() as 'ENERGY' | 'BANDWIDTH' };
+  const query = r === 'all' ? {} : { resource: parseChoice(r, RESOURCES, 'resource').toUpperCase() as (typeof RESOURCE_TYPES)[number] };
   await paid(ctx, opts, ({ client }) => client.prices(query), (rows, s) => renderX402Prices(rows as unknown as Array<Record<string, unknown>>, s));
 }
 

@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { type Context, action } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { X402_LIMITS } from '../../facts.js';
 import { parseInteger } from '../../parse.js';
 import { decimal } from './inputs.js';
 import { type PaidOptions, paid, paidOptions } from './paid.js';
@@ -32,7 +33,9 @@ interface X402ReceiveOptions extends PaidOptions {
 
 async function runX402Receive(ctx: Context, { args: [amount], opts }: { args: [string]; opts: X402ReceiveOptions }) {
   const tolerance = opts.tolerance === undefined ? undefined : Number(opts.tolerance);
-  if (opts.tolerance !== undefined && (!/^\d+(\.\d+)?$/.test(opts.tolerance) || tolerance! > 100)) throw new UsageError('--tolerance must be a percentage between 0 and 100');
+  if (opts.tolerance !== undefined && (!/^\d+(\.\d+)?$/.test(opts.tolerance) || tolerance! > X402_LIMITS.RECEIVE_TOLERANCE_MAX_PCT)) {
+    throw new UsageError(`--tolerance must be a percentage between 0 and ${X402_LIMITS.RECEIVE_TOLERANCE_MAX_PCT}`);
+  }
   await paid(ctx, opts, ({ client }) =>
     client.receive({
       expected_amount: decimal(amount, 'amount'),

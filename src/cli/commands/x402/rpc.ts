@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import { type Context, action } from '../../context.js';
+import { RPC_METHODS } from '../../facts.js';
 import { jsonArg } from './inputs.js';
 import { type PaidOptions, paid, paidOptions } from './paid.js';
 
@@ -13,7 +14,7 @@ export function registerX402Rpc(cmd: Command): void {
     cmd
       .command('rpc')
       .description('a whitelisted TRON node call, e.g. `rpc getnowblock` or `rpc getaccount \'{"address":"T…","visible":true}\'`')
-      .argument('<method>', 'getnowblock, getaccount, getaccountresource, gettransactionbyid, gettransactioninfobyid, getcontractinfo, triggerconstantcontract, getchainparameters, getblockbynum')
+      .argument('<method>', RPC_METHODS.map((m) => m.replace(/^wallet\//, '')).join(', '))
       .argument('[body]', 'JSON object', '{}'),
   ).action(action<[string, string], PaidOptions>(runX402Rpc));
 }

@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { type Context, action } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { X402_LIMITS } from '../../facts.js';
 import { readFileOrStdin } from './inputs.js';
 import { type PaidOptions, paid, paidOptions } from './paid.js';
 
@@ -14,7 +15,7 @@ export function registerX402SendBatch(cmd: Command): void {
   paidOptions(
     cmd
       .command('send-batch')
-      .description('signed transfers in one call (up to the service\'s batch limit): a JSON array of {to, amount, signed_tx}')
+      .description(`signed transfers in one call (up to ${X402_LIMITS.MAX_BATCH_TRANSFERS}): a JSON array of {to, amount, signed_tx}`)
       .option('-f, --file <path>', 'the JSON array; "-" or omitted: stdin'),
   ).action(action<[], X402SendBatchOptions>(runX402SendBatch));
 }

@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { type Context, action } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { X402_LIMITS } from '../../facts.js';
 import { decimal } from './inputs.js';
 import { type PaidOptions, paid, paidOptions } from './paid.js';
 
@@ -27,7 +28,9 @@ interface X402SwapExecuteOptions extends PaidOptions {
 
 async function runX402SwapExecute(ctx: Context, { args: [from, to, amount], opts }: { args: [string, string, string]; opts: X402SwapExecuteOptions }) {
   const slippage = opts.slippage === undefined ? undefined : Number(opts.slippage);
-  if (opts.slippage !== undefined && (!/^\d+(\.\d+)?$/.test(opts.slippage) || slippage! > 50)) throw new UsageError('--slippage must be a percentage between 0 and 50');
+  if (opts.slippage !== undefined && (!/^\d+(\.\d+)?$/.test(opts.slippage) || slippage! > X402_LIMITS.SWAP_SLIPPAGE_MAX_PCT)) {
+    throw new UsageError(`--slippage must be a percentage between 0 and ${X402_LIMITS.SWAP_SLIPPAGE_MAX_PCT}`);
+  }
   await paid(ctx, opts, ({ client }) =>
     client.swapExecute({ from_token: from, to_token: to, amount: decimal(amount, 'amount'), ...(slippage !== undefined ? { slippage_pct: slippage } : {}) }),
   );

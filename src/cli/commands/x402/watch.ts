@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { type Context, action } from '../../context.js';
-import { WATCH_EVENT_TYPES } from '../../facts.js';
+import { WATCH_EVENT_TYPES, X402_LIMITS } from '../../facts.js';
 import { decimal } from './inputs.js';
 import { type PaidOptions, paid, paidOptions } from './paid.js';
 
@@ -13,7 +13,7 @@ export function registerX402Watch(cmd: Command): void {
   paidOptions(
     cmd
       .command('watch')
-      .description('a webhook on each incoming TRC-20 transfer to an address, for 24 hours')
+      .description(`a webhook on each incoming TRC-20 transfer to an address, for ${X402_LIMITS.WATCH_DURATION_MS / 3_600_000} hours`)
       .argument('<address>', 'TRON address to watch')
       .requiredOption('--webhook-url <url>', 'where events are POSTed')
       .option('--events <list>', `${WATCH_EVENT_TYPES.join(', ')} (comma separated)`)
