@@ -17,6 +17,7 @@ export {
   CURRENCIES,
   ESTIMATE_OPERATIONS,
   WATCH_EVENT_TYPES,
+  RPC_METHODS,
   ORDER_TYPES_NEEDING_PRICE as PRICED_ORDER_TYPES,
 } from '../schemas/enums.js';
 
@@ -24,6 +25,16 @@ export {
 
 /** An Idempotency-Key: 1 to LIMITS.IDEMPOTENCY_KEY_MAX_LENGTH visible ASCII characters. */
 export const IDEMPOTENCY_KEY_PATTERN = new RegExp(`^[\\x21-\\x7e]{1,${LIMITS.IDEMPOTENCY_KEY_MAX_LENGTH}}$`);
+
+/**
+ * The help of `--idempotency-key`, the option of every command whose endpoint the table marks
+ * idempotent (`buy`, `withdraw`; `test/cli/table-derived.test.ts` holds the table to it): what the
+ * key is for, then the API's rules for it (length, how long it is remembered).
+ */
+export function idempotencyKeyHelp(use: string): string {
+  const hours = LIMITS.IDEMPOTENCY_TTL_MS / 3_600_000;
+  return `${use} (1-${LIMITS.IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters, remembered ${hours} hours; default: a new UUID)`;
+}
 
 /** `a, b, c or d` */
 export function orList(values: readonly string[]): string {

@@ -40,6 +40,10 @@ export const X402_LIMITS = {
   INVOICE_EXPIRES_DEFAULT_S: 3600,
   /** `timeout_seconds` of POST /receive when omitted. */
   RECEIVE_TIMEOUT_DEFAULT_S: 300,
+  /** Largest `tolerance_pct` of POST /receive, in percent. */
+  RECEIVE_TOLERANCE_MAX_PCT: 100,
+  /** Largest `slippage_pct` of `x402SwapExecute`, in percent. */
+  SWAP_SLIPPAGE_MAX_PCT: 50,
   /** `slippage_pct` of `x402SwapExecute` when omitted. */
   SWAP_SLIPPAGE_DEFAULT_PCT: 0.5,
   /** Price of a fixed-price call, in USD (decimal string). */

@@ -118,7 +118,7 @@ export const ReceiveRequest = z.strictObject({
    * Accepted deviation from `expected_amount`, in percent (0 to 100). Omitted: the service uses 0.
    * @default 0
    */
-  tolerance_pct: z.number().min(0).max(100).optional().meta({ description: 'Accepted shortfall, percent.', default: 0 }),
+  tolerance_pct: z.number().min(0).max(X402_LIMITS.RECEIVE_TOLERANCE_MAX_PCT).optional().meta({ description: 'Accepted shortfall, percent.', default: 0 }),
   /**
    * How long to wait, in whole seconds, at most 7 days. Omitted: the service uses 300.
    * @default 300
@@ -178,7 +178,7 @@ export const SwapExecuteRequest = z.strictObject({
    * Largest accepted price movement, in percent (0 to 50). Omitted: the service uses 0.5.
    * @default 0.5
    */
-  slippage_pct: z.number().min(0).max(50).optional().meta({ description: 'Highest accepted slippage, percent.', default: 0.5 }),
+  slippage_pct: z.number().min(0).max(X402_LIMITS.SWAP_SLIPPAGE_MAX_PCT).optional().meta({ description: 'Highest accepted slippage, percent.', default: 0.5 }),
 });
 export type SwapExecuteRequest = z.input<typeof SwapExecuteRequest>;
 

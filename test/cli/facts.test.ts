@@ -11,7 +11,7 @@ import { LIMITS } from '../../src/schemas/limits.js';
 import { CreateOrderRequest, ORDER_STATUSES, ORDER_TYPES } from '../../src/schemas/orders.js';
 import { WEBHOOK_EVENTS } from '../../src/schemas/webhooks.js';
 import { CURRENCIES } from '../../src/schemas/withdrawals.js';
-import { ESTIMATE_OPERATIONS, WATCH_EVENT_TYPES } from '../../src/schemas/x402.js';
+import { ESTIMATE_OPERATIONS, RPC_METHODS, WATCH_EVENT_TYPES } from '../../src/schemas/x402.js';
 
 describe('CLI facts', () => {
   it('are the schemas\' enumerations and limits', () => {
@@ -25,6 +25,7 @@ describe('CLI facts', () => {
     expect(facts.CURRENCIES).toEqual(CURRENCIES);
     expect(facts.ESTIMATE_OPERATIONS).toEqual(ESTIMATE_OPERATIONS);
     expect(facts.WATCH_EVENT_TYPES).toEqual(WATCH_EVENT_TYPES);
+    expect(facts.RPC_METHODS).toEqual(RPC_METHODS);
   });
 
   it('PRICED_ORDER_TYPES are exactly the order types the schema refuses without max_price_sun', () => {

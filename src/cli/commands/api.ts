@@ -16,7 +16,7 @@ import { type Context, action } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import { parseIdempotencyKey } from '../parse.js';
 import type { CommandModule } from '../types.js';
-import { type PaidOptions, paidClient, paidOptions, translate } from './x402.js';
+import { type PaidOptions, paidClient, paidOptions, translate } from './x402/paid.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 type Method = (typeof METHODS)[number];

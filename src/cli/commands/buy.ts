@@ -4,7 +4,7 @@ import { CliError } from '../errors.js';
 import { outputSchema } from '../output.js';
 import { type Context, action } from '../context.js';
 import { formatDuration, groupDigits, sunAndTrx } from '../format.js';
-import { LIMITS, ORDER_TYPES, PRICED_ORDER_TYPES, orList } from '../facts.js';
+import { LIMITS, ORDER_TYPES, PRICED_ORDER_TYPES, idempotencyKeyHelp, orList } from '../facts.js';
 import {
   type Resource,
   checkMinimum,
@@ -50,7 +50,7 @@ const command: CommandModule = {
       .option('--type <type>', `${orList(ORDER_TYPES)} (default: the API's, ${ORDER_TYPES[0]})`)
       .option('-w, --wait', 'follow the order to FILLED and print the fills')
       .option('--timeout <duration>', 'how long --wait waits', '2m')
-      .option('--idempotency-key <key>', 'reuse a key to make a retried command safe (default: a new UUID)')
+      .option('--idempotency-key <key>', idempotencyKeyHelp('reuse a key to make a retried command safe'))
       .option('--dry-run', 'show the preview and stop; places nothing')
       .addHelpText(
         'after',

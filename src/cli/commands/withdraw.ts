@@ -4,7 +4,7 @@ import { type Context, action } from '../context.js';
 import { CliError, EXIT } from '../errors.js';
 import { amountOf, trxOf } from '../format.js';
 import { renderPairs } from '../tables.js';
-import { CURRENCIES, LIMITS, orList } from '../facts.js';
+import { CURRENCIES, LIMITS, idempotencyKeyHelp, orList } from '../facts.js';
 import { oneAmount, parseAddress, parseChoice, parseIdempotencyKey, parseTrx } from '../parse.js';
 import { addressQuestion, trxAmountQuestion } from '../prompts.js';
 import type { CommandModule } from '../types.js';
@@ -24,7 +24,7 @@ const command: CommandModule = {
       .option('-t, --to <address>', 'destination TRON address')
       .option('-a, --amount <amount>', 'the amount, as an option (same as the argument)')
       .option('--currency <currency>', orList(CURRENCIES), CURRENCIES[0])
-      .option('--idempotency-key <key>', 'reuse a key to make a retried command safe (default: a new UUID)')
+      .option('--idempotency-key <key>', idempotencyKeyHelp('reuse a key to make a retried command safe'))
       .action(action(runWithdraw));
   },
 };
