@@ -10,17 +10,11 @@
  * - network failures become ConnectionError, deadlines TimeoutError;
  * - the user's hooks, which see real Request/Response objects.
  *
- * It returns the response with its body read as text. It replaced ky (see the commit that
- * introduced it): ky's per-call Request construction and clone cost 1.5x-2x a raw fetch on
- * loopback, more than every layer of ours together.
+ * It returns the response with its body read as text. The deadline aborts the request itself
+ * (through an AbortSignal, joined with the caller's signal when there is one), so a request that
+ * misses it gives its connection back at once (docs/decisions.md has why ky and a bare timer went).
  *
- * The deadline aborts the request itself (through an AbortSignal, joined with the caller's
- * signal when there is one): a request that misses it gives its connection back at once. An
- * earlier version raced a bare timer to save the ~10 µs a signal costs undici per request; the
- * abandoned request then held its socket until the server answered, so a script or the CLI that
- * hit a timeout against a server that never answers stayed alive for minutes after it.
- *
- * Part of that cost is making a fresh AbortController per attempt, so controllers are lent
+ * A fresh AbortController per attempt costs undici time, so controllers are lent
  * (`SignalLender`): one attempt in flight at a time per controller, given back when the attempt
  * ends before its deadline, retired after a few uses, and aborted (then dropped) only for the
  * attempt that missed its deadline. Aborting a signal after the fetches it served have ended
@@ -207,8 +201,8 @@ interface Lease {
 /**
  * Lends AbortControllers to attempts (see the module notes). Each attempt leaves one listener on
  * the signal it used (undici removes it when the attempt's request is collected), so a
- * controller is retired after `MAX_USES` attempts and adding a listener stays cheap. 16 measured
- * best against 4 and 64 (GET vs raw fetch, mean of 6 runs: 1.049x, 1.072x, 1.070x).
+ * controller is retired after `MAX_USES` attempts and adding a listener stays cheap (16 measured
+ * best; docs/decisions.md).
  */
 class SignalLender {
   static readonly MAX_USES = 16;

@@ -53,3 +53,21 @@ describe('the guide names only what exists', () => {
     expect(pathExists('test/nowhere/*.test.ts')).toBe(false);
   });
 });
+
+/** Words that tell a decision's history rather than what the code is: such stories go to docs/decisions.md. */
+const HISTORY = /\b(an earlier version|this replaced|it replaced|replaced the|used to be|no longer uses|was replaced by|before this change)\b/i;
+
+function sources(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(`${dir}/${e.name}`) : e.name.endsWith('.ts') ? [`${dir}/${e.name}`] : []));
+}
+
+describe('module comments say what is, not how it came to be', () => {
+  it('no src/ module comment tells a history (docs/decisions.md holds those)', () => {
+    const told = sources('src').filter((file) => {
+      const head = /^\/\*\*[\s\S]*?\*\//.exec(readFileSync(join(ROOT, file), 'utf8'))?.[0] ?? '';
+      return HISTORY.test(head);
+    });
+    expect(told).toEqual([]);
+    expect(existsSync(join(ROOT, 'docs/decisions.md'))).toBe(true);
+  });
+});
