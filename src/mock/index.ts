@@ -31,7 +31,7 @@ export type { MockStateOptions, MockTimings, CreateAccountOptions, CreatedAccoun
 export * from './state/index.js';
 export { DEFAULT_RATE_LIMITS, type RateLimitGroup, type RateLimitOptions, type RateLimits } from './http/ratelimit.js';
 export { CHAOS_KINDS, Chaos, type ChaosHit, type ChaosKind, type ChaosOptions, type ChaosRule } from './http/chaos.js';
-export { DEFAULT_ORDER_TIMINGS } from './state/orders.js';
+export { DEFAULT_ORDER_TIMINGS } from './state/order-rules.js';
 export { DEFAULT_MONEY_TIMINGS } from './state/money.js';
 export { PaidMock, type PaidMockOptions } from './x402/paid.js';
 export { SimulatedChain, GENESIS_ACCOUNTS, SOLIDIFIED_LAG_BLOCKS, type BroadcastOptions } from './chain/chain.js';

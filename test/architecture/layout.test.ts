@@ -26,12 +26,8 @@ const MAX_LINES = 400;
  */
 const OVER: Record<string, number> = {
   'src/mock/chain/chain.ts': 860,
-  'src/mock/state/orders.ts': 581,
   'src/x402/client.ts': 657,
   'src/mock/x402/paywall.ts': 621,
-  'src/mock/state/market.ts': 613,
-  'src/mock/state/index.ts': 611,
-  'src/mock/state/webhooks.ts': 505,
   'src/schemas/x402.ts': 468,
   'src/protocol/tron-transaction.ts': 465,
   'src/mock/x402/routes.ts': 461,

@@ -4,7 +4,9 @@
  * candidate (or none).
  */
 import { describe, expect, it } from 'vitest';
-import { Market, PROVIDERS, type SelectionQuery } from '../../src/mock/state/market.js';
+import { Market } from '../../src/mock/state/market.js';
+import { PROVIDERS } from '../../src/mock/state/market-providers.js';
+import type { SelectionQuery } from '../../src/mock/state/market-selection.js';
 import { createRng } from '../../src/mock/state/rng.js';
 
 const DURATIONS = [300, 301, 3_600, 3_601, 86_400, 3 * 86_400, 14 * 86_400, 30 * 86_400];

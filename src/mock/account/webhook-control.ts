@@ -11,7 +11,7 @@ import type { CONTROL_ENDPOINTS } from '../control-endpoints.js';
 import { MockApiError } from '../http/errors.js';
 import type { RouteContext } from '../http/route.js';
 import type { PlainHandlers } from '../http/table.js';
-import { RedeliverError, type WebhookRecord } from '../state/webhooks.js';
+import { RedeliverError, type WebhookRecord } from '../state/webhook-records.js';
 
 type WebhookControl = Pick<typeof CONTROL_ENDPOINTS, 'mockTriggerWebhook' | 'mockReactivateWebhook' | 'mockRedeliver' | 'mockWebhookDelivery'>;
 

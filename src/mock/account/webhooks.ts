@@ -1,7 +1,7 @@
 import type { ACCOUNT_ENDPOINTS } from '../../api/account-docs.js';
 import { MockApiError } from '../http/errors.js';
 import type { PlainHandlers } from '../http/table.js';
-import type { WebhookRecord } from '../state/webhooks.js';
+import type { WebhookRecord } from '../state/webhook-records.js';
 
 type Hooks = Pick<typeof ACCOUNT_ENDPOINTS, 'createWebhook' | 'listWebhooks' | 'deleteWebhook'>;
 

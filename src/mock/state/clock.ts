@@ -52,6 +52,17 @@ export function resolveClock(option: ClockOption | undefined): MockClock {
   return option;
 }
 
+/**
+ * The clock of a restored world: a real clock keeps its offset (time went on while the mock was
+ * stopped, an advance made before stays); a manual one resumes at the saved time; a clock object
+ * given by the caller is used as is.
+ */
+export function restoredClock(option: ClockOption | undefined, saved: { kind: string; now: number; offset: number }): MockClock {
+  if (option !== undefined && typeof option === 'object') return option;
+  if (option === 'manual' || (option === undefined && saved.kind === 'manual')) return createManualClock(saved.now);
+  return createRealClock(saved.kind === 'real' ? saved.offset : saved.now - Date.now());
+}
+
 function checkStep(ms: number): void {
   if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
     throw new RangeError(`advance(ms) needs a finite, non-negative number of milliseconds, got ${String(ms)}`);

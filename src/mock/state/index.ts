@@ -1,130 +1,37 @@
-import { sha256 } from '@noble/hashes/sha2';
-import { bytesToHex } from '@noble/hashes/utils';
-import { PERMISSIONS, type Permission } from '../../schemas/keys.js';
-import { toTronAddress } from '../../utils/address.js';
+import { PERMISSIONS } from '../../schemas/keys.js';
 import { type AuthContext, Accounts, type MockAccount } from './accounts.js';
 import type { HeaderReader } from '../http/headers.js';
 import { memoToHex } from '../../protocol/tron-transaction.js';
-import { type ClockOption, type MockClock, createManualClock, createRealClock, resolveClock } from './clock.js';
+import { PLATFORM_ADDRESS, providerAddress } from './addresses.js';
+import { type MockClock, resolveClock, restoredClock } from './clock.js';
+import { ClockDriver } from './clock-driver.js';
 import { IdempotencyStore } from './idempotency.js';
+import { checkInvariants } from './invariants.js';
 import type { Currency } from './ledger.js';
-import { Market, type MarketOptions, type ProviderOverride } from './market.js';
-import { DEFAULT_MONEY_TIMINGS, type DepositRecord, Money, type MoneyTimings, withdrawalMockView } from './money.js';
-import { DEFAULT_ORDER_TIMINGS, OrderEngine, type OrderTimings } from './orders.js';
+import { Market } from './market.js';
+import type { ProviderOverride } from './market-pricing.js';
+import { DEFAULT_MONEY_TIMINGS, type DepositRecord, Money, withdrawalMockView } from './money.js';
+import { OrderEngine } from './orders.js';
+import { DEFAULT_ORDER_TIMINGS } from './order-rules.js';
 import { orderMockView } from './order-wire.js';
-import { type Rng, createRng, hash32 } from './rng.js';
-import { type RetentionLimits, type RetentionOption, resolveRetention } from './retention.js';
+import { PROCESS_SALT, type Rng, createRng, hash32 } from './rng.js';
+import { type RetentionLimits, resolveRetention } from './retention.js';
 import { Scheduler } from './scheduler.js';
 import { sampleEventData } from './samples.js';
-import { type WebhookDelivery, WebhookHub, type WebhookRecord } from './webhooks.js';
+import { loadState, saveState } from './snapshot.js';
+import type { CreateAccountOptions, CreatedAccount, InvariantReport, MockStateOptions, MockTimings, SavedState } from './state-options.js';
+import { WebhookHub } from './webhooks.js';
+import type { WebhookDelivery, WebhookRecord } from './webhook-records.js';
 import type { WebhookEventType } from '../../schemas/webhooks.js';
-import { SimulatedChain, labelAddress } from '../chain/chain.js';
+import { SimulatedChain } from '../chain/chain.js';
 import { UsagePatterns } from '../chain/usage.js';
-import { PaidMock, type PaidMockOptions } from '../x402/paid.js';
+import { PaidMock } from '../x402/paid.js';
 import { isLoopbackHost } from '../../internal/net.js';
 
 /** The loopback test webhook delivery uses (exported for the mock's users). */
 export { isLoopbackHost };
 
-/** Every delay of the simulated steps (orders and money), in mock-clock ms. */
-export type MockTimings = OrderTimings & MoneyTimings;
-
-/** Options of {@link createMockState}. */
-export interface MockStateOptions {
-  /** Seeds ids, secrets, keys, the market drift and chaos. Same seed, same run. Default 1. */
-  seed?: number;
-  /** 'real' (default): wall time, work runs on timers. 'manual': time moves only on advance(). */
-  clock?: ClockOption;
-  /** Delays of the simulated steps (mock-clock ms). */
-  timings?: Partial<MockTimings>;
-  market?: MarketOptions;
-  /** Opening balance of the demo account. Default 1 000 TRX and 100 USDT. */
-  demoBalance?: { trx_sun?: number; usdt?: number };
-  /** fetch used for webhook deliveries. Default globalThis.fetch at delivery time. */
-  fetch?: typeof fetch;
-  /**
-   * Where webhooks may really be sent. 'loopback' (default, unless `fetch` is given): only
-   * 127.0.0.0/8, ::1 and localhost, so a test that registers https://example.com/hook never
-   * reaches the internet; other targets get a recorded failed attempt. 'any': wherever the URL
-   * points (e.g. a tunnel to a staging receiver, or an msw-intercepted fake host).
-   */
-  webhookTargets?: 'loopback' | 'any';
-  /** Options of the paid side (/x402/tron/*), e.g. `{ version: 1 }` for v1-only clients. */
-  x402?: PaidMockOptions;
-  /**
-   * History kept (orders with their fills, webhook deliveries, idempotency keys, chain
-   * transactions): one number for all, or per kind. Oldest finished records go first.
-   * @default RETENTION_DEFAULTS (10 000 orders and deliveries, 50 000 keys and transactions)
-   */
-  retain?: RetentionOption;
-  /** Per-attempt timeout of webhook deliveries, in real ms (short values for tests). @default 10 000 */
-  webhookTimeoutMs?: number;
-  /**
-   * A world saved by {@link MockState.snapshot} (e.g. read from `--state FILE`): accounts, orders,
-   * money, market overrides, chain, idempotency keys, webhooks and the clock come back as they were,
-   * pending work is scheduled again. The seed then comes from the snapshot.
-   */
-  restore?: SavedState;
-}
-
-/**
- * A saved world (see {@link MockState.snapshot}; written to a file by `persist.ts`). Plain data
- * plus Maps, Sets and bigints; the layout is versioned.
- */
-export interface SavedState {
-  format: 'trx-rent-mock-state';
-  version: 1;
-  saved_at: string;
-  seed: number;
-  /** How many times this world was restored: mixed into id generation so ids never repeat. */
-  epoch: number;
-  clock: { kind: string; now: number; offset: number };
-  demo: CreatedAccount;
-  accounts: ReturnType<Accounts['dump']>;
-  orders: ReturnType<OrderEngine['dump']>;
-  money: ReturnType<Money['dump']>;
-  market: ReturnType<Market['dump']>;
-  chain: ReturnType<SimulatedChain['dump']>;
-  idempotency: ReturnType<IdempotencyStore['dump']>;
-  webhooks: ReturnType<WebhookHub['snapshot']>;
-}
-
-/**
- * Mixed into id generation, once per process: two runs (or a restart) never hand out the same
- * order, delivery or key ids, while two states with one seed in one process still agree id for
- * id (a seeded run is reproducible within the run; parity tests rely on it).
- */
-const PROCESS_SALT = `${Date.now().toString(36)}:${Math.floor(Math.random() * 2 ** 32).toString(36)}`;
-
-/** Options of {@link MockState.createAccount}. */
-export interface CreateAccountOptions {
-  name?: string;
-  /** Opening TRX balance in SUN. Default 0. */
-  trx_sun?: number;
-  /** Opening USDT balance in 6-decimal units. Default 0. */
-  usdt?: number;
-  /** Permissions of the account's first API key. Default: all. */
-  permissions?: Permission[];
-}
-
-/** An account made by createAccount or /__mock/accounts, with everything needed to call the API. */
-export interface CreatedAccount {
-  account_id: string;
-  /** `sk_live_…` secret of the account's first key. */
-  api_key: string;
-  key_id: string;
-  /** A JWT (Authorization: Bearer) for the account. */
-  jwt: string;
-  /** Deposit memo and its hex (for raw_data.data). */
-  memo: string;
-  memo_hex: string;
-}
-
-/** The result of {@link MockState.checkInvariants}: ok, or the problems found. */
-export interface InvariantReport {
-  ok: boolean;
-  problems: string[];
-}
+export type { MockTimings, MockStateOptions, SavedState, CreateAccountOptions, CreatedAccount, InvariantReport } from './state-options.js';
 
 const DEFAULT_DEMO = { trx_sun: 1_000_000_000, usdt: 100_000_000 };
 
@@ -168,9 +75,8 @@ export class MockState {
   readonly #samples: Rng;
   /** Restores so far (see SavedState.epoch). */
   readonly epoch: number;
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  #timerAt = Infinity;
-  #disposed = false;
+  /** Runs due work: on requests, on advance(), on a real clock's timer. */
+  readonly #driver: ClockDriver;
 
   constructor(options: MockStateOptions = {}) {
     const saved = options.restore;
@@ -265,15 +171,10 @@ export class MockState {
     this.scheduler.onError = (error) => {
       this.taskErrors.push(error);
     };
-    this.scheduler.onChange = () => this.#arm();
+    this.#driver = new ClockDriver(this.clock, this.scheduler, this.webhooks);
+    this.scheduler.onChange = () => this.#driver.arm();
     if (saved) {
-      this.accounts.load(saved.accounts);
-      this.market.load(saved.market);
-      this.chain.load(saved.chain);
-      this.money.load(saved.money);
-      this.orders.load(saved.orders);
-      this.idempotency.load(saved.idempotency);
-      this.webhooks.restore(saved.webhooks);
+      loadState(this, saved);
       this.demo = saved.demo;
     } else {
       const demo = { ...DEFAULT_DEMO, ...options.demoBalance };
@@ -288,23 +189,7 @@ export class MockState {
    * a file). The paid side's records (x402 invoices, permits, DEX pools) are not part of it.
    */
   snapshot(): SavedState {
-    const now = this.clock.now();
-    return {
-      format: 'trx-rent-mock-state',
-      version: 1,
-      saved_at: new Date().toISOString(),
-      seed: this.seed,
-      epoch: this.epoch,
-      clock: { kind: this.clock.kind, now, offset: now - Date.now() },
-      demo: this.demo,
-      accounts: this.accounts.dump(),
-      orders: this.orders.dump(),
-      money: this.money.dump(),
-      market: this.market.dump(),
-      chain: this.chain.dump(),
-      idempotency: this.idempotency.dump(),
-      webhooks: this.webhooks.snapshot(),
-    };
+    return saveState(this);
   }
 
   /** The mock clock's current time (ms since the epoch). */
@@ -314,7 +199,7 @@ export class MockState {
 
   /** Run every task that is due. Handlers call it on each request; timers call it on a real clock. */
   tick(): void {
-    if (!this.#disposed) this.scheduler.runDue(this.clock.now());
+    this.#driver.tick();
   }
 
   /**
@@ -323,19 +208,7 @@ export class MockState {
    * webhook attempts to finish so their retries land at the right time. Bounded.
    */
   async advance(ms: number): Promise<void> {
-    if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) throw new RangeError('advance(ms) needs a non-negative number');
-    const target = this.clock.now() + ms;
-    for (let step = 0; step < 1_000_000; step++) {
-      if (this.webhooks.inflight) await this.webhooks.idle();
-      const next = this.scheduler.peek();
-      if (next === undefined || next > target) break;
-      if (next > this.clock.now()) this.clock.advance(next - this.clock.now());
-      this.scheduler.runDue(this.clock.now());
-    }
-    if (this.clock.now() < target) this.clock.advance(target - this.clock.now());
-    this.tick();
-    await this.webhooks.idle();
-    this.#arm();
+    return this.#driver.advance(ms);
   }
 
   /** Resolves when no webhook attempt is in flight. */
@@ -409,7 +282,6 @@ export class MockState {
     return record;
   }
 
-  /** Recorded webhook deliveries (every attempt), oldest first. */
   /** What the mock knows of an order beyond the service's answer (`GET /__mock/orders/:id`); undefined if unknown. */
   orderDetails(id: string): ReturnType<typeof orderMockView> | undefined {
     const order = this.orders.find(id);
@@ -484,55 +356,12 @@ export class MockState {
    * matches confirmed fills, withdrawn matches completed withdrawals, and no task threw.
    */
   checkInvariants(): InvariantReport {
-    const problems: string[] = [];
-    for (const account of this.accounts.byId.values()) {
-      const { ledger } = account;
-      problems.push(...ledger.problems(account.id));
-      let spent = this.orders.evictedSpent(account.id);
-      const openRefs = new Set<string>();
-      for (const order of this.orders.all(account.id)) {
-        let cost = 0;
-        for (const fill of order.fills) {
-          if (fill.status === 'CONFIRMED') {
-            cost += fill.cost_sun;
-            if (fill.cost_sun !== fill.amount * fill.price_sun) problems.push(`fill ${fill.id}: cost ${fill.cost_sun} != amount x price`);
-          } else if (fill.cost_sun !== 0) problems.push(`failed fill ${fill.id} charged ${fill.cost_sun}`);
-        }
-        spent += cost;
-        if (order.status === 'FILLED') {
-          if (order.total_cost_sun !== cost) problems.push(`order ${order.id}: total_cost_sun ${order.total_cost_sun} != fills ${cost}`);
-          if (order.filled_at === null || order.total_fee_sun !== 0) problems.push(`order ${order.id}: FILLED without filled_at or fee 0`);
-        }
-        const open = order.status === 'PENDING' || order.status === 'EXECUTING' || order.plan !== null;
-        if (open) openRefs.add(order.id);
-        else if (ledger.lockedFor(order.id) !== 0) problems.push(`order ${order.id} (${order.status}) still holds ${ledger.lockedFor(order.id)}`);
-      }
-      if (spent !== ledger.pots.TRX.spent) problems.push(`${account.id}: spent ${ledger.pots.TRX.spent} != confirmed fills ${spent}`);
-      const withdrawn: Record<Currency, number> = {
-        TRX: this.money.evictedWithdrawn.get(`${account.id} TRX`) ?? 0,
-        USDT: this.money.evictedWithdrawn.get(`${account.id} USDT`) ?? 0,
-      };
-      for (const w of this.money.withdrawals.values()) {
-        if (w.account_id !== account.id) continue;
-        if (w.status === 'COMPLETED') withdrawn[w.currency] += w.amount;
-        if (w.status === 'PENDING') openRefs.add(`withdrawal:${w.id}`);
-      }
-      for (const currency of ['TRX', 'USDT'] as const) {
-        if (withdrawn[currency] !== ledger.pots[currency].withdrawn) {
-          problems.push(`${account.id}: withdrawn ${currency} ${ledger.pots[currency].withdrawn} != completed withdrawals ${withdrawn[currency]}`);
-        }
-      }
-      for (const ref of ledger.locks.keys()) if (!openRefs.has(ref)) problems.push(`${account.id}: lock ${ref} has no open order or withdrawal`);
-    }
-    for (const error of this.taskErrors) problems.push(`scheduled task threw: ${String((error as Error)?.stack ?? error)}`);
-    return { ok: problems.length === 0, problems };
+    return checkInvariants(this);
   }
 
   /** Stop timers and abort webhook attempts in flight. */
   dispose(): void {
-    this.#disposed = true;
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = undefined;
+    this.#driver.dispose();
     this.webhooks.dispose();
   }
 
@@ -541,37 +370,6 @@ export class MockState {
     if (!account) throw new RangeError(`No account ${id}`);
     return account;
   }
-
-  /** Real clock: one unref'd timer for the earliest due task. */
-  #arm(): void {
-    if (this.#disposed || this.clock.kind !== 'real') return;
-    const next = this.scheduler.peek();
-    if (next === this.#timerAt && this.#timer) return;
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#timerAt = Infinity;
-    if (next === undefined) return;
-    const delay = Math.min(Math.max(0, next - this.clock.now()), 2 ** 31 - 1);
-    this.#timerAt = next;
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      this.#timerAt = Infinity;
-      this.tick();
-      this.#arm();
-    }, delay);
-    (this.#timer as { unref?: () => void }).unref?.();
-  }
-}
-
-/**
- * The clock of a restored world: a real clock keeps its offset (time went on while the mock was
- * stopped, an advance made before stays); a manual one resumes at the saved time; a clock object
- * given by the caller is used as is.
- */
-function restoredClock(option: ClockOption | undefined, saved: SavedState['clock']): MockClock {
-  if (option !== undefined && typeof option === 'object') return option;
-  if (option === 'manual' || (option === undefined && saved.kind === 'manual')) return createManualClock(saved.now);
-  return createRealClock(saved.kind === 'real' ? saved.offset : saved.now - Date.now());
 }
 
 /** A new simulated service: a seeded demo account, the market, the chain, on one clock. */
@@ -579,33 +377,20 @@ export function createMockState(options?: MockStateOptions): MockState {
   return new MockState(options);
 }
 
-const providerAddresses = new Map<string, string>();
-
-/** A provider's delegating address on the simulated chain (the same for every seed; cached: a hash and base58 per fill showed in profiles). */
-function providerAddress(provider: string): string {
-  let address = providerAddresses.get(provider);
-  if (address === undefined) {
-    address = labelAddress(`provider ${provider}`);
-    if (providerAddresses.size < 1_000) providerAddresses.set(provider, address);
-  }
-  return address;
-}
-
-/** A fixed, valid TRON address for the simulated platform (the same for every seed). */
-const PLATFORM_ADDRESS = toTronAddress(`41${bytesToHex(sha256(new TextEncoder().encode('trx-rent mock platform deposit address'))).slice(0, 40)}`);
-
 export type { AuthContext, MockAccount, ApiKeyRecord } from './accounts.js';
 export { JWT_LIFETIME_MS } from './accounts.js';
 export type { MockClock, ClockOption } from './clock.js';
 export { createManualClock, createRealClock } from './clock.js';
 export type { Currency } from './ledger.js';
-export type { MarketOptions, ProviderOverride, Selection, SelectionQuery, Candidate, PlanItem, MarketSnapshot, ProviderSnapshot } from './market.js';
-export { MARKET_RULES, PROVIDERS } from './market.js';
+export type { MarketOptions, ProviderOverride, MarketSnapshot, ProviderSnapshot } from './market-pricing.js';
+export type { Selection, SelectionQuery, Candidate, PlanItem } from './market-selection.js';
+export { MARKET_RULES, PROVIDERS } from './market-providers.js';
 export type { RetentionLimits, RetentionOption } from './retention.js';
 export { RETENTION_DEFAULTS } from './retention.js';
 export type { DepositRecord, WithdrawalRecord, MoneyTimings } from './money.js';
-export type { OrderRecord, FillRecord, OrderTimings } from './orders.js';
+export type { OrderRecord, FillRecord } from './order-record.js';
+export type { OrderTimings } from './order-rules.js';
 export type { Rng } from './rng.js';
-export type { WebhookDelivery, DeliveryAttempt, WebhookRecord } from './webhooks.js';
-export { WEBHOOK_POLICY, RedeliverError } from './webhooks.js';
+export type { WebhookDelivery, DeliveryAttempt, WebhookRecord } from './webhook-records.js';
+export { WEBHOOK_POLICY, RedeliverError } from './webhook-records.js';
 

@@ -18,7 +18,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { SavedState } from './index.js';
+import type { SavedState } from './state-options.js';
 
 /** The `format` field of a state file. */
 export const STATE_FORMAT = 'trx-rent-mock-state';

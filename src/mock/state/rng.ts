@@ -89,3 +89,10 @@ function mix(h: number, k: number): number {
 export function unitHash(...parts: Array<number | string>): number {
   return hash32(...parts) / 4294967296;
 }
+
+/**
+ * Mixed into id generation, once per process: two runs (or a restart) never hand out the same
+ * order, delivery or key ids, while two states with one seed in one process still agree id for
+ * id (a seeded run is reproducible within the run; parity tests rely on it).
+ */
+export const PROCESS_SALT = `${Date.now().toString(36)}:${Math.floor(Math.random() * 2 ** 32).toString(36)}`;

@@ -1,82 +1,9 @@
 import type { WebhookEventType } from '../../schemas/webhooks.js';
-import { nameClass } from '../../errors/name.js';
-import { signWebhookPayload } from '../../webhooks/index.js';
 import type { Rng } from './rng.js';
 import type { Scheduler } from './scheduler.js';
 import { Fifo } from './fifo.js';
-
-/**
- * Webhook subscriptions and real deliveries. The spec does not give a delivery policy; this is
- * the live service's, as its articles describe it, plus what the mock adds so nothing is lost:
- *  - a POST with the raw JSON body `{ event, data, timestamp }` and
- *    `X-Service-Signature: sha256=<hex HMAC-SHA256 of the body keyed with the secret>`;
- *  - 10 s timeout per attempt (a timer the hub holds, so it always fires); any 2xx is success;
- *  - 3 attempts: at once, 30 s after the first failure, 5 min after the second (mock clock, so
- *    a manual clock runs the schedule without waiting);
- *  - every attempt is re-stamped: `timestamp` is the mock clock's time of that attempt and the
- *    body is signed again, so a receiver checking freshness with the SDK's default 300 s window
- *    accepts the last retry (+330 s) as it accepts the first;
- *  - deliveries to one endpoint keep event order: a later event waits until the earlier one is
- *    delivered or has exhausted its attempts;
- *  - a webhook whose delivery exhausts its attempts is deactivated (`is_active: false`); events
- *    for it from then on (and those queued behind the failed one) are recorded as `skipped`,
- *    never silently dropped. `reactivate(id)` turns it back on; `redeliver(id)` sends a past
- *    event again as a new delivery (`redelivery_of`).
- * Every attempt is recorded on the delivery.
- */
-export const WEBHOOK_POLICY = {
-  timeoutMs: 10_000,
-  maxAttempts: 3,
-  /** Delay before attempt 2 and attempt 3. */
-  retryDelaysMs: [30_000, 300_000] as const,
-} as const;
-
-/** A registered webhook endpoint (its secret, events, and whether it is still active). */
-export interface WebhookRecord {
-  id: string;
-  account_id: string;
-  url: string;
-  events: WebhookEventType[];
-  secret: string;
-  is_active: boolean;
-  created_at: number;
-  deleted: boolean;
-}
-
-/** One HTTP attempt of a delivery: when, the status (or error), how long it took. */
-export interface DeliveryAttempt {
-  attempt: number;
-  /** Mock-clock time the attempt started (ISO). */
-  at: string;
-  /** Receiver's HTTP status, or null when no response came (error or timeout). */
-  status_code: number | null;
-  error: string | null;
-  duration_ms: number;
-}
-
-/** One event sent to one endpoint, with every attempt made so far. */
-export interface WebhookDelivery {
-  id: string;
-  /** The subscription it was sent for; null for a direct `deliverWebhook` call. */
-  webhook_id: string | null;
-  account_id: string | null;
-  url: string;
-  event: string;
-  /** The exact raw body of the latest attempt (what its signature covers); each attempt is re-stamped. */
-  body: string;
-  /**
-   * pending: waiting for an attempt (or behind an earlier event to the same endpoint);
-   * delivered; failed: every attempt failed; skipped: never sent, see `skipped_reason`.
-   */
-  status: 'pending' | 'delivered' | 'failed' | 'skipped';
-  attempts: DeliveryAttempt[];
-  next_attempt_at: string | null;
-  created_at: string;
-  /** Why a skipped delivery was not sent (e.g. the webhook was inactive). */
-  skipped_reason: string | null;
-  /** The delivery this one re-sends (`redeliver`), or null. */
-  redelivery_of: string | null;
-}
+import { type AttemptOptions, sendAttempt } from './webhook-attempt.js';
+import { RedeliverError, WEBHOOK_POLICY, type WebhookDelivery, type WebhookHubSnapshot, type WebhookRecord } from './webhook-records.js';
 
 /** What {@link WebhookHub} needs from its state. */
 export interface WebhookHubOptions {
@@ -99,14 +26,12 @@ interface Job {
   payload: Record<string, unknown> | null;
 }
 
-/** Saved form of the hub (see MockState persistence). */
-export interface WebhookHubSnapshot {
-  hooks: WebhookRecord[];
-  deliveries: WebhookDelivery[];
-  /** Secrets of direct deliveries still pending (by delivery id). */
-  secrets: Record<string, string>;
-}
-
+/**
+ * Webhook subscriptions and real deliveries, with the policy of `webhook-records.ts`
+ * (WEBHOOK_POLICY): per endpoint a queue that keeps event order, retries on the mock clock,
+ * deactivation after a delivery exhausts its attempts, and retention of old deliveries. Each
+ * HTTP attempt is `webhook-attempt.ts`'s.
+ */
 export class WebhookHub {
   readonly #hooks = new Map<string, WebhookRecord>();
   /** By id, oldest first (Map order), so retention forgets from the front in O(1). */
@@ -118,9 +43,13 @@ export class WebhookHub {
   readonly #inflight = new Set<Promise<void>>();
   readonly #abort = new AbortController();
   readonly #o: Required<WebhookHubOptions>;
+  /** What each attempt is made with (`sendAttempt`). */
+  readonly #via: AttemptOptions;
 
   constructor(options: WebhookHubOptions) {
     this.#o = { mayDeliverTo: () => true, maxDeliveries: 10_000, timeoutMs: WEBHOOK_POLICY.timeoutMs, ...options };
+    const { now, fetch, mayDeliverTo, timeoutMs } = this.#o;
+    this.#via = { now, fetch, mayDeliverTo, timeoutMs, disposed: this.#abort.signal };
   }
 
   get timeoutMs(): number {
@@ -382,72 +311,11 @@ export class WebhookHub {
       return;
     }
     if (job.payload) {
-      // Re-stamped and re-signed per attempt (see the policy above).
+      // Re-stamped and re-signed per attempt (see WEBHOOK_POLICY).
       job.payload.timestamp = this.#stamp();
       delivery.body = JSON.stringify(job.payload);
     }
-    const attempt: DeliveryAttempt = {
-      attempt: delivery.attempts.length + 1,
-      at: new Date(this.#o.now()).toISOString(),
-      status_code: null,
-      error: null,
-      duration_ms: 0,
-    };
-    delivery.attempts.push(attempt);
-    delivery.next_attempt_at = null;
-    const started = Date.now();
-    const timeoutMs = this.#o.timeoutMs;
-    // A controller and a plain timer held here until the attempt ends: AbortSignal.timeout()
-    // inside AbortSignal.any() can be garbage-collected before it fires, leaving a silent
-    // receiver pending forever.
-    const controller = new AbortController();
-    let timedOut = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const onDispose = () => controller.abort(this.#abort.signal.reason);
-    this.#abort.signal.addEventListener('abort', onDispose, { once: true });
-    try {
-      const body = delivery.body;
-      const signature = await signWebhookPayload(body, job.secret);
-      if (!this.#o.mayDeliverTo(new URL(delivery.url))) {
-        throw new Error('not sent: this mock delivers webhooks only to loopback hosts (webhookTargets: "any" to allow others)');
-      }
-      const expired = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          timedOut = true;
-          const error = new Error(`timed out after ${timeoutMs} ms`);
-          controller.abort(error);
-          reject(error);
-        }, timeoutMs);
-      });
-      // Raced as well as aborted: a fetch that ignores its signal still cannot hold the attempt.
-      const response = await Promise.race([
-        this.#o.fetch()(delivery.url, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            'user-agent': 'trx-rent-mock',
-            'x-service-signature': signature,
-            'x-webhook-event': delivery.event,
-            'x-webhook-delivery': delivery.id,
-          },
-          body,
-          signal: controller.signal,
-          redirect: 'manual',
-        }),
-        expired,
-      ]);
-      attempt.status_code = response.status;
-      // Not awaited: with some fetch implementations (msw in-process) cancel() never settles,
-      // and the body is of no interest anyway.
-      void response.body?.cancel().catch(() => undefined);
-      if (response.status < 200 || response.status >= 300) attempt.error = `HTTP ${response.status}`;
-    } catch (error) {
-      attempt.error = timedOut ? `timed out after ${timeoutMs} ms` : String((error as Error)?.message ?? error);
-    } finally {
-      clearTimeout(timer);
-      this.#abort.signal.removeEventListener('abort', onDispose);
-    }
-    attempt.duration_ms = Date.now() - started;
+    const attempt = await sendAttempt(delivery, job.secret, this.#via);
     if (attempt.error === null) {
       this.#finish(delivery, 'delivered');
       this.#next(delivery);
@@ -490,14 +358,6 @@ export class WebhookHub {
     head.delivery.next_attempt_at = new Date(now).toISOString();
     this.#o.scheduler.schedule(now, `webhook ${head.delivery.id}`, () => this.#attempt(head));
   }
-}
-
-/** Why a redelivery was refused (the control route answers 409 with this message). */
-export class RedeliverError extends Error {
-  static {
-    nameClass(this, 'RedeliverError');
-  }
-  override name = 'RedeliverError';
 }
 
 function queueKey(delivery: WebhookDelivery): string {
