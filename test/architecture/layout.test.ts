@@ -35,7 +35,6 @@ const OVER: Record<string, number> = {
   'src/cli/commands/x402.ts': 542,
   'src/mock/state/webhooks.ts': 505,
   'src/cli/commands/webhooks.ts': 503,
-  'src/schemas/x402.ts': 468,
   'src/cli/errors.ts': 467,
   'src/mock/x402/routes.ts': 461,
   'src/tron/send.ts': 444,
