@@ -37,7 +37,6 @@ const OVER: Record<string, number> = {
   'src/cli/commands/webhooks.ts': 503,
   'src/cli/errors.ts': 467,
   'src/mock/x402/routes.ts': 461,
-  'src/tron/send.ts': 444,
   'src/cli/output.ts': 437,
   'src/x402/spend.ts': 427,
   'src/mock/http/pipeline.ts': 402,
