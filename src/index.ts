@@ -52,7 +52,8 @@ export type {
 export type { TransferRecord, TransferStore, TransferState, TransferStatus } from './tron/identity.js';
 export { memoryTransferStore, fileTransferStore } from './tron/identity.js';
 // Types only: the node client loads with the transfer engine, on first use (`client.chain.node()`).
-export type { TronNode, TronNodeOptions, Spendable, NodeCallOptions, AccountResource, NodeAccount, TransactionInfo, BroadcastResult, SimulationFailure, ConstantCallResult } from './tron/node.js';
+export type { TronNode, TronNodeOptions, Spendable, NodeCallOptions } from './tron/node.js';
+export type { AccountResource, NodeAccount, TransactionInfo, BroadcastResult, SimulationFailure, ConstantCallResult } from './tron/node-answers.js';
 export { ApiPromise, type WithResponse } from './http/api-promise.js';
 export type { Logger, LogLevel } from './http/log.js';
 export { OrderPage, type WaitForOptions } from './resources/orders.js';

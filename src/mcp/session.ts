@@ -10,7 +10,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { TrxRent } from '../client.js';
 import { TrxRentError } from '../errors/index.js';
-import { X402Client, type PaymentQuote } from '../x402/client.js';
+import { X402Client } from '../x402/client.js';
+import type { PaymentQuote } from '../x402/types.js';
 import { evmPayer, tronPayer, type Payer } from '../x402/payers.js';
 import type { Logger } from '../http/log.js';
 import { resolveLimits, type SpendLimits } from './limits.js';

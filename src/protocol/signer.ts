@@ -8,7 +8,7 @@
  */
 import { ValidationError } from '../errors/index.js';
 import { isTronAddress } from '../utils/address.js';
-import { privateKeyToTronAddress } from './tron-transaction.js';
+import { privateKeyToTronAddress } from './tron-keys.js';
 
 /** A TronWeb instance as far as a signer needs one: a default account and `trx.sign`. */
 export interface TronWebSigner {

@@ -11,7 +11,8 @@
  */
 import { TimeoutError, TrxRentError } from '../errors/index.js';
 import { type Clock, pollUntil } from '../utils/clock.js';
-import type { TransactionInfo, TronNode } from './node.js';
+import type { TronNode } from './node.js';
+import type { TransactionInfo } from './node-answers.js';
 import { nodeModule } from '../internal/node-module.js';
 
 /** One signed transfer, kept with the idempotency key it was made for. */

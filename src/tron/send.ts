@@ -11,78 +11,16 @@
  */
 import { TrxRentError } from '../errors/index.js';
 import { Transactions } from '../resources/transactions.js';
-import { LIMITS } from '../schemas/limits.js';
-import { isTronAddress } from '../utils/address.js';
-import { atomicToDecimal, decimalToAtomic } from '../utils/units.js';
+import { decimalToAtomic } from '../utils/units.js';
 import { startDeadline, type Deadline } from './deadline.js';
-import type { Confirmation, EngineDeps, EnsureResult, SendTransferParams, SendTronWeb, SentTransfer, TokenInfo, TransferEstimate, TransferSigner } from './types.js';
-import { DEFAULT_MAX_FEE_LIMIT_SUN, DEFAULT_TIMEOUT_MS, NODE_BOUNDS, chainFees, checkAbort, defaultFeeLimit, invalid, optionalSun, positiveInt, resolveToken } from './inputs.js';
+import type { Confirmation, EngineDeps, EnsureResult, SendTransferParams, SendTronWeb, SentTransfer, TransferEstimate, TransferSigner } from './types.js';
+import { DEFAULT_MAX_FEE_LIMIT_SUN, DEFAULT_TIMEOUT_MS, chainFees, checkAbort, defaultFeeLimit, invalid, optionalSun, positiveInt, resolveToken } from './inputs.js';
 import { ensureResources } from './ensure.js';
 import { estimateTransfer } from './estimate.js';
-import { type TransferRecord, type TransferStatus, isDuplicateBroadcast, landTransfer, memoryTransferStore } from './identity.js';
+import { type TransferRecord, isDuplicateBroadcast, landTransfer, memoryTransferStore } from './identity.js';
 import { SEND_LOCKS } from './mutex.js';
-import { pollUntil } from '../utils/clock.js';
-
-/** The stage a send reached (in `error.details.stage`). */
-export type SendStage = 'order' | 'delegation' | 'sign' | 'broadcast' | 'receipt';
-
-/** What one send knows so far; every error leaving it carries this. */
-interface Known {
-  stage: SendStage | undefined;
-  /** Once the broadcast request has left, the transfer may be sent: never 'false' after. */
-  left: boolean;
-  tx_id?: string;
-  expiration?: number;
-  order_id?: string;
-  /** The energy order's Idempotency-Key (`<key>:energy`), once an order may have been placed. */
-  order_key?: string;
-  idempotency_key: string;
-  transfer_sent?: true;
-}
-
-function checkKey(key: unknown): string | undefined {
-  if (key === undefined) return undefined;
-  const max = LIMITS.IDEMPOTENCY_KEY_MAX_LENGTH - ':energy'.length;
-  if (typeof key !== 'string' || key === '' || key.length > max) throw invalid('idempotencyKey', `must be 1 to ${max} characters (the order's key is <key>:energy)`);
-  return key;
-}
-
-/** The details of an error leaving send at this point. */
-function detailsOf(known: Known): Record<string, unknown> {
-  if (!known.stage) return { idempotency_key: known.idempotency_key };
-  return {
-    stage: known.stage,
-    transfer_sent: known.transfer_sent ?? (known.left ? 'unknown' : false),
-    ...(known.tx_id ? { tx_id: known.tx_id, expiration: known.expiration } : {}),
-    ...(known.order_id ? { order_id: known.order_id } : {}),
-    ...(known.order_key ? { order_key: known.order_key } : {}),
-    idempotency_key: known.idempotency_key,
-  };
-}
-
-/** What to say about the transfer at this point, for messages. */
-function stateText(known: Known): string {
-  if (known.left) return `transfer ${known.tx_id} may have been sent (outcome unknown): retry with the same idempotency key (${known.idempotency_key}) to finish it, never with a new one`;
-  const order = known.order_id ? `; order ${known.order_id} was placed` : known.stage === 'order' ? '; an order may have been placed' : '';
-  return `the transfer was not sent${order}; retry with the same idempotency key (${known.idempotency_key}) to finish without buying twice`;
-}
-
-/** Put what is known on the error (a TrxRentError keeps its class; anything else becomes CANCELLED/TIMEOUT). */
-function finish(error: unknown, known: Known, deadline: Deadline, timeoutMs: number): unknown {
-  const translated = deadline.translate(error, `transfers.send did not finish within ${timeoutMs} ms (stage ${known.stage ?? 'estimate'}): ${stateText(known)}`);
-  let out = translated;
-  // Nothing done yet: the error stays as it is (a prompt's own exit, a validation error).
-  if (!known.stage && (!(out instanceof Error) || !('details' in out))) return out;
-  if (!(out instanceof Error) || !('details' in out)) {
-    out = new TrxRentError({ code: 'CANCELLED', message: `Cancelled (stage ${known.stage ?? 'estimate'}): ${stateText(known)}`, cause: translated });
-  }
-  const target = out as { details?: Record<string, unknown> };
-  const own = detailsOf(known);
-  // Where the failure happened knows more (a deeper stage, the order key); ours fills the rest.
-  target.details = { ...target.details, ...own, ...(target.details?.order_key ? { order_key: target.details.order_key } : {}) };
-  if (known.left && target.details.transfer_sent === false) target.details.transfer_sent = 'unknown';
-  return out;
-}
+import { type Known, checkKey, finish } from './send-known.js';
+import { report, solidify } from './send-receipt.js';
 
 /**
  * Send a TRC-20 transfer without burning TRX for its energy: estimate, ensure (rent the
@@ -299,30 +237,6 @@ function confirmationOf(params: SendTransferParams): Confirmation {
   return level;
 }
 
-/**
- * With `confirmation: 'solidified'`, wait (within the call's deadline, on the SDK clock) until
- * the solidity node has the receipt too (`/walletsolidity/gettransactioninfobyid`): the block can
- * no longer be undone. The receipt reported is then the solidified one.
- */
-async function solidify(deps: EngineDeps, status: TransferStatus, confirmed: Confirmation, deadline: Deadline): Promise<TransferStatus & { solidified?: boolean }> {
-  if (confirmed !== 'solidified' || status.state !== 'confirmed') return status;
-  const receipt = await pollUntil(
-    async () => {
-      const info = await deps.node.getTransactionInfo(status.tx_id, { signal: deadline.signal, timeoutMs: deadline.budget(), solidified: true });
-      return info ? { done: true, value: info } : { done: false };
-    },
-    {
-      timeoutMs: Math.max(1, deadline.left()),
-      clock: deps.http.clock,
-      signal: deadline.signal,
-      intervalMs: 1_000,
-      maxIntervalMs: 3_000,
-      timeoutMessage: () => `Transfer ${status.tx_id} is in block ${status.block} but in no solidified block yet: it is sent; check it with trx-rent tx ${status.tx_id}`,
-    },
-  );
-  return { ...status, receipt, solidified: true };
-}
-
 /** A refusal that cannot have sent anything: the service or node said no (not a fault, not a duplicate). */
 function isDefinitiveRefusal(error: TrxRentError): boolean {
   if (isDuplicateBroadcast(error)) return false;
@@ -355,86 +269,6 @@ function feeLimitFor(params: SendTransferParams, estimate: TransferEstimate, cha
   }
   // With the energy rented, fee_limit above the energy's cost only covers a shortfall: the ceiling is safe to apply.
   return Math.min(wanted, ceiling);
-}
-
-/** Receipt figures a node may get wrong: each a safe whole number from 0 to its bound, else NODE_ERROR. */
-function checkReceipt(info: NonNullable<TransferStatus['receipt']>, txId: string): void {
-  const r = info.receipt;
-  const figures: Array<[string, number | undefined, number]> = [
-    ['fee', info.fee, NODE_BOUNDS.maxFeeLimitSun],
-    ['receipt.energy_usage_total', r?.energy_usage_total, NODE_BOUNDS.maxTransferEnergy],
-    ['receipt.energy_usage', r?.energy_usage, NODE_BOUNDS.maxTransferEnergy],
-    ['receipt.origin_energy_usage', r?.origin_energy_usage, NODE_BOUNDS.maxTransferEnergy],
-    ['receipt.energy_fee', r?.energy_fee, NODE_BOUNDS.maxFeeLimitSun],
-    ['receipt.net_usage', r?.net_usage, 1_000_000],
-    ['receipt.net_fee', r?.net_fee, NODE_BOUNDS.maxFeeLimitSun],
-  ];
-  for (const [field, value, max] of figures) {
-    if (value === undefined) continue;
-    if (!Number.isSafeInteger(value) || value < 0 || value > max) {
-      throw new TrxRentError({
-        code: 'NODE_ERROR',
-        message: `The node's receipt of ${txId} reports ${field} = ${value}, outside 0…${max}: check the transfer on another node`,
-        details: { field, value, max, tx_id: txId },
-      });
-    }
-  }
-}
-
-async function report(
-  deps: EngineDeps,
-  params: SendTransferParams,
-  status: TransferStatus & { solidified?: boolean },
-  record: TransferRecord,
-  token: TokenInfo,
-  estimate: TransferEstimate | null,
-  ensured: EnsureResult | null,
-  known: Known,
-  resumed: boolean,
-): Promise<SentTransfer> {
-  const info = status.receipt!;
-  checkReceipt(info, record.tx_id);
-  const receipt = info.receipt;
-  const result = status.result ?? 'SUCCESS';
-  known.transfer_sent = true;
-  params.onProgress?.({ step: 'confirmed', tx_id: record.tx_id, block: info.blockNumber! });
-  const energyFee = estimate?.fees.energy_sun ?? (await chainFees(deps.node, params.signal)).energy_sun;
-  const energyUsed = receipt?.energy_usage_total || (receipt?.energy_usage ?? 0) + (receipt?.origin_energy_usage ?? 0);
-  const out: SentTransfer = {
-    tx_id: record.tx_id,
-    confirmed: status.solidified ? 'solidified' : 'included',
-    from: record.from,
-    to: record.to,
-    token,
-    amount: atomicToDecimal(BigInt(record.amount_atomic), token.decimals),
-    amount_atomic: record.amount_atomic,
-    receipt: {
-      block: info.blockNumber!,
-      result,
-      energy_used: energyUsed,
-      energy_burned_sun: receipt?.energy_fee ?? 0,
-      bandwidth_used: receipt?.net_usage ?? 0,
-      bandwidth_burned_sun: receipt?.net_fee ?? 0,
-      fee_sun: info.fee,
-    },
-    estimate,
-    resumed,
-    ensure: ensured,
-    rent_cost_sun: ensured?.cost_sun ?? 0,
-    burned_sun: info.fee,
-    total_cost_sun: (ensured?.cost_sun ?? 0) + info.fee,
-    burn_cost_sun: energyUsed * energyFee + (receipt?.net_fee ?? 0),
-    saving_sun: 0,
-  };
-  out.saving_sun = out.burn_cost_sun - out.total_cost_sun;
-  if (status.state === 'failed') {
-    throw new TrxRentError({
-      code: 'TRANSFER_FAILED',
-      message: `Transfer ${record.tx_id} was mined but failed: ${result}${info.resMessage ? ` (${info.resMessage})` : ''}`,
-      details: { report: out },
-    });
-  }
-  return out;
 }
 
 function orderFailure(error: TrxRentError): string {

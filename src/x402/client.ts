@@ -1,186 +1,31 @@
 import type { z } from 'zod';
 import type { ZodMiniType } from 'zod/mini';
-import { MissingPeerDependencyError, TrxRentError, ValidationError, isTrxRentError } from '../errors/index.js';
-import { resolveLogger, type Logger, type LogLevel } from '../http/log.js';
-import { redactText } from '../internal/redact.js';
+import { TrxRentError, ValidationError, isTrxRentError } from '../errors/index.js';
+import { resolveLogger, type Logger } from '../http/log.js';
 import { X402_ENDPOINTS as X } from '../api/x402.js';
 import type { BodyOf, EndpointWire, ParamsOf, QueryOf } from '../api/types.js';
 import { buildPath } from '../api/path.js';
 import { ApiPromise } from '../http/api-promise.js';
 import { sendWithRetries } from '../http/attempts.js';
-import { decodeResponse, fetchJson, parseJson, responseError, INVALID_JSON } from '../http/response.js';
-import { DEFAULT_RETRY_POLICY, RETRYABLE_STATUSES, type RetryPolicy } from '../http/retry.js';
+import { decodeResponse, parseJson, INVALID_JSON } from '../http/response.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../http/retry.js';
 import { type Exchange, Transport } from '../http/transport.js';
 import { baseString, buildUrl, parseBaseUrl } from '../http/url.js';
 import { validateRequest } from '../http/validate.js';
 import type { Known } from '../schemas/known.js';
-import { PaymentRequiredV1, PaymentRequiredV2, SettlementResponse } from '../schemas/x402.js';
-import { HEADERS, decodeBase64Json, encodeBase64Json } from '../protocol/codec.js';
-import { sameJson } from '../internal/json.js';
-import { PaymentFailedError, PaymentSigningError } from './errors.js';
-import { type TokenInfo, networkLabel, normaliseNetwork } from '../protocol/networks.js';
-import { loadX402Core } from '../peers/index.js';
-import type { CoreClientLike, Payer, PaymentContext } from './payers.js';
-import { type AllowList, type Payment, type PreferEntry, SpendControl, attoToUsd, tokenToAtto } from './spend.js';
-import { DEFAULT_MAX_VALIDITY_SECONDS, MAX_VALIDITY_SECONDS, validityFor, withCappedValidity, withinValidity } from './validity.js';
-
-export interface X402ClientOptions {
-  /** Service origin, e.g. `https://api.example.com` (`/x402/tron` is appended; a trailing `/x402/tron` is accepted). */
-  baseUrl: string;
-  /** Who pays: `evmPayer(…)` and/or `tronPayer(…)`, at most one of each kind. */
-  payers: Payer[];
-  /**
-   * Most a single call may cost, USD as a decimal string (amount plus any fee).
-   * @default '0.01' (the documented price)
-   */
-  maxPayment?: string;
-  /**
-   * Most all calls of this client together may cost, USD as a decimal string. A payment counts
-   * from the moment it is sent, whatever the server answers.
-   * @default undefined (no total)
-   */
-  budget?: string;
-  /**
-   * Order of preference among payable offers: `'tron'`, `'base'`, a CAIP-2 id, a symbol (`'USDT'`),
-   * `'tron/USDD'`, a scheme (`'exact_permit'`), or `{ network, asset, scheme }`. Unlisted offers
-   * rank last; within a rank the cheapest wins.
-   * @default undefined (the cheapest offer)
-   */
-  prefer?: PreferEntry[];
-  /**
-   * Allow-lists: when given, offers outside them are refused.
-   * @default undefined (any payTo, known asset and known network)
-   */
-  allow?: AllowList;
-  /**
-   * Stablecoins to accept beyond the built-in list (valued 1:1 with USD).
-   * @default []
-   */
-  tokens?: TokenInfo[];
-  /**
-   * Longest time, in seconds, a signed payment may stay valid (EIP-3009 `validBefore`,
-   * PaymentPermit and GasFree deadlines, TRON transaction expiration): min(the offer's
-   * `maxTimeoutSeconds`, this). A payment that cannot be signed that short is refused
-   * (PaymentRefusedError, reason `validity_too_long`). At most 3600.
-   * @default 300
-   */
-  maxValiditySeconds?: number;
-  /**
-   * Called with the chosen offer before anything is signed (e.g. to show the price and ask).
-   * Return `false` to decline: the call fails with PaymentRefusedError (reason `declined`).
-   * @default undefined (pay without asking)
-   */
-  onPayment?: (quote: PaymentQuote) => boolean | void | Promise<boolean | void>;
-  /**
-   * Per-request timeout in milliseconds (each of the two requests of a paid call, and each call
-   * to a TRON node or GasFree relayer while signing).
-   * @default 30000
-   */
-  timeoutMs?: number;
-  /**
-   * Retries of the unpaid request (network errors, timeouts, 408, 429, 5xx, honouring
-   * Retry-After), as the account client retries a safe call. The paid request is sent once:
-   * a payment is never repeated.
-   * @default 2
-   */
-  maxRetries?: number;
-  /**
-   * Backoff tuning of those retries (full jitter); mostly for tests.
-   * @default { baseDelayMs: 500, maxDelayMs: 8000, maxRetryAfterMs: 60000 }
-   */
-  retry?: Partial<Omit<RetryPolicy, 'maxRetries'>>;
-  /**
-   * Largest response body read, in bytes; a larger one fails with RESPONSE_TOO_LARGE.
-   * @default 8388608 (8 MiB)
-   */
-  maxResponseBytes?: number;
-  /**
-   * A fetch implementation (e.g. msw's, undici's, a test double).
-   * @default globalThis.fetch, looked up on every request
-   */
-  fetch?: typeof fetch;
-  /**
-   * Headers added to every request.
-   * @default {}
-   */
-  headers?: Record<string, string>;
-  /**
-   * `debug` logs one line per request and payment (never payloads, signatures or keys).
-   * @default process.env.TRX_RENT_LOG === 'debug' ? 'debug' : 'off'
-   */
-  logLevel?: LogLevel;
-  /**
-   * Where debug lines go.
-   * @default console.error
-   */
-  logger?: Logger;
-}
-
-export interface CallOptions {
-  signal?: AbortSignal;
-  timeoutMs?: number;
-  /** Override the client's maxPayment for this call (USD decimal string). */
-  maxPayment?: string;
-  /** Retries of this call's unpaid request. @default the client's `maxRetries` */
-  maxRetries?: number;
-}
-
+import { HEADERS, encodeBase64Json } from '../protocol/codec.js';
+import { PaymentFailedError } from './errors.js';
+import { networkLabel } from '../protocol/networks.js';
+import type { Payer } from './payers.js';
+import { attoToUsd } from './offers.js';
+import { type Payment, SpendControl } from './spend.js';
+import { type Challenge, readChallenge, readChallengeError, readSettlement, receiptOf, unpaidAnswer } from './challenge.js';
+import { signPayment } from './sign.js';
+import type { CallOptions, Paid, PaymentQuote, PaymentReceipt, X402ClientOptions } from './types.js';
+import { DEFAULT_MAX_VALIDITY_SECONDS, MAX_VALIDITY_SECONDS } from './validity.js';
 
 /** An entry of the pay-per-call table. */
 type X402Entry = EndpointWire & { readonly id: string; readonly path: string };
-
-/** The offer about to be paid, as shown to `onPayment`. */
-export interface PaymentQuote {
-  method: string;
-  path: string;
-  x402Version: 1 | 2;
-  scheme: string;
-  network: string;
-  networkLabel: string;
-  asset: string;
-  symbol: string;
-  decimals: number;
-  /** Atomic units the server asks for. */
-  amount: string;
-  /** Total cost in USD (amount plus any fee known up front). */
-  amount_usd: string;
-  payTo: string;
-  payer: string;
-}
-
-/** The payment made for a call, decoded from PAYMENT-RESPONSE / X-PAYMENT-RESPONSE. */
-export interface PaymentReceipt {
-  x402Version: 1 | 2;
-  scheme: string;
-  /** Network as the server named it in the settlement (or the offer). */
-  network: string;
-  /** Canonical id (`tron:728126428`, `eip155:8453`). */
-  network_id: string;
-  asset: string;
-  symbol: string;
-  decimals: number;
-  /** Atomic units settled. */
-  amount: string;
-  /** Fee authorised on top (permit fee, GasFree maxFee), atomic units. */
-  fee: string;
-  /** USD value of amount + fee. */
-  amount_usd: string;
-  payTo: string;
-  payer: string;
-  /** Settlement transaction (EVM hash or TRON txID); null when the server sent no settlement header. */
-  transaction: string | null;
-}
-
-/**
- * A paid call's result: the parsed `data`, the payment made for it, and the raw Response. Every
- * call returns an `ApiPromise` of it, as the account client's calls do (`.withResponse()` gives
- * `{ data: Paid<T>, response }`).
- */
-export interface Paid<T> {
-  data: T;
-  payment: PaymentReceipt | null;
-  response: Response;
-}
 
 const JSON_TYPE = 'application/json';
 
@@ -511,41 +356,9 @@ export class X402Client {
     }
   }
 
-  /**
-   * The signed payment payload for the chosen offer, built by @x402/core with only the payer of
-   * that offer registered (its peers load now, not before), a selector and policy that admit
-   * that offer alone, the library's spend control capped at its amount, and every validity
-   * capped at maxValiditySeconds.
-   */
-  async #sign(call: Call, challenge: Challenge, payment: Payment, payer: Payer): Promise<Record<string, unknown>> {
-    const { offer } = payment;
-    const { x402Client } = await loadX402Core();
-    const admitted = (accepts: Array<Record<string, unknown>>) => accepts.filter((a) => sameJson(a, offer.raw));
-    const core = new x402Client((_version, accepts) => {
-      const [match] = admitted(accepts as Array<Record<string, unknown>>);
-      if (!match) throw new Error('the chosen offer is no longer in the challenge');
-      return match as never;
-    });
-    core.registerPolicy((_version, accepts) => admitted(accepts as Array<Record<string, unknown>>) as never);
-    core.setSpendControls(payment.libraryControls());
-    const seconds = validityFor(offer.maxTimeoutSeconds, this.#maxValiditySeconds);
-    const context: PaymentContext = {
-      authorizeFee: (requirements, feeAtomic) => payment.authorizeFee(requirements, feeAtomic),
-      requestJson: (url, init) => fetchJson(this.#transport, url, { ...init, timeoutMs: call.timeoutMs, signal: call.options.signal }),
-      refuse: (message) => payment.refuse('validity_too_long', message),
-    };
-    await payer.register(withCappedValidity(core as unknown as CoreClientLike, this.#maxValiditySeconds), context);
-    let signed: { payload?: unknown };
-    try {
-      signed = (await core.createPaymentPayload(challenge.paymentRequired as never)) as { payload?: unknown };
-    } catch (error) {
-      if (isTrxRentError(error) && (error.code === 'PAYMENT_REFUSED' || error instanceof MissingPeerDependencyError)) throw error;
-      throw new PaymentSigningError(`Could not create the payment: ${redactText(String((error as Error)?.message ?? error))}`, error);
-    }
-    if (!withinValidity(signed.payload, seconds)) {
-      throw payment.refuse('validity_too_long', `the signed payment would stay valid for more than ${seconds} s (maxValiditySeconds ${this.#maxValiditySeconds}, offer ${offer.maxTimeoutSeconds})`);
-    }
-    return signed as Record<string, unknown>;
+  /** The signed payment payload for the chosen offer (`signPayment`, `sign.ts`), validity capped at maxValiditySeconds. */
+  #sign(call: Call, challenge: Challenge, payment: Payment, payer: Payer): Promise<Record<string, unknown>> {
+    return signPayment(challenge, payment, payer, { transport: this.#transport, timeoutMs: call.timeoutMs, signal: call.options.signal, maxValiditySeconds: this.#maxValiditySeconds });
   }
 
   readonly #logLine = (message: string): void => this.#log(message);
@@ -555,92 +368,8 @@ export class X402Client {
   }
 }
 
-/** The unpaid answer as is (a 402 goes on to payment), except a retryable status: its error, for the loop to retry. */
-function unpaidAnswer(exchange: Exchange): Exchange {
-  if (RETRYABLE_STATUSES.has(exchange.response.status)) throw responseError(exchange.response, parseJson(exchange.text));
-  return exchange;
-}
-
-/** The receipt of a payment the server accepted, from its settlement header (or the offer). */
-function receiptOf(payment: Payment, payer: Payer, settlement: SettlementResponse | undefined): PaymentReceipt {
-  const { offer } = payment;
-  const amount = settlement?.amount && /^\d+$/.test(settlement.amount) ? BigInt(settlement.amount) : offer.amount;
-  const fee = payment.fee > 0n ? payment.fee : offer.fee;
-  const network = settlement?.network || offer.network;
-  return {
-    x402Version: offer.x402Version,
-    scheme: offer.scheme,
-    network,
-    network_id: normaliseNetwork(network),
-    asset: offer.asset,
-    symbol: offer.token.symbol,
-    decimals: offer.token.decimals,
-    amount: amount.toString(),
-    fee: fee.toString(),
-    amount_usd: attoToUsd(tokenToAtto(amount + fee, offer.token.decimals)),
-    payTo: offer.payTo,
-    payer: settlement?.payer || payer.address,
-    transaction: settlement?.transaction || null,
-  };
-}
-
 function config(message: string): TrxRentError {
   return new TrxRentError({ code: 'CONFIGURATION_ERROR', message });
-}
-
-interface Challenge {
-  x402Version: 1 | 2;
-  /** The offers, exactly as received. */
-  accepts: unknown[];
-  /** The challenge object as received, handed to @x402/core to build the payment from. */
-  paymentRequired: Record<string, unknown>;
-}
-
-/** The 402 challenge as @x402/core reads it: PAYMENT-REQUIRED header (v2), else a v1 JSON body. */
-function readChallenge({ response, text }: Exchange): Challenge {
-  const header = response.headers.get(HEADERS.PAYMENT_REQUIRED);
-  const invalid = (why: string) =>
-    new TrxRentError({ code: 'INVALID_PAYMENT_CHALLENGE', message: `The 402 response carries no usable x402 challenge: ${why}`, status: 402, headers: response.headers });
-  if (header) {
-    let decoded: unknown;
-    try {
-      decoded = decodeBase64Json(header);
-    } catch {
-      throw invalid('PAYMENT-REQUIRED is not base64 JSON');
-    }
-    const parsed = PaymentRequiredV2.safeParse(decoded);
-    if (!parsed.success) throw invalid(`PAYMENT-REQUIRED: ${parsed.error.issues[0]?.message}`);
-    const raw = decoded as Record<string, unknown>;
-    return { x402Version: 2, accepts: raw.accepts as unknown[], paymentRequired: raw };
-  }
-  const body = parseJson(text);
-  if (body === INVALID_JSON || body === undefined) throw invalid('no PAYMENT-REQUIRED header and no JSON body');
-  const parsed = PaymentRequiredV1.safeParse(body);
-  if (!parsed.success) throw invalid('no PAYMENT-REQUIRED header and the body is not a v1 challenge');
-  const raw = body as Record<string, unknown>;
-  return { x402Version: 1, accepts: raw.accepts as unknown[], paymentRequired: raw };
-}
-
-function readChallengeError(headers: Headers): string | undefined {
-  const header = headers.get(HEADERS.PAYMENT_REQUIRED);
-  if (!header) return undefined;
-  try {
-    const error = (decodeBase64Json(header) as { error?: unknown })?.error;
-    return typeof error === 'string' && error ? error : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function readSettlement(headers: Headers): SettlementResponse | undefined {
-  const header = headers.get(HEADERS.PAYMENT_RESPONSE) ?? headers.get(HEADERS.X_PAYMENT_RESPONSE);
-  if (!header) return undefined;
-  try {
-    const parsed = SettlementResponse.safeParse(decodeBase64Json(header));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 // ---- compile-time: every x402 entry's SDK binding names a method of X402Client ----
@@ -654,4 +383,3 @@ type X402EntriesWithoutMethod = {
 export type CheckX402SdkBindings = [X402EntriesWithoutMethod] extends [never] ? true : { missingSdkMethodFor: X402EntriesWithoutMethod };
 const everyX402EntryHasItsMethod: CheckX402SdkBindings = true;
 void everyX402EntryHasItsMethod;
-

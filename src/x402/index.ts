@@ -4,14 +4,8 @@
  * are checked before anything is signed. viem, @x402/* and tronweb load lazily, on the first
  * payment that needs them.
  */
-export {
-  X402Client,
-  type X402ClientOptions,
-  type CallOptions,
-  type Paid,
-  type PaymentQuote,
-  type PaymentReceipt,
-} from './client.js';
+export { X402Client } from './client.js';
+export type { X402ClientOptions, CallOptions, Paid, PaymentQuote, PaymentReceipt } from './types.js';
 export {
   evmPayer,
   tronPayer,
@@ -32,7 +26,7 @@ export {
   type RefusalReason,
   type RefusedOffer,
 } from './errors.js';
-export type { AllowList, PreferEntry } from './spend.js';
+export type { AllowList, PreferEntry } from './offers.js';
 export type { BodyOf, QueryOf, ParamsOf } from '../api/types.js';
 export { extraFields } from '../schemas/known.js';
 export {

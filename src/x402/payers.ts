@@ -21,7 +21,7 @@ import { loadViemAccounts, loadX402Evm } from '../peers/index.js';
 import { type TronSchemeOptions, createTronSchemeClients } from './schemes/tron.js';
 import type { TypedDataDefinition } from '../protocol/tip712.js';
 import { type TronScheme, TRON_SCHEMES, isEvmNetwork, isTronNetwork } from '../protocol/networks.js';
-import type { Offer } from './spend.js';
+import type { Offer } from './offers.js';
 import type { CoreClientLike, PaymentContext, TronSigner, TronWebLike } from './schemes/types.js';
 
 export type { CoreClientLike, PaymentContext, SchemeClientLike, TronSigner, TronWebLike } from './schemes/types.js';

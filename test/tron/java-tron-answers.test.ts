@@ -7,7 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ConstantCallResult, TronNode, revertReason, simulationFailure, spendable } from '../../src/tron/node.js';
+import { TronNode, spendable } from '../../src/tron/node.js';
+import { type ConstantCallResult, revertReason, simulationFailure } from '../../src/tron/node-answers.js';
 import { type RecordedRequest, type Reply, scriptedServer } from '../helpers/scripted-server.js';
 
 type Fixture = { source: string; answer: Record<string, unknown>; reason?: string };

@@ -12,7 +12,8 @@ import { X402_ENDPOINTS as X } from '../../api/x402.js';
 import type { EndpointWire, McpBinding } from '../../api/types.js';
 import { ESTIMATE_OPERATIONS, WATCH_EVENT_TYPES } from '../../schemas/enums.js';
 import { isTrxRentError } from '../../errors/index.js';
-import type { CallOptions, Paid, PaymentReceipt, X402Client } from '../../x402/client.js';
+import type { X402Client } from '../../x402/client.js';
+import type { CallOptions, Paid, PaymentReceipt } from '../../x402/types.js';
 import { type Tool, tool } from '../tool.js';
 import { isTransactionHash } from '../text.js';
 
