@@ -34,6 +34,8 @@ export { CHAOS_KINDS, Chaos, type ChaosHit, type ChaosKind, type ChaosOptions, t
 export { DEFAULT_ORDER_TIMINGS } from './state/order-rules.js';
 export { DEFAULT_MONEY_TIMINGS } from './state/money.js';
 export { PaidMock, type PaidMockOptions } from './x402/paid.js';
-export { SimulatedChain, GENESIS_ACCOUNTS, SOLIDIFIED_LAG_BLOCKS, type BroadcastOptions } from './chain/chain.js';
+export { SimulatedChain, type BroadcastOptions } from './chain/chain.js';
+export { GENESIS_ACCOUNTS } from './chain/accounts.js';
+export { SOLIDIFIED_LAG_BLOCKS } from './chain/blocks.js';
 export type { CallOutcome, TokenView } from './chain/contracts.js';
 export type { UsagePatterns } from './chain/usage.js';

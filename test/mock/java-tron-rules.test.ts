@@ -7,7 +7,7 @@ import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/mock/index.js';
-import { TAPOS_WINDOW_BLOCKS } from '../../src/mock/chain/chain.js';
+import { TAPOS_WINDOW_BLOCKS } from '../../src/mock/chain/blocks.js';
 import { buildTrc20Transfer, buildTrxTransfer, encodeRawDataJson, privateKeyToTronAddress, signTransaction } from '../../src/protocol/tron-transaction.js';
 import { tronAddressToHex } from '../../src/utils/address.js';
 import { manualServer, raw } from './helpers.js';

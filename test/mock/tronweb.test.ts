@@ -10,7 +10,7 @@ import { TronWeb } from 'tronweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TrxRent, trxToSun } from '../../src/index.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
-import { SOLIDIFIED_LAG_BLOCKS } from '../../src/mock/chain/chain.js';
+import { SOLIDIFIED_LAG_BLOCKS } from '../../src/mock/chain/blocks.js';
 import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
 import { tronAddressToHex } from '../../src/utils/address.js';
 

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TrxRent } from '../../src/index.js';
-import { BLOCK_INTERVAL_MS, SOLIDIFIED_LAG_BLOCKS } from '../../src/mock/chain/chain.js';
+import { BLOCK_INTERVAL_MS, SOLIDIFIED_LAG_BLOCKS } from '../../src/mock/chain/blocks.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
 import { TronNode } from '../../src/tron/node.js';

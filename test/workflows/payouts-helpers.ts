@@ -5,7 +5,7 @@
  */
 import type { MockServer } from '../../src/mock/index.js';
 import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
-import { labelAddress } from '../../src/mock/chain/chain.js';
+import { labelAddress } from '../../src/mock/chain/labels.js';
 import { trxToSun } from '../../src/index.js';
 
 export const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';

@@ -13,7 +13,10 @@
  * rebuilt from the `raw_data` JSON).
  * @module
  */
-import { CHAIN_PARAMETERS, CHAIN_TOKENS, SOLIDIFIED_LAG_BLOCKS, SimulatedChain } from './chain.js';
+import { SimulatedChain } from './chain.js';
+import { CHAIN_PARAMETERS } from './fees.js';
+import { CHAIN_TOKENS } from './accounts.js';
+import { SOLIDIFIED_LAG_BLOCKS } from './blocks.js';
 import { TRC20_ABI } from './contracts.js';
 import { NodeError, addressOf, createTransaction, estimateEnergy, hexMessage, show, triggerConstant, triggerSmart } from './node-contract.js';
 

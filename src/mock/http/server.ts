@@ -15,7 +15,7 @@ import { type HeaderReader, type MockRequest, type MockResponse, errorResult } f
 import { ALL_ROUTES } from '../routes.js';
 import type { MockClock } from '../state/clock.js';
 import { type MockState, type MockStateOptions, createMockState, isLoopbackHost } from '../state/index.js';
-import type { PaywallOptions } from '../x402/paywall.js';
+import type { PaywallOptions } from '../x402/paywall-terms.js';
 import { readStateFile, writeStateFile } from '../state/persist.js';
 
 /** Options of {@link startMockServer}. */

@@ -5,7 +5,7 @@
  * @module
  */
 import { atomicToDecimal, decimalToAtomic } from '../../utils/units.js';
-import { CHAIN_TOKENS } from '../chain/chain.js';
+import { CHAIN_TOKENS } from '../chain/accounts.js';
 
 export interface DexToken {
   symbol: string;

@@ -5,7 +5,12 @@
  * @module
  */
 export { PaidMock, getPaidMock, getSimulatedChain, type MarketCandidate, type MarketLike, type PaidMockDeps, type PaidMockOptions } from './paid.js';
-export { SimulatedChain, CHAIN_TOKENS, CHAIN_PARAMETERS, TRC20_ENERGY, labelAddress, type ChainTransaction, type Trc20Transfer } from '../chain/chain.js';
-export { MOCK_PAY_TO, BASE_USDC, gasFreeAddressOf, type PaywallOptions, type SettledPayment } from './paywall.js';
-export { dynamicPrice, paidHandlers } from './routes.js';
+export { SimulatedChain } from '../chain/chain.js';
+export { CHAIN_TOKENS, TRC20_ENERGY } from '../chain/accounts.js';
+export { CHAIN_PARAMETERS } from '../chain/fees.js';
+export { labelAddress } from '../chain/labels.js';
+export type { ChainTransaction, Trc20Transfer } from '../chain/types.js';
+export { MOCK_PAY_TO, BASE_USDC, gasFreeAddressOf, type PaywallOptions, type SettledPayment } from './paywall-terms.js';
+export { dynamicPrice } from './paid-handler.js';
+export { paidHandlers } from './routes.js';
 export { paidRoutes, paidHelperRoutes } from '../routes.js';

@@ -7,7 +7,8 @@
  */
 import type { SimulatedChain } from '../chain/chain.js';
 import { Dex } from './dex.js';
-import { Paywall, type PaywallOptions } from './paywall.js';
+import { Paywall } from './paywall.js';
+import type { PaywallOptions } from './paywall-terms.js';
 import { Watchers } from './watchers.js';
 
 /** A provider as the paid side sees it when it buys energy. */

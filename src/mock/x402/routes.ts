@@ -31,160 +31,18 @@ import {
   X402PricesQuery,
   X402_LIMITS,
 } from '../../schemas/x402.js';
-import { type SignedTransactionLike, verifySignedTransaction, type DecodedTransaction } from '../../protocol/tron-transaction.js';
 import { isTronAddress } from '../../utils/address.js';
 import { atomicToDecimal, decimalToAtomic, sunToTrx } from '../../utils/units.js';
-import { CHAIN_PARAMETERS, CHAIN_TOKENS, type ChainToken, SimulatedChain, TRC20_ENERGY, labelAddress } from '../chain/chain.js';
+import { CHAIN_TOKENS, TRC20_ENERGY } from '../chain/accounts.js';
+import { CHAIN_PARAMETERS } from '../chain/fees.js';
+import { labelAddress } from '../chain/labels.js';
 import type { PaidMock } from './paid.js';
 import { MockApiError } from '../http/errors.js';
-import type { RouteContext } from '../http/route.js';
-import { type CustomHandler, type HandlerContext, customHandler } from '../http/table.js';
+import type { CustomHandler } from '../http/table.js';
 import type { X402_ENDPOINTS } from '../../api/x402.js';
 import { NodeError, nodeCall } from '../chain/node.js';
-
-const DYNAMIC_BASE = 1_000n;
-const DYNAMIC_SPAN = 9_000n;
-const HOUR_SEC = 3600;
-const USDT = CHAIN_TOKENS.find((t) => t.symbol === 'USDT')!;
-
-export function dynamicPrice(work: bigint, cap: bigint): bigint {
-  const w = work < 0n ? 0n : work > cap ? cap : work;
-  return DYNAMIC_BASE + (DYNAMIC_SPAN * w) / cap;
-}
-
-/** A spec error with its status (paid routes give theirs explicitly). */
-function fail(status: number, code: string, message: string, details?: Record<string, unknown>): MockApiError {
-  return new MockApiError(code, message, details, status);
-}
-
-interface PaidHandlerSpec<I> {
-  /** Validate the request (free: a 400 before any challenge). `ctx.body` is the parsed JSON body of a POST. */
-  input(ctx: RouteContext, mock: PaidMock): I;
-  /** A dynamic price in micro-USD; fixed prices come from the table entry. */
-  price?(mock: PaidMock, input: I): bigint;
-  /** The result: what goes in `{ data }`. */
-  run(mock: PaidMock, input: I, ctx: { payer: string; origin: string }): unknown;
-}
-
-/** A paid handler: input, price, result; the pipeline runs the x402 exchange and wraps `{ data }`. */
-function paid<I>(spec: PaidHandlerSpec<I>): CustomHandler {
-  return customHandler<I>({
-    input: (ctx) => spec.input(ctx, ctx.state.paid),
-    ...(spec.price ? { price: (ctx: HandlerContext<I>) => spec.price!(ctx.state.paid, ctx.input) } : {}),
-    async handle(ctx) {
-      return { status: 200, body: await spec.run(ctx.state.paid, ctx.input, { payer: ctx.payer, origin: ctx.request.origin }) };
-    },
-  });
-}
-
-// ---- signed transactions in request bodies ----
-
-/** `signed_tx` as a JSON string of a signed transaction, or the hex of a serialized Transaction. */
-function parseSignedTx(text: string, field: string): SignedTransactionLike & Record<string, unknown> {
-  const trimmed = text.trim();
-  if (trimmed.startsWith('{')) {
-    try {
-      return JSON.parse(trimmed);
-    } catch {
-      throw fail(400, 'VALIDATION_ERROR', `${field} is not valid JSON`, { field });
-    }
-  }
-  if (/^(0x)?[0-9a-fA-F]+$/.test(trimmed)) {
-    try {
-      return SimulatedChain.decodeTransactionHex(trimmed);
-    } catch (error) {
-      throw fail(400, 'VALIDATION_ERROR', `${field} is not a serialized transaction (${(error as Error).message})`, { field });
-    }
-  }
-  throw fail(400, 'VALIDATION_ERROR', `${field} must be a signed transaction as JSON or hex`, { field });
-}
-
-interface CheckedTransfer {
-  tx: SignedTransactionLike & Record<string, unknown>;
-  decoded: DecodedTransaction;
-  token: ChainToken;
-  to: string;
-  amount: bigint;
-  owner: string;
-  energyNeeded: number;
-}
-
-/** Everything the network would check before accepting, so a bad transfer is a free 400. */
-function checkTransfer(mock: PaidMock, signedText: string, to: string, amount: string, field: string, onlyUsdt: boolean): CheckedTransfer {
-  const tx = parseSignedTx(signedText, field);
-  const verified = verifySignedTransaction(tx);
-  if (!verified.ok) throw fail(400, 'VALIDATION_ERROR', `${field} does not verify (${verified.reason})`, { field, reason: verified.reason });
-  const d = verified.decoded;
-  if (d.contractType !== 'TriggerSmartContract' || !d.trc20Transfer || !d.contractAddress) {
-    throw fail(400, 'VALIDATION_ERROR', `${field} is not a TRC-20 transfer`, { field, reason: 'not_trc20_transfer' });
-  }
-  const token = mock.chain.token(d.contractAddress);
-  if (!token || (onlyUsdt && token.address !== USDT.address)) {
-    throw fail(400, 'VALIDATION_ERROR', `${field} transfers ${d.contractAddress}, not ${onlyUsdt ? 'USDT' : 'a supported stablecoin'}`, { field, reason: 'unsupported_token' });
-  }
-  if (d.trc20Transfer.to !== to) throw fail(400, 'VALIDATION_ERROR', `${field} pays ${d.trc20Transfer.to}, not ${to}`, { field, reason: 'recipient_mismatch' });
-  let expected: bigint;
-  try {
-    expected = decimalToAtomic(amount, token.decimals, field);
-  } catch {
-    throw fail(400, 'VALIDATION_ERROR', `amount has more than ${token.decimals} decimals`, { field });
-  }
-  if (d.trc20Transfer.amount !== expected) {
-    throw fail(400, 'VALIDATION_ERROR', `${field} moves ${atomicToDecimal(d.trc20Transfer.amount, token.decimals)} ${token.symbol}, not ${amount}`, { field, reason: 'amount_mismatch' });
-  }
-  const now = mock.now();
-  if (d.expiration <= now) throw fail(400, 'VALIDATION_ERROR', `${field} has expired`, { field, reason: 'TRANSACTION_EXPIRATION_ERROR' });
-  if (mock.chain.transactions.has(d.txID)) throw fail(400, 'VALIDATION_ERROR', `${field} was already broadcast`, { field, reason: 'DUP_TRANSACTION_ERROR' });
-  const offline = /^0+$/.test(d.refBlockHash) && /^0+$/.test(d.refBlockBytes);
-  if (!offline && !mock.chain.taposMatches(d.refBlockBytes, d.refBlockHash)) {
-    throw fail(400, 'VALIDATION_ERROR', `${field} references an unknown block`, { field, reason: 'TAPOS_ERROR' });
-  }
-  return { tx, decoded: d, token, to, amount: expected, owner: verified.signer, energyNeeded: mock.chain.trc20TransferEnergy(token.address, to) };
-}
-
-function energyToBuy(mock: PaidMock, transfers: CheckedTransfer[]): bigint {
-  const needByOwner = new Map<string, number>();
-  for (const t of transfers) needByOwner.set(t.owner, (needByOwner.get(t.owner) ?? 0) + t.energyNeeded);
-  let total = 0;
-  for (const [owner, need] of needByOwner) total += Math.max(0, need - mock.chain.availableEnergy(owner));
-  return BigInt(total);
-}
-
-/** Rent what the owner lacks from the cheapest provider (1-hour tier) and delegate it. */
-function buyEnergy(mock: PaidMock, owner: string, needed: number) {
-  const missing = Math.max(0, needed - mock.chain.availableEnergy(owner));
-  if (missing === 0) return { energy_purchased: 0, energy_provider: null as string | null, energy_price_sun: 0, energy_cost_trx: '0' };
-  let selection = mock.market.select({ resource: 'ENERGY', amount: missing, duration_sec: HOUR_SEC });
-  let amount = missing;
-  if (!selection.best && selection.reason === 'below_minimum' && selection.min_amount) {
-    amount = selection.min_amount;
-    selection = mock.market.select({ resource: 'ENERGY', amount, duration_sec: HOUR_SEC });
-  }
-  const best = selection.best;
-  if (!best) return { energy_purchased: 0, energy_provider: null, energy_price_sun: 0, energy_cost_trx: '0' };
-  mock.market.consume?.(best.provider, 'ENERGY', amount);
-  mock.chain.delegateEnergy(owner, amount);
-  return { energy_purchased: amount, energy_provider: best.provider, energy_price_sun: best.price_sun, energy_cost_trx: sunToTrx(amount * best.price_sun) };
-}
-
-function execute(mock: PaidMock, t: CheckedTransfer) {
-  const bought = buyEnergy(mock, t.owner, t.energyNeeded);
-  const result = mock.chain.broadcast(t.tx);
-  if (!result.result) return { ok: false as const, code: result.code, message: result.message, bought };
-  const tx = result.transaction;
-  return {
-    ok: true as const,
-    txid: tx.txid,
-    status: tx.result === 'SUCCESS' ? 'confirmed' : 'reverted',
-    block_number: tx.block,
-    resources: {
-      energy_used: tx.energyUsed,
-      bandwidth_used: tx.netUsed,
-      ...bought,
-      trx_burnt: sunToTrx(tx.feeSun),
-    },
-  };
-}
+import { HOUR_SEC, USDT, dynamicPrice, fail, paid } from './paid-handler.js';
+import { checkTransfer, energyToBuy, executeTransfer } from './paid-transfers.js';
 
 function bestEnergyPrice(mock: PaidMock): { provider: string | null; price_sun: number } {
   const best = mock.market.select({ resource: 'ENERGY', duration_sec: HOUR_SEC }).best;
@@ -384,7 +242,7 @@ export const paidHandlers = {
     },
     price: (mock, input) => dynamicPrice(energyToBuy(mock, [input.transfer]), 130_000n),
     run(mock, input) {
-      const result = execute(mock, input.transfer);
+      const result = executeTransfer(mock, input.transfer);
       if (!result.ok) throw fail(502, 'BROADCAST_FAILED', `The network rejected the transaction: ${result.code}`, { reason: result.code });
       return { txid: result.txid, status: result.status, resources: result.resources };
     },
@@ -405,7 +263,7 @@ export const paidHandlers = {
     run(mock, items) {
       const results = items.map((item) => {
         if (!('transfer' in item) || !item.transfer) return { index: item.index, to: item.to, amount: item.amount, status: 'failed', error: item.error, reason: item.reason };
-        const r = execute(mock, item.transfer);
+        const r = executeTransfer(mock, item.transfer);
         if (!r.ok) return { index: item.index, to: item.to, amount: item.amount, status: 'failed', error: r.message, reason: r.code };
         return { index: item.index, to: item.to, amount: item.amount, txid: r.txid, status: r.status, resources: r.resources };
       });

@@ -7,7 +7,8 @@
  * @module
  */
 import { atomicToDecimal, decimalToAtomic } from '../../utils/units.js';
-import type { SimulatedChain, Trc20Transfer } from '../chain/chain.js';
+import type { SimulatedChain } from '../chain/chain.js';
+import type { Trc20Transfer } from '../chain/types.js';
 
 export interface WatchRecord {
   watch_id: string;
