@@ -17,15 +17,14 @@ import { formatReport, reportFor } from './error-report.js';
 import type { GlobalOptions } from './options.js';
 import type { Output } from './output.js';
 import type { CliReader, CliRuntime } from './runtime.js';
-import type { Connection, SettingsResolver } from './settings.js';
 import { type Run, runOf } from './state.js';
 import { readStdin, readStdinBytes } from './stdin.js';
-import { ChainService, type TronNodeSetting } from './services/chain.js';
-import { ClientService, type LazyClient } from './services/client.js';
+import { ChainService } from './services/chain.js';
+import { ClientService } from './services/client.js';
 import { ConfigService } from './services/config.js';
-import { type MockHandle, MockService } from './services/mock.js';
+import { MockService } from './services/mock.js';
 import { createOutput } from './services/output.js';
-import { type InputSpec, type Prompts, PromptService } from './services/prompts.js';
+import { PromptService } from './services/prompts.js';
 
 /** One command run: its options, output, process concerns, and the services it asks for. */
 export class Context {
@@ -90,53 +89,6 @@ export class Context {
   get mocks(): MockService {
     this.#mocks ??= new MockService({ onDispose: (fn) => this.onDispose(fn), debug: (m) => this.debug(m) });
     return this.#mocks;
-  }
-
-  // ---- shorthands (the x402 and webhooks commands call these) ---------------------------
-
-  /** Same as `ctx.clients.client()`. */
-  client(options: { auth?: boolean } = {}): Promise<LazyClient> {
-    return this.clients.client(options);
-  }
-
-  /** Same as `ctx.config.settings()`. */
-  settings(needKey: boolean): Promise<Connection> {
-    return this.config.settings(needKey);
-  }
-
-  /** Same as `ctx.config.resolver`: flag > environment > profile, with sources. */
-  get settingsResolver(): SettingsResolver {
-    return this.config.resolver;
-  }
-
-  /** Same as `ctx.chain.tronNode()`. */
-  tronNode(flag?: string, client?: LazyClient, say = true): Promise<TronNodeSetting> {
-    return this.chain.tronNode(flag, client, say);
-  }
-
-  /** Same as `ctx.mocks.embedded()`. */
-  mock(): Promise<MockHandle> {
-    return this.mocks.embedded();
-  }
-
-  /** Same as `ctx.ask.prompts()`. */
-  prompts(): Promise<Prompts> {
-    return this.ask.prompts();
-  }
-
-  /** Same as `ctx.ask.confirm()`. */
-  confirm(message: string, what: string): Promise<void> {
-    return this.ask.confirm(message, what);
-  }
-
-  /** Same as `ctx.ask.inputs()`. */
-  inputs<T extends Record<string, unknown>>(specs: { [K in keyof T]: InputSpec<T[K]> }): Promise<T> {
-    return this.ask.inputs(specs);
-  }
-
-  /** The base URL in use (for hints), when resolved. */
-  get baseUrl(): string | undefined {
-    return this.#config?.connection?.baseUrl?.value ?? this.#clients?.last?.http.baseUrl;
   }
 
   // ---- the process --------------------------------------------------------------------
@@ -229,7 +181,8 @@ export class Context {
     const node = this.#chain?.resolvedNode;
     const last = this.#clients?.last;
     const report = await reportFor(error, {
-      baseUrl: this.baseUrl,
+      // The base URL in use, when resolved: the settings', or the last client's.
+      baseUrl: this.#config?.connection?.baseUrl?.value ?? last?.http.baseUrl,
       baseUrlSource: this.#config?.connection?.baseUrl?.source,
       apiKeySource: this.#config?.connection?.apiKey?.source,
       tronNode: node ? { url: node.url ?? 'https://api.trongrid.io', source: node.source } : undefined,

@@ -1,12 +1,13 @@
 /**
  * The context as a composition root: services are made when first asked for, once per run, and
- * the shorthands the commands call reach the same services.
+ * share what they resolve (the settings the client used are the ones the report names).
  */
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { Context } from '../../src/cli/context.js';
 import type { CliRuntime } from '../../src/cli/runtime.js';
 import { createRun } from '../../src/cli/state.js';
+import { TrxRentError } from '../../src/errors/index.js';
 import { tempDir } from './run.js';
 
 function context(opts: ConstructorParameters<typeof Context>[0] = {}, tty = false): { ctx: Context; stderr: () => string } {
@@ -31,7 +32,6 @@ describe('the context', () => {
     expect(ctx.chain).toBe(ctx.chain);
     expect(ctx.ask).toBe(ctx.ask);
     expect(ctx.mocks).toBe(ctx.mocks);
-    expect(ctx.settingsResolver).toBe(ctx.config.resolver);
   });
 
   it('decides output mode and interactivity from the options and the terminal', () => {
@@ -45,12 +45,19 @@ describe('the context', () => {
   });
 
   it('uses the settings it is given, and the client the command made is the one the report asks for the base URL', async () => {
-    const { ctx } = context({ baseUrl: 'http://127.0.0.1:9' });
-    expect(ctx.baseUrl).toBeUndefined();
-    const client = await ctx.client({ auth: false });
+    const refused = () => new TrxRentError({ code: 'CONNECTION_ERROR', message: 'fetch failed', details: { cause: 'refused' } });
+    const { ctx, stderr } = context({ baseUrl: 'http://127.0.0.1:9' });
+    expect(ctx.config.connection).toBeUndefined();
+    await ctx.report(refused());
+    expect(JSON.parse(stderr()).error.hint).toContain('nothing is listening at the API');
+    const client = await ctx.clients.client({ auth: false });
     expect(client).toBe(await ctx.clients.client({ auth: false }));
-    expect(ctx.baseUrl).toBe('http://127.0.0.1:9');
-    expect((await ctx.settings(false)).baseUrl).toMatchObject({ value: 'http://127.0.0.1:9', source: { kind: 'flag' } });
+    expect(client).toBe(ctx.clients.last);
+    expect((await ctx.config.settings(false)).baseUrl).toMatchObject({ value: 'http://127.0.0.1:9', source: { kind: 'flag' } });
+    const { ctx: after, stderr: afterErr } = context({ baseUrl: 'http://127.0.0.1:9' });
+    await after.clients.client({ auth: false });
+    await after.report(refused());
+    expect(JSON.parse(afterErr()).error.hint).toContain('nothing is listening at 127.0.0.1:9 (base URL from --base-url)');
   });
 
   it('reports an error in one JSON line and runs its cleanups last first', async () => {
@@ -58,8 +65,8 @@ describe('the context', () => {
     const order: number[] = [];
     ctx.onDispose(() => order.push(1));
     ctx.onDispose(() => order.push(2));
-    await expect(ctx.confirm('Delete?', 'delete it')).rejects.toMatchObject({ code: 'CONFIRMATION_REQUIRED' });
-    expect(await ctx.report(await ctx.inputs({ to: { value: undefined, label: '--to' } }).catch((e: unknown) => e))).toBe(2);
+    await expect(ctx.ask.confirm('Delete?', 'delete it')).rejects.toMatchObject({ code: 'CONFIRMATION_REQUIRED' });
+    expect(await ctx.report(await ctx.ask.inputs({ to: { value: undefined, label: '--to' } }).catch((e: unknown) => e))).toBe(2);
     expect(JSON.parse(stderr())).toMatchObject({ error: { code: 'MISSING_ARGUMENT', exit_code: 2 } });
     await ctx.dispose();
     expect(order).toEqual([2, 1]);

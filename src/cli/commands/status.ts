@@ -14,7 +14,7 @@ import { EXIT } from '../errors.js';
 import { reportFor } from '../error-report.js';
 import { trxAndSun, trxOf } from '../format.js';
 import { renderPairs } from '../tables.js';
-import { type Source, describeSource, missingKeyProblem } from '../settings.js';
+import { type Connection, type Source, describeSource, missingKeyProblem } from '../settings.js';
 import type { CommandModule } from '../types.js';
 
 /** The permissions read-only calls can prove; the others cannot be checked without side effects. */
@@ -85,7 +85,7 @@ async function probe(ctx: Context): Promise<{ report: StatusReport; code: number
 
   const profile = await resolver.profileName();
   report.profile = { name: profile.value, source: sourceText(profile.source), saved: null };
-  let connection: Awaited<ReturnType<Context['settings']>> | undefined;
+  let connection: Connection | undefined;
   try {
     connection = await ctx.config.settings(true);
     if (!ctx.opts.mock) report.profile.saved = (await ctx.config.profile()).settings !== undefined;

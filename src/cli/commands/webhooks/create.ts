@@ -24,7 +24,7 @@ interface WebhooksCreateOptions {
 }
 
 async function runWebhooksCreate(ctx: Context, { opts }: { opts: WebhooksCreateOptions }) {
-  const input = await ctx.inputs<{ url: string; events: WebhookEventName[] }>({
+  const input = await ctx.ask.inputs<{ url: string; events: WebhookEventName[] }>({
     url: {
       value: opts.url?.trim() || undefined,
       label: '--url URL',
@@ -43,7 +43,7 @@ async function runWebhooksCreate(ctx: Context, { opts }: { opts: WebhooksCreateO
         p.checkbox({ message: 'Events?', choices: EVENTS.map((value) => ({ value, checked: true })), required: true }),
     },
   });
-  const client = await ctx.client();
+  const client = await ctx.clients.client();
   const webhook = await (await client.get('webhooks')).create({ url: input.url, events: input.events });
   ctx.out.warn('the signing secret below is shown only once: store it now');
   ctx.out.result(webhook, () =>

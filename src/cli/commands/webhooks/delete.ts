@@ -15,15 +15,15 @@ export function registerWebhooksDelete(cmd: Command): void {
 }
 
 async function runWebhooksDelete(ctx: Context, { args: [idArg] }: { args: [string?] }) {
-  const { id } = await ctx.inputs<{ id: string }>({
+  const { id } = await ctx.ask.inputs<{ id: string }>({
     id: {
       value: idArg?.trim() || undefined,
       label: '<id>',
       ask: async (p) => (await p.input({ message: 'Webhook id?', validate: (v: string) => (v.trim() ? true : 'required') })).trim(),
     },
   });
-  await ctx.confirm(`Delete webhook ${id}?`, 'delete the webhook');
-  const client = await ctx.client();
+  await ctx.ask.confirm(`Delete webhook ${id}?`, 'delete the webhook');
+  const client = await ctx.clients.client();
   const result = await (await client.get('webhooks')).delete(id);
   ctx.out.result({ id, ...result }, () => `${ctx.out.s.green('✓')} Webhook ${id} deleted.`);
 }

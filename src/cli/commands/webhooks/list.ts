@@ -16,7 +16,7 @@ export function registerWebhooksList(cmd: Command): void {
 }
 
 async function runWebhooksList(ctx: Context) {
-  const client = await ctx.client();
+  const client = await ctx.clients.client();
   const list = await (await client.get('webhooks')).list();
   const { Webhook } = await import('../../../schemas/webhooks.js');
   ctx.out.result(list, () => {

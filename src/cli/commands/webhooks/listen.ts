@@ -68,14 +68,14 @@ async function listen(ctx: Context, opts: ListenOptions): Promise<number> {
     }
   }
   const register = Boolean(opts.register || ctx.opts.mock);
-  const given = await ctx.settingsResolver.webhookSecret(opts, () => ctx.readStdin());
+  const given = await ctx.config.resolver.webhookSecret(opts, () => ctx.readStdin());
   let secret = given?.value;
   if (given) ctx.debug(`webhook secret from ${describeSource(given.source)}`);
   if (!secret && !register) {
     if (!ctx.interactive) {
       throw new UsageError('missing --secret', `set ${ENV.webhookSecret}, pass --secret-file FILE (or - for stdin), or use --register / --mock`, 'MISSING_ARGUMENT');
     }
-    secret = await (await ctx.prompts()).password({ message: 'Webhook signing secret?', mask: '*' });
+    secret = await (await ctx.ask.prompts()).password({ message: 'Webhook signing secret?', mask: '*' });
   }
 
   const out = ctx.out;
@@ -142,9 +142,9 @@ async function listen(ctx: Context, opts: ListenOptions): Promise<number> {
 
   let registeredId: string | undefined;
   if (register) {
-    const client = await ctx.client();
+    const client = await ctx.clients.client();
     if (ctx.opts.mock) {
-      const mock = await ctx.mock();
+      const mock = await ctx.mocks.embedded();
       out.diag(`Embedded mock API at ${mock.url} (demo key in TRX_RENT_API_KEY form: ${mock.apiKey})`);
       out.diag(`  drive it from another terminal: trx-rent --base-url ${mock.url} buy 65000 --to T… --duration 1h`);
     }

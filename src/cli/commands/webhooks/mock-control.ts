@@ -11,7 +11,7 @@ import { CliError, EXIT } from '../../errors.js';
  * picks the account). A server without them (the live API) answers 404: said plainly.
  */
 export async function mockControl(ctx: Context, method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
-  const client = await ctx.client();
+  const client = await ctx.clients.client();
   const { unknown: anything } = await import('zod');
   try {
     const { data } = await client.http.request({
@@ -26,7 +26,7 @@ export async function mockControl(ctx: Context, method: 'GET' | 'POST', path: st
   } catch (error) {
     const e = error as { status?: number; code?: string };
     if (e.status === 404 && e.code === 'NOT_FOUND' && /^No route /.test(String((error as Error).message))) {
-      throw new CliError('NOT_AVAILABLE', `${ctx.baseUrl ?? 'this server'} has no ${path.split('?')[0]}: this command drives the mock server`, {
+      throw new CliError('NOT_AVAILABLE', `${ctx.config.connection?.baseUrl?.value ?? client.http.baseUrl} has no ${path.split('?')[0]}: this command drives the mock server`, {
         exitCode: EXIT.USAGE,
         hint: 'run it against `trx-rent mock` (TRX_RENT_BASE_URL=http://127.0.0.1:8787) or with --mock',
       });

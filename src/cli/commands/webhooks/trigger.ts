@@ -27,7 +27,7 @@ interface WebhooksTriggerOptions {
 }
 
 async function runWebhooksTrigger(ctx: Context, { args: [eventArg], opts }: { args: [string?]; opts: WebhooksTriggerOptions }) {
-  const { event } = await ctx.inputs<{ event: WebhookEventName }>({
+  const { event } = await ctx.ask.inputs<{ event: WebhookEventName }>({
     event: {
       value: eventArg === undefined ? undefined : parseChoice(eventArg.trim(), EVENTS, '<event>'),
       label: '<event>',

@@ -34,7 +34,7 @@ interface WebhooksVerifyOptions {
 
 async function runWebhooksVerify(ctx: Context, { opts }: { opts: WebhooksVerifyOptions }) {
   // stdin carries the body here, so the secret cannot come from it.
-  const secret = await ctx.settingsResolver.webhookSecret(opts);
+  const secret = await ctx.config.resolver.webhookSecret(opts);
   const missing = [...(secret ? [] : [`--secret (or --secret-file, ${ENV.webhookSecret})`]), ...(opts.signature ? [] : ['--signature'])];
   if (ctx.stdin.isTTY) missing.push('the body on stdin');
   if (missing.length) throw new UsageError(`missing ${missing.join(', ')}`, 'trx-rent webhooks verify --secret-file FILE --signature "sha256=…" < body.json', 'MISSING_ARGUMENT');

@@ -59,7 +59,7 @@ export function loadWallet(ctx: Context, opts: PaidOptions): Promise<X402Keys> {
 }
 
 async function findWallet(ctx: Context, opts: PaidOptions): Promise<X402Keys> {
-  const keys = await ctx.settingsResolver.x402Keys(opts, () => ctx.readStdin());
+  const keys = await ctx.config.resolver.x402Keys(opts, () => ctx.readStdin());
   if (keys) return keys;
   // On the embedded mock a throwaway key pays (the mock accepts any payer; nothing real moves), as `mcp --mock` does.
   if (ctx.opts.mock) {
@@ -69,7 +69,7 @@ async function findWallet(ctx: Context, opts: PaidOptions): Promise<X402Keys> {
   if (!ctx.interactive) {
     throw new UsageError('no wallet to pay with', `pass --key-file FILE or set ${ENV.x402TronKey} / ${ENV.x402EvmKey} (a key is never taken as an argument)`, 'MISSING_ARGUMENT');
   }
-  const { password } = await ctx.prompts();
+  const { password } = await ctx.ask.prompts();
   const chain = opts.payWith === 'base' ? 'evm' : 'tron';
   const value = (
     await password({
@@ -94,7 +94,7 @@ export interface PaidRun {
 
 /** The x402 client for this run: wallet, payers, limits, and the confirm-before-paying hook. */
 export async function paidClient(ctx: Context, opts: PaidOptions): Promise<PaidRun> {
-  const settings = await ctx.settings(false);
+  const settings = await ctx.config.settings(false);
   if (!settings.baseUrl) {
     throw new UsageError('No API base URL', 'pass --base-url URL, set TRX_RENT_BASE_URL, run `trx-rent login`, or try --mock', 'CONFIGURATION_ERROR');
   }
@@ -104,7 +104,7 @@ export async function paidClient(ctx: Context, opts: PaidOptions): Promise<PaidR
   const sdk = await import('../../../x402/index.js');
   const wallet = await loadWallet(ctx, opts);
   ctx.debug(`x402 wallet from ${walletSource(wallet)}`);
-  const node = await ctx.tronNode(opts.fullNode ?? opts.tronNode);
+  const node = await ctx.chain.tronNode(opts.fullNode ?? opts.tronNode);
   const mock = Boolean(ctx.opts.mock);
   // A mock's relayer too, when the base URL is a reference mock (payments there still ask first).
   const onMock = mock || node.source.kind === 'running-mock' || node.source.kind === 'reference-mock';
@@ -134,7 +134,7 @@ export async function paidClient(ctx: Context, opts: PaidOptions): Promise<PaidR
       ctx.out.info(`${ctx.out.e.bold('x402')} ${quote.method} ${quote.path} costs ${ctx.out.e.bold(price)}, paid by ${quote.payer}`);
       // The embedded mock's money is pretend: pay without asking, so `--mock x402 …` runs in a pipe too.
       if (mock) return;
-      await ctx.confirm(`Pay ${quote.amount_usd} USD for ${quote.path}?`, `pay ${quote.amount_usd} USD`);
+      await ctx.ask.confirm(`Pay ${quote.amount_usd} USD for ${quote.path}?`, `pay ${quote.amount_usd} USD`);
     },
     ...(ctx.opts.verbose ? { logger: { debug: (m: string) => ctx.debug(m) } } : {}),
   });

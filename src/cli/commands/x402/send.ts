@@ -37,7 +37,7 @@ async function runX402Send(ctx: Context, { opts }: { opts: X402SendOptions }) {
     if (!signedTx) {
       const wallet = await loadWallet(ctx, opts);
       if (!wallet.tron) throw new UsageError('signing a transfer needs a TRON key in the wallet');
-      const node = await ctx.tronNode(opts.fullNode ?? opts.tronNode);
+      const node = await ctx.chain.tronNode(opts.fullNode ?? opts.tronNode);
       const signed = await sdk.signTrc20Transfer({
         privateKey: wallet.tron.value,
         to: opts.to,
