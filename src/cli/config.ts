@@ -2,7 +2,7 @@
  * Profiles on disk: one small JSON file, read once per run and written atomically (a temp file
  * in the same directory, then rename), mode 0600 in a 0700 directory. The path and format are
  * the ones the `conf` package used, so profiles written by earlier versions load
- * (docs/decisions.md).
+ * (DECISIONS.md).
  *
  * File: `$TRX_RENT_CONFIG_DIR/config.json` when set, else the platform's config dir
  * (`$XDG_CONFIG_HOME/trx-rent` or `~/.config/trx-rent` on Linux, `~/Library/Preferences/trx-rent`

@@ -10,6 +10,7 @@ import { decodeResponse } from './response.js';
 import type { FastCheck } from '../api/types.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, isRetryableMethod } from './retry.js';
 import { type Hooks, Transport } from './transport.js';
+import { API_PREFIX } from '../api/prefixes.js';
 import { baseString, buildUrl, insecureTransport, parseBaseUrl } from './url.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
@@ -162,7 +163,7 @@ export class HttpClient {
   readonly #insecure: (() => TrxRentError) | undefined;
 
   constructor(options: HttpClientOptions = {}) {
-    const url = parseBaseUrl(options.baseUrl ?? env('TRX_RENT_BASE_URL'), '/api/v1', 'pass { baseUrl } or set TRX_RENT_BASE_URL');
+    const url = parseBaseUrl(options.baseUrl ?? env('TRX_RENT_BASE_URL'), API_PREFIX.account, 'pass { baseUrl } or set TRX_RENT_BASE_URL');
     this.baseUrl = baseString(url);
     const apiKey = options.apiKey ?? (options.jwt ? undefined : env('TRX_RENT_API_KEY'));
     const jwt = apiKey ? undefined : options.jwt;

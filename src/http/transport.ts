@@ -12,7 +12,7 @@
  *
  * It returns the response with its body read as text. The deadline aborts the request itself
  * (through an AbortSignal, joined with the caller's signal when there is one), so a request that
- * misses it gives its connection back at once (docs/decisions.md has why ky and a bare timer went).
+ * misses it gives its connection back at once (DECISIONS.md has why ky and a bare timer went).
  *
  * A fresh AbortController per attempt costs undici time, so controllers are lent
  * (`SignalLender`): one attempt in flight at a time per controller, given back when the attempt
@@ -202,7 +202,7 @@ interface Lease {
  * Lends AbortControllers to attempts (see the module notes). Each attempt leaves one listener on
  * the signal it used (undici removes it when the attempt's request is collected), so a
  * controller is retired after `MAX_USES` attempts and adding a listener stays cheap (16 measured
- * best; docs/decisions.md).
+ * best; DECISIONS.md).
  */
 class SignalLender {
   static readonly MAX_USES = 16;

@@ -10,6 +10,7 @@ import { sendWithRetries } from '../http/attempts.js';
 import { decodeResponse, parseJson, INVALID_JSON } from '../http/response.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../http/retry.js';
 import { type Exchange, Transport } from '../http/transport.js';
+import { API_PREFIX } from '../api/prefixes.js';
 import { baseString, buildUrl, parseBaseUrl } from '../http/url.js';
 import { validateRequest } from '../http/validate.js';
 import type { Known } from '../schemas/known.js';
@@ -74,7 +75,7 @@ export class X402Client {
 
   constructor(options: X402ClientOptions) {
     if (!options || typeof options !== 'object') throw config('options are required');
-    this.baseUrl = baseString(parseBaseUrl(options.baseUrl, '/x402/tron', 'pass { baseUrl }'));
+    this.baseUrl = baseString(parseBaseUrl(options.baseUrl, API_PREFIX.x402, 'pass { baseUrl }'));
     if (!Array.isArray(options.payers) || options.payers.length === 0) throw config('payers: give at least one payer (evmPayer or tronPayer)');
     const kinds = new Set<string>();
     for (const payer of options.payers) {

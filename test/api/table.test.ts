@@ -14,6 +14,7 @@ import { X402_ENDPOINTS } from '../../src/api/x402.js';
 import { ENDPOINTS, ENDPOINT_LIST, type EndpointDef, allErrors, buildPath, findEndpoint, pathParams } from '../../src/api/endpoints.js';
 import { TrxRent } from '../../src/index.js';
 import { X402Client } from '../../src/x402/client.js';
+import { API_PREFIX } from '../../src/api/prefixes.js';
 import { CONTROL_ENDPOINTS } from '../../src/mock/control-endpoints.js';
 import { ALL_ROUTES } from '../../src/mock/routes.js';
 import { assertExactShape, exactShape } from '../../src/internal/exact.js';
@@ -74,6 +75,12 @@ describe('the endpoint table', () => {
     expect([status('getOrder', 'UNAUTHORIZED'), status('getOrder', 'FORBIDDEN'), status('getOrder', 'RATE_LIMITED')]).toEqual([401, 403, 429]);
     expect(status('listPrices', 'UNAUTHORIZED')).toBeUndefined();
     expect(status('x402Send', 'PAYMENT_REQUIRED')).toBe(402);
+  });
+
+  it('every path lives below its API\'s prefix (the one the clients read, src/api/prefixes.ts)', () => {
+    const outside = ENDPOINT_LIST.filter((e) => e.api !== 'mock' && !e.path.startsWith(`${API_PREFIX[e.api]}/`)).map((e) => `${e.api} ${e.path}`);
+    expect(outside).toEqual([]);
+    expect(ENDPOINT_LIST.some((e) => e.api === 'x402') && ENDPOINT_LIST.some((e) => e.api === 'account')).toBe(true);
   });
 
   it('paths: built with each parameter as one encoded segment (the rest parameter may span), and found back', () => {

@@ -54,7 +54,7 @@ describe('the guide names only what exists', () => {
   });
 });
 
-/** Words that tell a decision's history rather than what the code is: such stories go to docs/decisions.md. */
+/** Words that tell a decision's history rather than what the code is: such stories go to DECISIONS.md. */
 const HISTORY = /\b(an earlier version|this replaced|it replaced|replaced the|used to be|no longer uses|was replaced by|before this change)\b/i;
 
 function sources(dir: string): string[] {
@@ -62,12 +62,12 @@ function sources(dir: string): string[] {
 }
 
 describe('module comments say what is, not how it came to be', () => {
-  it('no src/ module comment tells a history (docs/decisions.md holds those)', () => {
+  it('no src/ module comment tells a history (DECISIONS.md holds those)', () => {
     const told = sources('src').filter((file) => {
       const head = /^\/\*\*[\s\S]*?\*\//.exec(readFileSync(join(ROOT, file), 'utf8'))?.[0] ?? '';
       return HISTORY.test(head);
     });
     expect(told).toEqual([]);
-    expect(existsSync(join(ROOT, 'docs/decisions.md'))).toBe(true);
+    expect(existsSync(join(ROOT, 'DECISIONS.md'))).toBe(true);
   });
 });
