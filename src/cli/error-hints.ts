@@ -6,56 +6,22 @@
 import { RateLimitedError, type TrxRentError } from '../errors/index.js';
 import type { PERMISSIONS } from './facts.js';
 import { amountOf, formatDuration } from './format.js';
-
-/**
- * Where a setting came from: structurally settings.ts's `Source` (not imported: settings.ts
- * imports the CLI's errors, and these hints stay free of it).
- */
-export interface SourceLike {
-  kind: string;
-  flag?: string;
-  path?: string;
-  name?: string;
-  profile?: string;
-}
-
-function describeSource(source: SourceLike): string {
-  switch (source.kind) {
-    case 'flag':
-      return source.flag ?? 'a flag';
-    case 'file':
-      return `${source.flag} ${source.path}`;
-    case 'stdin':
-      return `stdin (${source.flag})`;
-    case 'env':
-      return source.name ?? 'the environment';
-    case 'profile':
-      return `profile ${source.profile}`;
-    case 'mock':
-      return 'embedded mock';
-    case 'running-mock':
-      return `the running \`trx-rent mock\` (${source.path})`;
-    case 'reference-mock':
-      return "the base URL's reference mock";
-    default:
-      return source.kind;
-  }
-}
+import { type Source, describeSource } from './settings.js';
 
 /** What the run knew when it failed: the settings in use and their sources, for the hints. */
 export interface HintContext {
   /** Base URL the command talked to, when known. */
   baseUrl?: string | undefined;
   /** Where the base URL came from (`--base-url`, `TRX_RENT_BASE_URL`, `profile work`). */
-  baseUrlSource?: SourceLike | undefined;
+  baseUrlSource?: Source | undefined;
   /** Where the API key came from, when one was sent. */
-  apiKeySource?: SourceLike | undefined;
+  apiKeySource?: Source | undefined;
   /** The command path, e.g. `orders get`. */
   command?: string | undefined;
   /** Money the command needed (for INSUFFICIENT_BALANCE), in SUN. */
   spending?: { sun: number; currency: 'TRX' | 'USDT' } | undefined;
   /** The TRON node the command read, and where that setting came from (for node failures' hints). */
-  tronNode?: { url: string; source: SourceLike } | undefined;
+  tronNode?: { url: string; source: Source } | undefined;
   /** Looks up the balance for the INSUFFICIENT_BALANCE hint; may fail. */
   balance?: (() => Promise<{ trx: number; usdt: number; trx_locked: number }>) | undefined;
 }
@@ -217,7 +183,7 @@ function tronNodeHint(error: TrxRentError, hc: HintContext): string | undefined 
 }
 
 /** How to change the TRON node where it came from. */
-function fixTronNode(source: SourceLike): string {
+function fixTronNode(source: Source): string {
   switch (source.kind) {
     case 'flag':
       return 'fix --tron-node';
@@ -235,7 +201,7 @@ function fixTronNode(source: SourceLike): string {
 }
 
 /** How to change the base URL where it came from. */
-function fixBaseUrl(source: SourceLike | undefined): string {
+function fixBaseUrl(source: Source | undefined): string {
   switch (source?.kind) {
     case 'flag':
       return 'fix --base-url';
