@@ -228,31 +228,15 @@ export class ChainAccounts extends ChainLedger {
     }
     return this.record({
       txid,
-      tx: {
-        txID: txid,
-        raw_data: {
-          contract: [
-            {
-              parameter: {
-                value: {
-                  owner_address: this.hexOf(input.from),
-                  receiver_address: this.hexOf(input.to),
-                  resource: input.resource,
-                  // The simulated chain has no staking: the delegated amount stands in for the staked SUN.
-                  balance: input.amount,
-                  lock: true,
-                  lock_period: Math.ceil(input.lockSec / 3),
-                },
-                type_url: 'type.googleapis.com/protocol.DelegateResourceContract',
-              },
-              type: 'DelegateResourceContract',
-            },
-          ],
-          timestamp: this.now(),
-          expiration: this.now() + 60_000,
-        },
-        signature: [],
-      },
+      tx: this.syntheticTx(txid, 'DelegateResourceContract', {
+        owner_address: this.hexOf(input.from),
+        receiver_address: this.hexOf(input.to),
+        resource: input.resource,
+        // The simulated chain has no staking: the delegated amount stands in for the staked SUN.
+        balance: input.amount,
+        lock: true,
+        lock_period: Math.ceil(input.lockSec / 3),
+      }),
       result: input.success ? 'SUCCESS' : 'REVERT',
       owner: input.from,
       contractType: 'DelegateResourceContract',

@@ -102,6 +102,13 @@ export class ChainLedger extends ChainBlocks {
     return hashHex(`trx-rent mock ${kind} ${this.seed} ${++this.#synthetic} ${label} ${this.now()}`);
   }
 
+  /** The unsigned body of a transaction the mock makes itself: one `type` contract, valid 60 s. */
+  protected syntheticTx(txid: string, type: string, value: Record<string, unknown>, dataHex?: string): ChainTransaction['tx'] {
+    const now = this.now();
+    const contract = [{ parameter: { value, type_url: `type.googleapis.com/protocol.${type}` }, type }];
+    return { txID: txid, raw_data: { contract, ...(dataHex ? { data: dataHex } : {}), timestamp: now, expiration: now + 60_000 }, signature: [] };
+  }
+
   /** Accounts and transactions, as plain data (Maps and bigints: see state/persist.ts). */
   dump() {
     return { genesis_time: this.genesisTime, synthetic: this.#synthetic, accounts: this.accounts, transactions: this.transactions };

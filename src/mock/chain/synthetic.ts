@@ -26,23 +26,7 @@ export class ChainSynthetic extends ChainAccounts {
     const callData = encodeTransferCall(input.to, input.amount);
     return this.record({
       txid,
-      tx: {
-        txID: txid,
-        raw_data: {
-          contract: [
-            {
-              parameter: {
-                value: { owner_address: tronAddressToHex(from), contract_address: tronAddressToHex(input.token.address), data: callData },
-                type_url: 'type.googleapis.com/protocol.TriggerSmartContract',
-              },
-              type: 'TriggerSmartContract',
-            },
-          ],
-          timestamp: this.now(),
-          expiration: this.now() + 60_000,
-        },
-        signature: [],
-      },
+      tx: this.syntheticTx(txid, 'TriggerSmartContract', { owner_address: tronAddressToHex(from), contract_address: tronAddressToHex(input.token.address), data: callData }),
       result: moved ? 'SUCCESS' : 'REVERT',
       owner: from,
       contractType: 'TriggerSmartContract',
@@ -67,24 +51,7 @@ export class ChainSynthetic extends ChainAccounts {
     const memoHex = input.memo === undefined ? undefined : bytesToHex(new TextEncoder().encode(input.memo));
     return this.record({
       txid,
-      tx: {
-        txID: txid,
-        raw_data: {
-          contract: [
-            {
-              parameter: {
-                value: { owner_address: tronAddressToHex(input.from), to_address: tronAddressToHex(input.to), amount: Number(input.amountSun) },
-                type_url: 'type.googleapis.com/protocol.TransferContract',
-              },
-              type: 'TransferContract',
-            },
-          ],
-          ...(memoHex ? { data: memoHex } : {}),
-          timestamp: this.now(),
-          expiration: this.now() + 60_000,
-        },
-        signature: [],
-      },
+      tx: this.syntheticTx(txid, 'TransferContract', { owner_address: tronAddressToHex(input.from), to_address: tronAddressToHex(input.to), amount: Number(input.amountSun) }, memoHex),
       result: 'SUCCESS',
       owner: input.from,
       contractType: 'TransferContract',
