@@ -3,10 +3,11 @@
  * counted from it (see `limits.ts`), so a restart resumes with the spend it had.
  *
  * Two stores: {@link MemoryJournal} (tests, plans) and {@link FileJournal}, JSON lines appended
- * and fsync'd one entry at a time, read back on open (a torn last line from a crash is skipped).
+ * and fsync'd one entry at a time, which several runners may share (each counts the others'
+ * spend); a torn line from a crash is skipped.
  * @module
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /** What a journal line records. */
@@ -44,7 +45,7 @@ export interface JournalEntry {
   cost_sun?: number | undefined;
   order_ids?: string[] | undefined;
   reason?: string | undefined;
-  /** Which runner wrote it (two runners may share a journal directory, not a file). */
+  /** Which runner wrote it (runners may share one journal file). */
   runner?: string | undefined;
   /** Anything else worth keeping (what the trigger saw, the plan). */
   detail?: Record<string, unknown> | undefined;
@@ -89,28 +90,56 @@ export function parseJournal(text: string): JournalEntry[] {
 }
 
 /**
- * A JSON-lines file: read once on open, each append written and fsync'd before it resolves.
- * Appends are serialised, so lines never interleave.
+ * A JSON-lines file, which several runners may share (on one host, or a file system with POSIX
+ * append): each append is one `O_APPEND` write of a whole line, fsync'd before it resolves, and
+ * `entries()` first reads what any writer appended since (a size check when nothing changed).
+ * The file is the only source: a runner's own entries come back from it too, so two runners on
+ * one journal count each other's spend against the same limits. Appends of one instance are
+ * serialised; a line torn by a writer's crash is closed by the next append and skipped.
  */
 export class FileJournal implements Journal {
   readonly path: string;
-  readonly #entries: JournalEntry[];
+  readonly #entries: JournalEntry[] = [];
+  /** Bytes of the file read into `#entries` (whole lines only). */
+  #offset = 0;
+  /** Whether the file ends in an unterminated line (a torn write, or one being written). */
+  #torn = false;
   #fd: number | undefined;
   #tail: Promise<void> = Promise.resolve();
 
   constructor(path: string) {
     this.path = path;
-    let text = '';
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-    this.#entries = parseJournal(text);
-    // A torn last line must not glue onto the next entry.
-    this.#needsNewline = text.length > 0 && !text.endsWith('\n');
+    this.#refresh();
   }
-  #needsNewline: boolean;
+
+  /** Read what was appended since the last read (by anyone): whole lines; a partial one waits. */
+  #refresh(): void {
+    let size: number;
+    try {
+      size = statSync(this.path).size;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    if (size <= this.#offset) return;
+    const buffer = Buffer.alloc(size - this.#offset);
+    const fd = openSync(this.path, 'r');
+    let read = 0;
+    try {
+      while (read < buffer.length) {
+        const n = readSync(fd, buffer, read, buffer.length - read, this.#offset + read);
+        if (n === 0) break;
+        read += n;
+      }
+    } finally {
+      closeSync(fd);
+    }
+    const end = buffer.lastIndexOf(0x0a, read - 1);
+    this.#torn = end !== read - 1;
+    if (end < 0) return;
+    this.#entries.push(...parseJournal(buffer.subarray(0, end + 1).toString('utf8')));
+    this.#offset += end + 1;
+  }
 
   append(entry: JournalEntry): Promise<void> {
     const run = this.#tail.then(() => {
@@ -118,17 +147,19 @@ export class FileJournal implements Journal {
         mkdirSync(dirname(this.path), { recursive: true });
         this.#fd = openSync(this.path, 'a', 0o600);
       }
-      const line = `${this.#needsNewline ? '\n' : ''}${JSON.stringify(entry)}\n`;
-      this.#needsNewline = false;
-      writeSync(this.#fd, line);
+      this.#refresh();
+      // A torn last line must not glue onto this entry.
+      writeSync(this.#fd, `${this.#torn ? '\n' : ''}${JSON.stringify(entry)}\n`);
       fsyncSync(this.#fd);
-      this.#entries.push(entry);
+      this.#refresh();
     });
     this.#tail = run.catch(() => {});
     return run;
   }
 
+  /** Every entry of the file, oldest first, including what other runners appended since the last call. */
   entries(): readonly JournalEntry[] {
+    this.#refresh();
     return this.#entries;
   }
 

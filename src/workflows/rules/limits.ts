@@ -20,13 +20,16 @@ export interface ActionRecord {
   order_ids: string[];
 }
 
-/** Every action of `rule` (one per intent line), oldest first. */
+/** Every action of `rule` (one per Idempotency-Key of its intent lines), oldest first. */
 export function actionsOf(entries: readonly JournalEntry[], rule: string): ActionRecord[] {
   const byKey = new Map<string, ActionRecord>();
   const out: ActionRecord[] = [];
   for (const e of entries) {
     if (e.rule !== rule) continue;
     if (e.kind === 'intent') {
+      // One key is one action: a second intent with it (another runner on the same journal, a
+      // restart retrying the window) gets the same order back from the service.
+      if (e.key && byKey.has(e.key)) continue;
       const record: ActionRecord = { ts: e.ts, key: e.key, window: e.window, spent_sun: e.reserved_sun ?? 0, outcome: 'unknown', order_ids: [] };
       out.push(record);
       if (e.key) byKey.set(e.key, record);
