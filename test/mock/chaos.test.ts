@@ -102,12 +102,13 @@ describe('chaos', () => {
   });
 
   it('a slow rule holds its requests its own holdMs: a caller with a shorter timeout gives up, and the work is done after it', async () => {
-    const m = await start({ rate: 0, rules: [{ route: 'POST /api/v1/orders', kind: 'slow', holdMs: 300, times: 1 }] });
-    const sdk = new TrxRent({ baseUrl: m.url, apiKey: m.apiKey, timeoutMs: 100, maxRetries: 0 });
+    const m = await start({ rate: 0, rules: [{ route: 'POST /api/v1/orders', kind: 'slow', holdMs: 1_500, times: 1 }] });
+    const sdk = new TrxRent({ baseUrl: m.url, apiKey: m.apiKey, timeoutMs: 200, maxRetries: 0 });
     const body = { resource_type: 'ENERGY' as const, amount: 65_000, duration_sec: 3600, target_address: TARGET };
+    const sent = Date.now();
     await expect(sdk.orders.create(body, { idempotencyKey: 'slow-1' })).rejects.toMatchObject({ name: 'TimeoutError' });
-    expect(m.state.orders.all(m.state.demo.account_id)).toHaveLength(0);
-    await new Promise((r) => setTimeout(r, 400));
+    if (Date.now() - sent < 1_400) expect(m.state.orders.all(m.state.demo.account_id)).toHaveLength(0);
+    for (let i = 0; i < 100 && m.state.orders.all(m.state.demo.account_id).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
     expect(m.state.orders.all(m.state.demo.account_id)).toHaveLength(1);
   });
 
