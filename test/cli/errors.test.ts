@@ -4,7 +4,7 @@
  * sending, and why a provider did not quote.
  */
 import { type Server, createServer } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { classifyFailure } from '../../src/http/transport.js';
 import { ADDRESS, errorLine, json, runCliInProcess, tempDir } from './run.js';
@@ -153,7 +153,11 @@ describe('minimums are checked before sending; preview explains a provider minim
   });
 
   it('preview names a provider whose minimum order is above the amount', async () => {
-    // TronSave (in the mock) takes energy orders from 100,000 units.
+    // TronSave (in the mock) takes energy orders from 100,000 units. Its stock is held well above
+    // the amount, so the reason is the minimum and not a moment short of units (the mock's
+    // market moves with real time, and a loaded machine once caught it short).
+    mock.state.setProviderOverride('tronsave', { available_energy: 50_000_000 });
+    onTestFinished(() => mock.state.setProviderOverride('tronsave', null));
     const r = await runCliInProcess(['preview', '65000', '--duration', '1h', '--json'], { env });
     expect(r.code, r.stderr).toBe(0);
     const doc = json(r);
