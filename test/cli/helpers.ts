@@ -137,3 +137,61 @@ export async function startCli(
     },
   };
 }
+
+/** Output without terminal escapes; carriage returns dropped, or made line breaks (a progress line redrawn in place). */
+export function plain(s: string, cr: 'drop' | 'newline' = 'drop'): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, cr === 'drop' ? '' : '\n');
+}
+
+/** {@link plain}, with line breaks (and the blanks around them) folded to one space, for matching wrapped prompts. */
+export const fold = (s: string, cr: 'drop' | 'newline' = 'drop'): string => plain(s, cr).replace(/\s*\n\s*/g, ' ');
+
+/** A step of {@link inPty}: wait for `expect` in the output since the last step, then type `send`. */
+export interface PtyStep {
+  expect: RegExp;
+  send: string;
+}
+
+/**
+ * The built CLI in a pseudo-terminal (util-linux `script`), the terminal's width set by stty as
+ * in a person's terminal (wide by default, so prompts do not wrap); each step waits for its
+ * `expect` in the output since the last step (line breaks folded), then types its `send`.
+ * Killed after `timeoutMs`. `output` is {@link plain} with the chosen carriage-return handling.
+ */
+export function inPty(
+  args: string[],
+  steps: PtyStep[] = [],
+  env: Record<string, string> = {},
+  timeoutMs = 20_000,
+  cols = 200,
+  cr: 'drop' | 'newline' = 'drop',
+): Promise<{ code: number | null; output: string; matched: string[]; unmatched: string[] }> {
+  const command = ['node', BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  const child = spawn('script', ['-qfec', `stty cols ${cols} rows 50 2>/dev/null; exec ${command}`, '/dev/null'], {
+    cwd: ROOT,
+    env: cleanEnv({ ...env, TERM: 'xterm', LINES: '50' }),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  let seen = 0;
+  const pending = [...steps];
+  const matched: string[] = [];
+  child.stdout!.on('data', (d: Buffer) => {
+    output += d.toString();
+    const step = pending[0];
+    if (step && step.expect.test(fold(output.slice(seen), cr))) {
+      pending.shift();
+      matched.push(step.expect.source);
+      seen = output.length;
+      setTimeout(() => child.stdin!.write(step.send), 50);
+    }
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output: plain(output, cr), matched, unmatched: pending.map((s) => s.expect.source) });
+    });
+  });
+}

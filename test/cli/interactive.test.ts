@@ -3,7 +3,7 @@
  * ways: the built CLI in a pseudo-terminal (util-linux `script`), and the CLI's questions through
  * @inquirer/testing.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import input from '@inquirer/input';
 import select from '@inquirer/select';
 import { render } from '@inquirer/testing';
@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { addressQuestion, amountQuestion, durationQuestion } from '../../src/cli/prompts.js';
 import { PassThrough } from 'node:stream';
-import { ADDRESS, BIN, ROOT, cleanEnv } from './helpers.js';
+import { ADDRESS, fold, inPty, plain } from './helpers.js';
 import { runCliInProcess } from './run.js';
 
 const hasScript = spawnSync('script', ['--version']).status === 0;
@@ -25,45 +25,7 @@ afterAll(async () => {
 });
 
 const demoBalance = () => mock.state.balance(mock.state.demo.account_id);
-// eslint-disable-next-line no-control-regex
-const plain = (s: string) => s.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
-const fold = (s: string) => plain(s).replace(/\s*\n\s*/g, ' ');
 
-/**
- * Run the CLI in a pseudo-terminal; each step waits for `expect` in the output (since the last
- * step) and then types `send`.
- */
-function inPty(args: string[], steps: Array<{ expect: RegExp; send: string }>, env: Record<string, string>, timeoutMs = 20_000, cols = 200) {
-  const command = ['node', BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  // A wide terminal by default so prompts do not wrap; output is also matched with line breaks folded.
-  // The width comes from the terminal itself (stty), not COLUMNS, as in a person's terminal.
-  const child = spawn('script', ['-qfec', `stty cols ${cols} rows 50 2>/dev/null; exec ${command}`, '/dev/null'], {
-    cwd: ROOT,
-    env: cleanEnv({ ...env, TERM: 'xterm', LINES: '50' }),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let output = '';
-  let seen = 0;
-  const pending = [...steps];
-  const matched: string[] = [];
-  child.stdout.on('data', (d: Buffer) => {
-    output += d.toString();
-    const step = pending[0];
-    if (step && step.expect.test(fold(output.slice(seen)))) {
-      pending.shift();
-      matched.push(step.expect.source);
-      seen = output.length;
-      setTimeout(() => child.stdin.write(step.send), 50);
-    }
-  });
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-  return new Promise<{ code: number | null; output: string; matched: string[]; unmatched: string[] }>((resolve) => {
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output: plain(output), matched, unmatched: pending.map((s) => s.expect.source) });
-    });
-  });
-}
 
 describe.skipIf(!hasScript)('in a pseudo-terminal', { timeout: 30_000 }, () => {
   it('buy with nothing given asks for resource, amount, address (validated), duration, confirms, and waits', async () => {

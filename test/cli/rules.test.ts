@@ -9,12 +9,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TrxRent, toTronAddress } from '../../src/index.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
-import { BIN, ROOT, cleanEnv, collect, tempDir } from './helpers.js';
+import { BIN, ROOT, cleanEnv, collect, inPty as pty, plain, tempDir } from './helpers.js';
 import { json, runCliInProcess } from './run.js';
 
 const hasScript = spawnSync('script', ['--version']).status === 0;
-// eslint-disable-next-line no-control-regex
-const plain = (s: string) => s.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
 const TARGET = toTronAddress(`41${'00'.repeat(19)}77`);
 
 let mock: MockServer;
@@ -42,16 +40,11 @@ afterAll(async () => {
   await mock?.close();
 });
 
+/** A rules command in a pseudo-terminal, with this file's environment. */
+const inPty = (args: string[], timeoutMs = 20_000) => pty(args, [], env, timeoutMs);
+
 const ordersFor = async () => (await new TrxRent({ baseUrl: mock.url, apiKey: mock.apiKey }).orders.list({ limit: 100 })).orders.filter((o) => o.target_address === TARGET);
 
-function inPty(args: string[], timeoutMs = 20_000) {
-  const command = ['node', BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  const child = spawn('script', ['-qfec', `stty cols 200 rows 50 2>/dev/null; exec ${command}`, '/dev/null'], { cwd: ROOT, env: cleanEnv({ ...env, TERM: 'xterm' }), stdio: ['pipe', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-  return new Promise<{ code: number | null; output: string }>((resolve) => child.on('close', (code) => (clearTimeout(timer), resolve({ code, output: plain(output) }))));
-}
 
 describe('rules check', () => {
   it('explains each rule in words', async () => {

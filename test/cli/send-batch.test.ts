@@ -4,19 +4,20 @@
  * plan, the confirmation, the progress bar, Ctrl+C, the printed resume command, that command run
  * to the end, and the report. The mock's chain is the judge of what was paid.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { account, ordersOf, paid, payouts, sender } from '../workflows/payouts-helpers.js';
-import { BIN, ROOT, cleanEnv, runCli } from './helpers.js';
+import { type PtyStep, inPty as pty, plain as plainText, runCli } from './helpers.js';
 import { runCliInProcess } from './run.js';
 
 const hasScript = spawnSync('script', ['--version']).status === 0;
-// eslint-disable-next-line no-control-regex
-const plain = (s: string) => s.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '\n');
+/** The batch flows in a pseudo-terminal, 40 s at most; the progress line's redraws read as lines. */
+const inPty = (args: string[], steps: PtyStep[], env: Record<string, string>, timeoutMs = 40_000) => pty(args, steps, env, timeoutMs, 200, 'newline');
+const plain = (s: string) => plainText(s, 'newline');
 
 let mock: MockServer;
 beforeAll(async () => {
@@ -35,30 +36,6 @@ function files(rows: Array<{ to: string; amount: string; id: string }>, privateK
   return { dir, csv, key };
 }
 
-/** The built CLI in a pseudo-terminal; each step waits for `expect` in the output since the last step, then types `send`. */
-function inPty(args: string[], steps: Array<{ expect: RegExp; send: string }>, env: Record<string, string>, timeoutMs = 40_000) {
-  const command = ['node', BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  const child = spawn('script', ['-qfec', `stty cols 200 rows 50 2>/dev/null; exec ${command}`, '/dev/null'], { cwd: ROOT, env: cleanEnv({ ...env, TERM: 'xterm', LINES: '50' }), stdio: ['pipe', 'pipe', 'pipe'] });
-  let output = '';
-  let seen = 0;
-  const pending = [...steps];
-  child.stdout.on('data', (d: Buffer) => {
-    output += d.toString();
-    const step = pending[0];
-    if (step && step.expect.test(plain(output.slice(seen)).replace(/\s*\n\s*/g, ' '))) {
-      pending.shift();
-      seen = output.length;
-      setTimeout(() => child.stdin.write(step.send), 50);
-    }
-  });
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-  return new Promise<{ code: number | null; output: string; unmatched: string[] }>((resolve) => {
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output: plain(output), unmatched: pending.map((s) => s.expect.source) });
-    });
-  });
-}
 
 describe('send usdt --batch', { timeout: 60_000 }, () => {
   it('reports every bad row (address, amount, decimals, duplicate id) at once and spends nothing', async () => {

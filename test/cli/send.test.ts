@@ -4,14 +4,14 @@
  * from), and the built CLI in a pseudo-terminal (util-linux `script`) for the confirmation with
  * the cost and the saving, and Ctrl+C before the broadcast.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
 import { trxToSun } from '../../src/index.js';
-import { BIN, ROOT, cleanEnv } from './helpers.js';
+import { type PtyStep, fold, inPty as pty } from './helpers.js';
 import { errorLine, json, runCliInProcess, tempDir } from './run.js';
 
 const hasScript = spawnSync('script', ['--version']).status === 0;
@@ -133,38 +133,9 @@ describe('trx-rent tx', () => {
   });
 });
 
-// eslint-disable-next-line no-control-regex
-const plain = (s: string) => s.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
-const fold = (s: string) => plain(s).replace(/\s*\n\s*/g, ' ');
+/** The send flows in a 220-column terminal, 25 s at most. */
+const inPty = (args: string[], steps: PtyStep[], env: Record<string, string>, timeoutMs = 25_000) => pty(args, steps, env, timeoutMs, 220);
 
-/** The built CLI in a pseudo-terminal; each step waits for `expect` in the output since the last step, then types `send`. */
-function inPty(args: string[], steps: Array<{ expect: RegExp; send: string }>, env: Record<string, string>, timeoutMs = 25_000) {
-  const command = ['node', BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  const child = spawn('script', ['-qfec', `stty cols 220 rows 50 2>/dev/null; exec ${command}`, '/dev/null'], {
-    cwd: ROOT,
-    env: cleanEnv({ ...env, TERM: 'xterm', LINES: '50' }),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let output = '';
-  let seen = 0;
-  const pending = [...steps];
-  child.stdout.on('data', (d: Buffer) => {
-    output += d.toString();
-    const step = pending[0];
-    if (step && step.expect.test(fold(output.slice(seen)))) {
-      pending.shift();
-      seen = output.length;
-      setTimeout(() => child.stdin.write(step.send), 50);
-    }
-  });
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-  return new Promise<{ code: number | null; output: string; unmatched: string[] }>((resolve) => {
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output: plain(output), unmatched: pending.map((s) => s.expect.source) });
-    });
-  });
-}
 
 describe.skipIf(!hasScript)('trx-rent send in a pseudo-terminal', { timeout: 40_000 }, () => {
   it('asks for the key hidden, shows the cost and the saving, sends on yes', async () => {
