@@ -3,6 +3,7 @@
  * is an account on chain (java-tron refuses a sender, or a delegation to a target, that is none)
  * and holds `usdt` USDT; and the number of orders an account placed, from the mock's own list.
  */
+import { createHash } from 'node:crypto';
 import type { MockServer } from '../../src/mock/index.js';
 import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
 
@@ -23,4 +24,19 @@ export function walletMaker(mock: () => MockServer, firstKeyByte: number) {
 export async function orderCount(mock: MockServer, apiKey: string): Promise<number> {
   const r = await fetch(`${mock.url}/api/v1/orders`, { headers: { 'x-api-key': apiKey } });
   return ((await r.json()) as { total: number }).total;
+}
+
+/**
+ * Fresh addresses for `mock`, distinct per `tag`: `fresh()` has nothing on chain, `target()` is
+ * an account (TRX-less), since java-tron refuses a delegation to a never-activated address.
+ */
+export function addressMaker(mock: () => MockServer, tag: string) {
+  let n = 0;
+  const fresh = () => privateKeyToTronAddress(createHash('sha256').update(`${tag} ${++n}`).digest('hex'));
+  const target = () => {
+    const address = fresh();
+    mock().state.chain.activate(address);
+    return address;
+  };
+  return { fresh, target };
 }

@@ -9,7 +9,7 @@ import { TrxRent } from '../../src/client.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
 import { sunToTrx } from '../../src/utils/units.js';
-import { KEYS, call, connect, errorOf, ok, type Connected } from './helpers.js';
+import { KEYS, call, connect, errorOf, ok, type Connected, accept, decline, session as sessionOn } from './helpers.js';
 
 let mock: MockServer;
 let api: TrxRent;
@@ -29,16 +29,7 @@ let n = 0;
 /** A fresh, valid address with nothing on chain. */
 const fresh = () => privateKeyToTronAddress((0x70 + ++n).toString(16).repeat(32));
 
-async function session<T>(options: Parameters<typeof connect>[1], run: (c: Connected) => Promise<T>, elicit?: Parameters<typeof connect>[2]): Promise<T> {
-  const c = await connect(mock, options, elicit);
-  try {
-    return await run(c);
-  } finally {
-    await c.close();
-  }
-}
-const accept = () => ({ action: 'accept' as const, content: { approve: true } });
-const decline = () => ({ action: 'decline' as const });
+const session = <T>(options: Parameters<typeof connect>[1], run: (c: Connected) => Promise<T>, elicit?: Parameters<typeof connect>[2]) => sessionOn(mock, options, run, elicit);
 
 describe('ensure_resources', () => {
   test('read-only without --allow-spend: nothing ordered', async () => {

@@ -82,3 +82,18 @@ export function errorOf(result: CallToolResult): { code: string; message: string
 export function text(result: CallToolResult): string {
   return result.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
 }
+
+/** Run `run` in a session of its own on `mock`'s MCP server, closed afterwards. */
+export async function session<T>(mock: MockServer, options: Partial<McpServerOptions> | undefined, run: (c: Connected) => Promise<T>, elicit?: Elicit): Promise<T> {
+  const c = await connect(mock, options, elicit);
+  try {
+    return await run(c);
+  } finally {
+    await c.close();
+  }
+}
+
+/** The person approves the spend the elicitation asks about. */
+export const accept = (): ElicitResult => ({ action: 'accept', content: { approve: true } });
+/** The person declines it. */
+export const decline = (): ElicitResult => ({ action: 'decline' });

@@ -6,7 +6,6 @@
  * the judge), a definite refusal settles as nothing spent, and a transaction is looked up by its
  * id (confirmed, pending, expired).
  */
-import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TrxRent } from '../../src/client.js';
@@ -18,21 +17,14 @@ import { chainJob, lookupTransfer } from '../../src/mcp/lookups.js';
 const SOLIDIFY_MARGIN_MS = 60_000;
 import type { Known } from '../../src/mcp/spend.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
-import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
 import { pollUntil } from '../../src/utils/clock.js';
+import { addressMaker } from '../helpers/wallets.js';
 import { type Hostile, type Seen, hostileServer, json } from '../security/hostile.js';
 
 let mock: MockServer;
 let direct: TrxRent;
 const hostiles: Hostile[] = [];
-let n = 0;
-const fresh = () => privateKeyToTronAddress(createHash('sha256').update(`lookups ${++n}`).digest('hex'));
-/** A fresh address that is an account on the mock's chain: a rental to a never-activated one fails. */
-const target = () => {
-  const address = fresh();
-  mock.state.chain.activate(address);
-  return address;
-};
+const { fresh, target } = addressMaker(() => mock, 'lookups');
 
 beforeAll(async () => {
   mock = await startMockServer({ rateLimits: false, seed: 41, timings: { selectMs: 20, fillMs: 40, verifyMs: 60 } });

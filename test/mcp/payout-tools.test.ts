@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
 import { paid, payouts } from '../workflows/payouts-helpers.js';
-import { KEYS, type Connected, call, connect, errorOf, ok } from './helpers.js';
+import { KEYS, type Connected, call, connect, errorOf, ok, accept, decline, session as sessionOn } from './helpers.js';
 
 let mock: MockServer;
 const WALLET = privateKeyToTronAddress(KEYS.tron);
@@ -20,16 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => mock.close());
 
-async function session<T>(options: Parameters<typeof connect>[1], run: (c: Connected) => Promise<T>, elicit?: Parameters<typeof connect>[2]): Promise<T> {
-  const c = await connect(mock, options, elicit);
-  try {
-    return await run(c);
-  } finally {
-    await c.close();
-  }
-}
-const accept = () => ({ action: 'accept' as const, content: { approve: true } });
-const decline = () => ({ action: 'decline' as const });
+const session = <T>(options: Parameters<typeof connect>[1], run: (c: Connected) => Promise<T>, elicit?: Parameters<typeof connect>[2]) => sessionOn(mock, options, run, elicit);
 const orders = () => mock.state.orders.all(mock.state.demo.account_id).length;
 
 describe('send_batch_plan and send_batch', { timeout: 60_000 }, () => {

@@ -4,7 +4,6 @@
  * client against the mock over real HTTP, with a hostile loopback proxy in front of the mock's
  * TRON node; the mock's chain and order log are the judge, the guard's own state the witness.
  */
-import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -15,7 +14,8 @@ import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
 import { pollUntil } from '../../src/utils/clock.js';
 import { type Hostile, type Seen, hostileServer, json } from '../security/hostile.js';
-import { KEYS, call, connect, errorOf, ok } from './helpers.js';
+import { addressMaker } from '../helpers/wallets.js';
+import { KEYS, accept, call, connect, errorOf, ok } from './helpers.js';
 
 let mock: MockServer;
 let api: TrxRent;
@@ -37,16 +37,7 @@ afterAll(async () => {
 });
 
 const orderCount = async () => (await api.orders.list({ limit: 1 })).total;
-let n = 0;
-/** A fresh, valid address with nothing on chain. */
-const fresh = () => privateKeyToTronAddress(createHash('sha256').update(`replays ${++n}`).digest('hex'));
-/** A fresh address that is an account on chain (TRX-less): a rental to a never-activated one fails. */
-const target = () => {
-  const address = fresh();
-  mock.state.chain.activate(address);
-  return address;
-};
-const accept = () => ({ action: 'accept' as const, content: { approve: true } });
+const { fresh, target } = addressMaker(() => mock, 'replays');
 
 /** A loopback proxy to the mock; `tamper` may answer a request itself (return true). */
 async function proxy(tamper: (req: Seen, res: ServerResponse) => boolean | void): Promise<Hostile> {

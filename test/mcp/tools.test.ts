@@ -9,7 +9,7 @@ import { TOOLS } from '../../src/mcp/tools/index.js';
 import { READ_TOOLS } from '../../src/mcp/tools/read.js';
 import { listing } from '../../src/mcp/tool.js';
 import { ENDPOINT_LIST } from '../../src/api/endpoints.js';
-import { KEYS, TARGET, call, connect, errorOf, ok, text, type Connected } from './helpers.js';
+import { KEYS, TARGET, call, connect, errorOf, ok, text, type Connected, session as sessionOn } from './helpers.js';
 
 /**
  * The MCP server driven by the SDK's own client over its in-memory transport, against the mock
@@ -35,12 +35,7 @@ const ORDER = { resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, tar
 async function session<T>(options: Parameters<typeof connect>[1], run: (c: Connected) => Promise<T>, elicit?: Parameters<typeof connect>[2]): Promise<T> {
   // A client without elicitation spends only on a server started with --spend-without-confirmation:
   // the tests of caps use one unless they say otherwise.
-  const c = await connect(mock, { spendWithoutConfirmation: !elicit, ...options }, elicit);
-  try {
-    return await run(c);
-  } finally {
-    await c.close();
-  }
+  return sessionOn(mock, { spendWithoutConfirmation: !elicit, ...options }, run, elicit);
 }
 
 const SPENDING = ['create_order', 'ensure_resources', 'send_token', 'send_batch', 'withdraw', ...TOOLS.filter((t) => t.name.startsWith('x402_')).map((t) => t.name)];
