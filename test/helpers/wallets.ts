@@ -40,3 +40,20 @@ export function addressMaker(mock: () => MockServer, tag: string) {
   };
   return { fresh, target };
 }
+
+/**
+ * A maker of keys with balances and nothing else done for them, for the chain's own rules:
+ * `usdt` in atomic units (6 decimals) and `trxSun` in SUN; an address is an account on chain
+ * only when it was given TRX (`trxSun > 0`), as on TRON.
+ */
+export function fundedWalletMaker(mock: () => MockServer, firstKeyByte: number) {
+  let keyByte = firstKeyByte;
+  return (usdt = 0n, trxSun = 0n): { privateKey: string; address: string } => {
+    const privateKey = (++keyByte).toString(16).padStart(2, '0').repeat(32);
+    const address = privateKeyToTronAddress(privateKey);
+    const chain = mock().state.chain;
+    if (usdt) chain.syntheticTransfer({ token: chain.token('USDT')!, to: address, amount: usdt, label: `fund ${address}` });
+    if (trxSun) chain.fundTrx(address, trxSun);
+    return { privateKey, address };
+  };
+}

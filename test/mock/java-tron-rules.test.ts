@@ -8,9 +8,10 @@ import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/mock/index.js';
 import { TAPOS_WINDOW_BLOCKS } from '../../src/mock/chain/blocks.js';
-import { buildTrc20Transfer, buildTrxTransfer, encodeRawDataJson, privateKeyToTronAddress, signTransaction } from '../../src/protocol/tron-transaction.js';
+import { buildTrc20Transfer, buildTrxTransfer, encodeRawDataJson, signTransaction } from '../../src/protocol/tron-transaction.js';
 import { tronAddressToHex } from '../../src/utils/address.js';
 import { manualServer, raw } from './helpers.js';
+import { fundedWalletMaker } from '../helpers/wallets.js';
 
 let mock: MockServer;
 beforeAll(async () => {
@@ -23,25 +24,18 @@ afterAll(async () => {
 const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const node = async (method: string, body: Record<string, unknown>) => (await raw(mock.url, 'POST', `/wallet/${method}`, { body: { ...body, visible: true } })).json;
 const text = (hex: string) => Buffer.from(hex, 'hex').toString();
-let k = 0x30;
-function wallet(usdt = 0n, trxSun = 0n) {
-  const key = (++k).toString(16).repeat(32);
-  const address = privateKeyToTronAddress(key);
-  const chain = mock.state.chain;
-  if (usdt) chain.syntheticTransfer({ token: chain.token('USDT')!, to: address, amount: usdt, label: `fund ${address}` });
-  if (trxSun) chain.fundTrx(address, trxSun);
-  return { key, address };
-}
+/** A fresh key and address holding `usdt` (atomic) and `trxSun` (an account on chain when given TRX). */
+const wallet = fundedWalletMaker(() => mock, 0x30);
 const ref = () => {
   const head = mock.state.chain.height();
   return { number: head, hash: mock.state.chain.blockId(head) };
 };
 let nonce = 0;
 /** A signed USDT transfer (distinct each call: the timestamp moves by a millisecond). */
-const usdtTx = (from: { key: string; address: string }, to: string, amount: bigint, feeLimitSun = 100_000_000, refBlock = ref()) =>
-  signTransaction(buildTrc20Transfer({ from: from.address, contract: USDT, to, amount, refBlock, now: mock.state.now() + ++nonce, feeLimitSun }), from.key);
-const trxTx = (from: { key: string; address: string }, to: string, amountSun: number, extra: { refBlock?: { number: number; hash: string }; now?: number; expirationMs?: number } = {}) =>
-  signTransaction(buildTrxTransfer({ from: from.address, to, amountSun, refBlock: extra.refBlock ?? ref(), now: extra.now ?? mock.state.now() + ++nonce, ...(extra.expirationMs ? { expirationMs: extra.expirationMs } : {}) }), from.key);
+const usdtTx = (from: { privateKey: string; address: string }, to: string, amount: bigint, feeLimitSun = 100_000_000, refBlock = ref()) =>
+  signTransaction(buildTrc20Transfer({ from: from.address, contract: USDT, to, amount, refBlock, now: mock.state.now() + ++nonce, feeLimitSun }), from.privateKey);
+const trxTx = (from: { privateKey: string; address: string }, to: string, amountSun: number, extra: { refBlock?: { number: number; hash: string }; now?: number; expirationMs?: number } = {}) =>
+  signTransaction(buildTrxTransfer({ from: from.address, to, amountSun, refBlock: extra.refBlock ?? ref(), now: extra.now ?? mock.state.now() + ++nonce, ...(extra.expirationMs ? { expirationMs: extra.expirationMs } : {}) }), from.privateKey);
 const send = (tx: unknown) => node('broadcasttransaction', tx as Record<string, unknown>);
 const transferCall = (owner: string, to: string, amount: bigint) => ({
   owner_address: owner,
@@ -200,7 +194,7 @@ describe('broadcast: answers and refusals as Wallet.broadcastTransaction words t
     const sender = wallet(0n, 10_000_000n);
     const other = wallet(0n, 1n);
     const to = other.address;
-    const forged = signTransaction(buildTrxTransfer({ from: sender.address, to, amountSun: 1, refBlock: ref(), now: mock.state.now() }), other.key);
+    const forged = signTransaction(buildTrxTransfer({ from: sender.address, to, amountSun: 1, refBlock: ref(), now: mock.state.now() }), other.privateKey);
     const sig = await send(forged);
     expect(sig.code).toBe('SIGERROR');
     expect(text(sig.message)).toBe(`Validate signature error: ${forged.signature[0]} is signed by ${other.address} but it is not contained of permission.`);

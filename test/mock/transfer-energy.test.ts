@@ -7,9 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/mock/index.js';
-import { buildTrc20Transfer, privateKeyToTronAddress, signTransaction } from '../../src/protocol/tron-transaction.js';
+import { buildTrc20Transfer, signTransaction } from '../../src/protocol/tron-transaction.js';
 import { tronAddressToHex } from '../../src/utils/address.js';
 import { manualServer, raw } from './helpers.js';
+import { fundedWalletMaker } from '../helpers/wallets.js';
 
 let mock: MockServer;
 beforeAll(async () => {
@@ -21,22 +22,15 @@ afterAll(async () => {
 
 const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const node = async (method: string, body: Record<string, unknown>) => (await raw(mock.url, 'POST', `/wallet/${method}`, { body: { ...body, visible: true } })).json;
-let k = 0x90;
-function wallet(usdt = 0n, trxSun = 0n) {
-  const key = (++k).toString(16).repeat(32);
-  const address = privateKeyToTronAddress(key);
-  const chain = mock.state.chain;
-  if (usdt) chain.syntheticTransfer({ token: chain.token('USDT')!, to: address, amount: usdt, label: `fund ${address}` });
-  if (trxSun) chain.fundTrx(address, trxSun);
-  return { key, address };
-}
+/** A fresh key and address holding `usdt` (atomic) and `trxSun` (an account on chain when given TRX). */
+const wallet = fundedWalletMaker(() => mock, 0x90);
 
 /** Sign and broadcast a USDT transfer through the node; returns its receipt. */
-async function transfer(from: { key: string; address: string }, to: string, amount: bigint, feeLimitSun?: number) {
+async function transfer(from: { privateKey: string; address: string }, to: string, amount: bigint, feeLimitSun?: number) {
   const head = mock.state.chain.height();
   const tx = signTransaction(
     buildTrc20Transfer({ from: from.address, contract: USDT, to, amount, refBlock: { number: head, hash: mock.state.chain.blockId(head) }, now: mock.state.now(), ...(feeLimitSun ? { feeLimitSun } : {}) }),
-    from.key,
+    from.privateKey,
   );
   const sent = await node('broadcasttransaction', tx);
   expect(sent.result, JSON.stringify(sent)).toBe(true);
@@ -145,7 +139,7 @@ describe('a TRC-20 transfer on the simulated chain', () => {
     const build = (amount: bigint, offset: number) =>
       signTransaction(
         buildTrc20Transfer({ from: sender.address, contract: USDT, to, amount, refBlock: { number: head, hash: mock.state.chain.blockId(head) }, now: mock.state.now() + offset }),
-        sender.key,
+        sender.privateKey,
       );
     const ok = build(1_500_000n, 0);
     const r = await raw(mock.url, 'POST', '/api/v1/broadcast', { key: mock.apiKey, body: { signed_tx: ok } });

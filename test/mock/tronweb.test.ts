@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TrxRent, trxToSun } from '../../src/index.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { SOLIDIFIED_LAG_BLOCKS } from '../../src/mock/chain/blocks.js';
-import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
+import { fundedWalletMaker } from '../helpers/wallets.js';
 import { tronAddressToHex } from '../../src/utils/address.js';
 
 let mock: MockServer;
@@ -25,17 +25,8 @@ afterAll(async () => {
 
 const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const FEE_LIMIT = 100_000_000; // 100 TRX, tronweb's usual
-let keyByte = 0xa0;
-
-/** A fresh key and address holding `usdt` USDT and `trx` TRX (an account on chain when trx > 0). */
-function wallet(usdt = 0n, trx = 0n) {
-  const privateKey = (++keyByte).toString(16).repeat(32);
-  const address = privateKeyToTronAddress(privateKey);
-  const chain = mock.state.chain;
-  if (usdt) chain.syntheticTransfer({ token: chain.token('USDT')!, to: address, amount: usdt, label: `fund ${address}` });
-  if (trx) chain.fundTrx(address, trx);
-  return { privateKey, address };
-}
+/** A fresh key and address holding `usdt` (atomic) and `trx` SUN (an account on chain when given TRX). */
+const wallet = fundedWalletMaker(() => mock, 0xa0);
 
 const tronWebFor = (privateKey: string) => new TronWeb({ fullHost: mock.url, privateKey });
 const usdtOf = (address: string) => mock.state.chain.tokenBalance(address, USDT);
