@@ -10,7 +10,7 @@
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../helpers/ports.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -52,17 +52,6 @@ function run(command: string, args: string[], options: { cwd: string; env: Recor
 
 function node(file: string, env: Record<string, string>, timeout = 60_000) {
   return run(process.execPath, [file], { cwd: out, timeout, env: { PATH: process.env.PATH ?? '', ...env } });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 let mock: MockServer;
