@@ -3,22 +3,14 @@
  * else): without --port it listens on a free port and says which on stderr; a port asked for with
  * --port that is in use is a usage error naming it, never a hang or an unexplained crash.
  */
-import { type Server, createServer } from 'node:net';
+import type { Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { holdPort } from '../helpers/ports.js';
 import { errorLine, runCliInProcess, startCliInProcess } from './run.js';
-
-/** Hold `port` for the test; when something else already holds it, it is taken all the same. */
-function hold(port: number): Promise<Server | undefined> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', (error: NodeJS.ErrnoException) => (error.code === 'EADDRINUSE' ? resolve(undefined) : reject(error)));
-    server.listen(port, '127.0.0.1', () => resolve(server));
-  });
-}
 
 let held: Server | undefined;
 beforeAll(async () => {
-  held = await hold(8787);
+  held = await holdPort(8787);
 });
 afterAll(async () => {
   await new Promise((r) => (held ? held.close(r) : r(undefined)));

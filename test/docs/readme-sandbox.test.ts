@@ -11,11 +11,11 @@
  * The mock's chain is the judge of what was paid. Needs the build (dist/).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { type Server, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
+import { holdPort } from '../helpers/ports.js';
 import { type Block, background, bash, block, commands, freshFolder, linePty, root, run, shellEnv } from './readme-blocks.js';
 
 const hasScript = (await run('script', ['--version'], { cwd: root, env: { PATH: process.env.PATH ?? '' }, timeout: 10_000 })).status === 0;
@@ -42,15 +42,6 @@ async function sandbox(dir: string, configDir: string) {
   }
   const info = JSON.parse(mock.output().stdout) as { url: string; wallet: { address: string } };
   return { url: info.url, sender: info.wallet.address, mock };
-}
-
-/** Hold a port for a while; when something else holds it already, it is taken all the same. */
-function hold(port: number): Promise<Server | undefined> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', (error: NodeJS.ErrnoException) => (error.code === 'EADDRINUSE' ? resolve(undefined) : reject(error)));
-    server.listen(port, '127.0.0.1', () => resolve(server));
-  });
 }
 
 describe("the README's sandbox: mock --wallet in terminal 1, commands in terminal 2", { timeout: 240_000 }, () => {
@@ -130,7 +121,7 @@ describe("the README's sandbox: mock --wallet in terminal 1, commands in termina
 describe("the README's CLI tour, with bash", () => {
   it('every line, in a fresh folder, while port 8787 is taken (by the sandbox mock a reader may still run)', async () => {
     const cli = block('npx trx-rent mock --port 0 > mock.json &');
-    const held = await hold(8787);
+    const held = await holdPort(8787);
     const dir = freshFolder('cli-tour');
     try {
       // Job control on, as in the terminal a reader types into: `kill %1` then stops the whole job (npx and the CLI under it).
