@@ -11,7 +11,7 @@ import type { PayoutReport, SendManyOptions } from './types.js';
 
 export { PayoutRun } from './runner.js';
 export type { PayoutDeps } from './deps.js';
-export { type JournalEntry, type PayoutJournal, MemoryJournal, memoryJournal } from './journal.js';
+export { type JournalEntry, type PayoutJournalEntry, type PayoutJournal, type BatchService, PayoutLedger, PayoutIndex, MemoryJournal, memoryJournal, openPayoutJournal } from './journal.js';
 export { type Payout, type PayoutRow, type RowProblem, type CheckOptions, checkPayouts, parsePayouts } from './rows.js';
 export type { PayoutPlan, PlannedOrder, RowEstimate } from './plan.js';
 export { batchKeyOf } from './report.js';
