@@ -4,7 +4,7 @@
  * "step in flight" that a stop (SIGTERM) lets finish.
  * @module
  */
-import { TrxRentError } from '../../errors/index.js';
+import { TrxRentError, outcomeOf } from '../../errors/index.js';
 import { LIMITS } from '../../schemas/limits.js';
 import type { Journal, JournalEntry } from './journal.js';
 import { blockedBy, limitState } from './limits.js';
@@ -67,12 +67,9 @@ async function price(ctx: ActContext, rule: Rule, copyOf?: { amount: number; res
   return { cost_sun: cost, price_sun: Number(preview.best.price_sun), summary: `buy ${amount} ${resource.toLowerCase()} for ${target} for ${a.duration} s` };
 }
 
-/** A definite refusal (nothing was done) as against an answer that never came. */
-function outcomeOf(error: unknown): 'failed' | 'unknown' {
-  if (!(error instanceof TrxRentError)) return 'unknown';
-  if (error.outcomeUnknown || error.code === 'CONNECTION_ERROR' || error.code === 'TIMEOUT') return 'unknown';
-  // An order that was placed but then failed is refunded; one still running when we gave up is not known.
-  return error.status !== undefined || ['SPENDING_CAP_EXCEEDED', 'PROVIDER_UNAVAILABLE', 'ORDER_FAILED', 'VALIDATION_ERROR'].includes(error.code) ? 'failed' : 'unknown';
+/** The rules' reading of the one verdict (`outcomeOf`): not sent is `failed`; sent or unknown count as spent. */
+function outcomeOfAction(error: unknown): 'failed' | 'unknown' {
+  return outcomeOf(error) === 'not_sent' ? 'failed' : 'unknown';
 }
 
 async function record(ctx: ActContext, entry: Omit<JournalEntry, 'ts' | 'runner'>): Promise<void> {
@@ -173,7 +170,7 @@ export async function actOn(ctx: ActContext, rule: Rule, window: string, seen: R
       ctx.seen.add(`${rule.id}\n${window}\nduplicate`);
       return { rule: rule.id, window, outcome: 'suppressed', reason: 'duplicate_window', key };
     }
-    const outcome = outcomeOf(error);
+    const outcome = outcomeOfAction(error);
     const reason = `${code}: ${(error as Error).message}`;
     await record(ctx, { kind: outcome, rule: rule.id, window, key, reason });
     await emit(ctx, rule, 'rule.error', { window, key, reason, outcome });
