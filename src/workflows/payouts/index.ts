@@ -15,6 +15,7 @@ export { type JournalEntry, type PayoutJournalEntry, type PayoutJournal, type Ba
 export { type Payout, type PayoutRow, type RowProblem, type CheckOptions, checkPayouts, parsePayouts } from './rows.js';
 export type { PayoutPlan, PlannedOrder, RowEstimate } from './plan.js';
 export { batchKeyOf } from './report.js';
+export { type RowStatus, batchStatus } from './status.js';
 export type { PayoutEvent, PayoutReport, PayoutReportRow, SendManyOptions } from './types.js';
 
 /** Send every payout (see {@link PayoutRun}); resolves with the report when every row is final, pending or the run was stopped. */
