@@ -1,7 +1,8 @@
 /**
  * A rule's limits, counted from the journal alone: what it spent in the last 24 hours and in
  * all, how often it acted, when it last acted. An action whose outcome is unknown counts as
- * spent at its cap (`reserved_sun`) until a later line says what it cost.
+ * spent at its cap (`reserved_sun`) until a later line says what it cost; a key's spend is the
+ * highest any line reported for it.
  * @module
  */
 import type { JournalEntry } from './journal.js';
@@ -38,10 +39,14 @@ export function actionsOf(entries: readonly JournalEntry[], rule: string): Actio
     const record = e.key ? byKey.get(e.key) : undefined;
     if (!record) continue;
     if (e.kind === 'done') {
+      // A key's spend is the highest any runner reported for it: a late `done` (another runner's
+      // replay of the same key, answered with less) never erases what was charged.
+      const cost = e.cost_sun ?? record.spent_sun;
+      record.spent_sun = record.outcome === 'done' ? Math.max(record.spent_sun, cost) : cost;
       record.outcome = 'done';
-      record.spent_sun = e.cost_sun ?? record.spent_sun;
-      record.order_ids = e.order_ids ?? [];
-    } else if (e.kind === 'failed') {
+      if (e.order_ids?.length) record.order_ids = e.order_ids;
+    } else if (e.kind === 'failed' && record.outcome !== 'done') {
+      // Not done, by a definite answer; once any runner saw it done, it stays done.
       record.outcome = 'failed';
       record.spent_sun = 0;
     }
