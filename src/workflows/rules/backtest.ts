@@ -4,13 +4,17 @@
  * watched address spends energy at a steady rate; rentals last their duration; what the address
  * lacks when it spends is burnt at the chain's energy fee. Reports runs, spend, what the
  * shortfalls burnt, and what burning for all the energy would have cost.
+ *
+ * The replay covers `[end - days, end)`, half-open: one step every `stepMs` from the start, the
+ * last one before `end`, each step standing for `[t, t + stepMs)` (a cron minute in it fires at
+ * that step). So `--days 1` is exactly 24 hours and a rule with `max_runs_per_day: 1` runs once.
  * @module
  */
 import { LIMITS } from '../../schemas/limits.js';
 import { MemoryJournal } from './journal.js';
 import { blockedBy, limitState } from './limits.js';
 import type { RulesFile } from './schema.js';
-import { levelWindow, scheduleWindow, targetAddress } from './triggers.js';
+import { idempotencyKey, levelWindow, scheduleWindow, targetAddress } from './triggers.js';
 
 /** One price poll: when, and the best price per unit then. */
 export interface PricePoint {
@@ -22,7 +26,7 @@ export interface PricePoint {
 export interface BacktestOptions {
   /** Best energy prices over the period (any order). */
   prices: readonly PricePoint[];
-  /** Replay the `days` before `end`. */
+  /** Replay the `days` before `end`: `[end - days, end)`. */
   end: number;
   days: number;
   /** Energy each watched address spends per hour. @default 65000 (one USDT transfer) */
@@ -77,7 +81,7 @@ export function backtest(file: RulesFile, options: BacktestOptions): BacktestRes
     }
     return taken;
   };
-  for (let now = start; now <= options.end; now += step) {
+  for (let now = start; now < options.end; now += step) {
     while (p + 1 < prices.length && prices[p + 1]!.at <= now) p++;
     const price = prices[p]?.price_sun;
     for (const address of watched) {
@@ -92,7 +96,7 @@ export function backtest(file: RulesFile, options: BacktestOptions): BacktestRes
       const t = rule.trigger;
       let window: string | undefined;
       if (t.type === 'price_below' && t.resource === 'ENERGY' && price < t.price_sun) window = levelWindow(rule, now);
-      else if (t.type === 'schedule') window = scheduleWindow(t, now - step, now);
+      else if (t.type === 'schedule') window = scheduleWindow(t, now - 1, Math.min(now + step, options.end) - 1);
       else if (t.type === 'energy_below' && available(t.address, now) < t.energy) window = levelWindow(rule, now);
       if (!window) continue;
       const a = rule.action;
@@ -115,8 +119,9 @@ export function backtest(file: RulesFile, options: BacktestOptions): BacktestRes
         if (blocked !== 'window_done') s.suppressed[blocked] = (s.suppressed[blocked] ?? 0) + 1;
         continue;
       }
-      void journal.append({ ts: now, kind: 'intent', rule: rule.id, window, key: window + rule.id, reserved_sun: cost });
-      void journal.append({ ts: now, kind: 'done', rule: rule.id, window, key: window + rule.id, cost_sun: cost });
+      const key = idempotencyKey(rule, window);
+      void journal.append({ ts: now, kind: 'intent', rule: rule.id, window, key, reserved_sun: cost });
+      void journal.append({ ts: now, kind: 'done', rule: rule.id, window, key, cost_sun: cost });
       s.runs++;
       s.spend_sun += cost;
       if (amount && target) {
