@@ -56,7 +56,8 @@ export interface BacktestResult {
 export function backtest(file: RulesFile, options: BacktestOptions): BacktestResult {
   const step = options.stepMs ?? 300_000;
   const fee = options.energyFeeSun ?? 100;
-  const perStep = ((options.energyPerHour ?? 65_000) * step) / 3_600_000;
+  const perHour = options.energyPerHour ?? 65_000;
+  const perStep = (perHour * step) / 3_600_000;
   const start = options.end - options.days * 86_400_000;
   const prices = [...options.prices].sort((a, b) => a.at - b.at);
   const journal = new MemoryJournal();
@@ -65,7 +66,8 @@ export function backtest(file: RulesFile, options: BacktestOptions): BacktestRes
   const stats = new Map(file.rules.map((r) => [r.id, { rule: r.id, runs: 0, spend_sun: 0, suppressed: {} as Record<string, number> }]));
   const watched = new Set(file.rules.map((r) => ('address' in r.trigger ? r.trigger.address : undefined)).filter((a): a is string => !!a));
   let shortfall = 0;
-  let energyUsed = 0;
+  // Steps replayed per watched address: the energy used is counted from it at the end, in one division (no float drift).
+  let addressSteps = 0;
   let p = 0;
   const available = (address: string, now: number) => {
     const live = (rentals.get(address) ?? []).filter((r) => r.ends > now && r.left > 0);
@@ -89,7 +91,7 @@ export function backtest(file: RulesFile, options: BacktestOptions): BacktestRes
       available(address, now);
       const take = spend(address, perStep);
       shortfall += Math.ceil((perStep - take) * fee);
-      energyUsed += perStep;
+      addressSteps++;
     }
     if (price === undefined) continue;
     for (const rule of file.rules) {
@@ -130,6 +132,7 @@ export function backtest(file: RulesFile, options: BacktestOptions): BacktestRes
     }
   }
   const rules = [...stats.values()];
+  const energyUsed = (perHour * addressSteps * step) / 3_600_000;
   return {
     from: new Date(start).toISOString(),
     to: new Date(options.end).toISOString(),
