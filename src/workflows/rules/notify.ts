@@ -94,12 +94,14 @@ function reach(url: string, timeoutMs: number): Promise<string | undefined> {
   const host = u.hostname.replace(/^\[|\]$/g, '');
   return new Promise((resolve) => {
     const socket = connect({ host, port });
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const late = () => done(`no connection to ${host}:${port} within ${timeoutMs / 1000} s`);
     const done = (problem: string | undefined) => {
-      clearTimeout(timer);
+      deadline.removeEventListener('abort', late);
       socket.destroy();
       resolve(problem);
     };
-    const timer = setTimeout(() => done(`no connection to ${host}:${port} within ${timeoutMs / 1000} s`), timeoutMs);
+    deadline.addEventListener('abort', late, { once: true });
     socket.once('connect', () => done(undefined));
     socket.once('error', (error: NodeJS.ErrnoException) => done(`cannot be reached (${error.code ?? error.message} ${host}:${port})`));
   });
