@@ -182,6 +182,15 @@ describe('rules check: webhooks and duplicate keys', () => {
     expect(json<{ warnings: string[] }>(clean).warnings).toEqual([]);
   });
 
+  it('rules run warns at start about a webhook it cannot sign', async () => {
+    const hooked = join(dir, 'hooked-run.json');
+    writeFileSync(hooked, JSON.stringify({ notify: { webhook: { url: 'http://dave:pw-secret-456@127.0.0.1:9/hook', secret_env: 'RULES_HOOK_SECRET' } }, rules: [{ id: 'nightly', trigger: { type: 'schedule', cron: '0 3 1 1 *' }, action: { type: 'notify' } }] }));
+    const r = await runCliInProcess(['rules', 'run', hooked, '--max-ticks', '1', '--tick', '1s', '--json', '--journal', join(dir, 'hooked-run.jsonl')], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('notify webhook http://[redacted]@127.0.0.1:9/hook (rule nightly): RULES_HOOK_SECRET is not set');
+    expect(r.stdout + r.stderr).not.toContain('pw-secret-456');
+  });
+
   it('a key written twice exits 2 naming the key and its line', async () => {
     const twice = join(dir, 'twice.json');
     writeFileSync(twice, `{\n  "rules": [\n    { "id": "w", "trigger": { "type": "schedule", "cron": "0 3 * * *" }, "action": { "type": "notify" },\n      "limits": { "max_spend_per_day": "1", "max_spend_per_day": "1000" } }\n  ]\n}\n`);
