@@ -1,39 +1,25 @@
+/**
+ * `trx-rent keys create`: a new API key; its secret is shown this once, as the output.
+ * @module
+ */
 import type { Command } from 'commander';
-import { type Context, action } from '../context.js';
-import { UsageError } from '../errors.js';
-import { formatTime } from '../format.js';
-import { renderPairs } from '../tables.js';
-import { PERMISSIONS } from '../facts.js';
-import { parseChoice, parseList } from '../parse.js';
-import type { CommandModule } from '../types.js';
+import { type Context, action } from '../../context.js';
+import { formatTime } from '../../format.js';
+import { renderPairs } from '../../tables.js';
+import { PERMISSIONS } from '../../facts.js';
+import { parseChoice, parseList } from '../../parse.js';
 
 type Permission = (typeof PERMISSIONS)[number];
 
-const command: CommandModule = {
-  description:
-    'Create an API key (its secret is printed once, as the command\'s output) or revoke one ' +
-    '(immediate and irreversible; asks to confirm unless --yes).',
-  register(cmd: Command) {
-    cmd
-      .command('create')
-      .description('create a key; the secret appears only in this output')
-      .option('--name <name>', 'label for the key')
-      .option('--permissions <list>', `comma-separated: ${PERMISSIONS.join(', ')}`)
-      .action(action<[], KeysCreateOptions>(runKeysCreate));
-
-    // `keys list` is what people try first; the API cannot list keys, so say so and what to do instead.
-    cmd
-      .command('list')
-      .description('(keys cannot be listed: explains why and what to do)')
-      .action(action(runKeysList));
-
-    cmd
-      .command('revoke')
-      .description('revoke a key at once (requests with it then fail with 401)')
-      .argument('[id]', 'key id')
-      .action(action<[string?]>(runKeysRevoke));
-  },
-};
+/** Add `keys create` to `cmd`. */
+export function registerKeysCreate(cmd: Command): void {
+  cmd
+    .command('create')
+    .description('create a key; the secret appears only in this output')
+    .option('--name <name>', 'label for the key')
+    .option('--permissions <list>', `comma-separated: ${PERMISSIONS.join(', ')}`)
+    .action(action<[], KeysCreateOptions>(runKeysCreate));
+}
 
 interface KeysCreateOptions {
   name?: string;
@@ -75,27 +61,3 @@ async function runKeysCreate(ctx: Context, { opts }: { opts: KeysCreateOptions }
     ),
   );
 }
-
-async function runKeysList() {
-  throw new UsageError(
-    'API keys cannot be listed: the API has no endpoint for it (a secret is shown once, when the key is created)',
-    'see which key this profile uses with `trx-rent status`; make one with `trx-rent keys create`; revoke one by its id with `trx-rent keys revoke ID`',
-    'NOT_AVAILABLE',
-  );
-}
-
-async function runKeysRevoke(ctx: Context, { args: [idArg] }: { args: [string?] }) {
-  const { id } = await ctx.ask.inputs<{ id: string }>({
-    id: {
-      value: idArg?.trim() || undefined,
-      label: '<id>',
-      ask: async (p) => (await p.input({ message: 'Key id to revoke?', validate: (v: string) => (v.trim() ? true : 'required') })).trim(),
-    },
-  });
-  await ctx.ask.confirm(`Revoke key ${id}? Anything using it stops working at once.`, 'revoke the key');
-  const client = await ctx.clients.client();
-  const result = await (await client.get('keys')).revoke(id);
-  ctx.out.result({ id, ...result }, () => `${ctx.out.s.green('✓')} Key ${id} revoked.`);
-}
-
-export default command;
