@@ -5,6 +5,7 @@
  * @module
  */
 import type { HttpClient } from '../http/client.js';
+import type { DeriveAddressesParams, DerivedAddress, DerivedKey } from '../protocol/hd-keys.js';
 import type {
   EngineDeps,
   EnsureParams,
@@ -119,6 +120,33 @@ export class Chain {
   async plan(params: EnsureParams): Promise<EnsurePlan> {
     const deps = await this.chain.load();
     return deps.engine.planEnsure(deps, params);
+  }
+
+  /**
+   * Deposit addresses of an HD wallet: `count` addresses from index `from` (default 0) on
+   * m/44'/195'/account'/0/index (account default 0), from a BIP-39 `mnemonic` (English; optional
+   * `passphrase`) or a BIP-32 `seed`, as tronweb's `TronWeb.fromMnemonic` derives them. Local
+   * only (no node, no API); the words never leave the process. A bad input is a
+   * VALIDATION_ERROR naming the field, never its value.
+   *
+   * ```ts
+   * const [first] = await client.chain.deriveAddresses({ mnemonic, count: 100 });
+   * // { index: 0, path: "m/44'/195'/0'/0/0", address: 'T…' }
+   * ```
+   */
+  async deriveAddresses(params: DeriveAddressesParams): Promise<DerivedAddress[]> {
+    const { deriveAddresses } = await import('../protocol/hd-keys.js');
+    return deriveAddresses(params);
+  }
+
+  /**
+   * The same addresses with their keys, each one a `signer` for `client.transfers.send`: its
+   * `privateKey` is not enumerable, so logging or serialising it shows index, path and address
+   * only. Local only.
+   */
+  async deriveKeys(params: DeriveAddressesParams): Promise<DerivedKey[]> {
+    const { deriveKeys } = await import('../protocol/hd-keys.js');
+    return deriveKeys(params);
   }
 
   /**
