@@ -14,7 +14,8 @@ async function startOrExplain<T>(stateFile: string | undefined, start: () => Pro
   try {
     return await start();
   } catch (error) {
-    if (stateFile && error instanceof Error && !(error instanceof CliError)) {
+    // Not listening (a port in use) is no fault of the state file.
+    if (stateFile && error instanceof Error && !(error instanceof CliError) && (error as { syscall?: unknown }).syscall !== 'listen') {
       throw new CliError('STATE_FILE', `--state ${stateFile}: ${error.message}`, { exitCode: EXIT.USAGE });
     }
     throw error;
@@ -29,7 +30,7 @@ const command: CommandModule = {
     '`--wallet FILE` writes a funded sender key; `trx-rent mock fund ADDRESS` funds any address.',
   register(cmd: Command) {
     cmd
-      .option('--port <port>', 'port (0 = any free port)', '8787')
+      .option('--port <port>', `port (0 = any free port; default ${DEFAULT_PORT}, or a free one when ${DEFAULT_PORT} is taken, said on stderr)`)
       .option('--host <host>', 'interface to listen on', '127.0.0.1')
       .option('--envelope', 'wrap success bodies in { data } like the live service')
       .option('--seed <n>', 'seed for ids, keys, prices and chaos (same seed, same run)')
@@ -68,9 +69,12 @@ interface FundOptions {
   usdt: string;
 }
 
+/** The port `mock` listens on when `--port` is not given and the port is free. */
+const DEFAULT_PORT = 8787;
+
 interface MockOptions {
   wallet?: string;
-  port: string;
+  port?: string;
   host: string;
   envelope?: boolean;
   seed?: string;
@@ -126,7 +130,7 @@ async function wallet(ctx: Context, file: string, baseUrl: string): Promise<{ ad
 }
 
 async function runMock(ctx: Context, { opts }: { opts: MockOptions }) {
-  const port = parseInteger(opts.port, '--port', { max: 65_535 });
+  const port = opts.port === undefined ? undefined : parseInteger(opts.port, '--port', { max: 65_535 });
   const seed = opts.seed === undefined ? undefined : parseInteger(opts.seed, '--seed');
   const retain = opts.retain === undefined ? undefined : parseInteger(opts.retain, '--retain', { min: 1 });
   let chaos: { rate: number } | undefined;
@@ -148,12 +152,12 @@ async function runMock(ctx: Context, { opts }: { opts: MockOptions }) {
         if (out.json) out.diagJson({ type: 'request', at: new Date().toISOString(), method: entry.method, path: entry.path, status: entry.status, ms });
         else out.diag(`${new Date().toISOString()}  ${entry.method} ${entry.path} ${entry.status || 'dropped'} ${ms}ms`);
       };
-  const server = await startOrExplain(opts.state, () => ctx.mocks.start({
+  const start = (listen: number) => startOrExplain(opts.state, () => ctx.mocks.start({
     ...(opts.state ? { stateFile: opts.state } : {}),
     ...(log ? { onRequest: log } : {}),
     ...(opts.x402Version === '1' ? { x402: { version: 1 as const } } : {}),
     ...(opts.webhooksAnywhere ? { webhookTargets: 'any' as const } : {}),
-    port,
+    port: listen,
     host: opts.host,
     ...(opts.envelope ? { envelope: true } : {}),
     ...(seed !== undefined ? { seed } : {}),
@@ -162,6 +166,15 @@ async function runMock(ctx: Context, { opts }: { opts: MockOptions }) {
     ...(opts.rateLimits === false ? { rateLimits: false as const } : {}),
     ...(opts.cors ? { cors: true } : {}),
   }));
+  // A port in use: the default gives way to a free one (said, with the URL, below); a port asked for is an error.
+  const server = await start(port ?? DEFAULT_PORT).catch((error: unknown) => {
+    if ((error as { code?: unknown }).code !== 'EADDRINUSE') throw error;
+    if (port !== undefined) throw new UsageError(`--port ${port}: the port is in use on ${opts.host}`, 'stop what holds it (another trx-rent mock?), or pass --port 0 for any free port');
+    return start(0).then((started) => {
+      ctx.out.warn(`port ${DEFAULT_PORT} is taken (another mock?): listening on ${started.url} instead`);
+      return started;
+    });
+  });
   if (!isLoopbackHost(opts.host)) {
     ctx.out.warn(
       `listening on ${opts.host}, beyond this machine: anyone who can reach it can use the demo API key ` +
