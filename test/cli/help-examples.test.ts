@@ -101,7 +101,7 @@ beforeAll(async () => {
   signed = JSON.stringify(transfer);
   writeFileSync(join(files, 'signed-tx.json'), signed);
   // The rules file the `rules` examples name: examples/rules/rules.json as shipped (its address,
-  // the USDT contract, is an account on the mock's chain, so its rentals fill).
+  // TRON's docs' example account, is an account on the mock's chain from genesis, so its rentals fill).
   copyFileSync(join(import.meta.dirname, '..', '..', 'examples', 'rules', 'rules.json'), join(files, 'rules.json'));
 });
 afterAll(async () => {
