@@ -109,7 +109,6 @@ async function runEnsure(ctx: Context, { args: [addressArg], opts }: { args: [st
   const s = out.s;
   const spinner = { current: undefined as ReturnType<typeof out.spinner> | undefined };
   const finish = finishCommand(ctx, addressArg, opts, idempotencyKey);
-  if (!opts.idempotencyKey) out.diag(`idempotency key ${idempotencyKey}: if this run stops, finish it with: ${finish}`);
   // Ctrl+C (or SIGTERM) stops the wait; the error then says how far it got and how to finish.
   const interrupt = ctx.interruptible();
   let result: Awaited<ReturnType<typeof chain.ensure>>;
@@ -136,6 +135,8 @@ async function runEnsure(ctx: Context, { args: [addressArg], opts }: { args: [st
         const rent = what ? `rent ${what} for ${formatDuration(duration)} to ${address} for about ${sunAndTrx(plan.cost_sun)}` : '';
         const question = a ? `Activate ${address}${rent ? ` and ${rent}` : ''}?` : `Rent ${what} for ${formatDuration(duration)} to ${address} for about ${sunAndTrx(plan.cost_sun)}?`;
         await ctx.ask.confirm(question, a ? 'activate it and place the order' : 'place the order');
+        // Said once something is about to be ordered: a refusal before that needs no finishing.
+        if (!opts.idempotencyKey) out.diag(`idempotency key ${idempotencyKey}: if this run stops, finish it with: ${finish}`);
         spinner.current = out.spinner(a ? 'Activating…' : 'Ordering…');
         return true;
       },

@@ -29,10 +29,17 @@ export function registerChainBalance(chain: Command): void {
     .action(action<[string], BalanceOptions>(runBalance));
 }
 
+/**
+ * Reads the node only: no account API, so no base URL or API key is needed (a base URL that is a
+ * reference mock still lends its node, as for every command that reads the chain).
+ */
 async function runBalance(ctx: Context, { args: [addressArg], opts }: { args: [string]; opts: BalanceOptions }) {
   const address = await parseAddress(addressArg, 'ADDRESS');
-  const { chain } = await ctx.chain.handles(opts.tronNode);
-  const held = await chain.balance(address, { token: opts.token });
+  const setting = await ctx.chain.tronNode(opts.tronNode);
+  const [{ TronNode }, { readBalance }] = await Promise.all([import('../../../tron/node.js'), import('../../../tron/balance.js')]);
+  const node = new TronNode({ baseUrl: setting.url, apiKey: setting.apiKey, fetch: ctx.runtime.fetch, ...ctx.clients.requestLimits() });
+  ctx.debug(`TRON node ${node.baseUrl}`);
+  const held = await readBalance(node, address, { token: opts.token });
   ctx.out.result(held, () => {
     const s = ctx.out.s;
     const lines = [`${s.bold(held.trx)} TRX`];
