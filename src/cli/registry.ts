@@ -25,6 +25,7 @@ export const REGISTRY: readonly RegistryEntry[] = [
   { name: 'buy', group: 'Trading', summary: 'Rent energy or bandwidth for an address', load: () => import('./commands/buy.js') },
   { name: 'ensure', group: 'Trading', summary: 'Make sure an address can spend N energy: buy only the deficit, wait for the delegation', load: () => import('./commands/ensure.js') },
   { name: 'send', group: 'Trading', summary: 'Send USDT (or another TRC-20) with the energy rented, not burnt', load: () => import('./commands/send.js') },
+  { name: 'chain', group: 'Trading', summary: 'Read the TRON chain: an address\'s TRX and token balance (like cast balance)', load: () => import('./commands/chain/index.js') },
   { name: 'tx', group: 'Trading', summary: 'What became of a transfer: confirmed, failed, pending or expired', load: () => import('./commands/tx.js') },
   { name: 'rules', group: 'Trading', summary: 'Standing rules: keep addresses topped up, buy when cheap (check, plan, run, backtest, log)', load: () => import('./commands/rules.js') },
   { name: 'orders', group: 'Trading', summary: 'List, show and wait for orders', load: () => import('./commands/orders.js') },
