@@ -17,7 +17,7 @@ afterAll(() => world.mock.close());
 
 const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const runner = (rules: unknown, journal = new MemoryJournal()) =>
-  new RuleRunner({ client: world.client(), rules: parseRules(JSON.stringify(rules)), clock: virtualClock(world.time), tickMs: MINUTE, nodeRequestsPerSecond: 5, journal });
+  new RuleRunner({ client: world.client(), rules: parseRules(JSON.stringify(rules)), clock: virtualClock(world.time), tickMs: MINUTE, nodeRequestsPerSecond: 5, journal, dryRun: false });
 
 describe('rules and a rental target TRON refuses', () => {
   it('buy and ensure to a never-activated address: decisions are TARGET_NOT_ACTIVATED errors, no order; activated, the buy acts', async () => {
