@@ -9,7 +9,7 @@
  * Needs the build (dist/).
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { freePort } from '../helpers/ports.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,8 +48,9 @@ describe("the README's sandbox and MCP configuration", { timeout: 120_000 }, () 
     mock.stderr!.on('data', (d) => (out += d));
     try {
       const deadline = Date.now() + 30_000;
-      while (!(existsSync(join(dir, 'mock-server.json')) && /"memo"|Press Ctrl\+C/.test(out)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      expect(existsSync(join(dir, 'mock-server.json')), out).toBe(true);
+      const recorded = () => existsSync(join(dir, 'mocks')) && readdirSync(join(dir, 'mocks')).some((n) => n.endsWith(`-${port}.json`));
+      while (!(recorded() && /"memo"|Press Ctrl\+C/.test(out)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(recorded(), out).toBe(true);
       const sender = privateKeyToTronAddress(readFileSync(keyFile, 'utf8').trim());
       const recipient = /--to (T\w{33})/.exec(lines[1]!)![1]!;
       const account = async (a: string) => ((await (await fetch(`http://127.0.0.1:${port}/__mock/chain/accounts/${a}`)).json()) as { tokens: { USDT: string } }).tokens.USDT;
