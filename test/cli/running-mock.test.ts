@@ -11,7 +11,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
+import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
+import { REGISTRY } from '../../src/cli/registry.js';
+import { declareSpending, spendsAt } from '../../src/cli/state.js';
 import { AmbiguousMockError, findRunningMocks, recordRunningMock, runningMocksDir } from '../../src/cli/running-mock.js';
 import { ADDRESS, errorLine, json, runCli, startCli, tempDir } from './helpers.js';
 import { runCliInProcess, startCliInProcess } from './run.js';
@@ -180,5 +183,26 @@ describe('the running mock', { timeout: 90_000 }, () => {
       await first.stop();
       await second.stop();
     }
+  });
+
+  it('what spends is declared in the registry, and each subcommand it names exists', async () => {
+    const spends = Object.fromEntries(REGISTRY.filter((e) => e.spends).map((e) => [e.name, e.spends]));
+    expect(spends).toEqual({ buy: true, ensure: true, send: true, withdraw: true, broadcast: true, deposit: ['submit'], rules: ['run'] });
+    for (const entry of REGISTRY) {
+      if (!Array.isArray(entry.spends)) continue;
+      const cmd = new Command(entry.name);
+      (await entry.load()).default.register?.(cmd, { loadAll: async () => new Command() });
+      for (const sub of entry.spends) expect(cmd.commands.map((c) => c.name()), `${entry.name} ${sub}`).toContain(sub);
+    }
+    // How a run finds it: from the command up to its top-level command's declaration.
+    const program = new Command('trx-rent');
+    const rules = program.command('rules');
+    const run = rules.command('run');
+    const plan = rules.command('plan');
+    const buy = program.command('buy');
+    const prices = program.command('prices');
+    declareSpending(rules, ['run']);
+    declareSpending(buy, true);
+    expect([spendsAt(run), spendsAt(plan), spendsAt(rules), spendsAt(buy), spendsAt(prices)]).toEqual([true, false, false, true, false]);
   });
 });

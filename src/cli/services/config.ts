@@ -33,7 +33,7 @@ export class ConfigService {
     debug: (message: string) => void;
     /** The embedded mock of `--mock`. */
     mock: () => Promise<MockHandle>;
-    /** The command spends money (see `spendsMoney` in `../registry.ts`); `markSpending()` says so later. */
+    /** The command spends money (its registry entry's `spends`); `markSpending()` says so later. */
     spends?: boolean | undefined;
   }) {
     this.#spends = Boolean(options.spends);
