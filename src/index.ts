@@ -51,7 +51,7 @@ export type {
 } from './tron/engine.js';
 // One identity per transfer: the records a retry lands instead of signing anew (types; the stores are small).
 export type { TransferRecord, TransferStore, TransferState, TransferStatus } from './tron/identity.js';
-export { memoryTransferStore, fileTransferStore } from './tron/identity.js';
+export { memoryTransferStore, fileTransferStore, storeTransfers } from './tron/transfer-store.js';
 // Types only: the node client loads with the transfer engine, on first use (`client.chain.node()`).
 export type { TronNode, TronNodeOptions, Spendable, NodeCallOptions } from './tron/node.js';
 export type { AccountResource, NodeAccount, TransactionInfo, BroadcastResult, SimulationFailure, ConstantCallResult } from './tron/node-answers.js';

@@ -6,7 +6,7 @@
  * @module
  */
 
-/** `node:fs`, `node:fs/promises`, `node:path` or `node:crypto`, imported when first asked for. */
-export function nodeModule<T>(name: 'node:fs' | 'node:fs/promises' | 'node:path' | 'node:crypto'): Promise<T> {
+/** `node:fs`, `node:fs/promises`, `node:path`, `node:crypto` or `node:os`, imported when first asked for. */
+export function nodeModule<T>(name: 'node:fs' | 'node:fs/promises' | 'node:path' | 'node:crypto' | 'node:os'): Promise<T> {
   return import(/* @vite-ignore */ /* webpackIgnore: true */ name as string) as Promise<T>;
 }
