@@ -42,6 +42,11 @@ export type {
   EnsureParams,
   EnsurePlan,
   EnsureResult,
+  ActivationPlan,
+  Activation,
+  ActivateParams,
+  RentalTarget,
+  ChainBalance,
   ProgressEvent,
   SendTransferParams,
   SentTransfer,
@@ -55,6 +60,8 @@ export { memoryTransferStore, fileTransferStore, storeTransfers } from './tron/t
 // Types only: the node client loads with the transfer engine, on first use (`client.chain.node()`).
 export type { TronNode, TronNodeOptions, Spendable, NodeCallOptions } from './tron/node.js';
 export type { AccountResource, NodeAccount, TransactionInfo, BroadcastResult, SimulationFailure, ConstantCallResult } from './tron/node-answers.js';
+// Types only: HD derivation (@scure/bip32, @scure/bip39) loads on first use (`client.chain.deriveAddresses`).
+export type { DeriveAddressesParams, DerivedAddress, DerivedKey } from './protocol/hd-keys.js';
 export { ApiPromise, type WithResponse } from './http/api-promise.js';
 export type { Logger, LogLevel } from './http/log.js';
 export { OrderPage, type WaitForOptions } from './resources/orders.js';

@@ -12,7 +12,15 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   prices: ['trx-rent prices', 'trx-rent prices bandwidth -d 3d', 'trx-rent prices --amount 65k --query "[0].provider"'],
   'prices history': ['trx-rent prices history', 'trx-rent prices history --period 7d --resource energy', 'trx-rent prices history --provider tem --json'],
   preview: ['trx-rent preview 65000', 'trx-rent preview 130k energy -d 1d --max-price 60'],
-  buy: ['trx-rent buy 65000 --to TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t --duration 1h --wait', 'trx-rent buy 65k --to T... -d 1h --type LIMIT --max-price 50 --yes --json'],
+  // Prices are SUN per unit for the whole duration: about 50 for 1 hour, about 90 for a day.
+  buy: [
+    'trx-rent buy 65000 --to T... --duration 1h --wait',
+    'trx-rent buy 130k energy --to T... --duration 1d --max-price 120 --yes --wait --json',
+    'trx-rent buy 65k --to T... -d 1h --type LIMIT --max-price 50 --yes --json',
+  ],
+  ensure: ['trx-rent ensure T... --energy 130k --duration 1h', 'trx-rent ensure T... --energy 65000 --max-cost 10 --yes --json', 'trx-rent ensure T... --energy 65000 --activate --key-file wallet.json --yes'],
+  chain: ['trx-rent chain balance T...', 'trx-rent chain balance T... --token usdt --json'],
+  'chain balance': ['trx-rent chain balance T...', 'trx-rent chain balance T... --token usdt --json'],
   orders: ['trx-rent orders list', 'trx-rent orders get efdfc09b', 'trx-rent orders wait efdfc09b --timeout 5m'],
   'orders list': ['trx-rent orders list --status FILLED', 'trx-rent orders list --all --json id,status'],
   'orders get': ['trx-rent orders get efdfc09b          # a unique prefix of the id is enough', 'trx-rent orders get efdfc09b-56a1-4c52-9a43-3e6a4535619d --json'],
@@ -28,7 +36,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   history: ['trx-rent history', 'trx-rent history --period 30D --json', 'trx-rent history summary'],
   deposit: ['trx-rent deposit info', 'trx-rent deposit prepare 10', 'trx-rent deposit submit --file tx.json'],
   broadcast: ['trx-rent broadcast --file signed-tx.json', 'trx-rent broadcast --json < signed-tx.json'],
-  withdraw: ['trx-rent withdraw 50 --to TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', 'trx-rent withdraw 60.5 --currency USDT --to T... --yes'],
+  withdraw: ['trx-rent withdraw 50 --to T...', 'trx-rent withdraw 60.5 --currency USDT --to T... --yes'],
   keys: ['trx-rent keys create --name ci --permissions view_orders,view_balance', 'trx-rent keys revoke key_123'],
   webhooks: ['trx-rent webhooks create --url https://example.com/hook --events order.filled', 'TRX_RENT_WEBHOOK_SECRET=... trx-rent webhooks listen --forward-to http://localhost:3000/hook'],
   x402: ['trx-rent --mock x402 prices', 'TRX_RENT_X402_TRON_KEY=... trx-rent x402 prices energy --yes', 'trx-rent x402 estimate trc20_transfer --key-file wallet.json'],
@@ -36,6 +44,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   mcp: ['trx-rent mcp --mock', 'trx-rent mcp --allow-spend --max-order-trx 20'],
   api: ['trx-rent api GET balance -i', 'trx-rent api /orders --paginate --query "[].id"'],
   mock: ['trx-rent mock --port 8787', 'trx-rent mock --seed 7 --chaos 0.1'],
+  'mock accounts': ['trx-rent mock accounts', 'trx-rent mock accounts --json --query "accounts[0].address"'],
   demo: ['trx-rent demo'],
   completion: ['trx-rent completion bash >> ~/.bashrc', 'trx-rent completion zsh > "${fpath[1]}/_trx-rent"'],
 };

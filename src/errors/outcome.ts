@@ -32,9 +32,6 @@ const NOTHING_DONE = new Set([
   'TARGET_NOT_ACTIVATED',
   'PERMISSION_DENIED',
   'NO_WALLET',
-  'JOURNAL_LOCKED',
-  'JOURNAL_CORRUPT',
-  'JOURNAL_MISMATCH',
 ]);
 
 /**
@@ -69,7 +66,8 @@ export function outcomeOf(error: unknown): SpendOutcome {
     return 'unknown';
   }
   if (details.transfer_sent === false && !details.order_id) return 'not_sent';
-  if (NOTHING_DONE.has(code)) return 'not_sent';
+  // A journal refusal (locked, damaged, another batch's) comes before anything is sent.
+  if (NOTHING_DONE.has(code) || code.startsWith('JOURNAL_')) return 'not_sent';
   // Cancelled or capped before anything left (no order, no transaction named in the details).
   if ((code === 'CANCELLED' || code === 'SPENDING_CAP_EXCEEDED' || code === 'SESSION_LIMIT' || code === 'SPEND_LIMIT' || code === 'READ_ONLY' || code === 'DECLINED' || code === 'CONFIRMATION_REQUIRED') && !details.order_id && !details.tx_id && !details.stage) return 'not_sent';
   return 'unknown';

@@ -15,7 +15,7 @@ export const KEYS = {
 } as const;
 
 /** A receiving address that passes base58check. */
-export const TARGET = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+export const TARGET = 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW';
 
 export type Elicit = (params: ElicitRequest['params']) => ElicitResult | Promise<ElicitResult>;
 

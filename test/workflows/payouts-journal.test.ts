@@ -13,7 +13,7 @@ import { openPayoutJournal } from '../../src/workflows/payouts/journal.js';
 import { checkPayouts, parsePayouts } from '../../src/workflows/payouts/index.js';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'payouts-journal-'));
-const ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+const ADDRESS = 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8';
 const OTHER = 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW';
 
 /** The lock file a process leaves: its owner as JSON (pid, host), written atomically. */

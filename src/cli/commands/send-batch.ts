@@ -6,10 +6,11 @@
  * the exact command that resumes; the same command after a crash resumes from the journal.
  * @module
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { PayoutEvent, PayoutPlan, PayoutReport } from '../../workflows/payouts/index.js';
 import type { Context } from '../context.js';
+import { isSymlink, writeFileAtomic } from '../../internal/atomic-file.js';
 import { CliError, InterruptedError, UsageError } from '../errors.js';
 import { formatDuration, groupDigits, sunAndTrx } from '../format.js';
 import { parseDuration, parseTrx } from '../parse.js';
@@ -74,6 +75,20 @@ function renderReport(r: PayoutReport, written?: string): string {
   return `${lines.join('\n')}\n`;
 }
 
+function reportIsLink(file: string): UsageError {
+  return new UsageError(`--report ${file} is a symbolic link: refusing to write through it`, 'remove the link or name another file');
+}
+
+/** The report, never through a symlink at its name: refused, or (one planted meanwhile) replaced by a rename. */
+function writeReport(file: string, text: string): void {
+  try {
+    writeFileAtomic(file, text, { mode: 0o644, refuseSymlink: true });
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ESYMLINK') throw reportIsLink(file);
+    throw error;
+  }
+}
+
 function reportText(r: PayoutReport, json: boolean): string {
   if (json) return `${JSON.stringify(r, null, 2)}\n`;
   const esc = (v: unknown) => (v === undefined ? '' : /[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
@@ -90,6 +105,7 @@ export async function runSendBatch(
 ): Promise<void> {
   const file = opts.batch!;
   if (!existsSync(file)) throw new UsageError(`--batch ${file}: no such file`);
+  if (opts.report && isSymlink(opts.report)) throw reportIsLink(opts.report);
   const journal = opts.journal ?? `${file}.journal`;
   if (opts.resume && !existsSync(journal)) throw new UsageError(`--resume: no journal at ${journal}`, 'pass --journal FILE, or start the batch without --resume');
   const margin = Number(opts.margin ?? '10');
@@ -191,7 +207,7 @@ export async function runSendBatch(
   bar_?.stop();
   let written: string | undefined;
   if (opts.report) {
-    writeFileSync(opts.report, reportText(report, opts.report.endsWith('.json')));
+    writeReport(opts.report, reportText(report, opts.report.endsWith('.json')));
     written = opts.report;
   }
   if (interrupted || !report.complete) {

@@ -40,7 +40,8 @@ export const CHAIN_TOOLS = [
     description:
       'Make sure a TRON address can spend `energy` (and optionally `bandwidth`) units: reads what it has on the TRON node, buys only the deficit ' +
       `(rounded up to the provider minimum, ${LIMITS.MIN_ENERGY_AMOUNT} for ENERGY), waits until the order is FILLED and the delegation shows on the node. ` +
-      'Finding enough already, it buys nothing and spends nothing. SPENDS MONEY from the account\'s TRX balance when it buys: needs --allow-spend, capped per order ' +
+      'Finding enough already, it buys nothing and spends nothing. A contract (TARGET_IS_CONTRACT) or an address never activated (TARGET_NOT_ACTIVATED: it must receive TRX first) ' +
+      'cannot receive a delegation on TRON and is refused before anything is ordered. SPENDS MONEY from the account\'s TRX balance when it buys: needs --allow-spend, capped per order ' +
       '(--max-order-trx) and per session (--session-limit), confirmed by the user where the client can ask. Amounts are resource units (not SUN); duration_sec defaults to 3600. ' +
       'Returns before/after (what the address can spend), the order (or null) and cost_sun (1 TRX = 1,000,000 SUN).',
     access: 'spend',

@@ -150,6 +150,7 @@ export class SimulatedChain extends ChainSynthetic {
     // BandwidthProcessor.consume: the owner must exist ("account [...] does not exist").
     const from = this.accounts.get(owner);
     if (!from || from.inactive) return refuse('CONTRACT_VALIDATE_ERROR', `${CONTRACT_VALIDATE}account [${owner}] does not exist`);
+    this.willChange(owner);
     if (d.contractType === 'TransferContract' && d.toAddress && d.amountSun !== undefined) {
       const createsAccount = !this.isActivated(d.toAddress);
       const bandwidth = bandwidthPlan(from, netUsed, createsAccount);

@@ -66,6 +66,8 @@ async function price(ctx: ActContext, rule: Rule, copyOf?: { amount: number; res
       summary: `ensure: rent ${what} to ${target} for ${a.duration} s`,
     };
   }
+  // TRON refuses a delegation to a contract or to no account: refused here, before it is priced or ordered.
+  await ctx.client.chain.checkTarget?.(target!);
   const resource = copyOf?.resource ?? a.resource;
   const amount = Math.max(copyOf?.amount ?? a.amount, resource === 'ENERGY' ? LIMITS.MIN_ENERGY_AMOUNT : LIMITS.MIN_BANDWIDTH_AMOUNT);
   const preview = await ctx.client.orders.preview({ resource, amount, duration: a.duration });

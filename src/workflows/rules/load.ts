@@ -9,6 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import type * as z from 'zod';
 import { ValidationError } from '../../errors/index.js';
+import { nameClass } from '../../errors/name.js';
 import { loadYaml } from '../../peers/index.js';
 import { RulesFile } from './schema.js';
 
@@ -25,6 +26,9 @@ export interface RuleIssue {
 
 /** A rules file that does not validate: `details.issues` lists every problem. */
 export class RulesFileError extends ValidationError {
+  static {
+    nameClass(this, 'RulesFileError');
+  }
   readonly issues: RuleIssue[];
   constructor(source: string, issues: RuleIssue[]) {
     const lines = issues.map((i) => `${i.rule === undefined ? 'file' : `rule ${i.rule}`}: ${i.field}: ${i.message}`);
