@@ -5,6 +5,7 @@
 export { TrxRent, type TrxRentOptions } from './client.js';
 export type { HttpClient, HttpClientOptions, RequestOptions, Hooks } from './http/client.js';
 export type { RetryPolicy } from './http/retry.js';
+export type { RetryEvent, RetryListener } from './http/attempts.js';
 // The resource clients behind `client.keys`, `client.orders`…: exported as types for the reference.
 export type { Keys } from './resources/keys.js';
 export type { Prices } from './resources/prices.js';

@@ -1,7 +1,7 @@
 import type * as z from 'zod/mini';
 import { sha256 } from '../utils/base58check.js';
 import { ConnectionError, TimeoutError, TrxRentError, errorFromBody, markKeyed } from '../errors/index.js';
-import { sendWithRetries } from './attempts.js';
+import { type RetryListener, sendWithRetries } from './attempts.js';
 import { type Clock, systemClock } from '../utils/clock.js';
 import type { WithResponse } from './api-promise.js';
 import { env } from './env.js';
@@ -106,6 +106,14 @@ export interface HttpClientOptions {
    * @default console.error
    */
   logger?: Logger | undefined;
+  /**
+   * Told before each retry waits (a 429 or 503 answer, a network fault, a timeout): the host,
+   * the status, the retry's number and the wait (`RetryEvent`). For showing why a call is slow
+   * (the CLI's status line); it cannot stop the retry, and without it nothing is computed.
+   * `new TrxRent({ onRetry })` also hands it to the TRON node client.
+   * @default undefined
+   */
+  onRetry?: RetryListener | undefined;
 }
 
 /** Per-call options accepted by every resource method. */
@@ -158,6 +166,7 @@ export class HttpClient {
   /** The same plus `content-type: application/json`, for requests with a body. */
   readonly #jsonHeaders: Record<string, string>;
   readonly #logger: Logger | undefined;
+  readonly #onRetry: RetryListener | undefined;
   /** The key or JWT, masked in the messages of errors a server answers (it may echo them back). */
   readonly #secrets: readonly string[];
   /** Set when credentials would go over plain http to a host that is not loopback: refused per request. */
@@ -191,6 +200,7 @@ export class HttpClient {
     this.maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
     if (!Number.isSafeInteger(this.maxPages) || this.maxPages < 1) throw new RangeError(`maxPages must be a positive integer, not ${String(options.maxPages)}`);
     this.#logger = resolveLogger(options);
+    this.#onRetry = options.onRetry;
     this.clock = options.clock ?? systemClock;
     this.#transport = new Transport(options);
   }
@@ -245,6 +255,7 @@ export class HttpClient {
       maxRetries,
       canRetry: isRetryableMethod(method, Boolean(idempotencyKey)),
       log: this.#logger && this.#logLine,
+      onRetry: this.#onRetry,
       finish: ({ response, text }) => {
         try {
           return { data: decodeResponse(schema, response, text, label, undefined, check), response };

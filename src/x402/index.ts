@@ -6,6 +6,7 @@
  */
 export { X402Client } from './client.js';
 export type { X402ClientOptions, CallOptions, Paid, PaymentQuote, PaymentReceipt } from './types.js';
+export type { RetryEvent, RetryListener } from '../http/attempts.js';
 export {
   evmPayer,
   tronPayer,

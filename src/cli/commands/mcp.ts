@@ -143,6 +143,7 @@ async function runMcp(ctx: Context, { opts }: { opts: McpOptions }) {
   const maxSessions = opts.maxSessions === undefined ? undefined : parseInteger(opts.maxSessions, '--max-sessions', { min: 1, max: 10_000 });
   const token = port === undefined ? undefined : bearerToken(ctx, opts);
   const mock = Boolean(ctx.opts.mock);
+  if (opts.allowSpend) ctx.config.markSpending();
   const settings = await ctx.config.settings(true);
   if (!settings.baseUrl) {
     throw new UsageError('No API base URL', 'pass --base-url URL, set TRX_RENT_BASE_URL, run `trx-rent login`, or try --mock', 'CONFIGURATION_ERROR');

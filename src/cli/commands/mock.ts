@@ -219,7 +219,7 @@ async function runMock(ctx: Context, { opts }: { opts: MockOptions }) {
         '(printed below, every permission) and the /__mock/ control routes (clock, balances, accounts). Use --host 127.0.0.1 unless you mean it.',
     );
   }
-  // Other terminals on this machine find a loopback mock with no setting (see running-mock.ts).
+  // Other terminals on this machine find a loopback mock with no setting while it is the only one (see running-mock.ts).
   if (isLoopbackHost(opts.host)) {
     const { recordRunningMock } = await import('../running-mock.js');
     ctx.onDispose(recordRunningMock(ctx.runtime.configDir, { url: server.url, apiKey: server.apiKey }));
@@ -241,7 +241,7 @@ async function runMock(ctx: Context, { opts }: { opts: MockOptions }) {
                   ['options', [opts.envelope ? 'envelope' : 'bare bodies', opts.rateLimits === false ? 'no rate limits' : 'rate limits on', chaos ? `chaos ${chaos.rate}` : 'no chaos'].join(', ')],
                 ],
                 s,
-              )}\n${s.dim(exports)}\n${s.dim('Other terminals on this machine use it with no setting. Press Ctrl+C to stop.')}`;
+              )}\n${s.dim(exports)}\n${s.dim('Other terminals on this machine use it with no setting while it is the only mock running. Press Ctrl+C to stop.')}`;
   });
   const signal = await ctx.untilSignal();
   ctx.out.info(`Stopping (${signal}).`);
