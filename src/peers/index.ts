@@ -1,7 +1,8 @@
 /**
  * Lazy loading of the optional peers. Nothing here runs at import time: viem, @x402/* and
  * tronweb load on the first payment that needs them, @modelcontextprotocol/sdk when
- * `trx-rent mcp` starts, yaml when a YAML rules file is read, and a missing one becomes a
+ * `trx-rent mcp` starts, yaml when a YAML rules file is read, @aws-sdk/client-kms when a KMS
+ * signer is made, and a missing one becomes a
  * MissingPeerDependencyError naming the exact `npm install …`.
  * @module
  */
@@ -19,6 +20,7 @@ export const PEER_VERSIONS = {
   tronweb: '6.5.1',
   '@modelcontextprotocol/sdk': '1.32.2',
   yaml: '2.9.1',
+  '@aws-sdk/client-kms': '3.1178.0',
 } as const;
 
 type PeerName = keyof typeof PEER_VERSIONS;
@@ -105,5 +107,7 @@ export const loadMcpStdio = () =>
 /** `@modelcontextprotocol/sdk/server/streamableHttp.js` (Node's http), imported on first call. */
 export const loadMcpStreamableHttp = () =>
   load('@modelcontextprotocol/sdk/server/streamableHttp.js', () => import('@modelcontextprotocol/sdk/server/streamableHttp.js'), ['@modelcontextprotocol/sdk'], MCP);
+/** `@aws-sdk/client-kms` (signing with an AWS KMS key), imported on first call. Not installed: MissingPeerDependencyError (@aws-sdk/client-kms). */
+export const loadAwsKms = () => load('@aws-sdk/client-kms', () => import('@aws-sdk/client-kms'), ['@aws-sdk/client-kms'], 'Signing with an AWS KMS key');
 /** `yaml` (YAML rules files), imported on first call. Not installed: MissingPeerDependencyError (yaml). */
 export const loadYaml = (): Promise<typeof import('yaml')> => load('yaml', () => import('yaml'), ['yaml'], 'Reading YAML rules files');
