@@ -146,7 +146,9 @@ export async function signTransactionWith<T extends SignableTransaction>(signerI
   }
   let added: string;
   if (signer.signTransaction) {
-    const signed = await signer.signTransaction({ ...tx, signature: [...before] });
+    // tronweb's trx.sign refuses a transaction with a `signature` field, even an empty one.
+    const { signature: _none, ...unsigned } = tx;
+    const signed = await signer.signTransaction(before.length ? { ...tx, signature: [...before] } : unsigned);
     const after = Array.isArray(signed?.signature) ? signed.signature : [];
     const fresh = after.filter((sig) => !before.includes(sig));
     if (fresh.length !== 1) throw new SignatureMismatchError('the wallet did not add exactly one signature');
