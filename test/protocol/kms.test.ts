@@ -77,7 +77,7 @@ describe('fromAwsKms against a loopback KMS', () => {
     expect(highFromNodeSign).toBeGreaterThan(0);
     expect(highFromRawDigest).toBeGreaterThan(0);
     expect(kms.calls.filter((c) => c === 'TrentService.Sign').length).toBeGreaterThanOrEqual(KEYS * DIGESTS);
-  });
+  }, 180_000);
 
   it('a KMS-signed TRX transfer lands on the simulated chain', async () => {
     const keyId = kms.createKey();
