@@ -73,7 +73,7 @@ describe('multi-signature with tronweb against the simulated node', () => {
     // Built without a permission id: multiSign sets Permission_id 2 and takes the node's transaction from getsignweight.
     const unsigned = await tronWeb.transactionBuilder.sendTrx(TO, 3_000_000, owner.address);
     const once = await tronWeb.trx.multiSign(unsigned, b.privateKey, 2);
-    expect(once.raw_data.contract[0].Permission_id).toBe(2);
+    expect(once.raw_data.contract[0]!.Permission_id).toBe(2);
     expect(once.txID).not.toBe(unsigned.txID);
     const weightOfOne = await tronWeb.trx.getSignWeight(once);
     expect(weightOfOne).toMatchObject({
@@ -169,7 +169,7 @@ describe('multi-signature with tronweb against the simulated node', () => {
     expect(refused.code).toBe('CONTRACT_VALIDATE_ERROR');
     expect(text(refused.message)).toBe("Contract validate error : sum of all key's weight should not be less than threshold in permission Active");
     // /wallet/accountpermissionupdate builds the same contract, validated first.
-    const built = await (await fetch(`${mock.url}/wallet/accountpermissionupdate`, { method: 'POST', body: JSON.stringify(tooHigh.raw_data.contract[0].parameter.value) })).json();
+    const built = await (await fetch(`${mock.url}/wallet/accountpermissionupdate`, { method: 'POST', body: JSON.stringify(tooHigh.raw_data.contract[0]!.parameter.value) })).json();
     expect(built).toEqual({ Error: "class org.tron.core.exception.ContractValidateException : sum of all key's weight should not be less than threshold in permission Active" });
     const alone = await tronWeb.trx.sendRawTransaction(await tronWeb.trx.sign(await tronWeb.transactionBuilder.sendTrx(TO, 1_000_000, owner.address)));
     expect(alone.result).toBe(true);
@@ -190,6 +190,6 @@ describe('multi-signature with tronweb against the simulated node', () => {
     expect(tronwebUtils.transaction.txCheck(built as never)).toBe(true);
     const tronWeb = new TronWeb({ fullHost: mock.url, privateKey: owner.privateKey });
     expect((await tronWeb.trx.sendRawTransaction(await tronWeb.trx.sign(built as never))).result).toBe(true);
-    expect((await tronWeb.trx.getAccount(owner.address)).active_permission[0].permission_name).toBe('two');
+    expect((await tronWeb.trx.getAccount(owner.address)).active_permission![0]!.permission_name).toBe('two');
   });
 });
