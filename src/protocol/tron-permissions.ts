@@ -220,3 +220,67 @@ export function permissionUpdateFromJson(json: unknown): PermissionUpdate {
     actives: actives.map((a, i) => permissionFromJson(a, `actives[${i}]`)),
   };
 }
+
+// ---- checking signers before anything is spent ----
+
+/** What {@link permissionCheck} finds. */
+export interface PermissionCheck {
+  /** Whether these signers can authorise the operation under the permission (weight reached, operation allowed). */
+  ok: boolean;
+  /** The permission, as the account holds it; absent when the account has none of that id. */
+  permission?: Permission | undefined;
+  /** The sum of the weights of the signers that are keys of the permission (each key counted once). */
+  weight: number;
+  /** The permission's threshold (0 when there is no such permission). */
+  threshold: number;
+  /** Weight still missing to reach the threshold: 0 when reached. */
+  missing: number;
+  /** Signers that are not keys of the permission (their signatures would be refused: "… is not contained of permission."). */
+  outsiders: string[];
+  /** Whether the permission allows the operation's contract type (the owner permission allows every one). */
+  allowed: boolean;
+  /** Why not, in a sentence naming the permission; absent when `ok`. */
+  problem?: string | undefined;
+}
+
+function accountPermission(account: Record<string, unknown>, id: number): Permission | undefined {
+  // AccountCapsule.getPermissionById: the owner's own key when the account stores no owner permission.
+  if (id === 0) {
+    if (account.owner_permission !== undefined) return { ...permissionFromJson(account.owner_permission, 'owner_permission'), type: 'Owner', id: 0 };
+    return typeof account.address === 'string' ? { type: 'Owner', id: 0, permission_name: 'owner', threshold: 1, parent_id: 0, operations: '', keys: [{ address: jsonAddress(account.address, 'address'), weight: 1 }] } : undefined;
+  }
+  if (id === 1) return account.witness_permission === undefined ? undefined : permissionFromJson(account.witness_permission, 'witness_permission');
+  const actives = Array.isArray(account.active_permission) ? account.active_permission : [];
+  const found = actives.find((a) => a && typeof a === 'object' && Number((a as { id?: unknown }).id) === id);
+  return found === undefined ? undefined : permissionFromJson(found, `active_permission[${id}]`);
+}
+
+/**
+ * Can `signers` authorise an `operation` from `account` under permission `permissionId`? Read
+ * from the account as the node's `getaccount` shows it (java-tron's JSON: addresses hex or
+ * base58), by java-tron's rules (`TransactionCapsule.checkPermission` and `checkWeight`): the
+ * permission must exist, be the owner (0) or an active permission whose operations allow the
+ * contract type, and the distinct signers that are its keys must weigh at least its threshold.
+ * `signers` are base58 addresses; `operation` a contract type name or number
+ * (`TriggerSmartContract` = 31 for a TRC-20 transfer). Nothing is fetched or signed.
+ */
+export function permissionCheck(account: unknown, permissionId: number, signers: readonly string[], operation: number | string): PermissionCheck {
+  const type = typeof operation === 'number' ? operation : CONTRACT_TYPE_IDS[operation];
+  if (type === undefined) throw new TypeError(`unknown contract type ${String(operation)}`);
+  const record = (account && typeof account === 'object' ? account : {}) as Record<string, unknown>;
+  const owner = typeof record.address === 'string' ? jsonAddress(record.address, 'address') : 'the account';
+  const permission = record.address === undefined ? undefined : accountPermission(record, permissionId);
+  const none = { ok: false, weight: 0, threshold: 0, missing: 0, outsiders: [...new Set(signers)], allowed: false };
+  if (!permission) return { ...none, problem: record.address === undefined ? `${owner} does not exist on chain` : `${owner} has no permission ${permissionId}` };
+  const label = `permission ${permissionId}${permission.permission_name ? ` ("${permission.permission_name}")` : ''} of ${owner}`;
+  const allowed = permissionId === 0 || (permission.type === 'Active' && allowsOperation(permission.operations, type));
+  const distinct = [...new Set(signers)];
+  const outsiders = distinct.filter((s) => !permission.keys.some((k) => k.address === s));
+  const weight = distinct.reduce((sum, s) => sum + (permission.keys.find((k) => k.address === s)?.weight ?? 0), 0);
+  const missing = Math.max(0, permission.threshold - weight);
+  let problem: string | undefined;
+  if (!allowed) problem = permission.type !== 'Active' && permissionId !== 0 ? `${label} is not an active permission` : `${label} does not allow contract type ${type}`;
+  else if (outsiders.length) problem = `${outsiders.join(', ')} ${outsiders.length === 1 ? 'is not a key' : 'are not keys'} of ${label}`;
+  else if (missing > 0) problem = `the signers' weight ${weight} is short of the threshold ${permission.threshold} of ${label}: ${missing} missing`;
+  return { ok: problem === undefined, permission, weight, threshold: permission.threshold, missing, outsiders, allowed, ...(problem ? { problem } : {}) };
+}
