@@ -27,7 +27,8 @@ afterAll(async () => {
 
 const TO = 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW';
 const keyOf = (n: number) => n.toString(16).padStart(2, '0').repeat(32);
-const [OWNER, B, C, D] = [0xe1, 0xe2, 0xe3, 0xe4].map((n) => ({ privateKey: keyOf(n), address: privateKeyToTronAddress(keyOf(n)) }));
+const walletOf = (n: number) => ({ privateKey: keyOf(n), address: privateKeyToTronAddress(keyOf(n)) });
+const [OWNER, B, C, D] = [walletOf(0xe1), walletOf(0xe2), walletOf(0xe3), walletOf(0xe4)] as const;
 const node = async (method: string, body: unknown) => (await (await fetch(`${mock.url}/wallet/${method}`, { method: 'POST', body: JSON.stringify(body) })).json()) as Record<string, unknown>;
 
 describe('trx-rent tx sign | approvals | broadcast', () => {

@@ -20,7 +20,8 @@ import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js'
 import { tronAddressToHex } from '../../src/utils/address.js';
 
 const key = (n: number) => n.toString(16).padStart(2, '0').repeat(32);
-const [A, B, C, D] = [0x71, 0x72, 0x73, 0x74].map((n) => ({ privateKey: key(n), address: privateKeyToTronAddress(key(n)) }));
+const walletOf = (n: number) => ({ privateKey: key(n), address: privateKeyToTronAddress(key(n)) });
+const [A, B, C, D] = [walletOf(0x71), walletOf(0x72), walletOf(0x73), walletOf(0x74)] as const;
 
 let mock: MockServer;
 beforeAll(async () => {
