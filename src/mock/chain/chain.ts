@@ -238,19 +238,7 @@ export class SimulatedChain extends ChainSynthetic {
       payBandwidth(from, netUsed, bandwidth);
       from.trx -= BigInt(fee + multiSign);
       this.activate(created);
-      const transaction = this.record({
-        txid,
-        tx: json,
-        result: 'SUCCESS',
-        owner,
-        contractType: 'AccountCreateContract',
-        energyUsed: 0,
-        netUsed,
-        feeSun: bandwidth.burnt + fee + multiSign,
-        ...(bandwidth.burnt ? { netFeeSun: bandwidth.burnt } : {}),
-        contractFeeSun: fee,
-      });
-      return { result: true, txid, code: 'SUCCESS', transaction };
+      return this.#systemContract({ txid, tx: json, owner, contractType: 'AccountCreateContract', netUsed }, bandwidth.burnt, fee + multiSign, fee);
     }
     if (d.contractType === 'AccountPermissionUpdateContract' && d.permissionUpdate) {
       const bandwidth = bandwidthPlan(from, netUsed, false);
@@ -265,21 +253,15 @@ export class SimulatedChain extends ChainSynthetic {
       payBandwidth(from, netUsed, bandwidth);
       from.trx -= BigInt(fee + multiSign);
       applyPermissionUpdate(from, d.permissionUpdate);
-      const transaction = this.record({
-        txid,
-        tx: json,
-        result: 'SUCCESS',
-        owner,
-        contractType: d.contractType,
-        energyUsed: 0,
-        netUsed,
-        feeSun: bandwidth.burnt + fee + multiSign,
-        ...(bandwidth.burnt ? { netFeeSun: bandwidth.burnt } : {}),
-        contractFeeSun: fee,
-      });
-      return { result: true, txid, code: 'SUCCESS', transaction };
+      return this.#systemContract({ txid, tx: json, owner, contractType: d.contractType, netUsed }, bandwidth.burnt, fee + multiSign, fee);
     }
     return refuse('CONTRACT_VALIDATE_ERROR', `${CONTRACT_VALIDATE}contract ${d.contractType} is not simulated`);
+  }
+
+  /** A system contract that ran (no energy): its record with the bandwidth burnt, the fees (`fees`, its own `contractFee` among them). */
+  #systemContract(base: Pick<ChainTransaction, 'txid' | 'tx' | 'owner' | 'contractType' | 'netUsed'>, burnt: number, fees: number, contractFee: number): BroadcastResult {
+    const transaction = this.record({ ...base, result: 'SUCCESS', energyUsed: 0, feeSun: burnt + fees, ...(burnt ? { netFeeSun: burnt } : {}), contractFeeSun: contractFee });
+    return { result: true, txid: base.txid, code: 'SUCCESS', transaction };
   }
 
   /** Node-style decode of a broadcasthex payload: Transaction { raw_data = 1; signature = 2 }. */

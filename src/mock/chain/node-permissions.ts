@@ -71,6 +71,13 @@ function extention(p: ReturnType<typeof pack>, body: Record<string, unknown>, vi
   return { result: { result: true }, txid: p.txid, transaction: transactionJson(p, body, visible) };
 }
 
+/** The body packed, and the `transaction` both answers carry. */
+function packed(body: Record<string, unknown>) {
+  const visible = body.visible === true;
+  const p = pack(body);
+  return { visible, p, d: p.decoded, transaction: extention(p, body, visible) };
+}
+
 const result = (code: string | undefined, message?: string) => ({ ...(code ? { code } : {}), ...(message ? { message } : {}) });
 
 /**
@@ -79,10 +86,7 @@ const result = (code: string | undefined, message?: string) => ({ ...(code ? { c
  * (`PERMISSION_ERROR`, `SIGNATURE_FORMAT_ERROR`, `COMPUTE_ADDRESS_ERROR`, `OTHER_ERROR`).
  */
 export function signWeight(chain: SimulatedChain, body: Record<string, unknown>): Record<string, unknown> {
-  const visible = body.visible === true;
-  const p = pack(body);
-  const transaction = extention(p, body, visible);
-  const d = p.decoded;
+  const { visible, p, d, transaction } = packed(body);
   if (!d) return { result: result('OTHER_ERROR', 'Invalid transaction: no valid contract'), transaction };
   const account = chain.liveAccount(d.ownerAddress);
   if (!account) return { result: result('PERMISSION_ERROR', 'Account does not exist!'), transaction };
@@ -109,10 +113,7 @@ export function signWeight(chain: SimulatedChain, body: Record<string, unknown>)
 
 /** `getapprovedlist`: the addresses the signatures recover to, in order (no permission check). */
 export function approvedList(chain: SimulatedChain, body: Record<string, unknown>): Record<string, unknown> {
-  const visible = body.visible === true;
-  const p = pack(body);
-  const transaction = extention(p, body, visible);
-  const d = p.decoded;
+  const { visible, p, d, transaction } = packed(body);
   if (!d) return { result: result('OTHER_ERROR', 'Invalid transaction: no valid contract'), transaction };
   if (!chain.liveAccount(d.ownerAddress)) return { result: result('OTHER_ERROR', 'class org.tron.core.exception.PermissionException : Account does not exist!'), transaction };
   const approved: string[] = [];
