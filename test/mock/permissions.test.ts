@@ -8,7 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TrxRent } from '../../src/index.js';
-import { type MockServer, startMockServer } from '../../src/mock/index.js';
+import { type MockServer, createMockState, startMockServer } from '../../src/mock/index.js';
+import { decodeState, encodeState } from '../../src/mock/state/persist.js';
 import { CHAIN_PARAMETERS } from '../../src/mock/chain/fees.js';
 import { fromPrivateKey, signTransactionWith, withPermissionId } from '../../src/protocol/signers/index.js';
 import { operationsHex } from '../../src/protocol/tron-permissions.js';
@@ -159,6 +160,21 @@ describe('AccountPermissionUpdateActuator.validate', () => {
       expect(await node('accountpermissionupdate', body)).toEqual({ Error: `class org.tron.core.exception.ContractValidateException : ${text}` });
     });
   }
+});
+
+describe('the state file', () => {
+  it('keeps an account\'s permissions across a restart (the node still weighs by them)', async () => {
+    const owner = wallet(0n, 200_000_000n);
+    const [b, c] = [wallet(), wallet()];
+    await setActive(owner, [b, c], 2);
+    const restored = createMockState({ restore: decodeState(encodeState(mock.state.snapshot())) });
+    try {
+      const permissions = restored.chain.accounts.get(owner.address)?.permissions;
+      expect(permissions?.actives).toEqual([expect.objectContaining({ id: 2, permission_name: 'pay', threshold: 2, keys: [{ address: b.address, weight: 1 }, { address: c.address, weight: 1 }] })]);
+    } finally {
+      restored.dispose();
+    }
+  });
 });
 
 describe("the service's broadcast relays a multi-signature transaction; the chain weighs it", () => {
