@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+import { bundlerHints } from './scripts/lib/bundler-hints.mjs';
 
 // The package version, put into the bundles at build time (src/openapi/version.ts).
 const define = { __TRX_RENT_VERSION__: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) };
@@ -37,6 +38,8 @@ export default defineConfig([
     minifyWhitespace: true,
     minifySyntax: true,
     define,
+    // The comments that keep webpack and Vite off the computed import() of the optional peers.
+    plugins: [bundlerHints()],
   },
   {
     entry: library,
@@ -52,6 +55,8 @@ export default defineConfig([
     minifyWhitespace: true,
     minifySyntax: true,
     define,
+    // The comments that keep webpack and Vite off the computed import() of the optional peers.
+    plugins: [bundlerHints()],
   },
   {
     // The webhook verifier is built alone, without code splitting: its output must be one
@@ -68,5 +73,7 @@ export default defineConfig([
     minifyWhitespace: true,
     minifySyntax: true,
     define,
+    // The comments that keep webpack and Vite off the computed import() of the optional peers.
+    plugins: [bundlerHints()],
   },
 ]);

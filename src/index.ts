@@ -41,6 +41,11 @@ export type {
   EnsureParams,
   EnsurePlan,
   EnsureResult,
+  ActivationPlan,
+  Activation,
+  ActivateParams,
+  RentalTarget,
+  ChainBalance,
   ProgressEvent,
   SendTransferParams,
   SentTransfer,
@@ -50,10 +55,12 @@ export type {
 } from './tron/engine.js';
 // One identity per transfer: the records a retry lands instead of signing anew (types; the stores are small).
 export type { TransferRecord, TransferStore, TransferState, TransferStatus } from './tron/identity.js';
-export { memoryTransferStore, fileTransferStore } from './tron/identity.js';
+export { memoryTransferStore, fileTransferStore, storeTransfers } from './tron/transfer-store.js';
 // Types only: the node client loads with the transfer engine, on first use (`client.chain.node()`).
 export type { TronNode, TronNodeOptions, Spendable, NodeCallOptions } from './tron/node.js';
 export type { AccountResource, NodeAccount, TransactionInfo, BroadcastResult, SimulationFailure, ConstantCallResult } from './tron/node-answers.js';
+// Types only: HD derivation (@scure/bip32, @scure/bip39) loads on first use (`client.chain.deriveAddresses`).
+export type { DeriveAddressesParams, DerivedAddress, DerivedKey } from './protocol/hd-keys.js';
 export { ApiPromise, type WithResponse } from './http/api-promise.js';
 export type { Logger, LogLevel } from './http/log.js';
 export { OrderPage, type WaitForOptions } from './resources/orders.js';

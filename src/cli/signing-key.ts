@@ -1,15 +1,15 @@
 /**
- * The signing key a command reads (`send`, `tx sign`): --key-file FILE (or - for stdin) >
- * TRX_RENT_PRIVATE_KEY > a hidden prompt at a terminal. Never taken from the command line, never
- * echoed.
+ * The TRON private key a command signs with (`send`'s sender, `ensure --activate`'s funding
+ * wallet): `--key-file FILE` (or `-` for stdin) > TRX_RENT_PRIVATE_KEY > a hidden prompt at a
+ * terminal. Never from the command line, never echoed.
  * @module
  */
 import type { Context } from './context.js';
 import { UsageError } from './errors.js';
 import { ENV, isHexKey, readSecretFile } from './settings.js';
 
-/** The sender's key: --key-file (or - for stdin) > TRX_RENT_PRIVATE_KEY > a hidden prompt at a terminal. Never echoed. */
-export async function senderKey(ctx: Context, keyFile: string | undefined, who = "Sender's"): Promise<string> {
+/** The key (64 hex) from --key-file, the environment or a hidden prompt asking for `label` ("Sender's private key"). */
+export async function signingKey(ctx: Context, keyFile: string | undefined, label: string): Promise<string> {
   let value: string | undefined;
   let where: string;
   if (keyFile) {
@@ -24,7 +24,7 @@ export async function senderKey(ctx: Context, keyFile: string | undefined, who =
     }
     const { password } = await ctx.ask.prompts();
     value = (
-      await password({ message: `${who} private key (64 hex, input hidden)?`, mask: '*', validate: (v: string) => (isHexKey(v.trim()) ? true : 'A private key is 64 hex characters') })
+      await password({ message: `${label} (64 hex, input hidden)?`, mask: '*', validate: (v: string) => (isHexKey(v.trim()) ? true : 'A private key is 64 hex characters') })
     ).trim();
     where = 'the prompt';
   }

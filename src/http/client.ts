@@ -1,4 +1,5 @@
 import type * as z from 'zod/mini';
+import { sha256 } from '../utils/base58check.js';
 import { ConnectionError, TimeoutError, TrxRentError, errorFromBody, markKeyed } from '../errors/index.js';
 import { sendWithRetries } from './attempts.js';
 import { type Clock, systemClock } from '../utils/clock.js';
@@ -161,6 +162,16 @@ export class HttpClient {
   readonly #secrets: readonly string[];
   /** Set when credentials would go over plain http to a host that is not loopback: refused per request. */
   readonly #insecure: (() => TrxRentError) | undefined;
+
+  /**
+   * Who this client spends as: the service's origin and a fingerprint of its credential (16 hex
+   * of its sha256, never the credential), which long-running work binds its journal to.
+   */
+  account(): { origin: string; account: string } {
+    const secret = this.#secrets[0];
+    const account = secret ? [...sha256(new TextEncoder().encode(secret)).subarray(0, 8)].map((b) => b.toString(16).padStart(2, '0')).join('') : 'anonymous';
+    return { origin: new URL(this.baseUrl).origin, account };
+  }
 
   constructor(options: HttpClientOptions = {}) {
     const url = parseBaseUrl(options.baseUrl ?? env('TRX_RENT_BASE_URL'), API_PREFIX.account, 'pass { baseUrl } or set TRX_RENT_BASE_URL');

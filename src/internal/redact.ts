@@ -35,18 +35,31 @@ function scrubValue(value: unknown, secrets: readonly string[], depth: number): 
 }
 
 /**
- * The error with `secrets` (and key-, JWT- and password-shaped text) masked in its message and
- * details: a server that echoes the request's key back in an error body must not put it in
+ * The error with `secrets` (and key-, JWT- and password-shaped text) masked in its message, stack
+ * and details: a server that echoes the request's key back in an error body must not put it in
  * logs, reports or a CLI's stderr. Changes the error in place and returns it.
  */
 export function scrubError<E>(error: E, secrets: readonly string[]): E {
   if (!(error instanceof Error)) return error;
   const message = redactSecrets(error.message, secrets);
   if (message !== error.message) error.message = message;
+  // The stack was written when the error was made, message included.
+  if (typeof error.stack === 'string') {
+    const stack = redactSecrets(error.stack, secrets);
+    if (stack !== error.stack) error.stack = stack;
+  }
   const holder = error as unknown as { details?: unknown };
   if (holder.details && typeof holder.details === 'object') {
     const text = JSON.stringify(holder.details) ?? '';
     if (redactSecrets(text, secrets) !== text) holder.details = scrubValue(holder.details, secrets, 0);
   }
   return error;
+}
+
+/**
+ * A copy of `value` (JSON-like data: a journal line, a tool's result) with {@link redactText}
+ * applied to every string in it, at any depth up to 8 levels.
+ */
+export function redactDeep<T>(value: T): T {
+  return scrubValue(value, [], 0) as T;
 }

@@ -62,6 +62,8 @@ export async function estimateTransfer(deps: EngineDeps, params: EstimateTransfe
   if (from === to) throw invalid('to', 'is the sender');
   const duration = params.duration === undefined ? DEFAULT_DURATION_SEC : positiveInt(params.duration, 'duration');
   const token = await resolveToken(node, params.token, from, signal);
+  // The contract keeps what is sent to it: a transfer to the token's own address burns the tokens.
+  if (to === token.address) throw invalid('to', `is the ${token.symbol ?? 'token'} contract itself: tokens sent to it are lost`);
   if (typeof params.amount !== 'string' && typeof params.amount !== 'number') throw invalid('amount', 'a decimal amount of the token is required');
   const atomic = decimalToAtomic(params.amount, token.decimals, 'amount');
   if (atomic <= 0n) throw invalid('amount', 'must be more than 0');

@@ -10,7 +10,9 @@
  *
  * Responses are read leniently with the schemas of `node-answers.ts` (unknown fields kept,
  * absent numbers are 0: java-tron leaves zero values out), and a node's `{ Error: "…" }` answer
- * becomes a TrxRentError `NODE_ERROR`. A simulation (`triggerconstantcontract`) is failed in
+ * becomes a TrxRentError `NODE_ERROR`. A node that echoes its credential back (the API key in an
+ * error body) never gets it into an error, a returned message or a log: the node's header values
+ * are masked in every answer's text and every error (`src/internal/redact.ts`). A simulation (`triggerconstantcontract`) is failed in
  * each form java-tron gives one (see {@link simulationFailure}): that is `SIMULATION_FAILED`,
  * with the decoded revert reason.
  * @module
@@ -24,6 +26,7 @@ import { insecureTransport } from '../http/url.js';
 import type { Clock } from '../utils/clock.js';
 import { isTronAddress } from '../utils/address.js';
 import { englishIssues } from '../schemas/issues.js';
+import { redactSecrets, scrubError } from '../internal/redact.js';
 import {
   AccountResource,
   BroadcastResult,
@@ -132,6 +135,8 @@ export class TronNode {
   readonly #policy: RetryPolicy;
   readonly #headers: Record<string, string>;
   readonly #clock: Clock | undefined;
+  /** The values this client sends as credentials (the API key, `headers`): masked wherever a node echoes them. */
+  readonly #secrets: string[];
 
   constructor(options: TronNodeOptions = {}) {
     let url: URL;
@@ -154,6 +159,12 @@ export class TronNode {
     this.#transport = new Transport({ fetch: options.fetch, maxResponseBytes: options.maxResponseBytes ?? 2 * 1024 * 1024 });
     this.#clock = options.clock;
     this.#headers = nodeHeaders(url, options);
+    this.#secrets = Object.values(this.#headers);
+  }
+
+  /** `text` with the credentials masked (a no-op for the usual answer, which names none). */
+  #clean(text: string): string {
+    return this.#secrets.some((secret) => text.includes(secret)) ? redactSecrets(text, this.#secrets) : text;
   }
 
   /** The head block: its number and id (the reference block of a new transaction). */
@@ -199,11 +210,11 @@ export class TronNode {
     const result = await this.#call('triggerconstantcontract', body, ConstantCallResult, true, options);
     const failure = simulationFailure(result);
     if (failure) {
-      throw new TrxRentError({
+      throw this.#scrub(new TrxRentError({
         code: 'SIMULATION_FAILED',
         message: `triggerconstantcontract ${call.functionSelector} ${failure.reverted ? 'reverted' : 'failed'}: ${failure.node_code && failure.node_code !== failure.reason ? `${failure.node_code} (${failure.reason})` : failure.reason}`,
         details: { method: 'triggerconstantcontract', function_selector: call.functionSelector, ...failure },
-      });
+      }));
     }
     return result;
   }
@@ -225,7 +236,7 @@ export class TronNode {
    */
   async broadcastTransaction(signed: Record<string, unknown>, options?: NodeCallOptions): Promise<BroadcastResult> {
     const result = await this.#call('broadcasttransaction', signed, BroadcastResult, false, options);
-    return result.message ? { ...result, message: hexText(result.message) } : result;
+    return result.message ? { ...result, message: this.#clean(hexText(result.message)) } : result;
   }
 
   /**
@@ -237,7 +248,7 @@ export class TronNode {
     const path = options?.solidified ? 'walletsolidity' : 'wallet';
     const info = await this.#call('gettransactioninfobyid', { value: checkTxId(txId, 'txId') }, TransactionInfo, true, options, path);
     if (!info.id || info.blockNumber === undefined) return undefined;
-    return info.resMessage ? { ...info, resMessage: hexText(info.resMessage) } : info;
+    return info.resMessage ? { ...info, resMessage: this.#clean(hexText(info.resMessage)) } : info;
   }
 
   async #call<S extends z.ZodMiniType>(
@@ -265,8 +276,15 @@ export class TronNode {
       // A broadcast is never sent twice: a lost answer may hide an accepted transaction.
       canRetry: safe,
       clock: this.#clock,
-      finish: ({ response, text }) => readAnswer(response, text, schema, label, method),
+      finish: ({ response, text }) => readAnswer(response, this.#clean(text), schema, label, method),
+    }).catch((error: unknown) => {
+      throw this.#scrub(error);
     });
+  }
+
+  /** An error with the credentials masked in its message and details. */
+  #scrub<E>(error: E): E {
+    return this.#secrets.length ? scrubError(error, this.#secrets) : error;
   }
 }
 

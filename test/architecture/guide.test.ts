@@ -1,7 +1,9 @@
 /**
  * The guide stays true where a machine can tell: every `src/…` and `test/…` path that
  * ARCHITECTURE.md and DEVELOPERS.md name exists (a glob such as `test/mcp/*.test.ts` matches at
- * least one file), and every public folder the guide says has a README has one. A renamed or
+ * least one file), and so does every file named from inside src/ (`http/client.ts`,
+ * `mock/msw.ts`: a path whose first folder is one of src/'s), and every public folder the guide
+ * says has a README has one. A renamed or
  * removed file fails here until the guide follows it.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -18,6 +20,17 @@ export function namedPaths(text: string): string[] {
   for (const m of text.matchAll(/(?<![\w./-])((?:src|test)\/[\w.*/{}-]*[\w*/}])/g)) paths.add(m[1]!.replace(/\.$/, ''));
   return [...paths];
 }
+
+/** Files a text names from inside src/ (`http/client.ts`): a path whose first folder is one of `folders`. */
+export function srcRelativePaths(text: string, folders: readonly string[]): string[] {
+  const paths = new Set<string>();
+  for (const m of text.matchAll(/(?<![\w./-])((?:[a-z][\w-]*\/)+[\w.*-]*\.(?:ts|mts|mjs|json|md))\b/g)) {
+    if (folders.includes(m[1]!.split('/')[0]!)) paths.add(`src/${m[1]}`);
+  }
+  return [...paths];
+}
+
+const SRC_FOLDERS = readdirSync(join(ROOT, 'src'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
 
 /** Whether `path` (from the root; `*` matches within one segment) names something that exists. */
 export function pathExists(path: string, root = ROOT): boolean {
@@ -44,6 +57,11 @@ describe('the guide names only what exists', () => {
       expect(named.length).toBeGreaterThan(10);
       expect(named.filter((p) => !pathExists(p))).toEqual([]);
     });
+
+    it(`every file ${guide} names from inside src/ (http/client.ts) exists`, () => {
+      const named = srcRelativePaths(readFileSync(join(ROOT, guide), 'utf8'), SRC_FOLDERS);
+      expect(named.filter((p) => !pathExists(p))).toEqual([]);
+    });
   }
 
   it('the check can fail: a made-up path, a glob matching nothing', () => {
@@ -51,6 +69,9 @@ describe('the guide names only what exists', () => {
     expect(pathExists('src/mock/account/withdrawals.ts')).toBe(false);
     expect(pathExists('test/mcp/*.test.ts')).toBe(true);
     expect(pathExists('test/nowhere/*.test.ts')).toBe(false);
+    // A file named from inside src/ that moved (http/path.ts is api/path.ts): found, and missing.
+    expect(srcRelativePaths('the table encodes segments with `http/path.ts`; see bench/run.mjs', SRC_FOLDERS)).toEqual(['src/http/path.ts']);
+    expect(pathExists('src/http/path.ts')).toBe(false);
   });
 });
 

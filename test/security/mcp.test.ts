@@ -21,7 +21,7 @@ import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { HEADERS, decodeBase64Json, encodeBase64Json } from '../../src/protocol/codec.js';
 import { BIN, CONTROL, type Hostile, ROOT, type Seen, hostileServer, json } from './hostile.js';
 
-const TARGET = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+const TARGET = 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW';
 const EVM_KEY = '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
 /** 65000 units at 200 SUN: at most 13 TRX an order. */
 const ORDER = { resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: TARGET, max_price_sun: 200 };

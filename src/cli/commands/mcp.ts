@@ -4,6 +4,7 @@
  * wallet, the spend caps) and starts the server; the MCP SDK loads when the server starts.
  * Nothing is written to stdout in stdio mode: it carries the protocol.
  */
+import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
@@ -176,6 +177,7 @@ async function runMcp(ctx: Context, { opts }: { opts: McpOptions }) {
     fetch: ctx.fetch,
     version: ctx.version,
     userAgent: `trx-rent-mcp/${ctx.version}`,
+    stateDir: join(ctx.runtime.configDir || (await import('../config.js')).defaultConfigDir(), 'mcp'),
   };
   const transports = await import('../../mcp/transports.js');
   const where = mock ? `the embedded mock at ${baseUrl}` : `${baseUrl} (${describeSource(settings.baseUrl.source)})`;

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fchmodSync, fstatSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { type Context, action } from '../context.js';
@@ -7,6 +7,7 @@ import { renderPairs } from '../tables.js';
 import { parseInteger } from '../parse.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import type { CommandModule } from '../types.js';
+import { registerMockAccounts } from './mock-accounts.js';
 
 
 /** Start the mock; a state file that cannot be read or written is a usage error naming it. */
@@ -14,7 +15,8 @@ async function startOrExplain<T>(stateFile: string | undefined, start: () => Pro
   try {
     return await start();
   } catch (error) {
-    if (stateFile && error instanceof Error && !(error instanceof CliError)) {
+    // Not listening (a port in use) is no fault of the state file.
+    if (stateFile && error instanceof Error && !(error instanceof CliError) && (error as { syscall?: unknown }).syscall !== 'listen') {
       throw new CliError('STATE_FILE', `--state ${stateFile}: ${error.message}`, { exitCode: EXIT.USAGE });
     }
     throw error;
@@ -29,7 +31,7 @@ const command: CommandModule = {
     '`--wallet FILE` writes a funded sender key; `trx-rent mock fund ADDRESS` funds any address.',
   register(cmd: Command) {
     cmd
-      .option('--port <port>', 'port (0 = any free port)', '8787')
+      .option('--port <port>', `port (0 = any free port; default ${DEFAULT_PORT}, or a free one when ${DEFAULT_PORT} is taken, said on stderr)`)
       .option('--host <host>', 'interface to listen on', '127.0.0.1')
       .option('--envelope', 'wrap success bodies in { data } like the live service')
       .option('--seed <n>', 'seed for ids, keys, prices and chaos (same seed, same run)')
@@ -56,6 +58,7 @@ const command: CommandModule = {
       .option('--usdt <n>', 'USDT to give it', '0')
       .addHelpText('after', '\nThe mock is the base URL (--base-url, TRX_RENT_BASE_URL, the profile) or the `trx-rent mock` running on this machine.\n\nExample:\n  trx-rent mock fund TXYZ… --trx 100 --usdt 50')
       .action(action<[string], FundOptions>(runFund));
+    registerMockAccounts(cmd);
   },
 };
 
@@ -68,9 +71,12 @@ interface FundOptions {
   usdt: string;
 }
 
+/** The port `mock` listens on when `--port` is not given and the port is free. */
+const DEFAULT_PORT = 8787;
+
 interface MockOptions {
   wallet?: string;
-  port: string;
+  port?: string;
   host: string;
   envelope?: boolean;
   seed?: string;
@@ -109,24 +115,60 @@ async function runFund(ctx: Context, { args: [addressArg], opts }: { args: [stri
   ctx.out.result(result, () => `${ctx.out.s.green('✓')} ${result.address} on the mock at ${url} now holds ${result.trx_sun / 1_000_000} TRX and ${result.usdt} USDT\n`);
 }
 
+/**
+ * Open `file` for `flags` without following a symlink (O_NOFOLLOW: a link, dangling or not, is
+ * refused; O_EXCL on create: nothing that exists is written through). Undefined when it does not exist.
+ */
+function openNoFollow(file: string, flags: number, mode?: number): number | undefined {
+  try {
+    return openSync(file, flags | (constants.O_NOFOLLOW ?? 0), mode);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP' || code === 'EMLINK' || code === 'EEXIST') throw new UsageError(`--wallet ${file} is a symbolic link (or appeared meanwhile): give the key file itself`);
+    throw new UsageError(`--wallet ${file}: ${(error as Error).message}`);
+  }
+}
+
+/** The key in FILE (read only from a regular file, never through a symlink), or undefined when FILE does not exist. */
+function readWalletKey(file: string): string | undefined {
+  const fd = openNoFollow(file, constants.O_RDONLY);
+  if (fd === undefined) return undefined;
+  try {
+    if (!fstatSync(fd).isFile()) throw new UsageError(`--wallet ${file} is not a regular file`);
+    fchmodSync(fd, 0o600);
+    return readFileSync(fd, 'utf8').trim();
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** `--wallet FILE`: the key in FILE (a new one written 0600 when it holds none), funded on the mock. */
 async function wallet(ctx: Context, file: string, baseUrl: string): Promise<{ address: string; key_file: string; trx_sun: number; usdt: string }> {
   const { privateKeyToTronAddress } = await import('../../protocol/tron-transaction.js');
   const { isHexKey } = await import('../settings.js');
-  let key = existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
+  const found = readWalletKey(file);
+  let key = found ?? '';
   if (key && !isHexKey(key)) throw new UsageError(`--wallet ${file} exists and does not hold a 64-hex private key; give another file`);
   if (!key) {
     key = randomBytes(32).toString('hex');
-    writeFileSync(file, `${key}\n`, { mode: 0o600 });
+    // A new file is created exclusively; an empty one is written in place. Never through a symlink.
+    const fd = openNoFollow(file, constants.O_WRONLY | (found === undefined ? constants.O_CREAT | constants.O_EXCL : constants.O_TRUNC), 0o600);
+    if (fd === undefined) throw new UsageError(`--wallet ${file} disappeared while it was written`);
+    try {
+      fchmodSync(fd, 0o600);
+      writeFileSync(fd, `${key}\n`);
+    } finally {
+      closeSync(fd);
+    }
   }
-  chmodSync(file, 0o600);
   const address = privateKeyToTronAddress(key);
   const funded = await fund(ctx, baseUrl, { address, trx: WALLET_TRX, usdt: WALLET_USDT });
   return { address, key_file: file, trx_sun: funded.trx_sun, usdt: funded.usdt };
 }
 
 async function runMock(ctx: Context, { opts }: { opts: MockOptions }) {
-  const port = parseInteger(opts.port, '--port', { max: 65_535 });
+  const port = opts.port === undefined ? undefined : parseInteger(opts.port, '--port', { max: 65_535 });
   const seed = opts.seed === undefined ? undefined : parseInteger(opts.seed, '--seed');
   const retain = opts.retain === undefined ? undefined : parseInteger(opts.retain, '--retain', { min: 1 });
   let chaos: { rate: number } | undefined;
@@ -148,12 +190,12 @@ async function runMock(ctx: Context, { opts }: { opts: MockOptions }) {
         if (out.json) out.diagJson({ type: 'request', at: new Date().toISOString(), method: entry.method, path: entry.path, status: entry.status, ms });
         else out.diag(`${new Date().toISOString()}  ${entry.method} ${entry.path} ${entry.status || 'dropped'} ${ms}ms`);
       };
-  const server = await startOrExplain(opts.state, () => ctx.mocks.start({
+  const start = (listen: number) => startOrExplain(opts.state, () => ctx.mocks.start({
     ...(opts.state ? { stateFile: opts.state } : {}),
     ...(log ? { onRequest: log } : {}),
     ...(opts.x402Version === '1' ? { x402: { version: 1 as const } } : {}),
     ...(opts.webhooksAnywhere ? { webhookTargets: 'any' as const } : {}),
-    port,
+    port: listen,
     host: opts.host,
     ...(opts.envelope ? { envelope: true } : {}),
     ...(seed !== undefined ? { seed } : {}),
@@ -162,6 +204,15 @@ async function runMock(ctx: Context, { opts }: { opts: MockOptions }) {
     ...(opts.rateLimits === false ? { rateLimits: false as const } : {}),
     ...(opts.cors ? { cors: true } : {}),
   }));
+  // A port in use: the default gives way to a free one (said, with the URL, below); a port asked for is an error.
+  const server = await start(port ?? DEFAULT_PORT).catch((error: unknown) => {
+    if ((error as { code?: unknown }).code !== 'EADDRINUSE') throw error;
+    if (port !== undefined) throw new UsageError(`--port ${port}: the port is in use on ${opts.host}`, 'stop what holds it (another trx-rent mock?), or pass --port 0 for any free port');
+    return start(0).then((started) => {
+      ctx.out.warn(`port ${DEFAULT_PORT} is taken (another mock?): listening on ${started.url} instead`);
+      return started;
+    });
+  });
   if (!isLoopbackHost(opts.host)) {
     ctx.out.warn(
       `listening on ${opts.host}, beyond this machine: anyone who can reach it can use the demo API key ` +

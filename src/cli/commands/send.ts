@@ -6,7 +6,7 @@ import { CliError, InterruptedError, UsageError, exitCodeFor } from '../errors.j
 import { formatDuration, groupDigits, sunAndTrx } from '../format.js';
 import { parseAddress, parseDuration, parseIdempotencyKey, parseTrx } from '../parse.js';
 import { ENV } from '../settings.js';
-import { senderKey } from '../signing-key.js';
+import { signingKey } from '../signing-key.js';
 import type { CommandModule } from '../types.js';
 import { type BatchOptions, registerBatchOptions } from './send-batch.js';
 
@@ -61,6 +61,11 @@ const command: CommandModule = {
       .action(action<[string], SendOptions>(runSend));
   },
 };
+
+/** The sender's key: --key-file (or - for stdin) > TRX_RENT_PRIVATE_KEY > a hidden prompt at a terminal. Never echoed. */
+function senderKey(ctx: import('../context.js').Context, keyFile: string | undefined): Promise<string> {
+  return signingKey(ctx, keyFile, "Sender's private key");
+}
 
 function tokenName(e: { token: { symbol: string | undefined; address: string } }): string {
   return e.token.symbol ?? e.token.address;

@@ -118,7 +118,7 @@ export class ChainService {
 
   /** The CLI's file transfer store (see {@link transfersDir}). */
   async transferStore(): Promise<TransferStore> {
-    const { fileTransferStore } = await import('../../tron/identity.js');
+    const { fileTransferStore } = await import('../../tron/transfer-store.js');
     return fileTransferStore(await this.transfersDir());
   }
 

@@ -146,6 +146,7 @@ export class SimulatedChain extends ChainSynthetic {
     // BandwidthProcessor.consume: the owner must exist ("account [...] does not exist").
     const from = this.accounts.get(owner);
     if (!from || from.inactive) return refuse('CONTRACT_VALIDATE_ERROR', `${CONTRACT_VALIDATE}account [${owner}] does not exist`);
+    this.willChange(owner);
     // Manager.consumeMultiSignFee, after the bandwidth and before the contract: 1 TRX burnt when more than one signature;
     // a balance short of it is the bandwidth refusal ("insufficient balance[…] to multiSign").
     const multiSign = signatures > 1 ? CHAIN_PARAMETERS.getMultiSignFee : 0;

@@ -12,6 +12,7 @@ import type { ChainAccount, ChainTransaction, Trc20Transfer } from './types.js';
 import { transactionInfoJson } from './views.js';
 import { ChainBlocks, type ChainOptions, GENESIS_HEIGHT } from './blocks.js';
 import { hashHex, labelAddress } from './labels.js';
+import { AccountHistory } from './history.js';
 
 const ZERO_HASH = '0'.repeat(64);
 
@@ -28,6 +29,8 @@ export class ChainLedger extends ChainBlocks {
   readonly #hexes = new Map<string, string>();
   /** Transactions oldest first, for retention (iterating the Map from its start walks deleted slots). */
   readonly #age = new Fifo<ChainTransaction>();
+  /** The accounts' records before each change of the blocks not yet solidified (the solidity node's view). */
+  readonly #history = new AccountHistory();
 
   constructor(options: ChainOptions) {
     super(options);
@@ -118,6 +121,7 @@ export class ChainLedger extends ChainBlocks {
   load(d: ReturnType<ChainLedger['dump']>): void {
     this.#synthetic = d.synthetic;
     this.accounts.clear();
+    this.#history.clear();
     for (const [address, account] of d.accounts) this.accounts.set(address, account);
     this.transactions.clear();
     this.#byBlock.clear();
@@ -128,6 +132,25 @@ export class ChainLedger extends ChainBlocks {
       this.#broadcasted.add(txid);
       this.#blockList(tx.block).push(txid);
     }
+  }
+
+  // ---- the solidified view ----
+
+  /**
+   * Call before changing or creating `address`'s record: the solidity node keeps answering with
+   * what it was until the block of the change is solidified ({@link accountAt}).
+   */
+  protected willChange(address: string): void {
+    this.#history.willChange(address, this.accounts.get(address), this.height(), this.solidifiedHeight());
+  }
+
+  /**
+   * `address`'s record as of the end of block `height` (the solidified block for
+   * `/walletsolidity/getaccount`); undefined when it had none then. Read only: never change it.
+   */
+  accountAt(address: string, height: number): ChainAccount | undefined {
+    const current = this.accounts.get(address);
+    return height >= this.height() ? current : this.#history.at(address, height, current);
   }
 
   /** tronAddressToHex, cached for the few addresses fills repeat (a base58check decode per fill showed in profiles). */

@@ -3,8 +3,9 @@
  * `visible: true`; fields at their default value left out; `{}` for what does not exist). It
  * serves the `/wallet/*` calls a wallet, tronweb or a payout script makes (read an account, a
  * block, a transaction, a contract; build, simulate, estimate, broadcast a transfer) and the
- * same reads on `/walletsolidity/*`, where the state is the solidified block's,
- * {@link SOLIDIFIED_LAG_BLOCKS} behind the head as on mainnet.
+ * same reads on `/walletsolidity/*`, where blocks, transactions and accounts are the solidified
+ * block's, {@link SOLIDIFIED_LAG_BLOCKS} behind the head as on mainnet (a constant call there still
+ * runs on the head's token balances).
  *
  * java-tron sources (tronprotocol/java-tron, `framework/.../services/http/`): `BroadcastServlet`
  * (`{result, txid}`, the refusal's `code` and hex `message`), `BroadcastHexServlet`,
@@ -135,7 +136,9 @@ export function nodeCall(chain: SimulatedChain, method: string, body: Record<str
       return block.length ? { block } : {};
     }
     case 'getaccount':
-      return accountJson(chain, addressOf(body.address, 'address'), visible);
+      // The solidity node answers with the account as of the solidified block (java-tron's
+      // solidity node reads its solidified database), the full node with the head's.
+      return accountJson(chain, addressOf(body.address, 'address'), visible, solidity ? top : undefined);
     case 'getaccountresource':
       return accountResource(chain, addressOf(body.address, 'address'));
     case 'getaccountnet': {
@@ -223,11 +226,14 @@ export function nodeCall(chain: SimulatedChain, method: string, body: Record<str
   }
 }
 
-/** `getaccount`: `{}` until TRX or an AccountCreate made the address an account. */
-function accountJson(chain: SimulatedChain, address: string, visible: boolean): Record<string, unknown> {
-  if (!chain.isActivated(address)) return {};
-  const contract = chain.token(address) !== undefined;
-  const account = chain.accounts.get(address);
+/**
+ * `getaccount`: `{}` until TRX or an AccountCreate made the address an account; with `height`,
+ * the account as of the end of that block (the solidity node's view).
+ */
+function accountJson(chain: SimulatedChain, address: string, visible: boolean, height?: number): Record<string, unknown> {
+  if (!chain.isActivated(address, height)) return {};
+  const contract = chain.isContract(address);
+  const account = height === undefined ? chain.accounts.get(address) : chain.accountAt(address, height);
   const out: Record<string, unknown> = { address: show(address, visible), create_time: contract ? chain.genesisTime : (account?.createdAt ?? chain.genesisTime) };
   if (contract) out.type = 'Contract';
   if (!account) return out;

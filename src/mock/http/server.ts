@@ -175,6 +175,10 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       server.off('error', reject);
       resolve();
     });
+  }).catch((error: unknown) => {
+    // Nothing listens (the port is taken): the state this call made must not keep its timers.
+    if (ownState) state.dispose();
+    throw error;
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;

@@ -64,11 +64,13 @@ export class OrderEngine {
       /** Most orders kept (oldest finished ones forgotten first). @default Infinity */
       maxOrders?: number;
       /**
-       * Whether an address is an account on chain. A delegation to one that is not is refused
-       * (java-tron `DelegateResourceActuator`: "Account[…] not exists"), so the order fails with
-       * TARGET_NOT_ACTIVATED instead of delegating to nowhere. Without it every target is taken.
+       * Why the chain would refuse a delegation to an address (java-tron
+       * `DelegateResourceActuator.validate`: no account, "Account[…] not exists"; a contract,
+       * "Do not allow delegate resources to contract addresses"), or undefined. A refused order
+       * fails with `reason` (TARGET_NOT_ACTIVATED, TARGET_IS_CONTRACT) and nothing is charged,
+       * instead of delegating to nowhere. Without it every target is taken.
        */
-      targetActive?: (address: string) => boolean;
+      targetRefusal?: (address: string) => { reason: string; message: string } | undefined;
     },
   ) {
     this.#book = new OrderBook(deps.maxOrders);
@@ -256,11 +258,14 @@ export class OrderEngine {
     if (!account) return;
     const now = this.deps.now();
     const run = order.runs + 1;
-    if (this.deps.targetActive && !this.deps.targetActive(order.target_address)) {
+    const refusal = this.deps.targetRefusal?.(order.target_address);
+    if (refusal) {
       order.plan = null;
-      const why = `${order.target_address} is not activated on chain: providers cannot delegate to it (send it TRX first)`;
-      if (periodicRun) this.#stopPeriodic(order, 'TARGET_NOT_ACTIVATED');
-      else this.#fail(order, 'TARGET_NOT_ACTIVATED', why);
+      const what = refusal.reason === 'TARGET_NOT_ACTIVATED' ? 'is not activated on chain' : 'is a contract';
+      const remedy = refusal.reason === 'TARGET_NOT_ACTIVATED' ? ' (send it TRX first)' : '';
+      const why = `${order.target_address} ${what}: providers cannot delegate to it${remedy}; the chain says "${refusal.message}"`;
+      if (periodicRun) this.#stopPeriodic(order, refusal.reason);
+      else this.#fail(order, refusal.reason, why);
       return;
     }
     const confirmed: FillRecord[] = [];

@@ -15,9 +15,8 @@
  *
  * @module
  */
-import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { writeFileAtomic } from '../../internal/atomic-file.js';
 import type { SavedState } from './state-options.js';
 
 /** The `format` field of a state file. */
@@ -82,48 +81,12 @@ export interface WriteStateOptions {
   tempName?: (target: string) => string;
 }
 
-/** Exclusive create, write only, never through a symlink (O_NOFOLLOW is 0 where the platform lacks it). */
-const CREATE_FLAGS = constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0);
-/** Names tried before giving up when a name is taken (a random name collides only when planted). */
-const CREATE_ATTEMPTS = 8;
-
-function randomTempName(target: string): string {
-  return `.${basename(target)}.${randomBytes(12).toString('hex')}.tmp`;
-}
-
 /**
- * Write a state file atomically and privately: a temporary file with a random name next to it,
- * created exclusively (an existing file or symlink at that name is never opened; another name is
- * tried), mode 0600, fsynced, then renamed over the target (rename replaces a symlink at the
- * target itself; it never writes through it).
+ * Write a state file atomically and privately (`writeFileAtomic`): a temporary file with a random
+ * name next to it, created exclusively (an existing file or symlink at that name is never opened;
+ * another name is tried), mode 0600, fsynced, then renamed over the target (rename replaces a
+ * symlink at the target itself; it never writes through it).
  */
 export function writeStateFile(path: string, saved: SavedState, options: WriteStateOptions = {}): void {
-  const text = encodeState(saved);
-  const name = options.tempName ?? randomTempName;
-  const dir = dirname(path);
-  let fd: number | undefined;
-  let tmp = '';
-  for (let attempt = 0; fd === undefined; attempt++) {
-    tmp = join(dir, name(path));
-    try {
-      fd = openSync(tmp, CREATE_FLAGS, 0o600);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      // EEXIST: a file is there; ELOOP: a symlink is (O_NOFOLLOW). Neither is ours: leave it, try another name.
-      if ((code !== 'EEXIST' && code !== 'ELOOP') || attempt + 1 >= CREATE_ATTEMPTS) throw error;
-    }
-  }
-  try {
-    try {
-      const bytes = Buffer.from(text, 'utf8');
-      for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset, bytes.length - offset);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, path);
-  } catch (error) {
-    rmSync(tmp, { force: true });
-    throw error;
-  }
+  writeFileAtomic(path, encodeState(saved), { mode: 0o600, tempName: options.tempName });
 }

@@ -12,7 +12,7 @@ import { type Context, action } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { parseInteger } from '../../parse.js';
 import { ENV } from '../../settings.js';
-import { senderKey } from '../../signing-key.js';
+import { signingKey } from '../../signing-key.js';
 import { readTxFile, writeTxFile } from './file.js';
 
 interface SignOptions {
@@ -56,7 +56,7 @@ async function runTxSign(ctx: Context, { args: [file], opts }: { args: [string];
   if (opts.kmsKeyId && opts.keyFile) throw new UsageError('pass --key-file or --kms-key-id, not both');
   const signer = opts.kmsKeyId
     ? await (await import('../../../protocol/signers/kms.js')).fromAwsKms({ keyId: opts.kmsKeyId, permissionId: wanted })
-    : fromPrivateKey(await senderKey(ctx, opts.keyFile, "Signer's"), { permissionId: wanted });
+    : fromPrivateKey(await signingKey(ctx, opts.keyFile, "Signer's private key"), { permissionId: wanted });
   let signed;
   try {
     signed = await signTransactionWith(signer, tx);
