@@ -14,6 +14,8 @@ const library = {
   'x402/index': 'src/x402/index.ts',
   // Standing rules (`trx-rent/rules`): never reached from the core entry.
   'rules/index': 'src/workflows/rules/index.ts',
+  // Signers (`trx-rent/signers`): local key, TronWeb, function, AWS KMS; secp256k1 loads with it, not with the core.
+  'signers/index': 'src/protocol/signers/index.ts',
 };
 
 // Library entries ship ESM + CJS + types. Heavy optional packages (tronweb, viem, @x402/*,

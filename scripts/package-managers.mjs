@@ -24,7 +24,7 @@ const wanted = (name) => picked.length === 0 || picked.includes(name);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const TOOLS = { pnpm: 'pnpm@12', bun: `@oven/bun-${process.platform}-${process.arch === 'arm64' ? 'aarch64' : 'x64'}@1`, deno: `@deno/${process.platform}-${process.arch === 'arm64' ? 'arm64' : 'x64'}-glibc@2` };
 const tools = join(root, '.tmp', 'managers');
-const ENTRIES = ['trx-rent', 'trx-rent/webhooks', 'trx-rent/schemas', 'trx-rent/mock', 'trx-rent/x402'];
+const ENTRIES = ['trx-rent', 'trx-rent/webhooks', 'trx-rent/schemas', 'trx-rent/mock', 'trx-rent/x402', 'trx-rent/signers'];
 const sh = (cmd, argv, opts = {}) => execFileSync(cmd, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000, ...opts });
 
 /** Installs a tool package into .tmp/managers (once) and returns the path of its binary. */

@@ -66,6 +66,9 @@ export { ApiPromise, type WithResponse } from './http/api-promise.js';
 export type { Logger, LogLevel } from './http/log.js';
 export { OrderPage, type WaitForOptions } from './resources/orders.js';
 export type { CreateDepositParams, CreatedDeposit, DepositSigner, DepositTronWeb } from './resources/deposits.js';
+// The signer interface (types only: the adapters are in `trx-rent/signers`, with secp256k1).
+export type { Signer, SignableTransaction } from './protocol/signers/signature.js';
+export type { SignerInput } from './protocol/signer.js';
 export * from './errors/index.js';
 export { isTronAddress, toTronAddress, tronAddressToHex } from './utils/address.js';
 export { type Clock, type AdvanceableTime, type PollOptions, type PollStep, systemClock, virtualClock, pollUntil } from './utils/clock.js';

@@ -1,8 +1,9 @@
 /**
  * Lazy loading of the optional peers. Nothing here runs at import time: viem, @x402/* and
  * tronweb load on the first payment that needs them, @modelcontextprotocol/sdk when
- * `trx-rent mcp` starts, yaml when a YAML rules file is read, and a missing one becomes a
- * MissingPeerDependencyError naming the exact `npm install …`.
+ * `trx-rent mcp` starts, yaml when a YAML rules file is read, @aws-sdk/client-kms when a KMS
+ * signer is made, and a missing one becomes a MissingPeerDependencyError naming the exact
+ * `npm install …`.
  *
  * No peer is named in a literal `import()`: each is imported through `runtimeImport`, which
  * bundlers do not follow, so an app bundles `trx-rent` (for a browser, an edge worker or a
@@ -25,6 +26,7 @@ export const PEER_VERSIONS = {
   tronweb: '6.5.1',
   '@modelcontextprotocol/sdk': '1.32.2',
   yaml: '2.9.1',
+  '@aws-sdk/client-kms': '3.1178.0',
 } as const;
 
 type PeerName = keyof typeof PEER_VERSIONS;
@@ -41,6 +43,7 @@ export const PEER_MODULES = [
   '@modelcontextprotocol/sdk/server/stdio.js',
   '@modelcontextprotocol/sdk/server/streamableHttp.js',
   'yaml',
+  '@aws-sdk/client-kms',
 ] as const;
 
 /** One of {@link PEER_MODULES}: a module of an optional peer the library may import. */
@@ -169,5 +172,7 @@ export const loadMcpStreamableHttp = () =>
     ['@modelcontextprotocol/sdk'],
     MCP,
   );
+/** `@aws-sdk/client-kms` (signing with an AWS KMS key), imported on first call. Not installed: MissingPeerDependencyError (@aws-sdk/client-kms). */
+export const loadAwsKms = () => load<typeof import('@aws-sdk/client-kms')>('@aws-sdk/client-kms', ['@aws-sdk/client-kms'], 'Signing with an AWS KMS key');
 /** `yaml` (YAML rules files), imported on first call. Not installed: MissingPeerDependencyError (yaml). */
 export const loadYaml = () => load<typeof import('yaml')>('yaml', ['yaml'], 'Reading YAML rules files');

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
  * heavy and only some users need them.
  */
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const HEAVY = /node_modules[\\/](tronweb|viem|ox|ethers|x402|x402-fetch|@x402|@inquirer|msw|@noble[\\/]curves|@scure[\\/]bip32|@modelcontextprotocol)[\\/]/;
+const HEAVY = /node_modules[\\/](tronweb|viem|ox|ethers|x402|x402-fetch|@x402|@inquirer|msw|@noble[\\/]curves|@scure[\\/]bip32|@modelcontextprotocol|@aws-sdk)[\\/]/;
 /** zod's classic API (`zod`, `zod/v4`): the core's schemas are zod/mini, whose unused parts a bundler drops. */
 const ZOD_CLASSIC = /node_modules[\\/]zod[\\/](index\.c?js|v4[\\/]index\.c?js|v4[\\/]classic[\\/])/;
 /** The MCP server's SDK (an optional peer, loaded by `trx-rent mcp` only). */
@@ -75,6 +75,14 @@ describe('light core', () => {
       expect(esmImports(entry).filter((u) => MCP.test(u)), entry).toEqual([]);
       expect(cjsModules(entry).filter((m) => MCP.test(m)), entry).toEqual([]);
     }
+  });
+
+  it("'trx-rent/signers' loads secp256k1 but not the AWS SDK, tronweb or viem (the KMS client loads when a KMS signer is made)", () => {
+    const AWS = /node_modules[\\/]@aws-sdk[\\/]/;
+    const urls = esmImports('trx-rent/signers');
+    expect(urls.some((u) => /node_modules\/@noble\/curves\//.test(u))).toBe(true);
+    expect(urls.filter((u) => AWS.test(u) || /node_modules\/(tronweb|viem)\//.test(u))).toEqual([]);
+    expect(cjsModules('trx-rent/signers').filter((m) => AWS.test(m))).toEqual([]);
   });
 
   it("'trx-rent/webhooks' loads no package at all", () => {

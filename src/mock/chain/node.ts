@@ -11,7 +11,7 @@
  * (`{result, txid}`, the refusal's `code` and hex `message`), `BroadcastHexServlet`,
  * `GetAccountServlet` / `GetAccountResourceServlet` (`{}` for an address that is no account),
  * `GetContractServlet`, `GetContractInfoServlet`; `Util.packTransaction` (the transaction is
- * rebuilt from the `raw_data` JSON).
+ * rebuilt from the `raw_data` JSON). The multi-signature calls are in `node-permissions.ts`.
  * @module
  */
 import { SimulatedChain } from './chain.js';
@@ -20,6 +20,8 @@ import { CHAIN_TOKENS } from './accounts.js';
 import { SOLIDIFIED_LAG_BLOCKS } from './blocks.js';
 import { TRC20_ABI } from './contracts.js';
 import { NodeError, addressOf, createTransaction, estimateEnergy, hexMessage, show, triggerConstant, triggerSmart } from './node-contract.js';
+import { accountPermissionUpdate, approvedList, signWeight } from './node-permissions.js';
+import { permissionsJson } from './permissions.js';
 
 export { NodeError } from './node-contract.js';
 export { SOLIDIFIED_LAG_BLOCKS };
@@ -50,6 +52,9 @@ export const NODE_METHODS = [
   'getenergyprices',
   'getbandwidthprices',
   'getnextmaintenancetime',
+  'getsignweight',
+  'getapprovedlist',
+  'accountpermissionupdate',
 ] as const;
 
 /** The reads the solidity node (`/walletsolidity/*`) serves, on the solidified state. */
@@ -195,6 +200,12 @@ export function nodeCall(chain: SimulatedChain, method: string, body: Record<str
       return estimateEnergy(chain, body);
     case 'createtransaction':
       return createTransaction(chain, body);
+    case 'getsignweight':
+      return signWeight(chain, body);
+    case 'getapprovedlist':
+      return approvedList(chain, body);
+    case 'accountpermissionupdate':
+      return accountPermissionUpdate(chain, body);
     case 'getnodeinfo':
       return {
         beginSyncNum: chain.height(),
@@ -232,6 +243,8 @@ function accountJson(chain: SimulatedChain, address: string, visible: boolean, h
   // Not java-tron's (TronGrid's /v1 account shows it): the TRC-20 balances, kept for the mock's readers.
   const trc20 = CHAIN_TOKENS.filter((t) => (account.tokens.get(t.address) ?? 0n) > 0n).map((t) => ({ [t.address]: account.tokens.get(t.address)!.toString() }));
   if (trc20.length) out.trc20 = trc20;
+  // Every account has its permissions (AccountCapsule: the defaults until an AccountPermissionUpdate).
+  if (!contract) Object.assign(out, permissionsJson(account, visible));
   return out;
 }
 

@@ -7,31 +7,26 @@
  * @module
  */
 import type { Command } from 'commander';
-import type { TransferRecord, TransferStatus } from '../../tron/identity.js';
-import { type Context, action } from '../context.js';
-import { UsageError } from '../errors.js';
-import { parseInteger } from '../parse.js';
-import type { CommandModule } from '../types.js';
+import type { TransferRecord, TransferStatus } from '../../../tron/identity.js';
+import { type Context, action } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { parseInteger } from '../../parse.js';
 
 interface TxOptions {
   node?: string;
   expiration?: string;
 }
 
-const command: CommandModule = {
-  description:
-    'What became of a transfer: confirmed or failed (its receipt on the TRON node), expired (in no block and the ' +
-    'solidified block is past its expiration: it can never land), or pending. Read only.',
-  register(cmd: Command) {
-    cmd
-      .usage('TXID [--node URL] [--expiration MS]')
-      .argument('<txid>', 'the transaction id (64 hex), e.g. from `send` or its error')
-      .option('--node <url>', 'TRON full node to read (env TRX_RENT_TRON_NODE; default TronGrid, the mock\'s own with --mock)')
-      .option('--expiration <ms>', 'the transaction\'s expiration (ms since the epoch; default: from the transfer `send` kept)')
-      .addHelpText('after', '\nExamples:\n  trx-rent tx 7c1f…e9\n  trx-rent tx 7c1f…e9 --json')
-      .action(action<[string], TxOptions>(runTx));
-  },
-};
+/** `tx TXID` itself: the status of a transfer (the subcommands are registered beside it). */
+export function registerTxStatus(cmd: Command): void {
+  cmd
+    .usage('TXID [--node URL] [--expiration MS] | sign|approvals|broadcast FILE')
+    .argument('<txid>', 'the transaction id (64 hex), e.g. from `send` or its error')
+    .option('--node <url>', 'TRON full node to read (env TRX_RENT_TRON_NODE; default TronGrid, the mock\'s own with --mock)')
+    .option('--expiration <ms>', 'the transaction\'s expiration (ms since the epoch; default: from the transfer `send` kept)')
+    .addHelpText('after', '\nExamples:\n  trx-rent tx 7c1f…e9\n  trx-rent tx 7c1f…e9 --json')
+    .action(action<[string], TxOptions>(runTx));
+}
 
 /** The record `send` kept for this tx id, if any (regular files only; never follows a link). */
 async function keptRecord(ctx: Context, txId: string): Promise<TransferRecord | undefined> {
@@ -84,4 +79,3 @@ async function runTx(ctx: Context, { args: [txid], opts }: { args: [string]; opt
   ctx.out.result(out, () => render(out));
 }
 
-export default command;
