@@ -24,7 +24,7 @@ export { ALL_ROUTES } from './routes.js';
 export type { RouteDef, RouteContext, RouteResult, MockRequest, MockResponse, HeaderReader } from './http/route.js';
 export { createPipeline, type MockPipeline, type PipelineOptions } from './http/pipeline.js';
 export { createFetchHandler, fetchHandlerOf, toMockRequest, toResponse, type MockFetch } from './http/fetch.js';
-export { MockApiError, type MockErrorCode } from './http/errors.js';
+export { MockApiError, type MockErrorCode } from './shared/errors.js';
 export { startMockServer, type MockServer, type MockServerOptions, type RequestLogEntry } from './http/server.js';
 export { createMockState, MockState } from './state/index.js';
 export type { MockStateOptions, MockTimings, CreateAccountOptions, CreatedAccount, InvariantReport } from './state/index.js';

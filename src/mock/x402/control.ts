@@ -9,7 +9,7 @@
  */
 import { atomicToDecimal, decimalToAtomic } from '../../utils/units.js';
 import { CHAIN_TOKENS } from '../chain/accounts.js';
-import { MockApiError } from '../http/errors.js';
+import { MockApiError } from '../shared/errors.js';
 import type { RouteContext, RouteDef, RouteResult } from '../http/route.js';
 import type { PlainHandlers } from '../http/table.js';
 import type { CONTROL_ENDPOINTS } from '../control-endpoints.js';
