@@ -13,7 +13,7 @@ import { CONTROL_ENDPOINTS } from './control-endpoints.js';
 import { CONTROL_HANDLERS, SERVICE_HANDLERS } from './handlers.js';
 import type { RouteDef } from './http/route.js';
 import { type Handler, tableRoutes } from './http/table.js';
-import { relayerRoutes } from './x402/control.js';
+import { relayerRoutes } from './x402-api/control.js';
 
 /** The contract document per origin it names as its server (generated once: it is 130 KB of JSON). */
 const documents = new Map<string, string>();
