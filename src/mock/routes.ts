@@ -8,7 +8,7 @@
 import { ACCOUNT_ENDPOINTS } from '../api/account-docs.js';
 import { X402_ENDPOINTS } from '../api/x402.js';
 import { buildOpenApiDocument } from '../openapi/document.js';
-import { nodeRoutes } from './chain/routes.js';
+import { nodeRoutes } from './node-routes.js';
 import { CONTROL_ENDPOINTS } from './control-endpoints.js';
 import { CONTROL_HANDLERS, SERVICE_HANDLERS } from './handlers.js';
 import type { RouteDef } from './http/route.js';
