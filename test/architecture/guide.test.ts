@@ -13,14 +13,14 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const GUIDES = ['ARCHITECTURE.md', 'DEVELOPERS.md'];
 
 /** The `src/…` and `test/…` paths a text names (trailing punctuation dropped). */
-export function namedPaths(text: string): string[] {
+function namedPaths(text: string): string[] {
   const paths = new Set<string>();
   for (const m of text.matchAll(/(?<![\w./-])((?:src|test)\/[\w.*/{}-]*[\w*/}])/g)) paths.add(m[1]!.replace(/\.$/, ''));
   return [...paths];
 }
 
 /** Whether `path` (from the root; `*` matches within one segment) names something that exists. */
-export function pathExists(path: string, root = ROOT): boolean {
+function pathExists(path: string, root = ROOT): boolean {
   if (!path.includes('*')) return existsSync(join(root, path));
   const parts = path.replace(/\/$/, '').split('/');
   let candidates = [root];

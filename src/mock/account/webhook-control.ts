@@ -50,7 +50,7 @@ export const webhookControlHandlers = {
   },
   mockRedeliver: {
     handle: ({ state, input: { params } }) => {
-      let delivery;
+      let delivery: ReturnType<typeof state.redeliverWebhook>;
       try {
         delivery = state.redeliverWebhook(params.id);
       } catch (error) {
