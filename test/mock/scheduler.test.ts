@@ -3,7 +3,7 @@
  * time, ties in insertion order, each once; tasks scheduled while running are picked up when due.
  */
 import { describe, expect, it } from 'vitest';
-import { Scheduler } from '../../src/mock/state/scheduler.js';
+import { Scheduler } from '../../src/mock/shared/scheduler.js';
 import { createRng } from '../../src/mock/state/rng.js';
 
 describe('Scheduler', () => {

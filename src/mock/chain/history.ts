@@ -8,7 +8,7 @@
  * Pre-images of solidified blocks are dropped as the solidified block moves on.
  * @module
  */
-import { Fifo } from '../state/fifo.js';
+import { Fifo } from '../shared/fifo.js';
 import type { ChainAccount } from './types.js';
 
 /** One pre-image: the record (undefined: no record yet) before the first change in `height`. */

@@ -7,7 +7,7 @@
  * @module
  */
 import { tronAddressToHex } from '../../utils/address.js';
-import { Fifo } from '../state/fifo.js';
+import { Fifo } from '../shared/fifo.js';
 import type { ChainAccount, ChainTransaction, Trc20Transfer } from './types.js';
 import { transactionInfoJson } from './views.js';
 import { ChainBlocks, type ChainOptions, GENESIS_HEIGHT } from './blocks.js';

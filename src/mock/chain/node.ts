@@ -154,7 +154,7 @@ export function nodeCall(chain: SimulatedChain, method: string, body: Record<str
       return result.result ? { result: true, txid: result.txid } : { code: result.code, ...(result.txid ? { txid: result.txid } : {}), message: hexMessage(result.message) };
     }
     case 'broadcasthex': {
-      let tx;
+      let tx: ReturnType<typeof SimulatedChain.decodeTransactionHex>;
       try {
         tx = SimulatedChain.decodeTransactionHex(String(body.transaction ?? ''));
       } catch (error) {

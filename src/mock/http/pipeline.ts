@@ -18,7 +18,7 @@ import type * as z from 'zod/mini';
 import { LIMITS } from '../../schemas/limits.js';
 import { HEADERS, decodeBase64Json } from '../../protocol/codec.js';
 import { Chaos, type ChaosKind, type ChaosOptions } from './chaos.js';
-import { MockApiError, tableStatus } from './errors.js';
+import { MockApiError, tableStatus } from '../shared/errors.js';
 import { type RateLimitOptions, RateLimiter } from './ratelimit.js';
 import { type Match, RouteTable } from './route-table.js';
 import { type MockRequest, type MockResponse, type RouteContext, type RouteDef, errorResult, jsonResult, parseWith } from './route.js';

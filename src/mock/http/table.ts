@@ -12,7 +12,7 @@ import type * as z from 'zod/mini';
 import type { EndpointDef, EndpointPrice } from '../../api/types.js';
 import { routePattern } from '../../api/path.js';
 import { decimalToAtomic } from '../../utils/units.js';
-import { MockApiError } from './errors.js';
+import { MockApiError } from '../shared/errors.js';
 import type { RouteContext, RouteDef, RouteResult } from './route.js';
 
 type Out<E, K extends 'params' | 'query' | 'body'> = E extends { readonly [P in K]: infer S extends z.ZodMiniType } ? z.output<S> : undefined;

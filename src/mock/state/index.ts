@@ -1,6 +1,6 @@
 import { PERMISSIONS } from '../../schemas/keys.js';
 import { type AuthContext, Accounts, type MockAccount } from './accounts.js';
-import type { HeaderReader } from '../http/headers.js';
+import type { HeaderReader } from '../shared/headers.js';
 import { memoToHex } from '../../protocol/tron-transaction.js';
 import { PLATFORM_ADDRESS, providerAddress } from './addresses.js';
 import { type MockClock, resolveClock, restoredClock } from './clock.js';
@@ -16,7 +16,7 @@ import { DEFAULT_ORDER_TIMINGS } from './order-rules.js';
 import { orderMockView } from './order-wire.js';
 import { PROCESS_SALT, type Rng, createRng, hash32 } from './rng.js';
 import { type RetentionLimits, resolveRetention } from './retention.js';
-import { Scheduler } from './scheduler.js';
+import { Scheduler } from '../shared/scheduler.js';
 import { sampleEventData } from './samples.js';
 import { loadState, saveState } from './snapshot.js';
 import type { CreateAccountOptions, CreatedAccount, InvariantReport, MockStateOptions, MockTimings, SavedState } from './state-options.js';

@@ -1,13 +1,13 @@
 import { LIMITS } from '../../schemas/common.js';
-import { Fifo } from './fifo.js';
+import { Fifo } from '../shared/fifo.js';
 import type { SignedTransaction } from '../../schemas/deposits.js';
 import { decodeRawDataHex, encodeRawDataJson, hexToMemo, verifySignedTransaction } from '../../protocol/tron-transaction.js';
 import { recoverSigner } from '../chain/signatures.js';
-import { MockApiError } from '../http/errors.js';
+import { MockApiError } from '../shared/errors.js';
 import type { Accounts, MockAccount } from './accounts.js';
 import type { Currency } from './ledger.js';
 import type { Rng } from './rng.js';
-import type { Scheduler } from './scheduler.js';
+import type { Scheduler } from '../shared/scheduler.js';
 import type { WebhookHub } from './webhooks.js';
 
 /**

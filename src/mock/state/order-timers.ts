@@ -8,7 +8,7 @@
 import type { ResourceType } from '../../schemas/common.js';
 import type { FillRecord, OrderRecord } from './order-record.js';
 import type { OrderTimings } from './order-rules.js';
-import type { ScheduledTask, Scheduler } from './scheduler.js';
+import type { ScheduledTask, Scheduler } from '../shared/scheduler.js';
 
 /**
  * LIMIT orders still waiting for their price, and the one task that re-checks them all (at each

@@ -1,12 +1,12 @@
 import type { ResourceType } from '../../schemas/common.js';
 import type { OrderStatus, OrderType } from '../../schemas/orders.js';
-import { MockApiError } from '../http/errors.js';
+import { MockApiError } from '../shared/errors.js';
 import type { MockAccount } from './accounts.js';
 import { MARKET_RULES } from './market-providers.js';
 import type { Market } from './market.js';
 import { type PlanItem, type Selection, planItem } from './market-selection.js';
 import type { Rng } from './rng.js';
-import type { Scheduler } from './scheduler.js';
+import type { Scheduler } from '../shared/scheduler.js';
 import type { WebhookHub } from './webhooks.js';
 import { type FillRecord, type OrderRecord, newFillRecord, newOrderRecord } from './order-record.js';
 import { orderFull } from './order-wire.js';

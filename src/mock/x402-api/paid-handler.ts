@@ -7,10 +7,10 @@
  * @module
  */
 import { CHAIN_TOKENS } from '../chain/accounts.js';
-import { MockApiError } from '../http/errors.js';
+import { MockApiError } from '../shared/errors.js';
 import type { RouteContext } from '../http/route.js';
 import { type CustomHandler, type HandlerContext, customHandler } from '../http/table.js';
-import type { PaidMock } from './paid.js';
+import type { PaidMock } from '../x402/paid.js';
 
 const DYNAMIC_BASE = 1_000n;
 const DYNAMIC_SPAN = 9_000n;

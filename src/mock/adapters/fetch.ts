@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { type MockPipeline, type PipelineOptions, createPipeline } from './pipeline.js';
-import { type MockRequest, type MockResponse, errorResult } from './route.js';
+import { type MockPipeline, type PipelineOptions, createPipeline } from '../http/pipeline.js';
+import { type MockRequest, type MockResponse, errorResult } from '../http/route.js';
 import { ALL_ROUTES } from '../routes.js';
 import type { MockState } from '../state/index.js';
 

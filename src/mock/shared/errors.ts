@@ -4,7 +4,7 @@
  * @module
  */
 import { nameClass } from '../../errors/name.js';
-import { ERROR_CODES, ERROR_STATUS } from '../../schemas/errors.js';
+import { type ERROR_CODES, ERROR_STATUS } from '../../schemas/errors.js';
 
 /** A code from the spec's Errors table, or one a paid route adds (INVALID_PAYMENT, SLIPPAGE_EXCEEDED...). */
 export type MockErrorCode = (typeof ERROR_CODES)[number] | (string & {});

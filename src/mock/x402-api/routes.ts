@@ -36,8 +36,8 @@ import { atomicToDecimal, decimalToAtomic, sunToTrx } from '../../utils/units.js
 import { CHAIN_TOKENS, TRC20_ENERGY } from '../chain/accounts.js';
 import { CHAIN_PARAMETERS } from '../chain/fees.js';
 import { labelAddress } from '../chain/labels.js';
-import type { PaidMock } from './paid.js';
-import { MockApiError } from '../http/errors.js';
+import type { PaidMock } from '../x402/paid.js';
+import { MockApiError } from '../shared/errors.js';
 import type { CustomHandler } from '../http/table.js';
 import type { X402_ENDPOINTS } from '../../api/x402.js';
 import { NodeError, nodeCall } from '../chain/node.js';

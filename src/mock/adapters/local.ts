@@ -19,8 +19,8 @@
  * @module
  */
 import { isLoopbackHost } from '../state/index.js';
-import type { MockResponse } from './route.js';
-import { errorResult } from './route.js';
+import type { MockResponse } from '../http/route.js';
+import { errorResult } from '../http/route.js';
 
 /** What the guard needs to know about the server. */
 export interface LocalGuardOptions {

@@ -7,11 +7,11 @@
  */
 import { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Chaos, ChaosOptions } from './chaos.js';
+import type { Chaos, ChaosOptions } from '../http/chaos.js';
 import { refuseForeign } from './local.js';
-import { type MockPipeline, createPipeline } from './pipeline.js';
-import type { RateLimitOptions } from './ratelimit.js';
-import { type HeaderReader, type MockRequest, type MockResponse, errorResult } from './route.js';
+import { type MockPipeline, createPipeline } from '../http/pipeline.js';
+import type { RateLimitOptions } from '../http/ratelimit.js';
+import { type HeaderReader, type MockRequest, type MockResponse, errorResult } from '../http/route.js';
 import { ALL_ROUTES } from '../routes.js';
 import type { MockClock } from '../state/clock.js';
 import { type MockState, type MockStateOptions, createMockState, isLoopbackHost } from '../state/index.js';

@@ -12,7 +12,7 @@ import { SimulatedChain } from '../chain/chain.js';
 import { recoverSigner } from '../chain/signatures.js';
 import type { ChainToken } from '../chain/types.js';
 import { HOUR_SEC, USDT, fail } from './paid-handler.js';
-import type { PaidMock } from './paid.js';
+import type { PaidMock } from '../x402/paid.js';
 
 /** `signed_tx` as a JSON string of a signed transaction, or the hex of a serialized Transaction. */
 function parseSignedTx(text: string, field: string): SignedTransactionLike & Record<string, unknown> {

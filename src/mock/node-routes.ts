@@ -6,8 +6,8 @@
  *
  * @module
  */
-import type { RouteContext, RouteDef, RouteResult } from '../http/route.js';
-import { NodeError, nodeCall } from './node.js';
+import type { RouteContext, RouteDef, RouteResult } from './http/route.js';
+import { NodeError, nodeCall } from './chain/node.js';
 
 /** Body fields, then query parameters the body does not set (`visible=true` style). */
 function nodeArgs(ctx: RouteContext): Record<string, unknown> {

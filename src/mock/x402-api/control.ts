@@ -9,11 +9,11 @@
  */
 import { atomicToDecimal, decimalToAtomic } from '../../utils/units.js';
 import { CHAIN_TOKENS } from '../chain/accounts.js';
-import { MockApiError } from '../http/errors.js';
+import { MockApiError } from '../shared/errors.js';
 import type { RouteContext, RouteDef, RouteResult } from '../http/route.js';
 import type { PlainHandlers } from '../http/table.js';
 import type { CONTROL_ENDPOINTS } from '../control-endpoints.js';
-import { MOCK_PAY_TO, gasFreeAddressOf } from './paywall-terms.js';
+import { MOCK_PAY_TO, gasFreeAddressOf } from '../x402/paywall-terms.js';
 import { isTronAddress } from '../../utils/address.js';
 
 const helper = { group: null, auth: 'public', helper: true, raw: true, statuses: { VALIDATION_ERROR: 400 } } as const;
