@@ -10,6 +10,7 @@
 import { TronWeb, utils as tronwebUtils } from 'tronweb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
+import { SOLIDIFIED_LAG_BLOCKS } from '../../src/mock/chain/blocks.js';
 import { CHAIN_PARAMETERS } from '../../src/mock/chain/fees.js';
 import { operationsHex } from '../../src/protocol/tron-permissions.js';
 import { tronAddressToHex } from '../../src/utils/address.js';
@@ -29,6 +30,8 @@ const wallet = fundedWalletMaker(() => mock, 0xc0);
 const hex = (address: string) => tronAddressToHex(address);
 const text = (message: unknown) => Buffer.from(String(message), 'hex').toString();
 const trx = () => mock.state.chain;
+/** tronweb's `trx.getAccount` reads the solidity node: let what just happened be solidified first. */
+const solidified = () => mock.state.advance((SOLIDIFIED_LAG_BLOCKS + 1) * 3_000);
 
 /** An account whose active permission 2 ("pay") is 2-of-3 over keys b, c, d, for TRX and TRC-20 transfers; set with tronweb. */
 async function twoOfThree() {
@@ -56,13 +59,14 @@ async function twoOfThree() {
 describe('multi-signature with tronweb against the simulated node', () => {
   it('updateAccountPermissions sets a 2-of-3 active permission: getAccount shows it as java-tron prints it (ids reassigned, owner without type)', async () => {
     const { owner, b, c, d, tronWeb } = await twoOfThree();
+    const fresh = wallet(0n, 1_000_000n);
+    await solidified();
     const account = await tronWeb.trx.getAccount(owner.address);
     expect(account.owner_permission).toEqual({ permission_name: 'owner', threshold: 1, keys: [{ address: hex(owner.address), weight: 1 }] });
     expect(account.active_permission).toEqual([
       { type: 'Active', id: 2, permission_name: 'pay', threshold: 2, operations: operationsHex([1, 31]), keys: [b, c, d].map((k) => ({ address: hex(k.address), weight: 1 })) },
     ]);
     // A fresh account has java-tron's defaults.
-    const fresh = wallet(0n, 1_000_000n);
     expect((await tronWeb.trx.getAccount(fresh.address)).active_permission).toEqual([
       { type: 'Active', id: 2, permission_name: 'active', threshold: 1, operations: `7fff1fc0033efb0f${'0'.repeat(48)}`, keys: [{ address: hex(fresh.address), weight: 1 }] },
     ]);
@@ -190,6 +194,7 @@ describe('multi-signature with tronweb against the simulated node', () => {
     expect(tronwebUtils.transaction.txCheck(built as never)).toBe(true);
     const tronWeb = new TronWeb({ fullHost: mock.url, privateKey: owner.privateKey });
     expect((await tronWeb.trx.sendRawTransaction(await tronWeb.trx.sign(built as never))).result).toBe(true);
+    await solidified();
     expect((await tronWeb.trx.getAccount(owner.address)).active_permission![0]!.permission_name).toBe('two');
   });
 });
