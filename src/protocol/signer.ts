@@ -64,7 +64,8 @@ export function toSigner(input: SignerInput | undefined, field = 'signer'): Sign
   }
   if (isTronWeb(input)) return fromTronWeb(input);
   if (typeof input === 'string') return keySigner(input, undefined, field);
-  if (input && typeof input === 'object' && 'privateKey' in input) return keySigner((input as { privateKey: unknown }).privateKey, (input as { permissionId?: unknown }).permissionId, `${field}.privateKey`);
+  if (input && typeof input === 'object' && 'privateKey' in input)
+    return keySigner((input as { privateKey: unknown }).privateKey, (input as { permissionId?: unknown }).permissionId, `${field}.privateKey`);
   throw invalid(field, 'pass { privateKey }, a TronWeb instance, or a Signer (trx-rent/signers: fromPrivateKey, fromAwsKms, fromSignFunction)');
 }
 
@@ -135,10 +136,13 @@ export async function signTransactionWith<T extends SignableTransaction>(signerI
   const signer = toSigner(signerInput);
   const rawHex = rawHexOf(tx);
   const txID = transactionId(rawHex);
-  if (typeof tx.txID !== 'string' || tx.txID.replace(/^0x/i, '').toLowerCase() !== txID) throw new TypeError('the transaction txID is not sha256 of its raw data: refusing to sign it');
+  if (typeof tx.txID !== 'string' || tx.txID.replace(/^0x/i, '').toLowerCase() !== txID)
+    throw new TypeError('the transaction txID is not sha256 of its raw data: refusing to sign it');
   const named = decodeRawDataHex(rawHex).permissionId ?? 0;
   if (named !== (signer.permissionId ?? 0)) {
-    throw new TypeError(`the transaction names permission ${named} but ${signer.address} signs for permission ${signer.permissionId ?? 0}: set it with withPermissionId before the first signature`);
+    throw new TypeError(
+      `the transaction names permission ${named} but ${signer.address} signs for permission ${signer.permissionId ?? 0}: set it with withPermissionId before the first signature`,
+    );
   }
   const before = tx.signature ?? [];
   if (before.some((sig) => recoverTransactionSigner(txID, sig.replace(/^0x/i, '').slice(0, 130)) === signer.address)) {

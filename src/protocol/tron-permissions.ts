@@ -14,16 +14,47 @@ import { fieldBytes, fieldVarint, readPb } from './protobuf.js';
 
 /** `Transaction.Contract.ContractType` (Tron.proto): name to number. */
 export const CONTRACT_TYPE_IDS: Readonly<Record<string, number>> = {
-  AccountCreateContract: 0, TransferContract: 1, TransferAssetContract: 2, VoteAssetContract: 3, VoteWitnessContract: 4,
-  WitnessCreateContract: 5, AssetIssueContract: 6, WitnessUpdateContract: 8, ParticipateAssetIssueContract: 9,
-  AccountUpdateContract: 10, FreezeBalanceContract: 11, UnfreezeBalanceContract: 12, WithdrawBalanceContract: 13,
-  UnfreezeAssetContract: 14, UpdateAssetContract: 15, ProposalCreateContract: 16, ProposalApproveContract: 17,
-  ProposalDeleteContract: 18, SetAccountIdContract: 19, CustomContract: 20, CreateSmartContract: 30, TriggerSmartContract: 31,
-  GetContract: 32, UpdateSettingContract: 33, ExchangeCreateContract: 41, ExchangeInjectContract: 42, ExchangeWithdrawContract: 43,
-  ExchangeTransactionContract: 44, UpdateEnergyLimitContract: 45, AccountPermissionUpdateContract: 46, ClearABIContract: 48,
-  UpdateBrokerageContract: 49, ShieldedTransferContract: 51, MarketSellAssetContract: 52, MarketCancelOrderContract: 53,
-  FreezeBalanceV2Contract: 54, UnfreezeBalanceV2Contract: 55, WithdrawExpireUnfreezeContract: 56, DelegateResourceContract: 57,
-  UnDelegateResourceContract: 58, CancelAllUnfreezeV2Contract: 59,
+  AccountCreateContract: 0,
+  TransferContract: 1,
+  TransferAssetContract: 2,
+  VoteAssetContract: 3,
+  VoteWitnessContract: 4,
+  WitnessCreateContract: 5,
+  AssetIssueContract: 6,
+  WitnessUpdateContract: 8,
+  ParticipateAssetIssueContract: 9,
+  AccountUpdateContract: 10,
+  FreezeBalanceContract: 11,
+  UnfreezeBalanceContract: 12,
+  WithdrawBalanceContract: 13,
+  UnfreezeAssetContract: 14,
+  UpdateAssetContract: 15,
+  ProposalCreateContract: 16,
+  ProposalApproveContract: 17,
+  ProposalDeleteContract: 18,
+  SetAccountIdContract: 19,
+  CustomContract: 20,
+  CreateSmartContract: 30,
+  TriggerSmartContract: 31,
+  GetContract: 32,
+  UpdateSettingContract: 33,
+  ExchangeCreateContract: 41,
+  ExchangeInjectContract: 42,
+  ExchangeWithdrawContract: 43,
+  ExchangeTransactionContract: 44,
+  UpdateEnergyLimitContract: 45,
+  AccountPermissionUpdateContract: 46,
+  ClearABIContract: 48,
+  UpdateBrokerageContract: 49,
+  ShieldedTransferContract: 51,
+  MarketSellAssetContract: 52,
+  MarketCancelOrderContract: 53,
+  FreezeBalanceV2Contract: 54,
+  UnfreezeBalanceV2Contract: 55,
+  WithdrawExpireUnfreezeContract: 56,
+  DelegateResourceContract: 57,
+  UnDelegateResourceContract: 58,
+  CancelAllUnfreezeV2Contract: 59,
 };
 
 /** `Permission.PermissionType`: Owner = 0, Witness = 1, Active = 2. */
@@ -132,7 +163,7 @@ export function encodePermissionUpdate(u: PermissionUpdate): number[] {
 export function decodePermissionUpdate(bytes: Uint8Array): PermissionUpdate {
   const fields = readPb(bytes);
   const owner = fields.find((f) => f.field === 1)?.bytes;
-  if (!owner || owner.length !== 21) throw new Error('AccountPermissionUpdateContract has no owner_address');
+  if (owner?.length !== 21) throw new Error('AccountPermissionUpdateContract has no owner_address');
   const sub = (n: number) => fields.find((f) => f.field === n)?.bytes;
   const ownerPermission = sub(2);
   const witness = sub(3);
@@ -247,7 +278,17 @@ function accountPermission(account: Record<string, unknown>, id: number): Permis
   // AccountCapsule.getPermissionById: the owner's own key when the account stores no owner permission.
   if (id === 0) {
     if (account.owner_permission !== undefined) return { ...permissionFromJson(account.owner_permission, 'owner_permission'), type: 'Owner', id: 0 };
-    return typeof account.address === 'string' ? { type: 'Owner', id: 0, permission_name: 'owner', threshold: 1, parent_id: 0, operations: '', keys: [{ address: jsonAddress(account.address, 'address'), weight: 1 }] } : undefined;
+    return typeof account.address === 'string'
+      ? {
+          type: 'Owner',
+          id: 0,
+          permission_name: 'owner',
+          threshold: 1,
+          parent_id: 0,
+          operations: '',
+          keys: [{ address: jsonAddress(account.address, 'address'), weight: 1 }],
+        }
+      : undefined;
   }
   if (id === 1) return account.witness_permission === undefined ? undefined : permissionFromJson(account.witness_permission, 'witness_permission');
   const actives = Array.isArray(account.active_permission) ? account.active_permission : [];
@@ -271,7 +312,8 @@ export function permissionCheck(account: unknown, permissionId: number, signers:
   const owner = typeof record.address === 'string' ? jsonAddress(record.address, 'address') : 'the account';
   const permission = record.address === undefined ? undefined : accountPermission(record, permissionId);
   const none = { ok: false, weight: 0, threshold: 0, missing: 0, outsiders: [...new Set(signers)], allowed: false };
-  if (!permission) return { ...none, problem: record.address === undefined ? `${owner} does not exist on chain` : `${owner} has no permission ${permissionId}` };
+  if (!permission)
+    return { ...none, problem: record.address === undefined ? `${owner} does not exist on chain` : `${owner} has no permission ${permissionId}` };
   const label = `permission ${permissionId}${permission.permission_name ? ` ("${permission.permission_name}")` : ''} of ${owner}`;
   const allowed = permissionId === 0 || (permission.type === 'Active' && allowsOperation(permission.operations, type));
   const distinct = [...new Set(signers)];
@@ -279,7 +321,8 @@ export function permissionCheck(account: unknown, permissionId: number, signers:
   const weight = distinct.reduce((sum, s) => sum + (permission.keys.find((k) => k.address === s)?.weight ?? 0), 0);
   const missing = Math.max(0, permission.threshold - weight);
   let problem: string | undefined;
-  if (!allowed) problem = permission.type !== 'Active' && permissionId !== 0 ? `${label} is not an active permission` : `${label} does not allow contract type ${type}`;
+  if (!allowed)
+    problem = permission.type !== 'Active' && permissionId !== 0 ? `${label} is not an active permission` : `${label} does not allow contract type ${type}`;
   else if (outsiders.length) problem = `${outsiders.join(', ')} ${outsiders.length === 1 ? 'is not a key' : 'are not keys'} of ${label}`;
   else if (missing > 0) problem = `the signers' weight ${weight} is short of the threshold ${permission.threshold} of ${label}: ${missing} missing`;
   return { ok: problem === undefined, permission, weight, threshold: permission.threshold, missing, outsiders, allowed, ...(problem ? { problem } : {}) };

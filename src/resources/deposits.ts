@@ -1,9 +1,8 @@
-import { TrxRentError, ValidationError } from '../errors/index.js';
+import { TrxRentError } from '../errors/index.js';
 import { ACCOUNT_WIRE as E } from '../api/account.js';
 import { validateRequest } from '../http/validate.js';
 import type { RequestOptions } from '../http/client.js';
 import { PrepareDepositRequest, type SubmitDepositRequest } from '../schemas/deposits.js';
-import { isTronAddress } from '../utils/address.js';
 import type { Signer } from '../protocol/signers/signature.js';
 import { Resource } from './resource.js';
 

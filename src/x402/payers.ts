@@ -22,7 +22,6 @@ import { fromPrivateKey } from '../protocol/signers/local.js';
 import { normaliseSignature as normaliseTronSignature } from '../protocol/signers/signature.js';
 import { loadViem, loadViemAccounts, loadX402Evm } from '../peers/index.js';
 import { type TronSchemeOptions, createTronSchemeClients } from './schemes/tron.js';
-import type { TypedDataDefinition } from '../protocol/tip712.js';
 import { type TronScheme, TRON_SCHEMES, isEvmNetwork, isTronNetwork } from '../protocol/networks.js';
 import type { Offer } from './offers.js';
 import type { CoreClientLike, PaymentContext, TronSigner, TronWebLike } from './schemes/types.js';

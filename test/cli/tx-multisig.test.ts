@@ -29,7 +29,8 @@ const TO = 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW';
 const keyOf = (n: number) => n.toString(16).padStart(2, '0').repeat(32);
 const walletOf = (n: number) => ({ privateKey: keyOf(n), address: privateKeyToTronAddress(keyOf(n)) });
 const [OWNER, B, C, D] = [walletOf(0xe1), walletOf(0xe2), walletOf(0xe3), walletOf(0xe4)] as const;
-const node = async (method: string, body: unknown) => (await (await fetch(`${mock.url}/wallet/${method}`, { method: 'POST', body: JSON.stringify(body) })).json()) as Record<string, unknown>;
+const node = async (method: string, body: unknown) =>
+  (await (await fetch(`${mock.url}/wallet/${method}`, { method: 'POST', body: JSON.stringify(body) })).json()) as Record<string, unknown>;
 
 describe('trx-rent tx sign | approvals | broadcast', () => {
   it('two of three approvers sign a file in turn; short of the threshold nothing is sent; then it lands once', async () => {
@@ -38,7 +39,15 @@ describe('trx-rent tx sign | approvals | broadcast', () => {
     const update = await node('accountpermissionupdate', {
       owner_address: tronAddressToHex(OWNER.address),
       owner: { type: 0, permission_name: 'owner', threshold: 1, keys: [{ address: tronAddressToHex(OWNER.address), weight: 1 }] },
-      actives: [{ type: 2, permission_name: 'treasury', threshold: 2, operations: operationsHex([1, 31]), keys: [B, C, D].map((k) => ({ address: tronAddressToHex(k.address), weight: 1 })) }],
+      actives: [
+        {
+          type: 2,
+          permission_name: 'treasury',
+          threshold: 2,
+          operations: operationsHex([1, 31]),
+          keys: [B, C, D].map((k) => ({ address: tronAddressToHex(k.address), weight: 1 })),
+        },
+      ],
     });
     expect((await node('broadcasttransaction', await signTransactionWith(OWNER.privateKey, update as never))).result).toBe(true);
 
@@ -51,7 +60,14 @@ describe('trx-rent tx sign | approvals | broadcast', () => {
     };
     const head = chain.height();
     // Valid for 6 hours: approvers take their time (TRON accepts up to 24 h).
-    const unsigned = buildTrxTransfer({ from: OWNER.address, to: TO, amountSun: 7_000_000n, refBlock: { number: head, hash: chain.blockId(head) }, now: chain.now(), expirationMs: 6 * 3_600_000 });
+    const unsigned = buildTrxTransfer({
+      from: OWNER.address,
+      to: TO,
+      amountSun: 7_000_000n,
+      refBlock: { number: head, hash: chain.blockId(head) },
+      now: chain.now(),
+      expirationMs: 6 * 3_600_000,
+    });
     const file = join(dir, 'payout.json');
     writeFileSync(file, JSON.stringify(unsigned));
     const expectedId = withPermissionId(unsigned, 2).txID;
@@ -64,7 +80,16 @@ describe('trx-rent tx sign | approvals | broadcast', () => {
 
     const one = await runCliInProcess(['tx', 'approvals', file, '--json'], { env });
     expect(one.code, one.stderr).toBe(0);
-    expect(json(one)).toMatchObject({ tx_id: expectedId, permission_id: 2, permission_name: 'treasury', threshold: 2, approved: [{ address: B.address, weight: 1 }], current_weight: 1, missing_weight: 1, ready: false });
+    expect(json(one)).toMatchObject({
+      tx_id: expectedId,
+      permission_id: 2,
+      permission_name: 'treasury',
+      threshold: 2,
+      approved: [{ address: B.address, weight: 1 }],
+      current_weight: 1,
+      missing_weight: 1,
+      ready: false,
+    });
 
     const refused = await runCliInProcess(['tx', 'broadcast', file, '--json'], { env });
     expect(refused.code).toBe(1);

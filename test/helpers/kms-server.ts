@@ -93,10 +93,21 @@ export async function startKmsStandIn(): Promise<KmsStandIn> {
     const key = keys.get(String(input.KeyId));
     if (!key) return fail(400, 'NotFoundException', `Key '${String(input.KeyId)}' does not exist`);
     if (target === 'TrentService.GetPublicKey') {
-      return { status: 200, body: { KeyId: input.KeyId, PublicKey: key.spki.toString('base64'), KeySpec: key.spec, CustomerMasterKeySpec: key.spec, KeyUsage: 'SIGN_VERIFY', SigningAlgorithms: ['ECDSA_SHA_256'] } };
+      return {
+        status: 200,
+        body: {
+          KeyId: input.KeyId,
+          PublicKey: key.spki.toString('base64'),
+          KeySpec: key.spec,
+          CustomerMasterKeySpec: key.spec,
+          KeyUsage: 'SIGN_VERIFY',
+          SigningAlgorithms: ['ECDSA_SHA_256'],
+        },
+      };
     }
     if (target === 'TrentService.Sign') {
-      if (input.MessageType !== 'DIGEST' || input.SigningAlgorithm !== 'ECDSA_SHA_256') return fail(400, 'ValidationException', 'this stand-in signs DIGEST with ECDSA_SHA_256 only');
+      if (input.MessageType !== 'DIGEST' || input.SigningAlgorithm !== 'ECDSA_SHA_256')
+        return fail(400, 'ValidationException', 'this stand-in signs DIGEST with ECDSA_SHA_256 only');
       const digest = Buffer.from(String(input.Message ?? ''), 'base64');
       if (digest.length !== 32) return fail(400, 'ValidationException', 'Digest is invalid length for algorithm ECDSA_SHA_256.');
       const signer = keys.get(swapped.get(String(input.KeyId)) ?? '') ?? key;

@@ -64,11 +64,25 @@ describe('multi-signature with tronweb against the simulated node', () => {
     const account = await tronWeb.trx.getAccount(owner.address);
     expect(account.owner_permission).toEqual({ permission_name: 'owner', threshold: 1, keys: [{ address: hex(owner.address), weight: 1 }] });
     expect(account.active_permission).toEqual([
-      { type: 'Active', id: 2, permission_name: 'pay', threshold: 2, operations: operationsHex([1, 31]), keys: [b, c, d].map((k) => ({ address: hex(k.address), weight: 1 })) },
+      {
+        type: 'Active',
+        id: 2,
+        permission_name: 'pay',
+        threshold: 2,
+        operations: operationsHex([1, 31]),
+        keys: [b, c, d].map((k) => ({ address: hex(k.address), weight: 1 })),
+      },
     ]);
     // A fresh account has java-tron's defaults.
     expect((await tronWeb.trx.getAccount(fresh.address)).active_permission).toEqual([
-      { type: 'Active', id: 2, permission_name: 'active', threshold: 1, operations: `7fff1fc0033efb0f${'0'.repeat(48)}`, keys: [{ address: hex(fresh.address), weight: 1 }] },
+      {
+        type: 'Active',
+        id: 2,
+        permission_name: 'active',
+        threshold: 1,
+        operations: `7fff1fc0033efb0f${'0'.repeat(48)}`,
+        keys: [{ address: hex(fresh.address), weight: 1 }],
+      },
     ]);
   });
 
@@ -118,16 +132,22 @@ describe('multi-signature with tronweb against the simulated node', () => {
 
   it('a TRC-20 transfer (TriggerSmartContract, type 31) from the 2-of-3 account lands', async () => {
     const { owner, b, d, tronWeb } = await twoOfThree();
-    const built = await tronWeb.transactionBuilder.triggerSmartContract(USDT, 'transfer(address,uint256)', { feeLimit: 100_000_000, permissionId: 2 }, [
-      { type: 'address', value: TO },
-      { type: 'uint256', value: 5_000_000 },
-    ], owner.address);
+    const built = await tronWeb.transactionBuilder.triggerSmartContract(
+      USDT,
+      'transfer(address,uint256)',
+      { feeLimit: 100_000_000, permissionId: 2 },
+      [
+        { type: 'address', value: TO },
+        { type: 'uint256', value: 5_000_000 },
+      ],
+      owner.address,
+    );
     const signed = await tronWeb.trx.multiSign(await tronWeb.trx.multiSign(built.transaction, b.privateKey, 2), d.privateKey, 2);
     expect((await tronWeb.trx.sendRawTransaction(signed)).result).toBe(true);
     expect(trx().tokenBalance(owner.address, USDT)).toBe(15_000_000n);
   });
 
-  it('refusals in java-tron\'s words: a key outside the permission, a key twice, an operation not allowed, a permission that does not exist', async () => {
+  it("refusals in java-tron's words: a key outside the permission, a key twice, an operation not allowed, a permission that does not exist", async () => {
     const { owner, b, c, tronWeb } = await twoOfThree();
     const named = await tronWeb.transactionBuilder.sendTrx(TO, 1_000_000, owner.address, { permissionId: 2 });
     // tronweb asks getsignweight first and refuses locally, as against java-tron.
@@ -136,12 +156,17 @@ describe('multi-signature with tronweb against the simulated node', () => {
     );
     const outsider = tronwebUtils.crypto.signTransaction(owner.privateKey, { ...named, signature: [] });
     const notContained = await tronWeb.trx.sendRawTransaction(outsider);
-    expect(text(notContained.message)).toBe(`Validate signature error: ${outsider.signature![0]!.toLowerCase()} is signed by ${owner.address} but it is not contained of permission.`);
+    expect(text(notContained.message)).toBe(
+      `Validate signature error: ${outsider.signature![0]!.toLowerCase()} is signed by ${owner.address} but it is not contained of permission.`,
+    );
     const bSig = tronwebUtils.crypto.signTransaction(b.privateKey, { ...named, signature: [] }).signature![0]!;
     const doubled = await tronWeb.trx.sendRawTransaction({ ...named, signature: [bSig, bSig] } as never);
     expect(text(doubled.message)).toBe(`Validate signature error: ${b.address} has signed twice!`);
     // getsignweight reports the same problems with java-tron's codes.
-    expect((await tronWeb.trx.getSignWeight({ ...named, signature: [bSig, bSig] } as never)).result).toEqual({ code: 'PERMISSION_ERROR', message: `${b.address} has signed twice!` });
+    expect((await tronWeb.trx.getSignWeight({ ...named, signature: [bSig, bSig] } as never)).result).toEqual({
+      code: 'PERMISSION_ERROR',
+      message: `${b.address} has signed twice!`,
+    });
 
     // Permission 2 allows transfers only: an AccountPermissionUpdate under it is denied.
     const update = await tronWeb.transactionBuilder.updateAccountPermissions(
@@ -173,8 +198,12 @@ describe('multi-signature with tronweb against the simulated node', () => {
     expect(refused.code).toBe('CONTRACT_VALIDATE_ERROR');
     expect(text(refused.message)).toBe("Contract validate error : sum of all key's weight should not be less than threshold in permission Active");
     // /wallet/accountpermissionupdate builds the same contract, validated first.
-    const built = await (await fetch(`${mock.url}/wallet/accountpermissionupdate`, { method: 'POST', body: JSON.stringify(tooHigh.raw_data.contract[0]!.parameter.value) })).json();
-    expect(built).toEqual({ Error: "class org.tron.core.exception.ContractValidateException : sum of all key's weight should not be less than threshold in permission Active" });
+    const built = await (
+      await fetch(`${mock.url}/wallet/accountpermissionupdate`, { method: 'POST', body: JSON.stringify(tooHigh.raw_data.contract[0]!.parameter.value) })
+    ).json();
+    expect(built).toEqual({
+      Error: "class org.tron.core.exception.ContractValidateException : sum of all key's weight should not be less than threshold in permission Active",
+    });
     const alone = await tronWeb.trx.sendRawTransaction(await tronWeb.trx.sign(await tronWeb.transactionBuilder.sendTrx(TO, 1_000_000, owner.address)));
     expect(alone.result).toBe(true);
   });
@@ -185,10 +214,26 @@ describe('multi-signature with tronweb against the simulated node', () => {
     const body = {
       owner_address: hex(owner.address),
       owner: { type: 0, permission_name: 'owner', threshold: 1, keys: [{ address: hex(owner.address), weight: 1 }] },
-      actives: [{ type: 2, permission_name: 'two', threshold: 2, operations: operationsHex([1]), keys: [{ address: hex(b.address), weight: 1 }, { address: hex(c.address), weight: 1 }] }],
+      actives: [
+        {
+          type: 2,
+          permission_name: 'two',
+          threshold: 2,
+          operations: operationsHex([1]),
+          keys: [
+            { address: hex(b.address), weight: 1 },
+            { address: hex(c.address), weight: 1 },
+          ],
+        },
+      ],
       Permission_id: 0,
     };
-    const built = (await (await fetch(`${mock.url}/wallet/accountpermissionupdate`, { method: 'POST', body: JSON.stringify(body) })).json()) as { txID: string; raw_data: Record<string, unknown>; raw_data_hex: string; visible: boolean };
+    const built = (await (await fetch(`${mock.url}/wallet/accountpermissionupdate`, { method: 'POST', body: JSON.stringify(body) })).json()) as {
+      txID: string;
+      raw_data: Record<string, unknown>;
+      raw_data_hex: string;
+      visible: boolean;
+    };
     expect(built.visible).toBe(false);
     // tronweb's own encoder, over the node's JSON, gives the node's bytes and txID.
     expect(tronwebUtils.transaction.txCheck(built as never)).toBe(true);

@@ -65,7 +65,9 @@ describe('fromAwsKms against a loopback KMS', () => {
         const compact = signature.subarray(0, 64);
         // noble: valid over the digest as given (no re-hash), low s required, recovers to the KMS key.
         expect(secp256k1.verify(compact, digest, publicKey, { prehash: false, lowS: true })).toBe(true);
-        const recovered = secp256k1.Signature.fromCompact(compact).addRecoveryBit(signature[64]! - 27).recoverPublicKey(digest);
+        const recovered = secp256k1.Signature.fromCompact(compact)
+          .addRecoveryBit(signature[64]! - 27)
+          .recoverPublicKey(digest);
         expect(recovered.toHex(false)).toBe(bytesToHex(publicKey));
         // tronweb's own recovery (ethers' recoverAddress) gives the signer's TRON address.
         expect(tronwebUtils.crypto.ecRecover(bytesToHex(digest), bytesToHex(signature)).toLowerCase()).toBe(tronAddressToHex(signer.address));
@@ -86,10 +88,18 @@ describe('fromAwsKms against a loopback KMS', () => {
     chain.fundTrx(signer.address, 5_000_000n);
     const to = 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW';
     const head = chain.height();
-    const unsigned = buildTrxTransfer({ from: signer.address, to, amountSun: 1_234_567n, refBlock: { number: head, hash: chain.blockId(head) }, now: chain.now() });
+    const unsigned = buildTrxTransfer({
+      from: signer.address,
+      to,
+      amountSun: 1_234_567n,
+      refBlock: { number: head, hash: chain.blockId(head) },
+      now: chain.now(),
+    });
     const signed = await signTransactionWith(signer, unsigned);
     expect(signed.txID).toBe(unsigned.txID);
-    const answer = (await (await fetch(`${mock.url}/wallet/broadcasttransaction`, { method: 'POST', body: JSON.stringify(signed) })).json()) as { result?: boolean };
+    const answer = (await (await fetch(`${mock.url}/wallet/broadcasttransaction`, { method: 'POST', body: JSON.stringify(signed) })).json()) as {
+      result?: boolean;
+    };
     expect(answer).toEqual({ result: true, txid: unsigned.txID });
     expect(chain.transactions.get(unsigned.txID)?.trxTransfer?.amountSun).toBe(1_234_567n);
   });
@@ -107,7 +117,11 @@ describe('fromAwsKms against a loopback KMS', () => {
 
   it('makes its own client from clientConfig, and never shows a credential in its JSON', async () => {
     const keyId = kms.createKey();
-    const signer = await fromAwsKms({ keyId, clientConfig: { region: 'eu-west-1', endpoint: kms.url, credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'very-secret' } }, permissionId: 2 });
+    const signer = await fromAwsKms({
+      keyId,
+      clientConfig: { region: 'eu-west-1', endpoint: kms.url, credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'very-secret' } },
+      permissionId: 2,
+    });
     expect(signer.permissionId).toBe(2);
     expect(JSON.stringify(signer)).toBe(JSON.stringify({ signer: 'awsKms', address: signer.address, permissionId: 2 }));
     const digest = Uint8Array.from(randomBytes(32));

@@ -91,7 +91,16 @@ describe('adapters', () => {
     expect(recovered(digestOf(1), await withKey.signDigest(digestOf(1)))).toBe(tronAddressToHex(ADDRESS));
     // A browser wallet: no key in the page, trx.sign does the work.
     const calls: unknown[] = [];
-    const wallet = { defaultAddress: { base58: ADDRESS }, defaultPrivateKey: false, trx: { sign: async (tx: never) => { calls.push(tx); return tronWeb.trx.sign(tx); } } };
+    const wallet = {
+      defaultAddress: { base58: ADDRESS },
+      defaultPrivateKey: false,
+      trx: {
+        sign: async (tx: never) => {
+          calls.push(tx);
+          return tronWeb.trx.sign(tx);
+        },
+      },
+    };
     const browser = fromTronWeb(wallet as never);
     await expect(browser.signDigest(digestOf(1))).rejects.toThrow(/signs whole transactions only/);
     const signed = await signTransactionWith(browser, transfer());
@@ -151,7 +160,10 @@ describe('toSigner and signTransactionWith', () => {
     const one = await signTransactionWith(fromPrivateKey(KEY, { permissionId: 2 }), named);
     const two = await signTransactionWith(fromPrivateKey(OTHER, { permissionId: 2 }), one);
     expect(two.txID).toBe(named.txID);
-    expect(two.signature.map((s) => recovered(hexToBytes(named.txID), s))).toEqual([tronAddressToHex(ADDRESS), tronAddressToHex(privateKeyToTronAddress(OTHER))]);
+    expect(two.signature.map((s) => recovered(hexToBytes(named.txID), s))).toEqual([
+      tronAddressToHex(ADDRESS),
+      tronAddressToHex(privateKeyToTronAddress(OTHER)),
+    ]);
     expect(() => withPermissionId(two, 3)).toThrow(/before the first signature/);
   });
 });

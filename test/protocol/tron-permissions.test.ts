@@ -30,7 +30,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await mock.close();
 });
-const node = async (method: string, body: unknown) => (await (await fetch(`${mock.url}/wallet/${method}`, { method: 'POST', body: JSON.stringify(body) })).json()) as Record<string, unknown>;
+const node = async (method: string, body: unknown) =>
+  (await (await fetch(`${mock.url}/wallet/${method}`, { method: 'POST', body: JSON.stringify(body) })).json()) as Record<string, unknown>;
 
 describe('the operations bitmask and the codec', () => {
   it('operations: type i is bit i % 8 of byte i / 8 (the examples of the reference notes)', () => {
@@ -46,11 +47,23 @@ describe('the operations bitmask and the codec', () => {
     const json = {
       owner_address: tronAddressToHex(A.address),
       owner: { permission_name: 'owner', threshold: 1, keys: [{ address: tronAddressToHex(A.address), weight: 1 }] },
-      actives: [{ type: 'Active', id: 2, permission_name: 'pay', threshold: 2, operations: operationsHex([1, 31]), keys: [B, C].map((k) => ({ address: k.address, weight: 1 })) }],
+      actives: [
+        {
+          type: 'Active',
+          id: 2,
+          permission_name: 'pay',
+          threshold: 2,
+          operations: operationsHex([1, 31]),
+          keys: [B, C].map((k) => ({ address: k.address, weight: 1 })),
+        },
+      ],
     };
     const update = permissionUpdateFromJson(json);
     expect(decodePermissionUpdate(Uint8Array.from(encodePermissionUpdate(update)))).toEqual(update);
-    expect(permissionUpdateJson(update)).toEqual({ ...json, actives: [{ ...json.actives[0], keys: [B, C].map((k) => ({ address: tronAddressToHex(k.address), weight: 1 })) }] });
+    expect(permissionUpdateJson(update)).toEqual({
+      ...json,
+      actives: [{ ...json.actives[0], keys: [B, C].map((k) => ({ address: tronAddressToHex(k.address), weight: 1 })) }],
+    });
     expect(permissionUpdateJson(update, true).owner_address).toBe(A.address);
   });
 });
@@ -62,20 +75,43 @@ describe('permissionCheck over the account the node answers', () => {
     const built = await node('accountpermissionupdate', {
       owner_address: A.address,
       owner: { type: 0, permission_name: 'owner', threshold: 1, keys: [{ address: A.address, weight: 1 }] },
-      actives: [{ type: 2, permission_name: 'pay', threshold: 3, operations: operationsHex(['TriggerSmartContract']), keys: [{ address: B.address, weight: 2 }, { address: C.address, weight: 1 }, { address: D.address, weight: 1 }] }],
+      actives: [
+        {
+          type: 2,
+          permission_name: 'pay',
+          threshold: 3,
+          operations: operationsHex(['TriggerSmartContract']),
+          keys: [
+            { address: B.address, weight: 2 },
+            { address: C.address, weight: 1 },
+            { address: D.address, weight: 1 },
+          ],
+        },
+      ],
       visible: true,
     });
     expect((await node('broadcasttransaction', await signTransactionWith(A.privateKey, built as never))).result).toBe(true);
     const account = await node('getaccount', { address: A.address });
 
-    expect(permissionCheck(account, 2, [B.address, C.address], 'TriggerSmartContract')).toMatchObject({ ok: true, weight: 3, threshold: 3, missing: 0, outsiders: [], allowed: true });
+    expect(permissionCheck(account, 2, [B.address, C.address], 'TriggerSmartContract')).toMatchObject({
+      ok: true,
+      weight: 3,
+      threshold: 3,
+      missing: 0,
+      outsiders: [],
+      allowed: true,
+    });
     const short = permissionCheck(account, 2, [C.address, D.address], 31);
     expect(short).toMatchObject({ ok: false, weight: 2, missing: 1, allowed: true });
     expect(short.problem).toBe(`the signers' weight 2 is short of the threshold 3 of permission 2 ("pay") of ${A.address}: 1 missing`);
     // The same key twice counts once, as java-tron refuses a key signing twice.
     expect(permissionCheck(account, 2, [C.address, C.address, D.address], 31).missing).toBe(1);
     expect(permissionCheck(account, 2, [A.address, B.address], 31)).toMatchObject({ ok: false, outsiders: [A.address], weight: 2, missing: 1 });
-    expect(permissionCheck(account, 2, [B.address, C.address], 'TransferContract')).toMatchObject({ ok: false, allowed: false, problem: `permission 2 ("pay") of ${A.address} does not allow contract type 1` });
+    expect(permissionCheck(account, 2, [B.address, C.address], 'TransferContract')).toMatchObject({
+      ok: false,
+      allowed: false,
+      problem: `permission 2 ("pay") of ${A.address} does not allow contract type 1`,
+    });
     expect(permissionCheck(account, 0, [A.address], 'TransferContract')).toMatchObject({ ok: true, weight: 1, threshold: 1 });
     expect(permissionCheck(account, 3, [B.address], 31)).toMatchObject({ ok: false, problem: `${A.address} has no permission 3` });
     expect(permissionCheck({}, 0, [B.address], 31)).toMatchObject({ ok: false, problem: 'the account does not exist on chain' });

@@ -54,6 +54,8 @@ describe('tronPayer({ signer }) pays in every TRON scheme', () => {
   }
 
   test('a bad signer is a VALIDATION_ERROR naming signer', () => {
-    expect(() => tronPayer({ signer: { address: 'x', signDigest: async () => new Uint8Array() } as never })).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR', details: { field: 'signer' } }));
+    expect(() => tronPayer({ signer: { address: 'x', signDigest: async () => new Uint8Array() } as never })).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_ERROR', details: { field: 'signer' } }),
+    );
   });
 });

@@ -12,7 +12,7 @@
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
 import { type DecodedTransaction, decodeRawDataHex } from '../../protocol/tron-transaction.js';
-import { permissionJson, permissionUpdateFromJson, permissionUpdateJson } from '../../protocol/tron-permissions.js';
+import { type PermissionUpdate, permissionJson, permissionUpdateFromJson, permissionUpdateJson } from '../../protocol/tron-permissions.js';
 import type { SimulatedChain } from './chain.js';
 import { NodeError, buildTransaction, permissionIdOf, show } from './node-contract.js';
 import { checkWeight, permissionById, permissionRefusal, permissionUpdateRefusal, recoverForNode } from './permissions.js';
@@ -37,7 +37,8 @@ function pack(body: Record<string, unknown>): { rawHex: string; txid: string; si
 function valueJson(d: DecodedTransaction, visible: boolean): Record<string, unknown> {
   const owner_address = show(d.ownerAddress, visible);
   if (d.contractType === 'TransferContract') return { amount: Number(d.amountSun ?? 0n), owner_address, to_address: show(d.toAddress!, visible) };
-  if (d.contractType === 'TriggerSmartContract') return { ...(d.callData ? { data: d.callData } : {}), owner_address, contract_address: show(d.contractAddress!, visible) };
+  if (d.contractType === 'TriggerSmartContract')
+    return { ...(d.callData ? { data: d.callData } : {}), owner_address, contract_address: show(d.contractAddress!, visible) };
   if (d.permissionUpdate) return permissionUpdateJson(d.permissionUpdate, visible);
   return { owner_address };
 }
@@ -50,7 +51,10 @@ function transactionJson(p: ReturnType<typeof pack>, body: Record<string, unknow
     ? {
         contract: [
           {
-            parameter: { value: valueJson(d, visible), type_url: (contract?.parameter as { type_url?: string } | undefined)?.type_url ?? `type.googleapis.com/protocol.${d.contractType}` },
+            parameter: {
+              value: valueJson(d, visible),
+              type_url: (contract?.parameter as { type_url?: string } | undefined)?.type_url ?? `type.googleapis.com/protocol.${d.contractType}`,
+            },
             type: d.contractType,
             ...(d.permissionId ? { Permission_id: d.permissionId } : {}),
           },
@@ -115,7 +119,8 @@ export function signWeight(chain: SimulatedChain, body: Record<string, unknown>)
 export function approvedList(chain: SimulatedChain, body: Record<string, unknown>): Record<string, unknown> {
   const { visible, p, d, transaction } = packed(body);
   if (!d) return { result: result('OTHER_ERROR', 'Invalid transaction: no valid contract'), transaction };
-  if (!chain.liveAccount(d.ownerAddress)) return { result: result('OTHER_ERROR', 'class org.tron.core.exception.PermissionException : Account does not exist!'), transaction };
+  if (!chain.liveAccount(d.ownerAddress))
+    return { result: result('OTHER_ERROR', 'class org.tron.core.exception.PermissionException : Account does not exist!'), transaction };
   const approved: string[] = [];
   for (const sig of p.signatures) {
     if (sig.length < 130) return { result: result('SIGNATURE_FORMAT_ERROR', `Signature size is ${sig.length / 2}`), transaction };
@@ -132,7 +137,7 @@ export function approvedList(chain: SimulatedChain, body: Record<string, unknown
  */
 export function accountPermissionUpdate(chain: SimulatedChain, body: Record<string, unknown>): Record<string, unknown> {
   const visible = body.visible === true;
-  let update;
+  let update: PermissionUpdate;
   try {
     update = permissionUpdateFromJson(body);
   } catch (error) {

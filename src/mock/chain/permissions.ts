@@ -40,7 +40,15 @@ export function defaultOwner(address: string): Permission {
 
 /** `AccountCapsule.createDefaultActivePermission`: id 2, "active", threshold 1, the default operations. */
 export function defaultActive(address: string): Permission {
-  return { type: 'Active', id: 2, permission_name: 'active', threshold: 1, parent_id: 0, operations: PERMISSION_PARAMETERS.ACTIVE_DEFAULT_OPERATIONS, keys: [{ address, weight: 1 }] };
+  return {
+    type: 'Active',
+    id: 2,
+    permission_name: 'active',
+    threshold: 1,
+    parent_id: 0,
+    operations: PERMISSION_PARAMETERS.ACTIVE_DEFAULT_OPERATIONS,
+    keys: [{ address, weight: 1 }],
+  };
 }
 
 /** The account's permissions (set by an update), or the defaults every account is created with. */
@@ -133,10 +141,23 @@ export function permissionRefusal(permissionId: number, permission: Permission, 
  * authorise the transaction (the text after "Validate signature error: "), or undefined. An
  * owner that is no account may use only the default permissions 0 and 2.
  */
-export function signatureRefusal(account: ChainAccount | undefined, owner: string, permissionId: number, contractType: number, signatures: readonly string[], txid: string): string | undefined {
+export function signatureRefusal(
+  account: ChainAccount | undefined,
+  owner: string,
+  permissionId: number,
+  contractType: number,
+  signatures: readonly string[],
+  txid: string,
+): string | undefined {
   if (signatures.length === 0) return 'miss sig or contract';
   if (signatures.length > PERMISSION_PARAMETERS.TOTAL_SIGN_NUM) return 'too many signatures';
-  const permission = account ? permissionById(account, permissionId) : permissionId === 0 ? defaultOwner(owner) : permissionId === 2 ? defaultActive(owner) : undefined;
+  const permission = account
+    ? permissionById(account, permissionId)
+    : permissionId === 0
+      ? defaultOwner(owner)
+      : permissionId === 2
+        ? defaultActive(owner)
+        : undefined;
   if (!permission) return "permission isn't exit";
   const denied = permissionRefusal(permissionId, permission, contractType);
   if (denied) return denied;
@@ -149,7 +170,8 @@ export function signatureRefusal(account: ChainAccount | undefined, owner: strin
 
 /** `AccountPermissionUpdateActuator.checkPermission`, for one permission. */
 function checkOne(p: Permission): string | undefined {
-  if (p.keys.length > PERMISSION_PARAMETERS.TOTAL_SIGN_NUM) return `number of keys in permission should not be greater than ${PERMISSION_PARAMETERS.TOTAL_SIGN_NUM}`;
+  if (p.keys.length > PERMISSION_PARAMETERS.TOTAL_SIGN_NUM)
+    return `number of keys in permission should not be greater than ${PERMISSION_PARAMETERS.TOTAL_SIGN_NUM}`;
   if (p.keys.length === 0) return "key's count should be greater than 0";
   if (p.type === 'Witness' && p.keys.length !== 1) return "Witness permission's key count should be 1";
   if (p.threshold <= 0) return "permission's threshold should be greater than 0";

@@ -25,9 +25,14 @@ export interface SignFunctionOptions extends SignerOptions {
 export function fromSignFunction(options: SignFunctionOptions): Signer {
   const { address, sign } = options ?? ({} as SignFunctionOptions);
   if (typeof address !== 'string' || !isTronAddress(address)) {
-    throw new ValidationError({ code: 'VALIDATION_ERROR', message: 'address must be the base58 TRON address of the signing key', details: { field: 'address' } });
+    throw new ValidationError({
+      code: 'VALIDATION_ERROR',
+      message: 'address must be the base58 TRON address of the signing key',
+      details: { field: 'address' },
+    });
   }
-  if (typeof sign !== 'function') throw new ValidationError({ code: 'VALIDATION_ERROR', message: 'sign must be a function of the 32-byte digest', details: { field: 'sign' } });
+  if (typeof sign !== 'function')
+    throw new ValidationError({ code: 'VALIDATION_ERROR', message: 'sign must be a function of the 32-byte digest', details: { field: 'sign' } });
   const permissionId = checkPermissionId(options.permissionId);
   return Object.freeze({
     address,

@@ -20,7 +20,11 @@ export function privateKeyBytes(privateKey: unknown, field = 'privateKey'): Uint
   const hex = typeof privateKey === 'string' ? privateKey.trim().replace(/^0x/i, '') : '';
   const n = /^[0-9a-fA-F]{64}$/.test(hex) ? BigInt(`0x${hex}`) : 0n;
   if (n === 0n || n >= secp256k1.CURVE.n) {
-    throw new ValidationError({ code: 'VALIDATION_ERROR', message: `${field} must be a secp256k1 private key: 64 hex characters, with or without 0x`, details: { field } });
+    throw new ValidationError({
+      code: 'VALIDATION_ERROR',
+      message: `${field} must be a secp256k1 private key: 64 hex characters, with or without 0x`,
+      details: { field },
+    });
   }
   return hexToBytes(hex);
 }

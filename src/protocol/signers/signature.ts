@@ -112,7 +112,8 @@ export function normaliseSignature(signature: Uint8Array | string, digest: Uint8
   } else {
     throw new SignatureMismatchError('a signer must return the signature as bytes (Uint8Array) or hex');
   }
-  if (bytes.length !== 64 && bytes.length !== 65) throw new SignatureMismatchError(`a signature is 65 bytes r ‖ s ‖ v (or 64 bytes r ‖ s), got ${bytes.length}`);
+  if (bytes.length !== 64 && bytes.length !== 65)
+    throw new SignatureMismatchError(`a signature is 65 bytes r ‖ s ‖ v (or 64 bytes r ‖ s), got ${bytes.length}`);
   let hint: number | undefined;
   if (bytes.length === 65) {
     const v = bytes[64]!;

@@ -25,14 +25,20 @@ export function isTronWeb(value: unknown): value is TronWebSignerLike {
 
 /** A {@link Signer} over a TronWeb instance and its default account (or `options.address`). */
 export function fromTronWeb(tronWeb: TronWebSignerLike, options: SignerOptions & { address?: string } = {}): Signer {
-  if (!isTronWeb(tronWeb)) throw new ValidationError({ code: 'VALIDATION_ERROR', message: 'signer: not a TronWeb instance (no trx.sign)', details: { field: 'signer' } });
+  if (!isTronWeb(tronWeb))
+    throw new ValidationError({ code: 'VALIDATION_ERROR', message: 'signer: not a TronWeb instance (no trx.sign)', details: { field: 'signer' } });
   const address = options.address ?? (tronWeb.defaultAddress?.base58 || '');
-  if (!isTronAddress(address)) throw new ValidationError({ code: 'VALIDATION_ERROR', message: 'signer: the TronWeb instance has no default address', details: { field: 'signer' } });
+  if (!isTronAddress(address))
+    throw new ValidationError({ code: 'VALIDATION_ERROR', message: 'signer: the TronWeb instance has no default address', details: { field: 'signer' } });
   const permissionId = checkPermissionId(options.permissionId);
   const key = typeof tronWeb.defaultPrivateKey === 'string' && tronWeb.defaultPrivateKey !== '' ? tronWeb.defaultPrivateKey : undefined;
   const local = key === undefined ? undefined : fromPrivateKey(key);
   if (local && local.address !== address) {
-    throw new ValidationError({ code: 'VALIDATION_ERROR', message: `signer: the TronWeb instance's key is not the key of ${address}`, details: { field: 'signer' } });
+    throw new ValidationError({
+      code: 'VALIDATION_ERROR',
+      message: `signer: the TronWeb instance's key is not the key of ${address}`,
+      details: { field: 'signer' },
+    });
   }
   const base = { address, ...(permissionId !== undefined ? { permissionId } : {}), toJSON: signerJson('tronWeb', address, permissionId) };
   if (local) return Object.freeze({ ...base, signDigest: (digest: Uint8Array) => local.signDigest(digest) });

@@ -13,9 +13,9 @@ import { type Approvals, approvalsOf, readTxFile } from './file.js';
 export function registerTxApprovals(cmd: Command): void {
   cmd
     .command('approvals')
-    .description('who has signed the transaction in FILE and the weight still missing (the node\'s getsignweight); read only')
+    .description("who has signed the transaction in FILE and the weight still missing (the node's getsignweight); read only")
     .argument('<file>', 'the transaction JSON')
-    .option('--tron-node <url>', 'TRON full node to ask (env TRX_RENT_TRON_NODE; default: the mock\'s own when the base URL is a reference mock, else TronGrid)')
+    .option('--tron-node <url>', "TRON full node to ask (env TRX_RENT_TRON_NODE; default: the mock's own when the base URL is a reference mock, else TronGrid)")
     .action(action<[string], { tronNode?: string }>(runTxApprovals));
 }
 

@@ -16,7 +16,10 @@ export function registerTxBroadcast(cmd: Command): void {
     .command('broadcast')
     .description('broadcast the transaction in FILE to the TRON node when its signatures reach the threshold')
     .argument('<file>', 'the transaction JSON, signed')
-    .option('--tron-node <url>', 'TRON full node to send to (env TRX_RENT_TRON_NODE; default: the mock\'s own when the base URL is a reference mock, else TronGrid)')
+    .option(
+      '--tron-node <url>',
+      "TRON full node to send to (env TRX_RENT_TRON_NODE; default: the mock's own when the base URL is a reference mock, else TronGrid)",
+    )
     .action(action<[string], { tronNode?: string }>(runTxBroadcast));
 }
 
@@ -24,10 +27,20 @@ async function runTxBroadcast(ctx: Context, { args: [file], opts }: { args: [str
   const tx = await readTxFile(file);
   const approvals = await approvalsOf(ctx, opts.tronNode, tx);
   if (!approvals.ready) {
-    const error = new CliError('PERMISSION_DENIED', `${approvals.tx_id} has weight ${approvals.current_weight} of ${approvals.threshold} for permission ${approvals.permission_id}: ${approvals.missing_weight} missing; nothing was broadcast`, {
-      hint: `collect more signatures: trx-rent tx sign ${file} --key-file KEY`,
-    });
-    error.details = { tx_id: approvals.tx_id, permission_id: approvals.permission_id, current_weight: approvals.current_weight, threshold: approvals.threshold, missing_weight: approvals.missing_weight };
+    const error = new CliError(
+      'PERMISSION_DENIED',
+      `${approvals.tx_id} has weight ${approvals.current_weight} of ${approvals.threshold} for permission ${approvals.permission_id}: ${approvals.missing_weight} missing; nothing was broadcast`,
+      {
+        hint: `collect more signatures: trx-rent tx sign ${file} --key-file KEY`,
+      },
+    );
+    error.details = {
+      tx_id: approvals.tx_id,
+      permission_id: approvals.permission_id,
+      current_weight: approvals.current_weight,
+      threshold: approvals.threshold,
+      missing_weight: approvals.missing_weight,
+    };
     throw error;
   }
   const answer = await nodePost(ctx, opts.tronNode, 'broadcasttransaction', tx);
@@ -38,6 +51,16 @@ async function runTxBroadcast(ctx: Context, { args: [file], opts }: { args: [str
     error.details = { tx_id: tx.txID, reason: code };
     throw error;
   }
-  const out = { tx_id: tx.txID, broadcast: true, already: code === 'DUP_TRANSACTION_ERROR', current_weight: approvals.current_weight, threshold: approvals.threshold };
-  ctx.out.result(out, () => `${ctx.out.s.green('✓')} ${out.already ? 'Already broadcast' : 'Broadcast'}: ${tx.txID} (weight ${approvals.current_weight} of ${approvals.threshold}).\n  Then: trx-rent tx ${tx.txID}\n`);
+  const out = {
+    tx_id: tx.txID,
+    broadcast: true,
+    already: code === 'DUP_TRANSACTION_ERROR',
+    current_weight: approvals.current_weight,
+    threshold: approvals.threshold,
+  };
+  ctx.out.result(
+    out,
+    () =>
+      `${ctx.out.s.green('✓')} ${out.already ? 'Already broadcast' : 'Broadcast'}: ${tx.txID} (weight ${approvals.current_weight} of ${approvals.threshold}).\n  Then: trx-rent tx ${tx.txID}\n`,
+  );
 }

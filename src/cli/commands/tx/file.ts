@@ -22,9 +22,16 @@ export async function readTxFile(path: string): Promise<SignableTransaction> {
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new UsageError(`${path} is not JSON`, 'a transaction file holds the JSON tronweb builds: { txID, raw_data, raw_data_hex, signature? }', 'VALIDATION_ERROR');
+    throw new UsageError(
+      `${path} is not JSON`,
+      'a transaction file holds the JSON tronweb builds: { txID, raw_data, raw_data_hex, signature? }',
+      'VALIDATION_ERROR',
+    );
   }
-  const inner = parsed && typeof parsed === 'object' ? ((parsed as { signed_tx?: unknown; transaction?: unknown }).signed_tx ?? (parsed as { transaction?: unknown }).transaction ?? parsed) : parsed;
+  const inner =
+    parsed && typeof parsed === 'object'
+      ? ((parsed as { signed_tx?: unknown; transaction?: unknown }).signed_tx ?? (parsed as { transaction?: unknown }).transaction ?? parsed)
+      : parsed;
   const tx = inner as Partial<SignableTransaction> | null;
   if (!tx || typeof tx !== 'object' || typeof tx.txID !== 'string' || !tx.raw_data || typeof tx.raw_data !== 'object') {
     throw new UsageError(`${path} holds no transaction`, 'expected { txID, raw_data, raw_data_hex, signature? }', 'VALIDATION_ERROR');
@@ -61,7 +68,13 @@ export async function nodePost(ctx: Context, flag: string | undefined, method: s
   const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json' };
   if (setting.apiKey) headers['TRON-PRO-API-KEY'] = setting.apiKey;
   const url = `${base}/wallet/${method}`;
-  const { response, text } = await new Transport({ fetch: ctx.fetch }).send(url, { method: 'POST', headers, body: JSON.stringify(body), timeoutMs: 20_000, label: `POST ${url}` });
+  const { response, text } = await new Transport({ fetch: ctx.fetch }).send(url, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(body),
+    timeoutMs: 20_000,
+    label: `POST ${url}`,
+  });
   const answer = parseJson(text);
   if (!response.ok || answer === INVALID_JSON || !answer || typeof answer !== 'object') {
     throw new CliError('NODE_ERROR', `the TRON node answered ${method} with ${response.status}${response.ok ? ' and no JSON' : ''}`, { hint: `node: ${base}` });
@@ -95,7 +108,7 @@ export async function approvalsOf(ctx: Context, flag: string | undefined, tx: Si
   const result = (answer.result ?? {}) as { code?: string; message?: string };
   if (result.code && result.code !== 'NOT_ENOUGH_PERMISSION') {
     throw new CliError('PERMISSION_DENIED', `the node refuses the signatures: ${result.code}${result.message ? ` (${result.message})` : ''}`, {
-      hint: 'see the account\'s permissions with getaccount; a transaction names its permission (Permission_id) before the first signature',
+      hint: "see the account's permissions with getaccount; a transaction names its permission (Permission_id) before the first signature",
     });
   }
   const permission = (answer.permission ?? {}) as { permission_name?: string; threshold?: number; keys?: Array<{ address: string; weight?: number }> };

@@ -29,8 +29,14 @@ export function registerTxSign(cmd: Command): void {
     .description('add a signature to the transaction in FILE (written back, or to --out); offline')
     .argument('<file>', 'the transaction JSON (as tronweb builds it; unsigned or partly signed)')
     .option('--key-file <path>', `file holding the signer's hex private key (- for stdin; or env ${ENV.privateKey}; else asked, hidden)`)
-    .option('--kms-key-id <id>', 'sign with this AWS KMS key (ECC_SECG_P256K1) instead; region and credentials from the AWS environment (needs @aws-sdk/client-kms)')
-    .option('--permission-id <n>', 'the account permission the signatures are for: 0 owner, 2.. an active permission (only before the first signature: it changes the txID)')
+    .option(
+      '--kms-key-id <id>',
+      'sign with this AWS KMS key (ECC_SECG_P256K1) instead; region and credentials from the AWS environment (needs @aws-sdk/client-kms)',
+    )
+    .option(
+      '--permission-id <n>',
+      'the account permission the signatures are for: 0 owner, 2.. an active permission (only before the first signature: it changes the txID)',
+    )
     .option('--out <path>', 'write the signed transaction here instead of back to FILE')
     .action(action<[string], SignOptions>(runTxSign));
 }
@@ -57,15 +63,16 @@ async function runTxSign(ctx: Context, { args: [file], opts }: { args: [string];
   const signer = opts.kmsKeyId
     ? await (await import('../../../protocol/signers/kms.js')).fromAwsKms({ keyId: opts.kmsKeyId, permissionId: wanted })
     : fromPrivateKey(await signingKey(ctx, opts.keyFile, "Signer's private key"), { permissionId: wanted });
-  let signed;
-  try {
-    signed = await signTransactionWith(signer, tx);
-  } catch (error) {
+  const signed = await signTransactionWith(signer, tx).catch((error: unknown) => {
     if (error instanceof TypeError) throw new UsageError(`${file}: ${error.message}`, undefined, 'VALIDATION_ERROR');
     throw error;
-  }
+  });
   const target = opts.out ?? file;
   await writeTxFile(target, signed);
   const out = { tx_id: signed.txID, signer: signer.address, permission_id: wanted, signatures: signed.signature.length, file: target };
-  ctx.out.result(out, () => `${ctx.out.s.green('✓')} Signed ${signed.txID} as ${signer.address} (permission ${wanted}); ${signed.signature.length} signature${signed.signature.length === 1 ? '' : 's'} in ${target}.\n  Next: trx-rent tx approvals ${target}\n`);
+  ctx.out.result(
+    out,
+    () =>
+      `${ctx.out.s.green('✓')} Signed ${signed.txID} as ${signer.address} (permission ${wanted}); ${signed.signature.length} signature${signed.signature.length === 1 ? '' : 's'} in ${target}.\n  Next: trx-rent tx approvals ${target}\n`,
+  );
 }
