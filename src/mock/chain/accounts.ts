@@ -219,7 +219,7 @@ export class ChainAccounts extends ChainLedger {
    * "Account [...] does not exist"); the order engine checks first, so this is a last guard.
    */
   delegateResource(input: { from: string; to: string; resource: 'ENERGY' | 'BANDWIDTH'; amount: number; lockSec: number; success: boolean; label: string }): ChainTransaction {
-    const txid = this.syntheticTxid('delegation', input.label);
+    const txid = this.syntheticTxid();
     if (input.success && !this.isActivated(input.to)) input = { ...input, success: false };
     if (input.success) {
       const target = this.#holder(input.to); // an account: isActivated said so (a contract has no record of its own)
