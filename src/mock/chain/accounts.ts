@@ -274,7 +274,7 @@ export class ChainAccounts extends ChainLedger {
   delegateResource(input: { from: string; to: string; resource: 'ENERGY' | 'BANDWIDTH'; amount: number; lockSec: number; success: boolean; label: string }): ChainTransaction {
     const refusal = this.delegationRefusal(input.to);
     if (refusal) throw new DelegationRefusedError(refusal.reason, refusal.message);
-    const txid = this.syntheticTxid('delegation', input.label);
+    const txid = this.syntheticTxid();
     if (input.success) {
       const target = this.#holder(input.to); // an account: isActivated said so (a contract has no record of its own)
       if (input.resource === 'ENERGY') target.energyLimit += input.amount;

@@ -14,6 +14,7 @@ export interface ScheduledTask {
 export class Scheduler {
   #heap: ScheduledTask[] = [];
   #seq = 0;
+  #last: ScheduledTask | undefined;
   /** Called whenever the earliest due time may have changed (the real-clock timer re-arms). */
   onChange: (() => void) | undefined;
   /** A task that throws is reported here and the others still run (it is a bug if it happens). */
@@ -21,6 +22,7 @@ export class Scheduler {
 
   schedule(at: number, label: string, run: () => void): ScheduledTask {
     const task: ScheduledTask = { id: ++this.#seq, at, label, cancelled: false, run };
+    this.#last = task;
     this.#heap.push(task);
     this.#up(this.#heap.length - 1);
     if (this.#heap[0] === task) this.onChange?.();
@@ -29,6 +31,11 @@ export class Scheduler {
 
   get size(): number {
     return this.#heap.length;
+  }
+
+  /** The task scheduled last (nothing was scheduled after it), until the heap is cleared. */
+  get last(): ScheduledTask | undefined {
+    return this.#last;
   }
 
   /** Due time of the earliest live task. */
@@ -63,6 +70,7 @@ export class Scheduler {
 
   clear(): void {
     this.#heap = [];
+    this.#last = undefined;
   }
 
   #dropCancelled(): void {
