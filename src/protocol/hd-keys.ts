@@ -39,7 +39,7 @@ export interface DeriveAddressesParams {
   account?: number | undefined;
   /** The first index. @default 0 */
   from?: number | undefined;
-  /** How many consecutive indexes, from `from` (1 to {@link MAX_DERIVE_COUNT}). */
+  /** How many consecutive indexes, from `from`: 1 to 100,000 a call. */
   count: number;
 }
 
