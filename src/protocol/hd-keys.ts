@@ -11,6 +11,7 @@
  * field, never its value. Loaded lazily (`client.chain.deriveAddresses`), never with the core.
  * @module
  */
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
 import { HDKey } from '@scure/bip32';
 import { ValidationError } from '../errors/index.js';
 import { mnemonicToEntropy, mnemonicToSeed, mnemonicWords } from './bip39.js';
@@ -39,7 +40,7 @@ export interface DeriveAddressesParams {
   account?: number | undefined;
   /** The first index. @default 0 */
   from?: number | undefined;
-  /** How many consecutive indexes, from `from` (1 to {@link MAX_DERIVE_COUNT}). */
+  /** How many consecutive indexes, from `from`: 1 to 100,000 a call. */
   count: number;
 }
 
@@ -89,8 +90,7 @@ async function seedOf(params: DeriveAddressesParams): Promise<Uint8Array> {
   let seed: Uint8Array;
   if (params.seed instanceof Uint8Array) seed = params.seed;
   else if (typeof params.seed === 'string' && /^(0x)?([0-9a-fA-F]{2})+$/.test(params.seed.trim())) {
-    const hex = params.seed.trim().replace(/^0x/i, '');
-    seed = Uint8Array.from({ length: hex.length / 2 }, (_, i) => Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16));
+    seed = hexToBytes(params.seed.trim().replace(/^0x/i, ''));
   } else throw invalid('seed', 'must be bytes or their hex');
   if (seed.length < 16 || seed.length > 64) throw invalid('seed', 'must be 16 to 64 bytes (BIP-32)');
   return seed;
@@ -116,39 +116,37 @@ async function chain(params: DeriveAddressesParams): Promise<{ node: HDKey; acco
   return { node, account, from, count };
 }
 
+/** Walks the range, giving each index's node with its address to `make`; wipes the private data after. */
+async function derive<T>(params: DeriveAddressesParams, make: (child: HDKey, derived: DerivedAddress) => T): Promise<T[]> {
+  const { node, account, from, count } = await chain(params);
+  const out: T[] = [];
+  try {
+    for (let index = from; index < from + count; index++) {
+      const child = node.deriveChild(index);
+      out.push(make(child, { index, path: tronDerivationPath(account, index), address: publicKeyToTronAddress(child.publicKey!) }));
+      child.wipePrivateData();
+    }
+  } finally {
+    node.wipePrivateData();
+  }
+  return out;
+}
+
 /**
  * `count` addresses from index `from` on m/44'/195'/account'/0/index, as tronweb's
  * `TronWeb.fromMnemonic(words, path)` derives them. A bad input is a VALIDATION_ERROR naming the
  * field (`mnemonic`, `seed`, `passphrase`, `account`, `from`, `count`), never its value.
  */
-export async function deriveAddresses(params: DeriveAddressesParams): Promise<DerivedAddress[]> {
-  const { node, account, from, count } = await chain(params);
-  const out: DerivedAddress[] = [];
-  for (let index = from; index < from + count; index++) {
-    const child = node.deriveChild(index);
-    out.push({ index, path: tronDerivationPath(account, index), address: publicKeyToTronAddress(child.publicKey!) });
-    child.wipePrivateData();
-  }
-  node.wipePrivateData();
-  return out;
+export function deriveAddresses(params: DeriveAddressesParams): Promise<DerivedAddress[]> {
+  return derive(params, (_, derived) => derived);
 }
 
 /**
  * Like {@link deriveAddresses}, with each index's private key as a non-enumerable `privateKey`:
  * each result is a `signer` for `client.transfers.send`, and printing it shows no key.
  */
-export async function deriveKeys(params: DeriveAddressesParams): Promise<DerivedKey[]> {
-  const { node, account, from, count } = await chain(params);
-  const out: DerivedKey[] = [];
-  for (let index = from; index < from + count; index++) {
-    const child = node.deriveChild(index);
-    const key: DerivedAddress = { index, path: tronDerivationPath(account, index), address: publicKeyToTronAddress(child.publicKey!) };
-    let hex = '';
-    for (const byte of child.privateKey!) hex += byte.toString(16).padStart(2, '0');
-    Object.defineProperty(key, 'privateKey', { value: hex, enumerable: false, writable: false, configurable: false });
-    out.push(key as DerivedKey);
-    child.wipePrivateData();
-  }
-  node.wipePrivateData();
-  return out;
+export function deriveKeys(params: DeriveAddressesParams): Promise<DerivedKey[]> {
+  return derive(params, (child, derived) =>
+    Object.defineProperty(derived, 'privateKey', { value: bytesToHex(child.privateKey!), enumerable: false, writable: false, configurable: false }) as DerivedKey,
+  );
 }

@@ -92,6 +92,8 @@ beforeAll(async () => {
   // platform with the memo, and a plain transfer to broadcast).
   writeFileSync(join(files, 'key.txt'), `${mock.apiKey}\n`, { mode: 0o600 });
   writeFileSync(join(files, 'wallet.json'), KEYS.tron, { mode: 0o600 });
+  // The HD wallet's words `keys derive` reads (BIP-39's test vector).
+  writeFileSync(join(files, 'words.txt'), 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about\n', { mode: 0o600 });
   const payer = '1f'.repeat(32);
   mock.state.chain.fundTrx(privateKeyToTronAddress(payer), 50_000_000n);
   const memo = mock.state.getAccount(mock.state.demo.account_id)!.memo ?? (await (await fetch(`${mock.url}/api/v1/deposit/info`, { headers: { 'x-api-key': mock.apiKey } })).json()).memo;

@@ -26,12 +26,8 @@ export function registerKeysDerive(cmd: Command): void {
     .option('--passphrase-file <path>', 'the BIP-39 passphrase, if the wallet has one')
     .addHelpText(
       'after',
-      '\nExamples:\n' +
-        '  trx-rent keys derive --count 10 --mnemonic-file words.txt\n' +
-        '  trx-rent keys derive --count 1000 --from 1000 --account 1 --mnemonic-file words.txt --json\n' +
-        '  pass show wallet | trx-rent keys derive --count 5 --mnemonic-file -\n' +
-        '\nThe words are read from the file (chmod 600) or stdin only: never an argument. The output is\n' +
-        'index, path and address; the SDK gives the keys (`client.chain.deriveKeys`).',
+      '\nThe words are read from the file (chmod 600) or stdin (`--mnemonic-file -`), never from an\n' +
+        'argument. The output is index, path and address; the SDK gives the keys (`client.chain.deriveKeys`).',
     )
     .action(action<[], KeysDeriveOptions>(runKeysDerive));
 }
