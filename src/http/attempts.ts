@@ -19,7 +19,7 @@ import type { AttemptInit, Exchange, Transport } from './transport.js';
  * options) before the wait starts.
  */
 export interface RetryEvent {
-  /** The request, e.g. `POST /api/v1/orders`. */
+  /** The request: its method and path (`POST` and the orders path, say). */
   label: string;
   /** The host the request went to, with its port when one is written (`api.example.com`, `127.0.0.1:8787`). */
   host: string;

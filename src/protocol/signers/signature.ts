@@ -6,6 +6,7 @@
  * recover to the signer's address before it leaves the process.
  * @module
  */
+import { nameClass } from '../../errors/name.js';
 import { secp256k1 } from '@noble/curves/secp256k1';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
 import { publicKeyToTronAddress } from '../tron-keys.js';
@@ -55,6 +56,8 @@ const HALF_N = N >> 1n;
 export class SignatureMismatchError extends Error {
   override readonly name = 'SignatureMismatchError';
 }
+// A minifier renames classes: the name is written out.
+nameClass(SignatureMismatchError, 'SignatureMismatchError');
 
 function bigintOf(bytes: Uint8Array): bigint {
   return bytes.length === 0 ? 0n : BigInt(`0x${bytesToHex(bytes)}`);

@@ -28,29 +28,24 @@ export function registerTxStatus(cmd: Command): void {
     .action(action<[string], TxOptions>(runTx));
 }
 
-/** The record `send` kept for this tx id, if any (regular files only; never follows a link). */
+/** The record `send` kept for this tx id, if any: read from the transfers journal (never through a link; nothing is written). */
 async function keptRecord(ctx: Context, txId: string): Promise<TransferRecord | undefined> {
-  const { readdir, lstat, readFile } = await import('node:fs/promises');
+  const { existsSync } = await import('node:fs');
   const { join } = await import('node:path');
-  const dir = await ctx.chain.transfersDir();
-  let names: string[];
+  const path = join(await ctx.chain.transfersDir(), 'transfers.journal');
+  if (!existsSync(path)) return undefined;
+  const { openJournalFile } = await import('../../../store/file.js');
+  const journal = await openJournalFile(path);
   try {
-    names = await readdir(dir);
-  } catch {
-    return undefined;
-  }
-  // Bounded: a config directory holds the transfers of this machine's runs.
-  for (const name of names.filter((n) => /^[0-9a-f]{64}\.json$/.test(n)).slice(0, 10_000)) {
-    const path = join(dir, name);
-    try {
-      if (!(await lstat(path)).isFile()) continue;
-      const record = JSON.parse(await readFile(path, 'utf8')) as TransferRecord;
-      if (record?.tx_id === txId) return record;
-    } catch {
-      // unreadable: not the one
+    let found: TransferRecord | undefined;
+    for (const e of (await journal.read()) as Array<{ type?: string; record?: TransferRecord; key?: string; tx_id?: string }>) {
+      if (e.type === 'record' && e.record?.tx_id === txId) found = e.record;
+      else if (e.type === 'delete' && found && e.key === found.key && (e.tx_id === undefined || e.tx_id === txId)) found = undefined;
     }
+    return found;
+  } finally {
+    await journal.close();
   }
-  return undefined;
 }
 
 function render(s: TransferStatus & { idempotency_key?: string }): string {
