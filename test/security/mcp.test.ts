@@ -413,7 +413,8 @@ describe('security: hostile services cannot drive the terminal or the agent thro
       expect(first.details).toMatchObject({ outcome: 'unknown', idempotency_key: expect.stringMatching(/^[0-9a-f-]{36}$/) });
       expect(await count()).toBe(before + 1); // it did go through
       const key = first.details!.idempotency_key as string;
-      const posts = () => h.seen.filter((s) => s.method === 'POST');
+      // The order requests (the node's reads, the target's activation among them, carry no key).
+      const posts = () => h.seen.filter((s) => s.method === 'POST' && s.url === '/api/v1/orders');
       expect(new Set(posts().map((s) => s.headers['idempotency-key']))).toEqual(new Set([key]));
 
       // another session, still rate limited: the replay proves nothing, the cap stays taken
