@@ -152,6 +152,8 @@ export class Chain {
    * VALIDATION_ERROR naming the field, never its value.
    *
    * ```ts
+   * import { readFile } from 'node:fs/promises';
+   * const mnemonic = (await readFile('words.txt', 'utf8')).trim(); // never from argv or a literal
    * const [first] = await client.chain.deriveAddresses({ mnemonic, count: 100 });
    * // { index: 0, path: "m/44'/195'/0'/0/0", address: 'T…' }
    * ```
