@@ -14,7 +14,7 @@ import { toolResolve } from '../scripts/lib/tools.mjs';
 // autocannon is installed on demand (scripts/tools/autocannon), not a devDependency.
 const AUTOCANNON_PATH = toolResolve('autocannon', 'autocannon');
 
-const CONNECTIONS = 32;
+export const CONNECTIONS = 32;
 const ROUND_S = 2;
 const ROUNDS = 2;
 
@@ -54,7 +54,8 @@ function soakLoad(url, body, headers) {
   });
 }
 
-function load(target, seconds) {
+/** One autocannon run against `target` in its own process: { rps, total, non2xx, errors, seconds }. */
+export function load(target, seconds) {
   const args = ['-e', LOADER, target.url, String(seconds), String(CONNECTIONS), target.method, target.body ?? '', JSON.stringify(target.headers ?? {})];
   return new Promise((resolve, reject) => {
     execFile(process.execPath, args, { cwd: new URL('..', import.meta.url).pathname, maxBuffer: 1 << 20, env: { ...process.env, AUTOCANNON_PATH } }, (error, stdout) =>

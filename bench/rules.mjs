@@ -44,7 +44,7 @@ export async function run() {
   let now = Date.UTC(2026, 10, 28);
   const clock = { now: () => now, sleep: async (ms) => void (now += ms) };
   const client = new TrxRent({ baseUrl: url, apiKey: `sk_live_${'0'.repeat(64)}`, tronNode: url });
-  const runner = new RuleRunner({ client, rules, journal: new MemoryJournal(), clock, tickMs: TICK_MS, nodeRequestsPerSecond: RPS });
+  const runner = new RuleRunner({ client, rules, journal: new MemoryJournal(), dryRun: false, clock, tickMs: TICK_MS, nodeRequestsPerSecond: RPS });
   // Warm up one tick, then measure a full sweep (every address read once).
   await runner.tick();
   reads = 0;

@@ -6,7 +6,7 @@
 import { InsufficientBalanceError, OrderFailedError, TrxRent, sunToTrx } from 'trx-rent';
 
 const client = new TrxRent(); // TRX_RENT_BASE_URL and TRX_RENT_API_KEY from the environment
-const target = process.argv[2] ?? 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+const target = process.argv[2] ?? 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW';
 
 const preview = await client.orders.preview({ resource: 'ENERGY', amount: 65_000, duration: 3600 });
 if (!preview.best) throw new Error('No provider can fill 65 000 energy for 1 hour right now');

@@ -56,6 +56,7 @@ const EXPECTED = {
   'trx-rent/mock': ['startMockServer', 'createMockState', 'createFetchHandler', 'createPipeline', 'ALL_ROUTES'],
   'trx-rent/x402': ['X402Client', 'MissingPeerDependencyError'],
   'trx-rent/rules': ['RuleRunner', 'FileJournal', 'MemoryJournal', 'loadRules', 'parseRules', 'parseRulesYaml', 'rulesJsonSchema', 'parseCron', 'backtest'],
+  'trx-rent/signers': ['fromPrivateKey', 'fromTronWeb', 'fromSignFunction', 'fromAwsKms', 'signTransactionWith', 'toSigner', 'withPermissionId', 'permissionCheck'],
 };
 
 // ---------------------------------------------------------------------------------------------

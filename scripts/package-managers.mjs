@@ -4,7 +4,8 @@
 // its package; Bun and Deno as their platform binary packages, installed with --ignore-scripts:
 // those packages hold the plain binary), cached under .tmp/managers/.
 //  - npm, pnpm and Bun each install the tarball into a fresh project; on the running Node (20.x)
-//    every public entry is imported and `trx-rent --version` and `trx-rent demo` run;
+//    every public entry is imported and `trx-rent --version` and `trx-rent demo` run; Bun's
+//    runtime imports every entry of its install too;
 //  - Deno imports `trx-rent` and `trx-rent/webhooks` with no permission flags at all (no
 //    --allow-env, --allow-read, --allow-net): it builds a client, checks an address and signs and
 //    verifies a webhook, so nothing reads the environment without being allowed to; and again in
@@ -24,7 +25,7 @@ const wanted = (name) => picked.length === 0 || picked.includes(name);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const TOOLS = { pnpm: 'pnpm@12', bun: `@oven/bun-${process.platform}-${process.arch === 'arm64' ? 'aarch64' : 'x64'}@1`, deno: `@deno/${process.platform}-${process.arch === 'arm64' ? 'arm64' : 'x64'}-glibc@2` };
 const tools = join(root, '.tmp', 'managers');
-const ENTRIES = ['trx-rent', 'trx-rent/webhooks', 'trx-rent/schemas', 'trx-rent/mock', 'trx-rent/x402'];
+const ENTRIES = ['trx-rent', 'trx-rent/webhooks', 'trx-rent/schemas', 'trx-rent/mock', 'trx-rent/x402', 'trx-rent/signers'];
 const sh = (cmd, argv, opts = {}) => execFileSync(cmd, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000, ...opts });
 
 /** Installs a tool package into .tmp/managers (once) and returns the path of its binary. */
@@ -101,6 +102,8 @@ for (const [manager, install] of Object.entries(installers)) {
   if (!step(manager, 'install the tarball', () => install(dir))) continue;
   writeFileSync(join(dir, 'check.mjs'), CHECK_ENTRIES);
   step(manager, `import every entry (node ${process.versions.node})`, () => sh(process.execPath, ['check.mjs'], { cwd: dir }));
+  // Bun's own runtime too, not only its installer.
+  if (manager === 'bun') step(manager, 'import every entry (bun runtime)', () => sh(tool('bun'), ['check.mjs'], { cwd: dir }));
   const cli = join(dir, 'node_modules', 'trx-rent', 'bin', 'trx-rent.js');
   step(manager, 'trx-rent --version', () => sh(process.execPath, [cli, '--version'], { cwd: dir }));
   step(manager, 'trx-rent demo', () => {

@@ -92,6 +92,7 @@ export class TrxRent {
       apiKey: options.tronNodeApiKey,
       headers: options.tronNodeHeaders,
       clock: this.http.clock,
+      onRetry: options.onRetry,
     }, options.transferStore);
     this.chain = new Chain(chain);
     this.resources = this.chain;

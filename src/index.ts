@@ -5,6 +5,7 @@
 export { TrxRent, type TrxRentOptions } from './client.js';
 export type { HttpClient, HttpClientOptions, RequestOptions, Hooks } from './http/client.js';
 export type { RetryPolicy } from './http/retry.js';
+export type { RetryEvent, RetryListener } from './http/attempts.js';
 // The resource clients behind `client.keys`, `client.orders`…: exported as types for the reference.
 export type { Keys } from './resources/keys.js';
 export type { Prices } from './resources/prices.js';
@@ -41,6 +42,11 @@ export type {
   EnsureParams,
   EnsurePlan,
   EnsureResult,
+  ActivationPlan,
+  Activation,
+  ActivateParams,
+  RentalTarget,
+  ChainBalance,
   ProgressEvent,
   SendTransferParams,
   SentTransfer,
@@ -50,14 +56,19 @@ export type {
 } from './tron/engine.js';
 // One identity per transfer: the records a retry lands instead of signing anew (types; the stores are small).
 export type { TransferRecord, TransferStore, TransferState, TransferStatus } from './tron/identity.js';
-export { memoryTransferStore, fileTransferStore } from './tron/identity.js';
+export { memoryTransferStore, fileTransferStore, storeTransfers } from './tron/transfer-store.js';
 // Types only: the node client loads with the transfer engine, on first use (`client.chain.node()`).
 export type { TronNode, TronNodeOptions, Spendable, NodeCallOptions } from './tron/node.js';
 export type { AccountResource, NodeAccount, TransactionInfo, BroadcastResult, SimulationFailure, ConstantCallResult } from './tron/node-answers.js';
+// Types only: HD derivation (@scure/bip32, @scure/bip39) loads on first use (`client.chain.deriveAddresses`).
+export type { DeriveAddressesParams, DerivedAddress, DerivedKey } from './protocol/hd-keys.js';
 export { ApiPromise, type WithResponse } from './http/api-promise.js';
 export type { Logger, LogLevel } from './http/log.js';
 export { OrderPage, type WaitForOptions } from './resources/orders.js';
 export type { CreateDepositParams, CreatedDeposit, DepositSigner, DepositTronWeb } from './resources/deposits.js';
+// The signer interface (types only: the adapters are in `trx-rent/signers`, with secp256k1).
+export type { Signer, SignableTransaction } from './protocol/signers/signature.js';
+export type { SignerInput } from './protocol/signer.js';
 export * from './errors/index.js';
 export { isTronAddress, toTronAddress, tronAddressToHex } from './utils/address.js';
 export { type Clock, type AdvanceableTime, type PollOptions, type PollStep, systemClock, virtualClock, pollUntil } from './utils/clock.js';

@@ -17,7 +17,7 @@ export interface PayoutClient {
   prices: Prices;
   transactions: Transactions;
   chain: Chain;
-  http: { clock: Clock };
+  http: { clock: Clock; account(): { origin: string; account: string } };
 }
 
 /** `client.transfers`: estimate, send, status, and many transfers with one rental (`sendMany`, `batch`). */
@@ -31,7 +31,7 @@ export class PayoutTransfers extends Transfers {
 
   async #deps() {
     const c = this.#client;
-    return { orders: c.orders, prices: c.prices, transactions: c.transactions, chain: c.chain, node: await c.chain.node(), clock: c.http.clock };
+    return { orders: c.orders, prices: c.prices, transactions: c.transactions, chain: c.chain, node: await c.chain.node(), clock: c.http.clock, service: c.http.account() };
   }
 
   /**

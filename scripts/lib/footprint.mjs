@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib';
  * and minified with esbuild, every package (and node: builtin) left external, then gzip -9.
  * `imports` lists what stays external, so "no dependencies" can be asserted.
  */
-export async function bundleSize(file, { bundleDeps = false, lazyPeers = [] } = {}) {
+export async function bundleSize(file, { bundleDeps = false } = {}) {
   const esbuild = await import('esbuild');
   const result = await esbuild.build({
     entryPoints: [file],
@@ -20,8 +20,10 @@ export async function bundleSize(file, { bundleDeps = false, lazyPeers = [] } = 
     packages: bundleDeps ? undefined : 'external',
     mainFields: ['module', 'main'],
     conditions: ['import', 'module', 'default'],
-    // With dependencies bundled, the optional peers stay out: they are reached only through a lazy import().
-    external: bundleDeps ? ['node:*', ...lazyPeers.flatMap((p) => [p, `${p}/*`])] : undefined,
+    // With dependencies bundled, only Node builtins stay out. The optional peers are not marked
+    // external: the package never names one where a bundler looks (src/peers), and a bundle that
+    // could not resolve one must fail here as it would in an app.
+    external: bundleDeps ? ['node:*'] : undefined,
     write: false,
     metafile: true,
     logLevel: 'silent',
@@ -44,10 +46,9 @@ export async function coreBundleSizes(root) {
   const index = join(root, 'dist', 'index.js');
   const webhooks = join(root, 'dist', 'webhooks', 'index.js');
   if (!existsSync(index) || !existsSync(webhooks)) throw new Error(`no build in ${root}/dist (run \`npm run build\`)`);
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   return {
     'trx-rent': await bundleSize(index),
-    'trx-rent, dependencies bundled too': await bundleSize(index, { bundleDeps: true, lazyPeers: Object.keys(pkg.peerDependencies ?? {}) }),
+    'trx-rent, dependencies bundled too': await bundleSize(index, { bundleDeps: true }),
     'trx-rent/webhooks': await bundleSize(webhooks),
   };
 }
@@ -143,7 +144,8 @@ export const fmtKB = (bytes) => `${(bytes / 1000).toFixed(2)} kB`;
 
 /**
  * What a browser app ships for `import { TrxRent } from 'trx-rent'`: esbuild bundles it (browser
- * platform, minified, dependencies such as zod bundled in, optional peers external) with code
+ * platform, minified, dependencies such as zod bundled in, nothing marked external: an optional
+ * peer the package named where a bundler looks would fail the bundle, as in an app) with code
  * splitting, so the chunks behind a lazy `import()` (TRON signing, payments) are apart. `gzip` is
  * the entry plus every chunk it imports statically, i.e. what loads with the import; `lazyGzip`
  * is everything else, loaded only when a feature needs it. `eagerInputs` are the source files
@@ -155,7 +157,6 @@ export async function browserImportSize(root, specifier = 'TrxRent', entry = 'di
   const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   const dir = mkdtempSync(join(tmpdir(), 'trx-rent-size-'));
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   try {
     const main = join(dir, 'entry.js');
     writeFileSync(main, `import { ${specifier} } from ${JSON.stringify(join(root, entry))};\nglobalThis.keep = ${specifier};\n`);
@@ -168,7 +169,6 @@ export async function browserImportSize(root, specifier = 'TrxRent', entry = 'di
       platform: 'browser',
       target: 'es2022',
       outdir: join(dir, 'out'),
-      external: Object.keys(pkg.peerDependencies ?? {}).flatMap((p) => [p, `${p}/*`]),
       write: false,
       metafile: true,
       logLevel: 'silent',

@@ -17,7 +17,7 @@ import { formatReport, reportFor } from './error-report.js';
 import type { GlobalOptions } from './options.js';
 import type { Output } from './output.js';
 import type { CliReader, CliRuntime } from './runtime.js';
-import { type Run, runOf } from './state.js';
+import { type Run, runOf, spendsAt } from './state.js';
 import { readStdin, readStdinBytes } from './stdin.js';
 import { ChainService } from './services/chain.js';
 import { ClientService } from './services/client.js';
@@ -48,8 +48,12 @@ export class Context {
   #ask: PromptService | undefined;
   #mocks: MockService | undefined;
 
-  constructor(opts: GlobalOptions, commandPath: string, run: Run) {
+  /** The command spends money (its registry entry says so): a mock the CLI found is named on stderr in every mode. */
+  readonly spends: boolean;
+
+  constructor(opts: GlobalOptions, commandPath: string, run: Run, spends = false) {
     this.opts = opts;
+    this.spends = spends;
     this.run = run;
     this.runtime = run.runtime;
     this.env = run.runtime.env;
@@ -63,13 +67,27 @@ export class Context {
 
   /** Profiles and settings: the profile store, the profile in effect, base URL and API key with their sources. */
   get config(): ConfigService {
-    this.#config ??= new ConfigService({ opts: this.opts, runtime: this.runtime, out: this.out, debug: (m) => this.debug(m), mock: () => this.mocks.embedded() });
+    this.#config ??= new ConfigService({
+      opts: this.opts,
+      runtime: this.runtime,
+      out: this.out,
+      debug: (m) => this.debug(m),
+      mock: () => this.mocks.embedded(),
+      spends: this.spends,
+    });
     return this.#config;
   }
 
   /** The SDK: `ctx.clients.api('orders')`, `ctx.clients.client()`, `ctx.clients.clientFor(url, key)`. */
   get clients(): ClientService {
-    this.#clients ??= new ClientService({ config: this.config, runtime: this.runtime, verbose: Boolean(this.opts.verbose), version: this.version, debug: (m) => this.debug(m) });
+    this.#clients ??= new ClientService({
+      config: this.config,
+      runtime: this.runtime,
+      verbose: Boolean(this.opts.verbose),
+      version: this.version,
+      debug: (m) => this.debug(m),
+      onRetry: (event) => this.out.retrying(event),
+    });
     return this.#clients;
   }
 
@@ -81,7 +99,7 @@ export class Context {
 
   /** Asking a person: `ctx.ask.confirm()`, `ctx.ask.inputs()`, `ctx.ask.prompts()`. */
   get ask(): PromptService {
-    this.#ask ??= new PromptService({ interactive: this.interactive, opts: this.opts, runtime: this.runtime });
+    this.#ask ??= new PromptService({ interactive: this.interactive, opts: this.opts, runtime: this.runtime, hold: () => this.out.hold() });
     return this.#ask;
   }
 
@@ -247,7 +265,7 @@ export function action<A extends unknown[] = string[], O = Record<string, unknow
     const opts = params[params.length - 2] as O;
     const args = params.slice(0, -2) as A;
     const run = runOf(cmd);
-    const ctx = new Context(cmd.optsWithGlobals() as GlobalOptions, commandPath(cmd), run);
+    const ctx = new Context(cmd.optsWithGlobals() as GlobalOptions, commandPath(cmd), run, spendsAt(cmd));
     try {
       if (ctx.opts.mock && ctx.opts.baseUrl) ctx.out.warn('--mock replaces --base-url for this run');
       if (ctx.opts.query !== undefined) ctx.out.setQuery(await compileQuery(ctx.opts.query));

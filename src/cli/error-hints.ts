@@ -43,12 +43,12 @@ export async function hintFor(error: TrxRentError, hc: HintContext): Promise<str
   const node = tronNodeHint(error, hc);
   if (node) return node;
   switch (error.code) {
-    case 'SENDER_NOT_ACTIVATED': {
-      const address = typeof details.address === 'string' ? details.address : 'ADDRESS';
-      return hc.tronNode && /mock/.test(hc.tronNode.source.kind)
-        ? `activate it with TRX: \`trx-rent mock fund ${address} --trx 10\` on the mock`
-        : `send ${address} some TRX first (any amount activates it; 1-2 TRX also pays the bandwidth)`;
-    }
+    case 'SENDER_NOT_ACTIVATED':
+      return activationHint(details.address, hc, '10', '; 1-2 TRX also pays the bandwidth');
+    case 'TARGET_NOT_ACTIVATED':
+      return targetActivationHint(details.address, hc);
+    case 'TARGET_IS_CONTRACT':
+      return 'rent to the account that sends the transactions (the sender of a token transfer), not to the contract';
     case 'SIMULATION_FAILED':
       return details.reverted
         ? 'the token contract refuses this transfer (a frozen or blacklisted address, a paused token); nothing was spent'
@@ -130,6 +130,8 @@ export async function hintFor(error: TrxRentError, hc: HintContext): Promise<str
         : `the server did not answer in time; check the network${hc.baseUrlSource ? ` and the base URL (from ${describeSource(hc.baseUrlSource)})` : ''}, then try again (safe: orders and withdrawals carry an idempotency key)`;
     }
     case 'ORDER_FAILED': {
+      if (details.failure_reason === 'TARGET_NOT_ACTIVATED') return targetActivationHint(details.address ?? (details.order as { target_address?: unknown } | undefined)?.target_address, hc);
+      if (details.failure_reason === 'TARGET_IS_CONTRACT') return 'rent to the account that sends the transactions (the sender of a token transfer), not to the contract';
       const order = (details.order ?? {}) as { id?: unknown };
       const id = order.id === undefined ? '<id>' : String(order.id);
       if (details.status === 'PARTIALLY_FILLED') return `part of it was delivered: see the fills with \`trx-rent orders get ${id}\``;
@@ -146,6 +148,20 @@ export async function hintFor(error: TrxRentError, hc: HintContext): Promise<str
     default:
       return undefined;
   }
+}
+
+/** How to activate `address` with TRX: `trx-rent mock fund` on the mock, else send it TRX. */
+function activationHint(address: unknown, hc: HintContext, mockTrx: string, more = ''): string {
+  const who = typeof address === 'string' ? address : 'ADDRESS';
+  return hc.tronNode && /mock/.test(hc.tronNode.source.kind)
+    ? `activate it with TRX: \`trx-rent mock fund ${who} --trx ${mockTrx}\` on the mock`
+    : `send ${who} some TRX first (any amount activates it${more})`;
+}
+
+/** A rental's target that is no account: activate it, or let `ensure --activate` do it. */
+function targetActivationHint(address: unknown, hc: HintContext): string {
+  const rerun = hc.command === 'ensure' ? ', or run ensure again with --activate (a funding wallet from --key-file sends it 1 SUN and pays the account-creation fee)' : '';
+  return `${activationHint(address, hc, '1')}${rerun}; then rent again`;
 }
 
 /** A wait for people: `800 ms`, `42 s`, `3 min`. */

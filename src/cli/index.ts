@@ -154,6 +154,9 @@ export async function main(argv: readonly string[] = process.argv.slice(2), runt
     if (/unknown option '--(api-key|token|key)'/.test(message)) {
       hint = 'an API key is never a flag value (it would land in shell history): set TRX_RENT_API_KEY, pass --api-key-file FILE (- for stdin), or save it with `trx-rent login`';
     }
+    if (/unknown option '--(mnemonic|seed|passphrase|words)'/.test(message)) {
+      hint = 'wallet words are never a flag value (they would land in shell history and the process list): pass --mnemonic-file FILE (- for stdin), --seed-file FILE or --passphrase-file FILE';
+    }
     const report = { code: 'USAGE_ERROR', message, hint, exit_code: EXIT_USAGE };
     rt.stderr.write(wantsJson ? `${safeJson({ error: report })}\n` : `${sanitizeText(`error USAGE_ERROR: ${message} (hint: ${hint})`)}\n`);
     return EXIT_USAGE;

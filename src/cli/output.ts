@@ -6,15 +6,21 @@
  *   there. Streaming commands (`webhooks listen`) write one JSON document per line.
  * Diagnostics (progress, warnings, errors) always go to stderr.
  *
+ * Spinners and progress bars share one status line (`status-line.ts`): every other line is
+ * written above it, and it stays off the screen while a prompt waits (`hold()`). A retry's wait
+ * (`retrying()`) is said there, or as a `retrying` event where the command streams NDJSON.
+ *
  * Terminal safety lives here, once: every human line is written through `sanitizeText` (server
  * text cannot move the cursor, retitle the window, clear the screen or reorder text; only our
  * own colours pass, told from a server's by a per-run mark), every JSON document through
  * `safeJson` (exact JSON, terminal-safe escapes). Colours are in `styles.ts`, tables in
  * `tables.ts`.
  */
+import type { RetryEvent } from '../http/attempts.js';
 import { KNOWN_FIELDS } from './facts.js';
 import type { CliWriter } from './runtime.js';
 import { safeJson, sanitizeText } from './sanitize.js';
+import { type Spinner, StatusLine } from './status-line.js';
 import { makeStyles, type Styles } from './styles.js';
 
 // The table renderers and styles, where the x402 and webhooks commands take them from.
@@ -24,13 +30,10 @@ export { renderPairs, renderTable } from './tables.js';
 /** `json`: one document on stdout; `human`: tables and text for people. */
 export type OutputMode = 'json' | 'human';
 
-/** A progress line on stderr (human mode on a terminal), replaced in place until stopped. */
-export interface Spinner {
-  update(text: string): void;
-  stop(final?: string): void;
-}
+export type { Spinner } from './status-line.js';
 
-const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+/** Most `retrying` events kept while a JSON run has not yet shown whether it streams. */
+const MAX_HELD_EVENTS = 50;
 
 /** What `--json FIELDS` and `--query EXPR` do to a JSON result (see `shapeJson`). */
 export interface JsonShaping {
@@ -95,6 +98,11 @@ export class Output {
   readonly #stderrColor: boolean;
   readonly #shaping: JsonShaping;
   readonly #unknownFields: ((missing: string[], available: string[]) => never) | undefined;
+  readonly #status: StatusLine;
+  /** NDJSON lines written so far (the run streams once it wrote one). */
+  #lines = 0;
+  /** `retrying` events of a JSON run that has written neither its result nor a line yet. */
+  #heldEvents: unknown[] = [];
 
   constructor(options: {
     mode: OutputMode;
@@ -124,6 +132,7 @@ export class Output {
     this.#stderr = options.stderr;
     this.#spinnerAllowed = options.spinner;
     this.#shaping = options.shaping ?? {};
+    this.#status = new StatusLine({ stderr: this.#stderr, styles: this.e, keepStyles: this.#stderrColor });
   }
 
   /** Whether a table was cut to fit the terminal (the run then hints at `--wide`). */
@@ -150,12 +159,12 @@ export class Output {
 
   /** Human text for stdout: controls and foreign escapes removed, our colours kept. */
   #out(text: string): void {
-    this.#stdout.write(sanitizeText(text.endsWith('\n') ? text : `${text}\n`, { keepStyles: this.#stdoutColor }));
+    this.#status.above(() => this.#stdout.write(sanitizeText(text.endsWith('\n') ? text : `${text}\n`, { keepStyles: this.#stdoutColor })));
   }
 
   /** Human text for stderr, the same way. */
   #err(text: string): void {
-    this.#stderr.write(sanitizeText(`${text}\n`, { keepStyles: this.#stderrColor }));
+    this.#status.above(() => this.#stderr.write(sanitizeText(`${text}\n`, { keepStyles: this.#stderrColor })));
   }
 
   get json(): boolean {
@@ -176,6 +185,7 @@ export class Output {
     if (this.json) {
       if (this.#emitted) throw new Error('internal: a second JSON document in one run');
       this.#emitted = true;
+      this.#heldEvents = [];
       this.#stdout.write(`${this.#document(data, 2, schema)}\n`);
       return;
     }
@@ -186,6 +196,10 @@ export class Output {
 
   /** One JSON document per line (streaming commands in json mode). */
   line(data: unknown): void {
+    if (this.#lines++ === 0 && this.#heldEvents.length) {
+      for (const event of this.#heldEvents) this.#stdout.write(`${safeJson(event)}\n`);
+      this.#heldEvents = [];
+    }
     this.#stdout.write(`${this.#document(data, undefined)}\n`);
   }
 
@@ -213,12 +227,12 @@ export class Output {
 
   /** One JSON document on stderr (the `{ error }` line of a failing json-mode run). */
   diagJson(data: unknown): void {
-    this.#stderr.write(`${safeJson(data)}\n`);
+    this.#status.above(() => this.#stderr.write(`${safeJson(data)}\n`));
   }
 
   /** Text for stdout in both modes (`api -i` headers), sanitised like all text people may see. */
   plain(text: string): void {
-    this.#stdout.write(sanitizeText(text));
+    this.#status.above(() => this.#stdout.write(sanitizeText(text)));
   }
 
   /** Text that is ours alone and must reach stdout byte for byte (a completion script). */
@@ -227,28 +241,67 @@ export class Output {
     this.#stdout.write(text);
   }
 
+  /**
+   * A spinner (or progress line) on stderr: the run's status line, taking it from any spinner
+   * before. In JSON mode, or off a terminal, nothing draws and `stop(final)` prints `final` as a note.
+   */
   spinner(text: string): Spinner {
     if (!this.#spinnerAllowed || this.json) {
       return { update() {}, stop: (final) => final && this.info(final) };
     }
-    const stream = this.#stderr;
-    const keepStyles = this.#stderrColor;
-    let frame = 0;
-    let current = text;
-    // The spinner's own \r and erase-line are written around the sanitised text, never through it.
-    const draw = () => stream.write(`\r\u001b[2K${sanitizeText(`${this.e.cyan(FRAMES[frame++ % FRAMES.length] ?? '')} ${current}`, { keepStyles })}`);
-    draw();
-    const timer = setInterval(draw, 80);
-    timer.unref();
-    return {
-      update(next) {
-        current = next;
-      },
-      stop(final) {
-        clearInterval(timer);
-        stream.write('\r\u001b[2K');
-        if (final) stream.write(`${sanitizeText(final, { keepStyles })}\n`);
-      },
-    };
+    return this.#status.spinner(text, (final) => this.#err(final));
   }
+
+  /**
+   * Takes the status line off the screen until the returned function is called: no spinner or
+   * progress line draws while a prompt waits (the prompts service holds it for every question).
+   */
+  hold(): () => void {
+    return this.#status.hold();
+  }
+
+  /** Whether a spinner or progress line is on the screen now (false while held). */
+  get statusShown(): boolean {
+    return this.#status.shown;
+  }
+
+  /**
+   * A retry is waiting (from the SDK's `onRetry`): for people, on the status line counting down
+   * (a line on stderr when no spinner runs); in JSON mode, a `retrying` event where the command
+   * streams NDJSON (held until its first line, dropped if it writes one document instead).
+   */
+  retrying(event: RetryEvent): void {
+    if (this.json) {
+      const line = {
+        event: 'retrying',
+        host: event.host,
+        status: event.status ?? null,
+        code: event.code,
+        request: event.label,
+        retry: event.retry,
+        max_retries: event.maxRetries,
+        delay_ms: event.delayMs,
+        retry_after: event.retryAfter,
+      };
+      if (this.#lines > 0) this.#stdout.write(`${safeJson(line)}\n`);
+      else if (!this.#emitted && this.#heldEvents.length < MAX_HELD_EVENTS) this.#heldEvents.push(line);
+      return;
+    }
+    const text = (remainingMs: number) => `${retryReason(event)}, retrying in ${seconds(remainingMs)} (retry ${event.retry}/${event.maxRetries})`;
+    if (!this.#status.note(text, event.delayMs)) this.info(this.e.yellow(text(event.delayMs)));
+  }
+}
+
+/** Why a request waits: `rate limited by api.example.com (429)`, `service unavailable at … (503)`, … */
+export function retryReason(event: Pick<RetryEvent, 'host' | 'status' | 'code'>): string {
+  if (event.status === 429) return `rate limited by ${event.host} (429)`;
+  if (event.status === 503) return `service unavailable at ${event.host} (503)`;
+  if (event.status !== undefined) return `${event.host} answered ${event.status} (${event.code})`;
+  return `no answer from ${event.host} (${event.code})`;
+}
+
+/** A wait for people: `0.4 s` under a second, else whole seconds rounded up (`3 s`). */
+function seconds(ms: number): string {
+  if (ms < 1_000) return `${(Math.max(ms, 0) / 1_000).toFixed(1)} s`;
+  return `${Math.ceil(ms / 1_000)} s`;
 }

@@ -5,7 +5,7 @@
 import type { Command as CommandClass, Option as OptionClass } from 'commander';
 import { helpAfter } from './examples.js';
 import { REGISTRY, type RegistryEntry } from './registry.js';
-import { type Run, attachRun, runOf } from './state.js';
+import { type Run, attachRun, declareSpending, runOf } from './state.js';
 
 const GLOBAL_HELP = `
 Settings (flag > environment > profile):
@@ -92,6 +92,7 @@ export async function loadAllCommands(program: CommandClass): Promise<CommandCla
 export async function loadCommand(sub: CommandClass, entry: RegistryEntry): Promise<void> {
   if (loaded.has(sub)) return;
   loaded.add(sub);
+  if (entry.spends) declareSpending(sub, entry.spends);
   const mod = (await entry.load()).default;
   sub.description(mod.description || entry.summary);
   if (mod.register) {

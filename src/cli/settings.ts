@@ -9,7 +9,8 @@
  *   TRON node     --tron-node URL         > TRX_RENT_TRON_NODE      > profile.tron_node > the mock's own node when the
  *                                           base URL is a reference mock > TronGrid (its key: TRX_RENT_TRON_NODE_API_KEY)
  *   `--mock` replaces base URL and API key with the embedded mock server's. With no base URL
- *   anywhere, a `trx-rent mock` running on this machine (running-mock.ts) provides both.
+ *   anywhere, the one `trx-rent mock` running on this machine (running-mock.ts) provides both;
+ *   when several run, the run is refused with the list (the callback throws).
  *
  * Every value carries its source (the flag, the variable's name, the profile's name), so
  * diagnostics and errors can say where a key came from without ever printing it. Nothing heavy
@@ -48,7 +49,7 @@ export type Source =
   | { kind: 'env'; name: string }
   | { kind: 'profile'; profile: string }
   | { kind: 'mock' }
-  | { kind: 'running-mock'; path: string }
+  | { kind: 'running-mock'; path: string; pid: number }
   | { kind: 'reference-mock' }
   | { kind: 'prompt' }
   | { kind: 'default' };
@@ -74,7 +75,7 @@ export function describeSource(source: Source): string {
     case 'mock':
       return 'embedded mock';
     case 'running-mock':
-      return `the running \`trx-rent mock\` (${source.path})`;
+      return `the running \`trx-rent mock\` (pid ${source.pid})`;
     case 'reference-mock':
       return "the base URL's reference mock";
     case 'prompt':
@@ -199,7 +200,7 @@ export class SettingsResolver {
   readonly #store: () => Promise<ConfigStore>;
   readonly #warn: (message: string) => void;
   readonly #mock: () => Promise<{ url: string; apiKey: string }>;
-  readonly #runningMock: (() => Promise<{ url: string; apiKey: string; path: string } | undefined>) | undefined;
+  readonly #runningMock: (() => Promise<{ url: string; apiKey: string; path: string; pid: number } | undefined>) | undefined;
 
   constructor(options: {
     flags: GlobalFlags;
@@ -210,8 +211,11 @@ export class SettingsResolver {
     warn: (message: string) => void;
     /** The embedded mock of `--mock`. */
     mock: () => Promise<{ url: string; apiKey: string }>;
-    /** A `trx-rent mock` running on this machine, used when nothing names a base URL. */
-    runningMock?: (() => Promise<{ url: string; apiKey: string; path: string } | undefined>) | undefined;
+    /**
+     * The one `trx-rent mock` running on this machine, used when nothing names a base URL
+     * (undefined: none runs; it throws when several do).
+     */
+    runningMock?: (() => Promise<{ url: string; apiKey: string; path: string; pid: number } | undefined>) | undefined;
   }) {
     this.#flags = options.flags;
     this.#env = options.env;
@@ -285,7 +289,7 @@ export class SettingsResolver {
     if (!baseUrl) {
       const running = await this.#runningMock?.();
       if (running) {
-        const source = { kind: 'running-mock', path: running.path } as const;
+        const source = { kind: 'running-mock', path: running.path, pid: running.pid } as const;
         baseUrl = { value: running.url, source };
         apiKey ??= { value: running.apiKey, source };
       }

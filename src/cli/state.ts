@@ -20,6 +20,8 @@ interface HasParent {
 }
 
 const runs = new WeakMap<object, Run>();
+/** What each loaded top-level command declares it spends (its registry entry's `spends`). */
+const spending = new WeakMap<object, true | readonly string[]>();
 
 export function createRun(runtime: CliRuntime, version: string): Run {
   return { runtime, version, exitCode: 0 };
@@ -37,4 +39,21 @@ export function runOf(cmd: HasParent): Run {
   const run = runs.get(root);
   if (!run) throw new Error('internal: a command outside a run');
   return run;
+}
+
+/** Records that the top-level command `cmd` spends (`true`) or which of its subcommands do. */
+export function declareSpending(cmd: object, spends: true | readonly string[]): void {
+  spending.set(cmd, spends);
+}
+
+/** Whether `cmd` (a top-level command or a subcommand of one) spends money, as its top-level command declared. */
+export function spendsAt(cmd: HasParent & { name(): string }): boolean {
+  let top = cmd;
+  let sub: (HasParent & { name(): string }) | undefined;
+  while (top.parent?.parent) {
+    sub = top;
+    top = top.parent as HasParent & { name(): string };
+  }
+  const spends = spending.get(top);
+  return spends === true || (spends !== undefined && sub !== undefined && spends.includes(sub.name()));
 }

@@ -39,6 +39,9 @@ export type LocalErrorCode =
   | 'NODE_ERROR'
   | 'SIMULATION_FAILED'
   | 'SENDER_NOT_ACTIVATED'
+  // a rental's target the chain refuses a delegation to (src/tron/target.ts)
+  | 'TARGET_NOT_ACTIVATED'
+  | 'TARGET_IS_CONTRACT'
   | 'TRANSFER_FAILED'
   | `HTTP_${number}`;
 

@@ -8,3 +8,4 @@
 export * from './base.js';
 export * from './local.js';
 export * from './service.js';
+export * from './outcome.js';

@@ -3,13 +3,41 @@
  * and the x402 client's unpaid request. It sends through the shared Transport, retries network
  * faults and retryable answers (see `retry.ts`) with backoff and jitter, honouring Retry-After,
  * and leaves what an answer means to the caller's `finish`. A request that must not be repeated
- * (a paid x402 request, a POST without an Idempotency-Key) passes `canRetry: false`.
+ * (a paid x402 request, a POST without an Idempotency-Key) passes `canRetry: false`. Before each
+ * wait it tells the caller's `onRetry` listener (when there is one) what failed and how long the
+ * wait is, so a person can be shown why nothing moves.
  * @module
  */
 import { ConnectionError, TimeoutError, type TrxRentError } from '../errors/index.js';
 import { type Clock, systemClock } from '../utils/clock.js';
 import { RETRYABLE_STATUSES, type RetryPolicy, backoffDelay } from './retry.js';
 import type { AttemptInit, Exchange, Transport } from './transport.js';
+
+/**
+ * A retry about to wait: what the last attempt got and how long until the next one. Given to an
+ * `onRetry` listener (`new TrxRent({ onRetry })`, `new X402Client({ onRetry })`, the TRON node's
+ * options) before the wait starts.
+ */
+export interface RetryEvent {
+  /** The request: its method and path (`POST` and the orders path, say). */
+  label: string;
+  /** The host the request went to, with its port when one is written (`api.example.com`, `127.0.0.1:8787`). */
+  host: string;
+  /** The status answered (429, 503, …); undefined when no answer came (a network fault or a timeout). */
+  status: number | undefined;
+  /** The error's code: `RATE_LIMITED`, `PROVIDER_UNAVAILABLE`, `CONNECTION_ERROR`, `TIMEOUT`, … */
+  code: string;
+  /** Which retry comes next (1 for the first) and how many there may be. */
+  retry: number;
+  maxRetries: number;
+  /** Milliseconds until the next attempt. */
+  delayMs: number;
+  /** Whether `delayMs` is the server's Retry-After (else backoff with jitter). */
+  retryAfter: boolean;
+}
+
+/** A listener of {@link RetryEvent}s; what it throws is ignored (a listener cannot stop a retry). */
+export type RetryListener = (event: RetryEvent) => void;
 
 /** One request and how to retry it. */
 export interface RetryingRequest<T> {
@@ -26,6 +54,8 @@ export interface RetryingRequest<T> {
   clock?: Clock | undefined;
   /** Debug lines (one per attempt, response and retry); undefined logs nothing. */
   log?: ((message: string) => void) | undefined;
+  /** Told before each wait for a retry; undefined costs nothing. */
+  onRetry?: RetryListener | undefined;
   /**
    * From an answer to the result. Throws the typed error of an error answer: the loop retries
    * it when its status is retryable (or `again` says so) and attempts are left.
@@ -78,5 +108,31 @@ export async function sendWithRetries<T>(req: RetryingRequest<T>): Promise<T> {
 async function wait(req: RetryingRequest<unknown>, error: TrxRentError, status: number | undefined, attempt: number, retryAfterMs?: number): Promise<void> {
   const delay = retryAfterMs ?? backoffDelay(attempt, req.policy);
   if (req.log) req.log(`  ${error.code}${status === undefined ? '' : ` (${status})`}; retrying in ${delay} ms`);
+  if (req.onRetry) {
+    const event: RetryEvent = {
+      label: req.init.label,
+      host: hostOf(req.url),
+      status,
+      code: error.code,
+      retry: attempt + 1,
+      maxRetries: req.maxRetries,
+      delayMs: delay,
+      retryAfter: retryAfterMs !== undefined,
+    };
+    try {
+      req.onRetry(event);
+    } catch {
+      // a listener's failure is its own: the retry goes ahead
+    }
+  }
   await (req.clock ?? systemClock).sleep(delay, req.init.signal);
+}
+
+/** `host[:port]` of a URL, for people. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
 }

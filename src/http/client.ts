@@ -1,6 +1,7 @@
 import type * as z from 'zod/mini';
+import { sha256 } from '../utils/base58check.js';
 import { ConnectionError, TimeoutError, TrxRentError, errorFromBody, markKeyed } from '../errors/index.js';
-import { sendWithRetries } from './attempts.js';
+import { type RetryListener, sendWithRetries } from './attempts.js';
 import { type Clock, systemClock } from '../utils/clock.js';
 import type { WithResponse } from './api-promise.js';
 import { env } from './env.js';
@@ -105,6 +106,14 @@ export interface HttpClientOptions {
    * @default console.error
    */
   logger?: Logger | undefined;
+  /**
+   * Told before each retry waits (a 429 or 503 answer, a network fault, a timeout): the host,
+   * the status, the retry's number and the wait (`RetryEvent`). For showing why a call is slow
+   * (the CLI's status line); it cannot stop the retry, and without it nothing is computed.
+   * `new TrxRent({ onRetry })` also hands it to the TRON node client.
+   * @default undefined
+   */
+  onRetry?: RetryListener | undefined;
 }
 
 /** Per-call options accepted by every resource method. */
@@ -157,10 +166,21 @@ export class HttpClient {
   /** The same plus `content-type: application/json`, for requests with a body. */
   readonly #jsonHeaders: Record<string, string>;
   readonly #logger: Logger | undefined;
+  readonly #onRetry: RetryListener | undefined;
   /** The key or JWT, masked in the messages of errors a server answers (it may echo them back). */
   readonly #secrets: readonly string[];
   /** Set when credentials would go over plain http to a host that is not loopback: refused per request. */
   readonly #insecure: (() => TrxRentError) | undefined;
+
+  /**
+   * Who this client spends as: the service's origin and a fingerprint of its credential (16 hex
+   * of its sha256, never the credential), which long-running work binds its journal to.
+   */
+  account(): { origin: string; account: string } {
+    const secret = this.#secrets[0];
+    const account = secret ? [...sha256(new TextEncoder().encode(secret)).subarray(0, 8)].map((b) => b.toString(16).padStart(2, '0')).join('') : 'anonymous';
+    return { origin: new URL(this.baseUrl).origin, account };
+  }
 
   constructor(options: HttpClientOptions = {}) {
     const url = parseBaseUrl(options.baseUrl ?? env('TRX_RENT_BASE_URL'), API_PREFIX.account, 'pass { baseUrl } or set TRX_RENT_BASE_URL');
@@ -180,6 +200,7 @@ export class HttpClient {
     this.maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
     if (!Number.isSafeInteger(this.maxPages) || this.maxPages < 1) throw new RangeError(`maxPages must be a positive integer, not ${String(options.maxPages)}`);
     this.#logger = resolveLogger(options);
+    this.#onRetry = options.onRetry;
     this.clock = options.clock ?? systemClock;
     this.#transport = new Transport(options);
   }
@@ -234,6 +255,7 @@ export class HttpClient {
       maxRetries,
       canRetry: isRetryableMethod(method, Boolean(idempotencyKey)),
       log: this.#logger && this.#logLine,
+      onRetry: this.#onRetry,
       finish: ({ response, text }) => {
         try {
           return { data: decodeResponse(schema, response, text, label, undefined, check), response };

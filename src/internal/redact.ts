@@ -55,3 +55,11 @@ export function scrubError<E>(error: E, secrets: readonly string[]): E {
   }
   return error;
 }
+
+/**
+ * A copy of `value` (JSON-like data: a journal line, a tool's result) with {@link redactText}
+ * applied to every string in it, at any depth up to 8 levels.
+ */
+export function redactDeep<T>(value: T): T {
+  return scrubValue(value, [], 0) as T;
+}

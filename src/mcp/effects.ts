@@ -18,9 +18,10 @@ import { ENDPOINTS } from '../api/endpoints.js';
 import { isTrxRentError } from '../errors/index.js';
 import { FINAL_ORDER_STATUSES } from '../schemas/orders.js';
 import type { ProgressEvent } from '../tron/engine.js';
+import type { TransferState } from '../tron/identity.js';
 import { type Clock, systemClock } from '../utils/clock.js';
 import { sunToTrx } from '../utils/units.js';
-import { type Currency, type Known, type Outcome, outcomeOf } from './outcome.js';
+import { type Currency, type Known, type Outcome, guardOutcome } from './outcome.js';
 
 /** How long a transfer the engine signs stays valid (its `expirationMs` default), ms. */
 export const TRANSFER_EXPIRATION_MS = 60_000;
@@ -44,9 +45,6 @@ export interface OrderSlot {
   /** The service refused the request with a definite answer: no order. */
   refused?: boolean | undefined;
 }
-
-/** What became of the signed transfer, as far as known. */
-export type TransferState = 'confirmed' | 'failed' | 'pending' | 'expired';
 
 /** The signed transfer of a send. */
 export interface TransferTrace {
@@ -122,7 +120,7 @@ export class Effects {
       if (!isTrxRentError(e)) continue;
       const keyed = (e as { idempotencyKey?: string }).idempotencyKey;
       const slot = keyed === undefined ? undefined : this.#slots.find((s) => s.key === keyed && !s.order);
-      if (slot && outcomeOf(e) === 'refused') slot.refused = true;
+      if (slot && guardOutcome(e) === 'refused') slot.refused = true;
       const d = e.details ?? {};
       if (typeof d.order_id === 'string' && d.order_id) this.noteOrder({ id: d.order_id, status: 'UNKNOWN' });
       if (typeof d.tx_id === 'string' && /^[0-9a-fA-F]{64}$/.test(d.tx_id)) {

@@ -10,8 +10,9 @@ import type { TrxRent } from '../client.js';
 import { TrxRentError } from '../errors/index.js';
 import type { ACCOUNT_WIRE } from '../api/account.js';
 import type { BodyOf } from '../api/types.js';
-import { type Effects, type OrderView, type TransferState, unsettled } from './effects.js';
-import { type Currency, INCONCLUSIVE, type Known, type SpendJob, outcomeOf } from './outcome.js';
+import type { TransferState } from '../tron/identity.js';
+import { type Effects, type OrderView, unsettled } from './effects.js';
+import { type Currency, INCONCLUSIVE, type Known, type SpendJob, guardOutcome } from './outcome.js';
 
 /** What {@link lookupTransfer} found. */
 export interface TransferLookup {
@@ -43,7 +44,7 @@ export async function refresh(api: TrxRent, effects: Effects, signal: AbortSigna
       if (slot.order) slot.order = (await api.orders.get(slot.order.id, { signal })) as OrderView;
     } catch (error) {
       // The same key and body refused with a definite answer: the first request created nothing.
-      if (!slot.order && outcomeOf(error) === 'refused' && !INCONCLUSIVE.has((error as TrxRentError).status ?? 0)) slot.refused = true;
+      if (!slot.order && guardOutcome(error) === 'refused' && !INCONCLUSIVE.has((error as TrxRentError).status ?? 0)) slot.refused = true;
       if (signal.aborted) return;
     }
   }

@@ -5,7 +5,7 @@
  * is one keyed POST (create_order, withdraw), whose lookup is its replay with the same key.
  * @module
  */
-import { TrxRentError, isTrxRentError } from '../errors/index.js';
+import { TrxRentError, isTrxRentError, outcomeOf } from '../errors/index.js';
 import { atomicToDecimal } from '../utils/units.js';
 
 /** The currencies a spend is capped in (TRX in SUN, USDT in 6-decimal units). */
@@ -45,25 +45,17 @@ export interface SpendJob<T> {
   lookup(idempotencyKey: string, signal: AbortSignal): Promise<Known>;
 }
 
-/** Codes that mean nothing was done: refused before sending, or a definite answer of the service. */
-const NOTHING_DONE = new Set(['VALIDATION_ERROR', 'INVALID_ADDRESS', 'INSECURE_TRANSPORT', 'CONFIGURATION_ERROR', 'PROVIDER_UNAVAILABLE', 'MAINTENANCE']);
-
 /** Answers to a replay that do not tell whether the first request was carried out. */
 export const INCONCLUSIVE = new Set([401, 403, 408, 409, 425, 429]);
 
 /**
- * Of one request (a keyed POST, or a step refused before sending): `refused`, a definite answer
- * that nothing was done (a 4xx to every attempt, refused before sending, or the guard's own
- * refusal); `unknown`, it may have been done (an attempt got no answer, a 5xx, a cancelled call).
+ * Of one request, as the guard reads it: `refused`, nothing was done (the guard's own refusal,
+ * or the SDK's one verdict, `outcomeOf` of `src/errors`, says not sent); `unknown`, it may have
+ * been done (held against the caps until looked up).
  */
-export function outcomeOf(error: unknown): 'refused' | 'unknown' {
+export function guardOutcome(error: unknown): 'refused' | 'unknown' {
   if (error instanceof SpendRefusedError) return 'refused';
-  if (!isTrxRentError(error)) return 'unknown';
-  if ((error as { outcomeUnknown?: boolean }).outcomeUnknown || error.code === 'CONNECTION_ERROR' || error.code === 'TIMEOUT') return 'unknown';
-  // A 2xx that failed to parse (INVALID_RESPONSE) or a 3xx was an answer that may mean done.
-  return (error.status !== undefined && error.status >= 400 && error.status < 500) || (error.status === undefined && NOTHING_DONE.has(error.code)) || (error.status === 503 && NOTHING_DONE.has(error.code))
-    ? 'refused'
-    : 'unknown';
+  return outcomeOf(error) === 'not_sent' ? 'refused' : 'unknown';
 }
 
 /**
@@ -81,14 +73,14 @@ export function keyedPost<T>(
   return {
     run: (key) => post(key),
     done,
-    failed: (error) => (outcomeOf(error) === 'refused' ? nothing(error) : { outcomes: {}, what: `no answer (${codeOf(error)})` }),
+    failed: (error) => (guardOutcome(error) === 'refused' ? nothing(error) : { outcomes: {}, what: `no answer (${codeOf(error)})` }),
     async lookup(key, signal) {
       try {
         return done(await post(key, signal));
       } catch (error) {
         // Rate limits, timeouts and auth come before the service looks the key up: they say
         // nothing about the first request. Any other definite refusal of the same body does.
-        if (outcomeOf(error) === 'refused' && !INCONCLUSIVE.has((error as TrxRentError).status ?? 0)) return nothing(error);
+        if (guardOutcome(error) === 'refused' && !INCONCLUSIVE.has((error as TrxRentError).status ?? 0)) return nothing(error);
         return { outcomes: {}, what: `still unknown (${codeOf(error)})` };
       }
     },

@@ -8,6 +8,9 @@
  * @module
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { fileTransferStore } from '../tron/transfer-store.js';
 import { TrxRent } from '../client.js';
 import { TrxRentError } from '../errors/index.js';
 import { X402Client } from '../x402/client.js';
@@ -50,6 +53,12 @@ export interface McpServerOptions {
   version?: string | undefined;
   /** User-Agent of the SDK's requests. */
   userAgent?: string | undefined;
+  /**
+   * Where the server keeps its journals (payout batches, signed transfers), a private folder
+   * (made 0700; a symlink or another user's folder is refused). The CLI's is `mcp/` under its
+   * config directory. @default `~/.trx-rent/mcp`
+   */
+  stateDir?: string | undefined;
 }
 
 /** The tool call in progress: x402's payment hook asks the user through it. */
@@ -99,6 +108,8 @@ export class Session {
       headers: options.userAgent ? { 'user-agent': options.userAgent } : undefined,
       // An agent waits on the tool call: a long Retry-After becomes a RATE_LIMITED tool error.
       retry: { maxRetryAfterMs: 10_000 },
+      // send_token's signed transfers outlive the process: a retry after a restart lands the same transaction.
+      transferStore: fileTransferStore(join(options.stateDir ?? join(homedir(), '.trx-rent', 'mcp'), 'transfers')),
     });
   }
 

@@ -32,7 +32,7 @@ import { oneLine } from './text.js';
 import { type Reservation, SpendingCap } from '../utils/spending-cap.js';
 
 // The guard's vocabulary lives in outcome.ts; its users import it from here.
-export { type Currency, type Known, type Outcome, type SpendJob, type SpendRefusal, INCONCLUSIVE, SpendRefusedError, codeOf, keyedPost, money, outcomeOf } from './outcome.js';
+export { type Currency, type Known, type Outcome, type SpendJob, type SpendRefusal, INCONCLUSIVE, SpendRefusedError, codeOf, keyedPost, money, guardOutcome } from './outcome.js';
 
 /** What a tool does: reads, changes something that is not money (webhooks), or spends. */
 export type Access = 'read' | 'write' | 'spend';

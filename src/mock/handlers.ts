@@ -10,8 +10,8 @@ import type { ENDPOINTS } from '../api/endpoints.js';
 import { accountControlHandlers, accountHandlers, keyHandlers, moneyHandlers, orderHandlers, priceHandlers, webhookControlHandlers, webhookHandlers } from './account/index.js';
 import type { CONTROL_ENDPOINTS } from './control-endpoints.js';
 import type { HandlersOf } from './http/table.js';
-import { paidControlHandlers } from './x402/control.js';
-import { paidHandlers } from './x402/routes.js';
+import { paidControlHandlers } from './x402-api/control.js';
+import { paidHandlers } from './x402-api/routes.js';
 
 /** Every service operation's handler, keyed by its table id. */
 export const SERVICE_HANDLERS = {

@@ -14,7 +14,7 @@
  * @module
  */
 import { http, type RequestHandler } from 'msw';
-import { toMockRequest, toResponse } from './http/fetch.js';
+import { toMockRequest, toResponse } from './adapters/fetch.js';
 import { type PipelineOptions, createPipeline } from './http/pipeline.js';
 import { errorResult } from './http/route.js';
 import { ALL_ROUTES } from './routes.js';

@@ -8,12 +8,12 @@
 import { ACCOUNT_ENDPOINTS } from '../api/account-docs.js';
 import { X402_ENDPOINTS } from '../api/x402.js';
 import { buildOpenApiDocument } from '../openapi/document.js';
-import { nodeRoutes } from './chain/routes.js';
+import { nodeRoutes } from './node-routes.js';
 import { CONTROL_ENDPOINTS } from './control-endpoints.js';
 import { CONTROL_HANDLERS, SERVICE_HANDLERS } from './handlers.js';
 import type { RouteDef } from './http/route.js';
 import { type Handler, tableRoutes } from './http/table.js';
-import { relayerRoutes } from './x402/control.js';
+import { relayerRoutes } from './x402-api/control.js';
 
 /** The contract document per origin it names as its server (generated once: it is 130 KB of JSON). */
 const documents = new Map<string, string>();

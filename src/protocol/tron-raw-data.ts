@@ -9,17 +9,22 @@ import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
 import { isTronAddress, toTronAddress, tronAddressToHex } from '../utils/address.js';
 import { decodeTransferCall } from './abi.js';
 import { fieldBytes, fieldVarint, type PbField, readPb } from './protobuf.js';
+import { type PermissionUpdate, decodePermissionUpdate, encodePermissionUpdate, permissionUpdateFromJson } from './tron-permissions.js';
 
 /** Protobuf `ContractType` numbers of the two contracts this module builds and decodes. */
 export const CONTRACT_TYPES = { TransferContract: 1, TriggerSmartContract: 31 } as const;
-const TYPE_NAMES: Record<number, string> = { 1: 'TransferContract', 31: 'TriggerSmartContract' };
+const TYPE_NAMES: Record<number, string> = { 1: 'TransferContract', 31: 'TriggerSmartContract', 46: 'AccountPermissionUpdateContract' };
 
 /** What {@link decodeRawDataHex} reads from `raw_data_hex`. Addresses are base58. */
 export interface DecodedTransaction {
   /** sha256 of `raw_data_hex`, hex. */
   txID: string;
-  /** `TransferContract`, `TriggerSmartContract`, or `Contract<n>` for other types. */
+  /** `TransferContract`, `TriggerSmartContract`, `AccountPermissionUpdateContract`, or `Contract<n>` for other types. */
   contractType: string;
+  /** The contract type's number (`Transaction.Contract.ContractType`), what a permission's operations name. */
+  contractTypeId: number;
+  /** The account permission the signatures are checked against (`Contract.Permission_id`); absent is 0, the owner. */
+  permissionId?: number;
   /** The contract's owner: the address that must sign. */
   ownerAddress: string;
   /** TransferContract: the receiver. */
@@ -44,6 +49,8 @@ export interface DecodedTransaction {
   timestamp?: number;
   /** Most TRX the transaction may burn for energy, in SUN. */
   feeLimit?: number;
+  /** AccountPermissionUpdateContract: the permissions it sets. */
+  permissionUpdate?: PermissionUpdate;
 }
 
 const first = (fields: PbField[], n: number) => fields.find((f) => f.field === n);
@@ -61,10 +68,13 @@ export function decodeRawDataHex(rawDataHex: string): DecodedTransaction {
   const value = readPb(first(any, 2)?.bytes ?? new Uint8Array());
   const owner = addr(first(value, 1)?.bytes);
   if (!owner) throw new Error('contract has no owner_address');
+  const permissionId = Number(BigInt.asIntN(32, first(contract, 5)?.int ?? 0n));
 
   const decoded: DecodedTransaction = {
     txID: transactionId(rawDataHex),
     contractType: TYPE_NAMES[type] ?? `Contract${type}`,
+    contractTypeId: type,
+    ...(permissionId ? { permissionId } : {}),
     ownerAddress: owner,
     refBlockBytes: bytesToHex(first(raw, 1)?.bytes ?? new Uint8Array()),
     refBlockHash: bytesToHex(first(raw, 4)?.bytes ?? new Uint8Array()),
@@ -90,6 +100,8 @@ export function decodeRawDataHex(rawDataHex: string): DecodedTransaction {
       const transfer = decodeTransferCall(decoded.callData);
       if (transfer) decoded.trc20Transfer = transfer;
     }
+  } else if (type === 46) {
+    decoded.permissionUpdate = decodePermissionUpdate(first(any, 2)?.bytes ?? new Uint8Array());
   }
   return decoded;
 }
@@ -119,20 +131,24 @@ function jsonHex(value: unknown, field: string): string {
 
 /**
  * The protobuf bytes (hex) of a transaction's `raw_data` JSON, in java-tron's field order, for
- * the two contracts this module knows (TransferContract, TriggerSmartContract). Used when a
- * signed transaction comes without `raw_data_hex`; a verifier still checks sha256(bytes) = txID.
+ * the contracts this module knows (TransferContract, TriggerSmartContract,
+ * AccountPermissionUpdateContract), with the contract's `Permission_id` when it is not 0. Used
+ * when a signed transaction comes without `raw_data_hex`; a verifier still checks sha256(bytes) = txID.
  */
 export function encodeRawDataJson(rawData: unknown): string {
   if (!rawData || typeof rawData !== 'object') throw new TypeError('raw_data must be an object');
   const r = rawData as Record<string, unknown>;
   const contracts = r.contract;
   if (!Array.isArray(contracts) || contracts.length !== 1) throw new TypeError('raw_data.contract must hold one contract');
-  const c = contracts[0] as { type?: unknown; parameter?: { value?: Record<string, unknown>; type_url?: unknown } };
+  const c = contracts[0] as { type?: unknown; parameter?: { value?: Record<string, unknown>; type_url?: unknown }; Permission_id?: unknown };
   const type = c?.type;
-  if (type !== 'TransferContract' && type !== 'TriggerSmartContract') throw new TypeError(`unsupported contract type ${String(type)}`);
+  if (type !== 'TransferContract' && type !== 'TriggerSmartContract' && type !== 'AccountPermissionUpdateContract') throw new TypeError(`unsupported contract type ${String(type)}`);
   const v = c.parameter?.value ?? {};
+  const permissionId = c.Permission_id === undefined || c.Permission_id === null ? 0n : jsonInt(c.Permission_id, 'Permission_id');
   let value: number[];
-  if (type === 'TransferContract') {
+  if (type === 'AccountPermissionUpdateContract') {
+    value = encodePermissionUpdate(permissionUpdateFromJson(v));
+  } else if (type === 'TransferContract') {
     value = [
       ...fieldBytes(1, hexToBytes(jsonAddress(v.owner_address, 'owner_address'))),
       ...fieldBytes(2, hexToBytes(jsonAddress(v.to_address, 'to_address'))),
@@ -148,7 +164,8 @@ export function encodeRawDataJson(rawData: unknown): string {
   }
   const typeUrl = typeof c.parameter?.type_url === 'string' ? c.parameter.type_url : `type.googleapis.com/protocol.${type}`;
   const any = [...fieldBytes(1, new TextEncoder().encode(typeUrl)), ...fieldBytes(2, value)];
-  const contract = [...fieldVarint(1, CONTRACT_TYPES[type]), ...fieldBytes(2, any)];
+  const typeId = type === 'AccountPermissionUpdateContract' ? 46 : CONTRACT_TYPES[type];
+  const contract = [...fieldVarint(1, typeId), ...fieldBytes(2, any), ...(permissionId ? fieldVarint(5, permissionId) : [])];
   const raw = [
     ...fieldBytes(1, hexToBytes(jsonHex(r.ref_block_bytes, 'ref_block_bytes'))),
     ...(r.ref_block_num ? fieldVarint(3, jsonInt(r.ref_block_num, 'ref_block_num')) : []),

@@ -1,10 +1,13 @@
 /**
  * `resources.ensure`: buy only an address's deficit (rounded up to the provider minimum), under
  * the call's cap, wait until the order is FILLED and the delegation shows on the node; one ensure
- * per address at a time, within one total deadline.
+ * per address at a time, within one total deadline. A target no delegation can reach (no account,
+ * a contract: `target.ts`) is refused before anything is ordered, or activated first when the
+ * caller gives a funding signer (`activate.ts`). An order that fails says why (its
+ * failure_reason, or what the node shows of the target).
  * @module
  */
-import { TrxRentError } from '../errors/index.js';
+import { OrderFailedError, TrxRentError } from '../errors/index.js';
 import { Orders } from '../resources/orders.js';
 import { LIMITS } from '../schemas/limits.js';
 import type { Order } from '../schemas/orders.js';
@@ -13,7 +16,9 @@ import { SpendingCap } from '../utils/spending-cap.js';
 import { type Deadline, startDeadline } from './deadline.js';
 import { ENSURE_LOCKS } from './mutex.js';
 import { type Spendable, spendable } from './node.js';
-import type { EngineDeps, EnsureParams, EnsurePlan, EnsureResult, RentalQuote } from './types.js';
+import { activateAccount, planActivation } from './activate.js';
+import { checkRentalTarget, isContractTarget, notActivated, readTarget } from './target.js';
+import type { ActivationPlan, EngineDeps, EnsureParams, EnsurePlan, EnsureResult, RentalQuote } from './types.js';
 import { DEFAULT_DURATION_SEC, DEFAULT_TIMEOUT_MS, address, checkAbort, invalid, optionalSun, positiveInt, quote } from './inputs.js';
 
 
@@ -28,14 +33,51 @@ async function prepareEnsure(deps: EngineDeps, params: EnsureParams) {
     throw invalid('idempotencyKey', `must be 1 to ${LIMITS.IDEMPOTENCY_KEY_MAX_LENGTH - 3} characters`);
   }
   const orders = new Orders(deps.http);
-  const before = spendable(await deps.node.getAccountResource(target, { signal: params.signal }));
+  // A delegation to a contract or to no account is refused on chain: refuse it here, before any order.
+  const found = await checkRentalTarget(deps.node, target, { signal: params.signal, allowInactive: params.activate !== undefined });
+  let activation: ActivationPlan | null = null;
+  let before: Spendable;
+  if (found.activated) before = spendable(await deps.node.getAccountResource(target, { signal: params.signal }));
+  else {
+    activation = await planActivation(deps, { address: target, signer: params.activate!.signer, amountSun: params.activate!.amountSun, signal: params.signal });
+    // Once activated it has no energy and the daily free bandwidth.
+    const free = (await deps.node.getChainParameters({ signal: params.signal })).get('getFreeNetLimit') ?? 0;
+    before = { energy: 0, bandwidth: free, freeBandwidth: free };
+  }
   const rentals: RentalQuote[] = [];
   const energyDeficit = Math.max(0, energy - before.energy);
   const bandwidthDeficit = Math.max(0, bandwidth - before.bandwidth);
   if (energyDeficit > 0) rentals.push(await quote(orders, 'ENERGY', energyDeficit, duration, params.signal));
   if (bandwidthDeficit > 0) rentals.push(await quote(orders, 'BANDWIDTH', bandwidthDeficit, duration, params.signal));
-  const plan: EnsurePlan = { address: target, before, rentals, cost_sun: rentals.reduce((sum, q) => sum + q.cost_sun, 0) };
+  const plan: EnsurePlan = { address: target, activation, before, rentals, cost_sun: rentals.reduce((sum, q) => sum + q.cost_sun, 0) };
   return { target, energy, bandwidth, duration, maxCost, key, orders, plan };
+}
+
+/**
+ * An order that ended other than FILLED, with why: the service's `failure_reason` when its answer
+ * carries one (the spec shows none), else what the node shows of the target (not activated, a
+ * contract: the chain refused the delegation). `details.outcome` is 'refused': the order is
+ * final, nothing was charged for it, and the same idempotency key only finds it again.
+ */
+async function whyFailed(deps: EngineDeps, error: OrderFailedError, target: string, signal: AbortSignal | undefined): Promise<TrxRentError> {
+  const order = (error.order ?? {}) as { id?: unknown; status?: unknown; failure_reason?: unknown; failure_message?: unknown };
+  let reason = typeof order.failure_reason === 'string' && order.failure_reason ? order.failure_reason : undefined;
+  let why = typeof order.failure_message === 'string' && order.failure_message ? order.failure_message : undefined;
+  if (!reason) {
+    const found = await readTarget(deps.node, target, { signal }).catch(() => undefined);
+    const refusal = found?.contract ? isContractTarget(target) : found && !found.activated ? notActivated(target) : undefined;
+    if (refusal) {
+      reason = refusal.code;
+      why = refusal.message;
+    }
+  }
+  if (!reason) return error;
+  return new TrxRentError({
+    code: 'ORDER_FAILED',
+    message: `Order ${String(order.id)} ${String(order.status ?? 'FAILED')}: ${reason}${why ? ` (${why})` : ''}`,
+    details: { ...error.details, order_id: order.id, failure_reason: reason, ...(why ? { failure_message: why } : {}), outcome: 'refused' },
+    cause: error,
+  });
 }
 
 /** What `client.chain.ensure` would buy now and what it would cost (reads and previews; orders nothing). */
@@ -98,10 +140,19 @@ async function ensureLocked(deps: EngineDeps, params: EnsureParams, internals: E
       details: { cost_sun: quoted, max_cost_sun: maxCost },
     });
   }
-  if (quotes.length && params.confirm && !(await params.confirm(plan))) {
+  if ((quotes.length || plan.activation) && params.confirm && !(await params.confirm(plan))) {
     throw new TrxRentError({ code: 'CANCELLED', message: 'Cancelled before anything was ordered' });
   }
-  const result: EnsureResult = { address: target, before, after: before, order: null, bandwidth_order: null, bought: { energy: 0, bandwidth: 0 }, cost_sun: 0 };
+  const result: EnsureResult = { address: target, activation: null, before, after: before, order: null, bandwidth_order: null, bought: { energy: 0, bandwidth: 0 }, cost_sun: 0 };
+  if (plan.activation) {
+    checkAbort(signal);
+    try {
+      result.activation = (await activateAccount(deps, { address: target, signer: params.activate!.signer, amountSun: plan.activation.amount_sun, signal, deadline: deadline.at })) ?? null;
+    } catch (error) {
+      throw withDetails(error, { stage: 'activation' });
+    }
+    onProgress?.({ step: 'activated', activation: result.activation });
+  }
   for (const q of quotes) {
     checkAbort(signal);
     // With a cap, the price per unit is capped too, so a market move cannot take the order past
@@ -132,7 +183,8 @@ async function ensureLocked(deps: EngineDeps, params: EnsureParams, internals: E
     try {
       filled = await orders.waitFor(created.id, { signal, timeoutMs: Math.max(1, deadline.left()), pollIntervalMs: 250, maxPollIntervalMs: 2_000 });
     } catch (error) {
-      throw withDetails(error, { stage: 'delegation', order_id: created.id, ...(orderKey ? { order_key: orderKey } : {}) });
+      const failed = error instanceof OrderFailedError ? await whyFailed(deps, error, target, signal) : error;
+      throw withDetails(failed, { stage: 'delegation', order_id: created.id, ...(orderKey ? { order_key: orderKey } : {}) });
     }
     onProgress?.({ step: 'filled', order: filled });
     const charged = Number(filled.total_cost_sun ?? q.cost_sun);

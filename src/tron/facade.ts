@@ -5,12 +5,17 @@
  * @module
  */
 import type { HttpClient } from '../http/client.js';
+import type { DeriveAddressesParams, DerivedAddress, DerivedKey } from '../protocol/hd-keys.js';
 import type {
+  ActivateParams,
+  Activation,
+  ChainBalance,
   EngineDeps,
   EnsureParams,
   EnsurePlan,
   EnsureResult,
   EstimateTransferParams,
+  RentalTarget,
   SendTransferParams,
   SentTransfer,
   TransferEstimate,
@@ -38,13 +43,13 @@ export class ChainAccess {
 
   /** The engine, the node client and the transfer store (in memory unless one was given), loaded once. */
   load() {
-    this.#deps ??= Promise.all([import('./engine.js'), import('./node.js'), import('./identity.js'), import('./send.js')]).then(([engine, node, identity, send]) => ({
+    this.#deps ??= Promise.all([import('./engine.js'), import('./node.js'), import('./identity.js'), import('./send.js'), import('./transfer-store.js')]).then(([engine, node, identity, send, stores]) => ({
       engine,
       send,
       identity,
       http: this.http,
       node: new node.TronNode(this.nodeOptions),
-      store: this.transferStore ?? identity.memoryTransferStore(),
+      store: this.transferStore ?? stores.memoryTransferStore(),
       spendable: node.spendable,
     }));
     return this.#deps;
@@ -115,20 +120,98 @@ export class Chain {
     return deps.spendable(await deps.node.getAccountResource(address, options));
   }
 
-  /** What `ensure` would buy now and what it would cost (reads and previews; orders nothing). */
+  /**
+   * What `address` holds, read from the node (like `cast balance`): its TRX in SUN and, with
+   * `token` (`'USDT'`, `'USDC'`, `'USDD'` or a TRC-20 contract address), that token's balance,
+   * exact (atomic units) and as a decimal; and whether it is an account on chain.
+   *
+   * ```ts
+   * const { trx, token } = await client.chain.balance('T…', { token: 'USDT' });
+   * ```
+   */
+  async balance(address: string, options: { token?: string | undefined; signal?: AbortSignal | undefined } = {}): Promise<ChainBalance> {
+    const deps = await this.chain.load();
+    return deps.engine.readBalance(deps.node, address, options);
+  }
+
+  /**
+   * What `ensure` would buy now and what it would cost (reads and previews; orders nothing).
+   * Refuses a target no rental can reach, as `ensure` does (TARGET_NOT_ACTIVATED unless
+   * `activate` is given, then the plan's `activation` says what it would send; TARGET_IS_CONTRACT).
+   */
   async plan(params: EnsureParams): Promise<EnsurePlan> {
     const deps = await this.chain.load();
     return deps.engine.planEnsure(deps, params);
   }
 
   /**
+   * Deposit addresses of an HD wallet: `count` addresses from index `from` (default 0) on
+   * m/44'/195'/account'/0/index (account default 0), from a BIP-39 `mnemonic` (English; optional
+   * `passphrase`) or a BIP-32 `seed`, as tronweb's `TronWeb.fromMnemonic` derives them. Local
+   * only (no node, no API); the words never leave the process. A bad input is a
+   * VALIDATION_ERROR naming the field, never its value.
+   *
+   * ```ts
+   * import { readFile } from 'node:fs/promises';
+   * const mnemonic = (await readFile('words.txt', 'utf8')).trim(); // never from argv or a literal
+   * const [first] = await client.chain.deriveAddresses({ mnemonic, count: 100 });
+   * // { index: 0, path: "m/44'/195'/0'/0/0", address: 'T…' }
+   * ```
+   */
+  async deriveAddresses(params: DeriveAddressesParams): Promise<DerivedAddress[]> {
+    const { deriveAddresses } = await import('../protocol/hd-keys.js');
+    return deriveAddresses(params);
+  }
+
+  /**
+   * The same addresses with their keys, each one a `signer` for `client.transfers.send`: its
+   * `privateKey` is not enumerable, so logging or serialising it shows index, path and address
+   * only. Local only.
+   */
+  async deriveKeys(params: DeriveAddressesParams): Promise<DerivedKey[]> {
+    const { deriveKeys } = await import('../protocol/hd-keys.js');
+    return deriveKeys(params);
+  }
+
+  /**
    * Make sure `address` can spend `energy` (and `bandwidth`): buys only the deficit, rounded up
    * to the provider minimum, under `maxCostSun`; waits until the order is FILLED and the
    * delegation shows on the node. Finding enough already, it buys nothing.
+   *
+   * The target is read on the node first: a contract (TARGET_IS_CONTRACT) or an address that is
+   * no account (TARGET_NOT_ACTIVATED: TRON refuses to delegate to it) is refused before anything
+   * is ordered; with `activate: { signer }` a never-activated address is activated first (TRX
+   * from the signer, who pays the account-creation fee). An order that fails anyway is an
+   * ORDER_FAILED error naming its `failure_reason`, `details.outcome: 'refused'` (final: the
+   * same idempotency key only finds the failed order again).
    */
   async ensure(params: EnsureParams): Promise<EnsureResult> {
     const deps = await this.chain.load();
     return deps.engine.ensureResources(deps, params);
+  }
+
+  /**
+   * Whether `address` can receive a rental, read on the node: refuses a contract
+   * (TARGET_IS_CONTRACT) and an address that is no account (TARGET_NOT_ACTIVATED, with how to
+   * activate it), and returns what it read otherwise. `ensure` checks this itself; call it before
+   * `client.orders.create`, which is one call to the account API and knows no node (there, the
+   * service decides: such an order fails after it is placed, nothing charged).
+   */
+  async checkTarget(address: string, options: { signal?: AbortSignal | undefined } = {}): Promise<RentalTarget> {
+    const deps = await this.chain.load();
+    return deps.engine.checkRentalTarget(deps.node, address, options);
+  }
+
+  /**
+   * Activate `address` (make it an account on chain) by sending it TRX from `signer`
+   * (`amountSun`, default 1 SUN), who also pays java-tron's account-creation fee (read from the
+   * chain's parameters); waits until the transfer is in a block. An address that is an account
+   * already is left alone (undefined). Refused before anything is sent: a funding wallet that is
+   * no account (SENDER_NOT_ACTIVATED) or holds too little (INSUFFICIENT_TRX).
+   */
+  async activate(params: ActivateParams): Promise<Activation | undefined> {
+    const deps = await this.chain.load();
+    return deps.engine.activateAccount(deps, params);
   }
 }
 

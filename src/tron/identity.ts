@@ -5,15 +5,13 @@
  * land: it re-broadcasts the same bytes and waits for the receipt ({@link landTransfer}) until
  * the solidified block passes the expiration ('expired'): only then may a new one be signed.
  *
- * Records live in a {@link TransferStore}: in memory for one process ({@link memoryTransferStore})
- * or one file per key ({@link fileTransferStore}, Node only, loaded lazily).
+ * Records live in a {@link TransferStore}, a view over one journal (`transfer-store.ts`).
  * @module
  */
 import { TimeoutError, TrxRentError } from '../errors/index.js';
 import { type Clock, pollUntil } from '../utils/clock.js';
 import type { TronNode } from './node.js';
 import type { TransactionInfo } from './node-answers.js';
-import { nodeModule } from '../internal/node-module.js';
 
 /** One signed transfer, kept with the idempotency key it was made for. */
 export interface TransferRecord {
@@ -37,7 +35,11 @@ export interface TransferRecord {
   broadcast_at?: number | undefined;
 }
 
-/** Where records live; put() is durable before it resolves (fsync for files). */
+/**
+ * Where records live; put() is durable before it resolves (fsync for files). The stores of this
+ * package are views over one journal ({@link memoryTransferStore}, {@link fileTransferStore},
+ * or any `Store`'s journal through `journalTransferStore`).
+ */
 export interface TransferStore {
   /** The record kept under `key`, or undefined when none is. */
   get(key: string): Promise<TransferRecord | undefined>;
@@ -45,96 +47,12 @@ export interface TransferStore {
   put(record: TransferRecord): Promise<void>;
   /** Forget a record whose transaction is known dead (expired unconfirmed), so the key may sign anew. */
   delete(key: string): Promise<void>;
-}
-
-/** Records in this process's memory (the default of `transfers.send`): a retry in the same process is safe. */
-export function memoryTransferStore(): TransferStore {
-  const records = new Map<string, TransferRecord>();
-  return {
-    get: async (key) => {
-      const found = records.get(key);
-      return found && structuredClone(found);
-    },
-    put: async (record) => {
-      records.set(record.key, structuredClone(record));
-    },
-    delete: async (key) => {
-      records.delete(key);
-    },
-  };
-}
-
-/**
- * Node only (loaded lazily): one JSON file per key (name = sha256(key) hex) under `dir`, mode
- * 0600, written via an exclusive-create random temp file + fsync + rename; symlinks are never
- * followed (reading opens with O_NOFOLLOW, writing never opens an existing name).
- */
-export function fileTransferStore(dir: string): TransferStore {
-  if (typeof dir !== 'string' || dir === '') throw new TrxRentError({ code: 'CONFIGURATION_ERROR', message: 'fileTransferStore needs a directory' });
-  const load = async () => {
-    const [fs, path, crypto] = (await Promise.all([nodeModule('node:fs/promises'), nodeModule('node:path'), nodeModule('node:crypto')])) as [
-      typeof import('node:fs/promises'),
-      typeof import('node:path'),
-      typeof import('node:crypto'),
-    ];
-    return { fs, path, crypto, fileOf: (key: string) => path.join(dir, `${crypto.createHash('sha256').update(key).digest('hex')}.json`) };
-  };
-  return {
-    async get(key) {
-      const { fs, fileOf } = await load();
-      const { constants } = (await nodeModule('node:fs')) as typeof import('node:fs');
-      let handle;
-      try {
-        handle = await fs.open(fileOf(key), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-        throw storeError(`cannot read the transfer record of ${JSON.stringify(key)}`, error);
-      }
-      try {
-        const record = JSON.parse(await handle.readFile('utf8')) as TransferRecord;
-        // A file whose key is another one (a hash collision, or a planted file) is not ours.
-        if (!record || record.key !== key || typeof record.tx_id !== 'string') throw new Error('not a transfer record for this key');
-        return record;
-      } catch (error) {
-        throw storeError(`the transfer record of ${JSON.stringify(key)} is unreadable`, error);
-      } finally {
-        await handle.close();
-      }
-    },
-    async put(record) {
-      const { fs, path, crypto, fileOf } = await load();
-      await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-      const target = fileOf(record.key);
-      const temp = path.join(dir, `.${path.basename(target)}.${crypto.randomBytes(12).toString('hex')}.tmp`);
-      const handle = await fs.open(temp, 'wx', 0o600);
-      try {
-        await handle.writeFile(JSON.stringify(record));
-        await handle.sync();
-      } catch (error) {
-        await handle.close();
-        await fs.rm(temp, { force: true });
-        throw storeError(`cannot store the transfer record of ${JSON.stringify(record.key)}`, error);
-      }
-      await handle.close();
-      await fs.rename(temp, target);
-      // The rename is durable once the directory is synced (not possible everywhere: best effort).
-      try {
-        const d = await fs.open(dir, 'r');
-        await d.sync().finally(() => d.close());
-      } catch {
-        // Windows cannot open a directory
-      }
-    },
-    async delete(key) {
-      const { fs, fileOf } = await load();
-      await fs.rm(fileOf(key), { force: true });
-    },
-  };
-}
-
-
-function storeError(message: string, cause: unknown): TrxRentError {
-  return new TrxRentError({ code: 'CONFIGURATION_ERROR', message: `${message}: ${(cause as Error)?.message ?? String(cause)}`, cause });
+  /**
+   * Run `fn` with `key` to itself across every process sharing the store (the transfer
+   * protocol signs inside, after looking for the key's record again): two processes with one
+   * key sign once. A store without it is shared by one process only.
+   */
+  exclusive?<T>(key: string, fn: () => Promise<T>, signal?: AbortSignal): Promise<T>;
 }
 
 /** What became of a signed transfer. */
@@ -163,9 +81,11 @@ function normalizeTxId(txId: string): string {
 
 /**
  * Read-only: receipt → confirmed/failed; else expired iff the solidified block's timestamp has
- * passed `expiration` (when known); else pending. A receipt for another id is a NODE_ERROR.
+ * passed `expiration` (when known) AND so has the local clock (`options.now`): a node that
+ * reports a solidified block from the future cannot make a live transaction look dead; else
+ * pending. A receipt for another id is a NODE_ERROR.
  */
-export async function transferStatus(node: TronNode, txId: string, expiration?: number, options: { signal?: AbortSignal } = {}): Promise<TransferStatus> {
+export async function transferStatus(node: TronNode, txId: string, expiration?: number, options: { signal?: AbortSignal | undefined; now?: number | undefined } = {}): Promise<TransferStatus> {
   const id = normalizeTxId(txId);
   const info = await node.getTransactionInfo(id, { signal: options.signal });
   const known = expiration === undefined ? {} : { expiration };
@@ -184,8 +104,20 @@ export async function transferStatus(node: TronNode, txId: string, expiration?: 
   const solid = await node.getSolidifiedBlock({ signal: options.signal });
   const time = solid.timestamp;
   // A block after `expiration` cannot take the transaction; once such a block is solid, no fork can either.
-  const state = time !== undefined && time > expiration ? 'expired' : 'pending';
+  const localPast = options.now === undefined || options.now > expiration;
+  const state = time !== undefined && time > expiration && localPast ? 'expired' : 'pending';
   return { tx_id: id, state, ...known, ...(time === undefined ? {} : { solidified_block_time: time }) };
+}
+
+async function lookAgain(node: TronNode, status: TransferStatus, signal: AbortSignal | undefined): Promise<TransferStatus> {
+  for (const solidified of [false, true]) {
+    const info = await node.getTransactionInfo(status.tx_id, { signal, solidified });
+    if (info && String(info.id).toLowerCase() === status.tx_id) {
+      const result = info.receipt?.result ?? info.result ?? 'SUCCESS';
+      return { tx_id: status.tx_id, state: result === 'SUCCESS' ? 'confirmed' : 'failed', block: info.blockNumber!, result, receipt: info, expiration: status.expiration };
+    }
+  }
+  return status;
 }
 
 /** Options of {@link landTransfer}. */
@@ -238,7 +170,10 @@ export async function landTransfer(node: TronNode, record: TransferRecord, optio
       async () => {
         let status: TransferStatus;
         try {
-          status = await transferStatus(node, record.tx_id, record.expiration, { signal });
+          status = await transferStatus(node, record.tx_id, record.expiration, { signal, now: clock.now() });
+          // Before a transaction is called dead, look for it once more, on the node and the
+          // solidity node: one answer that hid a receipt must not let the key sign again.
+          if (status.state === 'expired') status = await lookAgain(node, status, signal);
         } catch (error) {
           if (signal?.aborted || (error as TrxRentError)?.details?.reason === 'RECEIPT_MISMATCH') throw error;
           lastError = error;

@@ -19,7 +19,7 @@
  */
 import * as z from 'zod/mini';
 import { TrxRentError, ValidationError } from '../errors/index.js';
-import { sendWithRetries } from '../http/attempts.js';
+import { type RetryListener, sendWithRetries } from '../http/attempts.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, parseRetryAfter } from '../http/retry.js';
 import { Transport } from '../http/transport.js';
 import { insecureTransport } from '../http/url.js';
@@ -73,6 +73,8 @@ export interface TronNodeOptions {
   headers?: Record<string, string> | undefined;
   /** Whose time the retry backoff waits on. @default systemClock */
   clock?: Clock | undefined;
+  /** Told before each retry of a read waits (a 429 or 503 answer, a network fault). @default undefined */
+  onRetry?: RetryListener | undefined;
 }
 
 /** Per-call options of the node client. */
@@ -135,6 +137,7 @@ export class TronNode {
   readonly #policy: RetryPolicy;
   readonly #headers: Record<string, string>;
   readonly #clock: Clock | undefined;
+  readonly #onRetry: RetryListener | undefined;
   /** The values this client sends as credentials (the API key, `headers`): masked wherever a node echoes them. */
   readonly #secrets: string[];
 
@@ -158,6 +161,7 @@ export class TronNode {
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retry, maxRetries: options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries };
     this.#transport = new Transport({ fetch: options.fetch, maxResponseBytes: options.maxResponseBytes ?? 2 * 1024 * 1024 });
     this.#clock = options.clock;
+    this.#onRetry = options.onRetry;
     this.#headers = nodeHeaders(url, options);
     this.#secrets = Object.values(this.#headers);
   }
@@ -276,6 +280,7 @@ export class TronNode {
       // A broadcast is never sent twice: a lost answer may hide an accepted transaction.
       canRetry: safe,
       clock: this.#clock,
+      onRetry: this.#onRetry,
       finish: ({ response, text }) => readAnswer(response, this.#clean(text), schema, label, method),
     }).catch((error: unknown) => {
       throw this.#scrub(error);

@@ -97,11 +97,45 @@ export interface EnsureParams {
    * throw) to stop: nothing is ordered (error CANCELLED). Not called when nothing is missing.
    */
   confirm?: ((plan: EnsurePlan) => boolean | Promise<boolean>) | undefined;
+  /**
+   * Activate `address` first when it is not an account on chain: send it TRX (`amountSun`,
+   * default 1 SUN) from `signer`, which also pays java-tron's account-creation fee (read from
+   * the chain's parameters: 1.1 TRX at most on mainnet), and wait for it in a block before
+   * ordering. Without it, a never-activated address is refused before anything is ordered
+   * (TARGET_NOT_ACTIVATED): TRON refuses a delegation to it.
+   */
+  activate?: { signer: TransferSigner; amountSun?: number | undefined } | undefined;
 }
+
+/** What activating an address would send and cost (from the funding wallet, not the account balance). */
+export type ActivationPlan = {
+  /** The address to activate. */
+  address: string;
+  /** The funding wallet that sends the TRX. */
+  from: string;
+  /** TRX sent, in SUN. */
+  amount_sun: number;
+  /** The most the fees can be (account creation plus its bandwidth burn), in SUN. */
+  fee_sun: number;
+  /** amount_sun + fee_sun. */
+  total_sun: number;
+};
+
+/** An activation done: its transaction; `fee_sun` is what its receipt charged. */
+export type Activation = ActivationPlan & {
+  tx_id: string;
+  /** The block it landed in. */
+  block: number;
+};
 
 /** What `client.chain.ensure` is about to buy (see {@link EnsureParams.confirm}). */
 export interface EnsurePlan {
   address: string;
+  /**
+   * The activation to run first (`activate` was given and the address is no account), or null.
+   * `before` is then what the address will have once activated: no energy, the free bandwidth.
+   */
+  activation: ActivationPlan | null;
   before: Spendable;
   rentals: RentalQuote[];
   /** What the rentals cost at the best prices now, in SUN. */
@@ -112,6 +146,8 @@ export interface EnsurePlan {
 /** What `client.chain.ensure` did. */
 export type EnsureResult = {
   address: string;
+  /** The activation sent first (`activate`), or null when the address was an account already. */
+  activation: Activation | null;
   /** What the address could spend before, and after the delegation showed on the node. */
   before: Spendable;
   after: Spendable;
@@ -126,6 +162,8 @@ export type EnsureResult = {
 /** Progress of ensure and send. */
 export type ProgressEvent =
   | { step: 'estimated'; estimate: TransferEstimate }
+  /** ensure's `activate`: the address is an account now (null: it was one already when the activation was about to be sent). */
+  | { step: 'activated'; activation: Activation | null }
   | { step: 'ordered'; order: Order }
   | { step: 'filled'; order: Order }
   | { step: 'delegated'; after: Spendable }

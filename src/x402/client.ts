@@ -6,7 +6,7 @@ import { X402_ENDPOINTS as X } from '../api/x402.js';
 import type { BodyOf, EndpointWire, ParamsOf, QueryOf } from '../api/types.js';
 import { buildPath } from '../api/path.js';
 import { ApiPromise } from '../http/api-promise.js';
-import { sendWithRetries } from '../http/attempts.js';
+import { type RetryListener, sendWithRetries } from '../http/attempts.js';
 import { decodeResponse, parseJson, INVALID_JSON } from '../http/response.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../http/retry.js';
 import { type Exchange, Transport } from '../http/transport.js';
@@ -68,6 +68,7 @@ export class X402Client {
   readonly #transport: Transport;
   readonly #headers: Record<string, string>;
   readonly #logger: Logger | undefined;
+  readonly #onRetry: RetryListener | undefined;
   readonly #timeoutMs: number;
   readonly #maxValiditySeconds: number;
   readonly #onPayment: X402ClientOptions['onPayment'];
@@ -105,6 +106,7 @@ export class X402Client {
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#headers = { accept: JSON_TYPE, ...options.headers };
     this.#logger = resolveLogger(options);
+    this.#onRetry = options.onRetry;
     this.#transport = new Transport({ fetch: options.fetch, maxResponseBytes: options.maxResponseBytes });
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retry, maxRetries: options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries };
   }
@@ -262,6 +264,7 @@ export class X402Client {
       maxRetries: options.maxRetries ?? this.#policy.maxRetries,
       canRetry: true,
       log: this.#logger && this.#logLine,
+      onRetry: this.#onRetry,
       finish: unpaidAnswer,
     });
     let payment: PaymentReceipt | null = null;

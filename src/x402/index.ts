@@ -6,6 +6,7 @@
  */
 export { X402Client } from './client.js';
 export type { X402ClientOptions, CallOptions, Paid, PaymentQuote, PaymentReceipt } from './types.js';
+export type { RetryEvent, RetryListener } from '../http/attempts.js';
 export {
   evmPayer,
   tronPayer,
@@ -60,5 +61,5 @@ export {
 } from '../protocol/tip712.js';
 export { signTrc20Transfer, fetchReferenceBlock, type SignTrc20TransferParams, type SignedTransfer } from './transfers.js';
 export { encodeBase64Json, decodeBase64Json, HEADERS } from '../protocol/codec.js';
-export { PEER_VERSIONS } from '../peers/index.js';
+export { PEER_VERSIONS, PEER_MODULES, providePeers, type PeerModule } from '../peers/index.js';
 export * from '../schemas/x402.js';

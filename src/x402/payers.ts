@@ -4,8 +4,9 @@
  * - `evmPayer`: USDC on Base (`exact`, EIP-3009 TransferWithAuthorization), signed by viem through
  *   @x402/evm's own scheme client.
  * - `tronPayer`: USDT / USDC / USDD on TRON with `exact_permit` (PaymentPermit), `exact_gasfree`
- *   (GasFreeController) and `exact` (a signed, not broadcast, TRC-20 transfer). TIP-712 is signed
- *   by viem over normalised addresses (no tronweb), or by a TronWeb instance you pass.
+ *   (GasFreeController) and `exact` (a signed, not broadcast, TRC-20 transfer). TIP-712 is hashed
+ *   by viem over normalised addresses (no tronweb) and signed by the payer's {@link Signer} (a
+ *   private key, a KMS key, your function), or signed by a TronWeb instance you pass.
  *
  * A private key is kept in a closure: it is never a property, never serialised, never logged,
  * never sent. Addresses are derived locally with @noble (no peer needed to construct a payer).
@@ -16,10 +17,11 @@ import { keccak_256 } from '@noble/hashes/sha3';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
 import { ValidationError } from '../errors/index.js';
 import { isTronAddress } from '../utils/address.js';
-import { privateKeyToTronAddress, signTransaction } from '../protocol/tron-transaction.js';
-import { loadViemAccounts, loadX402Evm } from '../peers/index.js';
+import { type SignableTransaction, type Signer, signTransactionWith, toSigner, withPermissionId } from '../protocol/signer.js';
+import { fromPrivateKey } from '../protocol/signers/local.js';
+import { normaliseSignature as normaliseTronSignature } from '../protocol/signers/signature.js';
+import { loadViem, loadViemAccounts, loadX402Evm } from '../peers/index.js';
 import { type TronSchemeOptions, createTronSchemeClients } from './schemes/tron.js';
-import type { TypedDataDefinition } from '../protocol/tip712.js';
 import { type TronScheme, TRON_SCHEMES, isEvmNetwork, isTronNetwork } from '../protocol/networks.js';
 import type { Offer } from './offers.js';
 import type { CoreClientLike, PaymentContext, TronSigner, TronWebLike } from './schemes/types.js';
@@ -121,12 +123,14 @@ export function evmPayer(options: EvmPayerOptions): Payer {
 
 
 /**
- * Options of {@link tronPayer}: a private key (hex) or a TronWeb instance holding one, plus the
- * scheme options (full node, GasFree relayer, contracts) and which schemes to offer.
+ * Options of {@link tronPayer}: a private key (hex), a TronWeb instance holding one, or any
+ * {@link Signer} (`trx-rent/signers`: a KMS key, your own signing function), plus the scheme
+ * options (full node, GasFree relayer, contracts) and which schemes to offer.
  */
 export type TronPayerOptions = (
-  | { privateKey: string; tronWeb?: never; address?: never }
-  | { tronWeb: TronWebLike; address?: string; privateKey?: never }
+  | { privateKey: string; tronWeb?: never; address?: never; signer?: never }
+  | { tronWeb: TronWebLike; address?: string; privateKey?: never; signer?: never }
+  | { signer: Signer; privateKey?: never; tronWeb?: never; address?: never }
 ) &
   TronSchemeOptions & {
     /** Schemes to offer, in no particular order (the client chooses). Default: all three. */
@@ -144,7 +148,12 @@ function normaliseSignature(sig: unknown): Hex {
 /** USDT, USDC, USDD on TRON: `exact_permit`, `exact_gasfree`, `exact`. */
 export function tronPayer(options: TronPayerOptions): Payer {
   const tronWeb = options.tronWeb;
-  const key = tronWeb ? undefined : normaliseKey(options.privateKey as string, 'privateKey');
+  // Keys and signers become one Signer: the key stays in the local signer's closure.
+  const own: Signer | undefined = tronWeb
+    ? undefined
+    : options.signer !== undefined
+      ? toSigner(options.signer, 'signer')
+      : fromPrivateKey(normaliseKey(options.privateKey as string, 'privateKey'));
   let address: string;
   if (tronWeb) {
     const fromInstance = tronWeb.defaultAddress?.base58 || undefined;
@@ -157,7 +166,7 @@ export function tronPayer(options: TronPayerOptions): Payer {
       });
     }
   } else {
-    address = privateKeyToTronAddress(key!);
+    address = own!.address;
   }
   const schemes = [...(options.schemes ?? TRON_SCHEMES)];
   for (const s of schemes) {
@@ -174,16 +183,10 @@ export function tronPayer(options: TronPayerOptions): Payer {
         // tronweb derives EIP712Domain itself; domain and message already use hex addresses.
         return normaliseSignature(await tronWeb.trx.signTypedData(data.domain, data.types, data.message));
       }
-      const { privateKeyToAccount } = await loadViemAccounts();
-      const account = privateKeyToAccount(`0x${key}`);
-      return normaliseSignature(
-        await account.signTypedData({
-          domain: data.domain,
-          types: data.types,
-          primaryType: data.primaryType,
-          message: data.message,
-        } as never),
-      );
+      // TIP-712 is EIP-712 over normalised addresses: viem hashes it, the signer signs the digest.
+      const { hashTypedData } = await loadViem();
+      const digest = hexToBytes(hashTypedData({ domain: data.domain, types: data.types, primaryType: data.primaryType, message: data.message } as never).slice(2));
+      return `0x${bytesToHex(normaliseTronSignature(await own!.signDigest(digest), digest, address))}`;
     },
     async signTransaction(tx) {
       if (tronWeb) {
@@ -191,7 +194,9 @@ export function tronPayer(options: TronPayerOptions): Payer {
         if (!Array.isArray(signed?.signature) || signed.signature.length === 0) throw new Error('TronWeb returned an unsigned transaction');
         return { ...tx, signature: signed.signature };
       }
-      return signTransaction(tx, key!);
+      const unsigned = tx as unknown as SignableTransaction;
+      const named = own!.permissionId ? withPermissionId(unsigned, own!.permissionId) : unsigned;
+      return (await signTransactionWith(own!, named)) as unknown as typeof tx & { signature: string[] };
     },
   };
 

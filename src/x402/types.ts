@@ -4,6 +4,7 @@
  * @module
  */
 import type { Logger, LogLevel } from '../http/log.js';
+import type { RetryListener } from '../http/attempts.js';
 import type { RetryPolicy } from '../http/retry.js';
 import type { TokenInfo } from '../protocol/networks.js';
 import type { Payer } from './payers.js';
@@ -100,6 +101,12 @@ export interface X402ClientOptions {
    * @default console.error
    */
   logger?: Logger;
+  /**
+   * Told before each retry waits (a 429 or 503 answer, a network fault): the host, the status,
+   * the wait. For showing why a call is slow; it cannot stop the retry.
+   * @default undefined
+   */
+  onRetry?: RetryListener;
 }
 
 /** Options of one call of `X402Client`. */

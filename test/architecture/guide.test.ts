@@ -15,7 +15,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const GUIDES = ['ARCHITECTURE.md', 'DEVELOPERS.md'];
 
 /** The `src/…` and `test/…` paths a text names (trailing punctuation dropped). */
-export function namedPaths(text: string): string[] {
+function namedPaths(text: string): string[] {
   const paths = new Set<string>();
   for (const m of text.matchAll(/(?<![\w./-])((?:src|test)\/[\w.*/{}-]*[\w*/}])/g)) paths.add(m[1]!.replace(/\.$/, ''));
   return [...paths];
@@ -33,7 +33,7 @@ export function srcRelativePaths(text: string, folders: readonly string[]): stri
 const SRC_FOLDERS = readdirSync(join(ROOT, 'src'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
 
 /** Whether `path` (from the root; `*` matches within one segment) names something that exists. */
-export function pathExists(path: string, root = ROOT): boolean {
+function pathExists(path: string, root = ROOT): boolean {
   if (!path.includes('*')) return existsSync(join(root, path));
   const parts = path.replace(/\/$/, '').split('/');
   let candidates = [root];

@@ -225,7 +225,7 @@ describe('import rules', () => {
   });
 
   it('every optional peer (viem, tronweb, @x402/*, the MCP SDK) is loaded through src/peers, the one loader with the install-command error', () => {
-    const PEER = /^(viem|tronweb|@x402\/|@modelcontextprotocol\/)/;
+    const PEER = /^(viem|tronweb|@x402\/|@modelcontextprotocol\/|@aws-sdk\/)/;
     const outside = files.filter((f) => !f.path.startsWith('src/peers/')).flatMap((f) => f.packages.filter((p) => PEER.test(p)).map((p) => `${f.path} -> ${p}`));
     expect(outside).toEqual([]);
   });
@@ -322,5 +322,76 @@ describe('what derives from the endpoint table (src/api)', () => {
     // The check is live: the table's own file is full of them.
     const table = code('src/api/account.ts');
     expect(ENDPOINT_LIST.filter((e) => e.api === 'account' && table.includes(`'${e.path}'`)).length).toBeGreaterThan(10);
+  });
+});
+
+/**
+ * The rooms inside `src/mock` (each folder, and each file at its root) and the rooms each may
+ * import: the one statement of their direction, bottom first. `shared` and the control table
+ * import no room; the chain, the paid side's state (`x402`) and `MockState` (`state`) stand on
+ * them; the pipeline and its route records (`http`) on the state; the handlers (`account`,
+ * `x402-api`, `node-routes.ts`) on the pipeline's records; the handler maps and the whole table
+ * on the handlers; the adapters that serve the table (`adapters`, `msw.ts`) and the entry
+ * (`index.ts`) on top. Type-only and dynamic imports count as imports.
+ */
+const MOCK_ROOMS: Readonly<Record<string, readonly string[]>> = {
+  shared: [],
+  'control-endpoints.ts': [],
+  chain: ['shared'],
+  x402: ['chain', 'shared'],
+  state: ['x402', 'chain', 'shared'],
+  http: ['state', 'x402', 'shared'],
+  account: ['http', 'state', 'control-endpoints.ts', 'shared'],
+  'x402-api': ['http', 'x402', 'chain', 'control-endpoints.ts', 'shared'],
+  'node-routes.ts': ['http', 'chain'],
+  'handlers.ts': ['account', 'x402-api', 'http', 'control-endpoints.ts'],
+  'routes.ts': ['handlers.ts', 'node-routes.ts', 'x402-api', 'http', 'control-endpoints.ts'],
+  adapters: ['routes.ts', 'http', 'state', 'x402'],
+  'msw.ts': ['adapters', 'routes.ts', 'http', 'state'],
+  'index.ts': ['adapters', 'routes.ts', 'http', 'state', 'x402', 'chain', 'shared'],
+};
+
+/** The room of a file under `src/mock/`: its folder there, or the file itself at the root. */
+const mockRoom = (path: string): string => path.split('/')[2] ?? '';
+
+/** Every import from one room of the mock into another that `rooms` does not allow. */
+function mockCrossings(sources: SourceFile[], rooms: Readonly<Record<string, readonly string[]>>): string[] {
+  return sources
+    .filter((f) => f.path.startsWith('src/mock/'))
+    .flatMap((f) => {
+      const from = mockRoom(f.path);
+      return f.local.filter((t) => t.startsWith('src/mock/') && mockRoom(t) !== from && !rooms[from]?.includes(mockRoom(t))).map((t) => `${f.path} -> ${t}`);
+    });
+}
+
+describe('the rooms inside src/mock (MOCK_ROOMS)', () => {
+  const mockFiles = files.filter((f) => f.path.startsWith('src/mock/'));
+
+  it('every folder and root file of src/mock is a room of the table, and every room of the table exists', () => {
+    const present = [...new Set(mockFiles.map((f) => mockRoom(f.path)))].sort();
+    expect(present).toEqual(Object.keys(MOCK_ROOMS).sort());
+  });
+
+  it('every import between rooms goes where the table allows', () => {
+    expect(mockCrossings(mockFiles, MOCK_ROOMS)).toEqual([]);
+  });
+
+  it('the table goes one way (no room reaches itself through the rooms it may import)', () => {
+    const table = new Map(Object.entries(MOCK_ROOMS).map(([room, may]) => [room, { path: room, local: [...may], packages: [], runtime: [] }]));
+    expect(cycles(table)).toEqual([]);
+  });
+
+  it('every arrow of the table is an import that exists (the table is the map of the rooms, not a wish list)', () => {
+    const taken = new Set(mockFiles.flatMap((f) => f.local.filter((t) => t.startsWith('src/mock/')).map((t) => `${mockRoom(f.path)} -> ${mockRoom(t)}`)));
+    const unused = Object.entries(MOCK_ROOMS).flatMap(([room, may]) => may.map((to) => `${room} -> ${to}`)).filter((arrow) => !taken.has(arrow));
+    expect(unused).toEqual([]);
+  });
+
+  it('finds a back arrow when there is one (the checker itself works)', () => {
+    const fake: SourceFile[] = [
+      { path: 'src/mock/state/orders.ts', local: ['src/mock/http/errors.ts', 'src/mock/chain/chain.ts', 'src/mock/state/rng.ts'], packages: [], runtime: [] },
+      { path: 'src/mock/chain/ledger.ts', local: ['src/mock/state/fifo.ts'], packages: [], runtime: [] },
+    ];
+    expect(mockCrossings(fake, MOCK_ROOMS)).toEqual(['src/mock/state/orders.ts -> src/mock/http/errors.ts', 'src/mock/chain/ledger.ts -> src/mock/state/fifo.ts']);
   });
 });

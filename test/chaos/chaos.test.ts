@@ -8,7 +8,7 @@ import { startMockServer, type MockServer } from '../../src/mock/index.js';
  * and connections dropped after the server committed the write. Every create must land exactly
  * once: the generated Idempotency-Key is reused on each retry and the server replays.
  */
-const TARGET = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+const TARGET = 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW';
 const CALLS = 300;
 const CONCURRENCY = 12;
 

@@ -8,7 +8,7 @@
  * client closes stdin. An example that fails here fails for a reader too.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,6 +92,8 @@ beforeAll(async () => {
   // platform with the memo, and a plain transfer to broadcast).
   writeFileSync(join(files, 'key.txt'), `${mock.apiKey}\n`, { mode: 0o600 });
   writeFileSync(join(files, 'wallet.json'), KEYS.tron, { mode: 0o600 });
+  // The HD wallet's words `keys derive` reads (BIP-39's test vector).
+  writeFileSync(join(files, 'words.txt'), 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about\n', { mode: 0o600 });
   const payer = '1f'.repeat(32);
   mock.state.chain.fundTrx(privateKeyToTronAddress(payer), 50_000_000n);
   const memo = mock.state.getAccount(mock.state.demo.account_id)!.memo ?? (await (await fetch(`${mock.url}/api/v1/deposit/info`, { headers: { 'x-api-key': mock.apiKey } })).json()).memo;
@@ -101,11 +103,29 @@ beforeAll(async () => {
   signed = JSON.stringify(transfer);
   writeFileSync(join(files, 'signed-tx.json'), signed);
   // The rules file the `rules` examples name: examples/rules/rules.json as shipped (its address,
-  // the USDT contract, is an account on the mock's chain, so its rentals fill).
-  copyFileSync(join(import.meta.dirname, '..', '..', 'examples', 'rules', 'rules.json'), join(files, 'rules.json'));
+  // TRON's docs' example account, is an account on the mock's chain from genesis, so its rentals
+  // fill), its webhook's origin made loopback (`rules check` connects to it; nobody listens on port 9).
+  const rulesFile = readFileSync(join(import.meta.dirname, '..', '..', 'examples', 'rules', 'rules.json'), 'utf8');
+  writeFileSync(join(files, 'rules.json'), rulesFile.replace('https://hooks.example.com/', 'http://127.0.0.1:9/'));
+  // The journal the `rules plan` and `rules log` examples read, as a run would have left it (they refuse a missing one).
+  writeFileSync(join(files, 'rules.journal.jsonl'), `${JSON.stringify({ ts: Date.now(), kind: 'suppressed', rule: 'hot-wallet', window: 'energy_below:2026-12-07T10:00Z', reason: 'max_price' })}\n`);
 });
 afterAll(async () => {
   await mock?.close();
+});
+
+describe("the examples a --help shows are the table's (so each runs below)", () => {
+  // buy's own help once carried an example of its own (`--duration 1d --max-price 40`) that the
+  // table did not hold, and it failed on the mock's market: a day's energy costs about 90 SUN a unit.
+  for (const path of ['buy', 'ensure', 'chain balance', 'mock accounts']) {
+    it(`${path} --help: every example line is in EXAMPLES['${path}'], and there are some`, async () => {
+      const help = await runCliInProcess([...path.split(' '), '--help'], { configDir });
+      expect(help.code, help.stderr).toBe(0);
+      const shown = help.stdout.split('\n').filter((l) => /^\s+(\$ )?trx-rent /.test(l)).map((l) => l.replace(/^\s+(\$ )?/, ''));
+      expect(shown.length).toBeGreaterThan(0);
+      expect(shown).toEqual(EXAMPLES[path]);
+    });
+  }
 });
 
 describe('every --help example runs against the mock', () => {

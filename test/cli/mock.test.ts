@@ -2,9 +2,11 @@
  * `trx-rent mock` serves until SIGTERM, and the CLI works against it (the acceptance flow). The
  * first server is the real process (its SIGTERM is the point); the rest runs in-process.
  */
+import { existsSync, lstatSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startCli } from './helpers.js';
-import { ADDRESS, errorLine, json, runCliInProcess, startCliInProcess } from './run.js';
+import { ADDRESS, errorLine, json, runCliInProcess, startCliInProcess, tempDir } from './run.js';
 
 describe('trx-rent mock', { timeout: 60_000 }, () => {
   it('prints URL, key, JWT and memo; prices, buy --wait, preview and withdraw work against it; SIGTERM stops it', async () => {
@@ -60,5 +62,29 @@ describe('trx-rent mock', { timeout: 60_000 }, () => {
     }
     expect((await runCliInProcess(['mock', '--chaos', '2'])).code).toBe(2);
     expect((await runCliInProcess(['mock', '--port', 'http'])).code).toBe(2);
+  });
+
+  it('--wallet never follows a symlink, dangling or not: refused, nothing written where it points', async () => {
+    const dir = tempDir();
+    const dangling = join(dir, 'key.txt');
+    const target = join(dir, 'elsewhere.txt');
+    symlinkSync(target, dangling);
+    const stop = () => new Promise<string>((resolve) => setTimeout(() => resolve('SIGINT'), 5_000));
+    const r = await runCliInProcess(['mock', '--port', '0', '--quiet', '--wallet', dangling, '--json'], { untilSignal: stop, timeoutMs: 30_000 });
+    expect(r.code, r.stderr).toBe(2);
+    expect(errorLine(r).message).toMatch(/--wallet .*key\.txt is a symbolic link/);
+    expect(existsSync(target)).toBe(false);
+    expect(lstatSync(dangling).isSymbolicLink()).toBe(true);
+    // A link to an existing key file is refused too (its key is not read through the link).
+    writeFileSync(target, `${'ab'.repeat(32)}\n`, { mode: 0o600 });
+    const linked = await runCliInProcess(['mock', '--port', '0', '--quiet', '--wallet', dangling, '--json'], { untilSignal: stop, timeoutMs: 30_000 });
+    expect(linked.code, linked.stderr).toBe(2);
+    expect(readFileSync(target, 'utf8')).toBe(`${'ab'.repeat(32)}\n`);
+    // A plain new file is created 0600 with a key, as before.
+    const plain = join(dir, 'new.txt');
+    const ok = await runCliInProcess(['mock', '--port', '0', '--quiet', '--wallet', plain, '--json'], { untilSignal: () => new Promise((resolve) => setTimeout(() => resolve('SIGINT'), 1_000)), timeoutMs: 30_000 });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(readFileSync(plain, 'utf8')).toMatch(/^[0-9a-f]{64}\n$/);
+    expect(lstatSync(plain).mode & 0o777).toBe(0o600);
   });
 });

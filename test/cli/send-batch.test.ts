@@ -79,17 +79,19 @@ describe('send usdt --batch', { timeout: 60_000 }, () => {
     );
     expect(first.unmatched, first.output).toEqual([]);
     expect(first.code, first.output).toBe(130);
-    const resume = /resume with: (trx-rent send .*--resume --yes)/.exec(first.output.replace(/\n/g, ' '))?.[1];
+    const resume = /resume with: (trx-rent send \S+ --batch .*?--resume)/.exec(first.output.replace(/\n/g, ' '))?.[1];
     expect(resume, first.output).toBeDefined();
+    // The printed command asks again (a confirmation binds only the plan it showed): no --yes in it.
+    expect(resume).not.toContain('--yes');
     expect(resume).toContain(`--journal ${csv}.journal`);
     const before = [...paid(mock, s.address).values()].reduce((n, e) => n + e.count, 0);
     expect(before).toBeGreaterThan(0);
     expect(before).toBeLessThan(150);
 
-    // The printed command, as a person would paste it (plus a report file).
+    // The printed command, as a person would paste it (plus a report file), the resume's plan approved with --yes.
     const report = join(dir, 'report.csv');
     const argv = resume!.split(' ').slice(1);
-    const second = await runCli([...argv, '--report', report], { env, timeoutMs: 50_000 });
+    const second = await runCli([...argv, '--yes', '--report', report], { env, timeoutMs: 50_000 });
     expect(second.code, second.stderr).toBe(0);
     const chain = paid(mock, s.address);
     expect(rows.every((r) => chain.get(r.to)?.count === 1)).toBe(true);

@@ -90,7 +90,7 @@ describe('examples/ against the mock', () => {
       if (up) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    const order = await client.orders.create({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' });
+    const order = await client.orders.create({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW' });
     const result = await real.done;
     expect(result.stdout).toContain(`order ${order.id} filled for`);
     await client.webhooks.delete(hook.id);

@@ -145,7 +145,7 @@ describe("the README's rules lines, with the rules file saved as rules.json", ()
     await mock?.close();
   });
 
-  it('check, plan, run (dry), run --execute, backtest and log, each to its end; the unit is printed', async () => {
+  it('check, plan, run (dry), run --execute, plan with the journal, backtest and log, each to its end; the unit is printed', async () => {
     const b: Block = block('rules backtest rules.json --days 30');
     const lines = commands(b);
     expect(lines.map((l) => l.split(' ').slice(0, 3).join(' '))).toEqual([
@@ -153,6 +153,7 @@ describe("the README's rules lines, with the rules file saved as rules.json", ()
       'trx-rent rules plan',
       'trx-rent rules run',
       'trx-rent rules run',
+      'trx-rent rules plan',
       'trx-rent rules backtest',
       'trx-rent rules log',
       'trx-rent rules service',
@@ -178,18 +179,22 @@ describe("the README's rules lines, with the rules file saved as rules.json", ()
     await new Promise((r) => setTimeout(r, 2_000));
     expect(await execute.stop(), JSON.stringify(execute.output())).toBe(0);
     expect(mock.state.orders.all(mock.state.demo.account_id).length).toBeGreaterThan(0);
-    const backtest = await bash(lines[4]!, opts);
+    // The plan again, its limits counted from the journal the run wrote.
+    const planned = await bash(lines[4]!, opts);
+    expect(planned.status, `${lines[4]}\n${planned.stdout}\n${planned.stderr}`).toBe(0);
+    expect(planned.stderr).toContain('rules.journal.jsonl');
+    const backtest = await bash(lines[5]!, opts);
     expect(backtest.status, `${backtest.stdout}\n${backtest.stderr}`).toBe(0);
     expect(backtest.stdout).toContain('hot-wallet');
     // The log shows the journal's entries of the rule it names, which acted on this mock.
-    const rule = /--rule ([\w-]+)/.exec(lines[5]!)![1]!;
-    const log = await bash(lines[5]!, opts);
+    const rule = /--rule ([\w-]+)/.exec(lines[6]!)![1]!;
+    const log = await bash(lines[6]!, opts);
     expect(log.status, `${log.stdout}\n${log.stderr}`).toBe(0);
     const written = readFileSync(journal, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { rule: string; kind: string });
     expect(written.some((e) => e.rule === rule && e.kind === 'done')).toBe(true);
     expect(JSON.parse(log.stdout)).toEqual(written.filter((e) => e.rule === rule));
     // The last line writes under /etc/systemd (root, systemd): the unit it writes is printed here instead.
-    expect(lines[6]).toBe('trx-rent rules service --print > /etc/systemd/system/trx-rent-rules.service');
+    expect(lines[7]).toBe('trx-rent rules service --print > /etc/systemd/system/trx-rent-rules.service');
     const unit = await bash('trx-rent rules service --print', opts);
     expect(unit.status, unit.stderr).toBe(0);
     expect(unit.stdout).toMatch(/^ExecStart=\/usr\/bin\/env npx --yes trx-rent rules run \S+ --execute/m);

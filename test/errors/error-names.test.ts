@@ -2,7 +2,8 @@
  * Errors show their real class names: `err.name`, the first line of the stack and the class's
  * own `name`, in the built package (the bundler renamed the self-referencing base class
  * `_TrxRentError`), ESM and CJS alike, and in an application's minified bundle of it (where
- * every class is renamed by the minifier).
+ * every class is renamed by the minifier): every error class of every entry package.json
+ * exports, so a new entry or class is checked without a list to keep.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -17,8 +18,12 @@ const DIST = join(import.meta.dirname, '..', '..', 'dist');
 const out = mkdtempSync(join(tmpdir(), 'trx-rent-minified-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-/** The public entries that export error classes. */
-const ENTRIES = ['index.js', 'x402/index.js', 'webhooks/index.js', 'mock/index.js'];
+/** Every public entry of the package (package.json `exports`, their ES module files), as `dist`-relative paths. */
+const pkg = require('../../package.json') as { exports: Record<string, string | { import?: { default?: string } }> };
+const ENTRIES = Object.values(pkg.exports)
+  .map((target) => (typeof target === 'string' ? target : target.import?.default))
+  .filter((file): file is string => typeof file === 'string' && file.endsWith('.js'))
+  .map((file) => file.replace(/^\.\/dist\//, ''));
 
 /** Try to construct an error class with the arguments most constructors take; undefined when it needs others. */
 function construct(Class: unknown): Error | undefined {
@@ -90,7 +95,8 @@ describe('error class names in a minified bundle of dist', () => {
       }
     }
     // The bundles were really minified (classes renamed), and every entry's errors were seen.
-    expect(seen).toEqual(expect.arrayContaining(['TrxRentError', 'InvalidAddressError', 'PaymentRefusedError', 'WebhookSignatureError', 'MockApiError']));
+    expect(ENTRIES).toEqual(expect.arrayContaining(['index.js', 'x402/index.js', 'webhooks/index.js', 'mock/index.js', 'rules/index.js', 'schemas/index.js']));
+    expect(seen).toEqual(expect.arrayContaining(['TrxRentError', 'InvalidAddressError', 'PaymentRefusedError', 'WebhookSignatureError', 'MockApiError', 'RulesFileError']));
     expect(seen.length).toBeGreaterThan(25);
   });
 

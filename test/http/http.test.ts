@@ -29,7 +29,7 @@ import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter } from '../../src/h
 import { error, type Reply, scriptedServer } from '../helpers/scripted-server.js';
 
 const KEY = `sk_live_${'ab'.repeat(32)}`;
-const ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+const ADDRESS = 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW';
 const FAST = { retry: { baseDelayMs: 5, maxDelayMs: 20 } };
 const orderBody = {
   id: '5d0b8a0c-8f6e-4c1e-9d1e-000000000001',

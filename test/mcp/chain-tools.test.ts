@@ -62,12 +62,33 @@ describe('ensure_resources', () => {
 
   test('over --max-order-trx or declined: refused, nothing ordered', async () => {
     const before = await orderCount();
+    const target = () => {
+      const address = fresh();
+      mock.state.chain.activate(address);
+      return address;
+    };
     await session({ allowSpend: true, limits: { maxOrderTrx: '0.5' } }, async ({ client }) => {
-      expect(errorOf(await call(client, 'ensure_resources', { address: fresh(), energy: 65_000 })).code).toBe('SPEND_LIMIT');
+      expect(errorOf(await call(client, 'ensure_resources', { address: target(), energy: 65_000 })).code).toBe('SPEND_LIMIT');
     }, accept);
     await session({ allowSpend: true }, async ({ client }) => {
-      expect(errorOf(await call(client, 'ensure_resources', { address: fresh(), energy: 65_000 })).code).toBe('DECLINED');
+      expect(errorOf(await call(client, 'ensure_resources', { address: target(), energy: 65_000 })).code).toBe('DECLINED');
     }, decline);
+    expect(await orderCount()).toBe(before);
+  });
+
+  test('a target TRON cannot delegate to is refused before anything is ordered or asked: never activated, or a contract (ensure_resources and create_order)', async () => {
+    const before = await orderCount();
+    const ghost = fresh(); // nothing on chain
+    await session({ allowSpend: true }, async ({ client, asked }) => {
+      const notActivated = errorOf(await call(client, 'ensure_resources', { address: ghost, energy: 65_000 }));
+      expect(notActivated.code).toBe('TARGET_NOT_ACTIVATED');
+      expect(notActivated.message).toMatch(/not activated on chain.*nothing was ordered.*Send it TRX first/);
+      expect(errorOf(await call(client, 'ensure_resources', { address: USDT, energy: 65_000 })).code).toBe('TARGET_IS_CONTRACT');
+      const body = { resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600 };
+      expect(errorOf(await call(client, 'create_order', { ...body, target_address: ghost })).code).toBe('TARGET_NOT_ACTIVATED');
+      expect(errorOf(await call(client, 'create_order', { ...body, target_address: USDT })).code).toBe('TARGET_IS_CONTRACT');
+      expect(asked).toHaveLength(0);
+    }, accept);
     expect(await orderCount()).toBe(before);
   });
 });

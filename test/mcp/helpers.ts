@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { type CallToolResult, type ElicitRequest, type ElicitResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -12,7 +15,7 @@ export const KEYS = {
 } as const;
 
 /** A receiving address that passes base58check. */
-export const TARGET = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+export const TARGET = 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW';
 
 export type Elicit = (params: ElicitRequest['params']) => ElicitResult | Promise<ElicitResult>;
 
@@ -29,6 +32,9 @@ export interface Connected {
  * transport. `elicit` given: the client declares elicitation and answers with it. `shared`: the
  * server runs on that process state (a test reads its guard).
  */
+/** The servers' private folder for this test file's run. */
+export const STATE_DIR = mkdtempSync(join(tmpdir(), 'trx-rent-mcp-state-'));
+
 export async function connect(mock: MockServer, options: Partial<McpServerOptions> = {}, elicit?: Elicit, shared?: Session): Promise<Connected> {
   const logs: string[] = [];
   const asked: string[] = [];
@@ -39,6 +45,8 @@ export async function connect(mock: MockServer, options: Partial<McpServerOption
     tronFullNode: mock.url,
     gasfreeRelayer: `${mock.url}/__mock/gasfree`,
     log: (line) => logs.push(line),
+    // The server's journals in a folder of this test run, never the user's home.
+    stateDir: STATE_DIR,
     ...options,
   }, shared);
   const client = new Client({ name: 'trx-rent-test', version: '1.0.0' }, { capabilities: elicit ? { elicitation: { form: {} } } : {} });

@@ -56,11 +56,12 @@ describe('send_batch_plan and send_batch', { timeout: 60_000 }, () => {
 
   test('approved once with the whole cost: every row paid once; the same call again pays nothing', async () => {
     const rows = payouts(mock, 6, 'mcp-send');
-    await session({ allowSpend: true, limits: { maxWithdrawal: '1000' } }, async ({ client, asked }) => {
+    // The reservation is the rental plus the most the rows could burn: above the default 50 TRX per call.
+    await session({ allowSpend: true, limits: { maxWithdrawal: '1000', maxOrderTrx: '150', sessionLimit: '500' } }, async ({ client, asked }) => {
       const report = ok<{ confirmed: number; complete: boolean }>(await call(client, 'send_batch', { payouts: rows }, 50_000));
       expect(report).toMatchObject({ confirmed: 6, complete: true });
       expect(asked).toHaveLength(1);
-      expect(asked[0]).toMatch(/Pay 6 rows, 21\.000021 USDT in all, from T\w+: renting \d+ energy in \d order\(s\) for at most [\d.]+ TRX \(burning instead: [\d.]+ TRX/);
+      expect(asked[0]).toMatch(/Pay 6 rows, 21\.000021 USDT in all, from T\w+: renting \d+ energy in \d order\(s\) for [\d.]+ TRX, at most [\d.]+ TRX with what the rows could burn \(burning instead: [\d.]+ TRX/);
       const again = ok<{ confirmed: number }>(await call(client, 'send_batch', { payouts: rows }, 50_000));
       expect(again.confirmed).toBe(6);
     }, accept);

@@ -187,7 +187,7 @@ describe('concurrent spends against a cap below one rental', () => {
     const round = () =>
       Promise.all([
         ...[0, 1, 2].map(() => call(c.client, 'send_token', { token: 'USDT', to: fresh(), amount: '0.5' }, 20_000)),
-        ...[0, 1, 2].map(() => call(c.client, 'ensure_resources', { address: fresh(), energy: 65_000 }, 20_000)),
+        ...[0, 1, 2].map(() => call(c.client, 'ensure_resources', { address: target(), energy: 65_000 }, 20_000)),
       ]);
     // a real collection before each reading, so the figure is what stays alive, not garbage
     setFlagsFromString('--expose-gc');

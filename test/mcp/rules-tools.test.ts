@@ -1,7 +1,8 @@
 /**
  * The read-only standing-rules tools: rules_check explains or names rule and field, rules_plan
- * reads and previews without spending (read-only server, no --allow-spend), rules_log reads a
- * journal; paths outside the working directory are refused.
+ * reads and previews without spending (read-only server, no --allow-spend) and says why a quiet
+ * rule is quiet, rules_log reads a journal with URL credentials masked; paths outside the working
+ * directory and journals that are not there are refused.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -42,12 +43,20 @@ describe('standing-rules MCP tools (read-only)', () => {
     expect(fromYaml.rules).toEqual(checked.rules);
   });
 
-  it('rules_plan says what would be bought, and nothing is ordered', async () => {
+  it('rules_plan says what would be bought and why a quiet rule is quiet, and nothing is ordered', async () => {
     const before = mock.state.balance(mock.state.demo.account_id).trx;
-    const plan = ok<{ decisions: Array<{ rule: string; outcome: string; cost_sun: number }> }>(await call(mcp.client, 'rules_plan', { rules }, 30_000));
-    expect(plan.decisions).toEqual([expect.objectContaining({ rule: 'hot', outcome: 'would_act' })]);
-    expect(plan.decisions[0]!.cost_sun).toBeGreaterThan(0);
+    const both = { rules: [...rules.rules, { id: 'nightly', trigger: { type: 'schedule', cron: '0 3 * * *' }, action: { type: 'notify' } }] };
+    const plan = ok<{ decisions: Array<{ rule: string; outcome: string; cost_sun: number; reason?: string }>; quiet: string[] }>(await call(mcp.client, 'rules_plan', { rules: both }, 30_000));
+    expect(plan.decisions).toEqual([
+      expect.objectContaining({ rule: 'nightly', outcome: 'nothing', reason: expect.stringMatching(/^schedule "0 3 \* \* \*" \(UTC\) not due: next at /) }),
+      expect.objectContaining({ rule: 'hot', outcome: 'would_act' }),
+    ]);
+    expect(plan.quiet).toEqual(['nightly']);
+    expect(plan.decisions[1]!.cost_sun).toBeGreaterThan(0);
     expect(mock.state.balance(mock.state.demo.account_id).trx).toBe(before);
+    // A journal named but not there is refused, never read as empty.
+    const missing = errorOf(await call(mcp.client, 'rules_plan', { rules, journal: relative(process.cwd(), join(dir, 'none.jsonl')) }));
+    expect(missing.code).toBe('NOT_FOUND');
   });
 
   it('rules_log reads a journal', async () => {
@@ -55,5 +64,14 @@ describe('standing-rules MCP tools (read-only)', () => {
     writeFileSync(journal, `${JSON.stringify({ ts: 1, kind: 'intent', rule: 'hot', key: 'k' })}\n${JSON.stringify({ ts: 2, kind: 'done', rule: 'hot', key: 'k', cost_sun: 5 })}\n{"torn`);
     const log = ok<{ entries: Array<{ kind: string }> }>(await call(mcp.client, 'rules_log', { journal: relative(process.cwd(), journal) }));
     expect(log.entries.map((e) => e.kind)).toEqual(['intent', 'done']);
+    expect(errorOf(await call(mcp.client, 'rules_log', { journal: relative(process.cwd(), join(dir, 'none.jsonl')) })).code).toBe('NOT_FOUND');
+  });
+
+  it('rules_log masks the credentials of a webhook URL in a journal line', async () => {
+    const journal = join(dir, 'leaky.jsonl');
+    writeFileSync(journal, `${JSON.stringify({ ts: 1, kind: 'notified', rule: 'hot', reason: 'webhook failed: https://alice:hunter2-secret@hooks.example/x', detail: { url: 'https://alice:hunter2-secret@hooks.example/x' } })}\n`);
+    const log = ok<{ entries: Array<{ reason: string; detail: { url: string } }> }>(await call(mcp.client, 'rules_log', { journal: relative(process.cwd(), journal) }));
+    expect(log.entries[0]).toMatchObject({ reason: 'webhook failed: https://[redacted]@hooks.example/x', detail: { url: 'https://[redacted]@hooks.example/x' } });
+    expect(JSON.stringify(log)).not.toContain('hunter2');
   });
 });

@@ -8,7 +8,7 @@ import { type MockServer, type MockServerOptions, createManualClock, startMockSe
 export const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
 
 /** Valid TRON addresses for targets and withdrawals. */
-export const TARGET = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+export const TARGET = 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW';
 export const USER_KEY = '1'.repeat(64);
 export const USER_ADDRESS = privateKeyToTronAddress(USER_KEY);
 /** Base58 shape but a wrong checksum. */

@@ -145,6 +145,75 @@ describe('accounts exist only by TRX or AccountCreate (BandwidthProcessor, Trans
     expect(mock.state.chain.availableEnergy(target)).toBe(0);
     expect((await raw(mock.url, 'GET', '/api/v1/balance', { key: mock.apiKey })).json.trx).toBe(before.trx);
   });
+
+  it('DelegateResourceActuator: a rental to a contract (the USDT token) fails TARGET_IS_CONTRACT, delegates nothing, charges nothing', async () => {
+    expect(await node('getaccount', { address: USDT })).toMatchObject({ type: 'Contract' });
+    const before = (await raw(mock.url, 'GET', '/api/v1/balance', { key: mock.apiKey })).json;
+    const energyBefore = mock.state.chain.availableEnergy(USDT);
+    const created = await raw(mock.url, 'POST', '/api/v1/orders', { key: mock.apiKey, body: { resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: USDT } });
+    expect(created.status).toBe(201);
+    await mock.state.advance(1_000);
+    const order = (await raw(mock.url, 'GET', `/api/v1/orders/${created.json.id}`, { key: mock.apiKey })).json;
+    expect(order.status).toBe('FAILED');
+    expect(order.fills).toEqual([]);
+    const details = (await raw(mock.url, 'GET', `/__mock/orders/${created.json.id}`)).json;
+    expect(details.failure_reason).toBe('TARGET_IS_CONTRACT');
+    expect(details.failure_message).toContain('Do not allow delegate resources to contract addresses');
+    expect(mock.state.chain.availableEnergy(USDT)).toBe(energyBefore);
+    expect((await raw(mock.url, 'GET', '/api/v1/balance', { key: mock.apiKey })).json.trx).toBe(before.trx);
+  });
+
+  it('the chain itself refuses the DelegateResourceContract with java-tron\'s text, in its order: no account first, then a contract', () => {
+    const chain = mock.state.chain;
+    const provider = wallet(0n, 1n).address;
+    const delegate = (to: string) => () => chain.delegateResource({ from: provider, to, resource: 'ENERGY', amount: 65_000, lockSec: 3600, success: true, label: 'test' });
+    const ghost = wallet(1n).address; // holds USDT, is no account
+    const txs = chain.transactions.size;
+    expect(delegate(USDT)).toThrow('Contract validate error : Do not allow delegate resources to contract addresses');
+    expect(delegate(ghost)).toThrow(`Contract validate error : Account[${tronAddressToHex(ghost).toLowerCase()}] not exists`);
+    // A refused contract never reaches a block.
+    expect(chain.transactions.size).toBe(txs);
+    expect(chain.delegationRefusal(wallet(0n, 1n).address)).toBeUndefined();
+  });
+});
+
+describe('the solidity node answers with the solidified state (java-tron reads its solidified database)', () => {
+  it('/walletsolidity/getaccount shows an account as of the solidified block: new TRX shows on /wallet at once and on /walletsolidity 19 blocks later', async () => {
+    const solid = async (address: string) => (await raw(mock.url, 'POST', '/walletsolidity/getaccount', { body: { address, visible: true } })).json;
+    const fresh = wallet(0n).address;
+    mock.state.chain.fundTrx(fresh, 5_000_000n);
+    expect(await node('getaccount', { address: fresh })).toMatchObject({ address: fresh, balance: 5_000_000 });
+    // Not an account yet as of the solidified block.
+    expect(await solid(fresh)).toEqual({});
+    // A second change in a later block: the solidified view moves block by block.
+    await mock.state.advance(3_000);
+    mock.state.chain.fundTrx(fresh, 2_000_000n);
+    expect((await node('getaccount', { address: fresh })).balance).toBe(7_000_000);
+    // 18 blocks after the first change: still not solidified.
+    await mock.state.advance(17 * 3_000);
+    expect(await solid(fresh)).toEqual({});
+    // 19 blocks after it (SOLIDIFIED_LAG_BLOCKS): the first change is solid, the second not yet.
+    await mock.state.advance(3_000);
+    expect(await solid(fresh)).toMatchObject({ address: fresh, balance: 5_000_000 });
+    await mock.state.advance(3_000);
+    expect(await solid(fresh)).toMatchObject({ address: fresh, balance: 7_000_000 });
+    // An account untouched for longer than the lag reads the same on both.
+    expect(await solid(fresh)).toEqual(await node('getaccount', { address: fresh }));
+  });
+
+  it('a spend shows on the solidity node only once solidified; token balances follow the same view', async () => {
+    const solid = async (address: string) => (await raw(mock.url, 'POST', '/walletsolidity/getaccount', { body: { address, visible: true } })).json;
+    const sender = wallet(3_000_000n, 50_000_000n);
+    await mock.state.advance(20 * 3_000);
+    const settled = await solid(sender.address);
+    expect(settled).toMatchObject({ balance: 50_000_000 });
+    const to = wallet(0n, 1n).address;
+    expect((await send(trxTx(sender, to, 10_000_000))).result).toBe(true);
+    expect((await node('getaccount', { address: sender.address })).balance).toBeLessThan(40_000_001);
+    expect(await solid(sender.address)).toEqual(settled);
+    await mock.state.advance(19 * 3_000);
+    expect(await solid(sender.address)).toEqual(await node('getaccount', { address: sender.address }));
+  });
 });
 
 describe('reverts (Wallet.callConstantContract, VMActuator: "REVERT opcode executed")', () => {

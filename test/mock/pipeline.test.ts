@@ -152,7 +152,7 @@ describe('the fetch adapter as the SDK\'s fetch', () => {
     const state = createMockState({ clock: createManualClock(T0) });
     const client = new TrxRent({ baseUrl: 'https://api.test', apiKey: state.demo.api_key, fetch: createFetchHandler(state, { rateLimits: false }), maxRetries: 0 });
     try {
-      const order = await client.orders.create({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' });
+      const order = await client.orders.create({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW' });
       expect(order.status).toBe('PENDING');
       await state.advance(1_000);
       expect((await client.orders.get(order.id)).status).toBe('FILLED');

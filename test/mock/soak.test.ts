@@ -1,15 +1,15 @@
 /**
- * Flat under soak: 100k keyed POST /orders through the pipeline in-process (no sockets). Time per
- * request stays constant (the last 10k against the first 10k, as a ratio with generous slack) and
- * retention holds what is kept. Speed itself is measured in `npm run bench`; this only guards the
- * shape (an O(n) step per request shows up as a ratio far above 2 long before 100k).
+ * Under soak: 100k keyed POST /orders through the pipeline in-process (no sockets), every one
+ * placed and answered with its own order, retention holding what is kept (orders, keys, chain
+ * transactions, scheduled work) and the books balancing. Nothing here is timed: whether time per
+ * request stays flat (last 10k against the first 10k) is the bench's `mock-soak` section
+ * (`npm run bench`), where a loaded machine cannot fail a test.
  */
 import { describe, expect, it } from 'vitest';
 import { ALL_ROUTES, PROVIDERS, createManualClock, createMockState, createPipeline, type HeaderReader } from '../../src/mock/index.js';
 import { T0, TARGET } from './helpers.js';
 
 const TOTAL = 100_000;
-const WINDOW = 10_000;
 const RETAIN = 2_000;
 
 class Plain implements HeaderReader {
@@ -23,17 +23,18 @@ class Plain implements HeaderReader {
 }
 
 describe('soak (in-process)', () => {
-  it(`${TOTAL / 1000}k keyed POST /orders: constant time per request, retention holds`, async () => {
+  it(`${TOTAL / 1000}k keyed POST /orders: each placed once, retention holds, the books balance`, async () => {
     const state = createMockState({ clock: createManualClock(T0), seed: 7, retain: RETAIN, market: { offlineRate: 0 } });
     try {
       for (const p of PROVIDERS) state.setProviderOverride(p.id, { online: true, available_energy: 1_000_000_000_000 });
       const acct = state.createAccount({ trx_sun: 4_000_000_000_000_000 });
       const pipeline = createPipeline(state, ALL_ROUTES, { rateLimits: false });
       const body = JSON.stringify({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 300, target_address: TARGET });
-      const times: number[] = [];
       let created = 0;
+      const ids = new Set<string>();
+      let firstId = '';
+      let lastId = '';
       for (let i = 0; i < TOTAL; i++) {
-        const started = performance.now();
         const res = await pipeline.handle({
           method: 'POST',
           path: '/api/v1/orders',
@@ -43,17 +44,18 @@ describe('soak (in-process)', () => {
           ip: '127.0.0.1',
           origin: 'http://mock.test',
         });
-        times.push(performance.now() - started);
-        if (res?.status === 201) created++;
+        if (res?.status === 201) {
+          created++;
+          lastId = (JSON.parse(res.body) as { id: string }).id;
+          firstId ||= lastId;
+          ids.add(lastId);
+        }
         // 20 ms of mock time per request: orders select, fill, verify and their rentals end as the run goes.
         state.clock.advance(20);
       }
       expect(created).toBe(TOTAL);
-      const first = times.slice(0, WINDOW).reduce((a, b) => a + b, 0);
-      const last = times.slice(-WINDOW).reduce((a, b) => a + b, 0);
-      const ratio = last / first;
-      console.log(`soak: first 10k ${first.toFixed(0)} ms, last 10k ${last.toFixed(0)} ms, ratio ${ratio.toFixed(2)}`);
-      expect(ratio).toBeLessThan(2);
+      // Every key placed its own order: no answer was another request's.
+      expect(ids.size).toBe(TOTAL);
       // Retention: at most RETAIN orders (plus the few still open), keys and chain transactions too.
       expect(state.orders.size).toBeLessThanOrEqual(RETAIN + 100);
       expect(state.idempotency.size).toBeLessThanOrEqual(RETAIN);
@@ -62,11 +64,13 @@ describe('soak (in-process)', () => {
       // The newest order is still there; the oldest is forgotten; the books still balance.
       const orders = state.orders.all(acct.account_id);
       expect(orders.length).toBeLessThanOrEqual(RETAIN + 100);
+      expect(state.orders.get(acct.account_id, lastId)?.id).toBe(lastId);
+      expect(state.orders.get(acct.account_id, firstId)).toBeUndefined();
       expect(state.checkInvariants().problems).toEqual([]);
     } finally {
       state.dispose();
     }
-  }, 60_000);
+  }, 180_000); // a bound on a hang, not a speed check: a loaded machine takes its time
 });
 
 describe('retention of money records', () => {

@@ -37,10 +37,15 @@ const USDT_ABI = [
   { inputs: [{ name: '_to', type: 'address' }, { name: '_value', type: 'uint256' }], name: 'transfer', outputs: [{ name: '', type: 'bool' }], stateMutability: 'nonpayable', type: 'function' },
 ];
 
+// tronweb's getAccount and getBalance read the solidity node (/walletsolidity/getaccount), which
+// answers the state as of the solidified block, as java-tron's does: a read after a change waits for it.
+const solidified = () => mock.state.advance((SOLIDIFIED_LAG_BLOCKS + 1) * 3_000);
+
 describe('tronweb against the simulated node', () => {
   it('trx reads: getAccount, getBalance, getAccountResources ({} for a never-activated address), blocks, getContract', async () => {
     const alice = wallet(5_000_000n, 30_000_000n);
     const tronWeb = tronWebFor(alice.privateKey);
+    await solidified();
     const account = await tronWeb.trx.getAccount(alice.address);
     expect(account.address).toBe(tronAddressToHex(alice.address));
     expect(account.balance).toBe(30_000_000);
@@ -155,11 +160,14 @@ describe('tronweb against the simulated node', () => {
     const erin = wallet().address;
     const tronWeb = tronWebFor(alice.privateKey);
     expect(await tronWeb.trx.getAccount(erin)).toEqual({});
+    await solidified();
     const sent = await tronWeb.trx.sendTrx(erin, 2_000_000);
     expect(sent.result).toBe(true);
+    await solidified();
     expect(await tronWeb.trx.getBalance(erin)).toBe(2_000_000);
     expect(mock.state.chain.trxBalance(alice.address)).toBe(20_000_000n - 2_000_000n - 1_000_000n - 100_000n);
     await tronWeb.trx.sendTrx(erin, 1_000_000);
+    await solidified();
     expect(await tronWeb.trx.getBalance(erin)).toBe(3_000_000);
     expect(mock.state.chain.trxBalance(alice.address)).toBe(20_000_000n - 3_000_000n - 1_100_000n);
   });
@@ -190,6 +198,7 @@ describe('AccountCreate: the other way an address becomes an account', () => {
     const built = await tronWeb.transactionBuilder.createAccount(frank, alice.address);
     const sent = await tronWeb.trx.sendRawTransaction(await tronWeb.trx.sign(built, alice.privateKey));
     expect(sent.result).toBe(true);
+    await solidified();
     expect((await tronWeb.trx.getAccount(frank)).address).toBe(tronAddressToHex(frank));
     expect(await tronWeb.trx.getBalance(frank)).toBe(0);
     expect(mock.state.chain.trxBalance(alice.address)).toBe(10_000_000n - 1_100_000n);

@@ -17,7 +17,7 @@ import { buildTrxTransfer, privateKeyToTronAddress, signTransaction } from '../.
 import { X402Client, evmPayer, signTrc20Transfer } from '../../src/x402/index.js';
 import { ContractValidator, type Exchange } from './validator.js';
 
-const TARGET = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+const TARGET = 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW';
 /** Base58 shape, wrong checksum. */
 const BAD_ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u';
 const USER_KEY = '1'.repeat(64);

@@ -20,7 +20,7 @@ import { buildOpenApiDocument } from '../../src/openapi/document.js';
 
 // Prism is installed on demand from scripts/tools/prism's lockfile (cached; see scripts/lib/tools.mjs).
 let PRISM_BIN = '';
-const TARGET = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+const TARGET = 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW';
 const START_TIMEOUT_MS = 60_000;
 
 let prism: ChildProcess | undefined;

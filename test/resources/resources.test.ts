@@ -20,7 +20,7 @@ import { constructWebhookEvent } from '../../src/webhooks/index.js';
  * the process). Each test gets a fresh account on one shared state so they cannot interfere.
  */
 const BASE = 'http://127.0.0.1:9'; // never reached: msw answers in-process
-const TARGET = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+const TARGET = 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW';
 const ENERGY = { resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: TARGET } as const;
 
 // A real clock with short steps, so waitFor sees orders move on their own.

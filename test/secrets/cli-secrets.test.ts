@@ -8,7 +8,7 @@ import { ADDRESS, runCliInProcess, tempDir, type RunResult } from '../cli/run.js
 /**
  * Secret hygiene of the CLI (run in-process): every run with --verbose, through success, failure and retry
  * paths, and every byte it prints (stdout and stderr) is scanned for the API key, the JWT, a
- * webhook secret and private keys. The one deliberate exception is `webhooks create`, whose
+ * webhook secret, private keys, an HD wallet's words and the keys derived from them. The one deliberate exception is `webhooks create`, whose
  * result *is* the new secret (the API returns it once); its stderr is still scanned.
  */
 const TRON_KEY = '5a'.repeat(32);
@@ -71,7 +71,21 @@ describe('the CLI never prints a secret', () => {
     expect(paid.code, paid.stderr).toBe(0);
     expect((await run('x402 refused', ['x402', 'prices', '--yes', '--json', '--max-payment', '0.001'], { env: wallets })).code).not.toBe(0);
 
+    // HD deposit addresses: the words from a file and from stdin, a bad mnemonic, the words as a flag
+    const words = `${'zoo '.repeat(23)}vote`;
+    const wordsFile = join(configDir, 'words.txt');
+    writeFileSync(wordsFile, words, { mode: 0o600 });
+    expect((await run('keys derive', ['keys', 'derive', '--count', '3', '--mnemonic-file', wordsFile, '--json'])).code).toBe(0);
+    expect((await run('keys derive stdin', ['keys', 'derive', '--count', '3', '--mnemonic-file', '-'], { input: words })).code).toBe(0);
+    writeFileSync(wordsFile, words.replace('vote', 'zoo'), { mode: 0o600 });
+    expect((await run('keys derive bad', ['keys', 'derive', '--count', '1', '--mnemonic-file', wordsFile, '--json'])).code).not.toBe(0);
+    expect((await run('keys derive flag', ['keys', 'derive', '--count', '1', `--mnemonic=${words}`, '--json'])).code).toBe(2);
+    const { deriveKeys } = await import('../../src/protocol/hd-keys.js');
+    const derivedKeys = Object.fromEntries((await deriveKeys({ mnemonic: words, count: 3 })).map((k) => [`derived key ${k.index}`, k.privateKey]));
+
     const secrets: Record<string, string> = {
+      mnemonic: 'zoo zoo',
+      ...derivedKeys,
       apiKey: mock.apiKey,
       chaoticKey: chaotic.apiKey,
       wrongKey: `sk_live_${'0e'.repeat(32)}`,

@@ -63,7 +63,7 @@ describe('secrets never reach logs or errors', () => {
 
     await attempt(byKey.prices.list());
     await attempt(byJwt.balance.get());
-    const order = await until(() => byKey.orders.create({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' }));
+    const order = await until(() => byKey.orders.create({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW' }));
     await attempt(byKey.orders.waitFor(order.id, { pollIntervalMs: 10, timeoutMs: 10_000 }));
     const hook = await until(() => byKey.webhooks.create({ url: 'https://example.com/hooks', events: ['order.filled'] }));
     const created = await until(() => byKey.keys.create({ name: 'temp', permissions: ['view_orders'] }));

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectionError, RateLimitedError, TimeoutError, TrxRent } from '../../src/index.js';
 import { type Hostile, hostileServer, json } from './hostile.js';
 
-const ORDER = { resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' } as const;
+const ORDER = { resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW' } as const;
 const servers: Hostile[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));

@@ -7,10 +7,10 @@
 import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TimeoutError, TrxRentError, virtualClock } from '../../src/index.js';
-import { type TransferRecord, fileTransferStore, landTransfer, memoryTransferStore, transferStatus } from '../../src/tron/identity.js';
+import { type TransferRecord, landTransfer, transferStatus } from '../../src/tron/identity.js';
+import { fileTransferStore, memoryTransferStore } from '../../src/tron/transfer-store.js';
 import type { TronNode } from '../../src/tron/node.js';
 
 const TX = 'ab'.repeat(32);
@@ -188,36 +188,35 @@ describe('stores', () => {
     expect(await store.get('order-7')).toBeUndefined();
   });
 
-  it('file: one 0600 file per key named by its sha256, no temp files left, a planted symlink or foreign file is not followed', async () => {
+  it('file: one 0600 journal in a 0700 folder shared by every key; a planted symlink is refused, never followed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'trx-rent-transfers-'));
     dirs.push(dir);
     const store = fileTransferStore(join(dir, 'transfers'));
     expect(await store.get('order-7')).toBeUndefined();
     const rec = record(5, { broadcast_at: 9 });
     await store.put(rec);
-    const name = `${createHash('sha256').update('order-7').digest('hex')}.json`;
-    expect(readdirSync(join(dir, 'transfers'))).toEqual([name]);
-    if (process.platform !== 'win32') expect(statSync(join(dir, 'transfers', name)).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(readFileSync(join(dir, 'transfers', name), 'utf8'))).toEqual(rec);
-    expect(await store.get('order-7')).toEqual(rec);
-
-    // A symlink planted under another key's name: reading refuses it, writing replaces the link, never its target.
-    const victim = join(dir, 'victim.txt');
-    writeFileSync(victim, 'keep');
-    const planted = join(dir, 'transfers', `${createHash('sha256').update('k2').digest('hex')}.json`);
-    symlinkSync(victim, planted);
-    await expect(store.get('k2')).rejects.toMatchObject({ code: 'CONFIGURATION_ERROR' });
     await store.put(record(5, { key: 'k2' }));
-    expect(readFileSync(victim, 'utf8')).toBe('keep');
-    expect(lstatSync(planted).isSymbolicLink()).toBe(false);
-
-    // A file that holds another key's record is not this key's.
-    writeFileSync(join(dir, 'transfers', `${createHash('sha256').update('k3').digest('hex')}.json`), JSON.stringify(rec));
-    await expect(store.get('k3')).rejects.toMatchObject({ code: 'CONFIGURATION_ERROR' });
-
+    expect(readdirSync(join(dir, 'transfers')).sort()).toEqual(['transfers.journal']);
+    if (process.platform !== 'win32') {
+      expect(statSync(join(dir, 'transfers', 'transfers.journal')).mode & 0o777).toBe(0o600);
+      expect(statSync(join(dir, 'transfers')).mode & 0o777).toBe(0o700);
+    }
+    expect(await store.get('order-7')).toEqual(rec);
+    // Another process's view (a second store on the folder) reads what the first wrote.
+    expect(await fileTransferStore(join(dir, 'transfers')).get('k2')).toMatchObject({ key: 'k2' });
     await store.delete('order-7');
     expect(await store.get('order-7')).toBeUndefined();
-    expect(readdirSync(join(dir, 'transfers')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+
+    // A journal planted as a symlink: refused, and its target untouched.
+    const other = join(dir, 'other');
+    const victim = join(dir, 'victim.txt');
+    writeFileSync(victim, 'keep');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(other, { mode: 0o700 });
+    symlinkSync(victim, join(other, 'transfers.journal'));
+    await expect(fileTransferStore(other).put(rec)).rejects.toMatchObject({ code: 'JOURNAL_UNSAFE' });
+    expect(readFileSync(victim, 'utf8')).toBe('keep');
+    expect(lstatSync(join(other, 'transfers.journal')).isSymbolicLink()).toBe(true);
   });
 });
 

@@ -25,7 +25,7 @@ export async function orders() {
     resource_type: 'ENERGY',
     amount: 65_000,
     duration_sec: 3600,
-    target_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+    target_address: 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW',
   });
   expectType<Order>(order);
   expectType<string>(order.id);

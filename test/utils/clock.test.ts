@@ -23,7 +23,7 @@ function client() {
 describe('a client on a virtual clock', () => {
   it('waits ten minutes for an order in well under a second of real time', async () => {
     const sdk = client();
-    const order = await sdk.orders.create({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' });
+    const order = await sdk.orders.create({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW' });
     const startedMock = time.now();
     const startedReal = performance.now();
     const filled = await sdk.orders.waitFor(order.id, { timeoutMs: 10 * MINUTE });

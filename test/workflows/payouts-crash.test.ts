@@ -7,20 +7,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TrxRent } from '../../src/index.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
-import { type JournalEntry, MemoryJournal } from '../../src/workflows/payouts/index.js';
+import { MemoryJournal as StoreJournal } from '../../src/store/memory.js';
+import type { JournalRecord } from '../../src/store/types.js';
+import { MemoryJournal, PayoutLedger } from '../../src/workflows/payouts/index.js';
 import { account, paid, payouts, sender } from './payouts-helpers.js';
 
-/** A journal whose writes fail from the (k+1)-th on, as if the process died there. */
-class CrashAfter extends MemoryJournal {
+/** A journal whose writes fail from the (k+1)-th record on, as if the process died there (what was written before stays). */
+class CrashingJournal extends StoreJournal {
   #left: number;
   constructor(k: number) {
-    super();
+    super('crash');
     this.#left = k;
   }
-  protected override async persist(_entry: JournalEntry): Promise<void> {
-    if (this.#left-- <= 0) throw Object.assign(new Error('crash (simulated)'), { code: 'CRASH' });
+  override async append(records: readonly JournalRecord[]): Promise<void> {
+    for (const r of records) {
+      if (this.#left-- <= 0) throw Object.assign(new Error('crash (simulated)'), { code: 'CRASH' });
+      await super.append([r]);
+    }
   }
 }
+const crashAfter = (k: number) => new PayoutLedger(new CrashingJournal(k));
 
 let mock: MockServer;
 beforeAll(async () => {
@@ -44,7 +50,7 @@ describe('a crash between any two steps', { timeout: 90_000 }, () => {
       const s = sender(mock, 100 + k);
       const rows = payouts(mock, 3, `crash-${k}`);
       const options = { signer: { privateKey: s.privateKey }, concurrency: 2 };
-      const crashed = new CrashAfter(k);
+      const crashed = crashAfter(k);
       const outcome = await client.transfers.sendMany(rows, { ...options, journal: crashed }).then(
         () => 'finished',
         (e: { code?: string }) => e.code,

@@ -41,8 +41,10 @@ describe('a lost broadcast answer', { timeout: 60_000 }, () => {
     expect(report.confirmed).toBe(1);
     expect(report.rows[0]!.tx_id).toBe(sent[0]!.txID);
     expect(paid(mock, s.address).get(rows[0]!.to)?.count).toBe(1);
-    // One signature, written down, then its broadcast marked: nothing signed again.
-    expect(journal.entries().filter((e) => e.type === 'record' || e.type === 'broadcast').map((e) => `${e.type} ${e.type === 'record' ? e.record.tx_id : e.type === 'broadcast' ? e.tx_id : ''}`)).toEqual([`record ${sent[0]!.txID}`, `broadcast ${sent[0]!.txID}`]);
+    // One signature, written down with its broadcast_at before the request left: nothing signed again.
+    const records = journal.entries().filter((e) => e.type === 'record' || e.type === 'broadcast');
+    expect(records.map((e) => `${e.type} ${e.type === 'record' ? e.record.tx_id : e.type === 'broadcast' ? e.tx_id : ''}`)).toEqual([`record ${sent[0]!.txID}`]);
+    expect(records[0]).toMatchObject({ record: { broadcast_at: expect.any(Number) } });
   });
 
   it('a broadcast answer held past the client timeout (the transaction accepted): the row lands once, one signature', async () => {

@@ -25,12 +25,12 @@ describe('payouts at scale on the mock clock', { timeout: 120_000 }, () => {
     const s = sender(mock, 21, 100_000_000n);
     const rows = payouts(mock, ROWS, 'scale');
     const acct = account(mock, '10000000');
-    const client = new TrxRent({ baseUrl: mock.url, apiKey: acct.apiKey, tronNode: mock.url, clock: virtualClock(mock.state.clock), timeoutMs: 2_000, maxRetries: 3 });
+    const client = new TrxRent({ baseUrl: mock.url, apiKey: acct.apiKey, tronNode: mock.url, clock: virtualClock(mock.state.clock), timeoutMs: 4_000, maxRetries: 3 });
     mock.chaos.setRules([
       { route: 'POST /api/v1/broadcast', kind: 'drop', probability: 0.03 },
       { route: 'POST /api/v1/broadcast', kind: 'reset', probability: 0.02 },
       { route: 'POST /api/v1/broadcast', kind: 500, probability: 0.02 },
-      { route: 'POST /api/v1/broadcast', kind: 'slow', holdMs: 2_500, times: 4 }, // past the client's timeout: done after it gave up
+      { route: 'POST /api/v1/broadcast', kind: 'slow', holdMs: 5_000, times: 4 }, // past the client's timeout: done after it gave up
       { route: 'POST /wallet/gettransactioninfobyid', kind: 503, probability: 0.02 },
       { route: 'POST /wallet/getaccountresource', kind: 'drop', times: 2 },
     ]);

@@ -5,6 +5,9 @@ import { startMockServer, type MockServer } from '../../src/mock/index.js';
 import { getSimulatedChain } from '../../src/mock/x402/index.js';
 import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
 import { X402Client, evmPayer, signTrc20Transfer, tronPayer } from '../../src/x402/index.js';
+import { secp256k1 } from '@noble/curves/secp256k1';
+import { hexToBytes } from '@noble/hashes/utils';
+import { fromSignFunction } from '../../src/protocol/signers/index.js';
 import { KEYS } from './helpers.js';
 
 /**
@@ -39,6 +42,23 @@ describe('deposits.create', () => {
     const deposit = await client.deposits.create({ amount_sun: 1_000_000, signer: tronWeb as never });
     expect(deposit.from_address).toBe(privateKeyToTronAddress(KEYS.tron2));
     expect(deposit.status).toBe('pending');
+  });
+
+  test('any Signer can sign (here a signing function, as an HSM answers: r ‖ s, no v); tronweb builds against fullHost', async () => {
+    const client = new TrxRent({ baseUrl: server.url, apiKey: server.apiKey });
+    const digests: Uint8Array[] = [];
+    const signer = fromSignFunction({
+      address: privateKeyToTronAddress(KEYS.tron),
+      sign: (digest) => {
+        digests.push(digest);
+        return secp256k1.sign(digest, hexToBytes(KEYS.tron)).toCompactRawBytes();
+      },
+    });
+    const deposit = await client.deposits.create({ amount_sun: 2_000_000, signer, fullHost: server.url });
+    expect(deposit).toMatchObject({ status: 'pending', from_address: signer.address, amount_sun: 2_000_000 });
+    expect(digests.map((d) => Buffer.from(d).toString('hex'))).toEqual([deposit.tx_id]);
+    await server.state.advance(server.state.timings.depositCreditMs);
+    expect(server.state.money.deposits.get(deposit.tx_id)?.status).toBe('credited');
   });
 
   test('a bad amount or key fails locally, before anything is sent', async () => {

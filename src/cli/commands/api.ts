@@ -180,6 +180,8 @@ async function runApi(ctx: Context, { args: [first, second], opts }: { args: [st
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate walks the pages of a GET');
   const idempotencyKey = parseIdempotencyKey(opts.idempotencyKey);
 
+  // A call that is not a GET may spend (an order, a withdrawal, a broadcast): a mock the CLI found is named first.
+  if (method !== 'GET') ctx.config.markSpending();
   const settings = await ctx.config.settings(true);
   if (!settings.baseUrl) {
     throw new UsageError('No API base URL', 'pass --base-url URL, set TRX_RENT_BASE_URL, run `trx-rent login`, or try --mock', 'CONFIGURATION_ERROR');

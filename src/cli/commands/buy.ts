@@ -38,7 +38,8 @@ const command: CommandModule = {
   description:
     'Rent energy or bandwidth for a TRON address. Shows the preview, asks to confirm (unless --yes), ' +
     'places the order with an idempotency key, and with --wait follows it to FILLED and prints the ' +
-    'fills with explorer links.',
+    'fills with explorer links. The address is read on the TRON node first: one TRON cannot delegate to ' +
+    '(a contract, or an address that has never received TRX) is refused before anything is ordered.',
   register(cmd: Command) {
     cmd
       .usage(`<amount> [energy|bandwidth] --to ADDRESS --duration 1h [--max-price SUN] [--type ${ORDER_TYPES.join('|')}] [--wait]`)
@@ -52,13 +53,25 @@ const command: CommandModule = {
       .option('--timeout <duration>', 'how long --wait waits', '2m')
       .option('--idempotency-key <key>', idempotencyKeyHelp('reuse a key to make a retried command safe'))
       .option('--dry-run', 'show the preview and stop; places nothing')
-      .addHelpText(
-        'after',
-        '\nExamples:\n  trx-rent buy 65000 --to TXYZ… --duration 1h\n  trx-rent buy 130k energy --to TXYZ… --duration 1d --max-price 40 --yes --wait --json',
-      )
       .action(action(runBuy));
   },
 };
+
+/**
+ * Refuse a target TRON cannot delegate to before anything is ordered: read on the TRON node (the
+ * mock's own, or --tron-node's setting), a contract is TARGET_IS_CONTRACT and an address never
+ * activated TARGET_NOT_ACTIVATED (the order would fail at the service). When the node cannot be
+ * read, say so and leave it to the service.
+ */
+async function checkTarget(ctx: Context, to: string): Promise<void> {
+  try {
+    await (await ctx.chain.handles()).chain.checkTarget(to);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'TARGET_NOT_ACTIVATED' || code === 'TARGET_IS_CONTRACT' || code === 'CONFIGURATION_ERROR' || code === 'INSECURE_TRANSPORT') throw error;
+    ctx.out.warn(`could not check ${to} on the TRON node (${(error as Error).message}); ordering anyway: an order to an address TRON cannot delegate to fails at the service`);
+  }
+}
 
 /** Durations the providers offer for the select prompt (public prices; best effort). */
 async function knownTiers(ctx: Context, resource: Resource): Promise<number[]> {
@@ -114,6 +127,7 @@ async function runBuy(ctx: Context, { args: [amountArg, resourceArg], opts }: { 
   });
   const { resource, amount, to, duration } = input;
   checkMinimum(resource, amount);
+  await checkTarget(ctx, to);
   const client = await ctx.clients.client();
   const request = { resource, amount, duration_sec: duration, max_price_sun: maxPrice };
   const preview = await (await client.get('orders')).preview({

@@ -6,6 +6,7 @@ import { formatDuration, groupDigits, sunAndTrx } from '../format.js';
 import { LIMITS } from '../facts.js';
 import { parseAddress, parseDuration, parseIdempotencyKey, parseTrx, parseUnits } from '../parse.js';
 import { ENV } from '../settings.js';
+import { signingKey } from '../signing-key.js';
 import type { CommandModule } from '../types.js';
 
 interface EnsureOptions {
@@ -17,6 +18,8 @@ interface EnsureOptions {
   node?: string;
   tronNode?: string;
   timeout: string;
+  activate?: boolean;
+  keyFile?: string;
 }
 
 const command: CommandModule = {
@@ -24,10 +27,12 @@ const command: CommandModule = {
     'Make sure a TRON address can spend N energy (and bandwidth): reads what it has on a TRON node, ' +
     `buys only the deficit (rounded up to the ${groupDigits(String(LIMITS.MIN_ENERGY_AMOUNT))} minimum), asks to confirm ` +
     'the cost (unless --yes), waits until the order is FILLED and the delegation shows on the node. ' +
-    'Finding enough already, it buys nothing.',
+    'Finding enough already, it buys nothing. An address TRON cannot delegate to is refused before anything is ordered: ' +
+    'a contract, or one never activated (it has never received TRX); --activate sends it TRX from a funding wallet first ' +
+    `(--key-file or ${ENV.privateKey}; the wallet pays java-tron's account-creation fee, 1.1 TRX at most on mainnet).`,
   register(cmd: Command) {
     cmd
-      .usage('ADDRESS --energy N [--bandwidth N] [--duration 1h] [--max-cost TRX] [--yes] [--json]')
+      .usage('ADDRESS --energy N [--bandwidth N] [--duration 1h] [--max-cost TRX] [--activate --key-file FILE] [--yes] [--json]')
       .argument('<address>', 'TRON address that must be able to spend the resources')
       .option('-e, --energy <units>', 'energy it must be able to spend, e.g. 65000 or 130k')
       .option('-b, --bandwidth <units>', 'bandwidth it must be able to spend')
@@ -37,7 +42,8 @@ const command: CommandModule = {
       .option('--tron-node <url>', `TRON full node to read (env ${ENV.tronNode}, profile tron_node; default: the mock's own when the base URL is a reference mock, else TronGrid with ${ENV.tronNodeApiKey})`)
       .addOption(new Option('--node <url>', 'old name of --tron-node').hideHelp())
       .option('--timeout <duration>', 'the whole command (reads, order, fill, delegation) ends within this long', '2m')
-      .addHelpText('after', '\nExamples:\n  trx-rent ensure TXYZ… --energy 130k --duration 1h\n  trx-rent ensure TXYZ… --energy 65000 --max-cost 5 --yes --json')
+      .option('--activate', 'activate ADDRESS first when it has never received TRX: send it 1 SUN from the funding wallet, which pays the account-creation fee')
+      .option('--key-file <path>', `with --activate: file holding the funding wallet's hex private key (- for stdin; or env ${ENV.privateKey}; else asked, hidden)`)
       .action(action<[string], EnsureOptions>(runEnsure));
   },
 };
@@ -51,6 +57,8 @@ function finishCommand(ctx: Context, address: string, opts: EnsureOptions, key: 
   if (opts.maxCost) parts.push('--max-cost', opts.maxCost);
   if (opts.node) parts.push('--node', opts.node);
   if (opts.timeout !== '2m') parts.push('--timeout', opts.timeout);
+  if (opts.activate) parts.push('--activate');
+  if (opts.keyFile) parts.push('--key-file', opts.keyFile);
   parts.push('--idempotency-key', key);
   if (ctx.opts.yes) parts.push('--yes');
   if (ctx.opts.json) parts.push('--json');
@@ -58,13 +66,20 @@ function finishCommand(ctx: Context, address: string, opts: EnsureOptions, key: 
   return ctx.resumeCommand(line) ?? `trx-rent ${line}`;
 }
 
-/** A stopped ensure: the stage reached, the order id, and the command that finishes it. */
+/**
+ * A stopped ensure: the stage reached, the order id, and the command that finishes it. An order
+ * that ended FAILED is final (the same key finds the same failed order): no command can finish
+ * it, so the error goes as it is, with its reason and what to do about it.
+ */
 function stopped(error: unknown, finish: string, signal: string | undefined): unknown {
   const d = ((error as { details?: Record<string, unknown> } | null)?.details ?? {}) as Record<string, unknown>;
-  if (!signal && d.stage !== 'order' && d.stage !== 'delegation') return error;
+  if (!signal && (error as { code?: unknown } | null)?.code === 'ORDER_FAILED') return error;
+  if (!signal && d.stage !== 'order' && d.stage !== 'delegation' && d.stage !== 'activation') return error;
   const order = typeof d.order_id === 'string' ? d.order_id : undefined;
   const where =
-    d.stage === 'order'
+    d.stage === 'activation'
+      ? `while activating the address (stage activation)${typeof d.tx_id === 'string' ? `: its TRX transfer ${d.tx_id} may still land` : ''}`
+      : d.stage === 'order'
       ? 'during the order request (stage order): an order may have been placed'
       : d.stage === 'delegation'
         ? `while waiting for ${order ? `order ${order}` : 'the order'} and its delegation (stage delegation)${order ? `: order ${order} was placed and goes on` : ''}`
@@ -87,12 +102,13 @@ async function runEnsure(ctx: Context, { args: [addressArg], opts }: { args: [st
   const maxCostSun = opts.maxCost ? parseTrx(opts.maxCost, '--max-cost') : undefined;
   const idempotencyKey = parseIdempotencyKey(opts.idempotencyKey) ?? randomUUID();
   const timeoutMs = parseDuration(opts.timeout, '--timeout') * 1000;
+  if (opts.keyFile && !opts.activate) throw new UsageError('--key-file is the funding wallet of --activate', 'add --activate, or leave --key-file out');
+  const activate = opts.activate ? { signer: { privateKey: await signingKey(ctx, opts.keyFile, "Funding wallet's private key") } } : undefined;
   const { chain } = await ctx.chain.handles(opts.tronNode ?? opts.node);
   const out = ctx.out;
   const s = out.s;
   const spinner = { current: undefined as ReturnType<typeof out.spinner> | undefined };
   const finish = finishCommand(ctx, addressArg, opts, idempotencyKey);
-  if (!opts.idempotencyKey) out.diag(`idempotency key ${idempotencyKey}: if this run stops, finish it with: ${finish}`);
   // Ctrl+C (or SIGTERM) stops the wait; the error then says how far it got and how to finish.
   const interrupt = ctx.interruptible();
   let result: Awaited<ReturnType<typeof chain.ensure>>;
@@ -106,17 +122,26 @@ async function runEnsure(ctx: Context, { args: [addressArg], opts }: { args: [st
       maxCostSun,
       idempotencyKey,
       timeoutMs,
+      activate,
       confirm: async (plan) => {
         ctx.spending = { sun: plan.cost_sun, currency: 'TRX' };
         const what = plan.rentals.map((r) => `${groupDigits(String(r.amount))} ${r.resource.toLowerCase()}`).join(' and ');
+        const a = plan.activation;
         out.print(
-          `${s.bold(address)} can spend ${groupDigits(String(plan.before.energy))} energy and ${groupDigits(String(plan.before.bandwidth))} bandwidth now.`,
+          a
+            ? `${s.bold(address)} is not activated: ${a.from} will send it ${sunAndTrx(a.amount_sun)} and pay up to ${sunAndTrx(a.fee_sun)} in account-creation fees (from that wallet, not the account balance).`
+            : `${s.bold(address)} can spend ${groupDigits(String(plan.before.energy))} energy and ${groupDigits(String(plan.before.bandwidth))} bandwidth now.`,
         );
-        await ctx.ask.confirm(`Rent ${what} for ${formatDuration(duration)} to ${address} for about ${sunAndTrx(plan.cost_sun)}?`, 'place the order');
-        spinner.current = out.spinner('Ordering…');
+        const rent = what ? `rent ${what} for ${formatDuration(duration)} to ${address} for about ${sunAndTrx(plan.cost_sun)}` : '';
+        const question = a ? `Activate ${address}${rent ? ` and ${rent}` : ''}?` : `Rent ${what} for ${formatDuration(duration)} to ${address} for about ${sunAndTrx(plan.cost_sun)}?`;
+        await ctx.ask.confirm(question, a ? 'activate it and place the order' : 'place the order');
+        // Said once something is about to be ordered: a refusal before that needs no finishing.
+        if (!opts.idempotencyKey) out.diag(`idempotency key ${idempotencyKey}: if this run stops, finish it with: ${finish}`);
+        spinner.current = out.spinner(a ? 'Activating…' : 'Ordering…');
         return true;
       },
       onProgress: (e) => {
+        if (e.step === 'activated') spinner.current?.update(e.activation ? `Activated (tx ${e.activation.tx_id}); ordering…` : 'Already activated; ordering…');
         if (e.step === 'ordered') spinner.current?.update(`Order ${e.order.id} placed (${String(e.order.status)}); waiting for the fill…`);
         if (e.step === 'filled') spinner.current?.update(`Order ${e.order.id} FILLED; waiting for the delegation on the node…`);
       },
@@ -128,11 +153,16 @@ async function runEnsure(ctx: Context, { args: [addressArg], opts }: { args: [st
     interrupt.done();
   }
   out.result(result, () => {
+    const activated = result.activation
+      ? `${s.green('✓')} Activated ${address}: ${result.activation.from} sent ${sunAndTrx(result.activation.amount_sun)}, fee ${sunAndTrx(result.activation.fee_sun)} (tx ${result.activation.tx_id}).\n`
+      : '';
     if (!result.order && !result.bandwidth_order) {
+      if (activated) return activated;
       return `${s.green('✓')} ${address} already has ${groupDigits(String(result.before.energy))} energy and ${groupDigits(String(result.before.bandwidth))} bandwidth: nothing bought.\n`;
     }
     const orders = [result.order, result.bandwidth_order].filter((o) => o !== null).map((o) => o.id);
     return (
+      activated +
       `${s.green('✓')} Bought ${groupDigits(String(result.bought.energy))} energy${result.bought.bandwidth ? ` and ${groupDigits(String(result.bought.bandwidth))} bandwidth` : ''} ` +
       `for ${sunAndTrx(result.cost_sun)} (order ${orders.join(', ')}).\n` +
       `  ${address} can now spend ${groupDigits(String(result.after.energy))} energy and ${groupDigits(String(result.after.bandwidth))} bandwidth (was ${groupDigits(String(result.before.energy))} and ${groupDigits(String(result.before.bandwidth))}).\n`

@@ -4,6 +4,7 @@
  * wallet, the spend caps) and starts the server; the MCP SDK loads when the server starts.
  * Nothing is written to stdout in stdio mode: it carries the protocol.
  */
+import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
@@ -142,6 +143,7 @@ async function runMcp(ctx: Context, { opts }: { opts: McpOptions }) {
   const maxSessions = opts.maxSessions === undefined ? undefined : parseInteger(opts.maxSessions, '--max-sessions', { min: 1, max: 10_000 });
   const token = port === undefined ? undefined : bearerToken(ctx, opts);
   const mock = Boolean(ctx.opts.mock);
+  if (opts.allowSpend) ctx.config.markSpending();
   const settings = await ctx.config.settings(true);
   if (!settings.baseUrl) {
     throw new UsageError('No API base URL', 'pass --base-url URL, set TRX_RENT_BASE_URL, run `trx-rent login`, or try --mock', 'CONFIGURATION_ERROR');
@@ -176,6 +178,7 @@ async function runMcp(ctx: Context, { opts }: { opts: McpOptions }) {
     fetch: ctx.fetch,
     version: ctx.version,
     userAgent: `trx-rent-mcp/${ctx.version}`,
+    stateDir: join(ctx.runtime.configDir || (await import('../config.js')).defaultConfigDir(), 'mcp'),
   };
   const transports = await import('../../mcp/transports.js');
   const where = mock ? `the embedded mock at ${baseUrl}` : `${baseUrl} (${describeSource(settings.baseUrl.source)})`;

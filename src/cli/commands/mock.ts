@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fchmodSync, fstatSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { type Context, action } from '../context.js';
@@ -7,6 +7,7 @@ import { renderPairs } from '../tables.js';
 import { parseInteger } from '../parse.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import type { CommandModule } from '../types.js';
+import { registerMockAccounts } from './mock-accounts.js';
 
 
 /** Start the mock; a state file that cannot be read or written is a usage error naming it. */
@@ -57,6 +58,7 @@ const command: CommandModule = {
       .option('--usdt <n>', 'USDT to give it', '0')
       .addHelpText('after', '\nThe mock is the base URL (--base-url, TRX_RENT_BASE_URL, the profile) or the `trx-rent mock` running on this machine.\n\nExample:\n  trx-rent mock fund TXYZ… --trx 100 --usdt 50')
       .action(action<[string], FundOptions>(runFund));
+    registerMockAccounts(cmd);
   },
 };
 
@@ -113,17 +115,53 @@ async function runFund(ctx: Context, { args: [addressArg], opts }: { args: [stri
   ctx.out.result(result, () => `${ctx.out.s.green('✓')} ${result.address} on the mock at ${url} now holds ${result.trx_sun / 1_000_000} TRX and ${result.usdt} USDT\n`);
 }
 
+/**
+ * Open `file` for `flags` without following a symlink (O_NOFOLLOW: a link, dangling or not, is
+ * refused; O_EXCL on create: nothing that exists is written through). Undefined when it does not exist.
+ */
+function openNoFollow(file: string, flags: number, mode?: number): number | undefined {
+  try {
+    return openSync(file, flags | (constants.O_NOFOLLOW ?? 0), mode);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP' || code === 'EMLINK' || code === 'EEXIST') throw new UsageError(`--wallet ${file} is a symbolic link (or appeared meanwhile): give the key file itself`);
+    throw new UsageError(`--wallet ${file}: ${(error as Error).message}`);
+  }
+}
+
+/** The key in FILE (read only from a regular file, never through a symlink), or undefined when FILE does not exist. */
+function readWalletKey(file: string): string | undefined {
+  const fd = openNoFollow(file, constants.O_RDONLY);
+  if (fd === undefined) return undefined;
+  try {
+    if (!fstatSync(fd).isFile()) throw new UsageError(`--wallet ${file} is not a regular file`);
+    fchmodSync(fd, 0o600);
+    return readFileSync(fd, 'utf8').trim();
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** `--wallet FILE`: the key in FILE (a new one written 0600 when it holds none), funded on the mock. */
 async function wallet(ctx: Context, file: string, baseUrl: string): Promise<{ address: string; key_file: string; trx_sun: number; usdt: string }> {
   const { privateKeyToTronAddress } = await import('../../protocol/tron-transaction.js');
   const { isHexKey } = await import('../settings.js');
-  let key = existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
+  const found = readWalletKey(file);
+  let key = found ?? '';
   if (key && !isHexKey(key)) throw new UsageError(`--wallet ${file} exists and does not hold a 64-hex private key; give another file`);
   if (!key) {
     key = randomBytes(32).toString('hex');
-    writeFileSync(file, `${key}\n`, { mode: 0o600 });
+    // A new file is created exclusively; an empty one is written in place. Never through a symlink.
+    const fd = openNoFollow(file, constants.O_WRONLY | (found === undefined ? constants.O_CREAT | constants.O_EXCL : constants.O_TRUNC), 0o600);
+    if (fd === undefined) throw new UsageError(`--wallet ${file} disappeared while it was written`);
+    try {
+      fchmodSync(fd, 0o600);
+      writeFileSync(fd, `${key}\n`);
+    } finally {
+      closeSync(fd);
+    }
   }
-  chmodSync(file, 0o600);
   const address = privateKeyToTronAddress(key);
   const funded = await fund(ctx, baseUrl, { address, trx: WALLET_TRX, usdt: WALLET_USDT });
   return { address, key_file: file, trx_sun: funded.trx_sun, usdt: funded.usdt };
@@ -181,7 +219,7 @@ async function runMock(ctx: Context, { opts }: { opts: MockOptions }) {
         '(printed below, every permission) and the /__mock/ control routes (clock, balances, accounts). Use --host 127.0.0.1 unless you mean it.',
     );
   }
-  // Other terminals on this machine find a loopback mock with no setting (see running-mock.ts).
+  // Other terminals on this machine find a loopback mock with no setting while it is the only one (see running-mock.ts).
   if (isLoopbackHost(opts.host)) {
     const { recordRunningMock } = await import('../running-mock.js');
     ctx.onDispose(recordRunningMock(ctx.runtime.configDir, { url: server.url, apiKey: server.apiKey }));
@@ -203,7 +241,7 @@ async function runMock(ctx: Context, { opts }: { opts: MockOptions }) {
                   ['options', [opts.envelope ? 'envelope' : 'bare bodies', opts.rateLimits === false ? 'no rate limits' : 'rate limits on', chaos ? `chaos ${chaos.rate}` : 'no chaos'].join(', ')],
                 ],
                 s,
-              )}\n${s.dim(exports)}\n${s.dim('Other terminals on this machine use it with no setting. Press Ctrl+C to stop.')}`;
+              )}\n${s.dim(exports)}\n${s.dim('Other terminals on this machine use it with no setting while it is the only mock running. Press Ctrl+C to stop.')}`;
   });
   const signal = await ctx.untilSignal();
   ctx.out.info(`Stopping (${signal}).`);

@@ -6,8 +6,16 @@
  * --max-ticks reached), 1 it could not start (API or configuration error), 2 the rules file is
  * invalid, 3 the key is missing. An error in one step is reported (a decision line, a `rule.error`
  * notification) and the runner goes on.
+ *
+ * `plan` and `log` name the journal they read on stderr and refuse a missing one
+ * (JOURNAL_NOT_FOUND, exit 4) unless `--allow-missing-journal`: limits counted from a journal
+ * that is not there would say "would act" for a rule that already spent its day. Every journal
+ * line and webhook URL printed has its credentials masked.
  */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { redactDeep, redactText } from '../../internal/redact.js';
 import { type Context, action } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import { parseDuration, parseInteger } from '../parse.js';
@@ -34,27 +42,63 @@ async function rulesClient(ctx: Context, node: string | undefined) {
   return { orders, prices, chain: chain.chain };
 }
 
-function decisionLine(d: { rule: string; outcome: string; window: string; reason?: string | undefined; summary?: string | undefined; cost_sun?: number | undefined; order_ids?: string[] | undefined }): string {
+function decisionLine(d: {
+  rule: string;
+  outcome: string;
+  window: string;
+  reason?: string | undefined;
+  summary?: string | undefined;
+  cost_sun?: number | undefined;
+  order_ids?: string[] | undefined;
+  notify_error?: string | undefined;
+}): string {
   const cost = d.cost_sun === undefined ? '' : ` (${d.cost_sun / 1e6} TRX)`;
   const what = d.summary ?? d.reason ?? '';
-  return `${d.rule}: ${d.outcome.replace('_', ' ')}${what ? ` - ${what}` : ''}${cost}${d.order_ids?.length ? ` orders ${d.order_ids.join(', ')}` : ''}${d.window ? ` [${d.window}]` : ''}`;
+  const hook = d.notify_error ? ` (${redactText(d.notify_error)})` : '';
+  return `${d.rule}: ${d.outcome.replace('_', ' ')}${what ? ` - ${what}` : ''}${cost}${d.order_ids?.length ? ` orders ${d.order_ids.join(', ')}` : ''}${d.window ? ` [${d.window}]` : ''}${hook}`;
 }
 
-async function check(ctx: Context, file: string) {
+interface JournalOptions {
+  journal?: string;
+  allowMissingJournal?: boolean;
+}
+
+/**
+ * The journal a reading command counts from, named on stderr (both output modes). A missing one
+ * is JOURNAL_NOT_FOUND unless `--allow-missing-journal` (then it reads as empty).
+ */
+function journalToRead(ctx: Context, opts: JournalOptions): { path: string; exists: boolean } {
+  const path = resolve(opts.journal ?? DEFAULT_JOURNAL);
+  const exists = existsSync(path);
+  const given = opts.journal === undefined ? ' (the default; no --journal given)' : '';
+  if (!exists && !opts.allowMissingJournal) {
+    throw new CliError('JOURNAL_NOT_FOUND', `no rules journal at ${path}${given}`, {
+      exitCode: EXIT.NOT_FOUND,
+      hint: 'give the journal `rules run --execute` writes with --journal PATH, or pass --allow-missing-journal to read none (as if no rule had acted yet)',
+    });
+  }
+  ctx.out.diag(exists ? `Journal: ${path}${given}` : `Journal: none at ${path}${given}: reading it as empty (--allow-missing-journal)`);
+  return { path, exists };
+}
+
+async function check(ctx: Context, file: string, opts: { offline?: boolean }) {
   const { m, rules } = await load(file);
   const explained = rules.rules.map((r) => ({ id: r.id, explanation: m.explainRule(r) }));
-  ctx.out.result({ file, valid: true, rules: explained }, () => `${file}: ${rules.rules.length} rule${rules.rules.length === 1 ? '' : 's'}, valid\n${explained.map((r) => `  ${r.explanation}`).join('\n')}\n`);
+  const warnings = [...m.notifyWarnings(rules, ctx.env), ...(opts.offline ? [] : await m.probeWebhooks(rules))];
+  for (const w of warnings) ctx.out.warn(w);
+  ctx.out.result({ file, valid: true, rules: explained, warnings }, () => `${file}: ${rules.rules.length} rule${rules.rules.length === 1 ? '' : 's'}, valid${warnings.length ? ` (${warnings.length} warning${warnings.length === 1 ? '' : 's'} above)` : ''}\n${explained.map((r) => `  ${r.explanation}`).join('\n')}\n`);
 }
 
-async function plan(ctx: Context, file: string, opts: { node?: string; journal?: string }) {
+async function plan(ctx: Context, file: string, opts: { node?: string } & JournalOptions) {
   const { m, rules } = await load(file);
-  const journal = new m.MemoryJournal(new m.FileJournal(opts.journal ?? DEFAULT_JOURNAL).entries());
+  const source = journalToRead(ctx, opts);
+  const journal = new m.MemoryJournal(source.exists ? new m.FileJournal(source.path).entries() : []);
   const runner = new m.RuleRunner({ client: await rulesClient(ctx, opts.node), rules, journal, dryRun: true });
   const decisions = await runner.plan();
-  const quiet = rules.rules.filter((r) => !decisions.some((d) => d.rule === r.id)).map((r) => r.id);
-  ctx.out.result({ file, decisions, quiet }, () => {
+  // Quiet: every decision of the rule is "nothing" (its trigger did not fire, or nothing is missing); each says why.
+  const quiet = rules.rules.filter((r) => decisions.every((d) => d.rule !== r.id || d.outcome === 'nothing')).map((r) => r.id);
+  ctx.out.result({ file, journal: source.exists ? source.path : null, decisions, quiet }, () => {
     const lines = decisions.map((d) => `  ${decisionLine(d)}`);
-    if (quiet.length) lines.push(`  not triggered now: ${quiet.join(', ')}`);
     const spend = decisions.reduce((s, d) => s + (d.outcome === 'would_act' ? (d.cost_sun ?? 0) : 0), 0);
     return `Plan for ${file} now (nothing is spent):\n${lines.join('\n')}\n  would spend about ${spend / 1e6} TRX\n`;
   });
@@ -76,7 +120,8 @@ async function run(ctx: Context, file: string, opts: RunOptions) {
   if (!(rps > 0 && rps <= 1000)) throw new UsageError(`--rps must be a number of requests per second (0-1000], got ${JSON.stringify(opts.rps)}`);
   const maxTicks = opts.maxTicks === undefined ? undefined : parseInteger(opts.maxTicks, '--max-ticks', { min: 1 });
   const execute = opts.execute === true;
-  const journal = execute ? new m.FileJournal(opts.journal ?? DEFAULT_JOURNAL) : new m.MemoryJournal(new m.FileJournal(opts.journal ?? DEFAULT_JOURNAL).entries());
+  const journalPath = resolve(opts.journal ?? DEFAULT_JOURNAL);
+  const journal = execute ? new m.FileJournal(journalPath) : new m.MemoryJournal(new m.FileJournal(journalPath).entries());
   const out = ctx.out;
   // The status line: redrawn after each tick; a decision line is printed above it.
   let status: { update(text: string): void; stop(final?: string): void } = { update() {}, stop() {} };
@@ -103,7 +148,9 @@ async function run(ctx: Context, file: string, opts: RunOptions) {
       status.update(statusText);
     },
   });
-  if (!out.json) out.print(`${execute ? 'Executing' : 'Dry run (no spend; --execute to spend)'}: ${rules.rules.length} rules, ${runner.stats.watched_addresses} addresses, reaction ${runner.stats.reaction_ms / 1000} s. Journal: ${execute ? (journal as { path?: string }).path : 'in memory'}\n`);
+  for (const w of runner.warnings) out.warn(w);
+  const counted = existsSync(journalPath) ? `in memory, limits counted from ${journalPath}` : `in memory; no journal at ${journalPath}, so limits count from nothing`;
+  if (!out.json) out.print(`${execute ? 'Executing' : 'Dry run (no spend; --execute to spend)'}: ${rules.rules.length} rules, ${runner.stats.watched_addresses} addresses, reaction ${runner.stats.reaction_ms / 1000} s. Journal: ${execute ? journalPath : counted}\n`);
   status = out.spinner('first tick…');
   const stop = new AbortController();
   void ctx.untilSignal(stop.signal).then(() => {
@@ -149,10 +196,12 @@ async function backtestCmd(ctx: Context, file: string, opts: { days: string; ene
   });
 }
 
-async function log(ctx: Context, opts: { journal?: string; rule?: string; limit: string }) {
+async function log(ctx: Context, opts: { rule?: string; limit: string } & JournalOptions) {
   const m = await rulesModule();
   const limit = parseInteger(opts.limit, '--limit', { min: 1 });
-  const entries = new m.FileJournal(opts.journal ?? DEFAULT_JOURNAL).entries().filter((e) => !opts.rule || e.rule === opts.rule).slice(-limit);
+  const source = journalToRead(ctx, opts);
+  const all = source.exists ? new m.FileJournal(source.path).entries() : [];
+  const entries = all.filter((e) => !opts.rule || e.rule === opts.rule).slice(-limit).map((e) => redactDeep(e));
   ctx.out.result(entries, () =>
     entries.length
       ? `${entries.map((e) => `${new Date(e.ts).toISOString()} ${e.rule} ${e.kind}${e.window ? ` [${e.window}]` : ''}${e.cost_sun !== undefined ? ` ${e.cost_sun / 1e6} TRX` : ''}${e.order_ids?.length ? ` ${e.order_ids.join(',')}` : ''}${e.reason ? ` ${e.reason}` : ''}`).join('\n')}\n`
@@ -196,14 +245,20 @@ const command: CommandModule = {
     'Exit codes of run: 0 stopped cleanly, 1 could not start, 2 invalid rules file, 3 no key; an error in one step is reported and the runner goes on.',
   register(cmd: Command) {
     cmd.usage('check|plan|run|backtest|log|service FILE');
-    cmd.command('check').description('Validate a rules file and explain each rule in words').argument('<file>').action(action<[string], object>((ctx, { args: [f] }) => check(ctx, f)));
+    cmd
+      .command('check')
+      .description('Validate a rules file and explain each rule in words; warn about a notify webhook that cannot be signed (secret variable unset) or reached')
+      .argument('<file>')
+      .option('--offline', 'do not try to connect to the webhooks (validate only)')
+      .action(action<[string], { offline?: boolean }>((ctx, { args: [f], opts }) => check(ctx, f, opts)));
     cmd
       .command('plan')
-      .description('What the rules would do now (reads and previews; spends nothing)')
+      .description('What the rules would do now (reads and previews; spends nothing); a quiet rule says why')
       .argument('<file>')
       .option('--node <url>', 'TRON full node (env TRX_RENT_TRON_NODE)')
-      .option('--journal <path>', `journal the limits are counted from (default ${DEFAULT_JOURNAL})`)
-      .action(action<[string], { node?: string; journal?: string }>((ctx, { args: [f], opts }) => plan(ctx, f, opts)));
+      .option('--journal <path>', `journal the limits are counted from (default ${DEFAULT_JOURNAL}); named on stderr`)
+      .option('--allow-missing-journal', 'plan even when the journal does not exist (as if no rule had acted yet)')
+      .action(action<[string], { node?: string } & JournalOptions>((ctx, { args: [f], opts }) => plan(ctx, f, opts)));
     cmd
       .command('run')
       .description('Watch and act: a dry run unless --execute; a status line on a terminal, NDJSON with --json; stops on SIGTERM after the step in flight')
@@ -224,11 +279,12 @@ const command: CommandModule = {
       .action(action<[string], { days: string; energyPerHour?: string }>((ctx, { args: [f], opts }) => backtestCmd(ctx, f, opts)));
     cmd
       .command('log')
-      .description('Read the journal')
+      .description('Read the journal (named on stderr; a missing one is an error unless --allow-missing-journal)')
       .option('--journal <path>', `journal file (default ${DEFAULT_JOURNAL})`)
+      .option('--allow-missing-journal', 'a missing journal reads as empty instead of an error')
       .option('--rule <id>', 'one rule only')
       .option('--limit <n>', 'last N entries', '50')
-      .action(action<[], { journal?: string; rule?: string; limit: string }>((ctx, { opts }) => log(ctx, opts)));
+      .action(action<[], { rule?: string; limit: string } & JournalOptions>((ctx, { opts }) => log(ctx, opts)));
     cmd
       .command('service')
       .description('A systemd unit that runs the rules (--print)')

@@ -20,6 +20,7 @@ export interface BatchOptions {
   batch?: string;
   journal?: string;
   resume?: boolean;
+  status?: boolean;
   report?: string;
   margin?: string;
   concurrency?: string;
@@ -33,6 +34,7 @@ export function registerBatchOptions(cmd: Command): Command {
     .option('--batch <file>', 'send to many recipients with one rental: a CSV (to,amount[,id]) or JSON-lines file')
     .option('--journal <file>', 'the batch journal (default: beside the batch file, <file>.journal); the same command resumes from it')
     .option('--resume', 'go on with a stopped or crashed batch (its journal must exist)')
+    .option('--status', "show each row's journaled state and its transaction on the chain, without resuming (nothing is spent)")
     .option('--report <file>', 'write the report (row, to, amount, tx id, status, energy, cost) as CSV, or JSON for a .json name')
     .option('--margin <percent>', 'energy rented beyond the estimates, percent', '10')
     .option('--concurrency <n>', 'rows in flight at once', '8')
@@ -117,10 +119,12 @@ export async function runSendBatch(
   // Every bad row, before the key is even asked for: nothing is spent on a bad file.
   payoutsModule.checkPayouts(payouts, { token, allowDuplicates: opts.allowDuplicates }, where);
   const privateKey = await senderKey(ctx, opts.keyFile);
-  const client = await ctx.clients.client();
   const { chain } = await ctx.chain.handles(opts.node);
+  if (opts.status) return showStatus(ctx, payoutsModule, token, payouts, where, privateKey, journal, await chain.node());
+  const client = await ctx.clients.client();
   const [orders, prices, transactions] = await Promise.all([client.get('orders'), client.get('prices'), client.get('transactions')]);
-  const deps = { orders, prices, transactions, chain, node: await chain.node(), clock: client.http.clock };
+  // The journal is bound to this service and account: a resume anywhere else is refused.
+  const deps = { orders, prices, transactions, chain, node: await chain.node(), clock: client.http.clock, service: client.http.account() };
   const out = ctx.out;
   const resume = [
     'trx-rent send',
@@ -132,7 +136,6 @@ export async function runSendBatch(
     ...(opts.keyFile ? ['--key-file', quote(opts.keyFile)] : []),
     ...(opts.node ? ['--node', quote(opts.node)] : []),
     '--resume',
-    '--yes',
   ].join(' ');
 
   let bar_: ReturnType<typeof out.spinner> | undefined;
@@ -156,10 +159,19 @@ export async function runSendBatch(
       allowBurn: opts.allowBurn,
       allowDuplicates: opts.allowDuplicates,
       onEvent,
+      // Asked on every run, a resume too (with what is left): a confirmation binds only what it showed.
       confirm: async (plan) => {
+        bar_?.stop();
+        bar_ = undefined;
         ctx.spending = { sun: plan.rent_cost_sun, currency: 'TRX' };
         out.print(renderPlan(plan));
-        await ctx.ask.confirm(`Pay ${plan.rows} rows for about ${sunAndTrx(plan.rent_cost_sun)} of rental (burning: ${sunAndTrx(plan.burn_cost_sun)})?`, 'send the batch');
+        const r = plan.resume;
+        await ctx.ask.confirm(
+          r
+            ? `Resume: ${r.confirmed} rows confirmed, ${r.pending} in flight; pay the ${plan.rows - r.confirmed - r.failed} rows left for about ${sunAndTrx(plan.rent_cost_sun)} more rental (spent so far ${sunAndTrx(r.spent_sun)}${r.budget_sun !== undefined ? ` of ${sunAndTrx(r.budget_sun)} approved` : ''})?`
+            : `Pay ${plan.rows} rows for about ${sunAndTrx(plan.rent_cost_sun)} of rental (burning: ${sunAndTrx(plan.burn_cost_sun)})?`,
+          r ? 'resume the batch' : 'send the batch',
+        );
         bar_ = out.spinner('Renting…');
         return true;
       },
@@ -181,7 +193,13 @@ export async function runSendBatch(
   } catch (error) {
     bar_?.stop();
     if (interrupted) throw new InterruptedError(`Interrupted (${interrupted === 'SIGTERM' ? 'SIGTERM' : 'Ctrl+C'}): the batch stopped; its journal is ${journal}.`, { signal: interrupted, resume, details: { journal } });
-    if ((error as { code?: string }).code === 'JOURNAL_LOCKED') throw new CliError('JOURNAL_LOCKED', (error as Error).message, { hint: 'one runner per journal' });
+    const code = (error as { code?: string }).code;
+    if (code === 'JOURNAL_LOCKED') throw new CliError('JOURNAL_LOCKED', (error as Error).message, { hint: 'one runner per journal' });
+    // Another batch's journal: a second journal would pay its rows again; say what to check instead.
+    if (code === 'JOURNAL_MISMATCH') throw new CliError('JOURNAL_MISMATCH', (error as Error).message, { hint: `check the service (--base-url), the key file and the rows; \`trx-rent send ${token} --batch FILE --status\` shows what the journal paid` });
+    if (code === 'SPENDING_CAP_EXCEEDED' && (error as { details?: { budget_sun?: number } }).details?.budget_sun !== undefined) {
+      throw new CliError('SPENDING_CAP_EXCEEDED', (error as Error).message, { hint: `to allow more, resume with: ${resume} --max-cost TRX` });
+    }
     throw error;
   } finally {
     watching.abort();
@@ -203,4 +221,30 @@ export async function runSendBatch(
     });
   }
   if (!out.json) out.print(renderReport(report, written));
+}
+
+/** `--status`: each row against the chain, from the journal as it is (nothing is spent or written). */
+async function showStatus(
+  ctx: Context,
+  payoutsModule: typeof import('../../workflows/payouts/index.js'),
+  token: string,
+  payouts: readonly import('../../workflows/payouts/index.js').Payout[],
+  where: readonly string[],
+  privateKey: string,
+  journal: string,
+  node: import('../../tron/node.js').TronNode,
+): Promise<void> {
+  if (!existsSync(journal)) throw new UsageError(`--status: no journal at ${journal}`, 'pass --journal FILE');
+  const { privateKeyToTronAddress } = await import('../../protocol/tron-transaction.js');
+  const from = privateKeyToTronAddress(privateKey);
+  const rows = payoutsModule.checkPayouts(payouts, { token, from }, where);
+  const { systemClock } = await import('../../utils/clock.js');
+  const status = await payoutsModule.batchStatus({ node, clock: systemClock }, from, rows, journal);
+  const out = ctx.out;
+  if (out.json) return out.line(status);
+  const lines = [`Batch ${status.batch_key} (${journal}):`];
+  for (const r of status.rows) lines.push(`  ${r.id.padEnd(12)} ${r.to} ${r.amount.padStart(12)}  journal ${r.journal.padEnd(9)} chain ${(r.chain ?? '-').padEnd(9)} ${r.tx_id ?? ''}${r.block ? ` block ${r.block}` : ''}`);
+  const count = (k: string) => status.rows.filter((r) => r.journal === k).length;
+  lines.push(`${count('confirmed')} confirmed, ${count('failed')} failed, ${count('pending')} pending, ${count('unsent')} unsent`);
+  out.print(`${lines.join('\n')}\n`);
 }

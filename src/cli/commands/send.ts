@@ -5,7 +5,8 @@ import { type Context, action } from '../context.js';
 import { CliError, InterruptedError, UsageError, exitCodeFor } from '../errors.js';
 import { formatDuration, groupDigits, sunAndTrx } from '../format.js';
 import { parseAddress, parseDuration, parseIdempotencyKey, parseTrx } from '../parse.js';
-import { ENV, isHexKey, readSecretFile } from '../settings.js';
+import { ENV } from '../settings.js';
+import { signingKey } from '../signing-key.js';
 import type { CommandModule } from '../types.js';
 import { type BatchOptions, registerBatchOptions } from './send-batch.js';
 
@@ -62,27 +63,8 @@ const command: CommandModule = {
 };
 
 /** The sender's key: --key-file (or - for stdin) > TRX_RENT_PRIVATE_KEY > a hidden prompt at a terminal. Never echoed. */
-async function senderKey(ctx: import('../context.js').Context, keyFile: string | undefined): Promise<string> {
-  let value: string | undefined;
-  let where: string;
-  if (keyFile) {
-    value = keyFile === '-' ? (await ctx.readStdin()).trim() : readSecretFile(keyFile, '--key-file', (m) => ctx.out.warn(m)).value;
-    where = keyFile === '-' ? '--key-file - (stdin)' : `--key-file ${keyFile}`;
-  } else if (ctx.env[ENV.privateKey]?.trim()) {
-    value = ctx.env[ENV.privateKey]!.trim();
-    where = ENV.privateKey;
-  } else {
-    if (!ctx.interactive) {
-      throw new UsageError('no signing key', `pass --key-file FILE (or - for stdin) or set ${ENV.privateKey}; keys are never taken from the command line`, 'MISSING_ARGUMENT');
-    }
-    const { password } = await ctx.ask.prompts();
-    value = (
-      await password({ message: "Sender's private key (64 hex, input hidden)?", mask: '*', validate: (v: string) => (isHexKey(v.trim()) ? true : 'A private key is 64 hex characters') })
-    ).trim();
-    where = 'the prompt';
-  }
-  if (!isHexKey(value)) throw new UsageError(`${where} does not hold a 64-hex private key`);
-  return value;
+function senderKey(ctx: import('../context.js').Context, keyFile: string | undefined): Promise<string> {
+  return signingKey(ctx, keyFile, "Sender's private key");
 }
 
 function tokenName(e: { token: { symbol: string | undefined; address: string } }): string {

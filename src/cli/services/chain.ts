@@ -118,7 +118,7 @@ export class ChainService {
 
   /** The CLI's file transfer store (see {@link transfersDir}). */
   async transferStore(): Promise<TransferStore> {
-    const { fileTransferStore } = await import('../../tron/identity.js');
+    const { fileTransferStore } = await import('../../tron/transfer-store.js');
     return fileTransferStore(await this.transfersDir());
   }
 
@@ -127,7 +127,11 @@ export class ChainService {
     const { Chain, ChainAccess, Transfers } = await import('../../tron/facade.js');
     const { DEFAULT_TRON_NODE } = await import('../../tron/node.js');
     const { apiKey, store } = options;
-    const access = new ChainAccess(client.http, { baseUrl: node, fetch: this.#runtime.fetch, apiKey, clock: client.http.clock, ...this.#clients.requestLimits() }, store);
+    const access = new ChainAccess(
+      client.http,
+      { baseUrl: node, fetch: this.#runtime.fetch, apiKey, clock: client.http.clock, onRetry: this.#clients.onRetry, ...this.#clients.requestLimits() },
+      store,
+    );
     this.#debug(`TRON node ${node ?? DEFAULT_TRON_NODE}${apiKey ? ` (with ${ENV.tronNodeApiKey})` : ''}`);
     return { transfers: new Transfers(access), chain: new Chain(access), node: node ?? DEFAULT_TRON_NODE };
   }

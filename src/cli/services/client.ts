@@ -5,6 +5,7 @@
  * TRX_RENT_MAX_RETRIES) and the credentials the config service resolved.
  * @module
  */
+import type { RetryListener } from '../../http/attempts.js';
 import type { HttpClient } from '../../http/client.js';
 import type { BalanceResource } from '../../resources/balance.js';
 import type { Deposits } from '../../resources/deposits.js';
@@ -89,6 +90,7 @@ export class ClientService {
   readonly #verbose: boolean;
   readonly #version: string;
   readonly #debug: (message: string) => void;
+  readonly #onRetry: RetryListener | undefined;
   readonly #clients = new Map<boolean, Promise<LazyClient>>();
   #last: LazyClient | undefined;
 
@@ -99,7 +101,10 @@ export class ClientService {
     /** The package version (in the user agent). */
     version: string;
     debug: (message: string) => void;
+    /** Told of every retry's wait (the output's status line, or a `retrying` event). */
+    onRetry?: RetryListener | undefined;
   }) {
+    this.#onRetry = options.onRetry;
     this.#config = options.config;
     this.#runtime = options.runtime;
     this.#verbose = options.verbose;
@@ -160,6 +165,7 @@ export class ClientService {
       // A person (or a script) should not sit silently through a long Retry-After: fail with
       // exit code 5 and the wait in the hint instead.
       retry: { maxRetryAfterMs: 10_000 },
+      onRetry: this.#onRetry,
       ...this.requestLimits(),
       ...extra,
       ...(this.#verbose ? { logLevel: 'debug' as const, logger: { debug: (m: string) => this.#debug(m) } } : {}),
@@ -167,6 +173,11 @@ export class ClientService {
     const client = new LazyClient(http);
     this.#last = client;
     return client;
+  }
+
+  /** The run's retry listener (the output's status line), for the other clients a command makes (the TRON node, x402). */
+  get onRetry(): RetryListener | undefined {
+    return this.#onRetry;
   }
 
   /** The run's request limits (see {@link requestLimits}). */

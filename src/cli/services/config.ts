@@ -1,7 +1,9 @@
 /**
  * The config service: the profile store (opened on first use), the profile in effect and its
  * defaults, and the run's connection settings (base URL and API key, flag > environment >
- * profile, each with its source) through `../settings.ts`'s resolver.
+ * profile, each with its source) through `../settings.ts`'s resolver. A base URL taken from the
+ * one `trx-rent mock` running here is named on stderr: for a run that spends, in every output
+ * mode and before anything is spent; for one that only reads, as a note for people.
  * @module
  */
 import type { ConfigStore, ProfileSettings } from '../config.js';
@@ -20,6 +22,9 @@ export class ConfigService {
   readonly #debug: (message: string) => void;
   #store: Promise<ConfigStore> | undefined;
   #connection: Connection | undefined;
+  #spends: boolean;
+  /** Whether the running mock in use has been named on stderr. */
+  #named = false;
 
   constructor(options: {
     opts: GlobalOptions;
@@ -28,7 +33,10 @@ export class ConfigService {
     debug: (message: string) => void;
     /** The embedded mock of `--mock`. */
     mock: () => Promise<MockHandle>;
+    /** The command spends money (its registry entry's `spends`); `markSpending()` says so later. */
+    spends?: boolean | undefined;
   }) {
+    this.#spends = Boolean(options.spends);
     this.#configDir = options.runtime.configDir;
     this.#out = options.out;
     this.#debug = options.debug;
@@ -38,7 +46,7 @@ export class ConfigService {
       store: () => this.store(),
       warn: (message) => this.#out.warn(message),
       mock: options.mock,
-      runningMock: async () => (await import('../running-mock.js')).findRunningMock(this.#configDir),
+      runningMock: async () => (await import('../running-mock.js')).theRunningMock(this.#configDir),
     });
   }
 
@@ -67,6 +75,32 @@ export class ConfigService {
     }
   }
 
+  /**
+   * The run is about to spend (an x402 payment, `api` on a route that is not a GET, `mcp
+   * --allow-spend`): a running mock in use is named on stderr now if it was not yet, whatever
+   * the output mode.
+   */
+  markSpending(): void {
+    this.#spends = true;
+    this.#nameRunningMock();
+  }
+
+  /** Whether this run spends money (declared by its command, or marked since). */
+  get spends(): boolean {
+    return this.#spends;
+  }
+
+  /** Names the running mock the connection came from, once: always when the run spends, else only for people. */
+  #nameRunningMock(): void {
+    const base = this.#connection?.baseUrl;
+    if (this.#named || base?.source.kind !== 'running-mock') return;
+    const text = `No base URL set: using the mock at ${base.value} (pid ${base.source.pid}), the one \`trx-rent mock\` running here (--base-url or TRX_RENT_BASE_URL for another)`;
+    if (this.#spends) this.#out.diag(text);
+    else if (!this.#out.json) this.#out.info(this.#out.e.dim(text));
+    else return;
+    this.#named = true;
+  }
+
   /** The connection settings resolved so far (undefined before {@link settings}). */
   get connection(): Connection | undefined {
     return this.#connection;
@@ -79,10 +113,8 @@ export class ConfigService {
   async settings(needKey: boolean): Promise<Connection> {
     if (this.#connection && (this.#connection.apiKey || !needKey)) return this.#connection;
     const connection = await this.resolver.connection(needKey);
-    if (connection.baseUrl?.source.kind === 'running-mock' && this.#connection?.baseUrl?.source.kind !== 'running-mock') {
-      this.#out.info(this.#out.e.dim(`No base URL set: using the \`trx-rent mock\` running at ${connection.baseUrl.value} (${connection.baseUrl.source.path})`));
-    }
     this.#connection = connection;
+    this.#nameRunningMock();
     const { baseUrl, apiKey } = connection;
     this.#debug(
       `base URL ${baseUrl?.value ?? '(none)'} from ${baseUrl ? describeSource(baseUrl.source) : '-'}; API key ${apiKey ? `from ${describeSource(apiKey.source)}` : connection.withheldKey ? `(none: profile ${connection.withheldKey.profile}'s key is bound to another origin)` : '(none)'}`,

@@ -2,7 +2,9 @@
  * The prompts service: questions for a person at a terminal. The @inquirer prompt packages are
  * imported only when one is asked, and bound to the run's terminal; `confirm` guards what spends
  * or cannot be undone, `inputs` fills in missing arguments. Without a terminal neither asks:
- * both fail with a usage error (exit 2) that says what to pass.
+ * both fail with a usage error (exit 2) that says what to pass. Every question asked holds the
+ * output's status line (`Output.hold()`) until it is answered, so no spinner or progress line
+ * draws over a question that waits.
  * @module
  */
 import { Writable } from 'node:stream';
@@ -53,15 +55,46 @@ export class PromptService {
   readonly interactive: boolean;
   readonly #opts: Pick<GlobalOptions, 'yes' | 'json'>;
   readonly #runtime: Pick<CliRuntime, 'stdin' | 'stdout'>;
+  readonly #hold: () => () => void;
 
-  constructor(options: { interactive: boolean; opts: Pick<GlobalOptions, 'yes' | 'json'>; runtime: Pick<CliRuntime, 'stdin' | 'stdout'> }) {
+  constructor(options: {
+    interactive: boolean;
+    opts: Pick<GlobalOptions, 'yes' | 'json'>;
+    runtime: Pick<CliRuntime, 'stdin' | 'stdout'>;
+    /** Takes the status line off the screen until the returned function is called (`Output.hold`). */
+    hold?: (() => () => void) | undefined;
+  }) {
     this.interactive = options.interactive;
     this.#opts = options.opts;
     this.#runtime = options.runtime;
+    this.#hold = options.hold ?? (() => () => undefined);
   }
 
-  /** The prompts, on the run's terminal (only when {@link interactive}). */
+  /**
+   * The prompts, on the run's terminal (only when {@link interactive}); each holds the status
+   * line while it waits for its answer.
+   */
   async prompts(): Promise<Prompts> {
+    const raw = await this.#rawPrompts();
+    const held = <C, R>(ask: (config: C) => Promise<R>) => async (config: C): Promise<R> => {
+      const release = this.#hold();
+      try {
+        return await ask(config);
+      } finally {
+        release();
+      }
+    };
+    return {
+      input: held(raw.input) as PromptsModule['input'],
+      password: held(raw.password) as PromptsModule['password'],
+      select: held(raw.select) as PromptsModule['select'],
+      confirm: held(raw.confirm) as PromptsModule['confirm'],
+      checkbox: held(raw.checkbox) as PromptsModule['checkbox'],
+    };
+  }
+
+  /** The prompt packages bound to the run's terminal. */
+  async #rawPrompts(): Promise<Prompts> {
     if (!this.interactive) throw new Error('internal: prompts need a terminal');
     const mod = await loadPrompts();
     const { stdin, stdout } = this.#runtime;

@@ -30,8 +30,8 @@ const SendInput = z.strictObject({
   to: Address,
   amount: z.string().regex(/^\d+(\.\d{1,6})?$/, 'must be a decimal amount with at most 6 decimal places, like 10 or 0.5'),
   duration_sec: z.number().int().positive().optional(),
+  id: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1 to 64 letters, digits, ., _ or -').optional(),
 });
-
 
 export const CHAIN_TOOLS = [
   tool({
@@ -40,7 +40,8 @@ export const CHAIN_TOOLS = [
     description:
       'Make sure a TRON address can spend `energy` (and optionally `bandwidth`) units: reads what it has on the TRON node, buys only the deficit ' +
       `(rounded up to the provider minimum, ${LIMITS.MIN_ENERGY_AMOUNT} for ENERGY), waits until the order is FILLED and the delegation shows on the node. ` +
-      'Finding enough already, it buys nothing and spends nothing. SPENDS MONEY from the account\'s TRX balance when it buys: needs --allow-spend, capped per order ' +
+      'Finding enough already, it buys nothing and spends nothing. A contract (TARGET_IS_CONTRACT) or an address never activated (TARGET_NOT_ACTIVATED: it must receive TRX first) ' +
+      'cannot receive a delegation on TRON and is refused before anything is ordered. SPENDS MONEY from the account\'s TRX balance when it buys: needs --allow-spend, capped per order ' +
       '(--max-order-trx) and per session (--session-limit), confirmed by the user where the client can ask. Amounts are resource units (not SUN); duration_sec defaults to 3600. ' +
       'Returns before/after (what the address can spend), the order (or null) and cost_sun (1 TRX = 1,000,000 SUN).',
     access: 'spend',
@@ -86,7 +87,7 @@ export const CHAIN_TOOLS = [
       'estimates the energy on the TRON node, rents the deficit (rounded up to 65000) from the account\'s TRX balance, signs locally, broadcasts through the service and waits for the receipt. ' +
       'SPENDS MONEY twice: the tokens sent (capped per call by --max-withdrawal, off when unset, and by the session cap in that currency) and the rental in TRX ' +
       '(capped by --max-order-trx and the session cap); needs --allow-spend and the user\'s confirmation where the client can ask. amount is in token units as a decimal string (e.g. "10"). ' +
-      'Returns tx_id, what it cost (SUN) and what burning TRX would have cost (saving_sun).',
+      'Pass `id` (your payment id) so that calling again after an unclear answer lands the same transfer instead of paying twice. Returns tx_id, what it cost (SUN) and what burning TRX would have cost (saving_sun).',
     access: 'spend',
     input: SendInput,
     output: SentTransferSchema,
@@ -95,6 +96,7 @@ export const CHAIN_TOOLS = [
       to: 'Base58 TRON address (T…) of the recipient',
       amount: 'Amount in token units as a decimal string, e.g. "10" (not atomic units)',
       duration_sec: 'Rental duration of the energy in seconds (default 3600)',
+      id: "Your id for this payment (an invoice or payout id): a call again with the same id lands the first call's transfer and never pays twice. Without it every call is a new payment",
     },
     async run(args, { session, signal, ask }) {
       const privateKey = session.options.wallet?.tron;
@@ -145,7 +147,8 @@ export const CHAIN_TOOLS = [
               duration: args.duration_sec,
               signer: { privateKey },
               maxCostSun: rentSun,
-              idempotencyKey,
+              // The caller's id is the transfer's identity (kept in the server's state folder across restarts).
+              idempotencyKey: args.id ? `mcp-send-${args.id}` : idempotencyKey,
               signal,
               onProgress: effects.onProgress,
             }),

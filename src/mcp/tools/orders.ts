@@ -42,6 +42,8 @@ export const ORDER_TOOLS = [
       `amount is in resource units (not SUN), at least ${LIMITS.MIN_ENERGY_AMOUNT} for ENERGY; duration_sec in seconds; max_price_sun in SUN per unit (1 TRX = 1,000,000 SUN). ` +
       'Without max_price_sun the order is limited to the current best price (from a preview), so it cannot cost more than the amount confirmed; ' +
       'a MARKET order fails (nothing charged) if the price rose above it meanwhile. PERIODIC orders are not available here. ' +
+      'target_address is read on the TRON node first: a contract (TARGET_IS_CONTRACT) or an address never activated (TARGET_NOT_ACTIVATED: it must receive TRX first) ' +
+      'cannot receive a delegation on TRON, so such an order is refused before anything is ordered. ' +
       'Returns the order (status PENDING) and its maximum cost; use wait_for_order to see it filled.',
     access: 'spend',
     input: E.createOrder.body,
@@ -59,6 +61,8 @@ export const ORDER_TOOLS = [
           details: { field: 'order_type' },
         });
       }
+      // TRON refuses a delegation to a contract or to no account: refuse the order before it is placed.
+      await session.api.chain.checkTarget(args.target_address, { signal });
       let price = args.max_price_sun;
       if (price === undefined) {
         const preview = await session.api.orders.preview({ resource: args.resource_type, amount: args.amount, duration: args.duration_sec }, { signal });

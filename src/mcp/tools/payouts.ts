@@ -2,9 +2,9 @@
  * Payouts over MCP: `send_batch_plan` (read: what a batch of USDT payouts from the server's
  * TRON wallet needs and costs, renting against burning; spends nothing) and `send_batch` (the
  * batch itself, under the same guard as the other spending tools: --allow-spend, the per-call
- * caps, the session cap, the user's confirmation naming the whole batch's cost). The batch is
- * journaled to a file keyed by its rows, so a retried call with the same rows resumes it and
- * never pays a row twice.
+ * caps, the session cap, the user's confirmation naming the whole batch's cost, its worst-case
+ * burn reserved too). The batch is journaled to a file keyed by its rows in the server's private
+ * folder, so a retried call with the same rows resumes it and never pays a row twice.
  * @module
  */
 import * as z from 'zod';
@@ -65,21 +65,25 @@ function walletKey(session: Session): string {
   return privateKey;
 }
 
-/** The batch object over the session's client, journaled beside the other batches of this machine. */
+/** The server's private folder for journals (see `stateDir`). */
+export async function stateDir(session: Session): Promise<string> {
+  const [{ homedir }, { join }, { privateDir }] = await Promise.all([import('node:os'), import('node:path'), import('../../store/file.js')]);
+  return privateDir(session.options.stateDir ?? join(homedir(), '.trx-rent', 'mcp'));
+}
+
+/** The batch object over the session's client, journaled in the server's private folder. */
 async function batchRun(session: Session, args: z.output<typeof BatchInput>, signal: AbortSignal, maxCostSun?: number) {
   const privateKey = walletKey(session);
-  const [{ createHash }, { mkdirSync }, { tmpdir }, { join }, { batchKeyOf, checkPayouts }, tx] = await Promise.all([
+  const [{ createHash }, { join }, { batchKeyOf, checkPayouts }, tx] = await Promise.all([
     import('node:crypto'),
-    import('node:fs'),
-    import('node:os'),
     import('node:path'),
     import('../../workflows/payouts/index.js'),
     import('../../protocol/tron-transaction.js'),
   ]);
   const from = tx.privateKeyToTronAddress(privateKey);
   const rows = checkPayouts(args.payouts, { token: args.token, from });
-  const dir = join(tmpdir(), 'trx-rent-payouts');
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const dir = join(await stateDir(session), 'payouts');
+  await (await import('../../store/file.js')).privateDir(dir);
   // One journal per batch and per service and node: the same rows on another chain are another batch.
   const node = await session.api.chain.node();
   const place = createHash('sha256').update(`${session.api.http.baseUrl} ${node.baseUrl}`).digest('hex').slice(0, 8);
@@ -140,18 +144,22 @@ export const PAYOUT_TOOLS = [
       const { limits } = session.guard;
       const symbol = args.token ?? 'USDT';
       const total = plan.totals.find((t) => t.token === symbol)?.amount ?? '0';
+      // The rental approved (with what was spent before, on a resume): top-ups beyond it are refused, not paid.
+      const rental = (plan.resume?.spent_sun ?? 0) + plan.rent_cost_sun + plan.deferred_cost_sun;
+      // Reserved against the caps: the rental and the most the rows could burn if the rented
+      // energy is not there when they run (a node that overstates the sender's energy).
+      const worst = plan.rent_cost_sun + plan.deferred_cost_sun + plan.worst_burn_sun;
       const summary =
-        `Pay ${plan.rows} rows, ${total} ${symbol} in all, from ${plan.from}: renting ${plan.energy.to_rent} energy in ${plan.orders.length} order(s) for at most ${sunToTrx(plan.rent_cost_sun)} TRX ` +
-        `(burning instead: ${sunToTrx(plan.burn_cost_sun)} TRX; one by one: ${sunToTrx(plan.single_sends_cost_sun)} TRX)`;
-      // Pinned to the approved rental: top-ups beyond it are refused, not paid.
-      const send = async () => (await batchRun(session, args, signal, plan.rent_cost_sun)).start();
+        `Pay ${plan.rows} rows, ${total} ${symbol} in all, from ${plan.from}: renting ${plan.energy.to_rent} energy in ${plan.orders.length} order(s) for ${sunToTrx(plan.rent_cost_sun)} TRX, ` +
+        `at most ${sunToTrx(worst)} TRX with what the rows could burn (burning instead: ${sunToTrx(plan.burn_cost_sun)} TRX; one by one: ${sunToTrx(plan.single_sends_cost_sun)} TRX)`;
+      const send = async () => (await batchRun(session, args, signal, rental)).start();
       const tokens = decimalToAtomic(total, 6, 'amount');
       return session.guard.spend(
         {
           tool: 'send_batch',
           lines: [
             { currency: 'USDT', atomic: tokens, cap: { atomic: limits.maxWithdrawalAtomic, flag: '--max-withdrawal', off: 'token sends are off: the user can restart the server with --max-withdrawal AMOUNT; nothing was sent' } },
-            { currency: 'TRX', atomic: BigInt(plan.rent_cost_sun), cap: { atomic: limits.maxOrderSun, flag: '--max-order-trx', off: 'orders are off' } },
+            { currency: 'TRX', atomic: BigInt(worst), cap: { atomic: limits.maxOrderSun, flag: '--max-order-trx', off: 'orders are off' } },
           ],
           summary,
         },

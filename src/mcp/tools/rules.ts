@@ -3,11 +3,14 @@
  * happen now, nothing spent or journaled) and read its journal. Starting, stopping or changing a
  * runner stays with a person (`trx-rent rules run`). Files are read only under the server's
  * working directory: a rules file must end in `.json`, `.yaml` or `.yml`, a journal in `.jsonl`; the rules may also
- * be given inline.
+ * be given inline. A journal named but not there is NOT_FOUND (never read as empty), and the
+ * credentials of any URL in a journal line are masked.
  */
+import { existsSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import * as z from 'zod';
-import { ValidationError } from '../../errors/index.js';
+import { NotFoundError, ValidationError } from '../../errors/index.js';
+import { redactDeep } from '../../internal/redact.js';
 import { tool } from '../tool.js';
 
 const rulesModule = () => import('../../workflows/rules/index.js');
@@ -28,6 +31,14 @@ function inside(path: string, suffixes: readonly string[], field: string): strin
     throw new ValidationError({ code: 'VALIDATION_ERROR', message: `${field}: must be a ${suffixes.join(', ')} file under the server's working directory`, details: { field } });
   }
   return full;
+}
+
+/** The entries of the journal at `path` (under the working directory); NOT_FOUND when there is none. */
+async function journalEntries(path: string) {
+  const m = await rulesModule();
+  const full = inside(path, ['.jsonl'], 'journal');
+  if (!existsSync(full)) throw new NotFoundError({ code: 'NOT_FOUND', message: `journal: no file at ${path} (leave journal out to count from nothing)`, details: { field: 'journal' } });
+  return new m.FileJournal(full).entries();
 }
 
 async function loadSource(args: z.output<typeof RulesSource>) {
@@ -63,7 +74,8 @@ export const RULES_TOOLS = [
     title: 'Plan standing rules',
     description:
       'What a standing-rules file would do now: reads the watched addresses on the TRON node and previews prices, with the limits ' +
-      'counted from its journal if given. Spends nothing and journals nothing (outcome would_act, suppressed with a reason, nothing, error). ' +
+      'counted from its journal if given (a journal named but missing is NOT_FOUND). Spends nothing and journals nothing (outcome would_act, ' +
+      'suppressed with a reason, nothing with why: e.g. "energy 80,000 ≥ level 65,000: nothing to do", error); quiet lists the rules with nothing to do. ' +
       'Costs in SUN (1 TRX = 1,000,000 SUN). Running the rules stays with a person (`trx-rent rules run`).',
     access: 'read',
     input: RulesSource.extend({ journal: z.string().min(1).max(4096).optional() }),
@@ -71,10 +83,10 @@ export const RULES_TOOLS = [
     fields: { journal: 'Path of the .jsonl journal under the working directory (limits are counted from it)' },
     async run(args, { session }) {
       const { m, file } = await loadSource(args);
-      const entries = args.journal ? new m.FileJournal(inside(args.journal, ['.jsonl'], 'journal')).entries() : [];
+      const entries = args.journal ? await journalEntries(args.journal) : [];
       const runner = new m.RuleRunner({ client: session.api, rules: file, journal: new m.MemoryJournal(entries), dryRun: true });
       const decisions = await runner.plan();
-      return { decisions, quiet: file.rules.filter((r) => !decisions.some((d) => d.rule === r.id)).map((r) => r.id) };
+      return { decisions, quiet: file.rules.filter((r) => decisions.every((d) => d.rule !== r.id || d.outcome === 'nothing')).map((r) => r.id) };
     },
   }),
   tool({
@@ -82,15 +94,14 @@ export const RULES_TOOLS = [
     title: 'Read a standing-rules journal',
     description:
       'The last entries of a standing-rules journal (.jsonl under the server\'s working directory): triggers, intents, done (order ids, cost_sun), ' +
-      'failed, unknown (counted as spent), suppressed (and why), retired. Read-only.',
+      'failed, unknown (counted as spent), suppressed (and why), retired. Read-only; a missing journal is NOT_FOUND; credentials in URLs are masked.',
     access: 'read',
     input: z.strictObject({ journal: z.string().min(1).max(4096), rule: z.string().min(1).max(48).optional(), limit: z.number().int().min(1).max(1000).optional() }),
     output: z.looseObject({ entries: z.array(z.looseObject({ ts: z.number(), kind: z.string(), rule: z.string() })) }),
     fields: { journal: 'Path of the .jsonl journal', rule: 'One rule id only', limit: 'Last N entries (default 50)' },
     async run(args) {
-      const m = await rulesModule();
-      const all = new m.FileJournal(inside(args.journal, ['.jsonl'], 'journal')).entries();
-      return { entries: all.filter((e) => !args.rule || e.rule === args.rule).slice(-(args.limit ?? 50)).map((e) => ({ ...e })) };
+      const all = await journalEntries(args.journal);
+      return { entries: all.filter((e) => !args.rule || e.rule === args.rule).slice(-(args.limit ?? 50)).map((e) => redactDeep({ ...e })) };
     },
   }),
 ];

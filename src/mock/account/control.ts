@@ -1,5 +1,5 @@
 import type { CONTROL_ENDPOINTS } from '../control-endpoints.js';
-import { MockApiError } from '../http/errors.js';
+import { MockApiError } from '../shared/errors.js';
 import type { PlainHandlers } from '../http/table.js';
 
 /**

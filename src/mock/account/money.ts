@@ -2,7 +2,7 @@ import type { ACCOUNT_ENDPOINTS } from '../../api/account-docs.js';
 import { LIMITS } from '../../schemas/common.js';
 import { memoToHex } from '../../protocol/tron-transaction.js';
 import { withdrawalShape } from '../state/money.js';
-import { MockApiError } from '../http/errors.js';
+import { MockApiError } from '../shared/errors.js';
 import type { PlainHandlers } from '../http/table.js';
 
 type Money = Pick<typeof ACCOUNT_ENDPOINTS, 'getDepositInfo' | 'prepareDeposit' | 'submitDeposit' | 'createWithdrawal' | 'broadcastTransaction'>;

@@ -1,7 +1,7 @@
 import type { ACCOUNT_ENDPOINTS } from '../../api/account-docs.js';
 import { LIMITS } from '../../schemas/common.js';
 import { sunToTrx } from '../../utils/units.js';
-import { MockApiError } from '../http/errors.js';
+import { MockApiError } from '../shared/errors.js';
 import type { Candidate } from '../state/market-selection.js';
 import { orderCreated, orderFull, orderListItem } from '../state/order-wire.js';
 import type { PlainHandlers } from '../http/table.js';

@@ -8,7 +8,7 @@
  * @module
  */
 import type { CONTROL_ENDPOINTS } from '../control-endpoints.js';
-import { MockApiError } from '../http/errors.js';
+import { MockApiError } from '../shared/errors.js';
 import type { RouteContext } from '../http/route.js';
 import type { PlainHandlers } from '../http/table.js';
 import { RedeliverError, type WebhookRecord } from '../state/webhook-records.js';
@@ -50,7 +50,7 @@ export const webhookControlHandlers = {
   },
   mockRedeliver: {
     handle: ({ state, input: { params } }) => {
-      let delivery;
+      let delivery: ReturnType<typeof state.redeliverWebhook>;
       try {
         delivery = state.redeliverWebhook(params.id);
       } catch (error) {

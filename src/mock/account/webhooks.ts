@@ -1,5 +1,5 @@
 import type { ACCOUNT_ENDPOINTS } from '../../api/account-docs.js';
-import { MockApiError } from '../http/errors.js';
+import { MockApiError } from '../shared/errors.js';
 import type { PlainHandlers } from '../http/table.js';
 import type { WebhookRecord } from '../state/webhook-records.js';
 

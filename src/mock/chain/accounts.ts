@@ -36,6 +36,22 @@ export const CHAIN_TOKENS: readonly ChainToken[] = [
   { symbol: 'USDD', name: 'Decentralized USD', address: 'TXDk8mbtRbXeYuMNS83CfKPaYYT8XWv9Hz', decimals: 18 },
 ];
 
+/**
+ * A DelegateResourceContract java-tron refuses before it reaches a block
+ * (`DelegateResourceActuator.validate`): `code` is the broadcast's refusal code, `reason` the
+ * order's failure_reason, the message java-tron's text after its "Contract validate error : ".
+ */
+export class DelegationRefusedError extends Error {
+  readonly code = 'CONTRACT_VALIDATE_ERROR';
+  constructor(
+    readonly reason: 'TARGET_NOT_ACTIVATED' | 'TARGET_IS_CONTRACT',
+    message: string,
+  ) {
+    super(`Contract validate error : ${message}`);
+    this.name = 'DelegationRefusedError';
+  }
+}
+
 /** Accounts, balances, token contract state and delegated resources. */
 export class ChainAccounts extends ChainLedger {
   /** Source of mock transfers and funding (unlimited balance). */
@@ -61,6 +77,8 @@ export class ChainAccounts extends ChainLedger {
    * does that on TRON). A record that holds only TRC-20 balances is `inactive`.
    */
   account(address: string, create = false): ChainAccount | undefined {
+    // Asked to create, the caller is about to change it: the solidified view keeps what it was.
+    if (create) this.willChange(address);
     let account = this.accounts.get(address);
     if (!account && create) {
       account = { address, trx: 0n, tokens: new Map(), energyLimit: 0, energyUsed: 0, netLimit: 0, netUsed: 0, freeNetUsed: 0, createdAt: this.now() };
@@ -74,6 +92,7 @@ export class ChainAccounts extends ChainLedger {
 
   /** The record holding an address's token balances, without making it an account (a TRC-20 transfer creates none). */
   #holder(address: string): ChainAccount {
+    this.willChange(address);
     let account = this.accounts.get(address);
     if (!account) {
       account = { address, trx: 0n, tokens: new Map(), energyLimit: 0, energyUsed: 0, netLimit: 0, netUsed: 0, freeNetUsed: 0, createdAt: this.now(), inactive: true };
@@ -82,11 +101,43 @@ export class ChainAccounts extends ChainLedger {
     return account;
   }
 
-  /** True when the address is an account on chain (the faucet, the token contracts and {@link GENESIS_ACCOUNTS} always are). */
-  isActivated(address: string): boolean {
+  /**
+   * True when the address is an account on chain (the faucet, the token contracts and
+   * {@link GENESIS_ACCOUNTS} always are); with `height`, as of the end of that block.
+   */
+  isActivated(address: string, height?: number): boolean {
     if (address === this.faucet || this.token(address) || GENESIS_ACCOUNTS.includes(address)) return true;
-    const account = this.accounts.get(address);
+    const account = height === undefined ? this.accounts.get(address) : this.accountAt(address, height);
     return account !== undefined && !account.inactive;
+  }
+
+  /** True when the address holds a contract (`getaccount` type Contract): the token contracts. */
+  isContract(address: string): boolean {
+    return this.token(address) !== undefined;
+  }
+
+  /**
+   * Why java-tron would refuse a DelegateResourceContract to `to`, in its words
+   * (`DelegateResourceActuator.validate`: the receiver must exist, "Account[<hex>] not exists",
+   * and, checked after that, must not be a contract, "Do not allow delegate resources to
+   * contract addresses"); undefined when it may receive one. `reason` is the order's
+   * failure_reason for the same refusal.
+   */
+  delegationRefusal(to: string): { reason: 'TARGET_NOT_ACTIVATED' | 'TARGET_IS_CONTRACT'; message: string } | undefined {
+    if (!this.isActivated(to)) return { reason: 'TARGET_NOT_ACTIVATED', message: `Account[${this.hexOf(to).toLowerCase()}] not exists` };
+    if (this.isContract(to)) return { reason: 'TARGET_IS_CONTRACT', message: 'Do not allow delegate resources to contract addresses' };
+    return undefined;
+  }
+
+  /**
+   * Genesis allocation: `address` is an account from the first block, holding `trxSun` and the
+   * token balances given, with no transaction (as a genesis block's accounts). For a new chain
+   * only: an address that is already known is left as it is.
+   */
+  allocate(address: string, trxSun: bigint, tokens: ReadonlyArray<readonly [ChainToken, bigint]> = []): void {
+    if (this.accounts.has(address)) return;
+    const balances = new Map(tokens.map(([token, amount]) => [token.address, amount] as const));
+    this.accounts.set(address, { address, trx: trxSun, tokens: balances, energyLimit: 0, energyUsed: 0, netLimit: 0, netUsed: 0, freeNetUsed: 0, createdAt: this.genesisTime });
   }
 
   /** Make an address an account (as an AccountCreateContract would), with no TRX. */
@@ -215,12 +266,15 @@ export class ChainAccounts extends ChainLedger {
    * A provider delegates (rents out) energy or bandwidth to `to`: a DelegateResourceContract on
    * the chain. A failed delegation is recorded as reverted and changes nothing. The resource shows
    * on `getaccountresource` until {@link undelegateResource} takes it back.
-   * Delegating to an address that is no account fails (java-tron `DelegateResourceActuator.validate`:
-   * "Account [...] does not exist"); the order engine checks first, so this is a last guard.
+   * A receiver java-tron refuses (no account, or a contract: {@link delegationRefusal}) gets no
+   * transaction at all, as a contract that fails validation never reaches a block: this throws
+   * {@link DelegationRefusedError} with java-tron's text. The order engine checks first (the
+   * order fails with the refusal's reason), so this is a last guard.
    */
   delegateResource(input: { from: string; to: string; resource: 'ENERGY' | 'BANDWIDTH'; amount: number; lockSec: number; success: boolean; label: string }): ChainTransaction {
-    const txid = this.syntheticTxid('delegation', input.label);
-    if (input.success && !this.isActivated(input.to)) input = { ...input, success: false };
+    const refusal = this.delegationRefusal(input.to);
+    if (refusal) throw new DelegationRefusedError(refusal.reason, refusal.message);
+    const txid = this.syntheticTxid();
     if (input.success) {
       const target = this.#holder(input.to); // an account: isActivated said so (a contract has no record of its own)
       if (input.resource === 'ENERGY') target.energyLimit += input.amount;
@@ -248,8 +302,9 @@ export class ChainAccounts extends ChainLedger {
 
   /** The rental ended: take back what {@link delegateResource} gave. */
   undelegateResource(to: string, resource: 'ENERGY' | 'BANDWIDTH', amount: number): void {
-    const target = this.accounts.get(to);
-    if (!target) return;
+    if (!this.accounts.has(to)) return;
+    this.willChange(to);
+    const target = this.accounts.get(to)!;
     // Its share of the usage goes with it (java-tron's UnDelegateResource moves usage in
     // proportion to the resource taken back), so one rental ending leaves the others' energy.
     if (resource === 'ENERGY') {

@@ -15,7 +15,9 @@
  * (signature, TAPOS, expiration, duplicates, in that order), `BandwidthProcessor` (bandwidth,
  * accounts that do not exist), `TransferActuator` (account creation), `VMActuator`
  * (`getAccountEnergyLimitWithFixRatio`: the energy cap), `ReceiptCapsule.payEnergyBill` (stake
- * first, then TRX burnt). src/mock/README.md lists them with what the mock leaves out.
+ * first, then TRX burnt), `TransactionCapsule.validatePubSignature` and
+ * `AccountPermissionUpdateActuator` (account permissions, `permissions.ts`),
+ * `Manager.consumeMultiSignFee`. src/mock/README.md lists them with what the mock leaves out.
  * @module
  */
 import { sha256 } from '@noble/hashes/sha2';
@@ -24,13 +26,12 @@ import {
   type DecodedTransaction,
   type SignedTransactionLike,
   decodeRawDataHex,
-  encodeRawDataJson,
 } from '../../protocol/tron-transaction.js';
 import { toTronAddress, tronAddressToHex } from '../../utils/address.js';
-import type { ChainTransaction, Trc20Transfer } from './types.js';
+import type { ChainAccount, ChainTransaction, Trc20Transfer } from './types.js';
 import { CHAIN_PARAMETERS, bandwidthBytes, bandwidthPlan, payBandwidth, runEnergy } from './fees.js';
-import { decodeTransactionHex } from './views.js';
-import { recoverSigner } from './signatures.js';
+import { decodeTransactionHex, packRawHex } from './views.js';
+import { applyPermissionUpdate, permissionUpdateRefusal, signatureRefusal } from './permissions.js';
 import { BLOCK_INTERVAL_MS, MAX_EXPIRATION_MS } from './blocks.js';
 import { ChainSynthetic } from './synthetic.js';
 
@@ -76,15 +77,7 @@ export class SimulatedChain extends ChainSynthetic {
    * bandwidth and the contract's own validation. A refusal changes nothing.
    */
   broadcast(signed: SignedTransactionLike & Record<string, unknown>, options: BroadcastOptions = {}): BroadcastResult {
-    let rawHex: string | undefined;
-    if (signed.raw_data !== undefined) {
-      try {
-        rawHex = encodeRawDataJson(signed.raw_data);
-      } catch {
-        rawHex = undefined; // a contract type the encoder does not know: fall back to the bytes
-      }
-    }
-    if (rawHex === undefined && typeof signed.raw_data_hex === 'string' && /^([0-9a-fA-F]{2})+$/.test(signed.raw_data_hex)) rawHex = signed.raw_data_hex.toLowerCase();
+    const rawHex = packRawHex(signed);
     if (rawHex === undefined) return { result: false, code: 'SIGERROR', message: 'Validate signature error: miss sig or contract' };
     const txid = bytesToHex(sha256(hexToBytes(rawHex)));
     let d: DecodedTransaction;
@@ -98,14 +91,11 @@ export class SimulatedChain extends ChainSynthetic {
     const headTime = this.blockTime(head);
     const expired = { result: false as const, txid, code: 'TRANSACTION_EXPIRATION_ERROR', message: 'Transaction expired' };
     if (d.expiration < headTime + BLOCK_INTERVAL_MS) return expired;
-    // TransactionCapsule.validateSignature: the signature over sha256(raw_data) must come from the owner.
-    const signature = Array.isArray(signed.signature) ? signed.signature[0] : undefined;
-    if (typeof signature !== 'string' || !/^[0-9a-fA-F]+$/.test(signature)) return { result: false, txid, code: 'SIGERROR', message: 'Validate signature error: miss sig or contract' };
-    if (signature.length < 130) return { result: false, txid, code: 'SIGERROR', message: `Validate signature error: Signature size is ${signature.length / 2}` };
-    const signer = recoverSigner(txid, signature);
-    if (signer !== d.ownerAddress) {
-      return { result: false, txid, code: 'SIGERROR', message: `Validate signature error: ${signature.toLowerCase()} is signed by ${signer ?? 'nobody'} but it is not contained of permission.` };
-    }
+    // TransactionCapsule.validatePubSignature: the signatures against the permission the contract names (permissions.ts).
+    const signatures = Array.isArray(signed.signature) ? signed.signature : [];
+    if (signatures.some((sig) => typeof sig !== 'string' || !/^([0-9a-fA-F]{2})*$/.test(sig))) return { result: false, txid, code: 'SIGERROR', message: 'Validate signature error: miss sig or contract' };
+    const refusal = signatureRefusal(this.liveAccount(d.ownerAddress), d.ownerAddress, d.permissionId ?? 0, d.contractTypeId, signatures as string[], txid);
+    if (refusal) return { result: false, txid, code: 'SIGERROR', message: `Validate signature error: ${refusal}` };
     // Manager.validateTapos: the reference must be one of the last 65,536 blocks.
     const offline = /^0+$/.test(d.refBlockHash) && /^0+$/.test(d.refBlockBytes);
     if (!(offline && !options.strictTapos) && !this.taposMatches(d.refBlockBytes, d.refBlockHash)) {
@@ -117,6 +107,12 @@ export class SimulatedChain extends ChainSynthetic {
     if (this.seen(txid)) return { result: false, txid, code: 'DUP_TRANSACTION_ERROR', message: 'Dup transaction.' };
     if (options.fundShortfall) this.#fundShortfall(d, rawHex, options.fundShortfall === 'trx');
     return this.#execute({ ...signed, txID: txid, raw_data_hex: rawHex }, d, rawHex);
+  }
+
+  /** The owner's record when it is an account (a TRC-20 balance alone makes none). */
+  liveAccount(address: string): ChainAccount | undefined {
+    const account = this.accounts.get(address);
+    return account && !account.inactive ? account : undefined;
   }
 
   /** Top up (and activate) the owner so the transaction can execute: test wallets have no on-chain history here. */
@@ -150,19 +146,24 @@ export class SimulatedChain extends ChainSynthetic {
     // BandwidthProcessor.consume: the owner must exist ("account [...] does not exist").
     const from = this.accounts.get(owner);
     if (!from || from.inactive) return refuse('CONTRACT_VALIDATE_ERROR', `${CONTRACT_VALIDATE}account [${owner}] does not exist`);
+    this.willChange(owner);
+    // Manager.consumeMultiSignFee, after the bandwidth and before the contract: 1 TRX burnt when more than one signature;
+    // a balance short of it is the bandwidth refusal ("insufficient balance[…] to multiSign").
+    const multiSign = signatures > 1 ? CHAIN_PARAMETERS.getMultiSignFee : 0;
+    const multiSignShort = (burnt: number) => from.trx - BigInt(burnt) < BigInt(multiSign);
     if (d.contractType === 'TransferContract' && d.toAddress && d.amountSun !== undefined) {
       const createsAccount = !this.isActivated(d.toAddress);
       const bandwidth = bandwidthPlan(from, netUsed, createsAccount);
-      if (!bandwidth) return refuse('BANDWITH_ERROR', 'Account resource insufficient error.');
-      // TransferActuator.validate: amount + the 1 TRX account-creation fee, after the bandwidth burn.
+      if (!bandwidth || multiSignShort(bandwidth.burnt)) return refuse('BANDWITH_ERROR', 'Account resource insufficient error.');
+      // TransferActuator.validate: amount + the 1 TRX account-creation fee, after the bandwidth burn (and the multi-signature fee).
       const createFee = createsAccount ? CHAIN_PARAMETERS.getCreateNewAccountFeeInSystemContract : 0;
       if (d.amountSun <= 0n) return refuse('CONTRACT_VALIDATE_ERROR', `${CONTRACT_VALIDATE}Amount must be greater than 0.`);
       if (d.toAddress === owner) return refuse('CONTRACT_VALIDATE_ERROR', `${CONTRACT_VALIDATE}Cannot transfer TRX to yourself.`);
-      if (from.trx - BigInt(bandwidth.burnt) < d.amountSun + BigInt(createFee)) {
+      if (from.trx - BigInt(bandwidth.burnt + multiSign) < d.amountSun + BigInt(createFee)) {
         return refuse('CONTRACT_VALIDATE_ERROR', `${CONTRACT_VALIDATE}Validate TransferContract error, balance is not sufficient.`);
       }
       payBandwidth(from, netUsed, bandwidth);
-      from.trx -= d.amountSun + BigInt(createFee);
+      from.trx -= d.amountSun + BigInt(createFee + multiSign);
       this.account(d.toAddress, true)!.trx += d.amountSun;
       const netFeeSun = bandwidth.burnt;
       const transaction = this.record({
@@ -173,7 +174,7 @@ export class SimulatedChain extends ChainSynthetic {
         contractType: d.contractType,
         energyUsed: 0,
         netUsed,
-        feeSun: netFeeSun + createFee,
+        feeSun: netFeeSun + createFee + multiSign,
         ...(netFeeSun ? { netFeeSun } : {}),
         ...(createFee ? { contractFeeSun: createFee } : {}),
         trxTransfer: { from: owner, to: d.toAddress, amountSun: d.amountSun, ...(d.dataHex ? { memoHex: d.dataHex } : {}) },
@@ -189,8 +190,9 @@ export class SimulatedChain extends ChainSynthetic {
         return refuse('CONTRACT_VALIDATE_ERROR', `${CONTRACT_VALIDATE}feeLimit must be >= 0 and <= ${CHAIN_PARAMETERS.getMaxFeeLimit}`);
       }
       const bandwidth = bandwidthPlan(from, netUsed, false);
-      if (!bandwidth) return refuse('BANDWITH_ERROR', 'Account resource insufficient error.');
+      if (!bandwidth || multiSignShort(bandwidth.burnt)) return refuse('BANDWITH_ERROR', 'Account resource insufficient error.');
       payBandwidth(from, netUsed, bandwidth);
+      from.trx -= BigInt(multiSign);
       const outcome = this.callToken(token, owner, d.callData ?? '');
       const run = runEnergy(from, outcome, feeLimit);
       const moved = run.result === 'SUCCESS' && outcome.status === 'SUCCESS' && outcome.transfer
@@ -208,7 +210,7 @@ export class SimulatedChain extends ChainSynthetic {
         contractType: d.contractType,
         energyUsed: run.used,
         netUsed,
-        feeSun: run.burnt + netFeeSun,
+        feeSun: run.burnt + netFeeSun + multiSign,
         energyFromStake: run.fromStake,
         ...(run.penalty ? { energyPenalty: run.penalty } : {}),
         ...(run.burnt ? { energyFeeSun: run.burnt } : {}),
@@ -231,27 +233,36 @@ export class SimulatedChain extends ChainSynthetic {
       // (getCreateNewAccountFeeInSystemContract); bandwidth as for a new account (BandwidthProcessor).
       if (this.isActivated(created)) return refuse('CONTRACT_VALIDATE_ERROR', `${CONTRACT_VALIDATE}Account has existed`);
       const bandwidth = bandwidthPlan(from, netUsed, true);
-      if (!bandwidth) return refuse('BANDWITH_ERROR', 'Account resource insufficient error.');
+      if (!bandwidth || multiSignShort(bandwidth.burnt)) return refuse('BANDWITH_ERROR', 'Account resource insufficient error.');
       const fee = CHAIN_PARAMETERS.getCreateNewAccountFeeInSystemContract;
-      if (from.trx - BigInt(bandwidth.burnt) < BigInt(fee)) return refuse('CONTRACT_VALIDATE_ERROR', `${CONTRACT_VALIDATE}Validate CreateAccountActuator error, insufficient fee.`);
+      if (from.trx - BigInt(bandwidth.burnt + multiSign) < BigInt(fee)) return refuse('CONTRACT_VALIDATE_ERROR', `${CONTRACT_VALIDATE}Validate CreateAccountActuator error, insufficient fee.`);
       payBandwidth(from, netUsed, bandwidth);
-      from.trx -= BigInt(fee);
+      from.trx -= BigInt(fee + multiSign);
       this.activate(created);
-      const transaction = this.record({
-        txid,
-        tx: json,
-        result: 'SUCCESS',
-        owner,
-        contractType: 'AccountCreateContract',
-        energyUsed: 0,
-        netUsed,
-        feeSun: bandwidth.burnt + fee,
-        ...(bandwidth.burnt ? { netFeeSun: bandwidth.burnt } : {}),
-        contractFeeSun: fee,
-      });
-      return { result: true, txid, code: 'SUCCESS', transaction };
+      return this.#systemContract({ txid, tx: json, owner, contractType: 'AccountCreateContract', netUsed }, bandwidth.burnt, fee + multiSign, fee);
+    }
+    if (d.contractType === 'AccountPermissionUpdateContract' && d.permissionUpdate) {
+      const bandwidth = bandwidthPlan(from, netUsed, false);
+      if (!bandwidth || multiSignShort(bandwidth.burnt)) return refuse('BANDWITH_ERROR', 'Account resource insufficient error.');
+      // AccountPermissionUpdateActuator.validate (permissions.ts), then execute: the fee (getUpdateAccountPermissionFee)
+      // is burnt in execute, so a short balance is an execution error (Commons.adjustBalance), not a validation one.
+      const problem = permissionUpdateRefusal(d.permissionUpdate, from);
+      if (problem) return refuse('CONTRACT_VALIDATE_ERROR', `${CONTRACT_VALIDATE}${problem}`);
+      const fee = CHAIN_PARAMETERS.getUpdateAccountPermissionFee;
+      const left = from.trx - BigInt(bandwidth.burnt + multiSign);
+      if (left < BigInt(fee)) return refuse('CONTRACT_EXE_ERROR', `Contract execute error : ${tronAddressToHex(owner)} insufficient balance, balance: ${left}, amount: ${fee}`);
+      payBandwidth(from, netUsed, bandwidth);
+      from.trx -= BigInt(fee + multiSign);
+      applyPermissionUpdate(from, d.permissionUpdate);
+      return this.#systemContract({ txid, tx: json, owner, contractType: d.contractType, netUsed }, bandwidth.burnt, fee + multiSign, fee);
     }
     return refuse('CONTRACT_VALIDATE_ERROR', `${CONTRACT_VALIDATE}contract ${d.contractType} is not simulated`);
+  }
+
+  /** A system contract that ran (no energy): its record with the bandwidth burnt, the fees (`fees`, its own `contractFee` among them). */
+  #systemContract(base: Pick<ChainTransaction, 'txid' | 'tx' | 'owner' | 'contractType' | 'netUsed'>, burnt: number, fees: number, contractFee: number): BroadcastResult {
+    const transaction = this.record({ ...base, result: 'SUCCESS', energyUsed: 0, feeSun: burnt + fees, ...(burnt ? { netFeeSun: burnt } : {}), contractFeeSun: contractFee });
+    return { result: true, txid: base.txid, code: 'SUCCESS', transaction };
   }
 
   /** Node-style decode of a broadcasthex payload: Transaction { raw_data = 1; signature = 2 }. */

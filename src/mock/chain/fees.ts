@@ -23,6 +23,11 @@ export const CHAIN_PARAMETERS = {
   getDynamicEnergyThreshold: 5_000_000_000,
   getDynamicEnergyIncreaseFactor: 2_000,
   getDynamicEnergyMaxFactor: 34_000,
+  // Multi-signature (DynamicPropertiesStore genesis values, unchanged on mainnet): AccountPermissionUpdate burns
+  // 100 TRX; a transaction with more than one signature burns 1 TRX more (Manager.consumeMultiSignFee).
+  getAllowMultiSign: 1,
+  getUpdateAccountPermissionFee: 100_000_000,
+  getMultiSignFee: 1_000_000,
 } as const;
 
 /** Bytes java-tron charges: the Transaction without `ret` (raw_data, one 65-byte field per signature) plus 64 for the result (BandwidthProcessor.consume). */

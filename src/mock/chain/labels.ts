@@ -1,7 +1,7 @@
 /**
- * The simulated chain's deterministic ids: SHA-256 hex of a text (block ids, transaction ids of
- * the mock's own transactions) and a TRON address per label (the faucet, witnesses, treasuries,
- * invoice addresses). Same text, same id, on every run.
+ * The simulated chain's deterministic ids: SHA-256 hex of a text (block ids), the ids of the
+ * mock's own transactions (a keyed counter, {@link SyntheticIds}) and a TRON address per label
+ * (the faucet, witnesses, treasuries, invoice addresses). Same seed and text, same id, on every run.
  * @module
  */
 import { sha256 } from '@noble/hashes/sha2';
@@ -26,4 +26,50 @@ export function hashHex(text: string): string {
 /** A deterministic TRON address for a label (mock treasuries, invoice addresses, …). */
 export function labelAddress(label: string): string {
   return toTronAddress(`41${hashHex(`trx-rent mock address ${label}`).slice(0, 40)}`);
+}
+
+/**
+ * Transaction ids of the mock's own transactions (fills' delegations, faucet transfers, swaps):
+ * 64 hex digits from a counter under a key drawn from the seed, one per call. Every fill of every
+ * order makes one, so it is built from a few integer mixes rather than a SHA-256 of a text. No
+ * two counters below 2^53 give the same id under one key: the first two words are bijections
+ * (murmur3's finaliser) of the counter's low and high 32 bits; the other six only look random.
+ * Not a hash of the transaction: nothing outside the mock can recompute it, as nothing can
+ * recompute the SHA-256 of a text it never saw.
+ */
+export class SyntheticIds {
+  readonly #key: Uint32Array;
+
+  constructor(seed: number) {
+    const digest = sha256(ENCODER.encode(`trx-rent mock transaction ids ${seed}`));
+    this.#key = new Uint32Array(8);
+    for (let i = 0; i < 8; i++) this.#key[i] = ((digest[4 * i]! << 24) | (digest[4 * i + 1]! << 16) | (digest[4 * i + 2]! << 8) | digest[4 * i + 3]!) >>> 0;
+  }
+
+  /** The id of the `n`th transaction (a non-negative safe integer). */
+  id(n: number): string {
+    const key = this.#key;
+    const lo = n >>> 0;
+    const hi = Math.floor(n / 0x1_0000_0000) >>> 0;
+    const parts = new Array<string>(8);
+    parts[0] = hex8(fmix32(lo ^ key[0]!));
+    parts[1] = hex8(fmix32(hi ^ key[1]!));
+    for (let i = 2; i < 8; i++) parts[i] = hex8(fmix32((lo + Math.imul(i, 0x9e3779b9)) ^ hi ^ key[i]!));
+    return parts.join('');
+  }
+}
+
+/** murmur3's 32-bit finaliser: a bijection on 32-bit integers that mixes every bit. */
+function fmix32(x: number): number {
+  let h = x >>> 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+function hex8(x: number): string {
+  return BYTE_HEX[x >>> 24]! + BYTE_HEX[(x >>> 16) & 0xff]! + BYTE_HEX[(x >>> 8) & 0xff]! + BYTE_HEX[x & 0xff]!;
 }

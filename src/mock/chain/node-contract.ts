@@ -37,18 +37,33 @@ export const hexMessage = (text: string) => bytesToHex(new TextEncoder().encode(
 
 const ZERO_ADDRESS = toTronAddress(`41${'0'.repeat(40)}`);
 
+/** The body's `Permission_id`, set on the built transaction when above 0 (`Util.setTransactionPermissionId`). */
+export function permissionIdOf(body: Record<string, unknown>): { Permission_id?: number } {
+  if (body.Permission_id === undefined) return {};
+  const id = Number(body.Permission_id);
+  if (!Number.isSafeInteger(id)) throw new NodeError('Permission_id must be an integer');
+  return id > 0 ? { Permission_id: id } : {};
+}
+
 /** Expiration java-tron gives a transaction it builds: 60 s after the head block (`trx.expiration.timeInMilliseconds`). */
 const EXPIRATION_MS = 60_000;
 
 /**
  * A transaction the node builds (`Wallet.createTransactionCapsule`): TAPOS from the head block,
- * expiration 60 s after it, `raw_data_hex` the protobuf of `raw_data`, `txID` its sha256.
+ * expiration 60 s after it, `raw_data_hex` the protobuf of `raw_data`, `txID` its sha256; the
+ * contract's `Permission_id` when asked (`Util.setTransactionPermissionId`).
  */
-export function buildTransaction(chain: SimulatedChain, type: 'TransferContract' | 'TriggerSmartContract', value: Record<string, unknown>, visible: boolean, extra: { fee_limit?: number } = {}) {
+export function buildTransaction(
+  chain: SimulatedChain,
+  type: 'TransferContract' | 'TriggerSmartContract' | 'AccountPermissionUpdateContract',
+  value: Record<string, unknown>,
+  visible: boolean,
+  extra: { fee_limit?: number; Permission_id?: number } = {},
+) {
   const head = chain.height();
   const id = chain.blockId(head);
   const raw_data: Record<string, unknown> = {
-    contract: [{ parameter: { value, type_url: `type.googleapis.com/protocol.${type}` }, type }],
+    contract: [{ parameter: { value, type_url: `type.googleapis.com/protocol.${type}` }, type, ...(extra.Permission_id ? { Permission_id: extra.Permission_id } : {}) }],
     ref_block_bytes: (head & 0xffff).toString(16).padStart(4, '0'),
     ref_block_hash: id.slice(16, 32),
     expiration: chain.blockTime(head) + EXPIRATION_MS,
@@ -129,7 +144,7 @@ export function triggerSmart(chain: SimulatedChain, body: Record<string, unknown
   const owner = addressOf(body.owner_address, 'owner_address');
   if (!chain.token(contract)) return { result: { code: 'CONTRACT_VALIDATE_ERROR', message: hexMessage('Smart contract is not exist.') } };
   const feeLimit = intField(body.fee_limit, 'fee_limit');
-  const tx = buildTransaction(chain, 'TriggerSmartContract', triggerValue(body, owner, contract, callData(body), visible), visible, { fee_limit: feeLimit });
+  const tx = buildTransaction(chain, 'TriggerSmartContract', triggerValue(body, owner, contract, callData(body), visible), visible, { fee_limit: feeLimit, ...permissionIdOf(body) });
   return { result: { result: true }, transaction: tx };
 }
 
@@ -153,5 +168,5 @@ export function createTransaction(chain: SimulatedChain, body: Record<string, un
   const amount = Number(body.amount);
   if (!Number.isSafeInteger(amount) || amount <= 0) throw new NodeError('amount must be a positive integer');
   if (!chain.isActivated(from)) throw new NodeError(`Validate TransferContract error, no OwnerAccount.`);
-  return buildTransaction(chain, 'TransferContract', { owner_address: show(from, visible), to_address: show(to, visible), amount }, visible);
+  return buildTransaction(chain, 'TransferContract', { owner_address: show(from, visible), to_address: show(to, visible), amount }, visible, permissionIdOf(body));
 }

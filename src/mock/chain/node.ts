@@ -3,14 +3,15 @@
  * `visible: true`; fields at their default value left out; `{}` for what does not exist). It
  * serves the `/wallet/*` calls a wallet, tronweb or a payout script makes (read an account, a
  * block, a transaction, a contract; build, simulate, estimate, broadcast a transfer) and the
- * same reads on `/walletsolidity/*`, where the state is the solidified block's,
- * {@link SOLIDIFIED_LAG_BLOCKS} behind the head as on mainnet.
+ * same reads on `/walletsolidity/*`, where blocks, transactions and accounts are the solidified
+ * block's, {@link SOLIDIFIED_LAG_BLOCKS} behind the head as on mainnet (a constant call there still
+ * runs on the head's token balances).
  *
  * java-tron sources (tronprotocol/java-tron, `framework/.../services/http/`): `BroadcastServlet`
  * (`{result, txid}`, the refusal's `code` and hex `message`), `BroadcastHexServlet`,
  * `GetAccountServlet` / `GetAccountResourceServlet` (`{}` for an address that is no account),
  * `GetContractServlet`, `GetContractInfoServlet`; `Util.packTransaction` (the transaction is
- * rebuilt from the `raw_data` JSON).
+ * rebuilt from the `raw_data` JSON). The multi-signature calls are in `node-permissions.ts`.
  * @module
  */
 import { SimulatedChain } from './chain.js';
@@ -19,6 +20,8 @@ import { CHAIN_TOKENS } from './accounts.js';
 import { SOLIDIFIED_LAG_BLOCKS } from './blocks.js';
 import { TRC20_ABI } from './contracts.js';
 import { NodeError, addressOf, createTransaction, estimateEnergy, hexMessage, show, triggerConstant, triggerSmart } from './node-contract.js';
+import { accountPermissionUpdate, approvedList, signWeight } from './node-permissions.js';
+import { permissionsJson } from './permissions.js';
 
 export { NodeError } from './node-contract.js';
 export { SOLIDIFIED_LAG_BLOCKS };
@@ -49,6 +52,9 @@ export const NODE_METHODS = [
   'getenergyprices',
   'getbandwidthprices',
   'getnextmaintenancetime',
+  'getsignweight',
+  'getapprovedlist',
+  'accountpermissionupdate',
 ] as const;
 
 /** The reads the solidity node (`/walletsolidity/*`) serves, on the solidified state. */
@@ -130,7 +136,9 @@ export function nodeCall(chain: SimulatedChain, method: string, body: Record<str
       return block.length ? { block } : {};
     }
     case 'getaccount':
-      return accountJson(chain, addressOf(body.address, 'address'), visible);
+      // The solidity node answers with the account as of the solidified block (java-tron's
+      // solidity node reads its solidified database), the full node with the head's.
+      return accountJson(chain, addressOf(body.address, 'address'), visible, solidity ? top : undefined);
     case 'getaccountresource':
       return accountResource(chain, addressOf(body.address, 'address'));
     case 'getaccountnet': {
@@ -146,7 +154,7 @@ export function nodeCall(chain: SimulatedChain, method: string, body: Record<str
       return result.result ? { result: true, txid: result.txid } : { code: result.code, ...(result.txid ? { txid: result.txid } : {}), message: hexMessage(result.message) };
     }
     case 'broadcasthex': {
-      let tx;
+      let tx: ReturnType<typeof SimulatedChain.decodeTransactionHex>;
       try {
         tx = SimulatedChain.decodeTransactionHex(String(body.transaction ?? ''));
       } catch (error) {
@@ -192,6 +200,12 @@ export function nodeCall(chain: SimulatedChain, method: string, body: Record<str
       return estimateEnergy(chain, body);
     case 'createtransaction':
       return createTransaction(chain, body);
+    case 'getsignweight':
+      return signWeight(chain, body);
+    case 'getapprovedlist':
+      return approvedList(chain, body);
+    case 'accountpermissionupdate':
+      return accountPermissionUpdate(chain, body);
     case 'getnodeinfo':
       return {
         beginSyncNum: chain.height(),
@@ -212,11 +226,14 @@ export function nodeCall(chain: SimulatedChain, method: string, body: Record<str
   }
 }
 
-/** `getaccount`: `{}` until TRX or an AccountCreate made the address an account. */
-function accountJson(chain: SimulatedChain, address: string, visible: boolean): Record<string, unknown> {
-  if (!chain.isActivated(address)) return {};
-  const contract = chain.token(address) !== undefined;
-  const account = chain.accounts.get(address);
+/**
+ * `getaccount`: `{}` until TRX or an AccountCreate made the address an account; with `height`,
+ * the account as of the end of that block (the solidity node's view).
+ */
+function accountJson(chain: SimulatedChain, address: string, visible: boolean, height?: number): Record<string, unknown> {
+  if (!chain.isActivated(address, height)) return {};
+  const contract = chain.isContract(address);
+  const account = height === undefined ? chain.accounts.get(address) : chain.accountAt(address, height);
   const out: Record<string, unknown> = { address: show(address, visible), create_time: contract ? chain.genesisTime : (account?.createdAt ?? chain.genesisTime) };
   if (contract) out.type = 'Contract';
   if (!account) return out;
@@ -226,6 +243,8 @@ function accountJson(chain: SimulatedChain, address: string, visible: boolean): 
   // Not java-tron's (TronGrid's /v1 account shows it): the TRC-20 balances, kept for the mock's readers.
   const trc20 = CHAIN_TOKENS.filter((t) => (account.tokens.get(t.address) ?? 0n) > 0n).map((t) => ({ [t.address]: account.tokens.get(t.address)!.toString() }));
   if (trc20.length) out.trc20 = trc20;
+  // Every account has its permissions (AccountCapsule: the defaults until an AccountPermissionUpdate).
+  if (!contract) Object.assign(out, permissionsJson(account, visible));
   return out;
 }
 

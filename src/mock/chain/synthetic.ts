@@ -20,7 +20,7 @@ export class ChainSynthetic extends ChainAccounts {
    */
   syntheticTransfer(input: { token: ChainToken; from?: string; to: string; amount: bigint; mint?: boolean; label?: string }): ChainTransaction {
     const from = input.from ?? this.faucet;
-    const txid = this.syntheticTxid('tx', input.label ?? '');
+    const txid = this.syntheticTxid();
     const moved = this.moveToken(input.token, from, input.to, input.amount, input.mint ?? false);
     const transfer: Trc20Transfer = { txid, token: input.token, from, to: input.to, amount: input.amount, block: 0, timestamp: 0 };
     const callData = encodeTransferCall(input.to, input.amount);
@@ -43,7 +43,7 @@ export class ChainSynthetic extends ChainAccounts {
    * test wallets have no on-chain history.
    */
   syntheticTrxTransfer(input: { from: string; to: string; amountSun: bigint; memo?: string; label: string }): ChainTransaction {
-    const txid = this.syntheticTxid('trx', input.label);
+    const txid = this.syntheticTxid();
     const from = this.account(input.from, true)!;
     if (from.trx < input.amountSun) from.trx = input.amountSun;
     from.trx -= input.amountSun;
@@ -64,7 +64,7 @@ export class ChainSynthetic extends ChainAccounts {
 
   /** Record a swap or other synthetic contract call (no balance effects). */
   recordCall(owner: string, label: string, energyUsed = 0): ChainTransaction {
-    const txid = this.syntheticTxid('call', label);
+    const txid = this.syntheticTxid();
     return this.record({
       txid,
       tx: { txID: txid, raw_data: { contract: [{ type: 'TriggerSmartContract', parameter: { value: { owner_address: tronAddressToHex(owner) } } }], timestamp: this.now() }, signature: [] },

@@ -3,6 +3,14 @@
  * its helpers (fees, views) can name them without importing the chain.
  * @module
  */
+import type { Permission } from '../../protocol/tron-permissions.js';
+
+/** An account's permissions: owner, witness (only a witness account has one), the actives (ids 2..9). */
+export interface AccountPermissions {
+  owner: Permission;
+  witness?: Permission | undefined;
+  actives: Permission[];
+}
 
 /** A TRC-20 contract the simulated chain runs. */
 export interface ChainToken {
@@ -30,6 +38,8 @@ export interface ChainAccount {
    * chain (`getaccount` answers `{}`) until TRX or an AccountCreate reaches it. Absent = an account.
    */
   inactive?: true;
+  /** Set by an AccountPermissionUpdateContract; absent = java-tron's default owner and active permissions (mock/chain/permissions.ts). */
+  permissions?: AccountPermissions;
 }
 
 /** A TRC-20 Transfer event. */

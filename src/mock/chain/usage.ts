@@ -7,7 +7,7 @@
  * Patterns are not saved with the state.
  * @module
  */
-import type { Scheduler, ScheduledTask } from '../state/scheduler.js';
+import type { Scheduler, ScheduledTask } from '../shared/scheduler.js';
 import type { SimulatedChain } from './chain.js';
 
 /** One address's pattern and what it did so far. */

@@ -5,11 +5,28 @@
  */
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
-import type { SignedTransactionLike } from '../../protocol/tron-transaction.js';
+import { type SignedTransactionLike, encodeRawDataJson } from '../../protocol/tron-transaction.js';
 import { tronAddressToHex } from '../../utils/address.js';
 import type { ChainTransaction } from './types.js';
 import { CHAIN_PARAMETERS } from './fees.js';
 import { addressWord, uintWord } from '../../protocol/abi.js';
+
+/**
+ * The raw-data bytes (hex) of a transaction sent as JSON, as java-tron's `Util.packTransaction`
+ * rebuilds them from the `raw_data` JSON (`raw_data_hex` and `txID` are not read); the mock reads
+ * `raw_data_hex` only for a contract it does not encode, or when there is no JSON.
+ */
+export function packRawHex(tx: { raw_data?: unknown; raw_data_hex?: unknown }): string | undefined {
+  if (tx.raw_data !== undefined) {
+    try {
+      return encodeRawDataJson(tx.raw_data);
+    } catch {
+      // a contract type the encoder does not know: fall back to the bytes
+    }
+  }
+  if (typeof tx.raw_data_hex === 'string' && /^([0-9a-fA-F]{2})+$/.test(tx.raw_data_hex)) return tx.raw_data_hex.toLowerCase();
+  return undefined;
+}
 
 /**
  * A transaction's receipt as `gettransactioninfobyid` shows it (java-tron

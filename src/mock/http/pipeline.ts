@@ -18,7 +18,7 @@ import type * as z from 'zod/mini';
 import { LIMITS } from '../../schemas/limits.js';
 import { HEADERS, decodeBase64Json } from '../../protocol/codec.js';
 import { Chaos, type ChaosKind, type ChaosOptions } from './chaos.js';
-import { MockApiError, tableStatus } from './errors.js';
+import { MockApiError, tableStatus } from '../shared/errors.js';
 import { type RateLimitOptions, RateLimiter } from './ratelimit.js';
 import { type Match, RouteTable } from './route-table.js';
 import { type MockRequest, type MockResponse, type RouteContext, type RouteDef, errorResult, jsonResult, parseWith } from './route.js';
@@ -197,7 +197,9 @@ export function createPipeline(state: MockState, routes: readonly RouteDef[], op
 
     try {
       if (fault === 'slow') await sleep(chaos.holdMs(hit));
-      const result = await route.handle(ctx);
+      // Most handlers answer at once: awaiting a plain value would still cost a turn of the microtask queue.
+      const handled = route.handle(ctx);
+      const result = handled instanceof Promise ? await handled : handled;
       const text = result.json ?? JSON.stringify(result.body);
       if (exact && route.endpoint && (exact === 'all' || route.endpoint.api === 'account') && result.status < 300) checkExact(route.endpoint, text);
       if (idem) {

@@ -4,7 +4,7 @@
  * a malformed percent-escape is a 400 on any path, routed or not.
  * @module
  */
-import { MockApiError } from './errors.js';
+import { MockApiError } from '../shared/errors.js';
 import type { RouteDef } from './route.js';
 
 interface Compiled {

@@ -10,14 +10,14 @@ import type * as z from 'zod/mini';
 import { englishIssues, issuesToErrorData } from '../../schemas/issues.js';
 import type { Permission } from '../../schemas/keys.js';
 import type { EndpointDef } from '../../api/types.js';
-import { type MockErrorCode, MockApiError } from './errors.js';
+import { type MockErrorCode, MockApiError } from '../shared/errors.js';
 import type { RateLimitGroup } from './ratelimit.js';
 import type { AuthContext, MockAccount } from '../state/accounts.js';
 import type { MockState } from '../state/index.js';
 
-import type { HeaderReader } from './headers.js';
+import type { HeaderReader } from '../shared/headers.js';
 
-export type { HeaderReader } from './headers.js';
+export type { HeaderReader } from '../shared/headers.js';
 
 /** One request as the pipeline sees it: plain data, no streams, no web `Request`. */
 export interface MockRequest {

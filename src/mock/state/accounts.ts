@@ -4,7 +4,7 @@ import { base64urlnopad } from '@scure/base';
 import { PERMISSIONS, type Permission } from '../../schemas/keys.js';
 import { Ledger } from './ledger.js';
 import type { Rng } from './rng.js';
-import type { HeaderReader } from '../http/headers.js';
+import type { HeaderReader } from '../shared/headers.js';
 
 /** JWTs the mock issues stay valid this long (by the mock clock). The spec does not say. */
 export const JWT_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;

@@ -5,7 +5,7 @@
  * @module
  */
 import type { MockClock } from './clock.js';
-import type { Scheduler } from './scheduler.js';
+import type { Scheduler } from '../shared/scheduler.js';
 
 /** Runs a scheduler's due tasks against a clock, waiting for webhook attempts where it must. */
 export class ClockDriver {

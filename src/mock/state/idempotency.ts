@@ -1,5 +1,5 @@
 import { LIMITS } from '../../schemas/common.js';
-import { Fifo } from './fifo.js';
+import { Fifo } from '../shared/fifo.js';
 
 /**
  * Idempotency for POST /orders and POST /withdraw, as the live service documents it: a key

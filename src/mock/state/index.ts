@@ -1,6 +1,6 @@
 import { PERMISSIONS } from '../../schemas/keys.js';
 import { type AuthContext, Accounts, type MockAccount } from './accounts.js';
-import type { HeaderReader } from '../http/headers.js';
+import type { HeaderReader } from '../shared/headers.js';
 import { memoToHex } from '../../protocol/tron-transaction.js';
 import { PLATFORM_ADDRESS, providerAddress } from './addresses.js';
 import { type MockClock, resolveClock, restoredClock } from './clock.js';
@@ -16,7 +16,7 @@ import { DEFAULT_ORDER_TIMINGS } from './order-rules.js';
 import { orderMockView } from './order-wire.js';
 import { PROCESS_SALT, type Rng, createRng, hash32 } from './rng.js';
 import { type RetentionLimits, resolveRetention } from './retention.js';
-import { Scheduler } from './scheduler.js';
+import { Scheduler } from '../shared/scheduler.js';
 import { sampleEventData } from './samples.js';
 import { loadState, saveState } from './snapshot.js';
 import type { CreateAccountOptions, CreatedAccount, InvariantReport, MockStateOptions, MockTimings, SavedState } from './state-options.js';
@@ -25,6 +25,7 @@ import type { WebhookDelivery, WebhookRecord } from './webhook-records.js';
 import type { WebhookEventType } from '../../schemas/webhooks.js';
 import { SimulatedChain } from '../chain/chain.js';
 import { UsagePatterns } from '../chain/usage.js';
+import { SANDBOX_TRX_SUN, SANDBOX_USDT_ATOMIC, sandboxAccounts } from '../chain/sandbox.js';
 import { PaidMock } from '../x402/paid.js';
 import { isLoopbackHost } from '../../internal/net.js';
 
@@ -121,7 +122,7 @@ export class MockState {
           success: fill.success,
           label: fill.label,
         }).txid,
-      targetActive: (address) => this.chain.isActivated(address),
+      targetRefusal: (address) => this.chain.delegationRefusal(address),
     });
     this.orders.onRentalEnd = (target, resource, amount) => this.chain.undelegateResource(target, resource, amount);
     this.money = new Money({
@@ -181,6 +182,8 @@ export class MockState {
       // The demo key comes from the seed alone (no process salt): the same seed gives the same
       // key across restarts, so a script or a saved profile keeps working.
       this.demo = this.createAccount({ name: 'demo', trx_sun: demo.trx_sun, usdt: demo.usdt }, createRng(hash32(this.seed, 'demo-api-key')));
+      // The sandbox's funded test accounts (`trx-rent mock accounts`): keys from the seed alone, TRX and USDT at genesis.
+      for (const { address } of sandboxAccounts(this.seed)) this.chain.allocate(address, SANDBOX_TRX_SUN, [[usdt, SANDBOX_USDT_ATOMIC]]);
     }
   }
 

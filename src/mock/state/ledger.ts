@@ -1,4 +1,4 @@
-import { MockApiError } from '../http/errors.js';
+import { MockApiError } from '../shared/errors.js';
 
 /**
  * One account's money, in integer SUN (USDT in 6-decimal units). Every movement goes through

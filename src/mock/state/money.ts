@@ -1,13 +1,13 @@
 import { LIMITS } from '../../schemas/common.js';
-import { Fifo } from './fifo.js';
+import { Fifo } from '../shared/fifo.js';
 import type { SignedTransaction } from '../../schemas/deposits.js';
-import { hexToMemo, verifySignedTransaction } from '../../protocol/tron-transaction.js';
+import { decodeRawDataHex, encodeRawDataJson, hexToMemo, verifySignedTransaction } from '../../protocol/tron-transaction.js';
 import { recoverSigner } from '../chain/signatures.js';
-import { MockApiError } from '../http/errors.js';
+import { MockApiError } from '../shared/errors.js';
 import type { Accounts, MockAccount } from './accounts.js';
 import type { Currency } from './ledger.js';
 import type { Rng } from './rng.js';
-import type { Scheduler } from './scheduler.js';
+import type { Scheduler } from '../shared/scheduler.js';
 import type { WebhookHub } from './webhooks.js';
 
 /**
@@ -191,16 +191,24 @@ export class Money {
   }
 
   /**
-   * The broadcast endpoint: any valid signed transaction; the network checks apply. The txID
+   * The broadcast endpoint: any valid signed transaction; the network checks apply (a
+   * multi-signature transaction's signatures are the network's to weigh). The txID
    * covers the signed content, so a transaction the network already accepted (a retry) answers
    * the same tx_id again instead of the network's duplicate error. Answers the natural design's
    * `{ tx_id, status }` only (the table's schema).
    */
   broadcast(tx: SignedTransaction): { tx_id: string; status: 'pending' } {
     const verified = verifySignedTransaction(tx, recoverSigner);
-    if (!verified.ok) throw invalid('signed_tx', `Not a valid signed transaction (${verified.reason})`, { reason: verified.reason });
-    const id = verified.decoded.txID.toLowerCase();
-    if (!this.broadcasted.has(id)) this.#broadcast(tx, id, verified.decoded.expiration);
+    let decoded = verified.ok ? verified.decoded : undefined;
+    if (!verified.ok && verified.reason === 'signer_not_owner') {
+      // A multi-signature transaction (it names a permission, or carries several signatures) is
+      // signed by that permission's keys, not the owner's: the network weighs them (chain/permissions.ts).
+      const d = decodeRawDataHex(tx.raw_data_hex ?? encodeRawDataJson(tx.raw_data));
+      if (d.permissionId || (tx.signature?.length ?? 0) > 1) decoded = d;
+    }
+    if (!decoded) throw invalid('signed_tx', `Not a valid signed transaction (${verified.ok ? '' : verified.reason})`, { reason: verified.ok ? '' : verified.reason });
+    const id = decoded.txID.toLowerCase();
+    if (!this.broadcasted.has(id)) this.#broadcast(tx, id, decoded.expiration);
     return { tx_id: id, status: 'pending' };
   }
 

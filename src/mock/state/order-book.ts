@@ -5,7 +5,7 @@
  * @module
  */
 import type { OrderStatus } from '../../schemas/orders.js';
-import { Fifo } from './fifo.js';
+import { Fifo } from '../shared/fifo.js';
 import type { OrderRecord } from './order-record.js';
 
 /** The stored orders, their indexes, and retention. */

@@ -5,7 +5,7 @@
  */
 import type { ResourceType } from '../../schemas/common.js';
 import type { OrderType } from '../../schemas/orders.js';
-import { MockApiError } from '../http/errors.js';
+import { MockApiError } from '../shared/errors.js';
 import { MARKET_RULES } from './market-providers.js';
 import type { Selection } from './market-selection.js';
 

@@ -6,10 +6,19 @@
  */
 import type { OrderRecord } from './order-record.js';
 
+// The last time formatted: orders created in the same millisecond (a dozen at bench rates) share it.
+let lastTime = Number.NaN;
+let lastIso = '';
+
 function iso(t: number): string;
 function iso(t: number | null): string | null;
 function iso(t: number | null): string | null {
-  return t === null ? null : new Date(t).toISOString();
+  if (t === null) return null;
+  if (t !== lastTime) {
+    lastIso = new Date(t).toISOString();
+    lastTime = t;
+  }
+  return lastIso;
 }
 
 /** POST /orders response. */

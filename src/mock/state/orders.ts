@@ -1,18 +1,18 @@
 import type { ResourceType } from '../../schemas/common.js';
 import type { OrderStatus, OrderType } from '../../schemas/orders.js';
-import { MockApiError } from '../http/errors.js';
+import { MockApiError } from '../shared/errors.js';
 import type { MockAccount } from './accounts.js';
 import { MARKET_RULES } from './market-providers.js';
 import type { Market } from './market.js';
 import { type PlanItem, type Selection, planItem } from './market-selection.js';
 import type { Rng } from './rng.js';
-import type { Scheduler } from './scheduler.js';
+import type { Scheduler } from '../shared/scheduler.js';
 import type { WebhookHub } from './webhooks.js';
 import { type FillRecord, type OrderRecord, newFillRecord, newOrderRecord } from './order-record.js';
 import { orderFull } from './order-wire.js';
 import { OrderBook } from './order-book.js';
 import { MAX_DELEGATION_RETRIES, type NewOrder, type OrderTimings, belowMinimum, checkDuration, selectionError } from './order-rules.js';
-import { FillVerifications, LimitChecks, RentalEnds } from './order-timers.js';
+import { FillVerifications, LimitChecks, OrderSteps, RentalEnds } from './order-timers.js';
 
 /**
  * The order state machine of the spec, driven by the scheduler on the mock clock:
@@ -43,6 +43,9 @@ export class OrderEngine {
   readonly #limits: LimitChecks;
   /** Fills to mark verified, by due time (one scheduled task per time). */
   readonly #verifying: FillVerifications;
+  /** Selections and fills due, one task for each run of them scheduled together. */
+  readonly #selections: OrderSteps;
+  readonly #fills: OrderSteps;
   #seq = 0;
   /** Called when a confirmed fill's rental ends (the state takes the resource back on the chain). */
   onRentalEnd: ((target: string, resource: ResourceType, amount: number) => void) | undefined;
@@ -64,16 +67,20 @@ export class OrderEngine {
       /** Most orders kept (oldest finished ones forgotten first). @default Infinity */
       maxOrders?: number;
       /**
-       * Whether an address is an account on chain. A delegation to one that is not is refused
-       * (java-tron `DelegateResourceActuator`: "Account[…] not exists"), so the order fails with
-       * TARGET_NOT_ACTIVATED instead of delegating to nowhere. Without it every target is taken.
+       * Why the chain would refuse a delegation to an address (java-tron
+       * `DelegateResourceActuator.validate`: no account, "Account[…] not exists"; a contract,
+       * "Do not allow delegate resources to contract addresses"), or undefined. A refused order
+       * fails with `reason` (TARGET_NOT_ACTIVATED, TARGET_IS_CONTRACT) and nothing is charged,
+       * instead of delegating to nowhere. Without it every target is taken.
        */
-      targetActive?: (address: string) => boolean;
+      targetRefusal?: (address: string) => { reason: string; message: string } | undefined;
     },
   ) {
     this.#book = new OrderBook(deps.maxOrders);
     this.#rentalEnds = new RentalEnds(deps.scheduler, (target, resource, amount) => this.onRentalEnd?.(target, resource, amount));
     this.#verifying = new FillVerifications(deps.scheduler);
+    this.#selections = new OrderSteps(deps.scheduler, 'select orders', (order) => this.#select(order));
+    this.#fills = new OrderSteps(deps.scheduler, 'fill orders', (order) => this.#fill(order));
     const nextPollAt = () => deps.market.nextPollAt();
     this.#limits = new LimitChecks({ scheduler: deps.scheduler, now: deps.now, timings: deps.timings, nextPollAt, select: (order) => this.#select(order) });
     deps.market.onChange = () => this.#limits.scheduleAt(this.deps.now());
@@ -126,7 +133,7 @@ export class OrderEngine {
     account.ledger.lock('TRX', lock, order.id); // throws INSUFFICIENT_BALANCE before anything is stored
     this.#book.add(order);
     this.#book.trim();
-    this.deps.scheduler.schedule(now + this.deps.timings.selectMs, `select ${order.id}`, () => this.#select(order));
+    this.#selections.at(now + this.deps.timings.selectMs, order);
     if (order.expires_at !== null) {
       this.#limits.waiting.add(order);
       this.deps.scheduler.schedule(order.expires_at, `expire ${order.id}`, () => this.#expire(order));
@@ -170,13 +177,13 @@ export class OrderEngine {
     for (const order of d.orders) {
       this.#book.add(order);
       if (order.status === 'PENDING') {
-        scheduler.schedule(order.created_at + timings.selectMs, `select ${order.id}`, () => this.#select(order));
+        this.#selections.at(order.created_at + timings.selectMs, order);
         if (order.expires_at !== null) {
           this.#limits.waiting.add(order);
           scheduler.schedule(order.expires_at, `expire ${order.id}`, () => this.#expire(order));
         }
       } else if (order.plan !== null) {
-        scheduler.schedule(now, `fill ${order.id}`, () => this.#fill(order));
+        this.#fills.at(now, order);
       }
       const unverified = order.fills.filter((f) => f.status === 'CONFIRMED' && !f.verified);
       for (const fill of unverified) {
@@ -236,7 +243,7 @@ export class OrderEngine {
     for (const item of plan) this.deps.market.consume(item.provider, order.resource_type, item.amount);
     order.plan = plan;
     order.status = 'EXECUTING';
-    this.deps.scheduler.schedule(this.deps.now() + this.deps.timings.fillMs, `fill ${order.id}`, () => this.#fill(order));
+    this.#fills.at(this.deps.now() + this.deps.timings.fillMs, order);
   }
 
   /** Make the lock of `ref` cover `cost` (a plan's, or one share's), locking more if needed. */
@@ -256,11 +263,14 @@ export class OrderEngine {
     if (!account) return;
     const now = this.deps.now();
     const run = order.runs + 1;
-    if (this.deps.targetActive && !this.deps.targetActive(order.target_address)) {
+    const refusal = this.deps.targetRefusal?.(order.target_address);
+    if (refusal) {
       order.plan = null;
-      const why = `${order.target_address} is not activated on chain: providers cannot delegate to it (send it TRX first)`;
-      if (periodicRun) this.#stopPeriodic(order, 'TARGET_NOT_ACTIVATED');
-      else this.#fail(order, 'TARGET_NOT_ACTIVATED', why);
+      const what = refusal.reason === 'TARGET_NOT_ACTIVATED' ? 'is not activated on chain' : 'is a contract';
+      const remedy = refusal.reason === 'TARGET_NOT_ACTIVATED' ? ' (send it TRX first)' : '';
+      const why = `${order.target_address} ${what}: providers cannot delegate to it${remedy}; the chain says "${refusal.message}"`;
+      if (periodicRun) this.#stopPeriodic(order, refusal.reason);
+      else this.#fail(order, refusal.reason, why);
       return;
     }
     const confirmed: FillRecord[] = [];
@@ -340,7 +350,7 @@ export class OrderEngine {
     }
     this.deps.market.consume(selection.best.provider, order.resource_type, order.amount);
     order.plan = plan;
-    this.deps.scheduler.schedule(this.deps.now() + this.deps.timings.fillMs, `fill ${order.id} run ${order.runs + 1}`, () => this.#fill(order));
+    this.#fills.at(this.deps.now() + this.deps.timings.fillMs, order);
   }
 
   #stopPeriodic(order: OrderRecord, reason: string): void {

@@ -14,8 +14,11 @@ import type { OrderRecord } from './order-record.js';
 import { orderFull } from './order-wire.js';
 import type { Rng } from './rng.js';
 
-/** A sample order target (a well-known, valid TRON address). */
-const TARGET = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+/**
+ * A sample order target: TRON's developer docs' example address, an ordinary account (a
+ * contract, such as the USDT token, cannot receive a delegation).
+ */
+const TARGET = 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW';
 
 /** Sample data for one event type; `undefined` for a type the mock does not know (the caller then needs `data`). */
 export function sampleEventData(event: WebhookEventType | string, account: MockAccount, rng: Rng, now: number): unknown {

@@ -1,7 +1,7 @@
 import type { WebhookEventType } from '../../schemas/webhooks.js';
 import type { Rng } from './rng.js';
-import type { Scheduler } from './scheduler.js';
-import { Fifo } from './fifo.js';
+import type { Scheduler } from '../shared/scheduler.js';
+import { Fifo } from '../shared/fifo.js';
 import { type AttemptOptions, sendAttempt } from './webhook-attempt.js';
 import { RedeliverError, WEBHOOK_POLICY, type WebhookDelivery, type WebhookHubSnapshot, type WebhookRecord } from './webhook-records.js';
 

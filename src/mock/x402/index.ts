@@ -1,6 +1,7 @@
 /**
  * The paid side of the mock (`/x402/tron/*`): its state (`PaidMock`, held by `MockState` as
- * `state.paid`), the paywall, and the routes that run on the mock's one pipeline.
+ * `state.paid`), the paywall's terms, and the chain facts a test of the paid side reads. The
+ * paid routes' handlers are in `../x402-api/`, a room above the pipeline.
  *
  * @module
  */
@@ -11,6 +12,3 @@ export { CHAIN_PARAMETERS } from '../chain/fees.js';
 export { labelAddress } from '../chain/labels.js';
 export type { ChainTransaction, Trc20Transfer } from '../chain/types.js';
 export { MOCK_PAY_TO, BASE_USDC, gasFreeAddressOf, type PaywallOptions, type SettledPayment } from './paywall-terms.js';
-export { dynamicPrice } from './paid-handler.js';
-export { paidHandlers } from './routes.js';
-export { paidRoutes, paidHelperRoutes } from '../routes.js';

@@ -18,7 +18,7 @@ import { TRON_SCHEMES, normaliseNetwork, tronNetworkName } from '../../protocol/
 import type { SimulatedChain } from '../chain/chain.js';
 import { CHAIN_TOKENS } from '../chain/accounts.js';
 import type { ChainToken } from '../chain/types.js';
-import type { HeaderReader } from '../http/headers.js';
+import type { HeaderReader } from '../shared/headers.js';
 import {
   BASE_USDC,
   type Failure,

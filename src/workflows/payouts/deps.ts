@@ -9,6 +9,7 @@ import type { Transactions } from '../../resources/transactions.js';
 import type { Chain } from '../../tron/facade.js';
 import type { TronNode } from '../../tron/node.js';
 import type { Clock } from '../../utils/clock.js';
+import type { BatchService } from './journal.js';
 
 /** The SDK pieces a payout run works with. */
 export interface PayoutDeps {
@@ -18,6 +19,8 @@ export interface PayoutDeps {
   chain: Pick<Chain, 'ensure' | 'read'>;
   node: TronNode;
   clock: Clock;
+  /** The service the batch spends on (its origin and a fingerprint of the API key): the journal is bound to it. */
+  service?: BatchService | undefined;
 }
 
 /** Run `work` over `items` with at most `limit` at a time; the first error stops new starts and is thrown. */

@@ -11,10 +11,11 @@ import type { PayoutReport, SendManyOptions } from './types.js';
 
 export { PayoutRun } from './runner.js';
 export type { PayoutDeps } from './deps.js';
-export { type JournalEntry, type PayoutJournal, MemoryJournal, memoryJournal } from './journal.js';
+export { type JournalEntry, type PayoutJournalEntry, type PayoutJournal, type BatchService, PayoutLedger, PayoutIndex, MemoryJournal, memoryJournal, openPayoutJournal } from './journal.js';
 export { type Payout, type PayoutRow, type RowProblem, type CheckOptions, checkPayouts, parsePayouts } from './rows.js';
 export type { PayoutPlan, PlannedOrder, RowEstimate } from './plan.js';
 export { batchKeyOf } from './report.js';
+export { type RowStatus, batchStatus } from './status.js';
 export type { PayoutEvent, PayoutReport, PayoutReportRow, SendManyOptions } from './types.js';
 
 /** Send every payout (see {@link PayoutRun}); resolves with the report when every row is final, pending or the run was stopped. */

@@ -1,98 +1,200 @@
 /**
  * The payout journal: every step of a batch written down before it is taken, read back by
- * `resume`. An interface (append and read entries, plus the transfer identity's TransferStore
- * for the rows' signed transactions, keyed `<batch key>:<row id>`) with an in-memory
- * implementation here and a JSON-lines file in `file-journal.ts` (Node only, loaded lazily).
+ * `resume`. A view over one journal of the store (`src/store`): the transfer records' entries
+ * (`record`, `broadcast`, `delete`: the transfer protocol's store, keyed `<batch key>:<row id>`)
+ * plus the batch's own, folded into an index as they are read, so a resume reads each row's
+ * state once, however long the batch.
  * @module
  */
+import { MemoryJournal as StoreMemoryJournal } from '../../store/memory.js';
+import type { Journal, JournalRecord } from '../../store/types.js';
+import { TransferIndex } from '../../tron/transfer-store.js';
 import type { TransferRecord, TransferStore } from './identity-types.js';
 
-/** One line of the journal. Wire names snake_case; times are the run's clock, ms. */
-export type JournalEntry =
-  | { type: 'batch'; key: string; from: string; rows_hash: string; rows: number; margin_pct: number; at: number }
+/** Who the batch was confirmed with: the service (origin and account) it spends on. */
+export interface BatchService {
+  /** The account API's origin (`https://host:port`). */
+  origin: string;
+  /** A fingerprint of the API key (sha256, 16 hex): never the key. */
+  account: string;
+}
+
+/** One line of the payout journal. Wire names snake_case; times are the run's clock, ms. */
+export type PayoutJournalEntry =
+  | { type: 'batch'; key: string; from: string; rows_hash: string; rows: number; margin_pct: number; service?: BatchService | undefined; at: number }
+  /** The user's confirmation: what they agreed to spend (the rental's cost, the budget with its margin, the worst-case burn). */
+  | { type: 'approved'; rent_cost_sun: number; budget_sun: number; worst_burn_sun: number; rows_left: number; at: number }
   | { type: 'estimated'; id: string; energy: number; bandwidth: number; holder: boolean }
-  | { type: 'order'; key: string; state: 'placing' | 'filled' | 'failed'; resource: 'ENERGY' | 'BANDWIDTH'; amount: number; order_id?: string; cost_sun?: number; reason?: string; at: number }
+  | { type: 'order'; key: string; state: 'placing' | 'filled' | 'failed'; resource: 'ENERGY' | 'BANDWIDTH'; amount: number; max_price_sun?: number | undefined; order_id?: string; cost_sun?: number; reason?: string; at: number }
   | { type: 'record'; record: TransferRecord }
   /** The record of `key` got its broadcast_at (written instead of the whole record again). */
   | { type: 'broadcast'; key: string; tx_id: string; at: number }
-  | { type: 'delete'; key: string; reason: string }
+  | { type: 'delete'; key: string; reason: string; tx_id?: string | undefined }
   | { type: 'confirmed'; id: string; tx_id: string; block: number; energy_used: number; fee_sun: number; at: number }
   | { type: 'failed'; id: string; reason: string; tx_id?: string; at: number }
   | { type: 'run'; state: 'started' | 'stopped' | 'finished'; at: number };
 
+/** @deprecated The old name of {@link PayoutJournalEntry}. */
+export type JournalEntry = PayoutJournalEntry;
+
+type OrderEntry = Extract<PayoutJournalEntry, { type: 'order' }>;
+type FinalEntry = Extract<PayoutJournalEntry, { type: 'confirmed' | 'failed' }>;
+type ApprovalEntry = Extract<PayoutJournalEntry, { type: 'approved' }>;
+
+/** What the entries read so far say, by row and by order key (each entry folded in once). */
+export class PayoutIndex {
+  batch: Extract<PayoutJournalEntry, { type: 'batch' }> | undefined;
+  /** The latest approval (the user's confirmation of a plan). */
+  approval: ApprovalEntry | undefined;
+  readonly estimates = new Map<string, Extract<PayoutJournalEntry, { type: 'estimated' }>>();
+  /** Each order's latest state (fields merged over its entries). */
+  readonly orders = new Map<string, OrderEntry>();
+  /** Rows that ended, confirmed or failed. */
+  readonly finals = new Map<string, FinalEntry>();
+  readonly records = new TransferIndex();
+  confirmed = 0;
+  failed = 0;
+  /** What the filled orders cost, SUN. */
+  spentSun = 0;
+
+  apply(entry: PayoutJournalEntry): void {
+    switch (entry.type) {
+      case 'batch':
+        this.batch ??= entry;
+        break;
+      case 'estimated':
+        this.estimates.set(entry.id, entry);
+        break;
+      case 'order': {
+        const had = this.orders.get(entry.key);
+        if (entry.state === 'filled' && had?.state !== 'filled') this.spentSun += entry.cost_sun ?? 0;
+        this.orders.set(entry.key, { ...had, ...entry });
+        break;
+      }
+      case 'approved':
+        this.approval = entry;
+        break;
+      case 'confirmed':
+        if (!this.finals.has(entry.id)) {
+          this.finals.set(entry.id, entry);
+          this.confirmed++;
+        }
+        break;
+      case 'failed':
+        if (!this.finals.has(entry.id)) {
+          this.finals.set(entry.id, entry);
+          this.failed++;
+        }
+        break;
+      default:
+        this.records.apply(entry as JournalRecord);
+    }
+  }
+}
+
 /** Where a batch's journal lives. Every write is durable before its promise resolves. */
 export interface PayoutJournal extends TransferStore {
-  /** Everything written so far, oldest first (what a resume reads). */
-  entries(): readonly JournalEntry[];
-  /** Write one entry (durably, before the step it describes). */
-  append(entry: JournalEntry): Promise<void>;
+  /** Everything read so far, oldest first (what the report reads). */
+  entries(): readonly PayoutJournalEntry[];
+  /** The index of what the entries say (read with {@link PayoutJournal.sync} first). */
+  readonly index: PayoutIndex;
+  /** Read what was appended since (by anyone sharing the journal). */
+  sync(): Promise<void>;
+  /** Write entries (durably, before the steps they describe), in one write. */
+  append(...entries: PayoutJournalEntry[]): Promise<void>;
+  /** Take the journal for this runner until {@link PayoutJournal.close} (JOURNAL_LOCKED while another holds it). */
+  hold(): Promise<void>;
   /** Bytes written so far (0 for a memory journal). */
   size(): number;
-  /** Release the journal (a file journal's lock). */
+  /** Release the journal (its lock). */
   close(): Promise<void>;
 }
 
-/**
- * The entries and the records they imply, kept in memory; a subclass makes `persist` durable.
- * `put` and `delete` of the TransferStore are journal entries too (`record`, `delete`), so one
- * file says everything about a batch.
- */
-export class MemoryJournal implements PayoutJournal {
-  readonly #entries: JournalEntry[] = [];
-  readonly #records = new Map<string, TransferRecord>();
+/** A {@link PayoutJournal} over a store's journal (see the module comment). */
+export class PayoutLedger implements PayoutJournal {
+  readonly #journal: Journal;
+  readonly #entries: PayoutJournalEntry[] = [];
+  readonly index = new PayoutIndex();
 
-  constructor(initial: readonly JournalEntry[] = []) {
-    for (const e of initial) this.#apply(e);
+  constructor(journal: Journal) {
+    this.#journal = journal;
   }
 
-  entries(): readonly JournalEntry[] {
+  /** The journal's name (a file's path). */
+  get name(): string {
+    return this.#journal.name;
+  }
+
+  entries(): readonly PayoutJournalEntry[] {
     return this.#entries;
   }
 
-  async append(entry: JournalEntry): Promise<void> {
-    await this.persist(entry);
-    this.#apply(entry);
+  async sync(): Promise<void> {
+    for (const entry of (await this.#journal.read()) as PayoutJournalEntry[]) {
+      this.#entries.push(entry);
+      this.index.apply(entry);
+    }
   }
 
-  /** Make `entry` durable (nothing to do in memory). */
-  protected async persist(_entry: JournalEntry): Promise<void> {}
+  async append(...entries: PayoutJournalEntry[]): Promise<void> {
+    await this.#journal.append(entries);
+    await this.sync();
+  }
+
+  async hold(): Promise<void> {
+    await this.#journal.hold();
+    await this.sync();
+  }
 
   size(): number {
-    return 0;
+    return this.#journal.size();
   }
 
-  async close(): Promise<void> {}
+  close(): Promise<void> {
+    return this.#journal.close();
+  }
 
   async get(key: string): Promise<TransferRecord | undefined> {
-    return this.#records.get(key);
+    await this.sync();
+    return this.index.records.get(key);
   }
 
   async put(record: TransferRecord): Promise<void> {
-    const had = this.#records.get(record.key);
-    // Marking the broadcast is the common second write: a short line instead of the transaction again.
-    if (had && had.tx_id === record.tx_id && had.broadcast_at === undefined && record.broadcast_at !== undefined && JSON.stringify({ ...had, broadcast_at: record.broadcast_at }) === JSON.stringify(record)) {
-      await this.append({ type: 'broadcast', key: record.key, tx_id: record.tx_id, at: record.broadcast_at });
-      return;
-    }
-    await this.append({ type: 'record', record });
+    await this.sync();
+    await this.append(this.index.records.entryFor(record) as PayoutJournalEntry);
   }
 
   async delete(key: string): Promise<void> {
-    await this.append({ type: 'delete', key, reason: 'expired unconfirmed' });
+    await this.sync();
+    await this.append({ type: 'delete', key, reason: 'expired unconfirmed', tx_id: this.index.records.get(key)?.tx_id });
   }
 
-  #apply(entry: JournalEntry): void {
-    this.#entries.push(entry);
-    if (entry.type === 'record') this.#records.set(entry.record.key, entry.record);
-    else if (entry.type === 'broadcast') {
-      const had = this.#records.get(entry.key);
-      if (had && had.tx_id === entry.tx_id) this.#records.set(entry.key, { ...had, broadcast_at: entry.at });
-    }
-    else if (entry.type === 'delete') this.#records.delete(entry.key);
+  exclusive<T>(_key: string, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return this.#journal.exclusive(fn, { signal });
   }
 }
 
-/** A journal in memory: for tests and for a batch that need not survive the process. */
+/** A payout journal in memory (for tests and for a batch that need not survive the process), holding `initial`. */
+export class MemoryJournal extends PayoutLedger {
+  constructor(initial: readonly PayoutJournalEntry[] = []) {
+    super(new StoreMemoryJournal('payouts', initial));
+  }
+}
+
+/** A payout journal in memory. */
 export function memoryJournal(): PayoutJournal {
   return new MemoryJournal();
+}
+
+/** Open (lock, read) the payout journal file at `path`; its folder must exist. */
+export async function openPayoutJournal(path: string): Promise<PayoutJournal> {
+  const { openJournalFile } = await import('../../store/file.js');
+  const ledger = new PayoutLedger(await openJournalFile(path));
+  try {
+    await ledger.hold();
+  } catch (error) {
+    await ledger.close();
+    throw error;
+  }
+  return ledger;
 }

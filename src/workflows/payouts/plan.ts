@@ -13,6 +13,7 @@ import { trxToSun } from '../../utils/units.js';
 import { type PayoutDeps, eachLimit } from './deps.js';
 import type { PayoutRow } from './rows.js';
 import { addressWord, encodeTransferArgs } from '../../protocol/abi.js';
+import { bandwidthOf, defaultFeeLimit } from '../../tron/inputs.js';
 
 /** What one row needs. */
 export interface RowEstimate {
@@ -56,20 +57,24 @@ export type PayoutPlan = {
   single_sends_cost_sun: number;
   /** burn_cost_sun - rent_cost_sun. */
   saving_sun: number;
+  /** What the energy the market cannot rent now (`energy.deferred`) would cost at today's best price: bought by top-ups. */
+  deferred_cost_sun: number;
+  /**
+   * The most the rows could burn if the rented energy were not there when they run (a delegation
+   * taken back, a node that overstated the sender's energy): each open row's fee_limit plus its
+   * bandwidth at the chain's fee.
+   */
+  worst_burn_sun: number;
+  /** On a resume: what was done before (this plan covers what is left). */
+  resume?: { confirmed: number; failed: number; pending: number; spent_sun: number; budget_sun: number | undefined } | undefined;
 };
 
-const MAX_ORDERS = 8;
-const RESULT_BYTES = 64;
-
-/** Bytes a node charges for a signed transaction: the serialized Transaction (one signature) plus its result. */
-export function txBandwidth(rawDataHex: string): number {
-  const raw = rawDataHex.length / 2;
-  let lenBytes = 1;
-  for (let n = raw; n >= 0x80; n >>>= 7) lenBytes++;
-  return 1 + lenBytes + raw + (1 + 1 + 65) + RESULT_BYTES;
+/** The most `estimates` could burn: each row's default fee_limit (the whole burn of its energy, plus 10 %) and its bandwidth. */
+export function worstBurn(estimates: readonly RowEstimate[], fees: { energy_sun: number; bandwidth_sun: number }): number {
+  return estimates.reduce((sum, e) => sum + defaultFeeLimit(e.energy, fees.energy_sun) + e.bandwidth * fees.bandwidth_sun, 0);
 }
 
-
+const MAX_ORDERS = 8;
 /** Estimate every row on the node (bounded concurrency), reading the sender's token balances first. */
 export async function estimateRows(deps: PayoutDeps, from: string, rows: readonly PayoutRow[], options: { concurrency?: number; signal?: AbortSignal; onProgress?: (done: number) => void; onRow?: (estimate: RowEstimate) => Promise<void> } = {}): Promise<RowEstimate[]> {
   const { node, clock } = deps;
@@ -111,7 +116,7 @@ export async function estimateRows(deps: PayoutDeps, from: string, rows: readonl
       if (!(energy > 0)) throw new TrxRentError({ code: 'NODE_ERROR', message: `triggerconstantcontract reported no energy for row ${r.id}`, details: { field: 'payouts', row: r.id } });
       const unsigned = tx.buildTrc20Transfer({ from, contract: r.contract, to: r.to, amount: BigInt(r.amount_atomic), refBlock: { number: block.number, hash: block.id }, now: clock.now(), feeLimitSun: 100_000_000 });
       const held = /^[0-9a-fA-F]{1,64}$/.test(balance.constant_result?.[0] ?? '') ? BigInt(`0x${balance.constant_result![0]}`) : 0n;
-      out[i] = { id: r.id, energy, bandwidth: txBandwidth(unsigned.raw_data_hex), holder: held > 0n };
+      out[i] = { id: r.id, energy, bandwidth: bandwidthOf(unsigned.raw_data_hex), holder: held > 0n };
       await options.onRow?.(out[i]!);
       if (++finished % 25 === 0) options.onProgress?.(finished);
     },

@@ -6,7 +6,7 @@
  */
 import { ValidationError } from '../../errors/index.js';
 import { sha256 } from '../../utils/base58check.js';
-import type { JournalEntry } from './journal.js';
+import type { PayoutIndex } from './journal.js';
 import type { PayoutRow } from './rows.js';
 import type { PayoutReport, PayoutReportRow } from './types.js';
 
@@ -28,27 +28,18 @@ export function batchKeyOf(from: string, rows: readonly PayoutRow[], given?: str
   return { key: given ?? `pb-${hash.slice(0, 16)}`, hash };
 }
 
-/** What the journal says of each row and of the rental. */
+/** What the journal says of each row and of the rental (from its index: one lookup per row). */
 export function buildReport(
   key: string,
   from: string,
   rows: readonly PayoutRow[],
-  entries: readonly JournalEntry[],
+  index: PayoutIndex,
   journalBytes: number,
   fees: { energy_sun: number; bandwidth_sun: number },
   journalPath?: string,
 ): PayoutReport {
-  const final = new Map<string, Extract<JournalEntry, { type: 'confirmed' | 'failed' }>>();
-  const records = new Map<string, string>();
-  const orders = new Map<string, Extract<JournalEntry, { type: 'order' }>>();
-  const bandwidth = new Map<string, number>();
-  for (const e of entries) {
-    if (e.type === 'confirmed' || e.type === 'failed') final.set(e.id, e);
-    else if (e.type === 'record') records.set(e.record.key, e.record.tx_id);
-    else if (e.type === 'delete') records.delete(e.key);
-    else if (e.type === 'order') orders.set(e.key, { ...orders.get(e.key), ...e });
-    else if (e.type === 'estimated') bandwidth.set(e.id, e.bandwidth);
-  }
+  const final = index.finals;
+  const orders = index.orders;
   const filled = [...orders.values()].filter((o) => o.state === 'filled');
   const rented = filled.filter((o) => o.resource === 'ENERGY').reduce((s, o) => s + o.amount, 0);
   const rentCost = filled.reduce((s, o) => s + (o.cost_sun ?? 0), 0);
@@ -62,12 +53,12 @@ export function buildReport(
     if (f?.type === 'confirmed') {
       used += f.energy_used;
       burned += f.fee_sun;
-      bandwidthBytes += bandwidth.get(r.id) ?? 0;
+      bandwidthBytes += index.estimates.get(r.id)?.bandwidth ?? 0;
       const share = rented ? Math.round((f.energy_used * energyRentCost) / rented) : 0;
       return { ...base, status: 'confirmed', tx_id: f.tx_id, block: f.block, energy_used: f.energy_used, cost_sun: share + f.fee_sun };
     }
     if (f?.type === 'failed') return { ...base, status: 'failed', tx_id: f.tx_id, reason: f.reason };
-    const tx = records.get(`${key}:${r.id}`);
+    const tx = index.records.get(`${key}:${r.id}`)?.tx_id;
     return tx ? { ...base, status: 'pending', tx_id: tx } : { ...base, status: 'unsent' };
   });
   const confirmed = out.filter((r) => r.status === 'confirmed').length;

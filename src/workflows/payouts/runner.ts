@@ -8,18 +8,17 @@
  * @module
  */
 import { TrxRentError } from '../../errors/index.js';
-import type { TransferSigner } from '../../tron/engine.js';
+import type { SendTronWeb, TransferSigner } from '../../tron/engine.js';
 import { pollUntil } from '../../utils/clock.js';
 import type { PayoutDeps } from './deps.js';
 import type { TransferRecord } from './identity-types.js';
-import { type JournalEntry, MemoryJournal, type PayoutJournal } from './journal.js';
-import { type PayoutPlan, type RowEstimate, estimateRows, planOrders } from './plan.js';
+import { PayoutIndex, type PayoutJournal, type PayoutJournalEntry, memoryJournal, openPayoutJournal } from './journal.js';
+import { type PayoutPlan, type RowEstimate, estimateRows, planOrders, worstBurn } from './plan.js';
 import { type Payout, type PayoutRow, checkPayouts } from './rows.js';
 import { batchKeyOf, buildReport } from './report.js';
 import type { PayoutEvent, PayoutReport, SendManyOptions } from './types.js';
-import { type RowSigner, rowSigner } from './sign.js';
 
-type OrderEntry = Extract<JournalEntry, { type: 'order' }>;
+type OrderEntry = Extract<PayoutJournalEntry, { type: 'order' }>;
 
 /** A payout batch that can be started, stopped and resumed (after a crash too: same rows, same journal). */
 export class PayoutRun {
@@ -29,11 +28,14 @@ export class PayoutRun {
   readonly #options: SendManyOptions;
   readonly #stop = new AbortController();
   #journal: PayoutJournal | undefined;
-  #signer: RowSigner | undefined;
+  #signer: import('../../protocol/signer.js').ResolvedSigner<SendTronWeb> | undefined;
   #rows: PayoutRow[] | undefined;
   #estimates = new Map<string, RowEstimate>();
   #plan: PayoutPlan | undefined;
   #key = '';
+  #hash = '';
+  /** Estimates made by {@link plan}, journaled once the plan is approved. */
+  #unjournaled: RowEstimate[] = [];
   #running = false;
 
   /** `where`: per payout, where it came from (`line 4`) for messages. */
@@ -58,48 +60,73 @@ export class PayoutRun {
     }
   }
 
-  /** Check the rows, open the journal, estimate what is not estimated yet, and plan the rental. Spends nothing. */
+  /**
+   * Check the rows, open the journal, estimate what is not estimated yet, and plan the rental of
+   * what is left. Spends nothing and writes nothing (the journal is written once the plan is
+   * approved, in {@link start}). A journal of another batch, sender or service is refused.
+   */
   async plan(): Promise<PayoutPlan> {
     if (this.#plan) return this.#plan;
     const o = this.#options;
-    this.#signer ??= await rowSigner(o.signer);
+    this.#signer ??= (await import('../../protocol/signer.js')).resolveSigner<SendTronWeb>(o.signer as TransferSigner);
     const from = this.#signer.from;
     const rows = (this.#rows = checkPayouts(this.#payouts, { token: o.token, allowDuplicates: o.allowDuplicates, from }, this.#where));
     const { key, hash } = batchKeyOf(from, rows, o.batchKey);
     this.#key = key;
-    const journal = (this.#journal ??= typeof o.journal === 'string' ? await (await import('./file-journal.js')).openFileJournal(o.journal) : (o.journal ?? new MemoryJournal()));
+    this.#hash = hash;
+    const journal = (this.#journal ??= await this.#open());
     const margin = o.marginPct ?? 10;
-    const head = journal.entries().find((e) => e.type === 'batch');
-    if (head && (head.rows_hash !== hash || head.from !== from || head.key !== key)) {
-      throw new TrxRentError({
-        code: 'JOURNAL_MISMATCH',
-        message: `The journal holds another batch (${head.key}, ${head.rows} rows from ${head.from}); use the same rows and sender, or another journal`,
-        details: { field: 'journal', batch_key: head.key },
-      });
-    }
-    if (!head) await journal.append({ type: 'batch', key, from, rows_hash: hash, rows: rows.length, margin_pct: margin, at: this.#deps.clock.now() });
-    for (const e of journal.entries()) if (e.type === 'estimated') this.#estimates.set(e.id, e);
-    const todo = rows.filter((r) => !this.#estimates.has(r.id) && !this.#final(r.id));
+    const head = journal.index.batch;
+    if (head) this.#checkHead(head, { key, hash, from, rows: rows.length });
+    for (const [id, e] of journal.index.estimates) this.#estimates.set(id, e);
+    const todo = rows.filter((r) => !this.#estimates.has(r.id) && !journal.index.finals.has(r.id));
     if (todo.length) {
       const before = rows.length - todo.length;
-      // Each estimate is journaled as it comes: a crash mid-estimation resumes with the rest.
-      await estimateRows(this.#deps, from, todo, {
+      const fresh = await estimateRows(this.#deps, from, todo, {
         signal: this.#stop.signal,
         onProgress: (done) => this.#emit({ event: 'estimated', done: before + done, total: rows.length }),
-        onRow: async (e) => {
-          await journal.append({ type: 'estimated', ...e });
-          this.#estimates.set(e.id, e);
-        },
       });
+      for (const e of fresh) {
+        this.#estimates.set(e.id, e);
+        this.#unjournaled.push(e);
+      }
     }
     this.#emit({ event: 'estimated', done: rows.length, total: rows.length });
-    this.#plan = await this.#planRental(from, rows, margin);
+    this.#plan = await this.#planRental(from, rows, head?.margin_pct ?? margin);
     this.#emit({ event: 'planned', plan: this.#plan });
     return this.#plan;
   }
 
+  async #open(): Promise<PayoutJournal> {
+    const given = this.#options.journal;
+    if (typeof given === 'string') return openPayoutJournal(given);
+    const journal = given ?? memoryJournal();
+    await journal.hold();
+    return journal;
+  }
+
+  /** A journal of another batch, sender or service: refused, naming both sides. */
+  #checkHead(head: Extract<PayoutJournalEntry, { type: 'batch' }>, now: { key: string; hash: string; from: string; rows: number }): void {
+    const service = this.#deps.service;
+    const differs: string[] = [];
+    if (head.key !== now.key || head.rows_hash !== now.hash) differs.push(`rows: the journal's batch ${head.key} has ${head.rows} rows, these rows are batch ${now.key} (${now.rows} rows)`);
+    if (head.from !== now.from) differs.push(`sender: the journal's is ${head.from}, this signer is ${now.from}`);
+    if (head.service && service && head.service.origin !== service.origin) differs.push(`service: confirmed on ${head.service.origin}, this client is on ${service.origin}`);
+    else if (head.service && service && head.service.account !== service.account) differs.push(`account: confirmed with API key ${head.service.account}…, this client has ${service.account}…`);
+    if (!differs.length) return;
+    throw new TrxRentError({
+      code: 'JOURNAL_MISMATCH',
+      message: `The journal ${this.#journalName()} was confirmed for another batch; refusing to spend: ${differs.join('; ')}. Resume with the same rows, sender and service; a new batch needs a new journal (its rows already paid are in this one's report).`,
+      details: { field: 'journal', batch_key: head.key, journal_service: head.service, service, journal_from: head.from, from: now.from },
+    });
+  }
+
+  #journalName(): string {
+    return typeof this.#options.journal === 'string' ? this.#options.journal : 'given';
+  }
+
   #final(id: string): boolean {
-    return (this.#journal?.entries() ?? []).some((e) => (e.type === 'confirmed' || e.type === 'failed') && e.id === id);
+    return this.#journal?.index.finals.has(id) ?? false;
   }
 
   async #planRental(from: string, rows: PayoutRow[], margin: number): Promise<PayoutPlan> {
@@ -144,17 +171,30 @@ export class PayoutRun {
       burn_cost_sun: burnCost,
       single_sends_cost_sun: singles,
       saving_sun: burnCost - rentCost,
+      deferred_cost_sun: Math.ceil(Math.max(0, energyToRent - energyPlanned) * unit),
+      worst_burn_sun: worstBurn(est, fees),
+      ...(this.#journal?.index.batch ? { resume: this.#resumeInfo() } : {}),
     };
+  }
+
+  #resumeInfo(): NonNullable<PayoutPlan['resume']> {
+    const index = this.#journal!.index;
+    const pending = this.#rows!.filter((r) => !index.finals.has(r.id) && index.records.get(`${this.#key}:${r.id}`)).length;
+    return { confirmed: index.confirmed, failed: index.failed, pending, spent_sun: index.spentSun, budget_sun: index.approval?.budget_sun };
   }
 
   /** The orders journaled so far, by key, latest state. */
   #orders(): OrderEntry[] {
-    const byKey = new Map<string, OrderEntry>();
-    for (const e of this.#journal?.entries() ?? []) if (e.type === 'order') byKey.set(e.key, { ...byKey.get(e.key), ...e });
-    return [...byKey.values()];
+    return [...(this.#journal?.index.orders.values() ?? [])];
   }
 
-  /** Run the batch to the end (or until stopped); the journal says where a resume goes on. */
+  /**
+   * Run the batch to the end (or until stopped); the journal says where a resume goes on. The
+   * plan (of what is left, on a resume) is put to `confirm` every time; declining writes nothing.
+   * Everything the run orders is held to a budget: `maxCostSun`, else the approved rental plus
+   * `costMarginPct`; an order carries its share as max_price_sun, and a top-up past the budget
+   * stops the run (SPENDING_CAP_EXCEEDED, resumable with a higher `maxCostSun`).
+   */
   async start(): Promise<PayoutReport> {
     if (this.#running) throw new TrxRentError({ code: 'IN_PROGRESS', message: 'This batch is already running' });
     this.#running = true;
@@ -162,17 +202,27 @@ export class PayoutRun {
       const plan = await this.plan();
       const journal = this.#journal!;
       const clock = this.#deps.clock;
-      const resuming = journal.entries().some((e) => e.type === 'order' || e.type === 'record' || e.type === 'confirmed');
-      if (!resuming && this.#options.confirm && !(await this.#options.confirm(plan))) {
-        throw new TrxRentError({ code: 'CANCELLED', message: 'Cancelled before anything was ordered or sent' });
+      if (this.#options.confirm && !(await this.#options.confirm(plan))) {
+        throw new TrxRentError({ code: 'CANCELLED', message: plan.resume ? 'Cancelled: nothing more was ordered or sent; the journal keeps what was done' : 'Cancelled before anything was ordered or sent' });
       }
-      const max = this.#options.maxCostSun;
-      if (max !== undefined && plan.rent_cost_sun > max) {
-        throw new TrxRentError({ code: 'SPENDING_CAP_EXCEEDED', message: `Renting for the batch costs ${plan.rent_cost_sun} SUN now, above the cap of ${max} SUN; nothing was ordered`, details: { cost_sun: plan.rent_cost_sun, max_cost_sun: max } });
+      const index = journal.index;
+      const budget = this.#options.maxCostSun ?? index.approval?.budget_sun ?? Math.ceil(((plan.rent_cost_sun + plan.deferred_cost_sun) * (100 + (this.#options.costMarginPct ?? 10))) / 100);
+      if (index.spentSun + plan.rent_cost_sun > budget) {
+        throw new TrxRentError({
+          code: 'SPENDING_CAP_EXCEEDED',
+          message: `Renting for the batch costs ${plan.rent_cost_sun} SUN now${index.spentSun ? ` on top of ${index.spentSun} SUN spent` : ''}, above the cap of ${budget} SUN; nothing was ordered`,
+          details: { cost_sun: plan.rent_cost_sun, spent_sun: index.spentSun, max_cost_sun: budget },
+        });
       }
-      await journal.append({ type: 'run', state: 'started', at: clock.now() });
-      await this.#rent(plan);
-      await this.#send();
+      const writes: PayoutJournalEntry[] = [];
+      const service = this.#deps.service;
+      if (!index.batch) writes.push({ type: 'batch', key: this.#key, from: plan.from, rows_hash: this.#hash, rows: this.#rows!.length, margin_pct: plan.energy.margin_pct, ...(service ? { service } : {}), at: clock.now() });
+      writes.push(...this.#unjournaled.splice(0).map((e) => ({ type: 'estimated' as const, ...e })));
+      writes.push({ type: 'approved', rent_cost_sun: plan.rent_cost_sun, budget_sun: budget, worst_burn_sun: plan.worst_burn_sun, rows_left: this.#rows!.filter((r) => !this.#final(r.id)).length, at: clock.now() });
+      writes.push({ type: 'run', state: 'started', at: clock.now() });
+      await journal.append(...writes);
+      await this.#rent(plan, budget);
+      await this.#send(budget);
       const report = await this.report();
       await journal.append({ type: 'run', state: report.complete ? 'finished' : 'stopped', at: clock.now() });
       if (this.#stop.signal.aborted) this.#emit({ event: 'stopped', pending: report.pending + report.rows.filter((r) => r.status === 'unsent').length });
@@ -207,26 +257,40 @@ export class PayoutRun {
   /** The report from the journal (a finished, stopped or crashed batch). */
   async report(): Promise<PayoutReport> {
     const journal = this.#journal;
-    return buildReport(this.#key, this.#signer!.from, this.#rows!, journal?.entries() ?? [], journal?.size() ?? 0, this.#plan?.fees ?? { energy_sun: 0, bandwidth_sun: 0 }, typeof this.#options.journal === 'string' ? this.#options.journal : undefined);
+    if (journal) await journal.sync();
+    return buildReport(this.#key, this.#signer!.from, this.#rows!, journal?.index ?? new PayoutIndex(), journal?.size() ?? 0, this.#plan?.fees ?? { energy_sun: 0, bandwidth_sun: 0 }, typeof this.#options.journal === 'string' ? this.#options.journal : undefined);
   }
 
-  /** Place (or, on resume, finish placing with the same keys) the planned orders; wait for the delegation. */
-  async #rent(plan: PayoutPlan): Promise<void> {
+  /**
+   * Place (or, on resume, finish placing with the same keys) the planned orders, each with its
+   * share of the budget as max_price_sun (a charge above it is SPENDING_CAP_EXCEEDED); wait for
+   * the delegation.
+   */
+  async #rent(plan: PayoutPlan, budget: number): Promise<void> {
     const journal = this.#journal!;
     const { clock, orders } = this.#deps;
     const from = plan.from;
-    if (this.#orders().length === 0) {
-      // Written down before any is placed: a crash in between resumes each with its key.
+    if (this.#orders().length === 0 && plan.orders.length) {
+      // Each order's share of the budget, in proportion to its quote; written down before any is placed.
+      const scale = plan.rent_cost_sun > 0 ? budget / plan.rent_cost_sun : 1;
       let n = 0;
-      for (const q of plan.orders) {
-        const key = `${this.#key}:${q.resource === 'ENERGY' ? 'energy' : 'bw'}:${++n}`;
-        await journal.append({ type: 'order', key, state: 'placing', resource: q.resource, amount: q.amount, at: clock.now() });
-      }
+      await journal.append(
+        ...plan.orders.map((q): PayoutJournalEntry => ({
+          type: 'order',
+          key: `${this.#key}:${q.resource === 'ENERGY' ? 'energy' : 'bw'}:${++n}`,
+          state: 'placing',
+          resource: q.resource,
+          amount: q.amount,
+          max_price_sun: Math.max(1, Math.floor((q.cost_sun * scale) / q.amount)),
+          at: clock.now(),
+        })),
+      );
     }
-    for (const o of this.#orders().filter((e) => e.state === 'placing')) {
+    for (const o of this.#orders().filter((e) => e.state === 'placing' && !e.key.includes(':topup:'))) {
       this.#check();
       this.#emit({ event: 'order', state: 'placing', key: o.key, resource: o.resource, amount: o.amount });
-      const created = await orders.create({ resource_type: o.resource, amount: o.amount, duration_sec: plan.duration_sec, target_address: from }, { idempotencyKey: o.key });
+      const maxPrice = o.max_price_sun ?? Math.max(1, Math.floor(Math.max(0, budget - journal.index.spentSun) / o.amount));
+      const created = await orders.create({ resource_type: o.resource, amount: o.amount, duration_sec: plan.duration_sec, target_address: from, max_price_sun: maxPrice }, { idempotencyKey: o.key });
       const done = await orders.waitFor(created.id, { timeoutMs: 600_000, pollIntervalMs: 250, maxPollIntervalMs: 2_000, signal: this.#stop.signal }).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
       if (done instanceof Error) {
         // Stopped while waiting: the order stands; the resume waits for it under the same key.
@@ -239,6 +303,13 @@ export class PayoutRun {
       const cost = Number(done.total_cost_sun ?? 0);
       await journal.append({ type: 'order', key: o.key, state: 'filled', resource: o.resource, amount: o.amount, order_id: created.id, cost_sun: cost, at: clock.now() });
       this.#emit({ event: 'order', state: 'filled', key: o.key, resource: o.resource, amount: o.amount, order_id: created.id, cost_sun: cost });
+      if (cost > maxPrice * o.amount || journal.index.spentSun > budget) {
+        throw new TrxRentError({
+          code: 'SPENDING_CAP_EXCEEDED',
+          message: `The service charged ${cost} SUN for order ${created.id}, above its share of the batch's budget (${maxPrice * o.amount} SUN at most ${maxPrice} SUN per unit; ${budget} SUN in all); no row was sent`,
+          details: { stage: 'order', transfer_sent: false, order_id: created.id, charged_sun: cost, max_cost_sun: maxPrice * o.amount, budget_sun: budget },
+        });
+      }
     }
     // FILLED is the service's word; the node's is the one the transactions meet.
     const wanted = Math.min(plan.energy.with_margin, plan.energy.available + plan.energy.to_rent);
@@ -257,9 +328,10 @@ export class PayoutRun {
   }
 
   /** Sign, broadcast and land every open row, `concurrency` at a time. */
-  async #send(): Promise<void> {
+  async #send(budget: number): Promise<void> {
     const { send } = await import('./send-rows.js');
     await send({
+      budget,
       deps: this.#deps,
       journal: this.#journal!,
       rows: this.#rows!.filter((r) => !this.#final(r.id)),
@@ -271,7 +343,6 @@ export class PayoutRun {
       options: this.#options,
       stop: this.#stop.signal,
       emit: (e) => this.#emit(e),
-      confirmedBefore: this.#rows!.length - this.#rows!.filter((r) => !this.#final(r.id)).length,
     });
   }
 }

@@ -19,7 +19,7 @@ export interface SendManyOptions {
    * @default 'pb-' + 16 hex of sha256(sender and rows): the same rows from the same sender resume the same batch
    */
   batchKey?: string | undefined;
-  /** The journal: a path (a JSON-lines file, locked while running) or your own {@link PayoutJournal}. @default in memory (nothing survives the process) */
+  /** The journal: a path (a JSON-lines file, locked while running; never a symlink) or your own {@link PayoutJournal}. @default in memory (nothing survives the process) */
   journal?: string | PayoutJournal | undefined;
   /** Energy rented beyond the rows' estimates, in percent. @default 10 */
   marginPct?: number | undefined;
@@ -29,15 +29,25 @@ export interface SendManyOptions {
   concurrency?: number | undefined;
   /** When energy runs short mid-batch, burn TRX for it instead of renting more (ensure). @default false */
   allowBurn?: boolean | undefined;
-  /** Refuse (SPENDING_CAP_EXCEEDED, nothing ordered) when the rental, top-ups included, would cost more, SUN. */
+  /**
+   * The most the batch's rental may cost, top-ups included, SUN: each order carries its share as
+   * max_price_sun, a charge above it is SPENDING_CAP_EXCEEDED, and a top-up past it stops the run
+   * (resume with a higher cap). @default the approved plan's rental (and deferred energy) plus `costMarginPct`
+   */
   maxCostSun?: number | undefined;
-  /** How long each signed transaction stays valid, ms (nodes accept up to 24 h). @default 600000 */
+  /** How far the rental may exceed the approved plan's cost before the run stops, percent. @default 10 */
+  costMarginPct?: number | undefined;
+  /** How long each signed transaction stays valid, from the chain's head block time, ms (at most 24 h). @default 600000 */
   expirationMs?: number | undefined;
   /** Give up waiting for one row's receipt after this long (the row stays pending; resume goes on). @default 300000 */
   rowTimeoutMs?: number | undefined;
   /** Re-broadcast a pending row's same bytes this often. @default 10000 */
   rebroadcastEveryMs?: number | undefined;
-  /** Called with the plan before anything is spent; false (or a throw) stops: CANCELLED, nothing ordered or sent. */
+  /**
+   * Called with the plan before anything is spent, and on every resume with the plan of what is
+   * left (`plan.resume` says what was done); false (or a throw) stops: CANCELLED, nothing
+   * ordered, sent or written.
+   */
   confirm?: ((plan: PayoutPlan) => boolean | Promise<boolean>) | undefined;
   /** Each step, for progress output (NDJSON in the CLI). */
   onEvent?: ((event: PayoutEvent) => void) | undefined;

@@ -4,13 +4,13 @@
  * "step in flight" that a stop (SIGTERM) lets finish.
  * @module
  */
-import { TrxRentError } from '../../errors/index.js';
+import { TrxRentError, outcomeOf } from '../../errors/index.js';
 import { LIMITS } from '../../schemas/limits.js';
 import type { Journal, JournalEntry } from './journal.js';
 import { blockedBy, limitState } from './limits.js';
 import type { Notifier, RuleEventName } from './notify.js';
 import type { Rule } from './schema.js';
-import { idempotencyKey, targetAddress } from './triggers.js';
+import { grouped as fmt, idempotencyKey, targetAddress } from './triggers.js';
 import type { RulesClient } from './types.js';
 
 /** What one evaluation decided for a rule. */
@@ -26,6 +26,8 @@ export type Decision = {
   /** A human line: what was or would be bought. */
   summary?: string | undefined;
   detail?: Record<string, unknown> | undefined;
+  /** A webhook of this decision that failed or was not sent (e.g. its secret variable unset), as journaled. */
+  notify_error?: string | undefined;
 };
 
 /** What {@link actOn} needs from its runner. */
@@ -40,6 +42,8 @@ export interface ActContext {
   seen: Set<string>;
   /** Give up waiting for a fill after this long. */
   timeoutMs: number;
+  /** Webhook failures since the runner last took them (it adds them to the decision they belong to). */
+  notifyErrors: string[];
 }
 
 type Priced = { cost_sun: number; price_sun: number; summary: string; nothing?: boolean; units?: number };
@@ -50,7 +54,10 @@ async function price(ctx: ActContext, rule: Rule, copyOf?: { amount: number; res
   if (a.type === 'notify') return { cost_sun: 0, price_sun: 0, summary: 'notify' };
   if (a.type === 'ensure') {
     const plan = await ctx.client.chain.plan({ address: target!, energy: a.energy ?? 0, bandwidth: a.bandwidth, duration: a.duration });
-    if (!plan.rentals.length) return { cost_sun: 0, price_sun: 0, summary: `${target} has enough`, nothing: true };
+    if (!plan.rentals.length) {
+      const has = [a.energy !== undefined && `energy ${fmt(plan.before.energy)} ≥ ${fmt(a.energy)} wanted`, a.bandwidth !== undefined && `bandwidth ${fmt(plan.before.bandwidth)} ≥ ${fmt(a.bandwidth)} wanted`].filter(Boolean);
+      return { cost_sun: 0, price_sun: 0, summary: `${target} has ${has.join(' and ')}: nothing to buy`, nothing: true };
+    }
     const what = plan.rentals.map((r) => `${r.amount} ${r.resource.toLowerCase()}`).join(' and ');
     return {
       cost_sun: plan.cost_sun,
@@ -59,6 +66,8 @@ async function price(ctx: ActContext, rule: Rule, copyOf?: { amount: number; res
       summary: `ensure: rent ${what} to ${target} for ${a.duration} s`,
     };
   }
+  // TRON refuses a delegation to a contract or to no account: refused here, before it is priced or ordered.
+  await ctx.client.chain.checkTarget?.(target!);
   const resource = copyOf?.resource ?? a.resource;
   const amount = Math.max(copyOf?.amount ?? a.amount, resource === 'ENERGY' ? LIMITS.MIN_ENERGY_AMOUNT : LIMITS.MIN_BANDWIDTH_AMOUNT);
   const preview = await ctx.client.orders.preview({ resource, amount, duration: a.duration });
@@ -67,12 +76,9 @@ async function price(ctx: ActContext, rule: Rule, copyOf?: { amount: number; res
   return { cost_sun: cost, price_sun: Number(preview.best.price_sun), summary: `buy ${amount} ${resource.toLowerCase()} for ${target} for ${a.duration} s` };
 }
 
-/** A definite refusal (nothing was done) as against an answer that never came. */
-function outcomeOf(error: unknown): 'failed' | 'unknown' {
-  if (!(error instanceof TrxRentError)) return 'unknown';
-  if (error.outcomeUnknown || error.code === 'CONNECTION_ERROR' || error.code === 'TIMEOUT') return 'unknown';
-  // An order that was placed but then failed is refunded; one still running when we gave up is not known.
-  return error.status !== undefined || ['SPENDING_CAP_EXCEEDED', 'PROVIDER_UNAVAILABLE', 'ORDER_FAILED', 'VALIDATION_ERROR'].includes(error.code) ? 'failed' : 'unknown';
+/** The rules' reading of the one verdict (`outcomeOf`): not sent is `failed`; sent or unknown count as spent. */
+function outcomeOfAction(error: unknown): 'failed' | 'unknown' {
+  return outcomeOf(error) === 'not_sent' ? 'failed' : 'unknown';
 }
 
 async function record(ctx: ActContext, entry: Omit<JournalEntry, 'ts' | 'runner'>): Promise<void> {
@@ -81,7 +87,10 @@ async function record(ctx: ActContext, entry: Omit<JournalEntry, 'ts' | 'runner'
 
 async function emit(ctx: ActContext, rule: Rule, event: RuleEventName, data: Record<string, unknown>, force = false): Promise<void> {
   const failure = await ctx.notifier.send(rule, { event, data: { rule: rule.id, ...data }, timestamp: Math.floor(ctx.now() / 1000) }, force);
-  if (failure) await record(ctx, { kind: 'notified', rule: rule.id, reason: failure });
+  if (failure) {
+    ctx.notifyErrors.push(failure);
+    await record(ctx, { kind: 'notified', rule: rule.id, reason: failure, detail: { event } });
+  }
 }
 
 async function suppress(ctx: ActContext, rule: Rule, window: string, reason: string, detail?: Record<string, unknown>): Promise<Decision> {
@@ -114,7 +123,7 @@ export async function actOn(ctx: ActContext, rule: Rule, window: string, seen: R
   if (max_price !== undefined && priced.price_sun > max_price) return suppress(ctx, rule, window, 'max_price', { price_sun: priced.price_sun, max_price_sun: max_price });
   const blocked = blockedBy(rule, state, now, window, priced.cost_sun);
   if (blocked) return suppress(ctx, rule, window, blocked, { cost_sun: priced.cost_sun, spent_24h_sun: state.spent_24h_sun, spent_total_sun: state.spent_total_sun });
-  const key = idempotencyKey(rule.id, window);
+  const key = idempotencyKey(rule, window);
   if (ctx.dryRun) return { rule: rule.id, window, outcome: 'would_act', cost_sun: priced.cost_sun, key, summary: priced.summary };
 
   const a = rule.action;
@@ -173,7 +182,7 @@ export async function actOn(ctx: ActContext, rule: Rule, window: string, seen: R
       ctx.seen.add(`${rule.id}\n${window}\nduplicate`);
       return { rule: rule.id, window, outcome: 'suppressed', reason: 'duplicate_window', key };
     }
-    const outcome = outcomeOf(error);
+    const outcome = outcomeOfAction(error);
     const reason = `${code}: ${(error as Error).message}`;
     await record(ctx, { kind: outcome, rule: rule.id, window, key, reason });
     await emit(ctx, rule, 'rule.error', { window, key, reason, outcome });

@@ -4,13 +4,17 @@
  * watched address spends energy at a steady rate; rentals last their duration; what the address
  * lacks when it spends is burnt at the chain's energy fee. Reports runs, spend, what the
  * shortfalls burnt, and what burning for all the energy would have cost.
+ *
+ * The replay covers `[end - days, end)`, half-open: one step every `stepMs` from the start, the
+ * last one before `end`, each step standing for `[t, t + stepMs)` (a cron minute in it fires at
+ * that step). So `--days 1` is exactly 24 hours and a rule with `max_runs_per_day: 1` runs once.
  * @module
  */
 import { LIMITS } from '../../schemas/limits.js';
 import { MemoryJournal } from './journal.js';
 import { blockedBy, limitState } from './limits.js';
 import type { RulesFile } from './schema.js';
-import { levelWindow, scheduleWindow, targetAddress } from './triggers.js';
+import { idempotencyKey, levelWindow, scheduleWindow, targetAddress } from './triggers.js';
 
 /** One price poll: when, and the best price per unit then. */
 export interface PricePoint {
@@ -22,7 +26,7 @@ export interface PricePoint {
 export interface BacktestOptions {
   /** Best energy prices over the period (any order). */
   prices: readonly PricePoint[];
-  /** Replay the `days` before `end`. */
+  /** Replay the `days` before `end`: `[end - days, end)`. */
   end: number;
   days: number;
   /** Energy each watched address spends per hour. @default 65000 (one USDT transfer) */
@@ -52,7 +56,8 @@ export interface BacktestResult {
 export function backtest(file: RulesFile, options: BacktestOptions): BacktestResult {
   const step = options.stepMs ?? 300_000;
   const fee = options.energyFeeSun ?? 100;
-  const perStep = ((options.energyPerHour ?? 65_000) * step) / 3_600_000;
+  const perHour = options.energyPerHour ?? 65_000;
+  const perStep = (perHour * step) / 3_600_000;
   const start = options.end - options.days * 86_400_000;
   const prices = [...options.prices].sort((a, b) => a.at - b.at);
   const journal = new MemoryJournal();
@@ -61,7 +66,8 @@ export function backtest(file: RulesFile, options: BacktestOptions): BacktestRes
   const stats = new Map(file.rules.map((r) => [r.id, { rule: r.id, runs: 0, spend_sun: 0, suppressed: {} as Record<string, number> }]));
   const watched = new Set(file.rules.map((r) => ('address' in r.trigger ? r.trigger.address : undefined)).filter((a): a is string => !!a));
   let shortfall = 0;
-  let energyUsed = 0;
+  // Steps replayed per watched address: the energy used is counted from it at the end, in one division (no float drift).
+  let addressSteps = 0;
   let p = 0;
   const available = (address: string, now: number) => {
     const live = (rentals.get(address) ?? []).filter((r) => r.ends > now && r.left > 0);
@@ -77,7 +83,7 @@ export function backtest(file: RulesFile, options: BacktestOptions): BacktestRes
     }
     return taken;
   };
-  for (let now = start; now <= options.end; now += step) {
+  for (let now = start; now < options.end; now += step) {
     while (p + 1 < prices.length && prices[p + 1]!.at <= now) p++;
     const price = prices[p]?.price_sun;
     for (const address of watched) {
@@ -85,14 +91,14 @@ export function backtest(file: RulesFile, options: BacktestOptions): BacktestRes
       available(address, now);
       const take = spend(address, perStep);
       shortfall += Math.ceil((perStep - take) * fee);
-      energyUsed += perStep;
+      addressSteps++;
     }
     if (price === undefined) continue;
     for (const rule of file.rules) {
       const t = rule.trigger;
       let window: string | undefined;
       if (t.type === 'price_below' && t.resource === 'ENERGY' && price < t.price_sun) window = levelWindow(rule, now);
-      else if (t.type === 'schedule') window = scheduleWindow(t, now - step, now);
+      else if (t.type === 'schedule') window = scheduleWindow(t, now - 1, Math.min(now + step, options.end) - 1);
       else if (t.type === 'energy_below' && available(t.address, now) < t.energy) window = levelWindow(rule, now);
       if (!window) continue;
       const a = rule.action;
@@ -115,8 +121,9 @@ export function backtest(file: RulesFile, options: BacktestOptions): BacktestRes
         if (blocked !== 'window_done') s.suppressed[blocked] = (s.suppressed[blocked] ?? 0) + 1;
         continue;
       }
-      void journal.append({ ts: now, kind: 'intent', rule: rule.id, window, key: window + rule.id, reserved_sun: cost });
-      void journal.append({ ts: now, kind: 'done', rule: rule.id, window, key: window + rule.id, cost_sun: cost });
+      const key = idempotencyKey(rule, window);
+      void journal.append({ ts: now, kind: 'intent', rule: rule.id, window, key, reserved_sun: cost });
+      void journal.append({ ts: now, kind: 'done', rule: rule.id, window, key, cost_sun: cost });
       s.runs++;
       s.spend_sun += cost;
       if (amount && target) {
@@ -125,6 +132,7 @@ export function backtest(file: RulesFile, options: BacktestOptions): BacktestRes
     }
   }
   const rules = [...stats.values()];
+  const energyUsed = (perHour * addressSteps * step) / 3_600_000;
   return {
     from: new Date(start).toISOString(),
     to: new Date(options.end).toISOString(),

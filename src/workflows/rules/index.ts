@@ -7,7 +7,8 @@
  * import { TrxRent } from 'trx-rent';
  * import { RuleRunner, FileJournal, loadRules } from 'trx-rent/rules';
  *
- * const runner = new RuleRunner({ client: new TrxRent(), rules: await loadRules('rules.yaml'), journal: new FileJournal('rules.journal') });
+ * // dryRun is required: false spends (orders and journals), true decides and reports only.
+ * const runner = new RuleRunner({ client: new TrxRent(), rules: await loadRules('rules.yaml'), journal: new FileJournal('rules.journal'), dryRun: false });
  * process.on('SIGTERM', () => void runner.stop());
  * await runner.run();
  * ```
@@ -32,6 +33,6 @@ export {
 } from './schema.js';
 export { parseCron, isValidCron, cronMatches, nextFireTime, lastFireTime, wallTime, type CronSpec } from './cron.js';
 export { explainRule, idempotencyKey, levelWindow, DEFAULT_WINDOW_SEC } from './triggers.js';
-export { Notifier, type NotifyOptions, type RuleEvent, type RuleEventName } from './notify.js';
+export { Notifier, notifyWarnings, probeWebhooks, type NotifyOptions, type RuleEvent, type RuleEventName } from './notify.js';
 export { backtest, type BacktestOptions, type BacktestResult, type PricePoint } from './backtest.js';
 export type { RulesClient } from './types.js';

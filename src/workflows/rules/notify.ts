@@ -2,11 +2,18 @@
  * Notifications of the rules runner: NDJSON lines (for stdout) and a webhook signed exactly like
  * the service's (`X-Service-Signature: sha256=<HMAC-SHA256 of the raw body>`, body
  * `{ event, data, timestamp }`), so a receiver checks it with `constructWebhookEvent` from
- * `trx-rent/webhooks`. A failed delivery is journaled and never stops the runner.
+ * `trx-rent/webhooks`. A failed delivery (or one not sent: its secret variable unset) is
+ * journaled and never stops the runner. A URL's `user:password@` goes as HTTP Basic
+ * authorization (fetch refuses a URL holding credentials) and is masked in every message.
+ *
+ * Before a run, {@link notifyWarnings} names the webhooks that cannot be signed and
+ * {@link probeWebhooks} those that cannot be reached (`rules check`).
  * @module
  */
+import { connect } from 'node:net';
+import { redactText } from '../../internal/redact.js';
 import { signWebhookPayload } from '../../webhooks/index.js';
-import type { Rule, RulesFile } from './schema.js';
+import type { NotifySettings, Rule, RulesFile } from './schema.js';
 
 /** The events a runner reports. */
 export type RuleEventName = 'rule.action' | 'rule.suppressed' | 'rule.error' | 'rule.retired';
@@ -29,6 +36,87 @@ export interface NotifyOptions {
   fetch?: typeof fetch | undefined;
 }
 
+type Env = Record<string, string | undefined>;
+const processEnv = (): Env => (globalThis as { process?: { env: Env } }).process?.env ?? {};
+
+/** The URL without its `user:password@`, and that as a Basic authorization header (or undefined). */
+function splitCredentials(url: string): { url: string; authorization: string | undefined } {
+  const parsed = new URL(url);
+  if (!parsed.username && !parsed.password) return { url, authorization: undefined };
+  const decode = (text: string) => {
+    try {
+      return decodeURIComponent(text);
+    } catch {
+      return text;
+    }
+  };
+  const pair = `${decode(parsed.username)}:${decode(parsed.password)}`;
+  parsed.username = '';
+  parsed.password = '';
+  return { url: parsed.href, authorization: `Basic ${Buffer.from(pair, 'utf8').toString('base64')}` };
+}
+
+/** One webhook of a rules file and the rules that use it (`[]`: only the file's default, used by no rule). */
+interface Hook {
+  url: string;
+  secret_env: string;
+  rules: string[];
+}
+
+function hooksOf(file: RulesFile): Hook[] {
+  const byKey = new Map<string, Hook>();
+  const add = (settings: NotifySettings | undefined, rule: string | undefined) => {
+    const hook = settings?.webhook;
+    if (!hook) return;
+    const id = `${hook.url}\n${hook.secret_env}`;
+    const entry = byKey.get(id) ?? { url: hook.url, secret_env: hook.secret_env, rules: [] };
+    if (rule !== undefined) entry.rules.push(rule);
+    byKey.set(id, entry);
+  };
+  add(file.notify, undefined);
+  for (const rule of file.rules) add(rule.notify ?? file.notify, rule.id);
+  return [...byKey.values()].filter((h) => h.rules.length > 0);
+}
+
+const named = (h: Hook) => `notify webhook ${redactText(h.url)} (rule${h.rules.length === 1 ? '' : 's'} ${h.rules.join(', ')})`;
+
+/** The webhooks of `file` that cannot be signed, because their secret variable is not set in `env`: one line each, credentials masked. */
+export function notifyWarnings(file: RulesFile, env: Env = processEnv()): string[] {
+  return hooksOf(file)
+    .filter((h) => !env[h.secret_env])
+    .map((h) => `${named(h)}: ${h.secret_env} is not set, so its events cannot be signed and are not sent (each is journaled as not sent)`);
+}
+
+/** Whether a TCP connection to the URL's host and port opens within `timeoutMs`: undefined, or why not. */
+function reach(url: string, timeoutMs: number): Promise<string | undefined> {
+  const u = new URL(url);
+  const port = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
+  const host = u.hostname.replace(/^\[|\]$/g, '');
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const late = () => done(`no connection to ${host}:${port} within ${timeoutMs / 1000} s`);
+    const done = (problem: string | undefined) => {
+      deadline.removeEventListener('abort', late);
+      socket.destroy();
+      resolve(problem);
+    };
+    deadline.addEventListener('abort', late, { once: true });
+    socket.once('connect', () => done(undefined));
+    socket.once('error', (error: NodeJS.ErrnoException) => done(`cannot be reached (${error.code ?? error.message} ${host}:${port})`));
+  });
+}
+
+/**
+ * The webhooks of `file` that cannot be reached now: a TCP connection to each URL's host and port
+ * (nothing is sent). One line each, credentials masked.
+ */
+export async function probeWebhooks(file: RulesFile, options: { timeoutMs?: number | undefined } = {}): Promise<string[]> {
+  const hooks = hooksOf(file);
+  const problems = await Promise.all(hooks.map((h) => reach(h.url, options.timeoutMs ?? 3000)));
+  return hooks.flatMap((h, i) => (problems[i] ? [`${named(h)}: ${problems[i]}`] : []));
+}
+
 const ON: Record<RuleEventName, string> = { 'rule.action': 'action', 'rule.suppressed': 'suppressed', 'rule.error': 'error', 'rule.retired': 'retired' };
 
 /** Sends a rule's events where its (or the file's) `notify` says. */
@@ -46,13 +134,19 @@ export class Notifier {
     if (settings.stdout && this.options.writeLine) this.options.writeLine(body);
     const hook = settings.webhook;
     if (!hook) return undefined;
-    const env = this.options.env ?? (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
+    const env = this.options.env ?? processEnv();
     const secret = env[hook.secret_env];
-    if (!secret) return `webhook not sent: ${hook.secret_env} is not set`;
+    if (!secret) return `webhook ${redactText(hook.url)} not sent: ${hook.secret_env} is not set, so it cannot be signed`;
     try {
-      const response = await (this.options.fetch ?? fetch)(hook.url, {
+      const { url, authorization } = splitCredentials(hook.url);
+      const response = await (this.options.fetch ?? fetch)(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-service-signature': await signWebhookPayload(body, secret), 'user-agent': 'trx-rent-rules' },
+        headers: {
+          'content-type': 'application/json',
+          'x-service-signature': await signWebhookPayload(body, secret),
+          'user-agent': 'trx-rent-rules',
+          ...(authorization ? { authorization } : {}),
+        },
         body,
         redirect: 'manual',
         signal: AbortSignal.timeout(10_000),
@@ -60,7 +154,7 @@ export class Notifier {
       await response.body?.cancel();
       return response.ok ? undefined : `webhook answered ${response.status}`;
     } catch (error) {
-      return `webhook failed: ${(error as Error).message}`;
+      return `webhook failed: ${redactText((error as Error).message)}`;
     }
   }
 }

@@ -8,16 +8,19 @@
  *
  * All time comes from its `clock`: on the mock's manual clock (`virtualClock`) a day of rules
  * runs in seconds. `stop()` (the CLI calls it on SIGTERM) lets the step in flight finish.
+ *
+ * Whether it spends is the caller's explicit choice (`dryRun`, required): `false` orders and
+ * journals, `true` decides and reports only, as `trx-rent rules run` does without `--execute`.
  * @module
  */
 import { randomUUID } from 'node:crypto';
 import { type Clock, systemClock } from '../../utils/clock.js';
 import { type ActContext, type Decision, actOn } from './act.js';
 import { type Journal, MemoryJournal } from './journal.js';
-import { Notifier, type NotifyOptions } from './notify.js';
+import { Notifier, type NotifyOptions, notifyWarnings } from './notify.js';
 import type { Rule, RulesFile } from './schema.js';
 import { resolveUnknown } from './resolve.js';
-import { levelWindow, scheduleWindow, watchedAddress } from './triggers.js';
+import { grouped, levelWindow, nextScheduled, scheduleWindow, watchedAddress } from './triggers.js';
 import type { RulesClient } from './types.js';
 import { LIMITS } from '../../schemas/limits.js';
 
@@ -35,8 +38,12 @@ export interface RuleRunnerOptions {
   tickMs?: number | undefined;
   /** TRON node requests per second, spread evenly over each tick. @default 10 */
   nodeRequestsPerSecond?: number | undefined;
-  /** Decide and report, spend nothing, journal nothing. @default false */
-  dryRun?: boolean | undefined;
+  /**
+   * Required, so that spending is always a visible choice: `false` orders (spends) and journals,
+   * `true` decides and reports only (spends nothing, journals nothing), like the CLI's
+   * `rules run` without `--execute`.
+   */
+  dryRun: boolean;
   /** Notifications (NDJSON lines, webhook secret environment, fetch). */
   notify?: NotifyOptions | undefined;
   /** Written into every journal line. @default a random id */
@@ -70,6 +77,10 @@ export class RuleRunner {
   readonly tickMs: number;
   readonly rps: number;
   readonly stats: RunnerStats;
+  /** What will not work as written, known before the first tick (a webhook whose secret variable is unset). */
+  readonly warnings: readonly string[];
+  /** Whether this runner is spending nothing (the `dryRun` it was made with). */
+  readonly dryRun: boolean;
   readonly #ctx: ActContext;
   readonly #byAddress = new Map<string, Rule[]>();
   readonly #addresses: string[];
@@ -78,6 +89,8 @@ export class RuleRunner {
   #cursor = 0;
   #lastTick: number | undefined;
   #stopping = false;
+  /** A plan's runner: every rule gets a decision, a quiet one saying why it is quiet. */
+  #explain = false;
   #sleep = new AbortController();
   #running: Promise<void> | undefined;
 
@@ -88,6 +101,9 @@ export class RuleRunner {
     this.tickMs = options.tickMs ?? 60_000;
     this.rps = options.nodeRequestsPerSecond ?? 10;
     if (!(this.tickMs >= 1000) || !(this.rps > 0)) throw new RangeError('tickMs must be at least 1000 and nodeRequestsPerSecond positive');
+    if (typeof options.dryRun !== 'boolean') throw new TypeError('RuleRunner: dryRun is required: false to spend, true to decide and report only');
+    this.dryRun = options.dryRun;
+    this.warnings = notifyWarnings(options.rules, options.notify?.env);
     this.#onDecision = options.onDecision;
     this.#onTick = options.onTick;
     for (const rule of this.rules) {
@@ -112,9 +128,10 @@ export class RuleRunner {
       notifier: new Notifier(options.rules, options.notify ?? {}),
       now: () => this.clock.now(),
       runner: options.runnerId ?? randomUUID().slice(0, 8),
-      dryRun: options.dryRun ?? false,
+      dryRun: options.dryRun,
       seen: new Set(),
       timeoutMs: options.actionTimeoutMs ?? 120_000,
+      notifyErrors: [],
     };
   }
 
@@ -124,6 +141,8 @@ export class RuleRunner {
   }
 
   #decided(d: Decision): Decision {
+    const failed = this.#ctx.notifyErrors.splice(0);
+    if (failed.length) d.notify_error = failed.join('; ');
     this.stats.decisions++;
     if (d.outcome === 'acted') {
       this.stats.acted++;
@@ -171,11 +190,22 @@ export class RuleRunner {
         if (t.type === 'price_below') {
           const p = await this.#price(prices, t.resource, t.duration);
           if (p !== undefined && p < t.price_sun) out.push(this.#decided(await actOn(this.#ctx, rule, levelWindow(rule, start), { price_sun: p })));
+          else if (this.#explain) {
+            const why = p === undefined ? `no provider quotes ${t.resource.toLowerCase()} now: nothing to do` : `price ${grouped(p)} SUN ≥ level ${grouped(t.price_sun)} SUN: nothing to do`;
+            out.push(this.#decided(quiet(rule, why, { price_sun: p, level_sun: t.price_sun })));
+          }
         } else if (t.type === 'schedule') {
           const window = scheduleWindow(t, since, start);
           if (window) out.push(this.#decided(await actOn(this.#ctx, rule, window, { cron: t.cron })));
+          else if (this.#explain) {
+            const next = nextScheduled(t, start);
+            const when = next === undefined ? 'not within a year' : `next at ${new Date(next).toISOString().slice(0, 16)}Z`;
+            out.push(this.#decided(quiet(rule, `schedule "${t.cron}" (${t.timezone}) not due: ${when}`, { next_at: next === undefined ? undefined : new Date(next).toISOString() })));
+          }
         } else if (t.type === 'delegation_expiring') {
           filled ??= this.#ctx.client.orders.list({ status: 'FILLED', limit: 100 }).then((page) => page.orders as never);
+          const before = out.length;
+          let tooDear: number | undefined;
           for (const order of await filled) {
             if (order.target_address !== t.address || order.resource_type !== t.resource || order.filled_at == null) continue;
             const filledAt = typeof order.filled_at === 'number' ? order.filled_at * (order.filled_at < 1e12 ? 1000 : 1) : Date.parse(String(order.filled_at));
@@ -184,9 +214,20 @@ export class RuleRunner {
             if (!(ends > now && ends - now <= t.minutes_before * 60_000)) continue;
             if (t.below_price_sun !== undefined) {
               const p = await this.#price(prices, t.resource, Number(order.duration_sec));
-              if (p === undefined || p >= t.below_price_sun) continue;
+              if (p === undefined || p >= t.below_price_sun) {
+                tooDear = p;
+                continue;
+              }
             }
             out.push(this.#decided(await actOn(this.#ctx, rule, `renew:${order.id}`, { order_id: order.id, ends_at: new Date(ends).toISOString() }, { amount: Number(order.amount), resource: t.resource })));
+          }
+          if (this.#explain && out.length === before) {
+            const rental = `${t.resource === 'ENERGY' ? 'an energy' : 'a bandwidth'} rental to ${t.address}`;
+            const why =
+              tooDear !== undefined
+                ? `${rental} ends within ${t.minutes_before} min, but the price ${grouped(tooDear)} SUN ≥ level ${grouped(t.below_price_sun!)} SUN: nothing to do`
+                : `no ${rental.slice(rental.indexOf(' ') + 1)} ends within ${t.minutes_before} min: nothing to do`;
+            out.push(this.#decided(quiet(rule, why, { minutes_before: t.minutes_before })));
           }
         }
       } catch (error) {
@@ -214,7 +255,11 @@ export class RuleRunner {
       for (const rule of this.#byAddress.get(address)!) {
         const t = rule.trigger;
         const low = t.type === 'energy_below' ? have.energy < t.energy : t.type === 'bandwidth_below' ? have.bandwidth < t.bandwidth : false;
-        if (!low) continue;
+        if (!low) {
+          if (this.#explain && t.type === 'energy_below') out.push(this.#decided(quiet(rule, `energy ${grouped(have.energy)} ≥ level ${grouped(t.energy)}: nothing to do`, { energy: have.energy, level: t.energy })));
+          if (this.#explain && t.type === 'bandwidth_below') out.push(this.#decided(quiet(rule, `bandwidth ${grouped(have.bandwidth)} ≥ level ${grouped(t.bandwidth)}: nothing to do`, { bandwidth: have.bandwidth, level: t.bandwidth })));
+          continue;
+        }
         try {
           out.push(this.#decided(await actOn(this.#ctx, rule, levelWindow(rule, this.clock.now()), { energy: have.energy, bandwidth: have.bandwidth })));
         } catch (error) {
@@ -260,7 +305,9 @@ export class RuleRunner {
   /**
    * What would happen now: a dry run of one tick that reads every watched address once, still
    * within the node budget (so a plan of N addresses takes N / rps seconds). Nothing is spent or
-   * journaled.
+   * journaled. Every rule gets at least one decision: a rule whose trigger did not fire is
+   * `nothing`, with what it saw against its level in `reason` (`energy 80,000 ≥ level 65,000:
+   * nothing to do`) and in `detail`.
    */
   async plan(): Promise<Decision[]> {
     const dry = new RuleRunner({
@@ -273,6 +320,12 @@ export class RuleRunner {
       dryRun: true,
       runnerId: this.#ctx.runner,
     });
+    dry.#explain = true;
     return dry.tick();
   }
+}
+
+/** The decision of a rule whose trigger did not fire (plans only): why, in words and numbers. */
+function quiet(rule: Rule, reason: string, detail: Record<string, unknown>): Decision {
+  return { rule: rule.id, window: '', outcome: 'nothing', reason, detail };
 }

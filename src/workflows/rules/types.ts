@@ -10,7 +10,12 @@ import type { Chain } from '../../tron/facade.js';
 /** The parts of `TrxRent` the runner uses. */
 export interface RulesClient {
   orders: Pick<Orders, 'create' | 'preview' | 'list' | 'get' | 'waitFor'>;
-  chain: Pick<Chain, 'ensure' | 'plan' | 'read'>;
+  /**
+   * `plan` and `ensure` refuse a target no rental can reach themselves; `checkTarget` (a
+   * `TrxRent` has it) refuses one before a `buy` action orders (TARGET_NOT_ACTIVATED,
+   * TARGET_IS_CONTRACT). Without it, a buy to such a target is ordered and fails at the service.
+   */
+  chain: Pick<Chain, 'ensure' | 'plan' | 'read'> & Partial<Pick<Chain, 'checkTarget'>>;
   /** Only `rules backtest` reads it (price history). */
   prices?: Pick<Prices, 'history'> | undefined;
 }

@@ -34,7 +34,7 @@ describe('a day of energy_below + ensure with a daily limit', () => {
     const started = world.time.now();
     await world.control('/__mock/chain/usage', { address, energy_per_hour: 150_000, every_sec: 60, for_sec: 26 * 3600 });
     const journal = new MemoryJournal();
-    const runner = new RuleRunner({ client: world.client(), rules, journal, clock: (await import('../../../src/index.js')).virtualClock(world.time), tickMs: MINUTE, nodeRequestsPerSecond: 5 });
+    const runner = new RuleRunner({ client: world.client(), rules, journal, dryRun: false, clock: (await import('../../../src/index.js')).virtualClock(world.time), tickMs: MINUTE, nodeRequestsPerSecond: 5 });
     const real = performance.now();
     // Bounded: one tick per minute of mock time, for a day.
     await runner.run({ maxTicks: 24 * 60 });

@@ -30,3 +30,17 @@ describe('FileJournal', () => {
     ]);
   });
 });
+
+describe("a key's spend", () => {
+  it('is the highest any runner reported: a late done with cost 0, or a failed after a done, never erases a charge', () => {
+    const entries = [
+      { ts: 1, kind: 'intent' as const, rule: 'r', key: 'k', reserved_sun: 20_000_000, runner: 'a' },
+      { ts: 2, kind: 'intent' as const, rule: 'r', key: 'k', reserved_sun: 20_000_000, runner: 'b' },
+      { ts: 3, kind: 'done' as const, rule: 'r', key: 'k', cost_sun: 19_400_000, order_ids: ['o1'], runner: 'a' },
+      // runner b's replay of the same key, answered late and with less
+      { ts: 4, kind: 'done' as const, rule: 'r', key: 'k', cost_sun: 0, runner: 'b' },
+      { ts: 5, kind: 'failed' as const, rule: 'r', key: 'k', reason: 'DUPLICATE_REQUEST', runner: 'b' },
+    ];
+    expect(actionsOf(entries, 'r').map((x) => [x.outcome, x.spent_sun, x.order_ids])).toEqual([['done', 19_400_000, ['o1']]]);
+  });
+});

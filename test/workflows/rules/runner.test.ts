@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => world.mock.close());
 
 const runner = (rules: unknown, extra: Partial<ConstructorParameters<typeof RuleRunner>[0]> = {}) =>
-  new RuleRunner({ client: world.client(), rules: parseRules(JSON.stringify(rules)), clock: virtualClock(world.time), tickMs: MINUTE, nodeRequestsPerSecond: 5, ...extra });
+  new RuleRunner({ client: world.client(), rules: parseRules(JSON.stringify(rules)), dryRun: false, clock: virtualClock(world.time), tickMs: MINUTE, nodeRequestsPerSecond: 5, ...extra });
 
 describe('RuleRunner', () => {
   it('schedule + notify: a signed webhook per cron minute (our verifier accepts it) and NDJSON lines', async () => {

@@ -83,6 +83,55 @@ describe('the rules file', () => {
   });
 });
 
+describe('duplicate keys in a JSON rules file', () => {
+  const TARGET = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+  const caught = (text: string) => {
+    try {
+      parseRules(text, 'rules.json');
+    } catch (e) {
+      return e as RulesFileError;
+    }
+    throw new Error('accepted');
+  };
+
+  it('are refused with the key, its line and the rule: a 1 TRX limit never becomes 1000', () => {
+    const text = [
+      '{',
+      '  "rules": [',
+      '    { "id": "ok", "trigger": { "type": "schedule", "cron": "0 9 * * *" }, "action": { "type": "notify" } },',
+      '    {',
+      '      "id": "hot",',
+      `      "trigger": { "type": "energy_below", "address": "${TARGET}", "energy": 65000 },`,
+      '      "action": { "type": "ensure", "energy": 100000 },',
+      '      "limits": {',
+      '        "max_spend_per_day": "1",',
+      '        "max_spend_per_day": "1000"',
+      '      }',
+      '    }',
+      '  ]',
+      '}',
+    ].join('\n');
+    // JSON.parse alone keeps the last value.
+    expect((JSON.parse(text) as { rules: Array<{ limits?: { max_spend_per_day: string } }> }).rules[1]!.limits!.max_spend_per_day).toBe('1000');
+    const error = caught(text);
+    expect(error).toBeInstanceOf(RulesFileError);
+    expect(error.code).toBe('VALIDATION_ERROR');
+    expect(error.issues).toEqual([{ rule: 'hot', field: 'limits.max_spend_per_day', line: 10, message: expect.stringContaining('duplicate key "max_spend_per_day" on line 10') }]);
+    expect(error.message).toContain('rule hot: limits.max_spend_per_day: duplicate key "max_spend_per_day" on line 10');
+  });
+
+  it('compare keys as JSON reads them, at any depth, and leave repeated keys in different objects alone', () => {
+    // "\u0069d" is "id".
+    const escaped = caught('{"rules":[{"id":"a","\\u0069d":"b","trigger":{"type":"schedule","cron":"0 9 * * *"},"action":{"type":"notify"}}]}');
+    expect(escaped.issues).toEqual([expect.objectContaining({ rule: 'b', field: 'id', line: 1 })]);
+    const top = caught('{"version":1,\n"rules":[],\n"version":1}');
+    expect(top.issues).toEqual([expect.objectContaining({ rule: undefined, field: 'version', line: 3 })]);
+    // The same key in sibling objects, and a key-like string value, are fine.
+    const fine = '{"rules":[{"id":"a","trigger":{"type":"schedule","cron":"0 9 * * *"},"action":{"type":"notify","message":"id: type"}},{"id":"b","trigger":{"type":"schedule","cron":"0 9 * * *"},"action":{"type":"notify","message":"\\"type\\": x"}}]}';
+    expect(parseRules(fine).rules.map((r) => r.id)).toEqual(['a', 'b']);
+  });
+});
+
 const problems = (promise: Promise<unknown>) => promise.then(() => [], (e: RulesFileError) => (e instanceof RulesFileError ? e.issues.map((i) => `${i.rule ?? 'file'} ${i.field}: ${i.message}`) : [String(e)]));
 
 describe('YAML rules files (the optional peer yaml)', () => {

@@ -28,7 +28,7 @@ async function failoverDay(seed: number, journals: (address: string) => { a: Jou
     await world.control('/__mock/chain/usage', { address, energy_per_hour: 150_000, every_sec: 60, for_sec: 26 * 3600 });
     const { a: ja, b: jb } = journals(address);
     const runner = (journal: Journal, runnerId: string) =>
-      new RuleRunner({ client: world.client(), rules, journal, runnerId, clock: virtualClock(world.time), tickMs: MINUTE, nodeRequestsPerSecond: 5 });
+      new RuleRunner({ client: world.client(), rules, journal, runnerId, dryRun: false, clock: virtualClock(world.time), tickMs: MINUTE, nodeRequestsPerSecond: 5 });
     const started = world.time.now();
     // A alone for 8 h; A and B together (each tick of either moves the shared clock) for about
     // 8 h; B alone, after A stopped, for the rest of the day.

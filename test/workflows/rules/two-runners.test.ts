@@ -60,7 +60,7 @@ describe('two runners, journal-less restarts', () => {
       for (let n = 0; n < 100 && world.time.now() - started < 8 * HOUR; n++) {
         restarts++;
         // A fresh runner with an empty journal each time: nothing remembered but the keys on the service.
-        const runner = new RuleRunner({ client: flaky, rules, journal: new MemoryJournal(), clock: virtualClock(world.time), tickMs: MINUTE, nodeRequestsPerSecond: 5 });
+        const runner = new RuleRunner({ client: flaky, rules, journal: new MemoryJournal(), dryRun: false, clock: virtualClock(world.time), tickMs: MINUTE, nodeRequestsPerSecond: 5 });
         await runner.run({ maxTicks: 1 + Math.floor(random() * 40) });
       }
     };
@@ -82,7 +82,7 @@ describe('two runners, journal-less restarts', () => {
       const rule = rules.rules[addresses.indexOf(order.target_address)]!;
       // The window the key names: the slot the order was created in, or the one before.
       const at = Date.parse(String(order.created_at));
-      const window = [at, at - 10 * MINUTE].map((t) => levelWindow(rule, t)).find((w) => idempotencyKey(rule.id, w) === key);
+      const window = [at, at - 10 * MINUTE].map((t) => levelWindow(rule, t)).find((w) => idempotencyKey(rule, w) === key);
       expect(window, `order ${order.id}'s key names a window of its rule`).toBeDefined();
       const id = `${rule.id} ${window}`;
       expect(windows.has(id), `two orders for ${id}`).toBe(false);

@@ -94,6 +94,8 @@ export interface PaidRun {
 
 /** The x402 client for this run: wallet, payers, limits, and the confirm-before-paying hook. */
 export async function paidClient(ctx: Context, opts: PaidOptions): Promise<PaidRun> {
+  // Every call through this client may pay: a mock the CLI found is named before anything is paid.
+  ctx.config.markSpending();
   const settings = await ctx.config.settings(false);
   if (!settings.baseUrl) {
     throw new UsageError('No API base URL', 'pass --base-url URL, set TRX_RENT_BASE_URL, run `trx-rent login`, or try --mock', 'CONFIGURATION_ERROR');
@@ -129,6 +131,7 @@ export async function paidClient(ctx: Context, opts: PaidOptions): Promise<PaidR
     headers: { 'user-agent': `trx-rent-cli/${ctx.version}` },
     fetch: ctx.fetch,
     logLevel: ctx.opts.verbose ? 'debug' : 'off',
+    onRetry: (event) => ctx.out.retrying(event),
     onPayment: async (quote) => {
       const price = `${quote.amount_usd} USD in ${quote.symbol} on ${quote.networkLabel} (${quote.scheme}) to ${quote.payTo}`;
       ctx.out.info(`${ctx.out.e.bold('x402')} ${quote.method} ${quote.path} costs ${ctx.out.e.bold(price)}, paid by ${quote.payer}`);
