@@ -8,7 +8,8 @@ import { pollUntil } from '../utils/clock.js';
 import { atomicToDecimal } from '../utils/units.js';
 import type { Deadline } from './deadline.js';
 import type { TransferRecord, TransferStatus } from './identity.js';
-import { NODE_BOUNDS, chainFees } from './inputs.js';
+import { chainFees } from './inputs.js';
+import { checkReceipt } from './transfer.js';
 import type { Known } from './send-known.js';
 import type { Confirmation, EngineDeps, EnsureResult, SendTransferParams, SentTransfer, TokenInfo, TransferEstimate } from './types.js';
 
@@ -36,29 +37,6 @@ export async function solidify(deps: EngineDeps, status: TransferStatus, confirm
   return { ...status, receipt, solidified: true };
 }
 
-/** Receipt figures a node may get wrong: each a safe whole number from 0 to its bound, else NODE_ERROR. */
-function checkReceipt(info: NonNullable<TransferStatus['receipt']>, txId: string): void {
-  const r = info.receipt;
-  const figures: Array<[string, number | undefined, number]> = [
-    ['fee', info.fee, NODE_BOUNDS.maxFeeLimitSun],
-    ['receipt.energy_usage_total', r?.energy_usage_total, NODE_BOUNDS.maxTransferEnergy],
-    ['receipt.energy_usage', r?.energy_usage, NODE_BOUNDS.maxTransferEnergy],
-    ['receipt.origin_energy_usage', r?.origin_energy_usage, NODE_BOUNDS.maxTransferEnergy],
-    ['receipt.energy_fee', r?.energy_fee, NODE_BOUNDS.maxFeeLimitSun],
-    ['receipt.net_usage', r?.net_usage, 1_000_000],
-    ['receipt.net_fee', r?.net_fee, NODE_BOUNDS.maxFeeLimitSun],
-  ];
-  for (const [field, value, max] of figures) {
-    if (value === undefined) continue;
-    if (!Number.isSafeInteger(value) || value < 0 || value > max) {
-      throw new TrxRentError({
-        code: 'NODE_ERROR',
-        message: `The node's receipt of ${txId} reports ${field} = ${value}, outside 0…${max}: check the transfer on another node`,
-        details: { field, value, max, tx_id: txId },
-      });
-    }
-  }
-}
 
 /**
  * The sent transfer's report from its receipt (checked for figures a node may get wrong): what
@@ -77,6 +55,7 @@ export async function report(
   resumed: boolean,
 ): Promise<SentTransfer> {
   const info = status.receipt!;
+  // The solidified receipt, when one was awaited, is checked too (the protocol checked the included one).
   checkReceipt(info, record.tx_id);
   const receipt = info.receipt;
   const result = status.result ?? 'SUCCESS';
