@@ -95,8 +95,11 @@ function breakStale(env: LockEnv, file: string, owner: Owner): void {
   }
 }
 
-/** Try once to take the lock `file`: true when taken; else the live holder (undefined: unreadable). */
-export function tryLock(env: LockEnv, file: string): { taken: true } | { taken: false; holder: Owner | undefined } {
+/**
+ * Try once to take the lock `file`: true when taken; else the live holder (undefined: unreadable),
+ * or `busy` when it changed hands under every attempt (others taking and letting go quickly).
+ */
+export function tryLock(env: LockEnv, file: string): { taken: true } | { taken: false; holder: Owner | undefined; busy?: true } {
   if (heldHere.has(file)) {
     return { taken: false, holder: { pid: process.pid, host: env.host, at: 0 } };
   }
@@ -111,7 +114,7 @@ export function tryLock(env: LockEnv, file: string): { taken: true } | { taken: 
     if (!stale(env, owner, file)) return { taken: false, holder: owner };
     breakStale(env, file, owner);
   }
-  return { taken: false, holder: undefined };
+  return { taken: false, holder: undefined, busy: true };
 }
 
 /** Take the lock, waiting up to `waitMs` (polling) for a live holder to let go; JOURNAL_LOCKED after. */
@@ -120,7 +123,7 @@ export async function lock(env: LockEnv, file: string, journal: string, waitMs: 
   for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
     const got = tryLock(env, file);
     if (got.taken) return;
-    if (Date.now() >= until || got.holder === undefined) throw lockedError(journal, got.holder, file);
+    if (Date.now() >= until || (got.holder === undefined && !got.busy)) throw lockedError(journal, got.holder, file);
     if (signal?.aborted) throw signal.reason;
     await new Promise((resolve) => setTimeout(resolve, pause));
   }

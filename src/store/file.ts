@@ -3,9 +3,10 @@
  * browser bundle of the core never resolves `fs`). One record per line, appended with O_APPEND
  * and fsync'd before the append resolves (appends queued meanwhile share one write and one
  * fsync), mode 0600, never through a symlink, never a file with a second name, never another
- * user's. Readers take what any writer appended since their last read; writers hold the lock
- * (`file-lock.ts`). A line cut short by a crash (the file's unterminated end, seen by a lock
- * holder) is cut off and reported; a damaged line anywhere else is JOURNAL_CORRUPT.
+ * user's. Readers take what any writer appended since their last read; every write is made
+ * under the lock (`file-lock.ts`). A line cut short by a crash (the file's unterminated end, seen
+ * by a lock holder with no write of its own in flight) is cut off and reported; a damaged line
+ * anywhere else is JOURNAL_CORRUPT.
  * @module
  */
 import { nodeModule } from '../internal/node-module.js';
@@ -152,13 +153,45 @@ export class FileJournal<R extends JournalRecord = JournalRecord> implements Jou
       }
       this.#offset += end + 1;
     }
-    // An unterminated end: a writer mid-append, or one that crashed. Only a lock holder knows which.
-    if (this.#offset < size && this.#locked > 0) {
-      const torn = buffer.subarray(end + 1, got).toString('utf8');
-      fs.ftruncateSync(fd, this.#offset);
-      this.#onNotice({ journal: this.path, line: this.#lines + 1, message: `line ${this.#lines + 1} was cut short by a crash (${Buffer.byteLength(torn)} bytes) and is dropped: it recorded nothing that completed` });
-    }
+    // An unterminated end: a writer mid-append (this instance's own included: another reader may
+    // see a write half done), or one that crashed. Only a lock holder with no write of its own in
+    // flight knows it is a crash (every writer writes under the lock).
+    if (this.#offset < size && this.#locked > 0 && this.#flushing === undefined) this.#cutTorn(fd, this.#offset, size - this.#offset);
     return out;
+  }
+
+  /** Cut off a dead writer's unterminated last line (at `from`, `bytes` long) and report it. */
+  #cutTorn(fd: number, from: number, bytes: number): void {
+    this.#env.fs.ftruncateSync(fd, from);
+    this.#onNotice({
+      journal: this.path,
+      line: this.#lines + 1,
+      message: `line ${this.#lines + 1} was cut short by a crash (${bytes} bytes) and is dropped: it recorded nothing that completed`,
+    });
+  }
+
+  /** Under the lock, before writing: the file ends with a whole line, else a dead writer's end is cut off first. */
+  #repairTail(fd: number): void {
+    const { fs } = this.#env;
+    const size = fs.fstatSync(fd).size;
+    if (size === 0) return;
+    const last = Buffer.alloc(1);
+    fs.readSync(fd, last, 0, 1, size - 1);
+    if (last[0] === 0x0a) return;
+    // Find the last whole line's end (the torn line is short: it is at most one write's worth).
+    let at = size;
+    const chunk = Buffer.alloc(64 * 1024);
+    while (at > 0) {
+      const start = Math.max(0, at - chunk.length);
+      const n = fs.readSync(fd, chunk, 0, at - start, start);
+      const nl = chunk.subarray(0, n).lastIndexOf(0x0a);
+      if (nl >= 0) {
+        this.#cutTorn(fd, start + nl + 1, size - (start + nl + 1));
+        return;
+      }
+      at = start;
+    }
+    this.#cutTorn(fd, 0, size);
   }
 
   append(records: readonly R[]): Promise<void> {
@@ -175,14 +208,25 @@ export class FileJournal<R extends JournalRecord = JournalRecord> implements Jou
     const { fs } = this.#env;
     while (this.#queue.length) {
       const batch = this.#queue.splice(0);
+      // Every writer writes under the lock, so a lock holder can tell a crash's torn end from a
+      // write in flight: a holder (hold or exclusive) has it already, anyone else takes it here.
+      const borrowed = this.#locked === 0;
+      let locked = false;
       try {
         const fd = this.#fdOrThrow();
+        if (borrowed) {
+          await lock(this.#env, this.#lockFile, this.path, DEFAULT_WAIT_MS);
+          locked = true;
+        }
+        this.#repairTail(fd);
         const data = Buffer.from(batch.map((b) => b.text).join(''), 'utf8');
         await new Promise<void>((resolve, reject) => fs.write(fd, data, 0, data.length, null, (error) => (error ? reject(error) : resolve())));
         await new Promise<void>((resolve, reject) => fs.fsync(fd, (error) => (error ? reject(error) : resolve())));
         for (const b of batch) b.done();
       } catch (error) {
         for (const b of batch) b.done(error);
+      } finally {
+        if (locked) unlock(this.#env, this.#lockFile);
       }
     }
     this.#flushing = undefined;
@@ -200,7 +244,8 @@ export class FileJournal<R extends JournalRecord = JournalRecord> implements Jou
       try {
         return await fn();
       } finally {
-        await this.#flushing;
+        // Every write begun under the lock ends before it is let go (and none can begin between).
+        while (this.#flushing) await this.#flushing;
         this.#locked--;
         unlock(this.#env, this.#lockFile);
       }
@@ -211,6 +256,8 @@ export class FileJournal<R extends JournalRecord = JournalRecord> implements Jou
 
   async hold(): Promise<void> {
     if (this.#holding) return;
+    // A write of ours may be holding the lock for a moment.
+    while (this.#flushing) await this.#flushing;
     const got = tryLock(this.#env, this.#lockFile);
     if (!got.taken) throw lockedError(this.path, got.holder, this.#lockFile);
     this.#holding = true;
@@ -222,7 +269,7 @@ export class FileJournal<R extends JournalRecord = JournalRecord> implements Jou
   }
 
   async close(): Promise<void> {
-    await this.#flushing;
+    while (this.#flushing) await this.#flushing;
     if (this.#holding) {
       this.#holding = false;
       this.#locked--;

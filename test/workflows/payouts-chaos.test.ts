@@ -107,7 +107,7 @@ describe('payouts under chaos', { timeout: 90_000 }, () => {
     const chain = paid(mock, s.address);
     for (const r of rows) {
       const got = chain.get(r.to);
-      expect(got?.count, `seed ${SEED}: row ${r.id}`).toBe(1);
+      expect(got?.count, `seed ${SEED}: row ${r.id} (journal ${csv}.journal)`).toBe(1);
       expect(got?.atomic, `row ${r.id}`).toBe(BigInt(r.amount.replace('.', '')));
     }
     expect([...chain.values()].reduce((n, e) => n + e.count, 0)).toBe(200);
