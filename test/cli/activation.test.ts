@@ -80,6 +80,26 @@ describe('refused before anything is ordered', () => {
   });
 });
 
+describe('buy when the node cannot be read', () => {
+  it('says so on stderr and orders anyway (the service then decides); ensure, which needs the node, stops', async () => {
+    const node = await scriptedServer((): Reply => ({ status: 503, body: {} }));
+    try {
+      const before = await orders();
+      const envWithNode = { ...env, TRX_RENT_TRON_NODE: node.url, TRX_RENT_MAX_RETRIES: '0' };
+      const r = await runCliInProcess(['buy', '65000', '--to', 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW', '--duration', '1h', '--yes', '--json'], { env: envWithNode, timeoutMs: 60_000 });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/could not check TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW on the TRON node .*ordering anyway/);
+      expect(await orders()).toBe(before + 1);
+      const ensure = await runCliInProcess(['ensure', fresh(), '--energy', '65000', '--yes', '--json'], { env: envWithNode, timeoutMs: 60_000 });
+      expect(ensure.code).toBe(1);
+      expect(errorLine(ensure).code).toBe('NODE_ERROR');
+      expect(await orders()).toBe(before + 1);
+    } finally {
+      await node.close();
+    }
+  });
+});
+
 describe('ensure --activate', () => {
   it('activates from the funding wallet in --key-file (a sandbox account), then rents; the wallet pays the creation fee', async () => {
     const [funder] = sandboxAccounts(23, 1);
