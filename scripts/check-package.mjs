@@ -377,7 +377,7 @@ export async function buy(): Promise<Order> {
   const balance: Balance = await client.balance.get();
   void [wrong, ok, balance];
   try {
-    return await client.orders.create({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' });
+    return await client.orders.create({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW' });
   } catch (error) {
     if (error instanceof InsufficientBalanceError || error instanceof ValidationError) throw error;
     if (error instanceof TrxRentError) console.error(error.code, error.status);
@@ -405,7 +405,7 @@ export async function receive(raw: string, header: string | undefined, secret: s
     'consumer-schemas.ts': `
 import { CreateOrderRequest, Order } from 'trx-rent/schemas';
 export const parsed = Order.safeParse({});
-export const request = CreateOrderRequest.parse({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' });
+export const request = CreateOrderRequest.parse({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW' });
 export const amount: number = request.amount;
 `,
     'consumer-mock.ts': `

@@ -20,11 +20,19 @@ export async function signingKey(ctx: Context, keyFile: string | undefined, labe
     where = ENV.privateKey;
   } else {
     if (!ctx.interactive) {
-      throw new UsageError('no signing key', `pass --key-file FILE (or - for stdin) or set ${ENV.privateKey}; keys are never taken from the command line`, 'MISSING_ARGUMENT');
+      throw new UsageError(
+        'no signing key',
+        `pass --key-file FILE (or - for stdin) or set ${ENV.privateKey}; keys are never taken from the command line`,
+        'MISSING_ARGUMENT',
+      );
     }
     const { password } = await ctx.ask.prompts();
     value = (
-      await password({ message: `${label} (64 hex, input hidden)?`, mask: '*', validate: (v: string) => (isHexKey(v.trim()) ? true : 'A private key is 64 hex characters') })
+      await password({
+        message: `${label} (64 hex, input hidden)?`,
+        mask: '*',
+        validate: (v: string) => (isHexKey(v.trim()) ? true : 'A private key is 64 hex characters'),
+      })
     ).trim();
     where = 'the prompt';
   }

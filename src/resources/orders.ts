@@ -65,6 +65,12 @@ export class Orders extends Resource {
    * Place an order. An Idempotency-Key is generated when none is given and reused on every
    * retry, so a retried create never places a second order. `.withResponse()` tells a replay
    * (status 200) from a first create (201).
+   *
+   * One call to the account API, which knows no TRON node: the target is not checked here. TRON
+   * refuses a delegation to an address that has never received TRX and to a contract, so the
+   * service fails such an order after it is placed (nothing charged). To refuse it before, call
+   * `client.chain.checkTarget(target_address)` first (TARGET_NOT_ACTIVATED, TARGET_IS_CONTRACT);
+   * `client.chain.ensure`, the CLI's `buy` and the MCP `create_order` tool do.
    */
   create(params: CreateOrderRequest, options?: RequestOptions) {
     return this.call(E.createOrder, { body: params }, options);

@@ -9,13 +9,14 @@
  * money path can take it over.
  * @module
  */
-import { TrxRentError } from '../errors/index.js';
+import { TrxRentError, ValidationError } from '../errors/index.js';
 import { pollUntil } from '../utils/clock.js';
 import { transferStatus } from './identity.js';
 import { address, checkAbort, positiveInt } from './inputs.js';
 import type { TronNode } from './node.js';
 import { isAccount } from './target.js';
-import type { Activation, ActivationPlan, EngineDeps, SendTronWeb, TransferSigner } from './types.js';
+import type { SignerInput } from '../protocol/signer.js';
+import type { Activation, ActivationPlan, EngineDeps } from './types.js';
 
 /** What a new account's activation sends when the caller names no amount: 1 SUN (any amount activates). */
 export const DEFAULT_ACTIVATION_SUN = 1;
@@ -24,13 +25,33 @@ export const DEFAULT_ACTIVATION_SUN = 1;
 export interface ActivateParams {
   /** The address to activate (base58). */
   address: string;
-  /** The funding wallet that sends the TRX and pays the account-creation fee. */
-  signer: TransferSigner;
+  /**
+   * The funding wallet that sends the TRX and pays the account-creation fee: `{ privateKey }`, a
+   * TronWeb instance, or a `Signer` (a KMS key, a function) of the wallet's owner key.
+   */
+  signer: SignerInput;
   /** TRX to send, in SUN. @default 1 */
   amountSun?: number | undefined;
   signal?: AbortSignal | undefined;
   /** Give up waiting for the receipt at this instant of the client's clock. @default now + 60 s */
   deadline?: number | undefined;
+}
+
+/**
+ * The funding wallet as the one signer interface (`protocol/signer.ts`). Its owner key signs: the
+ * transfer names no other permission (a multi-signature funding wallet is not supported here).
+ */
+async function funding(input: SignerInput) {
+  const { toSigner } = await import('../protocol/signer.js');
+  const signer = toSigner(input, 'activate.signer');
+  if ((signer.permissionId ?? 0) !== 0) {
+    throw new ValidationError({
+      code: 'VALIDATION_ERROR',
+      message: 'activate.signer: the funding wallet signs with its owner key (permission 0); nothing was sent',
+      details: { field: 'activate.signer' },
+    });
+  }
+  return signer;
 }
 
 /** The chain's account-creation fees (getchainparameters), in SUN: the system contract's and the bandwidth burn's. */
@@ -39,7 +60,10 @@ async function creationFees(node: TronNode, signal?: AbortSignal): Promise<{ cre
   const create = params.get('getCreateNewAccountFeeInSystemContract');
   const bandwidth = params.get('getCreateAccountFee');
   if (create === undefined || bandwidth === undefined) {
-    throw new TrxRentError({ code: 'NODE_ERROR', message: 'getchainparameters reports no getCreateNewAccountFeeInSystemContract/getCreateAccountFee; nothing was sent' });
+    throw new TrxRentError({
+      code: 'NODE_ERROR',
+      message: 'getchainparameters reports no getCreateNewAccountFeeInSystemContract/getCreateAccountFee; nothing was sent',
+    });
   }
   return { create_sun: create, bandwidth_sun: bandwidth };
 }
@@ -50,9 +74,8 @@ async function creationFees(node: TronNode, signal?: AbortSignal): Promise<{ cre
  * creation can cost (INSUFFICIENT_TRX). Sends nothing.
  */
 export async function planActivation(deps: Pick<EngineDeps, 'node'>, params: ActivateParams): Promise<ActivationPlan> {
-  const { resolveSigner } = await import('../protocol/signer.js');
   const target = address(params?.address, 'address');
-  const from = resolveSigner<SendTronWeb>(params.signer).from;
+  const from = (await funding(params.signer)).address;
   const amount = params.amountSun === undefined ? DEFAULT_ACTIVATION_SUN : positiveInt(params.amountSun, 'activate.amountSun');
   const { node } = deps;
   const signal = params.signal;
@@ -90,8 +113,11 @@ export async function activateAccount(deps: Pick<EngineDeps, 'node' | 'http'>, p
   const signal = params.signal;
   if (isAccount(await node.getAccount(address(params?.address, 'address'), { signal }))) return undefined;
   const plan = await planActivation(deps, params);
-  const [tx, { resolveSigner }] = await Promise.all([import('../protocol/tron-transaction.js'), import('../protocol/signer.js')]);
-  const who = resolveSigner<SendTronWeb>(params.signer);
+  const [tx, { signTransactionWith }, signer] = await Promise.all([
+    import('../protocol/tron-transaction.js'),
+    import('../protocol/signer.js'),
+    funding(params.signer),
+  ]);
   checkAbort(signal);
   const block = await node.getNowBlock({ signal });
   const localNow = clock.now();
@@ -104,15 +130,21 @@ export async function activateAccount(deps: Pick<EngineDeps, 'node' | 'http'>, p
     // 60 s from the chain's time, as java-tron's own builder does.
     expirationMs: (block.timestamp ?? localNow) + 60_000 - localNow,
   });
-  const signed = (who.privateKey ? tx.signTransaction(unsigned, who.privateKey) : await who.tronWeb!.trx.sign(unsigned as never)) as typeof unsigned & { signature: string[] };
+  const signed = await signTransactionWith(signer, unsigned);
   const check = tx.verifySignedTransaction(signed);
   const d = check.ok ? check.decoded : undefined;
   if (!d || d.txID !== unsigned.txID || d.ownerAddress !== plan.from || d.toAddress !== plan.address || d.amountSun !== BigInt(plan.amount_sun)) {
-    throw new TrxRentError({ code: 'INVALID_TRANSACTION', message: `The signed activation is not the transfer built${check.ok ? '' : ` (${check.reason})`}; nothing was sent` });
+    throw new TrxRentError({
+      code: 'INVALID_TRANSACTION',
+      message: `The signed activation is not the transfer built${check.ok ? '' : ` (${check.reason})`}; nothing was sent`,
+    });
   }
   const txId = d.txID.toLowerCase();
   checkAbort(signal);
-  const answer = await node.broadcastTransaction({ txID: signed.txID, raw_data: signed.raw_data, raw_data_hex: signed.raw_data_hex, signature: signed.signature, visible: false }, { signal });
+  const answer = await node.broadcastTransaction(
+    { txID: signed.txID, raw_data: signed.raw_data, raw_data_hex: signed.raw_data_hex, signature: signed.signature, visible: false },
+    { signal },
+  );
   if (answer.result !== true && !/DUP_TRANSACTION/i.test(String(answer.code))) {
     throw new TrxRentError({
       code: 'TRANSFER_FAILED',
@@ -136,7 +168,8 @@ export async function activateAccount(deps: Pick<EngineDeps, 'node' | 'http'>, p
       timeoutMessage: () => `The activation of ${plan.address} (tx ${txId}) is in no block yet; its outcome is unknown: check it with transfers.status`,
     },
   ).catch((error: unknown) => {
-    if (error instanceof TrxRentError) (error as { details: unknown }).details = { ...error.details, stage: 'activation', tx_id: txId, expiration: d.expiration, transfer_sent: 'unknown' };
+    if (error instanceof TrxRentError)
+      (error as { details: unknown }).details = { ...error.details, stage: 'activation', tx_id: txId, expiration: d.expiration, transfer_sent: 'unknown' };
     throw error;
   });
   if (status.state !== 'confirmed') {

@@ -60,7 +60,11 @@ export function isContractTarget(address: string, field = 'address'): TrxRentErr
  * Read `address` on the node and refuse a target no rental can reach: TARGET_IS_CONTRACT, and
  * TARGET_NOT_ACTIVATED unless `allowInactive` (the caller activates it first). Returns what was read.
  */
-export async function checkRentalTarget(node: TronNode, address: string, options: NodeCallOptions & { field?: string | undefined; allowInactive?: boolean | undefined } = {}): Promise<RentalTarget> {
+export async function checkRentalTarget(
+  node: TronNode,
+  address: string,
+  options: NodeCallOptions & { field?: string | undefined; allowInactive?: boolean | undefined } = {},
+): Promise<RentalTarget> {
   const target = await readTarget(node, address, options);
   if (target.contract) throw isContractTarget(address, options.field);
   if (!target.activated && !options.allowInactive) throw notActivated(address, options.field);

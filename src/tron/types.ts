@@ -4,6 +4,7 @@
  * @module
  */
 import type { HttpClient } from '../http/client.js';
+import type { SignerInput } from '../protocol/signer.js';
 import type { Order } from '../schemas/orders.js';
 import type { TransferStore } from './identity.js';
 import { type Spendable, type TronNode } from './node.js';
@@ -99,12 +100,13 @@ export interface EnsureParams {
   confirm?: ((plan: EnsurePlan) => boolean | Promise<boolean>) | undefined;
   /**
    * Activate `address` first when it is not an account on chain: send it TRX (`amountSun`,
-   * default 1 SUN) from `signer`, which also pays java-tron's account-creation fee (read from
+   * default 1 SUN) from `signer` (`{ privateKey }`, a TronWeb instance or a `Signer` of the
+   * funding wallet's owner key), which also pays java-tron's account-creation fee (read from
    * the chain's parameters: 1.1 TRX at most on mainnet), and wait for it in a block before
    * ordering. Without it, a never-activated address is refused before anything is ordered
    * (TARGET_NOT_ACTIVATED): TRON refuses a delegation to it.
    */
-  activate?: { signer: TransferSigner; amountSun?: number | undefined } | undefined;
+  activate?: { signer: SignerInput; amountSun?: number | undefined } | undefined;
 }
 
 /** What activating an address would send and cost (from the funding wallet, not the account balance). */

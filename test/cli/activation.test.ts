@@ -29,7 +29,8 @@ afterAll(async () => {
 
 let n = 0;
 const fresh = () => privateKeyToTronAddress(createHash('sha256').update(`cli activation ${++n}`).digest('hex'));
-const orders = async () => ((await (await fetch(`${mock.url}/api/v1/orders?limit=1`, { headers: { 'x-api-key': mock.apiKey } })).json()) as { total: number }).total;
+const orders = async () =>
+  ((await (await fetch(`${mock.url}/api/v1/orders?limit=1`, { headers: { 'x-api-key': mock.apiKey } })).json()) as { total: number }).total;
 
 describe('refused before anything is ordered', () => {
   it('ensure to a never-activated address: TARGET_NOT_ACTIVATED, the mock fund command and --activate in the hint, no finish command, no order', async () => {
@@ -80,6 +81,29 @@ describe('refused before anything is ordered', () => {
   });
 });
 
+describe('buy when the node cannot be read', () => {
+  it('says so on stderr and orders anyway (the service then decides); ensure, which needs the node, stops', async () => {
+    const node = await scriptedServer((): Reply => ({ status: 503, body: {} }));
+    try {
+      const before = await orders();
+      const envWithNode = { ...env, TRX_RENT_TRON_NODE: node.url, TRX_RENT_MAX_RETRIES: '0' };
+      const r = await runCliInProcess(['buy', '65000', '--to', 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW', '--duration', '1h', '--yes', '--json'], {
+        env: envWithNode,
+        timeoutMs: 60_000,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/could not check TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW on the TRON node .*ordering anyway/);
+      expect(await orders()).toBe(before + 1);
+      const ensure = await runCliInProcess(['ensure', fresh(), '--energy', '65000', '--yes', '--json'], { env: envWithNode, timeoutMs: 60_000 });
+      expect(ensure.code).toBe(1);
+      expect(errorLine(ensure).code).toBe('NODE_ERROR');
+      expect(await orders()).toBe(before + 1);
+    } finally {
+      await node.close();
+    }
+  });
+});
+
 describe('ensure --activate', () => {
   it('activates from the funding wallet in --key-file (a sandbox account), then rents; the wallet pays the creation fee', async () => {
     const [funder] = sandboxAccounts(23, 1);
@@ -87,7 +111,10 @@ describe('ensure --activate', () => {
     writeFileSync(keyFile, `${funder!.private_key}\n`, { mode: 0o600 });
     const target = fresh();
     const before = mock.state.chain.trxBalance(funder!.address);
-    const r = await runCliInProcess(['ensure', target, '--energy', '65000', '--activate', '--key-file', keyFile, '--yes', '--json'], { env, timeoutMs: 60_000 });
+    const r = await runCliInProcess(['ensure', target, '--energy', '65000', '--activate', '--key-file', keyFile, '--yes', '--json'], {
+      env,
+      timeoutMs: 60_000,
+    });
     expect(r.code, r.stderr).toBe(0);
     const out = json(r);
     expect(out.activation).toMatchObject({ address: target, from: funder!.address, amount_sun: 1, fee_sun: 1_100_000 });

@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TrxRent } from '../../src/index.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
+import { fromPrivateKey } from '../../src/protocol/signers/local.js';
 import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
 import { type RecordedRequest, type Reply, scriptedServer } from '../helpers/scripted-server.js';
 
@@ -31,7 +32,10 @@ const key = () => createHash('sha256').update(`activation test ${++n}`).digest('
 const fresh = () => privateKeyToTronAddress(key());
 const orders = async () => (await client.orders.list({ limit: 1 })).total;
 const getaccount = async (address: string) =>
-  (await (await fetch(`${mock.url}/wallet/getaccount`, { method: 'POST', body: JSON.stringify({ address, visible: true }) })).json()) as { address?: string; balance?: number };
+  (await (await fetch(`${mock.url}/wallet/getaccount`, { method: 'POST', body: JSON.stringify({ address, visible: true }) })).json()) as {
+    address?: string;
+    balance?: number;
+  };
 
 describe('a target no delegation can reach is refused before anything is ordered', () => {
   it('never activated (getaccount {}): TARGET_NOT_ACTIVATED saying how to activate it; plan, ensure and checkTarget alike', async () => {
@@ -55,7 +59,9 @@ describe('a target no delegation can reach is refused before anything is ordered
     expect(error).toMatchObject({ code: 'TARGET_IS_CONTRACT', details: { address: USDT } });
     expect((error as Error).message).toContain('Do not allow delegate resources to contract addresses');
     // Even with a funding wallet: a contract is never "activated" into a target.
-    await expect(client.chain.ensure({ address: USDT, energy: 65_000, activate: { signer: { privateKey: key() } } })).rejects.toMatchObject({ code: 'TARGET_IS_CONTRACT' });
+    await expect(client.chain.ensure({ address: USDT, energy: 65_000, activate: { signer: { privateKey: key() } } })).rejects.toMatchObject({
+      code: 'TARGET_IS_CONTRACT',
+    });
     expect(await orders()).toBe(before);
   });
 
@@ -80,7 +86,12 @@ describe('activate: { signer } activates the address first, from the funding wal
     expect(plan.rentals).toHaveLength(1);
     expect(await getaccount(target)).toEqual({});
     const steps: string[] = [];
-    const result = await client.chain.ensure({ address: target, energy: 65_000, activate: { signer: { privateKey: funderKey } }, onProgress: (e) => steps.push(e.step) });
+    const result = await client.chain.ensure({
+      address: target,
+      energy: 65_000,
+      activate: { signer: { privateKey: funderKey } },
+      onProgress: (e) => steps.push(e.step),
+    });
     expect(steps.slice(0, 2)).toEqual(['activated', 'ordered']);
     expect(result.activation).toMatchObject({ address: target, from: funder, amount_sun: 1 });
     expect(result.activation!.tx_id).toMatch(/^[0-9a-f]{64}$/);
@@ -88,7 +99,9 @@ describe('activate: { signer } activates the address first, from the funding wal
     expect(result.activation!.fee_sun).toBe(1_100_000);
     expect(await getaccount(target)).toMatchObject({ address: target, balance: 1 });
     expect(mock.state.chain.trxBalance(funder)).toBe(10_000_000n - 1n - 1_100_000n);
-    const info = (await (await fetch(`${mock.url}/wallet/gettransactioninfobyid`, { method: 'POST', body: JSON.stringify({ value: result.activation!.tx_id }) })).json()) as { fee: number };
+    const info = (await (
+      await fetch(`${mock.url}/wallet/gettransactioninfobyid`, { method: 'POST', body: JSON.stringify({ value: result.activation!.tx_id }) })
+    ).json()) as { fee: number };
     expect(info.fee).toBe(1_100_000);
     expect(result.order?.status).toBe('FILLED');
     expect(result.after.energy).toBeGreaterThanOrEqual(65_000);
@@ -126,6 +139,19 @@ describe('activate: { signer } activates the address first, from the funding wal
     expect(done).toMatchObject({ address: target, amount_sun: 1_000_000 });
     expect(await getaccount(target)).toMatchObject({ balance: 1_000_000 });
     expect(await client.chain.activate({ address: target, signer: { privateKey: funderKey } })).toBeUndefined();
+  });
+
+  it('the funding wallet may be any Signer of its owner key (a KMS key, a function): the same activation; another permission is refused', async () => {
+    const funderKey = key();
+    mock.state.chain.fundTrx(privateKeyToTronAddress(funderKey), 5_000_000n);
+    const target = fresh();
+    const done = await client.chain.activate({ address: target, signer: fromPrivateKey(funderKey) });
+    expect(done).toMatchObject({ address: target, from: privateKeyToTronAddress(funderKey), amount_sun: 1 });
+    expect(await getaccount(target)).toMatchObject({ address: target, balance: 1 });
+    await expect(client.chain.activate({ address: fresh(), signer: fromPrivateKey(funderKey, { permissionId: 2 }) })).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: { field: 'activate.signer' },
+    });
   });
 });
 

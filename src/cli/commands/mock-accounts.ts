@@ -28,10 +28,7 @@ export function registerMockAccounts(mock: Command): void {
         'holding 10,000 TRX and 10,000 USDT from genesis (balances read from its node now). The only command that prints these keys.',
     )
     .option('--count <n>', 'how many to list (the mock funds the first 10)', '10')
-    .addHelpText(
-      'after',
-      '\nThe mock is the base URL (--base-url, TRX_RENT_BASE_URL, the profile) or the `trx-rent mock` running on this machine.',
-    )
+    .addHelpText('after', '\nThe mock is the base URL (--base-url, TRX_RENT_BASE_URL, the profile) or the `trx-rent mock` running on this machine.')
     .action(action<[], AccountsOptions>(runAccounts));
 }
 
@@ -44,7 +41,9 @@ async function runAccounts(ctx: Context, { opts }: { opts: AccountsOptions }) {
   const { data } = await client.http.request({ method: 'GET', path: '/__mock/state', schema: anything(), auth: false });
   const seed = (data as { seed?: unknown } | null)?.seed;
   if (typeof seed !== 'number' || !Number.isSafeInteger(seed)) {
-    throw new CliError('NOT_A_MOCK', `${url} is not a trx-rent mock (its /__mock/state names no seed)`, { hint: 'start one with `trx-rent mock`, or point --base-url at one' });
+    throw new CliError('NOT_A_MOCK', `${url} is not a trx-rent mock (its /__mock/state names no seed)`, {
+      hint: 'start one with `trx-rent mock`, or point --base-url at one',
+    });
   }
   const [{ sandboxAccounts, SANDBOX_ACCOUNT_COUNT }, { chain }] = await Promise.all([import('../../mock/chain/sandbox.js'), ctx.chain.handlesFor(client, url)]);
   const accounts = await Promise.all(

@@ -28,7 +28,7 @@ const command: CommandModule = {
     'Run the reference mock server (stateful: balances, orders that fill, webhooks, rate limits) ' +
     'until Ctrl+C / SIGTERM. Prints the URL, the demo account\'s API key (the same for the same --seed), JWT and deposit memo, ' +
     'and the exports to use it (the TRON node is the mock itself). Other terminals on this machine find it with no setting. ' +
-    '`--wallet FILE` writes a funded sender key; `trx-rent mock fund ADDRESS` funds any address.',
+    '`--wallet FILE` writes a funded sender key; `trx-rent mock fund ADDRESS` funds any address; `trx-rent mock accounts` lists ten funded test accounts and their keys.',
   register(cmd: Command) {
     cmd
       .option('--port <port>', `port (0 = any free port; default ${DEFAULT_PORT}, or a free one when ${DEFAULT_PORT} is taken, said on stderr)`)
@@ -236,6 +236,7 @@ async function runMock(ctx: Context, { opts }: { opts: MockOptions }) {
                   ['JWT', server.jwt],
                   ['deposit memo', server.memo],
                   ['TRON node', `${server.url} (the mock's simulated chain)`],
+                  ['accounts', '10 funded test accounts (10,000 TRX and USDT each): `trx-rent mock accounts`'],
                   ...(sender ? ([['wallet', `${sender.address}: ${sender.trx_sun / 1_000_000} TRX, ${sender.usdt} USDT; key in ${sender.key_file}`]] as Array<[string, string]>) : []),
                   ...(opts.state ? ([['state', `${opts.state} (${server.state.epoch > 0 ? `restored: ${server.state.orders.size} orders` : 'new'})`]] as Array<[string, string]>) : []),
                   ['options', [opts.envelope ? 'envelope' : 'bare bodies', opts.rateLimits === false ? 'no rate limits' : 'rate limits on', chaos ? `chaos ${chaos.rate}` : 'no chaos'].join(', ')],

@@ -36,10 +36,17 @@ export function sandboxKey(seed: number, index: number): string {
   }
 }
 
+/** Accounts derived so far, per seed (a public key costs a curve multiplication; states of one seed share them). */
+const DERIVED = new Map<number, SandboxAccount[]>();
+
 /** The first `count` sandbox accounts of `seed`, with their keys. */
 export function sandboxAccounts(seed: number, count = SANDBOX_ACCOUNT_COUNT): SandboxAccount[] {
-  return Array.from({ length: count }, (_, index) => {
+  let known = DERIVED.get(seed) ?? [];
+  for (let index = known.length; index < count; index++) {
     const key = sandboxKey(seed, index);
-    return { index, address: privateKeyToTronAddress(key), private_key: key };
-  });
+    known = [...known, { index, address: privateKeyToTronAddress(key), private_key: key }];
+  }
+  if (DERIVED.size >= 64 && !DERIVED.has(seed)) DERIVED.clear();
+  DERIVED.set(seed, known);
+  return known.slice(0, count).map((a) => ({ ...a }));
 }

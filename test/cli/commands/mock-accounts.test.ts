@@ -22,7 +22,12 @@ afterAll(async () => {
 const accounts = async (m: MockServer, extra: string[] = []) => {
   const r = await runCliInProcess(['mock', 'accounts', '--json', ...extra], { env: { TRX_RENT_BASE_URL: m.url } });
   expect(r.code, r.stderr).toBe(0);
-  return json<{ mock: string; seed: number; note: string; accounts: Array<{ index: number; address: string; private_key: string; activated: boolean; trx: string; usdt: string }> }>(r);
+  return json<{
+    mock: string;
+    seed: number;
+    note: string;
+    accounts: Array<{ index: number; address: string; private_key: string; activated: boolean; trx: string; usdt: string }>;
+  }>(r);
 };
 
 describe('trx-rent mock accounts', () => {
@@ -50,7 +55,13 @@ describe('trx-rent mock accounts', () => {
     const [first, second] = (await accounts(mock)).accounts;
     const head = mock.state.chain.height();
     const tx = signTransaction(
-      buildTrxTransfer({ from: first!.address, to: second!.address, amountSun: 1_000_000n, refBlock: { number: head, hash: mock.state.chain.blockId(head) }, now: mock.state.now() }),
+      buildTrxTransfer({
+        from: first!.address,
+        to: second!.address,
+        amountSun: 1_000_000n,
+        refBlock: { number: head, hash: mock.state.chain.blockId(head) },
+        now: mock.state.now(),
+      }),
       first!.private_key,
     );
     const sent = (await (await fetch(`${mock.url}/wallet/broadcasttransaction`, { method: 'POST', body: JSON.stringify(tx) })).json()) as { result?: boolean };
@@ -58,7 +69,11 @@ describe('trx-rent mock accounts', () => {
     expect(mock.state.chain.trxBalance(second!.address)).toBe(10_001_000_000n);
     const human = await runCliInProcess(['mock', 'accounts', '--count', '2', '--no-json'], { env: { TRX_RENT_BASE_URL: mock.url } });
     expect(human.code, human.stderr).toBe(0);
-    expect(human.stdout).toMatch(new RegExp(`^Available accounts on the mock at ${mock.url.replace(/[/.]/g, '\\$&')} \\(seed 11\\)\\n\\(0\\) ${first!.address} \\([\\d.]+ TRX, 10000 USDT\\)\\n\\(1\\) ${second!.address} \\(10001 TRX, 10000 USDT\\)\\n\\nPrivate keys\\n\\(0\\) ${first!.private_key}\\n\\(1\\) ${second!.private_key}\\n\\nSandbox keys: `));
+    expect(human.stdout).toMatch(
+      new RegExp(
+        `^Available accounts on the mock at ${mock.url.replace(/[/.]/g, '\\$&')} \\(seed 11\\)\\n\\(0\\) ${first!.address} \\([\\d.]+ TRX, 10000 USDT\\)\\n\\(1\\) ${second!.address} \\(10001 TRX, 10000 USDT\\)\\n\\nPrivate keys\\n\\(0\\) ${first!.private_key}\\n\\(1\\) ${second!.private_key}\\n\\nSandbox keys: `,
+      ),
+    );
   });
 
   it('a base URL that is no mock: NOT_A_MOCK (or its error), no keys printed', async () => {

@@ -17,7 +17,15 @@ afterAll(() => world.mock.close());
 
 const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const runner = (rules: unknown, journal = new MemoryJournal()) =>
-  new RuleRunner({ client: world.client(), rules: parseRules(JSON.stringify(rules)), clock: virtualClock(world.time), tickMs: MINUTE, nodeRequestsPerSecond: 5, journal, dryRun: false });
+  new RuleRunner({
+    client: world.client(),
+    rules: parseRules(JSON.stringify(rules)),
+    clock: virtualClock(world.time),
+    tickMs: MINUTE,
+    nodeRequestsPerSecond: 5,
+    journal,
+    dryRun: false,
+  });
 
 describe('rules and a rental target TRON refuses', () => {
   it('buy and ensure to a never-activated address: decisions are TARGET_NOT_ACTIVATED errors, no order; activated, the buy acts', async () => {
@@ -44,7 +52,11 @@ describe('rules and a rental target TRON refuses', () => {
 
   it('a buy to a contract (the USDT token): TARGET_IS_CONTRACT, no order', async () => {
     const before = (await world.allOrders()).filter((o) => o.target_address === USDT).length;
-    const [decision] = await runner({ rules: [{ id: 'buy-token', trigger: { type: 'price_below', price_sun: 100_000 }, action: { type: 'buy', address: USDT, amount: 65_000, duration: '1h' } }] }).tick();
+    const [decision] = await runner({
+      rules: [
+        { id: 'buy-token', trigger: { type: 'price_below', price_sun: 100_000 }, action: { type: 'buy', address: USDT, amount: 65_000, duration: '1h' } },
+      ],
+    }).tick();
     expect(decision).toMatchObject({ rule: 'buy-token', outcome: 'error' });
     expect(decision!.reason).toMatch(/is a contract/);
     expect((await world.allOrders()).filter((o) => o.target_address === USDT)).toHaveLength(before);

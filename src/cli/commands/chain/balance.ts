@@ -25,7 +25,10 @@ export function registerChainBalance(chain: Command): void {
     .usage('ADDRESS [--token usdt] [--tron-node URL] [--json]')
     .argument('<address>', 'the TRON address (base58, T…)')
     .option('--token <token>', 'also its balance of this TRC-20 token: USDT, USDC, USDD or a contract address')
-    .option('--tron-node <url>', `TRON full node to read (env ${ENV.tronNode}, profile tron_node; default: the mock's own when the base URL is a reference mock, else TronGrid)`)
+    .option(
+      '--tron-node <url>',
+      `TRON full node to read (env ${ENV.tronNode}, profile tron_node; default: the mock's own when the base URL is a reference mock, else TronGrid)`,
+    )
     .action(action<[string], BalanceOptions>(runBalance));
 }
 

@@ -33,7 +33,13 @@ describe('trx-rent chain balance', () => {
     const both = await runCliInProcess(['chain', 'balance', address, '--token', 'usdt', '--json'], { env });
     expect(both.code, both.stderr).toBe(0);
     // Exact past 2^53: the atomic balance is a string.
-    expect(json(both).token).toEqual({ address: chain.token('USDT')!.address, symbol: 'USDT', decimals: 6, balance_atomic: '9000000000000001', balance: '9000000000.000001' });
+    expect(json(both).token).toEqual({
+      address: chain.token('USDT')!.address,
+      symbol: 'USDT',
+      decimals: 6,
+      balance_atomic: '9000000000000001',
+      balance: '9000000000.000001',
+    });
     const human = await runCliInProcess(['chain', 'balance', address, '--token', 'USDT', '--no-json'], { env });
     expect(human.stdout).toBe('12.345678 TRX\n9000000000.000001 USDT\n');
   });
