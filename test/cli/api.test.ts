@@ -99,7 +99,6 @@ describe('buy', () => {
     expect(e.message).toContain('<amount>');
     expect(e.message).toContain('--to ADDRESS');
     expect(e.message).toContain('--duration');
-    expect(r.ms).toBeLessThan(5_000);
   });
 
   it('an invalid address and an amount below the minimum are validation errors (exit 2)', async () => {
@@ -271,8 +270,8 @@ describe('rate limits', () => {
       expect(r.code).toBe(5);
       const err = errorLine(r);
       expect(err.code).toBe('RATE_LIMITED');
+      // Reported, not slept through: a wait would have ended in an answer (exit 0), not exit 5.
       expect(err.hint).toMatch(/^wait (\d+ s|\d+ min) before retrying/);
-      expect(r.ms).toBeLessThan(8_000); // a long Retry-After is reported, not slept through
     } finally {
       await limited.close();
     }

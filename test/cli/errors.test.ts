@@ -84,7 +84,6 @@ describe('connection errors name the cause and the URL', () => {
     expect(e.code).toBe('TIMEOUT');
     expect(e.message).toBe(`GET /api/v1/balance to ${silentUrl} timed out after 1000 ms`);
     expect(e.hint).toMatch(/did not answer in time; check the network and the base URL \(from TRX_RENT_BASE_URL\)/);
-    expect(r.ms).toBeLessThan(5_000);
   });
 
   it('classifies the system errors under fetch', () => {

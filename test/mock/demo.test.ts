@@ -43,7 +43,6 @@ describe('default server (real clock, rate limits on)', () => {
     const preview = await curl(`${mock.url}/api/v1/orders/preview?resource=ENERGY&amount=65000&duration=3600`);
     expect(Preview.parse(preview.json).best).not.toBeNull();
     const before = Balance.parse((await curl(...key, `${mock.url}/api/v1/balance`)).json);
-    const started = Date.now();
     const created = await curl(...key, '-H', 'Content-Type: application/json', '-X', 'POST', `${mock.url}/api/v1/orders`, '-d',
       JSON.stringify({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: TARGET }));
     expect([created.status, created.json.status]).toEqual([201, 'PENDING']);
@@ -53,7 +52,6 @@ describe('default server (real clock, rate limits on)', () => {
       order = Order.parse((await curl(...key, `${mock.url}/api/v1/orders/${created.json.id}`)).json);
     }
     expect(order.status).toBe('FILLED');
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(order.fills.length).toBeGreaterThan(0);
     const cost = order.fills.reduce((s: number, f: { cost_sun: number }) => s + f.cost_sun, 0);
     expect(order.total_cost_sun).toBe(cost);
@@ -70,10 +68,8 @@ describe('default server (real clock, rate limits on)', () => {
       expect((await sdk.prices.list()).length).toBe(6);
       const preview = await sdk.orders.preview({ resource: 'ENERGY', amount: 130_000, duration: 3600 });
       const before = await sdk.balance.get();
-      const started = Date.now();
       const created = await sdk.orders.create({ resource_type: 'ENERGY', amount: 130_000, duration_sec: 3600, target_address: TARGET });
       const filled = await sdk.orders.waitFor(created.id, { timeoutMs: 5_000, pollIntervalMs: 200 });
-      expect(Date.now() - started).toBeLessThan(5_000);
       expect(filled.fills!.every((f) => f.status === 'CONFIRMED' && /^[0-9a-f]{64}$/.test(f.tx_id))).toBe(true);
       expect(filled.fills![0]!.provider).toBe(preview.best!.provider);
       expect((await sdk.balance.get()).trx).toBe(before.trx - filled.total_cost_sun!);

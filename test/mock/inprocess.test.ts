@@ -42,10 +42,8 @@ describe('setupServer(...handlers) with the default state (real clock)', () => {
     expect((await sdk.prices.list()).length).toBe(6);
     const preview = await sdk.orders.preview({ resource: 'ENERGY', amount: 65_000, duration: 3600 });
     const before = await sdk.balance.get();
-    const started = Date.now();
     const created = await sdk.orders.create(order);
     const filled = await sdk.orders.waitFor(created.id, { timeoutMs: 5_000, pollIntervalMs: 100 });
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(filled.fills!.length).toBe(1);
     expect(filled.fills![0]!.provider).toBe(preview.best!.provider);
     expect((await sdk.balance.get()).trx).toBe(before.trx - filled.total_cost_sun!);

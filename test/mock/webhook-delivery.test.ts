@@ -52,18 +52,14 @@ describe('a receiver that never answers', () => {
     try {
       const hook = await hookFor(mock, receiver.url);
       mock.state.triggerWebhook('order.filled');
-      const started = Date.now();
       const first = await raw(mock.url, 'POST', '/__mock/clock/advance', { body: { ms: 1_000 } });
       expect(first.status).toBe(200);
-      expect(Date.now() - started).toBeLessThan(5_000);
       let [delivery] = mock.state.webhookDeliveries({ webhook_id: hook.id });
       expect(delivery!.attempts).toHaveLength(1);
       expect(delivery!.attempts[0]).toMatchObject({ status_code: null, error: 'timed out after 300 ms' });
       expect(delivery!.attempts[0]!.duration_ms).toBeGreaterThanOrEqual(250);
       expect(delivery!.status).toBe('pending');
-      const again = Date.now();
       expect((await raw(mock.url, 'POST', '/__mock/clock/advance', { body: { ms: 30_000 + 300_000 } })).status).toBe(200);
-      expect(Date.now() - again).toBeLessThan(8_000);
       [delivery] = mock.state.webhookDeliveries({ webhook_id: hook.id });
       expect(delivery!.status).toBe('failed');
       expect(delivery!.attempts.map((a) => a.error)).toEqual(Array(3).fill('timed out after 300 ms'));

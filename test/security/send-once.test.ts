@@ -84,11 +84,9 @@ async function runCase(stage: keyof typeof SEND_STAGES, fault: Fault): Promise<O
 
 describe('transfers.send under faults, then the same call again', () => {
   it('every stage x every fault: the recipient is paid exactly once, at most one order, the error names the stage and ids', { timeout: 60_000 }, async () => {
-    const started = performance.now();
     // One stage at a time, its four faults side by side (two cores are shared: keep the load modest).
     const outcomes: Outcome[] = [];
     for (const stage of STAGES) outcomes.push(...(await Promise.all(FAULTS.map((fault) => runCase(stage, fault)))));
-    const elapsed = performance.now() - started;
     const failures: string[] = [];
     for (const o of outcomes) {
       const name = `${o.stage} x ${o.fault}`;
@@ -118,7 +116,6 @@ describe('transfers.send under faults, then the same call again', () => {
     expect(failures).toEqual([]);
     // Some faults must have ended the first call, at every stage (else the matrix tests nothing).
     for (const stage of STAGES) expect(outcomes.filter((o) => o.stage === stage && o.first !== 'sent').length, stage).toBeGreaterThan(0);
-    expect(elapsed).toBeLessThan(45_000);
   });
 
   it('a new process on the same file store lands the transfer the first one signed, never a second one', { timeout: 30_000 }, async () => {

@@ -21,23 +21,21 @@ function client() {
 }
 
 describe('a client on a virtual clock', () => {
-  it('waits ten minutes for an order in well under a second of real time', async () => {
+  // No wall-time assertion (a loaded machine would fail it): the test's own timeout, seconds, is
+  // what a wait of ten real minutes would blow through.
+  it('waits ten minutes for an order on the virtual clock', async () => {
     const sdk = client();
     const order = await sdk.orders.create({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW' });
     const startedMock = time.now();
-    const startedReal = performance.now();
     const filled = await sdk.orders.waitFor(order.id, { timeoutMs: 10 * MINUTE });
-    const real = performance.now() - startedReal;
     expect(filled.status).toBe('FILLED');
     // The mock's own clock moved past the fill time, and not past the wait's deadline.
     expect(time.now() - startedMock).toBeGreaterThanOrEqual(9 * MINUTE);
     expect(time.now() - startedMock).toBeLessThanOrEqual(10 * MINUTE + 6_000);
-    expect(real).toBeLessThan(1_000);
   });
 
   it('times out after exactly the wait on the clock, not on the wall', async () => {
     const clock = virtualClock(createManualClock(0));
-    const startedReal = performance.now();
     let polls = 0;
     const failure = await pollUntil(async () => ({ done: false, last: `poll ${++polls}` }), {
       timeoutMs: 10 * MINUTE,
@@ -48,7 +46,6 @@ describe('a client on a virtual clock', () => {
     expect((failure as Error).message).toBe(`poll ${polls} after ${10 * MINUTE} ms`);
     expect(clock.now()).toBe(10 * MINUTE);
     expect(polls).toBeGreaterThan(100);
-    expect(performance.now() - startedReal).toBeLessThan(1_000);
   });
 
   it('stops waiting when the signal aborts', async () => {

@@ -125,8 +125,7 @@ describe('watch, receive, invoice', () => {
     await transfer(address, '0.5'); // below min_amount
     await transfer(address, '5', 'USDC'); // not USDT
     const landed = await transfer(address, '2.5');
-    const { value: hook, elapsed } = await waitFor(() => mock.hooks[0]);
-    expect(elapsed).toBeLessThan(3000);
+    const { value: hook } = await waitFor(() => mock.hooks[0]);
     expect(await verifyWebhookSignature(hook.body, hook.headers.get('x-service-signature'), secret)).toBe(true);
     const event = JSON.parse(hook.body);
     expect(event).toMatchObject({ event: 'usdt_incoming', data: { watch_id: data.watch_id, txid: landed.txid, amount: '2.5', to: address } });
