@@ -57,7 +57,7 @@ export async function run() {
   try {
     const { port: mockPort, apiKey } = await mock.ready;
     const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };
-    const body = JSON.stringify({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' });
+    const body = JSON.stringify({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW' });
     const mockUrl = `http://127.0.0.1:${mockPort}/api/v1/orders`;
     const first = await fetch(mockUrl, { method: 'POST', headers, body });
     const answer = await first.text();

@@ -8,7 +8,7 @@ const TOTAL = 100_000;
 const WINDOW = 10_000;
 const RETAIN = 2_000;
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
-const TARGET = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+const TARGET = 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW';
 
 export async function run() {
   const mock = await import(new URL('../dist/mock/index.js', import.meta.url).href);

@@ -112,7 +112,7 @@ export async function run() {
   let mock = await startMockServer({ rateLimits: false, seed: 1, demoBalance: { trx_sun: 4_000_000_000_000_000 }, market: { offlineRate: 0 } });
   for (const p of PROVIDERS) mock.state.setProviderOverride(p.id, { online: true, available_energy: 1_000_000_000_000 });
   const headers = { 'x-api-key': mock.apiKey, 'content-type': 'application/json' };
-  const orderBody = JSON.stringify({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' });
+  const orderBody = JSON.stringify({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW' });
   const pricesBody = await (await fetch(`${mock.url}/api/v1/prices`)).text();
   const orderRes = await fetch(`${mock.url}/api/v1/orders`, { method: 'POST', headers, body: orderBody });
   const orderText = await orderRes.text();
