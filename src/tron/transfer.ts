@@ -122,7 +122,8 @@ export interface TransferOutcome {
 export function feeLimitFor(input: FeeLimitInput, chainMax: number | undefined): number {
   const ceiling = Math.min(input.maxFeeLimitSun ?? DEFAULT_MAX_FEE_LIMIT_SUN, chainMax ?? Number.MAX_SAFE_INTEGER);
   if (input.feeLimitSun !== undefined) {
-    if (input.feeLimitSun > ceiling) throw invalid('feeLimitSun', `${input.feeLimitSun} SUN is above the ceiling of ${ceiling} SUN (maxFeeLimitSun and the chain's getMaxFeeLimit)`);
+    if (input.feeLimitSun > ceiling)
+      throw invalid('feeLimitSun', `${input.feeLimitSun} SUN is above the ceiling of ${ceiling} SUN (maxFeeLimitSun and the chain's getMaxFeeLimit)`);
     return input.feeLimitSun;
   }
   const wanted = defaultFeeLimit(input.energy, input.energyFeeSun);
@@ -147,7 +148,8 @@ export function feeLimitFor(input: FeeLimitInput, chainMax: number | undefined):
 /** The expiration window, checked: a positive number of ms, at most 24 h. */
 export function expirationWindow(ms: number | undefined, field = 'expirationMs'): number {
   const window = ms ?? SEND_EXPIRATION_MS;
-  if (!Number.isSafeInteger(window) || window < 1_000 || window > MAX_EXPIRATION_MS) throw invalid(field, `must be whole ms from 1000 to ${MAX_EXPIRATION_MS} (24 h), not ${String(ms)}`);
+  if (!Number.isSafeInteger(window) || window < 1_000 || window > MAX_EXPIRATION_MS)
+    throw invalid(field, `must be whole ms from 1000 to ${MAX_EXPIRATION_MS} (24 h), not ${String(ms)}`);
   return window;
 }
 
@@ -183,16 +185,33 @@ export function checkReceipt(info: NonNullable<TransferStatus['receipt']>, txId:
 }
 
 /** Sign `unsigned` with the signer and check the result is exactly the transfer built, by the sender. */
-async function signChecked(tx: TxModule, who: Who, unsigned: ReturnType<TxModule['buildTrc20Transfer']>, intent: TransferIntent): Promise<TransferRecord['signed']> {
-  const signed = (who.privateKey !== undefined ? tx.signTransaction(unsigned, who.privateKey) : await who.tronWeb.trx.sign(unsigned as never)) as typeof unsigned & { signature: string[] };
+async function signChecked(
+  tx: TxModule,
+  who: Who,
+  unsigned: ReturnType<TxModule['buildTrc20Transfer']>,
+  intent: TransferIntent,
+): Promise<TransferRecord['signed']> {
+  const signed = (
+    who.privateKey !== undefined ? tx.signTransaction(unsigned, who.privateKey) : await who.tronWeb.trx.sign(unsigned as never)
+  ) as typeof unsigned & { signature: string[] };
   // Trust only raw_data_hex: it must be the transfer built here, signed by the sender. A key held
   // here signed exactly these bytes a moment ago, so only another signer's signature (which may
   // come from another key or another transaction) pays for the recovery, the dearest step.
   const from = who.from;
   const check = who.privateKey !== undefined ? tx.verifySignedTransaction(signed, () => from) : tx.verifySignedTransaction(signed);
   const d = check.ok ? check.decoded : undefined;
-  if (!d || d.txID !== unsigned.txID || d.ownerAddress !== from || d.trc20Transfer?.to !== intent.to || d.trc20Transfer.amount !== BigInt(intent.amount_atomic)) {
-    throw new TrxRentError({ code: 'INVALID_TRANSACTION', message: `The signed transfer is not the one built${check.ok ? '' : ` (${check.reason})`}; nothing was sent`, details: { stage: 'sign', transfer_sent: false } });
+  if (
+    !d ||
+    d.txID !== unsigned.txID ||
+    d.ownerAddress !== from ||
+    d.trc20Transfer?.to !== intent.to ||
+    d.trc20Transfer.amount !== BigInt(intent.amount_atomic)
+  ) {
+    throw new TrxRentError({
+      code: 'INVALID_TRANSACTION',
+      message: `The signed transfer is not the one built${check.ok ? '' : ` (${check.reason})`}; nothing was sent`,
+      details: { stage: 'sign', transfer_sent: false },
+    });
   }
   return { txID: unsigned.txID, raw_data: unsigned.raw_data, raw_data_hex: unsigned.raw_data_hex, signature: signed.signature };
 }
@@ -227,7 +246,14 @@ function lander(deps: TransferDeps, intent: TransferIntent, options: LandingOpti
     }
   };
   const land = async (record: TransferRecord, broadcastFirst: boolean): Promise<TransferStatus> => {
-    const status = await landTransfer(node, record, { broadcast, clock, deadline: options.deadline, signal: options.signal, broadcastFirst, rebroadcastEveryMs: options.rebroadcastEveryMs });
+    const status = await landTransfer(node, record, {
+      broadcast,
+      clock,
+      deadline: options.deadline,
+      signal: options.signal,
+      broadcastFirst,
+      rebroadcastEveryMs: options.rebroadcastEveryMs,
+    });
     // A re-broadcast answered with another id: whatever the node says, the service is not to be trusted with this one.
     if (answered) throw mismatch(record.tx_id, answered);
     if (status.receipt) checkReceipt(status.receipt, record.tx_id);
@@ -308,6 +334,7 @@ export async function transferOnce(deps: TransferDeps, intent: TransferIntent, o
     if (!mine) return resume(record);
     onEvent?.({ step: 'broadcasting', key: intent.key, tx_id: record.tx_id, expiration: record.expiration });
     let refused = false;
+    let rateLimited = false;
     try {
       // No signal on the broadcast itself: once it is on its way, an abort could only hide the outcome.
       await broadcast(record.signed);
@@ -325,11 +352,12 @@ export async function transferOnce(deps: TransferDeps, intent: TransferIntent, o
       }
       // Lost answer, 5xx, 429, timeout (or a refusal the caller lands): the bytes may be on the network; landing decides.
       refused = true;
+      // A 429 asked us to slow down: the same bytes go again after the re-broadcast interval, not at the first poll.
+      rateLimited = (error as TrxRentError)?.status === 429;
     }
     onEvent?.({ step: 'broadcast', key: intent.key, tx_id: record.tx_id, refused });
-    return { record, status: await land(record, refused), resumed: false };
+    return { record, status: await land(record, refused && !rateLimited), resumed: false };
   } finally {
     if (typeof release === 'function') release();
   }
 }
-

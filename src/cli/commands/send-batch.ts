@@ -14,6 +14,7 @@ import { isSymlink, writeFileAtomic } from '../../internal/atomic-file.js';
 import { CliError, InterruptedError, UsageError } from '../errors.js';
 import { formatDuration, groupDigits, sunAndTrx } from '../format.js';
 import { parseDuration, parseTrx } from '../parse.js';
+import { retryReason } from '../output.js';
 
 /** The options `send` takes for a batch (besides --key-file, --duration, --max-cost, --node). */
 export interface BatchOptions {
@@ -150,6 +151,10 @@ export async function runSendBatch(
     if (e.event === 'progress') bar_?.update(`${bar(e.confirmed + e.failed, e.total)} confirmed${e.failed ? ` (${e.failed} failed)` : ''}`);
     else if (e.event === 'order' && e.state === 'placing') bar_?.update(`Renting ${groupDigits(String(e.amount))} ${e.resource.toLowerCase()}…`);
     else if (e.event === 'delegated') bar_?.update(`${groupDigits(String(e.energy))} energy on the node; sending…`);
+    else if (e.event === 'waiting')
+      bar_?.update(
+        `${retryReason({ host: e.host, status: e.status ?? undefined, code: e.code })}: row ${e.id} is sent again within ${Math.ceil(e.retry_in_ms / 1000)} s`,
+      );
   };
   const run = new payoutsModule.PayoutRun(
     deps,

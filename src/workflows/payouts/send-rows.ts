@@ -200,6 +200,14 @@ export async function send(ctx: SendContext): Promise<void> {
     broadcast: (signed) => deps.transactions.broadcast({ signed_tx: signed as never }),
   };
 
+  const serviceHost = (() => {
+    try {
+      return deps.service ? new URL(deps.service.origin).host : 'the service';
+    } catch {
+      return 'the service';
+    }
+  })();
+
   const land = async (row: PayoutRow): Promise<void> => {
     const key = `${ctx.key}:${row.id}`;
     const energy = ctx.estimates.get(row.id)?.energy ?? 0;
@@ -209,13 +217,38 @@ export async function send(ctx: SendContext): Promise<void> {
       else if (e.step === 'resumed') emit({ event: 'broadcast', id: row.id, tx_id: e.tx_id, again: true });
       else if (e.step === 'expired') emit({ event: 'expired', id: row.id, tx_id: e.tx_id });
     };
+    // A broadcast that meets a fault is said (the row waits for its next re-broadcast), never silent.
+    const every = options.rebroadcastEveryMs ?? 10_000;
+    const rowProtocol: TransferDeps = {
+      ...protocol,
+      broadcast: async (signed) => {
+        try {
+          return await protocol.broadcast(signed);
+        } catch (error) {
+          const e = error as TrxRentError;
+          if (e?.status === 429 || (e?.status ?? 0) >= 500 || e?.status === undefined) {
+            const wait = Math.max(every, (error as { retryAfterMs?: number }).retryAfterMs ?? 0);
+            emit({
+              event: 'waiting',
+              id: row.id,
+              tx_id: signed.txID.toLowerCase(),
+              host: serviceHost,
+              status: e?.status ?? null,
+              code: String(e?.code ?? 'CONNECTION_ERROR'),
+              retry_in_ms: wait,
+            });
+          }
+          throw error;
+        }
+      },
+    };
     // Bounded: each turn ends final, pending, or with the last signature expired unlanded.
     for (let turn = 0; turn < 5; turn++) {
       if (stop.aborted) return;
       let outcome;
       try {
         outcome = await transferOnce(
-          protocol,
+          rowProtocol,
           { key, from, to: row.to, contract: row.contract, amount_atomic: row.amount_atomic },
           {
             fee: { energy, energyFeeSun: plan.fees.energy_sun },

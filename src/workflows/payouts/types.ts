@@ -97,6 +97,8 @@ export type PayoutEvent =
   | { event: 'failed'; id: string; reason: string; tx_id?: string | undefined }
   | { event: 'expired'; id: string; tx_id: string }
   | { event: 'progress'; confirmed: number; failed: number; pending: number; total: number }
+  /** A row's broadcast met a fault (429, 5xx, no answer): the row waits; the same bytes go again within `retry_in_ms`. */
+  | { event: 'waiting'; id: string; tx_id: string; host: string; status: number | null; code: string; retry_in_ms: number }
   | { event: 'stopped'; pending: number }
   | { event: 'done'; report: PayoutReport };
 
