@@ -9,7 +9,6 @@
  */
 import { TrxRentError } from '../../errors/index.js';
 import type { SendTronWeb, TransferSigner } from '../../tron/engine.js';
-import { pollUntil } from '../../utils/clock.js';
 import type { PayoutDeps } from './deps.js';
 import type { TransferRecord } from './identity-types.js';
 import { PayoutIndex, type PayoutJournal, type PayoutJournalEntry, memoryJournal, openPayoutJournal } from './journal.js';
@@ -320,107 +319,10 @@ export class PayoutRun {
     );
   }
 
-  /**
-   * Place (or, on resume, finish placing with the same keys) the planned orders, each with its
-   * share of the budget as max_price_sun (a charge above it is SPENDING_CAP_EXCEEDED); wait for
-   * the delegation.
-   */
+  /** Place the planned orders (see `rent.ts`) and wait for the delegation. */
   async #rent(plan: PayoutPlan, budget: number): Promise<void> {
-    const journal = this.#journal!;
-    const { clock, orders } = this.#deps;
-    const from = plan.from;
-    if (this.#orders().length === 0 && plan.orders.length) {
-      // Each order's share of the budget, in proportion to its quote; written down before any is placed.
-      const scale = plan.rent_cost_sun > 0 ? budget / plan.rent_cost_sun : 1;
-      let n = 0;
-      await journal.append(
-        ...plan.orders.map(
-          (q): PayoutJournalEntry => ({
-            type: 'order',
-            key: `${this.#key}:${q.resource === 'ENERGY' ? 'energy' : 'bw'}:${++n}`,
-            state: 'placing',
-            resource: q.resource,
-            amount: q.amount,
-            max_price_sun: Math.max(1, Math.floor((q.cost_sun * scale) / q.amount)),
-            at: clock.now(),
-          }),
-        ),
-      );
-    }
-    for (const o of this.#orders().filter((e) => e.state === 'placing' && !e.key.includes(':topup:'))) {
-      this.#check();
-      this.#emit({ event: 'order', state: 'placing', key: o.key, resource: o.resource, amount: o.amount });
-      const maxPrice = o.max_price_sun ?? Math.max(1, Math.floor(Math.max(0, budget - journal.index.spentSun) / o.amount));
-      const created = await orders.create(
-        { resource_type: o.resource, amount: o.amount, duration_sec: plan.duration_sec, target_address: from, max_price_sun: maxPrice },
-        { idempotencyKey: o.key },
-      );
-      const done = await orders
-        .waitFor(created.id, { timeoutMs: 600_000, pollIntervalMs: 250, maxPollIntervalMs: 2_000, signal: this.#stop.signal })
-        .catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
-      if (done instanceof Error) {
-        // Stopped while waiting: the order stands; the resume waits for it under the same key.
-        if (this.#stop.signal.aborted) throw this.#stop.signal.reason;
-        const reason = done.message;
-        await journal.append({
-          type: 'order',
-          key: o.key,
-          state: 'failed',
-          resource: o.resource,
-          amount: o.amount,
-          order_id: created.id,
-          reason,
-          at: clock.now(),
-        });
-        this.#emit({ event: 'order', state: 'failed', key: o.key, resource: o.resource, amount: o.amount, order_id: created.id });
-        throw new TrxRentError({
-          code: 'ORDER_FAILED',
-          message: `The batch's order ${created.id} did not fill (${reason}); no row was sent`,
-          details: { stage: 'order', transfer_sent: false, order_id: created.id, idempotency_key: o.key },
-          cause: done,
-        });
-      }
-      const cost = Number(done.total_cost_sun ?? 0);
-      await journal.append({
-        type: 'order',
-        key: o.key,
-        state: 'filled',
-        resource: o.resource,
-        amount: o.amount,
-        order_id: created.id,
-        cost_sun: cost,
-        at: clock.now(),
-      });
-      this.#emit({ event: 'order', state: 'filled', key: o.key, resource: o.resource, amount: o.amount, order_id: created.id, cost_sun: cost });
-      if (cost > maxPrice * o.amount || journal.index.spentSun > budget) {
-        throw new TrxRentError({
-          code: 'SPENDING_CAP_EXCEEDED',
-          message: `The service charged ${cost} SUN for order ${created.id}, above its share of the batch's budget (${maxPrice * o.amount} SUN at most ${maxPrice} SUN per unit; ${budget} SUN in all); no row was sent`,
-          details: { stage: 'order', transfer_sent: false, order_id: created.id, charged_sun: cost, max_cost_sun: maxPrice * o.amount, budget_sun: budget },
-        });
-      }
-    }
-    // FILLED is the service's word; the node's is the one the transactions meet.
-    const wanted = Math.min(plan.energy.with_margin, plan.energy.available + plan.energy.to_rent);
-    const after = await pollUntil(
-      async () => {
-        const now = await this.#deps.chain.read(from);
-        return now.energy >= wanted ? { done: true, value: now } : { done: false, last: now };
-      },
-      {
-        timeoutMs: 120_000,
-        clock,
-        signal: this.#stop.signal,
-        intervalMs: 250,
-        maxIntervalMs: 2_000,
-        timeoutMessage: () => `The batch's orders are FILLED but ${from} cannot spend ${wanted} energy on the node yet`,
-      },
-    );
-    this.#emit({ event: 'delegated', energy: after.energy, bandwidth: after.bandwidth });
-  }
-
-  #check(): void {
-    if (this.#stop.signal.aborted) throw this.#stop.signal.reason;
+    const { rentForBatch } = await import('./rent.js');
+    await rentForBatch({ deps: this.#deps, journal: this.#journal!, key: this.#key, plan, budget, stop: this.#stop.signal, emit: (e) => this.#emit(e) });
   }
 
   /** Sign, broadcast and land every open row, `concurrency` at a time. */

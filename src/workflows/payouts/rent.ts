@@ -1,0 +1,132 @@
+/**
+ * The batch's rental: place (or, on a resume, finish placing with the same keys) the planned
+ * orders, each written down before it is placed with its share of the budget as max_price_sun
+ * (a charge above it is SPENDING_CAP_EXCEEDED), then wait until the node shows the energy (FILLED
+ * is the service's word; the node's is the one the transactions meet).
+ * @module
+ */
+import { TrxRentError } from '../../errors/index.js';
+import { pollUntil } from '../../utils/clock.js';
+import type { PayoutDeps } from './deps.js';
+import type { PayoutJournal, PayoutJournalEntry } from './journal.js';
+import type { PayoutPlan } from './plan.js';
+import type { PayoutEvent } from './types.js';
+
+type OrderEntry = Extract<PayoutJournalEntry, { type: 'order' }>;
+
+/** What {@link rentForBatch} works with (the run's state). */
+export interface RentContext {
+  deps: PayoutDeps;
+  journal: PayoutJournal;
+  /** The batch's key (order keys are `<key>:energy:N`, `<key>:bw:N`). */
+  key: string;
+  plan: PayoutPlan;
+  /** The most the rental may cost in all, SUN. */
+  budget: number;
+  stop: AbortSignal;
+  emit: (event: PayoutEvent) => void;
+}
+
+/** The orders journaled so far, by key, latest state. */
+function ordersOf(journal: PayoutJournal): OrderEntry[] {
+  return [...journal.index.orders.values()];
+}
+
+/**
+ * Place (or, on resume, finish placing with the same keys) the planned orders, each with its
+ * share of the budget as max_price_sun (a charge above it is SPENDING_CAP_EXCEEDED); wait for
+ * the delegation.
+ */
+export async function rentForBatch(ctx: RentContext): Promise<void> {
+  const { deps, journal, key, plan, budget, stop, emit } = ctx;
+  const { clock, orders } = deps;
+  const from = plan.from;
+  if (ordersOf(journal).length === 0 && plan.orders.length) {
+    // Each order's share of the budget, in proportion to its quote; written down before any is placed.
+    const scale = plan.rent_cost_sun > 0 ? budget / plan.rent_cost_sun : 1;
+    let n = 0;
+    await journal.append(
+      ...plan.orders.map(
+        (q): PayoutJournalEntry => ({
+          type: 'order',
+          key: `${key}:${q.resource === 'ENERGY' ? 'energy' : 'bw'}:${++n}`,
+          state: 'placing',
+          resource: q.resource,
+          amount: q.amount,
+          max_price_sun: Math.max(1, Math.floor((q.cost_sun * scale) / q.amount)),
+          at: clock.now(),
+        }),
+      ),
+    );
+  }
+  for (const o of ordersOf(journal).filter((e) => e.state === 'placing' && !e.key.includes(':topup:'))) {
+    if (stop.aborted) throw stop.reason;
+    emit({ event: 'order', state: 'placing', key: o.key, resource: o.resource, amount: o.amount });
+    const maxPrice = o.max_price_sun ?? Math.max(1, Math.floor(Math.max(0, budget - journal.index.spentSun) / o.amount));
+    const created = await orders.create(
+      { resource_type: o.resource, amount: o.amount, duration_sec: plan.duration_sec, target_address: from, max_price_sun: maxPrice },
+      { idempotencyKey: o.key },
+    );
+    const done = await orders
+      .waitFor(created.id, { timeoutMs: 600_000, pollIntervalMs: 250, maxPollIntervalMs: 2_000, signal: stop })
+      .catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+    if (done instanceof Error) {
+      // Stopped while waiting: the order stands; the resume waits for it under the same key.
+      if (stop.aborted) throw stop.reason;
+      const reason = done.message;
+      await journal.append({
+        type: 'order',
+        key: o.key,
+        state: 'failed',
+        resource: o.resource,
+        amount: o.amount,
+        order_id: created.id,
+        reason,
+        at: clock.now(),
+      });
+      emit({ event: 'order', state: 'failed', key: o.key, resource: o.resource, amount: o.amount, order_id: created.id });
+      throw new TrxRentError({
+        code: 'ORDER_FAILED',
+        message: `The batch's order ${created.id} did not fill (${reason}); no row was sent`,
+        details: { stage: 'order', transfer_sent: false, order_id: created.id, idempotency_key: o.key },
+        cause: done,
+      });
+    }
+    const cost = Number(done.total_cost_sun ?? 0);
+    await journal.append({
+      type: 'order',
+      key: o.key,
+      state: 'filled',
+      resource: o.resource,
+      amount: o.amount,
+      order_id: created.id,
+      cost_sun: cost,
+      at: clock.now(),
+    });
+    emit({ event: 'order', state: 'filled', key: o.key, resource: o.resource, amount: o.amount, order_id: created.id, cost_sun: cost });
+    if (cost > maxPrice * o.amount || journal.index.spentSun > budget) {
+      throw new TrxRentError({
+        code: 'SPENDING_CAP_EXCEEDED',
+        message: `The service charged ${cost} SUN for order ${created.id}, above its share of the batch's budget (${maxPrice * o.amount} SUN at most ${maxPrice} SUN per unit; ${budget} SUN in all); no row was sent`,
+        details: { stage: 'order', transfer_sent: false, order_id: created.id, charged_sun: cost, max_cost_sun: maxPrice * o.amount, budget_sun: budget },
+      });
+    }
+  }
+  // FILLED is the service's word; the node's is the one the transactions meet.
+  const wanted = Math.min(plan.energy.with_margin, plan.energy.available + plan.energy.to_rent);
+  const after = await pollUntil(
+    async () => {
+      const now = await deps.chain.read(from);
+      return now.energy >= wanted ? { done: true, value: now } : { done: false, last: now };
+    },
+    {
+      timeoutMs: 120_000,
+      clock,
+      signal: stop,
+      intervalMs: 250,
+      maxIntervalMs: 2_000,
+      timeoutMessage: () => `The batch's orders are FILLED but ${from} cannot spend ${wanted} energy on the node yet`,
+    },
+  );
+  emit({ event: 'delegated', energy: after.energy, bandwidth: after.bandwidth });
+}
