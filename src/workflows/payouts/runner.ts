@@ -8,7 +8,8 @@
  * @module
  */
 import { TrxRentError } from '../../errors/index.js';
-import type { SendTronWeb, TransferSigner } from '../../tron/engine.js';
+import type { TransferSigner } from '../../tron/engine.js';
+import type { TransferWho } from '../../tron/transfer.js';
 import { pollUntil } from '../../utils/clock.js';
 import type { PayoutDeps } from './deps.js';
 import type { TransferRecord } from './identity-types.js';
@@ -28,7 +29,7 @@ export class PayoutRun {
   readonly #options: SendManyOptions;
   readonly #stop = new AbortController();
   #journal: PayoutJournal | undefined;
-  #signer: import('../../protocol/signer.js').ResolvedSigner<SendTronWeb> | undefined;
+  #signer: TransferWho | undefined;
   #rows: PayoutRow[] | undefined;
   #estimates = new Map<string, RowEstimate>();
   #plan: PayoutPlan | undefined;
@@ -68,7 +69,11 @@ export class PayoutRun {
   async plan(): Promise<PayoutPlan> {
     if (this.#plan) return this.#plan;
     const o = this.#options;
-    this.#signer ??= (await import('../../protocol/signer.js')).resolveSigner<SendTronWeb>(o.signer as TransferSigner);
+    // One key, or an account's permission and its signers: checked on the chain (PERMISSION_DENIED) before anything is estimated or rented.
+    if (!this.#signer) {
+      const { checkedSigners, transferSigners } = await import('../../tron/account-signers.js');
+      this.#signer = await checkedSigners(this.#deps.node, transferSigners(o), this.#stop.signal);
+    }
     const from = this.#signer.from;
     const rows = (this.#rows = checkPayouts(this.#payouts, { token: o.token, allowDuplicates: o.allowDuplicates, from }, this.#where));
     const { key, hash } = batchKeyOf(from, rows, o.batchKey);
