@@ -9,12 +9,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TrxRent, TrxRentError } from '../../src/index.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
-import { fromPrivateKey, signTransactionWith, withPermissionId } from '../../src/protocol/signers/index.js';
+import { fromPrivateKey, withPermissionId } from '../../src/protocol/signers/index.js';
 import { operationsHex } from '../../src/protocol/tron-permissions.js';
 import { buildTrc20Transfer, decodeRawDataHex, recoverTransactionSigner } from '../../src/protocol/tron-transaction.js';
 import { memoryTransferStore } from '../../src/tron/transfer-store.js';
-import { tronAddressToHex } from '../../src/utils/address.js';
 import { account, ordersOf } from '../workflows/payouts-helpers.js';
+import { twoOfThree } from '../helpers/multisig.js';
 import { fundedWalletMaker } from '../helpers/wallets.js';
 
 let mock: MockServer;
@@ -28,24 +28,6 @@ afterAll(async () => {
 const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const wallet = fundedWalletMaker(() => mock, 0x70);
 const client = (apiKey: string) => new TrxRent({ baseUrl: mock.url, apiKey, tronNode: mock.url, maxRetries: 2 });
-
-/** A node call on the mock. */
-async function node(method: string, body: unknown): Promise<Record<string, unknown>> {
-  return (await (await fetch(`${mock.url}/wallet/${method}`, { method: 'POST', body: JSON.stringify(body) })).json()) as Record<string, unknown>;
-}
-
-/** An account holding USDT and TRX whose active permission 2 ("pay", TRX and TRC-20 transfers) is 2-of-3 over keys b, c, d; `operations` overrides what it allows. */
-export async function twoOfThree(make: typeof wallet, operations = operationsHex(['TransferContract', 'TriggerSmartContract'])) {
-  const owner = make(1_000_000_000n, 500_000_000n);
-  const [b, c, d] = [make(), make(), make()];
-  const update = await node('accountpermissionupdate', {
-    owner_address: tronAddressToHex(owner.address),
-    owner: { type: 0, permission_name: 'owner', threshold: 1, keys: [{ address: tronAddressToHex(owner.address), weight: 1 }] },
-    actives: [{ type: 2, permission_name: 'pay', threshold: 2, operations, keys: [b, c, d].map((k) => ({ address: tronAddressToHex(k.address), weight: 1 })) }],
-  });
-  expect((await node('broadcasttransaction', await signTransactionWith(owner.privateKey, update as never))).result).toBe(true);
-  return { owner, b, c, d };
-}
 
 describe('the builder names the permission before the txID', () => {
   it('buildTrc20Transfer({ permissionId: 2 }) is what withPermissionId makes of the unnamed one: the same raw data, the same txID', () => {
@@ -64,7 +46,7 @@ describe('the builder names the permission before the txID', () => {
 
 describe('client.transfers.send from a 2-of-3 account', { timeout: 60_000 }, () => {
   it('two of the three keys sign the one txID in this process; the transfer lands once, naming permission 2, and pays the multi-signature fee', async () => {
-    const { owner, b, d } = await twoOfThree(wallet);
+    const { owner, b, d } = await twoOfThree(mock, wallet);
     const to = wallet(0n, 1_000_000n).address;
     const acct = account(mock);
     const signed: string[] = [];
@@ -111,7 +93,7 @@ describe('client.transfers.send from a 2-of-3 account', { timeout: 60_000 }, () 
     ['a permission that does not allow TriggerSmartContract', 'trx-only', /permission 2 \("pay"\) of T\w+ does not allow contract type 31/, { missing_weight: 0, operation_allowed: false }],
     ['a permission the account does not have', 'no-such', /has no permission 3/, { permission_id: 3 }],
   ] as const)('refuses %s with PERMISSION_DENIED before any order (the order log is empty) or transfer', async (_name, kind, text, details) => {
-    const { owner, b, c } = await twoOfThree(wallet, kind === 'trx-only' ? operationsHex(['TransferContract']) : undefined);
+    const { owner, b, c } = await twoOfThree(mock, wallet, kind === 'trx-only' ? { operations: operationsHex(['TransferContract']) } : {});
     const outsider = wallet();
     const signers = kind === 'one' ? [{ privateKey: b.privateKey }] : kind === 'outsider' ? [{ privateKey: b.privateKey }, { privateKey: outsider.privateKey }] : [{ privateKey: b.privateKey }, { privateKey: c.privateKey }];
     const to = wallet(0n, 1_000_000n).address;
@@ -129,7 +111,7 @@ describe('client.transfers.send from a 2-of-3 account', { timeout: 60_000 }, () 
   });
 
   it('signers without from, or one key twice, are refused before anything is read', async () => {
-    const { owner, b } = await twoOfThree(wallet);
+    const { owner, b } = await twoOfThree(mock, wallet);
     const transfers = client(account(mock).apiKey).transfers;
     const send = (p: Parameters<typeof transfers.send>[0]) => transfers.send(p);
     await expect(send({ token: 'USDT', to: owner.address, amount: '1', signers: [{ privateKey: b.privateKey }], permissionId: 2 })).rejects.toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'from' } });
