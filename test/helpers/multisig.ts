@@ -2,7 +2,7 @@
  * A multi-signature account on the mock's chain, set as on TRON: the owner sends an
  * AccountPermissionUpdate (through the mock's node, signed by its key) making active permission 2
  * ("pay") 2-of-3 over three fresh keys, for TRX and TRC-20 transfers unless `operations` says
- * otherwise. The account holds `usdt` (atomic) and 500 TRX (the update burns 100).
+ * otherwise (`keys` replaces the three keys and their weights). The account holds `usdt` (atomic) and 500 TRX (the update burns 100).
  */
 import { expect } from 'vitest';
 import type { MockServer } from '../../src/mock/index.js';
@@ -16,7 +16,7 @@ type Wallet = { privateKey: string; address: string };
 export async function twoOfThree(
   mock: MockServer,
   make: (usdt?: bigint, trxSun?: bigint) => Wallet,
-  options: { usdt?: bigint; operations?: string } = {},
+  options: { usdt?: bigint; operations?: string; keys?: Array<{ address: string; weight: number }> } = {},
 ): Promise<{ owner: Wallet; b: Wallet; c: Wallet; d: Wallet }> {
   const node = async (method: string, body: unknown) =>
     (await (await fetch(`${mock.url}/wallet/${method}`, { method: 'POST', body: JSON.stringify(body) })).json()) as Record<string, unknown>;
@@ -31,7 +31,7 @@ export async function twoOfThree(
         permission_name: 'pay',
         threshold: 2,
         operations: options.operations ?? operationsHex(['TransferContract', 'TriggerSmartContract']),
-        keys: [b, c, d].map((k) => ({ address: tronAddressToHex(k.address), weight: 1 })),
+        keys: (options.keys ?? [b, c, d].map((k) => ({ address: k.address, weight: 1 }))).map((k) => ({ address: tronAddressToHex(k.address), weight: k.weight })),
       },
     ],
   });
