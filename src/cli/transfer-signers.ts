@@ -23,9 +23,7 @@ export interface SignerFlags {
 }
 
 /** What `transfers.send` and payouts take: one signer, or an account's permission and its signers. */
-export type SignerChoice =
-  | { signer: { privateKey: string } }
-  | { from: string; signers: Array<{ privateKey: string }>; permissionId: number };
+export type SignerChoice = { signer: { privateKey: string } } | { from: string; signers: Array<{ privateKey: string }>; permissionId: number };
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
@@ -52,10 +50,16 @@ export async function transferSignerChoice(ctx: Context, flags: SignerFlags, lab
   if (files.filter((f) => f === '-').length > 1) throw new UsageError('--key-file - (stdin) is given twice', 'give each signer its own file');
   if (new Set(files).size !== files.length) throw new UsageError('a --key-file is given twice', 'each signer signs once: give each key once');
   if (!isMultiSig(flags)) return { signer: { privateKey: await signingKey(ctx, files[0], label) } };
-  if (flags.from === undefined && files.length > 1) throw new UsageError('several --key-file keys need --from ACCOUNT', 'name the multi-signature account they sign for (and --permission-id N)', 'MISSING_ARGUMENT');
+  if (flags.from === undefined && files.length > 1)
+    throw new UsageError(
+      'several --key-file keys need --from ACCOUNT',
+      'name the multi-signature account they sign for (and --permission-id N)',
+      'MISSING_ARGUMENT',
+    );
   const given = flags.from === undefined ? undefined : await parseAddress(flags.from, '--from');
   const permissionId = flags.permissionId === undefined ? 0 : parseInteger(flags.permissionId, '--permission-id', { min: 0, max: 9 });
-  if (permissionId === 1) throw new UsageError('--permission-id 1 is the witness permission: it signs blocks, not transfers', 'use 0 (owner) or 2.. (an active permission)');
+  if (permissionId === 1)
+    throw new UsageError('--permission-id 1 is the witness permission: it signs blocks, not transfers', 'use 0 (owner) or 2.. (an active permission)');
   const keys: string[] = [];
   if (files.length === 0) keys.push(await signingKey(ctx, undefined, given ? `${label} (a signer of ${given})` : label));
   for (const file of files) keys.push(await signingKey(ctx, file, label));

@@ -54,7 +54,8 @@ export function transferSigners(options: AccountSignerOptions): ResolvedSigner<S
   }
   const own = resolved.find((s) => s.permissionId !== undefined)?.permissionId;
   const id = permissionId ?? own ?? 0;
-  if (!Number.isInteger(id) || id < 0 || id === 1 || id > 9) throw invalid('permissionId', `must be 0 (owner) or an active permission from 2 to 9, not ${String(permissionId)}`);
+  if (!Number.isInteger(id) || id < 0 || id === 1 || id > 9)
+    throw invalid('permissionId', `must be 0 (owner) or an active permission from 2 to 9, not ${String(permissionId)}`);
   const other = resolved.find((s) => s.permissionId !== undefined && s.permissionId !== id);
   if (other) throw invalid('signers', `${other.address} signs for permission ${other.permissionId}, not permission ${id}`);
   let account: string;
@@ -76,7 +77,12 @@ export function isUnchecked(who: ResolvedSigner<SendTronWeb> | UncheckedSigners)
  * Otherwise PERMISSION_DENIED, naming the permission and the weight missing; nothing is rented.
  */
 export function refuseUnauthorised(account: unknown, who: UncheckedSigners, operation: 'TriggerSmartContract' = 'TriggerSmartContract'): PermissionSigners {
-  const check = permissionCheck(account, who.permissionId, who.signers.map((s) => s.address), operation);
+  const check = permissionCheck(
+    account,
+    who.permissionId,
+    who.signers.map((s) => s.address),
+    operation,
+  );
   if (check.ok && check.permission) return { ...who, permission: check.permission };
   const p = check.permission;
   const weight = check.threshold ? ` (the signers weigh ${check.weight} of its threshold ${check.threshold}: ${check.missing} missing)` : '';

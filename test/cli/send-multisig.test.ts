@@ -74,7 +74,10 @@ describe('trx-rent send from a 2-of-3 account', { timeout: 60_000 }, () => {
     const env = { TRX_RENT_BASE_URL: mock.url, TRX_RENT_API_KEY: acct.apiKey, TRX_RENT_TRON_NODE: mock.url };
     const [kd] = keyFiles(d);
     const to = wallet(0n, 1_000_000n).address;
-    const r = await runCliInProcess(['send', 'usdt', '--to', to, '--amount', '1', '--from', owner.address, '--permission-id', '2', '--key-file', kd!, '--yes', '--json'], { env });
+    const r = await runCliInProcess(
+      ['send', 'usdt', '--to', to, '--amount', '1', '--from', owner.address, '--permission-id', '2', '--key-file', kd!, '--yes', '--json'],
+      { env },
+    );
     expect(r.code).toBe(1);
     const error = errorLine(r);
     expect(error.code).toBe('PERMISSION_DENIED');

@@ -31,7 +31,10 @@ export async function twoOfThree(
         permission_name: 'pay',
         threshold: 2,
         operations: options.operations ?? operationsHex(['TransferContract', 'TriggerSmartContract']),
-        keys: (options.keys ?? [b, c, d].map((k) => ({ address: k.address, weight: 1 }))).map((k) => ({ address: tronAddressToHex(k.address), weight: k.weight })),
+        keys: (options.keys ?? [b, c, d].map((k) => ({ address: k.address, weight: 1 }))).map((k) => ({
+          address: tronAddressToHex(k.address),
+          weight: k.weight,
+        })),
       },
     ],
   });

@@ -26,35 +26,63 @@ const orders = () => mock.state.orders.all().length;
 describe('MCP send tools from a multi-signature account', () => {
   test('send_token: the wallet key (weight 2 of threshold 2) pays from the account under permission 2', async () => {
     const other = wallet();
-    const { owner } = await twoOfThree(mock, wallet, { keys: [{ address: WALLET, weight: 2 }, { address: other.address, weight: 1 }] });
+    const { owner } = await twoOfThree(mock, wallet, {
+      keys: [
+        { address: WALLET, weight: 2 },
+        { address: other.address, weight: 1 },
+      ],
+    });
     const to = wallet(0n, 1_000_000n).address;
-    await sessionOn(mock, { allowSpend: true, limits: { maxWithdrawal: '100' } }, async ({ client, asked }) => {
-      const sent = ok<{ tx_id: string; from: string }>(await call(client, 'send_token', { token: 'USDT', to, amount: '3', from: owner.address, permission_id: 2 }, 30_000));
-      expect(sent.from).toBe(owner.address);
-      expect(asked[0]).toMatch(new RegExp(`Send 3 USDT from ${owner.address}`));
-      const t = mock.state.chain.transactions.get(sent.tx_id)!;
-      expect(t.transfer).toMatchObject({ from: owner.address, to, amount: 3_000_000n });
-      expect(decodeRawDataHex((t.tx as { raw_data_hex: string }).raw_data_hex).permissionId).toBe(2);
-    }, accept);
+    await sessionOn(
+      mock,
+      { allowSpend: true, limits: { maxWithdrawal: '100' } },
+      async ({ client, asked }) => {
+        const sent = ok<{ tx_id: string; from: string }>(
+          await call(client, 'send_token', { token: 'USDT', to, amount: '3', from: owner.address, permission_id: 2 }, 30_000),
+        );
+        expect(sent.from).toBe(owner.address);
+        expect(asked[0]).toMatch(new RegExp(`Send 3 USDT from ${owner.address}`));
+        const t = mock.state.chain.transactions.get(sent.tx_id)!;
+        expect(t.transfer).toMatchObject({ from: owner.address, to, amount: 3_000_000n });
+        expect(decodeRawDataHex((t.tx as { raw_data_hex: string }).raw_data_hex).permissionId).toBe(2);
+      },
+      accept,
+    );
   });
 
   test('send_token and send_batch: the wallet key weighs 1 of a 2-of-3: PERMISSION_DENIED before the user is asked or anything is rented', async () => {
     const { owner } = await twoOfThree(mock, wallet);
-    const { owner: account2 } = await twoOfThree(mock, wallet, { keys: [{ address: WALLET, weight: 1 }, { address: wallet().address, weight: 1 }, { address: wallet().address, weight: 1 }] });
+    const { owner: account2 } = await twoOfThree(mock, wallet, {
+      keys: [
+        { address: WALLET, weight: 1 },
+        { address: wallet().address, weight: 1 },
+        { address: wallet().address, weight: 1 },
+      ],
+    });
     const before = orders();
     await sessionOn(mock, { allowSpend: true, limits: { maxWithdrawal: '100' } }, async ({ client, asked }) => {
-      const notKey = errorOf(await call(client, 'send_token', { token: 'USDT', to: wallet(0n, 1_000_000n).address, amount: '1', from: owner.address, permission_id: 2 }));
+      const notKey = errorOf(
+        await call(client, 'send_token', { token: 'USDT', to: wallet(0n, 1_000_000n).address, amount: '1', from: owner.address, permission_id: 2 }),
+      );
       expect(notKey.code).toBe('PERMISSION_DENIED');
       expect(notKey.message).toMatch(/is not a key of permission 2 \("pay"\)/);
-      const short = errorOf(await call(client, 'send_token', { token: 'USDT', to: wallet(0n, 1_000_000n).address, amount: '1', from: account2.address, permission_id: 2 }));
+      const short = errorOf(
+        await call(client, 'send_token', { token: 'USDT', to: wallet(0n, 1_000_000n).address, amount: '1', from: account2.address, permission_id: 2 }),
+      );
       expect(short.code).toBe('PERMISSION_DENIED');
       expect(short.message).toMatch(/permission 2 \("pay"\) of T\w+: 1 missing/);
       expect(short.details).toMatchObject({ permission_id: 2, missing_weight: 1 });
-      const batch = errorOf(await call(client, 'send_batch', { payouts: [{ to: wallet(0n, 1_000_000n).address, amount: '1' }], from: account2.address, permission_id: 2 }));
+      const batch = errorOf(
+        await call(client, 'send_batch', { payouts: [{ to: wallet(0n, 1_000_000n).address, amount: '1' }], from: account2.address, permission_id: 2 }),
+      );
       expect(batch.code).toBe('PERMISSION_DENIED');
       expect(asked).toEqual([]);
     });
     expect(orders()).toBe(before);
-    expect([...mock.state.chain.transactions.values()].filter((t) => t.owner === owner.address || t.owner === account2.address).every((t) => t.contractType !== 'TriggerSmartContract')).toBe(true);
+    expect(
+      [...mock.state.chain.transactions.values()]
+        .filter((t) => t.owner === owner.address || t.owner === account2.address)
+        .every((t) => t.contractType !== 'TriggerSmartContract'),
+    ).toBe(true);
   });
 });

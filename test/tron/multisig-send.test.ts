@@ -82,7 +82,16 @@ describe('client.transfers.send from a 2-of-3 account', { timeout: 60_000 }, () 
     expect(t.energyFeeSun ?? 0).toBe(0);
 
     // The same key again: the stored transaction is landed, never signed anew.
-    const again = await client(acct.apiKey).transfers.send({ token: 'USDT', to, amount: '12.5', from: owner.address, signers: [{ privateKey: b.privateKey }, { privateKey: d.privateKey }], permissionId: 2, idempotencyKey: 'ms-send-1', transferStore });
+    const again = await client(acct.apiKey).transfers.send({
+      token: 'USDT',
+      to,
+      amount: '12.5',
+      from: owner.address,
+      signers: [{ privateKey: b.privateKey }, { privateKey: d.privateKey }],
+      permissionId: 2,
+      idempotencyKey: 'ms-send-1',
+      transferStore,
+    });
     expect(again.tx_id).toBe(sent.tx_id);
     expect([...mock.state.chain.transactions.values()].filter((x) => x.transfer?.from === owner.address && x.transfer.to === to)).toHaveLength(1);
   });
@@ -90,12 +99,22 @@ describe('client.transfers.send from a 2-of-3 account', { timeout: 60_000 }, () 
   it.each([
     ['one signer of a 2-of-3 permission: weight 1 of 2', 'one', /permission 2 \("pay"\) of T\w+: 1 missing/, { missing_weight: 1, weight: 1, threshold: 2 }],
     ['a key that is not in the permission', 'outsider', /is not a key of permission 2 \("pay"\)/, { missing_weight: 1, weight: 1, threshold: 2 }],
-    ['a permission that does not allow TriggerSmartContract', 'trx-only', /permission 2 \("pay"\) of T\w+ does not allow contract type 31/, { missing_weight: 0, operation_allowed: false }],
+    [
+      'a permission that does not allow TriggerSmartContract',
+      'trx-only',
+      /permission 2 \("pay"\) of T\w+ does not allow contract type 31/,
+      { missing_weight: 0, operation_allowed: false },
+    ],
     ['a permission the account does not have', 'no-such', /has no permission 3/, { permission_id: 3 }],
   ] as const)('refuses %s with PERMISSION_DENIED before any order (the order log is empty) or transfer', async (_name, kind, text, details) => {
     const { owner, b, c } = await twoOfThree(mock, wallet, kind === 'trx-only' ? { operations: operationsHex(['TransferContract']) } : {});
     const outsider = wallet();
-    const signers = kind === 'one' ? [{ privateKey: b.privateKey }] : kind === 'outsider' ? [{ privateKey: b.privateKey }, { privateKey: outsider.privateKey }] : [{ privateKey: b.privateKey }, { privateKey: c.privateKey }];
+    const signers =
+      kind === 'one'
+        ? [{ privateKey: b.privateKey }]
+        : kind === 'outsider'
+          ? [{ privateKey: b.privateKey }, { privateKey: outsider.privateKey }]
+          : [{ privateKey: b.privateKey }, { privateKey: c.privateKey }];
     const to = wallet(0n, 1_000_000n).address;
     const acct = account(mock);
     const error = await client(acct.apiKey)
@@ -114,8 +133,13 @@ describe('client.transfers.send from a 2-of-3 account', { timeout: 60_000 }, () 
     const { owner, b } = await twoOfThree(mock, wallet);
     const transfers = client(account(mock).apiKey).transfers;
     const send = (p: Parameters<typeof transfers.send>[0]) => transfers.send(p);
-    await expect(send({ token: 'USDT', to: owner.address, amount: '1', signers: [{ privateKey: b.privateKey }], permissionId: 2 })).rejects.toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'from' } });
-    await expect(send({ token: 'USDT', to: b.address, amount: '1', from: owner.address, signers: [{ privateKey: b.privateKey }, b.privateKey], permissionId: 2 })).rejects.toMatchObject({
+    await expect(send({ token: 'USDT', to: owner.address, amount: '1', signers: [{ privateKey: b.privateKey }], permissionId: 2 })).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: { field: 'from' },
+    });
+    await expect(
+      send({ token: 'USDT', to: b.address, amount: '1', from: owner.address, signers: [{ privateKey: b.privateKey }, b.privateKey], permissionId: 2 }),
+    ).rejects.toMatchObject({
       code: 'VALIDATION_ERROR',
       details: { field: 'signers' },
     });
