@@ -12,6 +12,8 @@ import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { fromPrivateKey, withPermissionId } from '../../src/protocol/signers/index.js';
 import { operationsHex } from '../../src/protocol/tron-permissions.js';
 import { buildTrc20Transfer, decodeRawDataHex, recoverTransactionSigner } from '../../src/protocol/tron-transaction.js';
+import { transferOnce } from '../../src/tron/transfer.js';
+import { systemClock } from '../../src/utils/clock.js';
 import { memoryTransferStore } from '../../src/tron/transfer-store.js';
 import { account, ordersOf } from '../workflows/payouts-helpers.js';
 import { twoOfThree } from '../helpers/multisig.js';
@@ -143,5 +145,40 @@ describe('client.transfers.send from a 2-of-3 account', { timeout: 60_000 }, () 
       code: 'VALIDATION_ERROR',
       details: { field: 'signers' },
     });
+  });
+});
+
+describe('the protocol checks every signature against the permission, not the sender', () => {
+  it('a signer whose key is not in the permission it signs for: INVALID_TRANSACTION at signing; nothing stored, nothing broadcast', async () => {
+    const { owner, b } = await twoOfThree(mock, wallet);
+    const outsider = wallet();
+    const node = await client(account(mock).apiKey).chain.node();
+    const store = memoryTransferStore();
+    let broadcasts = 0;
+    // The permission as read from the chain, but a signer set that was never checked against it.
+    const permission = {
+      type: 'Active' as const,
+      id: 2,
+      permission_name: 'pay',
+      threshold: 2,
+      parent_id: 0,
+      operations: operationsHex([31]),
+      keys: [b, wallet()].map((k) => ({ address: k.address, weight: 1 })),
+    };
+    const deps = {
+      node,
+      clock: systemClock,
+      store,
+      broadcast: async () => {
+        broadcasts++;
+      },
+      signer: { from: owner.address, permissionId: 2, signers: [fromPrivateKey(b.privateKey), fromPrivateKey(outsider.privateKey)], permission },
+    };
+    const intent = { key: 'ms-unchecked', from: owner.address, to: wallet(0n, 1_000_000n).address, contract: USDT, amount_atomic: '1000000' };
+    const error = await transferOnce(deps, intent, { fee: { energy: 65_000, energyFeeSun: 100 }, deadline: Date.now() + 10_000 }).catch((e: unknown) => e);
+    expect((error as TrxRentError).code).toBe('INVALID_TRANSACTION');
+    expect((error as Error).message).toMatch(new RegExp(`recovers to ${outsider.address}, not a key of permission 2 of ${owner.address}`));
+    expect(await store.get('ms-unchecked')).toBeUndefined();
+    expect(broadcasts).toBe(0);
   });
 });
