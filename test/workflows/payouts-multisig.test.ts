@@ -45,6 +45,8 @@ describe('payouts from a 2-of-3 account', { timeout: 90_000 }, () => {
       expect(decodeRawDataHex(tx.raw_data_hex).permissionId).toBe(2);
       expect(tx.signature.map((s) => recoverTransactionSigner(t.txid, s))).toEqual([c.address, d.address]);
     }
+    // Two signatures a row: each burnt the chain's 1 TRX multi-signature fee.
+    for (const t of sent) expect(t.feeSun).toBeGreaterThanOrEqual(1_000_000);
     // The report's tx ids are the chain's: the txID did not change as the signatures were added.
     expect(new Set(report.rows.map((r) => r.tx_id))).toEqual(new Set(sent.map((t) => t.txid)));
     expect(ordersOf(mock, acct.accountId).filter((o) => o.resource_type === 'ENERGY' && o.target_address === owner.address)).toHaveLength(1);

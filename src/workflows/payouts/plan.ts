@@ -62,7 +62,8 @@ export type PayoutPlan = {
   /**
    * The most the rows could burn if the rented energy were not there when they run (a delegation
    * taken back, a node that overstated the sender's energy): each open row's fee_limit plus its
-   * bandwidth at the chain's fee.
+   * bandwidth at the chain's fee, plus the chain's getMultiSignFee per row when several signers
+   * sign each row (a multi-signature account pays it whatever the energy).
    */
   worst_burn_sun: number;
   /** On a resume: what was done before (this plan covers what is left). */

@@ -177,9 +177,16 @@ export class PayoutRun {
       single_sends_cost_sun: singles,
       saving_sun: burnCost - rentCost,
       deferred_cost_sun: Math.ceil(Math.max(0, energyToRent - energyPlanned) * unit),
-      worst_burn_sun: worstBurn(est, fees),
+      // More than one signature burns getMultiSignFee per row, rented energy or not (java-tron Manager.consumeMultiSignFee).
+      worst_burn_sun: worstBurn(est, fees) + est.length * (this.#signatures() > 1 ? (params.get('getMultiSignFee') ?? 0) : 0),
       ...(this.#journal?.index.batch ? { resume: this.#resumeInfo() } : {}),
     };
+  }
+
+  /** Signatures on each row: one, or the permission's signers. */
+  #signatures(): number {
+    const who = this.#signer;
+    return who && 'signers' in who && Array.isArray(who.signers) ? who.signers.length : 1;
   }
 
   #resumeInfo(): NonNullable<PayoutPlan['resume']> {
