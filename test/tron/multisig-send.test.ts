@@ -131,6 +131,17 @@ describe('client.transfers.send from a 2-of-3 account', { timeout: 60_000 }, () 
     expect([...mock.state.chain.transactions.values()].filter((t) => t.owner === owner.address && t.contractType === 'TriggerSmartContract')).toEqual([]);
   });
 
+  it('a lone Signer (the one interface, as a KMS key is) sends from its own account under the owner permission, one signature', async () => {
+    const me = wallet(50_000_000n, 100_000_000n);
+    const to = wallet(0n, 1_000_000n).address;
+    const sent = await client(account(mock).apiKey).transfers.send({ token: 'USDT', to, amount: '2', signer: fromPrivateKey(me.privateKey) });
+    const t = mock.state.chain.transactions.get(sent.tx_id)!;
+    expect(t.transfer).toMatchObject({ from: me.address, to, amount: 2_000_000n });
+    const tx = t.tx as { raw_data_hex: string; signature: string[] };
+    expect(decodeRawDataHex(tx.raw_data_hex).permissionId).toBeUndefined();
+    expect(tx.signature.map((s) => recoverTransactionSigner(t.txid, s))).toEqual([me.address]);
+  });
+
   it('signers without from, or one key twice, are refused before anything is read', async () => {
     const { owner, b } = await twoOfThree(mock, wallet);
     const transfers = client(account(mock).apiKey).transfers;
