@@ -34,8 +34,8 @@ const MAX_SIGNERS = 16;
  * The options to who signs. A lone `signer` that is `{ privateKey }` or a TronWeb instance, with no
  * `from`, `signers` or `permissionId`, stays what it always was (its address is the sender).
  * Otherwise: `signers` (or the lone `signer`, a `Signer` such as a KMS key) sign for `from` under
- * `permissionId` (default: the signers' own, else 0); `from` may be left out only for one signer of
- * its own account's owner permission. A VALIDATION_ERROR names the field.
+ * `permissionId` (default: the signers' own, else 0); without `from`, a lone `signer` signs for its
+ * own account, and so may one of `signers` under the owner permission. A VALIDATION_ERROR names the field.
  */
 export function transferSigners(options: AccountSignerOptions): ResolvedSigner<SendTronWeb> | UncheckedSigners {
   const { signer, signers, from, permissionId } = options ?? {};
@@ -60,7 +60,8 @@ export function transferSigners(options: AccountSignerOptions): ResolvedSigner<S
   if (other) throw invalid('signers', `${other.address} signs for permission ${other.permissionId}, not permission ${id}`);
   let account: string;
   if (from !== undefined) account = address(from, 'from');
-  else if (id === 0 && resolved.length === 1) account = resolved[0]!.address;
+  // A lone signer signs for its own account (under its owner or one of its active permissions).
+  else if (signers === undefined || (id === 0 && resolved.length === 1)) account = resolved[0]!.address;
   else throw invalid('from', 'name the account the signers sign for: a multi-signature account is not one of its keys');
   return { from: account, permissionId: id, signers: resolved };
 }

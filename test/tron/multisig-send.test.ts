@@ -140,6 +140,16 @@ describe('client.transfers.send from a 2-of-3 account', { timeout: 60_000 }, () 
     const tx = t.tx as { raw_data_hex: string; signature: string[] };
     expect(decodeRawDataHex(tx.raw_data_hex).permissionId).toBeUndefined();
     expect(tx.signature.map((s) => recoverTransactionSigner(t.txid, s))).toEqual([me.address]);
+    // The same Signer under its account's default active permission (id 2, its own key, threshold 1).
+    const active = await client(account(mock).apiKey).transfers.send({
+      token: 'USDT',
+      to,
+      amount: '1',
+      signer: fromPrivateKey(me.privateKey, { permissionId: 2 }),
+    });
+    const t2 = mock.state.chain.transactions.get(active.tx_id)!;
+    expect(t2.transfer).toMatchObject({ from: me.address, to, amount: 1_000_000n });
+    expect(decodeRawDataHex((t2.tx as { raw_data_hex: string }).raw_data_hex).permissionId).toBe(2);
   });
 
   it('signers without from, or one key twice, are refused before anything is read', async () => {
