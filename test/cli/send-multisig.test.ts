@@ -2,7 +2,8 @@
  * `trx-rent send` from a multi-signature account, in-process against the mock: `--from ACCOUNT
  * --permission-id 2 --key-file B --key-file C` signs one transfer (and a `--batch`) with two of
  * the three keys of a 2-of-3 permission; one key short of the threshold is refused
- * (PERMISSION_DENIED, exit 1, naming the permission and the missing weight) before any order.
+ * (PERMISSION_DENIED, exit 1, naming the permission and the missing weight) before any order, for
+ * one transfer and for a batch.
  * The judges are the mock's chain and its order log.
  */
 import { chmodSync, writeFileSync } from 'node:fs';
@@ -83,6 +84,18 @@ describe('trx-rent send from a 2-of-3 account', { timeout: 60_000 }, () => {
     expect(error.code).toBe('PERMISSION_DENIED');
     expect(error.message).toMatch(/permission 2 \("pay"\) of T\w+: 1 missing/);
     expect(error.hint).toMatch(/keys of permission 2/);
+    // The batch too, before its plan is shown: nothing estimated, ordered or sent.
+    const rows = payouts(mock, 3, 'cli-ms-denied');
+    const csv = join(tempDir('trx-rent-ms-denied-'), 'payouts.csv');
+    writeFileSync(csv, `to,amount,id\n${rows.map((x) => `${x.to},${x.amount},${x.id}`).join('\n')}\n`);
+    const batch = await runCliInProcess(
+      ['send', 'usdt', '--batch', csv, '--from', owner.address, '--permission-id', '2', '--key-file', kd!, '--yes', '--json'],
+      { env },
+    );
+    expect(batch.code).toBe(1);
+    expect(errorLine(batch)).toMatchObject({ code: 'PERMISSION_DENIED' });
+    expect(errorLine(batch).message).toMatch(/1 missing/);
+    expect(batch.stdout).not.toMatch(/"planned"/);
     expect(ordersOf(mock, acct.accountId)).toEqual([]);
     expect(paid(mock, owner.address).size).toBe(0);
   });
