@@ -59,8 +59,13 @@ function renderPlan(p: PayoutPlan): string {
     `  bandwidth   needs ${groupDigits(String(p.bandwidth.needed))}, has ${groupDigits(String(p.bandwidth.available))}`,
     `  renting     ${p.orders.length} order${p.orders.length === 1 ? '' : 's'} for ${formatDuration(p.duration_sec)}: ${p.orders.map((o) => `${groupDigits(String(o.amount))} ${o.resource.toLowerCase()} (${o.provider})`).join(', ') || 'nothing'}: ${sunAndTrx(p.rent_cost_sun)}`,
   ];
-  if (p.energy.deferred) lines.push(`              ${groupDigits(String(p.energy.deferred))} more energy than the providers have now: rented mid-batch as needed`);
-  lines.push(`  burning     ${sunAndTrx(p.burn_cost_sun)} instead`, `  one by one  ${sunAndTrx(p.single_sends_cost_sun)} as ${p.rows} single sends`, `  saving      ${sunAndTrx(p.saving_sun)} against burning`);
+  if (p.energy.deferred)
+    lines.push(`              ${groupDigits(String(p.energy.deferred))} more energy than the providers have now: rented mid-batch as needed`);
+  lines.push(
+    `  burning     ${sunAndTrx(p.burn_cost_sun)} instead`,
+    `  one by one  ${sunAndTrx(p.single_sends_cost_sun)} as ${p.rows} single sends`,
+    `  saving      ${sunAndTrx(p.saving_sun)} against burning`,
+  );
   return `${lines.join('\n')}\n`;
 }
 
@@ -108,7 +113,8 @@ export async function runSendBatch(
   if (!existsSync(file)) throw new UsageError(`--batch ${file}: no such file`);
   if (opts.report && isSymlink(opts.report)) throw reportIsLink(opts.report);
   const journal = opts.journal ?? `${file}.journal`;
-  if (opts.resume && !existsSync(journal)) throw new UsageError(`--resume: no journal at ${journal}`, 'pass --journal FILE, or start the batch without --resume');
+  if (opts.resume && !existsSync(journal))
+    throw new UsageError(`--resume: no journal at ${journal}`, 'pass --journal FILE, or start the batch without --resume');
   const margin = Number(opts.margin ?? '10');
   const concurrency = Number(opts.concurrency ?? '8');
   if (!Number.isFinite(margin) || margin < 0 || margin > 200) throw new UsageError('--margin must be a percentage from 0 to 200');
@@ -169,13 +175,28 @@ export async function runSendBatch(
         const r = plan.resume;
         await ctx.ask.confirm(
           r
-            ? `Resume: ${r.confirmed} rows confirmed, ${r.pending} in flight; pay the ${plan.rows - r.confirmed - r.failed} rows left for about ${sunAndTrx(plan.rent_cost_sun)} more rental (spent so far ${sunAndTrx(r.spent_sun)}${r.budget_sun !== undefined ? ` of ${sunAndTrx(r.budget_sun)} approved` : ''})?`
+            ? `Resume: ${r.confirmed} rows confirmed, ${r.pending} in flight; pay the ${plan.rows - r.confirmed - r.failed} rows left for about ${sunAndTrx(plan.rent_cost_sun + plan.deferred_cost_sun)} more rental (spent so far ${sunAndTrx(r.spent_sun)}${r.budget_sun !== undefined ? ` of ${sunAndTrx(r.budget_sun)} approved` : ''}${r.budget_after_sun !== r.budget_sun ? `; the batch's budget becomes ${sunAndTrx(r.budget_after_sun)}` : ''})?`
             : `Pay ${plan.rows} rows for about ${sunAndTrx(plan.rent_cost_sun)} of rental (burning: ${sunAndTrx(plan.burn_cost_sun)})?`,
           r ? 'resume the batch' : 'send the batch',
         );
         bar_ = out.spinner('Renting…');
         return true;
       },
+      // A top-up past the confirmed cost is a new spend: asked at a terminal, never answered by
+      // --yes (it confirmed the plan shown, not more); --max-cost is a hard cap and is not asked.
+      confirmOverrun:
+        maxCostSun === undefined && ctx.ask.interactive
+          ? async (q) => {
+              bar_?.stop();
+              bar_ = undefined;
+              await ctx.ask.confirm(
+                `Energy ran short: renting ${q.energy.toLocaleString('en-US')} more energy costs ${sunAndTrx(q.cost_sun)}, past the confirmed cost (spent ${sunAndTrx(q.spent_sun)} of ${sunAndTrx(q.budget_sun)}). Raise the batch's budget to ${sunAndTrx(q.new_budget_sun)} and go on?`,
+                'raise the batch budget',
+              );
+              bar_ = out.spinner('Renting…');
+              return true;
+            }
+          : undefined,
     },
     where,
   );
@@ -183,21 +204,32 @@ export async function runSendBatch(
   // Ctrl+C (or SIGTERM): nothing new is ordered or signed; rows in flight stay in the journal.
   const watching = new AbortController();
   let interrupted: string | undefined;
-  void ctx.untilSignal(watching.signal).then((signal) => {
-    interrupted = signal;
-    run.stop();
-  }, () => undefined);
+  void ctx.untilSignal(watching.signal).then(
+    (signal) => {
+      interrupted = signal;
+      run.stop();
+    },
+    () => undefined,
+  );
   let report: PayoutReport;
   try {
     if (!bar_ && !out.json) bar_ = out.spinner(opts.resume ? 'Resuming…' : 'Checking the rows…');
     report = await run.start();
   } catch (error) {
     bar_?.stop();
-    if (interrupted) throw new InterruptedError(`Interrupted (${interrupted === 'SIGTERM' ? 'SIGTERM' : 'Ctrl+C'}): the batch stopped; its journal is ${journal}.`, { signal: interrupted, resume, details: { journal } });
+    if (interrupted)
+      throw new InterruptedError(`Interrupted (${interrupted === 'SIGTERM' ? 'SIGTERM' : 'Ctrl+C'}): the batch stopped; its journal is ${journal}.`, {
+        signal: interrupted,
+        resume,
+        details: { journal },
+      });
     const code = (error as { code?: string }).code;
     if (code === 'JOURNAL_LOCKED') throw new CliError('JOURNAL_LOCKED', (error as Error).message, { hint: 'one runner per journal' });
     // Another batch's journal: a second journal would pay its rows again; say what to check instead.
-    if (code === 'JOURNAL_MISMATCH') throw new CliError('JOURNAL_MISMATCH', (error as Error).message, { hint: `check the service (--base-url), the key file and the rows; \`trx-rent send ${token} --batch FILE --status\` shows what the journal paid` });
+    if (code === 'JOURNAL_MISMATCH')
+      throw new CliError('JOURNAL_MISMATCH', (error as Error).message, {
+        hint: `check the service (--base-url), the key file and the rows; \`trx-rent send ${token} --batch FILE --status\` shows what the journal paid`,
+      });
     if (code === 'SPENDING_CAP_EXCEEDED' && (error as { details?: { budget_sun?: number } }).details?.budget_sun !== undefined) {
       throw new CliError('SPENDING_CAP_EXCEEDED', (error as Error).message, { hint: `to allow more, resume with: ${resume} --max-cost TRX` });
     }
@@ -214,12 +246,20 @@ export async function runSendBatch(
   if (interrupted || !report.complete) {
     out.print(renderReport(report, written));
     const pending = report.rows.length - report.confirmed - report.failed;
-    if (!interrupted) throw new CliError('BATCH_INCOMPLETE', `${pending} rows are not final yet (their outcome is unknown until they land or expire); nothing is paid twice on resume.`, { hint: `resume with: ${resume}` });
-    throw new InterruptedError(`Interrupted (${interrupted === 'SIGTERM' ? 'SIGTERM' : 'Ctrl+C'}): ${report.confirmed} of ${report.rows.length} rows confirmed, ${pending} left; nothing is paid twice on resume.`, {
-      signal: interrupted,
-      resume,
-      details: { journal, confirmed: report.confirmed, pending },
-    });
+    if (!interrupted)
+      throw new CliError(
+        'BATCH_INCOMPLETE',
+        `${pending} rows are not final yet (their outcome is unknown until they land or expire); nothing is paid twice on resume.`,
+        { hint: `resume with: ${resume}` },
+      );
+    throw new InterruptedError(
+      `Interrupted (${interrupted === 'SIGTERM' ? 'SIGTERM' : 'Ctrl+C'}): ${report.confirmed} of ${report.rows.length} rows confirmed, ${pending} left; nothing is paid twice on resume.`,
+      {
+        signal: interrupted,
+        resume,
+        details: { journal, confirmed: report.confirmed, pending },
+      },
+    );
   }
   if (!out.json) out.print(renderReport(report, written));
 }
@@ -242,7 +282,10 @@ async function showStatus(
   const out = ctx.out;
   if (out.json) return out.line(status);
   const lines = [`Batch ${status.batch_key} (${journal}):`];
-  for (const r of status.rows) lines.push(`  ${r.id.padEnd(12)} ${r.to} ${r.amount.padStart(12)}  journal ${r.journal.padEnd(9)} chain ${(r.chain ?? '-').padEnd(9)} ${r.tx_id ?? ''}${r.block ? ` block ${r.block}` : ''}`);
+  for (const r of status.rows)
+    lines.push(
+      `  ${r.id.padEnd(12)} ${r.to} ${r.amount.padStart(12)}  journal ${r.journal.padEnd(9)} chain ${(r.chain ?? '-').padEnd(9)} ${r.tx_id ?? ''}${r.block ? ` block ${r.block}` : ''}`,
+    );
   const count = (k: string) => status.rows.filter((r) => r.journal === k).length;
   lines.push(`${count('confirmed')} confirmed, ${count('failed')} failed, ${count('pending')} pending, ${count('unsent')} unsent`);
   out.print(`${lines.join('\n')}\n`);

@@ -25,7 +25,18 @@ export type PayoutJournalEntry =
   /** The user's confirmation: what they agreed to spend (the rental's cost, the budget with its margin, the worst-case burn). */
   | { type: 'approved'; rent_cost_sun: number; budget_sun: number; worst_burn_sun: number; rows_left: number; at: number }
   | { type: 'estimated'; id: string; energy: number; bandwidth: number; holder: boolean }
-  | { type: 'order'; key: string; state: 'placing' | 'filled' | 'failed'; resource: 'ENERGY' | 'BANDWIDTH'; amount: number; max_price_sun?: number | undefined; order_id?: string; cost_sun?: number; reason?: string; at: number }
+  | {
+      type: 'order';
+      key: string;
+      state: 'placing' | 'filled' | 'failed';
+      resource: 'ENERGY' | 'BANDWIDTH';
+      amount: number;
+      max_price_sun?: number | undefined;
+      order_id?: string;
+      cost_sun?: number;
+      reason?: string;
+      at: number;
+    }
   | { type: 'record'; record: TransferRecord }
   /** The record of `key` got its broadcast_at (written instead of the whole record again). */
   | { type: 'broadcast'; key: string; tx_id: string; at: number }

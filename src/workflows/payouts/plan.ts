@@ -45,7 +45,14 @@ export type PayoutPlan = {
   /** The chain's fees: SUN per energy unit burnt, per bandwidth byte burnt. */
   fees: { energy_sun: number; bandwidth_sun: number };
   /** Energy: the rows' sum, with the margin, what the sender has, what is rented. */
-  energy: { needed: number; margin_pct: number; with_margin: number; available: number; to_rent: number; /** Beyond what the providers can rent now: bought by top-ups mid-batch. */ deferred: number };
+  energy: {
+    needed: number;
+    margin_pct: number;
+    with_margin: number;
+    available: number;
+    to_rent: number /** Beyond what the providers can rent now: bought by top-ups mid-batch. */;
+    deferred: number;
+  };
   bandwidth: { needed: number; available: number; to_rent: number };
   duration_sec: number;
   orders: PlannedOrder[];
@@ -67,7 +74,18 @@ export type PayoutPlan = {
    */
   worst_burn_sun: number;
   /** On a resume: what was done before (this plan covers what is left). */
-  resume?: { confirmed: number; failed: number; pending: number; spent_sun: number; budget_sun: number | undefined } | undefined;
+  resume?:
+    | {
+        confirmed: number;
+        failed: number;
+        pending: number;
+        spent_sun: number;
+        /** The budget approved before. */
+        budget_sun: number | undefined;
+        /** The budget once this plan is confirmed (the rental left, with the margin, on top of what was spent). */
+        budget_after_sun: number;
+      }
+    | undefined;
 };
 
 /** The most `estimates` could burn: each row's default fee_limit (the whole burn of its energy, plus 10 %) and its bandwidth. */
@@ -77,7 +95,12 @@ export function worstBurn(estimates: readonly RowEstimate[], fees: { energy_sun:
 
 const MAX_ORDERS = 8;
 /** Estimate every row on the node (bounded concurrency), reading the sender's token balances first. */
-export async function estimateRows(deps: PayoutDeps, from: string, rows: readonly PayoutRow[], options: { concurrency?: number; signal?: AbortSignal; onProgress?: (done: number) => void; onRow?: (estimate: RowEstimate) => Promise<void> } = {}): Promise<RowEstimate[]> {
+export async function estimateRows(
+  deps: PayoutDeps,
+  from: string,
+  rows: readonly PayoutRow[],
+  options: { concurrency?: number; signal?: AbortSignal; onProgress?: (done: number) => void; onRow?: (estimate: RowEstimate) => Promise<void> } = {},
+): Promise<RowEstimate[]> {
   const { node, clock } = deps;
   const signal = options.signal;
   // A node simulates a transfer beyond the sender's balance as a revert: say so for the batch.
@@ -88,7 +111,10 @@ export async function estimateRows(deps: PayoutDeps, from: string, rows: readonl
     wanted.set(r.contract, w);
   }
   for (const [contract, w] of wanted) {
-    const result = await node.triggerConstantContract({ owner: from, contract, functionSelector: 'balanceOf(address)', parameter: addressWord(from) }, { signal });
+    const result = await node.triggerConstantContract(
+      { owner: from, contract, functionSelector: 'balanceOf(address)', parameter: addressWord(from) },
+      { signal },
+    );
     const hex = result.constant_result?.[0] ?? '';
     const held = /^[0-9a-fA-F]{1,64}$/.test(hex) ? BigInt(`0x${hex}`) : 0n;
     if (held < w.atomic) {
@@ -114,8 +140,21 @@ export async function estimateRows(deps: PayoutDeps, from: string, rows: readonl
         node.triggerConstantContract({ owner: from, contract: r.contract, functionSelector: 'balanceOf(address)', parameter: addressWord(r.to) }, { signal }),
       ]);
       const energy = simulated.energy_used;
-      if (!(energy > 0)) throw new TrxRentError({ code: 'NODE_ERROR', message: `triggerconstantcontract reported no energy for row ${r.id}`, details: { field: 'payouts', row: r.id } });
-      const unsigned = tx.buildTrc20Transfer({ from, contract: r.contract, to: r.to, amount: BigInt(r.amount_atomic), refBlock: { number: block.number, hash: block.id }, now: clock.now(), feeLimitSun: 100_000_000 });
+      if (!(energy > 0))
+        throw new TrxRentError({
+          code: 'NODE_ERROR',
+          message: `triggerconstantcontract reported no energy for row ${r.id}`,
+          details: { field: 'payouts', row: r.id },
+        });
+      const unsigned = tx.buildTrc20Transfer({
+        from,
+        contract: r.contract,
+        to: r.to,
+        amount: BigInt(r.amount_atomic),
+        refBlock: { number: block.number, hash: block.id },
+        now: clock.now(),
+        feeLimitSun: 100_000_000,
+      });
       const held = /^[0-9a-fA-F]{1,64}$/.test(balance.constant_result?.[0] ?? '') ? BigInt(`0x${balance.constant_result![0]}`) : 0n;
       out[i] = { id: r.id, energy, bandwidth: bandwidthOf(unsigned.raw_data_hex), holder: held > 0n };
       await options.onRow?.(out[i]!);
@@ -139,7 +178,13 @@ function optionCost(option: PreviewOption, amount: number): number {
  * providers with the most available now, largest first (never more than 8 orders). What the
  * market cannot take now is left to the run's top-ups (the plan's `energy.deferred`).
  */
-export async function planOrders(deps: PayoutDeps, resource: 'ENERGY' | 'BANDWIDTH', total: number, duration: number, signal?: AbortSignal): Promise<PlannedOrder[]> {
+export async function planOrders(
+  deps: PayoutDeps,
+  resource: 'ENERGY' | 'BANDWIDTH',
+  total: number,
+  duration: number,
+  signal?: AbortSignal,
+): Promise<PlannedOrder[]> {
   if (total <= 0) return [];
   const minimum = resource === 'ENERGY' ? LIMITS.MIN_ENERGY_AMOUNT : LIMITS.MIN_BANDWIDTH_AMOUNT;
   const whole = Math.max(total, minimum);

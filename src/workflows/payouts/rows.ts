@@ -106,24 +106,41 @@ export function checkPayouts(payouts: readonly Payout[], options: CheckOptions =
       try {
         const text = typeof p.amount === 'string' ? p.amount.trim() : p.amount;
         // A number past 2^53 is already another number: only its text (a string) is exact.
-        if (typeof text === 'number' && Number.isInteger(text) && !Number.isSafeInteger(text)) throw new Error('is past 2^53 as a number, so not exact: give the amount as a string');
+        if (typeof text === 'number' && Number.isInteger(text) && !Number.isSafeInteger(text))
+          throw new Error('is past 2^53 as a number, so not exact: give the amount as a string');
         atomic = decimalToAtomic(text as string | number, t.decimals, 'amount');
         if (atomic <= 0n) {
           bad('amount', 'must be more than 0');
           atomic = undefined;
         }
       } catch (error) {
-        bad('amount', `${JSON.stringify(p.amount ?? '')}: ${error instanceof Error ? error.message.replace(/^amount:?\s*/, '') : 'not an amount'} (${t.symbol} has ${t.decimals} decimals)`);
+        bad(
+          'amount',
+          `${JSON.stringify(p.amount ?? '')}: ${error instanceof Error ? error.message.replace(/^amount:?\s*/, '') : 'not an amount'} (${t.symbol} has ${t.decimals} decimals)`,
+        );
       }
     }
     if (!t || atomic === undefined || !isTronAddress(to)) return;
     const same = `${t.address}:${to}:${atomic}`;
-    if (!options.allowDuplicates && seen.has(same)) bad('row', `pays ${to} the same ${atomicToDecimal(atomic, t.decimals)} ${t.symbol} as ${seen.get(same)} (allow duplicates to send both)`);
+    if (!options.allowDuplicates && seen.has(same))
+      bad('row', `pays ${to} the same ${atomicToDecimal(atomic, t.decimals)} ${t.symbol} as ${seen.get(same)} (allow duplicates to send both)`);
     seen.set(same, at);
-    rows.push({ id, to, contract: t.address, symbol: t.symbol, decimals: t.decimals, amount: atomicToDecimal(atomic, t.decimals), amount_atomic: atomic.toString(), where: at });
+    rows.push({
+      id,
+      to,
+      contract: t.address,
+      symbol: t.symbol,
+      decimals: t.decimals,
+      amount: atomicToDecimal(atomic, t.decimals),
+      amount_atomic: atomic.toString(),
+      where: at,
+    });
   });
   if (problems.length) {
-    const shown = problems.slice(0, 20).map((p) => `${p.where}: ${p.field}: ${p.message}`).join('; ');
+    const shown = problems
+      .slice(0, 20)
+      .map((p) => `${p.where}: ${p.field}: ${p.message}`)
+      .join('; ');
     throw new ValidationError({
       code: 'VALIDATION_ERROR',
       message: `${problems.length} bad row${problems.length === 1 ? '' : 's'}, nothing was spent: ${shown}${problems.length > 20 ? '; …' : ''}`,
@@ -166,7 +183,12 @@ function exactDecimal(literal: string): string | undefined {
   if (Math.abs(exponent) > 100) return undefined;
   const digits = m[2]! + (m[3] ?? '');
   const point = m[2]!.length + exponent;
-  const text = point <= 0 ? `0.${'0'.repeat(-point)}${digits}` : point >= digits.length ? digits + '0'.repeat(point - digits.length) : `${digits.slice(0, point)}.${digits.slice(point)}`;
+  const text =
+    point <= 0
+      ? `0.${'0'.repeat(-point)}${digits}`
+      : point >= digits.length
+        ? digits + '0'.repeat(point - digits.length)
+        : `${digits.slice(0, point)}.${digits.slice(point)}`;
   return m[1] + text;
 }
 
@@ -264,7 +286,9 @@ export function parsePayouts(text: string): { payouts: Payout[]; where: string[]
     where.push(`line ${i + 1}`);
     if (fields.length > columns.length) {
       const named = header ? `the header names ${columns.length} (${columns.join(',')})` : `a row has at most ${columns.length} (${columns.join(',')})`;
-      return payouts.push(unreadable('row', `${fields.length} fields where ${named}: an amount with a thousands separator? write 1000, not 1,000 (or quote it)`));
+      return payouts.push(
+        unreadable('row', `${fields.length} fields where ${named}: an amount with a thousands separator? write 1000, not 1,000 (or quote it)`),
+      );
     }
     const row: Record<string, string> = {};
     columns.forEach((c, k) => {
@@ -272,7 +296,12 @@ export function parsePayouts(text: string): { payouts: Payout[]; where: string[]
     });
     // `T…,1,000`: 1 with the id 000, or 1,000 written with a thousands separator? Without a header nothing says.
     if (!header && /^\d{1,3}$/.test(row.amount ?? '') && /^\d{3}(\.\d*)?$/.test(row.id ?? '')) {
-      return payouts.push(unreadable('row', `${row.amount},${row.id}: the amount ${row.amount} and the id ${row.id}, or ${row.amount}${row.id} with a thousands separator? Write amounts without separators; name the columns in a header line (to,amount,id) to use ${row.id} as an id`));
+      return payouts.push(
+        unreadable(
+          'row',
+          `${row.amount},${row.id}: the amount ${row.amount} and the id ${row.id}, or ${row.amount}${row.id} with a thousands separator? Write amounts without separators; name the columns in a header line (to,amount,id) to use ${row.id} as an id`,
+        ),
+      );
     }
     payouts.push(row as unknown as Payout);
   });

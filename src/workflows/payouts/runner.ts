@@ -114,10 +114,13 @@ export class PayoutRun {
   #checkHead(head: Extract<PayoutJournalEntry, { type: 'batch' }>, now: { key: string; hash: string; from: string; rows: number }): void {
     const service = this.#deps.service;
     const differs: string[] = [];
-    if (head.key !== now.key || head.rows_hash !== now.hash) differs.push(`rows: the journal's batch ${head.key} has ${head.rows} rows, these rows are batch ${now.key} (${now.rows} rows)`);
+    if (head.key !== now.key || head.rows_hash !== now.hash)
+      differs.push(`rows: the journal's batch ${head.key} has ${head.rows} rows, these rows are batch ${now.key} (${now.rows} rows)`);
     if (head.from !== now.from) differs.push(`sender: the journal's is ${head.from}, this signer is ${now.from}`);
-    if (head.service && service && head.service.origin !== service.origin) differs.push(`service: confirmed on ${head.service.origin}, this client is on ${service.origin}`);
-    else if (head.service && service && head.service.account !== service.account) differs.push(`account: confirmed with API key ${head.service.account}…, this client has ${service.account}…`);
+    if (head.service && service && head.service.origin !== service.origin)
+      differs.push(`service: confirmed on ${head.service.origin}, this client is on ${service.origin}`);
+    else if (head.service && service && head.service.account !== service.account)
+      differs.push(`account: confirmed with API key ${head.service.account}…, this client has ${service.account}…`);
     if (!differs.length) return;
     throw new TrxRentError({
       code: 'JOURNAL_MISMATCH',
@@ -151,6 +154,9 @@ export class PayoutRun {
     const bwToRent = rented || bwWanted - have.bandwidth < 1_000 ? 0 : bwWanted - have.bandwidth;
     const orders = [...(await planOrders(this.#deps, 'ENERGY', energyToRent, duration)), ...(await planOrders(this.#deps, 'BANDWIDTH', bwToRent, duration))];
     const energyPlanned = orders.filter((q) => q.resource === 'ENERGY').reduce((s, q) => s + q.amount, 0);
+    // Left to top-ups: what the market cannot rent now, or on a resume what the node lacks (a
+    // delegation taken back, rows that burnt): priced, so the confirmation shows it.
+    const deferred = rented ? Math.max(0, withMargin - have.energy) : Math.max(0, energyToRent - energyPlanned);
     const rentCost = orders.reduce((s, q) => s + q.cost_sun, 0);
     // One transfers.send per row: one order each at max(its energy, the minimum), bandwidth burnt.
     const single = est.length ? await this.#deps.orders.preview({ resource: 'ENERGY', amount: 65_000, duration }) : undefined;
@@ -160,7 +166,7 @@ export class PayoutRun {
     const totals = new Map<string, bigint>();
     for (const r of rows) totals.set(r.symbol, (totals.get(r.symbol) ?? 0n) + BigInt(r.amount_atomic));
     const { atomicToDecimal } = await import('../../utils/units.js');
-    return {
+    const planned: PayoutPlan = {
       batch_key: this.#key,
       from,
       rows: rows.length,
@@ -168,7 +174,7 @@ export class PayoutRun {
       empty_recipients: est.filter((e) => !e.holder).length,
       totals: [...totals].map(([token, atomic]) => ({ token, amount: atomicToDecimal(atomic, rows.find((r) => r.symbol === token)!.decimals) })),
       fees,
-      energy: { needed, margin_pct: margin, with_margin: withMargin, available: have.energy, to_rent: energyPlanned, deferred: Math.max(0, energyToRent - energyPlanned) },
+      energy: { needed, margin_pct: margin, with_margin: withMargin, available: have.energy, to_rent: energyPlanned, deferred },
       bandwidth: { needed: bandwidth, available: have.bandwidth, to_rent: orders.filter((q) => q.resource === 'BANDWIDTH').reduce((s, q) => s + q.amount, 0) },
       duration_sec: duration,
       orders,
@@ -176,11 +182,12 @@ export class PayoutRun {
       burn_cost_sun: burnCost,
       single_sends_cost_sun: singles,
       saving_sun: burnCost - rentCost,
-      deferred_cost_sun: Math.ceil(Math.max(0, energyToRent - energyPlanned) * unit),
+      deferred_cost_sun: Math.ceil(deferred * unit),
       // More than one signature burns getMultiSignFee per row, rented energy or not (java-tron Manager.consumeMultiSignFee).
       worst_burn_sun: worstBurn(est, fees) + est.length * (this.#signatures() > 1 ? (params.get('getMultiSignFee') ?? 0) : 0),
-      ...(this.#journal?.index.batch ? { resume: this.#resumeInfo() } : {}),
     };
+    if (this.#journal?.index.batch) planned.resume = this.#resumeInfo(planned);
+    return planned;
   }
 
   /** Signatures on each row: one, or the permission's signers. */
@@ -189,10 +196,32 @@ export class PayoutRun {
     return who && 'signers' in who && Array.isArray(who.signers) ? who.signers.length : 1;
   }
 
-  #resumeInfo(): NonNullable<PayoutPlan['resume']> {
+  #resumeInfo(plan: PayoutPlan): NonNullable<PayoutPlan['resume']> {
     const index = this.#journal!.index;
     const pending = this.#rows!.filter((r) => !index.finals.has(r.id) && index.records.get(`${this.#key}:${r.id}`)).length;
-    return { confirmed: index.confirmed, failed: index.failed, pending, spent_sun: index.spentSun, budget_sun: index.approval?.budget_sun };
+    return {
+      confirmed: index.confirmed,
+      failed: index.failed,
+      pending,
+      spent_sun: index.spentSun,
+      budget_sun: index.approval?.budget_sun,
+      budget_after_sun: this.#budgetFor(plan),
+    };
+  }
+
+  /**
+   * The budget a run holds to: `maxCostSun` when set; else what was spent plus this plan's rental
+   * (and deferred energy) with the margin. On a resume that is put to `confirm` (which showed the
+   * rental left), the larger of that and the earlier approval; without `confirm`, the earlier
+   * approval: nothing more than what someone confirmed.
+   */
+  #budgetFor(plan: PayoutPlan): number {
+    if (this.#options.maxCostSun !== undefined) return this.#options.maxCostSun;
+    const index = this.#journal!.index;
+    const wanted = index.spentSun + Math.ceil(((plan.rent_cost_sun + plan.deferred_cost_sun) * (100 + (this.#options.costMarginPct ?? 10))) / 100);
+    const approved = index.approval?.budget_sun;
+    if (approved === undefined) return wanted;
+    return this.#options.confirm ? Math.max(approved, wanted) : approved;
   }
 
   /** The orders journaled so far, by key, latest state. */
@@ -215,10 +244,15 @@ export class PayoutRun {
       const journal = this.#journal!;
       const clock = this.#deps.clock;
       if (this.#options.confirm && !(await this.#options.confirm(plan))) {
-        throw new TrxRentError({ code: 'CANCELLED', message: plan.resume ? 'Cancelled: nothing more was ordered or sent; the journal keeps what was done' : 'Cancelled before anything was ordered or sent' });
+        throw new TrxRentError({
+          code: 'CANCELLED',
+          message: plan.resume
+            ? 'Cancelled: nothing more was ordered or sent; the journal keeps what was done'
+            : 'Cancelled before anything was ordered or sent',
+        });
       }
       const index = journal.index;
-      const budget = this.#options.maxCostSun ?? index.approval?.budget_sun ?? Math.ceil(((plan.rent_cost_sun + plan.deferred_cost_sun) * (100 + (this.#options.costMarginPct ?? 10))) / 100);
+      const budget = this.#budgetFor(plan);
       if (index.spentSun + plan.rent_cost_sun > budget) {
         throw new TrxRentError({
           code: 'SPENDING_CAP_EXCEEDED',
@@ -228,9 +262,26 @@ export class PayoutRun {
       }
       const writes: PayoutJournalEntry[] = [];
       const service = this.#deps.service;
-      if (!index.batch) writes.push({ type: 'batch', key: this.#key, from: plan.from, rows_hash: this.#hash, rows: this.#rows!.length, margin_pct: plan.energy.margin_pct, ...(service ? { service } : {}), at: clock.now() });
+      if (!index.batch)
+        writes.push({
+          type: 'batch',
+          key: this.#key,
+          from: plan.from,
+          rows_hash: this.#hash,
+          rows: this.#rows!.length,
+          margin_pct: plan.energy.margin_pct,
+          ...(service ? { service } : {}),
+          at: clock.now(),
+        });
       writes.push(...this.#unjournaled.splice(0).map((e) => ({ type: 'estimated' as const, ...e })));
-      writes.push({ type: 'approved', rent_cost_sun: plan.rent_cost_sun, budget_sun: budget, worst_burn_sun: plan.worst_burn_sun, rows_left: this.#rows!.filter((r) => !this.#final(r.id)).length, at: clock.now() });
+      writes.push({
+        type: 'approved',
+        rent_cost_sun: plan.rent_cost_sun,
+        budget_sun: budget,
+        worst_burn_sun: plan.worst_burn_sun,
+        rows_left: this.#rows!.filter((r) => !this.#final(r.id)).length,
+        at: clock.now(),
+      });
       writes.push({ type: 'run', state: 'started', at: clock.now() });
       await journal.append(...writes);
       await this.#rent(plan, budget);
@@ -270,7 +321,15 @@ export class PayoutRun {
   async report(): Promise<PayoutReport> {
     const journal = this.#journal;
     if (journal) await journal.sync();
-    return buildReport(this.#key, this.#signer!.from, this.#rows!, journal?.index ?? new PayoutIndex(), journal?.size() ?? 0, this.#plan?.fees ?? { energy_sun: 0, bandwidth_sun: 0 }, typeof this.#options.journal === 'string' ? this.#options.journal : undefined);
+    return buildReport(
+      this.#key,
+      this.#signer!.from,
+      this.#rows!,
+      journal?.index ?? new PayoutIndex(),
+      journal?.size() ?? 0,
+      this.#plan?.fees ?? { energy_sun: 0, bandwidth_sun: 0 },
+      typeof this.#options.journal === 'string' ? this.#options.journal : undefined,
+    );
   }
 
   /**
@@ -287,33 +346,63 @@ export class PayoutRun {
       const scale = plan.rent_cost_sun > 0 ? budget / plan.rent_cost_sun : 1;
       let n = 0;
       await journal.append(
-        ...plan.orders.map((q): PayoutJournalEntry => ({
-          type: 'order',
-          key: `${this.#key}:${q.resource === 'ENERGY' ? 'energy' : 'bw'}:${++n}`,
-          state: 'placing',
-          resource: q.resource,
-          amount: q.amount,
-          max_price_sun: Math.max(1, Math.floor((q.cost_sun * scale) / q.amount)),
-          at: clock.now(),
-        })),
+        ...plan.orders.map(
+          (q): PayoutJournalEntry => ({
+            type: 'order',
+            key: `${this.#key}:${q.resource === 'ENERGY' ? 'energy' : 'bw'}:${++n}`,
+            state: 'placing',
+            resource: q.resource,
+            amount: q.amount,
+            max_price_sun: Math.max(1, Math.floor((q.cost_sun * scale) / q.amount)),
+            at: clock.now(),
+          }),
+        ),
       );
     }
     for (const o of this.#orders().filter((e) => e.state === 'placing' && !e.key.includes(':topup:'))) {
       this.#check();
       this.#emit({ event: 'order', state: 'placing', key: o.key, resource: o.resource, amount: o.amount });
       const maxPrice = o.max_price_sun ?? Math.max(1, Math.floor(Math.max(0, budget - journal.index.spentSun) / o.amount));
-      const created = await orders.create({ resource_type: o.resource, amount: o.amount, duration_sec: plan.duration_sec, target_address: from, max_price_sun: maxPrice }, { idempotencyKey: o.key });
-      const done = await orders.waitFor(created.id, { timeoutMs: 600_000, pollIntervalMs: 250, maxPollIntervalMs: 2_000, signal: this.#stop.signal }).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+      const created = await orders.create(
+        { resource_type: o.resource, amount: o.amount, duration_sec: plan.duration_sec, target_address: from, max_price_sun: maxPrice },
+        { idempotencyKey: o.key },
+      );
+      const done = await orders
+        .waitFor(created.id, { timeoutMs: 600_000, pollIntervalMs: 250, maxPollIntervalMs: 2_000, signal: this.#stop.signal })
+        .catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
       if (done instanceof Error) {
         // Stopped while waiting: the order stands; the resume waits for it under the same key.
         if (this.#stop.signal.aborted) throw this.#stop.signal.reason;
         const reason = done.message;
-        await journal.append({ type: 'order', key: o.key, state: 'failed', resource: o.resource, amount: o.amount, order_id: created.id, reason, at: clock.now() });
+        await journal.append({
+          type: 'order',
+          key: o.key,
+          state: 'failed',
+          resource: o.resource,
+          amount: o.amount,
+          order_id: created.id,
+          reason,
+          at: clock.now(),
+        });
         this.#emit({ event: 'order', state: 'failed', key: o.key, resource: o.resource, amount: o.amount, order_id: created.id });
-        throw new TrxRentError({ code: 'ORDER_FAILED', message: `The batch's order ${created.id} did not fill (${reason}); no row was sent`, details: { stage: 'order', transfer_sent: false, order_id: created.id, idempotency_key: o.key }, cause: done });
+        throw new TrxRentError({
+          code: 'ORDER_FAILED',
+          message: `The batch's order ${created.id} did not fill (${reason}); no row was sent`,
+          details: { stage: 'order', transfer_sent: false, order_id: created.id, idempotency_key: o.key },
+          cause: done,
+        });
       }
       const cost = Number(done.total_cost_sun ?? 0);
-      await journal.append({ type: 'order', key: o.key, state: 'filled', resource: o.resource, amount: o.amount, order_id: created.id, cost_sun: cost, at: clock.now() });
+      await journal.append({
+        type: 'order',
+        key: o.key,
+        state: 'filled',
+        resource: o.resource,
+        amount: o.amount,
+        order_id: created.id,
+        cost_sun: cost,
+        at: clock.now(),
+      });
       this.#emit({ event: 'order', state: 'filled', key: o.key, resource: o.resource, amount: o.amount, order_id: created.id, cost_sun: cost });
       if (cost > maxPrice * o.amount || journal.index.spentSun > budget) {
         throw new TrxRentError({
@@ -330,7 +419,14 @@ export class PayoutRun {
         const now = await this.#deps.chain.read(from);
         return now.energy >= wanted ? { done: true, value: now } : { done: false, last: now };
       },
-      { timeoutMs: 120_000, clock, signal: this.#stop.signal, intervalMs: 250, maxIntervalMs: 2_000, timeoutMessage: () => `The batch's orders are FILLED but ${from} cannot spend ${wanted} energy on the node yet` },
+      {
+        timeoutMs: 120_000,
+        clock,
+        signal: this.#stop.signal,
+        intervalMs: 250,
+        maxIntervalMs: 2_000,
+        timeoutMessage: () => `The batch's orders are FILLED but ${from} cannot spend ${wanted} energy on the node yet`,
+      },
     );
     this.#emit({ event: 'delegated', energy: after.energy, bandwidth: after.bandwidth });
   }

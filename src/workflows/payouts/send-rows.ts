@@ -41,7 +41,8 @@ export async function send(ctx: SendContext): Promise<void> {
   const expirationMs = options.expirationMs ?? 600_000;
   const rowTimeout = options.rowTimeoutMs ?? 300_000;
   const index = journal.index;
-  const progress = () => emit({ event: 'progress', confirmed: index.confirmed, failed: index.failed, pending: ctx.total - index.confirmed - index.failed, total: ctx.total });
+  const progress = () =>
+    emit({ event: 'progress', confirmed: index.confirmed, failed: index.failed, pending: ctx.total - index.confirmed - index.failed, total: ctx.total });
 
   // ---- energy: counted before each signature ----
   // Rows that counted their energy and have not settled yet (signing, broadcasting or landing).
@@ -83,34 +84,99 @@ export async function send(ctx: SendContext): Promise<void> {
   /**
    * Rent `want` more energy with `chain.ensure` under what is left of the budget; when no
    * provider can take that much now, ask for half (not below what the row needs), and at the
-   * floor wait for the market's next price poll (30 s of the run's clock). Journaled before each
-   * attempt; a top-up past the budget stops the run.
+   * floor wait for the market's next price poll (30 s of the run's clock). Journaled right
+   * before the order is placed (ensure's confirm), so a top-up refused by the cap writes
+   * nothing; past the budget, `confirmOverrun` is asked, else the run stops.
    */
   const topUp = (key: string, want: number, floor: number) =>
     pollUntil(
       async () => {
         for (;;) {
-          const cap = ctx.budget - index.spentSun;
-          if (cap <= 0) throw overBudget(ctx, want);
-          await journal.append({ type: 'order', key, state: 'placing', resource: 'ENERGY', amount: want, at: clock.now() });
-          emit({ event: 'order', state: 'placing', key, resource: 'ENERGY', amount: want });
+          const cap = Math.max(0, ctx.budget - index.spentSun);
           try {
-            const ensured = await deps.chain.ensure({ address: from, energy: want, duration: plan.duration_sec, maxCostSun: cap, idempotencyKey: key, signal: stop });
-            await journal.append({ type: 'order', key, state: 'filled', resource: 'ENERGY', amount: ensured.bought.energy, order_id: ensured.order?.id, cost_sun: ensured.cost_sun, at: clock.now() });
-            emit({ event: 'order', state: 'filled', key, resource: 'ENERGY', amount: ensured.bought.energy, order_id: ensured.order?.id, cost_sun: ensured.cost_sun });
+            const ensured = await deps.chain.ensure({
+              address: from,
+              energy: want,
+              duration: plan.duration_sec,
+              maxCostSun: cap,
+              idempotencyKey: key,
+              signal: stop,
+              confirm: async () => {
+                await journal.append({ type: 'order', key, state: 'placing', resource: 'ENERGY', amount: want, at: clock.now() });
+                emit({ event: 'order', state: 'placing', key, resource: 'ENERGY', amount: want });
+                return true;
+              },
+            });
+            await journal.append({
+              type: 'order',
+              key,
+              state: 'filled',
+              resource: 'ENERGY',
+              amount: ensured.bought.energy,
+              order_id: ensured.order?.id,
+              cost_sun: ensured.cost_sun,
+              at: clock.now(),
+            });
+            emit({
+              event: 'order',
+              state: 'filled',
+              key,
+              resource: 'ENERGY',
+              amount: ensured.bought.energy,
+              order_id: ensured.order?.id,
+              cost_sun: ensured.cost_sun,
+            });
             return { done: true as const, value: ensured };
           } catch (error) {
-            const code = (error as TrxRentError)?.code;
-            if (code === 'SPENDING_CAP_EXCEEDED' && !(error as TrxRentError).details?.order_id) throw overBudget(ctx, want, error);
+            const e = error as TrxRentError;
+            if (e?.code === 'SPENDING_CAP_EXCEEDED' && !e.details?.order_id) {
+              // Refused before ordering: the budget cannot pay for it. Ask, or stop.
+              if (await raiseBudget(want, e)) continue;
+              throw overBudget(ctx, want, error);
+            }
             // Nothing was ordered when no provider could take it: the key is still unused.
-            if (code !== 'PROVIDER_UNAVAILABLE') throw error;
+            if (e?.code !== 'PROVIDER_UNAVAILABLE') throw error;
             if (Math.ceil(want / 2) < Math.max(floor, 65_000)) return { done: false as const };
             want = Math.ceil(want / 2);
           }
         }
       },
-      { timeoutMs: 40 * 30_000, intervalMs: 30_000, factor: 1, clock, signal: stop, timeoutMessage: () => `No provider could rent ${want} energy for ${from} in 20 minutes; the rows not sent resume from the journal` },
+      {
+        timeoutMs: 40 * 30_000,
+        intervalMs: 30_000,
+        factor: 1,
+        clock,
+        signal: stop,
+        timeoutMessage: () => `No provider could rent ${want} energy for ${from} in 20 minutes; the rows not sent resume from the journal`,
+      },
     );
+
+  /** A top-up past the budget: asked (`confirmOverrun`); a yes is journaled as a new approval, the budget raised. */
+  const raiseBudget = async (energy: number, refusal: TrxRentError): Promise<boolean> => {
+    const cost = Number(refusal.details?.cost_sun);
+    // A cap the caller set (maxCostSun) is a hard one: only an approval's budget is raised by asking.
+    if (!options.confirmOverrun || options.maxCostSun !== undefined || !Number.isSafeInteger(cost) || cost <= 0) return false;
+    const spent = index.spentSun;
+    const question = {
+      energy,
+      cost_sun: cost,
+      spent_sun: spent,
+      budget_sun: ctx.budget,
+      new_budget_sun: spent + Math.ceil((cost * (100 + (options.costMarginPct ?? 10))) / 100),
+    };
+    if (question.new_budget_sun <= ctx.budget || !(await options.confirmOverrun(question))) return false;
+    const left = ctx.rows.filter((r) => !index.finals.has(r.id)).length;
+    await journal.append({
+      type: 'approved',
+      rent_cost_sun: cost,
+      budget_sun: question.new_budget_sun,
+      worst_burn_sun: plan.worst_burn_sun,
+      rows_left: left,
+      at: clock.now(),
+    });
+    ctx.budget = question.new_budget_sun;
+    return true;
+  };
 
   // The TAPOS reference: any of the last 65,536 blocks will do, so one head read serves 9 s of rows.
   let head: { at: number; block: Promise<{ number: number; id: string; timestamp: number | undefined }> } | undefined;
@@ -148,18 +214,22 @@ export async function send(ctx: SendContext): Promise<void> {
       if (stop.aborted) return;
       let outcome;
       try {
-        outcome = await transferOnce(protocol, { key, from, to: row.to, contract: row.contract, amount_atomic: row.amount_atomic }, {
-          fee: { energy, energyFeeSun: plan.fees.energy_sun },
-          expirationMs,
-          deadline: clock.now() + rowTimeout,
-          signal: stop,
-          onRefused: 'land',
-          rebroadcastEveryMs: options.rebroadcastEveryMs,
-          refBlock,
-          chainMaxFeeLimit,
-          prepare: () => reserve(energy),
-          onEvent,
-        });
+        outcome = await transferOnce(
+          protocol,
+          { key, from, to: row.to, contract: row.contract, amount_atomic: row.amount_atomic },
+          {
+            fee: { energy, energyFeeSun: plan.fees.energy_sun },
+            expirationMs,
+            deadline: clock.now() + rowTimeout,
+            signal: stop,
+            onRefused: 'land',
+            rebroadcastEveryMs: options.rebroadcastEveryMs,
+            refBlock,
+            chainMaxFeeLimit,
+            prepare: () => reserve(energy),
+            onEvent,
+          },
+        );
       } catch (error) {
         if (stop.aborted) return;
         if (error instanceof TimeoutError) return; // pending: its outcome is unknown; resume goes on with the same bytes
@@ -173,7 +243,15 @@ export async function send(ctx: SendContext): Promise<void> {
         // Burnt for energy: the node has less than counted (a delegation taken back, another
         // spender on the wallet). Count afresh from the node before the next row.
         if ((r?.energy_fee ?? 0) > 0) left = -1;
-        await journal.append({ type: 'confirmed', id: row.id, tx_id: record.tx_id, block: status.block ?? 0, energy_used: used, fee_sun: status.receipt?.fee ?? 0, at: clock.now() });
+        await journal.append({
+          type: 'confirmed',
+          id: row.id,
+          tx_id: record.tx_id,
+          block: status.block ?? 0,
+          energy_used: used,
+          fee_sun: status.receipt?.fee ?? 0,
+          at: clock.now(),
+        });
         emit({ event: 'confirmed', id: row.id, tx_id: record.tx_id, block: status.block ?? 0 });
       } else {
         const reason = `mined but failed: ${status.result ?? 'FAILED'}`;
@@ -183,7 +261,11 @@ export async function send(ctx: SendContext): Promise<void> {
       progress();
       return;
     }
-    throw new TrxRentError({ code: 'TRANSFER_EXPIRED', message: `Row ${row.id} expired unconfirmed five times; stopping the batch`, details: { stage: 'broadcast', transfer_sent: false, idempotency_key: key } });
+    throw new TrxRentError({
+      code: 'TRANSFER_EXPIRED',
+      message: `Row ${row.id} expired unconfirmed five times; stopping the batch`,
+      details: { stage: 'broadcast', transfer_sent: false, idempotency_key: key },
+    });
   };
 
   progress();

@@ -25,7 +25,13 @@ export interface RowStatus {
 }
 
 /** The journal at `path` for the rows from `from`, each row's transaction read on the node. */
-export async function batchStatus(deps: { node: TronNode; clock: Clock }, from: string, rows: readonly PayoutRow[], path: string, options: { signal?: AbortSignal } = {}): Promise<{ batch_key: string; rows: RowStatus[] }> {
+export async function batchStatus(
+  deps: { node: TronNode; clock: Clock },
+  from: string,
+  rows: readonly PayoutRow[],
+  path: string,
+  options: { signal?: AbortSignal } = {},
+): Promise<{ batch_key: string; rows: RowStatus[] }> {
   const { openJournalFile } = await import('../../store/file.js');
   const ledger = new PayoutLedger(await openJournalFile(path));
   try {
@@ -36,7 +42,13 @@ export async function batchStatus(deps: { node: TronNode; clock: Clock }, from: 
     for (const r of rows) {
       const final = index.finals.get(r.id);
       const record = index.records.get(`${key}:${r.id}`);
-      const row: RowStatus = { id: r.id, to: r.to, amount: r.amount, journal: final ? final.type : record ? 'pending' : 'unsent', tx_id: final?.tx_id ?? record?.tx_id };
+      const row: RowStatus = {
+        id: r.id,
+        to: r.to,
+        amount: r.amount,
+        journal: final ? final.type : record ? 'pending' : 'unsent',
+        tx_id: final?.tx_id ?? record?.tx_id,
+      };
       if (row.tx_id) {
         try {
           const status = await transferStatus(deps.node, row.tx_id, record?.expiration, { signal: options.signal, now: deps.clock.now() });

@@ -65,17 +65,47 @@ export interface SendManyOptions {
    * ordered, sent or written.
    */
   confirm?: ((plan: PayoutPlan) => boolean | Promise<boolean>) | undefined;
+  /**
+   * Asked when a top-up would take the rental past the budget (the confirmed cost and its
+   * margin, or `maxCostSun`): what it costs and the budget it needs. True raises the budget to
+   * `new_budget_sun` (journaled as a new approval) and goes on; false, a throw or no callback
+   * stops the run with SPENDING_CAP_EXCEEDED. Nothing is ordered or written before the answer.
+   * Not asked when `maxCostSun` is set: that cap is a hard one.
+   */
+  confirmOverrun?: ((question: OverrunQuestion) => boolean | Promise<boolean>) | undefined;
   /** Each step, for progress output (NDJSON in the CLI). */
   onEvent?: ((event: PayoutEvent) => void) | undefined;
   /** Stops the run: nothing new is signed or ordered; what is journaled stays resumable. */
   signal?: AbortSignal | undefined;
 }
 
+/** What {@link SendManyOptions.confirmOverrun} is asked: a top-up the budget cannot pay for. */
+export interface OverrunQuestion {
+  /** The energy the top-up rents. */
+  energy: number;
+  /** What it costs now, SUN. */
+  cost_sun: number;
+  /** What the batch's orders cost so far, SUN. */
+  spent_sun: number;
+  /** The budget confirmed so far, SUN. */
+  budget_sun: number;
+  /** The budget the top-up needs: spent plus its cost plus the batch's margin, SUN. */
+  new_budget_sun: number;
+}
+
 /** What a run reports as it goes. */
 export type PayoutEvent =
   | { event: 'planned'; plan: PayoutPlan }
   | { event: 'estimated'; done: number; total: number }
-  | { event: 'order'; state: 'placing' | 'filled' | 'failed'; key: string; resource: 'ENERGY' | 'BANDWIDTH'; amount: number; order_id?: string | undefined; cost_sun?: number | undefined }
+  | {
+      event: 'order';
+      state: 'placing' | 'filled' | 'failed';
+      key: string;
+      resource: 'ENERGY' | 'BANDWIDTH';
+      amount: number;
+      order_id?: string | undefined;
+      cost_sun?: number | undefined;
+    }
   | { event: 'delegated'; energy: number; bandwidth: number }
   | { event: 'signed'; id: string; tx_id: string; expiration: number }
   | { event: 'broadcast'; id: string; tx_id: string; again: boolean }
