@@ -115,3 +115,8 @@ export async function checkedSigners(
   if (!isUnchecked(who)) return who;
   return refuseUnauthorised(await node.getAccount(who.from, { signal }), who);
 }
+
+/** {@link transferSigners} then {@link checkedSigners}: who signs, from the options, checked on the chain. */
+export async function signersFor(node: Parameters<typeof checkedSigners>[0], options: AccountSignerOptions, signal?: AbortSignal): Promise<TransferWho> {
+  return checkedSigners(node, transferSigners(options), signal);
+}

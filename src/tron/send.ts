@@ -18,6 +18,7 @@ import { ensureResources } from './ensure.js';
 import { estimateTransfer } from './estimate.js';
 import { memoryTransferStore } from './transfer-store.js';
 import { type LandingDeps, SEND_EXPIRATION_MS, type TransferEvent, type TransferIntent, type TransferWho, feeLimitFor, isPermissionSigners, landEarlier, transferOnce } from './transfer.js';
+import { multiSignFeeSun } from './transfer-sign.js';
 import { SEND_LOCKS } from './mutex.js';
 import { type Known, checkKey, finish } from './send-known.js';
 import { report, solidify } from './send-receipt.js';
@@ -90,7 +91,7 @@ async function sendLocked(deps: EngineDeps, params: SendTransferParams, who: Who
   const { isUnchecked, refuseUnauthorised } = await import('./account-signers.js');
   const signer: TransferWho = isUnchecked(who) ? refuseUnauthorised(account, who) : who;
   // More than one signature burns the chain's getMultiSignFee (java-tron Manager.consumeMultiSignFee).
-  const multiSignSun = isPermissionSigners(signer) && signer.signers.length > 1 ? ((await deps.node.getChainParameters({ signal })).get('getMultiSignFee') ?? 0) : 0;
+  const multiSignSun = isPermissionSigners(signer) && signer.signers.length > 1 ? multiSignFeeSun(signer, await deps.node.getChainParameters({ signal })) : 0;
   const mustBurn = (params.burn ? estimate.burn.total_sun : estimate.burn.bandwidth_sun) + multiSignSun;
   if (account.balance < mustBurn) {
     throw new TrxRentError({

@@ -41,6 +41,15 @@ export function isPermissionSigners(who: TransferWho): who is PermissionSigners 
   return Array.isArray((who as PermissionSigners).signers);
 }
 
+/**
+ * The TRX a transfer signed by `who` burns for its signatures, whatever its energy: the chain's
+ * getMultiSignFee (`params`, from getchainparameters) when it carries more than one signature
+ * (java-tron `Manager.consumeMultiSignFee`), else 0.
+ */
+export function multiSignFeeSun(who: TransferWho, params: ReadonlyMap<string, number>): number {
+  return isPermissionSigners(who) && who.signers.length > 1 ? (params.get('getMultiSignFee') ?? 0) : 0;
+}
+
 function notBuilt(reason: string | undefined): TrxRentError {
   return new TrxRentError({
     code: 'INVALID_TRANSACTION',

@@ -9,7 +9,7 @@
  */
 import { TrxRentError } from '../../errors/index.js';
 import type { TransferSigner } from '../../tron/engine.js';
-import type { TransferWho } from '../../tron/transfer.js';
+import { type TransferWho, multiSignFeeSun } from '../../tron/transfer-sign.js';
 import { pollUntil } from '../../utils/clock.js';
 import type { PayoutDeps } from './deps.js';
 import type { TransferRecord } from './identity-types.js';
@@ -70,10 +70,7 @@ export class PayoutRun {
     if (this.#plan) return this.#plan;
     const o = this.#options;
     // One key, or an account's permission and its signers: checked on the chain (PERMISSION_DENIED) before anything is estimated or rented.
-    if (!this.#signer) {
-      const { checkedSigners, transferSigners } = await import('../../tron/account-signers.js');
-      this.#signer = await checkedSigners(this.#deps.node, transferSigners(o), this.#stop.signal);
-    }
+    this.#signer ??= await (await import('../../tron/account-signers.js')).signersFor(this.#deps.node, o, this.#stop.signal);
     const from = this.#signer.from;
     const rows = (this.#rows = checkPayouts(this.#payouts, { token: o.token, allowDuplicates: o.allowDuplicates, from }, this.#where));
     const { key, hash } = batchKeyOf(from, rows, o.batchKey);
@@ -183,17 +180,10 @@ export class PayoutRun {
       single_sends_cost_sun: singles,
       saving_sun: burnCost - rentCost,
       deferred_cost_sun: Math.ceil(deferred * unit),
-      // More than one signature burns getMultiSignFee per row, rented energy or not (java-tron Manager.consumeMultiSignFee).
-      worst_burn_sun: worstBurn(est, fees) + est.length * (this.#signatures() > 1 ? (params.get('getMultiSignFee') ?? 0) : 0),
+      worst_burn_sun: worstBurn(est, fees) + est.length * multiSignFeeSun(this.#signer!, params),
     };
     if (this.#journal?.index.batch) planned.resume = this.#resumeInfo(planned);
     return planned;
-  }
-
-  /** Signatures on each row: one, or the permission's signers. */
-  #signatures(): number {
-    const who = this.#signer;
-    return who && 'signers' in who && Array.isArray(who.signers) ? who.signers.length : 1;
   }
 
   #resumeInfo(plan: PayoutPlan): NonNullable<PayoutPlan['resume']> {
