@@ -83,7 +83,9 @@ async function sendLocked(deps: EngineDeps, params: SendTransferParams, who: Who
     // Known dead (the record is forgotten): only now may this key sign a new transaction.
   }
 
-  const estimate = await estimateTransfer(deps, { from: who.from, to: params.to, token: params.token, amount: params.amount, duration: params.duration }, { signal });
+  // Sized as it will be sent: the permission id and every signer's signature count as bandwidth.
+  const shape = 'signers' in who ? { signatures: who.signers.length, permissionId: who.permissionId } : {};
+  const estimate = await estimateTransfer(deps, { from: who.from, to: params.to, token: params.token, amount: params.amount, duration: params.duration }, { signal, ...shape });
   onProgress?.({ step: 'estimated', estimate });
   // Refuse what cannot succeed before anything is rented (the estimate has checked the tokens).
   const account = await deps.node.getAccount(who.from, { signal, timeoutMs: deadline.budget() });

@@ -77,6 +77,8 @@ describe('client.transfers.send from a 2-of-3 account', { timeout: 60_000 }, () 
     expect(decodeRawDataHex(tx.raw_data_hex).permissionId).toBe(2);
     // Each signature over the one txID, by the two keys, in order.
     expect(tx.signature.map((s) => recoverTransactionSigner(t.txid, s))).toEqual([b.address, d.address]);
+    // The estimate sized the transaction as sent (the permission id, both signatures): the bandwidth the chain charged.
+    expect(sent.estimate?.bandwidth.needed).toBe(t.netUsed);
     // java-tron burns getMultiSignFee for more than one signature.
     expect(t.feeSun).toBeGreaterThanOrEqual(1_000_000);
     // The energy was rented (to the account, which spends it), not burnt.

@@ -29,10 +29,15 @@ describe('payouts from a 2-of-3 account', { timeout: 90_000 }, () => {
     const { owner, c, d } = await twoOfThree(mock, wallet);
     const rows = payouts(mock, 20, 'ms');
     const acct = account(mock);
+    let bandwidthPlanned = 0;
     const report = await client(acct.apiKey).transfers.sendMany(rows, {
       from: owner.address,
       signers: [{ privateKey: c.privateKey }, { privateKey: d.privateKey }],
       permissionId: 2,
+      confirm: (plan) => {
+        bandwidthPlanned = plan.bandwidth.needed;
+        return true;
+      },
     });
     expect(report.from).toBe(owner.address);
     expect(report.confirmed).toBe(20);
@@ -45,6 +50,8 @@ describe('payouts from a 2-of-3 account', { timeout: 90_000 }, () => {
       expect(decodeRawDataHex(tx.raw_data_hex).permissionId).toBe(2);
       expect(tx.signature.map((s) => recoverTransactionSigner(t.txid, s))).toEqual([c.address, d.address]);
     }
+    // The plan sized each row as sent (permission id, two signatures): the bandwidth the chain charged.
+    expect(bandwidthPlanned).toBe(sent.reduce((sum, t) => sum + t.netUsed, 0));
     // Two signatures a row: each burnt the chain's 1 TRX multi-signature fee.
     for (const t of sent) expect(t.feeSun).toBeGreaterThanOrEqual(1_000_000);
     // The report's tx ids are the chain's: the txID did not change as the signatures were added.

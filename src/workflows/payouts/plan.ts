@@ -99,7 +99,8 @@ export async function estimateRows(
   deps: PayoutDeps,
   from: string,
   rows: readonly PayoutRow[],
-  options: { concurrency?: number; signal?: AbortSignal; onProgress?: (done: number) => void; onRow?: (estimate: RowEstimate) => Promise<void> } = {},
+  /** `signatures` and `permissionId`: each row's size as a multi-signature account's signers will send it. */
+  options: { concurrency?: number; signal?: AbortSignal; onProgress?: (done: number) => void; onRow?: (estimate: RowEstimate) => Promise<void>; signatures?: number; permissionId?: number } = {},
 ): Promise<RowEstimate[]> {
   const { node, clock } = deps;
   const signal = options.signal;
@@ -154,9 +155,10 @@ export async function estimateRows(
         refBlock: { number: block.number, hash: block.id },
         now: clock.now(),
         feeLimitSun: 100_000_000,
+        permissionId: options.permissionId,
       });
       const held = /^[0-9a-fA-F]{1,64}$/.test(balance.constant_result?.[0] ?? '') ? BigInt(`0x${balance.constant_result![0]}`) : 0n;
-      out[i] = { id: r.id, energy, bandwidth: bandwidthOf(unsigned.raw_data_hex), holder: held > 0n };
+      out[i] = { id: r.id, energy, bandwidth: bandwidthOf(unsigned.raw_data_hex, options.signatures), holder: held > 0n };
       await options.onRow?.(out[i]!);
       if (++finished % 25 === 0) options.onProgress?.(finished);
     },

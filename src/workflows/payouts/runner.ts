@@ -86,6 +86,7 @@ export class PayoutRun {
       const before = rows.length - todo.length;
       const fresh = await estimateRows(this.#deps, from, todo, {
         signal: this.#stop.signal,
+        ...('signers' in this.#signer ? { signatures: this.#signer.signers.length, permissionId: this.#signer.permissionId } : {}),
         onProgress: (done) => this.#emit({ event: 'estimated', done: before + done, total: rows.length }),
       });
       for (const e of fresh) {
