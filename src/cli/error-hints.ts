@@ -45,6 +45,10 @@ export async function hintFor(error: TrxRentError, hc: HintContext): Promise<str
   switch (error.code) {
     case 'SENDER_NOT_ACTIVATED':
       return activationHint(details.address, hc, '10', '; 1-2 TRX also pays the bandwidth');
+    case 'PERMISSION_DENIED':
+      return typeof details.permission_id === 'number'
+        ? `sign with keys of permission ${details.permission_id} of ${String(details.address)} whose weights reach its threshold (a --key-file each, with --from and --permission-id), or name a permission that allows TRC-20 transfers; nothing was spent`
+        : undefined;
     case 'TARGET_NOT_ACTIVATED':
       return targetActivationHint(details.address, hc);
     case 'TARGET_IS_CONTRACT':

@@ -39,6 +39,8 @@ export type LocalErrorCode =
   | 'NODE_ERROR'
   | 'SIMULATION_FAILED'
   | 'SENDER_NOT_ACTIVATED'
+  // signers that cannot authorise the transfer under the account's permission (src/tron/account-signers.ts)
+  | 'PERMISSION_DENIED'
   // a rental's target the chain refuses a delegation to (src/tron/target.ts)
   | 'TARGET_NOT_ACTIVATED'
   | 'TARGET_IS_CONTRACT'

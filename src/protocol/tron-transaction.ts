@@ -111,6 +111,13 @@ export interface BuildOptions {
    * @default 60_000
    */
   expirationMs?: number;
+  /**
+   * The account permission the signatures are checked against (`raw_data.contract[0].Permission_id`):
+   * 0 or absent is the owner, 2 and up an active permission (a multi-signature account's). It is
+   * part of the raw data, so it is in the txID from the start: every signer signs that one txID.
+   * @default 0
+   */
+  permissionId?: number;
 }
 
 // A fixed reference block for offline use when none is given (nodes would reject it on-chain).
@@ -129,7 +136,12 @@ function encodeRaw(
   const expiration = now + (options.expirationMs ?? 60_000);
   const typeUrl = `type.googleapis.com/protocol.${contractType}`;
   const any = [...fieldBytes(1, new TextEncoder().encode(typeUrl)), ...fieldBytes(2, value)];
-  const contract = [...fieldVarint(1, CONTRACT_TYPES[contractType]), ...fieldBytes(2, any)];
+  const permissionId = options.permissionId ?? 0;
+  if (!Number.isInteger(permissionId) || permissionId < 0 || permissionId === 1 || permissionId > 9) {
+    throw new RangeError(`permissionId must be 0 (owner) or an active permission from 2 to 9, not ${String(options.permissionId)}`);
+  }
+  // Contract.Permission_id is field 5 (Tron.proto), left out at 0 as protobuf-java writes it.
+  const contract = [...fieldVarint(1, CONTRACT_TYPES[contractType]), ...fieldBytes(2, any), ...(permissionId ? fieldVarint(5, permissionId) : [])];
   const raw = [
     ...fieldBytes(1, hexToBytes(refBlockBytes)),
     ...fieldBytes(4, hexToBytes(refBlockHash)),
@@ -141,7 +153,7 @@ function encodeRaw(
   ];
   const raw_data_hex = bytesToHex(Uint8Array.from(raw));
   const raw_data: Record<string, unknown> = {
-    contract: [{ parameter: { value: valueJson, type_url: typeUrl }, type: contractType }],
+    contract: [{ parameter: { value: valueJson, type_url: typeUrl }, type: contractType, ...(permissionId ? { Permission_id: permissionId } : {}) }],
     ref_block_bytes: refBlockBytes,
     ref_block_hash: refBlockHash,
     expiration,

@@ -54,7 +54,12 @@ async function refuseEarly(node: TronNode, t: { from: string; to: string; token:
 }
 
 /** What a TRC-20 transfer needs and costs: burning TRX for it against renting the energy. Spends nothing. */
-export async function estimateTransfer(deps: EngineDeps, params: EstimateTransferParams, options: { signal?: AbortSignal | undefined } = {}): Promise<TransferEstimate> {
+export async function estimateTransfer(
+  deps: EngineDeps,
+  params: EstimateTransferParams,
+  /** `signatures` and `permissionId`: the transaction's size as a multi-signature account's signers will send it. */
+  options: { signal?: AbortSignal | undefined; signatures?: number | undefined; permissionId?: number | undefined } = {},
+): Promise<TransferEstimate> {
   const { node } = deps;
   const signal = options.signal;
   const from = address(params?.from, 'from');
@@ -81,8 +86,8 @@ export async function estimateTransfer(deps: EngineDeps, params: EstimateTransfe
   bounded(energyNeeded, NODE_BOUNDS.maxTransferEnergy, 'energy_used');
   // The size of the transaction as it will be sent (signing code loads here, not with the core).
   const { buildTrc20Transfer } = await import('../protocol/tron-transaction.js');
-  const unsigned = buildTrc20Transfer({ from, contract: token.address, to, amount: atomic, refBlock: { number: block.number, hash: block.id }, now: deps.http.clock.now(), feeLimitSun: defaultFeeLimit(energyNeeded, fee.energy_sun) });
-  const bandwidthNeeded = bandwidthOf(unsigned.raw_data_hex);
+  const unsigned = buildTrc20Transfer({ from, contract: token.address, to, amount: atomic, refBlock: { number: block.number, hash: block.id }, now: deps.http.clock.now(), feeLimitSun: defaultFeeLimit(energyNeeded, fee.energy_sun), permissionId: options.permissionId });
+  const bandwidthNeeded = bandwidthOf(unsigned.raw_data_hex, options.signatures);
 
   const have = spendable(resource);
   const energyDeficit = Math.max(0, energyNeeded - have.energy);

@@ -81,12 +81,16 @@ export class Transfers {
    * `client.transactions.broadcast`, wait for the receipt (in a block, or with
    * `confirm: 'solidified'` in a solidified block; `confirmed` says which); reports the cost
    * against burning. Refused before anything is rented: a sender the chain does not know
-   * (`SENDER_NOT_ACTIVATED`) and a transfer whose simulation fails (`SIMULATION_FAILED`, with
-   * the contract's revert reason).
+   * (`SENDER_NOT_ACTIVATED`), a transfer whose simulation fails (`SIMULATION_FAILED`, with
+   * the contract's revert reason), and signers of a multi-signature account that cannot
+   * authorise it (`PERMISSION_DENIED`: the permission and the weight missing).
    *
    * ```ts
    * const sent = await client.transfers.send({ token: 'USDT', to: 'T…', amount: '10', signer: { privateKey } });
    * console.log(sent.tx_id, sent.total_cost_sun, sent.saving_sun);
+   * // From a 2-of-3 account: two keys of its active permission 2 sign the one transaction.
+   * const secondKey = process.env.SECOND_SIGNER_KEY ?? '';
+   * await client.transfers.send({ token: 'USDT', to: 'T…', amount: '10', from: 'T…', signers: [{ privateKey }, { privateKey: secondKey }], permissionId: 2 });
    * ```
    */
   async send(params: SendTransferParams): Promise<SentTransfer> {

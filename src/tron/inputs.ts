@@ -66,12 +66,12 @@ export function checkAbort(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw signal.reason ?? new TrxRentError({ code: 'CANCELLED', message: 'Cancelled' });
 }
 
-/** Serialized size of a signed transaction (raw_data + one 65-byte signature) plus the result bytes nodes charge. */
-export function bandwidthOf(rawDataHex: string): number {
+/** Serialized size of a signed transaction (raw_data + `signatures` 65-byte signatures, one by default) plus the result bytes nodes charge. */
+export function bandwidthOf(rawDataHex: string, signatures = 1): number {
   const raw = rawDataHex.length / 2;
   let lenBytes = 1;
   for (let n = raw; n >= 0x80; n >>>= 7) lenBytes++;
-  return 1 + lenBytes + raw + (1 + 1 + 65) + RESULT_BYTES;
+  return 1 + lenBytes + raw + signatures * (1 + 1 + 65) + RESULT_BYTES;
 }
 
 /** A token by symbol (mainnet) or contract address (its decimals() read on the node). */

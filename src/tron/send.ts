@@ -12,12 +12,13 @@ import { TrxRentError } from '../errors/index.js';
 import { Transactions } from '../resources/transactions.js';
 import { decimalToAtomic } from '../utils/units.js';
 import { startDeadline, type Deadline } from './deadline.js';
-import type { Confirmation, EngineDeps, EnsureResult, SendTransferParams, SendTronWeb, SentTransfer, TransferSigner } from './types.js';
+import type { Confirmation, EngineDeps, EnsureResult, SendTransferParams, SendTronWeb, SentTransfer } from './types.js';
 import { DEFAULT_TIMEOUT_MS, address, checkAbort, invalid, optionalSun, positiveInt, resolveToken } from './inputs.js';
 import { ensureResources } from './ensure.js';
 import { estimateTransfer } from './estimate.js';
 import { memoryTransferStore } from './transfer-store.js';
-import { SEND_EXPIRATION_MS, type TransferDeps, type TransferEvent, type TransferIntent, feeLimitFor, landEarlier, transferOnce } from './transfer.js';
+import { type LandingDeps, SEND_EXPIRATION_MS, type TransferEvent, type TransferIntent, type TransferWho, feeLimitFor, isPermissionSigners, landEarlier, transferOnce } from './transfer.js';
+import { multiSignFeeSun } from './transfer-sign.js';
 import { SEND_LOCKS } from './mutex.js';
 import { type Known, checkKey, finish } from './send-known.js';
 import { report, solidify } from './send-receipt.js';
@@ -30,8 +31,8 @@ import { report, solidify } from './send-receipt.js';
  * one sender at a time.
  */
 export async function sendTransfer(deps: EngineDeps, params: SendTransferParams): Promise<SentTransfer> {
-  const { resolveSigner } = await import('../protocol/signer.js');
-  const who = resolveSigner<SendTronWeb>(params?.signer as TransferSigner);
+  const { transferSigners } = await import('./account-signers.js');
+  const who = transferSigners(params ?? {});
   const timeoutMs = params.timeoutMs === undefined ? DEFAULT_TIMEOUT_MS : positiveInt(params.timeoutMs, 'timeoutMs');
   const key = checkKey(params.idempotencyKey) ?? `send-${globalThis.crypto.randomUUID()}`;
   optionalSun(params.maxCostSun, 'maxCostSun');
@@ -46,7 +47,7 @@ export async function sendTransfer(deps: EngineDeps, params: SendTransferParams)
   }
 }
 
-type Who = import('../protocol/signer.js').ResolvedSigner<SendTronWeb>;
+type Who = import('../protocol/signer.js').ResolvedSigner<SendTronWeb> | import('./account-signers.js').UncheckedSigners;
 
 async function sendLocked(deps: EngineDeps, params: SendTransferParams, who: Who, key: string, deadline: Deadline, known: Known): Promise<SentTransfer> {
   const { onProgress } = params;
@@ -54,11 +55,10 @@ async function sendLocked(deps: EngineDeps, params: SendTransferParams, who: Who
   const confirmed = confirmationOf(params);
   const store = params.transferStore ?? deps.store ?? memoryTransferStore();
   const transactions = new Transactions(deps.http);
-  const protocol: TransferDeps = {
+  const protocol: LandingDeps = {
     node: deps.node,
     clock: deps.http.clock,
     store,
-    signer: who,
     broadcast: (signed) => transactions.broadcast({ signed_tx: signed as never }, { timeoutMs: deadline.budget() }),
   };
   const onEvent = (e: TransferEvent) => {
@@ -83,15 +83,22 @@ async function sendLocked(deps: EngineDeps, params: SendTransferParams, who: Who
     // Known dead (the record is forgotten): only now may this key sign a new transaction.
   }
 
-  const estimate = await estimateTransfer(deps, { from: who.from, to: params.to, token: params.token, amount: params.amount, duration: params.duration }, { signal });
+  // Sized as it will be sent: the permission id and every signer's signature count as bandwidth.
+  const shape = 'signers' in who ? { signatures: who.signers.length, permissionId: who.permissionId } : {};
+  const estimate = await estimateTransfer(deps, { from: who.from, to: params.to, token: params.token, amount: params.amount, duration: params.duration }, { signal, ...shape });
   onProgress?.({ step: 'estimated', estimate });
   // Refuse what cannot succeed before anything is rented (the estimate has checked the tokens).
   const account = await deps.node.getAccount(who.from, { signal, timeoutMs: deadline.budget() });
-  const mustBurn = params.burn ? estimate.burn.total_sun : estimate.burn.bandwidth_sun;
+  // An account's permission: its signers must be able to authorise the transfer (PERMISSION_DENIED otherwise).
+  const { isUnchecked, refuseUnauthorised } = await import('./account-signers.js');
+  const signer: TransferWho = isUnchecked(who) ? refuseUnauthorised(account, who) : who;
+  // More than one signature burns the chain's getMultiSignFee (java-tron Manager.consumeMultiSignFee).
+  const multiSignSun = isPermissionSigners(signer) && signer.signers.length > 1 ? multiSignFeeSun(signer, await deps.node.getChainParameters({ signal })) : 0;
+  const mustBurn = (params.burn ? estimate.burn.total_sun : estimate.burn.bandwidth_sun) + multiSignSun;
   if (account.balance < mustBurn) {
     throw new TrxRentError({
       code: 'INSUFFICIENT_TRX',
-      message: `${who.from} holds ${account.balance} SUN but the transfer would burn ${mustBurn} SUN; nothing was ordered or sent`,
+      message: `${who.from} holds ${account.balance} SUN but the transfer would burn ${mustBurn} SUN${multiSignSun ? ` (${multiSignSun} SUN of it the multi-signature fee)` : ''}; nothing was ordered or sent`,
       details: { balance_sun: account.balance, needed_sun: mustBurn },
     });
   }
@@ -140,7 +147,7 @@ async function sendLocked(deps: EngineDeps, params: SendTransferParams, who: Who
   checkAbort(signal);
 
   known.stage = 'sign';
-  const sent = await transferOnce(protocol, { ...intent, to: estimate.to }, { ...base, fee, expirationMs: SEND_EXPIRATION_MS });
+  const sent = await transferOnce({ ...protocol, signer }, { ...intent, to: estimate.to }, { ...base, fee, expirationMs: SEND_EXPIRATION_MS });
   if (sent.status.state === 'expired') {
     throw new TrxRentError({
       code: 'TRANSFER_FAILED',

@@ -11,7 +11,9 @@
  *   (`identity.ts`: the local clock must be past it too, and the transaction is looked for again);
  * - fee_limit: the caller's, else the energy's burn cost plus 10 %, never above the chain's
  *   getMaxFeeLimit or the caller's ceiling ({@link feeLimitFor});
- * - the signed bytes must be exactly the transfer built, signed by the sender;
+ * - the signed bytes must be exactly the transfer built, signed by the sender, or, for an
+ *   account's permission (a multi-signature account), by distinct keys of that permission whose
+ *   weights reach its threshold, every one over the same txID;
  * - stored durably before the broadcast request leaves; a broadcast answer naming another tx id
  *   is an error of unknown outcome; a definite refusal either throws or is landed (the caller's
  *   policy), a lost answer is landed;
@@ -26,15 +28,17 @@ import type { Clock } from '../utils/clock.js';
 import { type TransferRecord, type TransferStatus, type TransferStore, isDuplicateBroadcast, landTransfer } from './identity.js';
 import { DEFAULT_MAX_FEE_LIMIT_SUN, NODE_BOUNDS, defaultFeeLimit, invalid } from './inputs.js';
 import type { TronNode } from './node.js';
-import type { SendTronWeb } from './types.js';
+import { type TransferWho, isPermissionSigners, signChecked } from './transfer-sign.js';
+
+export { type PermissionSigners, type TransferWho, isPermissionSigners } from './transfer-sign.js';
 
 /** The longest a signed transfer may stay valid: java-tron refuses an expiration more than 24 h ahead. */
 export const MAX_EXPIRATION_MS = 86_400_000;
 /** A single send's window: java-tron's own builder's (head block time + 60 s). */
 export const SEND_EXPIRATION_MS = 60_000;
 
-type TxModule = typeof import('../protocol/tron-transaction.js');
-type Who = import('../protocol/signer.js').ResolvedSigner<SendTronWeb>;
+
+type Who = TransferWho;
 
 /** The transfer to make once: its identity and what it moves. */
 export interface TransferIntent {
@@ -71,14 +75,21 @@ export type TransferEvent =
   | { step: 'broadcast'; key: string; tx_id: string; refused: boolean }
   | { step: 'expired'; key: string; tx_id: string };
 
-/** What {@link transferOnce} runs on. */
-export interface TransferDeps {
+/** What landing a transaction signed before runs on ({@link landEarlier}: it never signs). */
+export interface LandingDeps {
   node: TronNode;
   clock: Clock;
   store: TransferStore;
   /** Hands the signed bytes to the network (`client.transactions.broadcast`); its answer's tx id is checked. */
   broadcast: (signed: TransferRecord['signed']) => Promise<{ tx_id?: string | undefined } | void>;
-  /** The sender and what signs. */
+}
+
+/** What {@link transferOnce} runs on. */
+export interface TransferDeps extends LandingDeps {
+  /**
+   * The sender and what signs: `{ from, privateKey }` or `{ from, tronWeb }` (`resolveSigner`),
+   * or an account's permission and its signers ({@link PermissionSigners}).
+   */
   signer: Who;
 }
 
@@ -184,38 +195,6 @@ export function checkReceipt(info: NonNullable<TransferStatus['receipt']>, txId:
   }
 }
 
-/** Sign `unsigned` with the signer and check the result is exactly the transfer built, by the sender. */
-async function signChecked(
-  tx: TxModule,
-  who: Who,
-  unsigned: ReturnType<TxModule['buildTrc20Transfer']>,
-  intent: TransferIntent,
-): Promise<TransferRecord['signed']> {
-  const signed = (
-    who.privateKey !== undefined ? tx.signTransaction(unsigned, who.privateKey) : await who.tronWeb.trx.sign(unsigned as never)
-  ) as typeof unsigned & { signature: string[] };
-  // Trust only raw_data_hex: it must be the transfer built here, signed by the sender. A key held
-  // here signed exactly these bytes a moment ago, so only another signer's signature (which may
-  // come from another key or another transaction) pays for the recovery, the dearest step.
-  const from = who.from;
-  const check = who.privateKey !== undefined ? tx.verifySignedTransaction(signed, () => from) : tx.verifySignedTransaction(signed);
-  const d = check.ok ? check.decoded : undefined;
-  if (
-    !d ||
-    d.txID !== unsigned.txID ||
-    d.ownerAddress !== from ||
-    d.trc20Transfer?.to !== intent.to ||
-    d.trc20Transfer.amount !== BigInt(intent.amount_atomic)
-  ) {
-    throw new TrxRentError({
-      code: 'INVALID_TRANSACTION',
-      message: `The signed transfer is not the one built${check.ok ? '' : ` (${check.reason})`}; nothing was sent`,
-      details: { stage: 'sign', transfer_sent: false },
-    });
-  }
-  return { txID: unsigned.txID, raw_data: unsigned.raw_data, raw_data_hex: unsigned.raw_data_hex, signature: signed.signature };
-}
-
 /** The key's earlier record must be this same transfer. */
 function sameTransfer(earlier: TransferRecord, intent: TransferIntent): void {
   if (earlier.from !== intent.from || earlier.to !== intent.to || earlier.contract !== intent.contract || earlier.amount_atomic !== intent.amount_atomic) {
@@ -228,7 +207,7 @@ function sameTransfer(earlier: TransferRecord, intent: TransferIntent): void {
 }
 
 /** The broadcast (its answer's tx id checked) and the landing of one intent's transactions. */
-function lander(deps: TransferDeps, intent: TransferIntent, options: LandingOptions) {
+function lander(deps: LandingDeps, intent: TransferIntent, options: LandingOptions) {
   const { store, clock, node } = deps;
   let answered: string | undefined;
   const mismatch = (txId: string, id: string) =>
@@ -276,7 +255,7 @@ function lander(deps: TransferDeps, intent: TransferIntent, options: LandingOpti
  * `expired` meaning the record is forgotten and the key may sign anew; undefined when the key
  * signed nothing yet.
  */
-export async function landEarlier(deps: TransferDeps, intent: TransferIntent, options: LandingOptions): Promise<TransferOutcome | undefined> {
+export async function landEarlier(deps: LandingDeps, intent: TransferIntent, options: LandingOptions): Promise<TransferOutcome | undefined> {
   const earlier = await deps.store.get(intent.key);
   return earlier ? lander(deps, intent, options).resume(earlier) : undefined;
 }
@@ -321,6 +300,8 @@ export async function transferOnce(deps: TransferDeps, intent: TransferIntent, o
         now: localNow,
         expirationMs: Math.max(1_000, (block.timestamp ?? localNow) + window - localNow),
         feeLimitSun: feeLimit,
+        // In the raw data before the txID is computed: every signer signs the same id.
+        ...(isPermissionSigners(signer) && signer.permissionId ? { permissionId: signer.permissionId } : {}),
       });
       const signed = await signChecked(tx, signer, unsigned, intent);
       const expiration = Number((unsigned.raw_data as { expiration: number }).expiration);

@@ -4,7 +4,7 @@
  * @module
  */
 import type { HttpClient } from '../http/client.js';
-import type { SignerInput } from '../protocol/signer.js';
+import type { Signer, SignerInput } from '../protocol/signer.js';
 import type { Order } from '../schemas/orders.js';
 import type { TransferStore } from './identity.js';
 import { type Spendable, type TronNode } from './node.js';
@@ -191,8 +191,27 @@ export type TransferSigner = { privateKey: string } | SendTronWeb;
 
 /** What `client.transfers.send` sends. */
 export interface SendTransferParams extends Omit<EstimateTransferParams, 'from'> {
-  /** The key or TronWeb instance that signs; the sender is its address. */
-  signer: TransferSigner;
+  /**
+   * The key or TronWeb instance that signs; the sender is its address. A `Signer` (a KMS key,
+   * `trx-rent/signers`) signs for its own account, or with `from` and `permissionId` for another's.
+   * Leave it out when `signers` sign.
+   */
+  signer?: TransferSigner | Signer | undefined;
+  /**
+   * The keys of a multi-signature account's permission that sign, in this process (`{ privateKey }`,
+   * TronWeb instances or `Signer`s): each signs the same txID, and together their weights must
+   * reach the permission's threshold. Checked on the chain before anything is rented
+   * (PERMISSION_DENIED names the permission and the weight missing). Needs `from`.
+   */
+  signers?: readonly SignerInput[] | undefined;
+  /** The account the transfer is from, when `signers` (or a `Signer` of another key) sign for it (base58). */
+  from?: string | undefined;
+  /**
+   * The account permission the signers sign under: 0 the owner, 2 and up an active permission
+   * (it is written into the transaction before its txID is computed).
+   * @default the signers' own `permissionId`, else 0
+   */
+  permissionId?: number | undefined;
   /** Refuse (SPENDING_CAP_EXCEEDED) before ordering when renting would cost more, in SUN. */
   maxCostSun?: number | undefined;
   /**

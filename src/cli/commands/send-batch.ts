@@ -15,6 +15,7 @@ import { CliError, InterruptedError, UsageError } from '../errors.js';
 import { formatDuration, groupDigits, sunAndTrx } from '../format.js';
 import { parseDuration, parseTrx } from '../parse.js';
 import { retryReason } from '../output.js';
+import { type SignerChoice, type SignerFlags, senderOf, signerArgs } from '../transfer-signers.js';
 
 /** The options `send` takes for a batch (besides --key-file, --duration, --max-cost, --node). */
 export interface BatchOptions {
@@ -106,8 +107,8 @@ function reportText(r: PayoutReport, json: boolean): string {
 export async function runSendBatch(
   ctx: Context,
   token: string,
-  opts: BatchOptions & { keyFile?: string; duration: string; maxCost?: string; node?: string },
-  senderKey: (ctx: Context, keyFile: string | undefined) => Promise<string>,
+  opts: BatchOptions & SignerFlags & { duration: string; maxCost?: string; node?: string },
+  senderKeys: (ctx: Context, flags: SignerFlags) => Promise<SignerChoice>,
 ): Promise<void> {
   const file = opts.batch!;
   if (!existsSync(file)) throw new UsageError(`--batch ${file}: no such file`);
@@ -125,9 +126,9 @@ export async function runSendBatch(
   const { payouts, where } = payoutsModule.parsePayouts(readFileSync(file, 'utf8'));
   // Every bad row, before the key is even asked for: nothing is spent on a bad file.
   payoutsModule.checkPayouts(payouts, { token, allowDuplicates: opts.allowDuplicates }, where);
-  const privateKey = await senderKey(ctx, opts.keyFile);
+  const signing = await senderKeys(ctx, opts);
   const { chain } = await ctx.chain.handles(opts.node);
-  if (opts.status) return showStatus(ctx, payoutsModule, token, payouts, where, privateKey, journal, await chain.node());
+  if (opts.status) return showStatus(ctx, payoutsModule, token, payouts, where, await senderOf(signing), journal, await chain.node());
   const client = await ctx.clients.client();
   const [orders, prices, transactions] = await Promise.all([client.get('orders'), client.get('prices'), client.get('transactions')]);
   // The journal is bound to this service and account: a resume anywhere else is refused.
@@ -140,7 +141,7 @@ export async function runSendBatch(
     quote(file),
     '--journal',
     quote(journal),
-    ...(opts.keyFile ? ['--key-file', quote(opts.keyFile)] : []),
+    ...signerArgs(opts, quote),
     ...(opts.node ? ['--node', quote(opts.node)] : []),
     '--resume',
   ].join(' ');
@@ -160,7 +161,7 @@ export async function runSendBatch(
     deps,
     payouts,
     {
-      signer: { privateKey },
+      ...signing,
       token,
       journal,
       marginPct: margin,
@@ -275,13 +276,11 @@ async function showStatus(
   token: string,
   payouts: readonly import('../../workflows/payouts/index.js').Payout[],
   where: readonly string[],
-  privateKey: string,
+  from: string,
   journal: string,
   node: import('../../tron/node.js').TronNode,
 ): Promise<void> {
   if (!existsSync(journal)) throw new UsageError(`--status: no journal at ${journal}`, 'pass --journal FILE');
-  const { privateKeyToTronAddress } = await import('../../protocol/tron-transaction.js');
-  const from = privateKeyToTronAddress(privateKey);
   const rows = payoutsModule.checkPayouts(payouts, { token, from }, where);
   const { systemClock } = await import('../../utils/clock.js');
   const status = await payoutsModule.batchStatus({ node, clock: systemClock }, from, rows, journal);

@@ -6,14 +6,13 @@ import { CliError, InterruptedError, UsageError, exitCodeFor } from '../errors.j
 import { formatDuration, groupDigits, sunAndTrx } from '../format.js';
 import { parseAddress, parseDuration, parseIdempotencyKey, parseTrx } from '../parse.js';
 import { ENV } from '../settings.js';
-import { signingKey } from '../signing-key.js';
+import { type SignerFlags, registerSignerOptions, signerArgs, transferSignerChoice } from '../transfer-signers.js';
 import type { CommandModule } from '../types.js';
 import { type BatchOptions, registerBatchOptions } from './send-batch.js';
 
-interface SendOptions extends BatchOptions {
+interface SendOptions extends BatchOptions, SignerFlags {
   to?: string;
   amount?: string;
-  keyFile?: string;
   duration: string;
   maxCost?: string;
   burn?: boolean;
@@ -30,14 +29,14 @@ const command: CommandModule = {
     'estimates the energy and bandwidth on a TRON node, shows what renting costs against burning and asks ' +
     'to confirm (unless --yes), rents the deficit and waits for the delegation, signs the transfer locally, ' +
     'broadcasts it through the service (its broadcast endpoint, `client.transactions.broadcast`) and waits for the receipt. The key comes ' +
-    `from --key-file, ${ENV.privateKey} or a hidden prompt, never from the command line.`,
+    `from --key-file, ${ENV.privateKey} or a hidden prompt, never from the command line. From a multi-signature account, ` +
+    'name it with --from and give a --key-file per signer and the --permission-id they sign under: each signs the one transaction.',
   register(cmd: Command) {
-    registerBatchOptions(cmd)
+    registerSignerOptions(registerBatchOptions(cmd))
       .usage('<token> --to ADDRESS --amount N [--key-file FILE] [--duration 1h] [--max-cost TRX] [--yes] [--json]')
       .argument('<token>', 'usdt, usdc, usdd, or a TRC-20 contract address')
       .option('-t, --to <address>', 'recipient')
       .option('-a, --amount <amount>', 'amount in token units, e.g. 10 or 0.5')
-      .option('--key-file <path>', `file holding the sender's hex private key (- for stdin; or env ${ENV.privateKey}; else asked, hidden)`)
       .option('-d, --duration <duration>', 'rental duration of the energy', '1h')
       .option('--max-cost <trx>', 'refuse (nothing ordered or sent) when renting costs more than this many TRX')
       .option('--burn', 'rent nothing: burn TRX for the energy (still shows the comparison)')
@@ -53,6 +52,7 @@ const command: CommandModule = {
         'after',
         '\nExamples:\n  trx-rent send usdt --to TXYZ… --amount 10 --key-file ~/.tron/key\n' +
           '  TRX_RENT_PRIVATE_KEY=… trx-rent send usdt --to TXYZ… --amount 10 --idempotency-key pay-42 --yes --json\n' +
+          '  trx-rent send usdt --to TXYZ… --amount 10 --from TMultiSig… --permission-id 2 --key-file a.key --key-file b.key\n' +
           '  trx-rent tx TXID    what became of a transfer (confirmed, failed, pending, expired)\n' +
           '\nIf a run stops (Ctrl+C, an error, a crash), run the command it prints: the same one with the same\n' +
           '--idempotency-key. It finds the transaction signed before and lands it, and reuses the order: the\n' +
@@ -62,9 +62,9 @@ const command: CommandModule = {
   },
 };
 
-/** The sender's key: --key-file (or - for stdin) > TRX_RENT_PRIVATE_KEY > a hidden prompt at a terminal. Never echoed. */
-function senderKey(ctx: import('../context.js').Context, keyFile: string | undefined): Promise<string> {
-  return signingKey(ctx, keyFile, "Sender's private key");
+/** Who signs: --key-file (or - for stdin) > TRX_RENT_PRIVATE_KEY > a hidden prompt at a terminal, or a multi-signature account's keys (--from, --key-file per signer, --permission-id). Never echoed. */
+function senderKeys(ctx: import('../context.js').Context, flags: SignerFlags) {
+  return transferSignerChoice(ctx, flags, "Sender's private key");
 }
 
 function tokenName(e: { token: { symbol: string | undefined; address: string } }): string {
@@ -128,7 +128,7 @@ export function renderSent(r: SentTransfer, s: import('../styles.js').Styles): s
 function finishCommand(ctx: Context, token: string, opts: SendOptions, key: string): string {
   const q = (v: string) => (/^[\w@%+=:,./~-]+$/.test(v) ? v : `'${v.replace(/'/g, `'\\''`)}'`);
   const parts = ['send', q(token), '--to', q(opts.to!), '--amount', q(opts.amount!)];
-  if (opts.keyFile) parts.push('--key-file', q(opts.keyFile));
+  parts.push(...signerArgs(opts, q));
   if (opts.duration !== '1h') parts.push('--duration', q(opts.duration));
   if (opts.maxCost) parts.push('--max-cost', q(opts.maxCost));
   if (opts.burn) parts.push('--burn');
@@ -187,7 +187,7 @@ function stopped(ctx: Context, error: unknown, token: string, opts: SendOptions,
 }
 
 async function runSend(ctx: Context, { args: [token], opts }: { args: [string]; opts: SendOptions }) {
-  if (opts.batch) return (await import('./send-batch.js')).runSendBatch(ctx, token, opts, senderKey);
+  if (opts.batch) return (await import('./send-batch.js')).runSendBatch(ctx, token, opts, senderKeys);
   if (!opts.to) throw new UsageError('missing --to ADDRESS', 'e.g. --to TXYZ…', 'MISSING_ARGUMENT');
   if (!opts.amount) throw new UsageError('missing --amount', 'e.g. --amount 10', 'MISSING_ARGUMENT');
   const to = await parseAddress(opts.to, '--to');
@@ -195,7 +195,7 @@ async function runSend(ctx: Context, { args: [token], opts }: { args: [string]; 
   const maxCostSun = opts.maxCost ? parseTrx(opts.maxCost, '--max-cost') : undefined;
   const idempotencyKey = parseIdempotencyKey(opts.idempotencyKey) ?? randomUUID();
   const timeoutMs = parseDuration(opts.timeout, '--timeout') * 1000;
-  const privateKey = await senderKey(ctx, opts.keyFile);
+  const signing = await senderKeys(ctx, opts);
   const { transfers } = await ctx.chain.handles(opts.tronNode ?? opts.node);
   const out = ctx.out;
   const s = out.s;
@@ -212,7 +212,7 @@ async function runSend(ctx: Context, { args: [token], opts }: { args: [string]; 
       token,
       to,
       amount: opts.amount,
-      signer: { privateKey },
+      ...signing,
       duration,
       maxCostSun,
       burn: opts.burn,

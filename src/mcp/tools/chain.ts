@@ -31,7 +31,29 @@ const SendInput = z.strictObject({
   amount: z.string().regex(/^\d+(\.\d{1,6})?$/, 'must be a decimal amount with at most 6 decimal places, like 10 or 0.5'),
   duration_sec: z.number().int().positive().optional(),
   id: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1 to 64 letters, digits, ., _ or -').optional(),
+  from: Address.optional(),
+  permission_id: z.number().int().min(0).max(9).optional(),
 });
+
+/** The server wallet's key as the signer: alone (the sender is its address), or as a key of `from`'s permission `permission_id` (a multi-signature account), checked on the chain first. */
+export async function walletSigning(session: { api: { chain: { node(): Promise<import('../../tron/node.js').TronNode> } } }, privateKey: string, args: { from?: string | undefined; permission_id?: number | undefined }, signal?: AbortSignal) {
+  if (args.from === undefined && args.permission_id === undefined) return { signer: { privateKey } };
+  const [{ checkedSigners, transferSigners }, { privateKeyToTronAddress }, node] = await Promise.all([
+    import('../../tron/account-signers.js'),
+    import('../../protocol/tron-transaction.js'),
+    session.api.chain.node(),
+  ]);
+  const signing = { from: args.from ?? privateKeyToTronAddress(privateKey), signers: [{ privateKey }], permissionId: args.permission_id ?? 0 };
+  // PERMISSION_DENIED (the permission, the weight missing) before anything is asked, rented or sent.
+  await checkedSigners(node, transferSigners(signing), signal);
+  return signing;
+}
+
+/** What the multi-signature fields of the send tools say. */
+export const MULTISIG_FIELDS = {
+  from: "A multi-signature account to send from, when the server's wallet key is a key of one of its permissions (default: the wallet's own address)",
+  permission_id: "The account permission the wallet's key signs under: 0 owner, 2.. an active permission (default 0). Refused (PERMISSION_DENIED) before anything is rented when the key's weight cannot reach the permission's threshold or the permission does not allow TRC-20 transfers",
+};
 
 export const CHAIN_TOOLS = [
   tool({
@@ -97,6 +119,7 @@ export const CHAIN_TOOLS = [
       amount: 'Amount in token units as a decimal string, e.g. "10" (not atomic units)',
       duration_sec: 'Rental duration of the energy in seconds (default 3600)',
       id: "Your id for this payment (an invoice or payout id): a call again with the same id lands the first call's transfer and never pays twice. Without it every call is a new payment",
+      ...MULTISIG_FIELDS,
     },
     async run(args, { session, signal, ask }) {
       const privateKey = session.options.wallet?.tron;
@@ -104,7 +127,8 @@ export const CHAIN_TOOLS = [
         throw new TrxRentError({ code: 'NO_WALLET', message: 'No TRON wallet: the user can set TRX_RENT_X402_TRON_KEY (or pass --key-file) and restart the server; nothing was sent.' });
       }
       const { privateKeyToTronAddress } = await import('../../protocol/tron-transaction.js');
-      const from = privateKeyToTronAddress(privateKey);
+      const signing = await walletSigning(session, privateKey, args, signal);
+      const from = 'from' in signing ? signing.from : privateKeyToTronAddress(privateKey);
       const estimate = await session.api.transfers.estimate({ from, to: args.to, token: args.token, amount: args.amount, duration: args.duration_sec }, { signal });
       const symbol = estimate.token.symbol;
       if (symbol !== 'USDT' && symbol !== 'USDC') {
@@ -145,7 +169,7 @@ export const CHAIN_TOOLS = [
               to: estimate.to,
               amount: args.amount,
               duration: args.duration_sec,
-              signer: { privateKey },
+              ...signing,
               maxCostSun: rentSun,
               // The caller's id is the transfer's identity (kept in the server's state folder across restarts).
               idempotencyKey: args.id ? `mcp-send-${args.id}` : idempotencyKey,

@@ -11,6 +11,7 @@ import * as z from 'zod';
 import { TrxRentError } from '../../errors/index.js';
 import { decimalToAtomic, sunToTrx } from '../../utils/units.js';
 import { tool } from '../tool.js';
+import { MULTISIG_FIELDS, walletSigning } from './chain.js';
 import type { Session } from '../session.js';
 import type { Known } from '../outcome.js';
 import type { PayoutReport } from '../../workflows/payouts/types.js';
@@ -25,6 +26,8 @@ const BatchInput = z.strictObject({
   payouts: z.array(Row).min(1).max(2_000),
   token: z.enum(['USDT', 'USDC']).optional(),
   duration_sec: z.number().int().positive().optional(),
+  from: z.string().min(1).optional(),
+  permission_id: z.number().int().min(0).max(9).optional(),
 });
 
 const PlanOutput = z.looseObject({
@@ -56,6 +59,7 @@ const FIELDS = {
   payouts: 'The rows: { to (base58 T…), amount (token units as a decimal string, e.g. "10"), id (optional; your id for the row, its idempotency key) }',
   token: 'USDT (default) or USDC',
   duration_sec: 'Rental duration of the energy in seconds (default 3600)',
+  ...MULTISIG_FIELDS,
 };
 
 /** The server wallet's key, or NO_WALLET. */
@@ -80,7 +84,8 @@ async function batchRun(session: Session, args: z.output<typeof BatchInput>, sig
     import('../../workflows/payouts/index.js'),
     import('../../protocol/tron-transaction.js'),
   ]);
-  const from = tx.privateKeyToTronAddress(privateKey);
+  const signing = await walletSigning(session, privateKey, args, signal);
+  const from = 'from' in signing ? signing.from : tx.privateKeyToTronAddress(privateKey);
   const rows = checkPayouts(args.payouts, { token: args.token, from });
   const dir = join(await stateDir(session), 'payouts');
   await (await import('../../store/file.js')).privateDir(dir);
@@ -88,7 +93,7 @@ async function batchRun(session: Session, args: z.output<typeof BatchInput>, sig
   const node = await session.api.chain.node();
   const place = createHash('sha256').update(`${session.api.http.baseUrl} ${node.baseUrl}`).digest('hex').slice(0, 8);
   const journal = join(dir, `${batchKeyOf(from, rows).key}-${place}.journal`);
-  return session.api.transfers.batch(args.payouts, { signer: { privateKey }, token: args.token, duration: args.duration_sec, journal, signal, maxCostSun });
+  return session.api.transfers.batch(args.payouts, { ...signing, token: args.token, duration: args.duration_sec, journal, signal, maxCostSun });
 }
 
 /** What a batch's report says it spent: the confirmed rows' tokens and its cost in TRX; unknown while a row is pending. */

@@ -69,7 +69,8 @@ export type PayoutPlan = {
   /**
    * The most the rows could burn if the rented energy were not there when they run (a delegation
    * taken back, a node that overstated the sender's energy): each open row's fee_limit plus its
-   * bandwidth at the chain's fee.
+   * bandwidth at the chain's fee, plus the chain's getMultiSignFee per row when several signers
+   * sign each row (a multi-signature account pays it whatever the energy).
    */
   worst_burn_sun: number;
   /** On a resume: what was done before (this plan covers what is left). */
@@ -98,7 +99,8 @@ export async function estimateRows(
   deps: PayoutDeps,
   from: string,
   rows: readonly PayoutRow[],
-  options: { concurrency?: number; signal?: AbortSignal; onProgress?: (done: number) => void; onRow?: (estimate: RowEstimate) => Promise<void> } = {},
+  /** `signatures` and `permissionId`: each row's size as a multi-signature account's signers will send it. */
+  options: { concurrency?: number; signal?: AbortSignal; onProgress?: (done: number) => void; onRow?: (estimate: RowEstimate) => Promise<void>; signatures?: number; permissionId?: number } = {},
 ): Promise<RowEstimate[]> {
   const { node, clock } = deps;
   const signal = options.signal;
@@ -153,9 +155,10 @@ export async function estimateRows(
         refBlock: { number: block.number, hash: block.id },
         now: clock.now(),
         feeLimitSun: 100_000_000,
+        permissionId: options.permissionId,
       });
       const held = /^[0-9a-fA-F]{1,64}$/.test(balance.constant_result?.[0] ?? '') ? BigInt(`0x${balance.constant_result![0]}`) : 0n;
-      out[i] = { id: r.id, energy, bandwidth: bandwidthOf(unsigned.raw_data_hex), holder: held > 0n };
+      out[i] = { id: r.id, energy, bandwidth: bandwidthOf(unsigned.raw_data_hex, options.signatures), holder: held > 0n };
       await options.onRow?.(out[i]!);
       if (++finished % 25 === 0) options.onProgress?.(finished);
     },

@@ -8,7 +8,8 @@
  * @module
  */
 import { TrxRentError } from '../../errors/index.js';
-import type { SendTronWeb, TransferSigner } from '../../tron/engine.js';
+import type { TransferSigner } from '../../tron/engine.js';
+import { type TransferWho, multiSignFeeSun } from '../../tron/transfer-sign.js';
 import type { PayoutDeps } from './deps.js';
 import type { TransferRecord } from './identity-types.js';
 import { PayoutIndex, type PayoutJournal, type PayoutJournalEntry, memoryJournal, openPayoutJournal } from './journal.js';
@@ -27,7 +28,7 @@ export class PayoutRun {
   readonly #options: SendManyOptions;
   readonly #stop = new AbortController();
   #journal: PayoutJournal | undefined;
-  #signer: import('../../protocol/signer.js').ResolvedSigner<SendTronWeb> | undefined;
+  #signer: TransferWho | undefined;
   #rows: PayoutRow[] | undefined;
   #estimates = new Map<string, RowEstimate>();
   #plan: PayoutPlan | undefined;
@@ -67,7 +68,8 @@ export class PayoutRun {
   async plan(): Promise<PayoutPlan> {
     if (this.#plan) return this.#plan;
     const o = this.#options;
-    this.#signer ??= (await import('../../protocol/signer.js')).resolveSigner<SendTronWeb>(o.signer as TransferSigner);
+    // One key, or an account's permission and its signers: checked on the chain (PERMISSION_DENIED) before anything is estimated or rented.
+    this.#signer ??= await (await import('../../tron/account-signers.js')).signersFor(this.#deps.node, o, this.#stop.signal);
     const from = this.#signer.from;
     const rows = (this.#rows = checkPayouts(this.#payouts, { token: o.token, allowDuplicates: o.allowDuplicates, from }, this.#where));
     const { key, hash } = batchKeyOf(from, rows, o.batchKey);
@@ -83,6 +85,7 @@ export class PayoutRun {
       const before = rows.length - todo.length;
       const fresh = await estimateRows(this.#deps, from, todo, {
         signal: this.#stop.signal,
+        ...('signers' in this.#signer ? { signatures: this.#signer.signers.length, permissionId: this.#signer.permissionId } : {}),
         onProgress: (done) => this.#emit({ event: 'estimated', done: before + done, total: rows.length }),
       });
       for (const e of fresh) {
@@ -177,7 +180,7 @@ export class PayoutRun {
       single_sends_cost_sun: singles,
       saving_sun: burnCost - rentCost,
       deferred_cost_sun: Math.ceil(deferred * unit),
-      worst_burn_sun: worstBurn(est, fees),
+      worst_burn_sun: worstBurn(est, fees) + est.length * multiSignFeeSun(this.#signer!, params),
     };
     if (this.#journal?.index.batch) planned.resume = this.#resumeInfo(planned);
     return planned;

@@ -2,14 +2,30 @@
  * The public shapes of a payout batch: options, events, the report.
  * @module
  */
+import type { Signer, SignerInput } from '../../protocol/signer.js';
 import type { TransferSigner } from '../../tron/engine.js';
 import type { PayoutJournal } from './journal.js';
 import type { PayoutPlan } from './plan.js';
 
 /** Options of `client.transfers.sendMany` / `client.transfers.batch`. */
 export interface SendManyOptions {
-  /** The key (64 hex, used in this process only) or TronWeb instance that signs every row; the sender is its address. */
-  signer: TransferSigner;
+  /**
+   * The key (64 hex, used in this process only) or TronWeb instance that signs every row; the
+   * sender is its address. A `Signer` (a KMS key) signs for its own account, or with `from` and
+   * `permissionId` for another's. Leave it out when `signers` sign.
+   */
+  signer?: TransferSigner | Signer | undefined;
+  /**
+   * The keys of a multi-signature account's permission that sign every row, in this process:
+   * each row's one txID is signed by all of them, their weights reaching the permission's
+   * threshold. Checked on the chain before anything is estimated or rented (PERMISSION_DENIED
+   * names the permission and the weight missing). Needs `from`.
+   */
+  signers?: readonly SignerInput[] | undefined;
+  /** The account the rows are paid from, when `signers` sign for it (base58). */
+  from?: string | undefined;
+  /** The account permission the signers sign under: 0 the owner, 2 and up an active one. @default the signers' own, else 0 */
+  permissionId?: number | undefined;
   /** Token of rows that name none. @default 'USDT' */
   token?: string | undefined;
   /** Accept two rows paying the same amount of the same token to the same address. @default false */
