@@ -92,7 +92,7 @@ async function check(ctx: Context, file: string, opts: { offline?: boolean }) {
 async function plan(ctx: Context, file: string, opts: { node?: string } & JournalOptions) {
   const { m, rules } = await load(file);
   const source = journalToRead(ctx, opts);
-  const journal = new m.MemoryJournal(source.exists ? new m.FileJournal(source.path).entries() : []);
+  const journal = new m.MemoryJournal(source.exists ? await m.readJournalFile(source.path) : []);
   const runner = new m.RuleRunner({ client: await rulesClient(ctx, opts.node), rules, journal, dryRun: true });
   const decisions = await runner.plan();
   // Quiet: every decision of the rule is "nothing" (its trigger did not fire, or nothing is missing); each says why.
@@ -121,7 +121,7 @@ async function run(ctx: Context, file: string, opts: RunOptions) {
   const maxTicks = opts.maxTicks === undefined ? undefined : parseInteger(opts.maxTicks, '--max-ticks', { min: 1 });
   const execute = opts.execute === true;
   const journalPath = resolve(opts.journal ?? DEFAULT_JOURNAL);
-  const journal = execute ? new m.FileJournal(journalPath) : new m.MemoryJournal(new m.FileJournal(journalPath).entries());
+  const journal = execute ? new m.FileJournal(journalPath) : new m.MemoryJournal(await m.readJournalFile(journalPath));
   const out = ctx.out;
   // The status line: redrawn after each tick; a decision line is printed above it.
   let status: { update(text: string): void; stop(final?: string): void } = { update() {}, stop() {} };
@@ -200,7 +200,7 @@ async function log(ctx: Context, opts: { rule?: string; limit: string } & Journa
   const m = await rulesModule();
   const limit = parseInteger(opts.limit, '--limit', { min: 1 });
   const source = journalToRead(ctx, opts);
-  const all = source.exists ? new m.FileJournal(source.path).entries() : [];
+  const all = source.exists ? await m.readJournalFile(source.path) : [];
   const entries = all.filter((e) => !opts.rule || e.rule === opts.rule).slice(-limit).map((e) => redactDeep(e));
   ctx.out.result(entries, () =>
     entries.length
