@@ -4,11 +4,14 @@
  * reservation; the next tick looks it up by its Idempotency-Key (the journaled request, sent
  * again with the key, returns the order the service placed) and journals its real cost before
  * the limits count it. The judge is the mock's order log: the lost order is counted once, at its
- * cost; the rule acts again within the day, and never past its limit.
+ * cost; the rule acts again within the day, and never past its limit. A runner that dies between
+ * placing an order and journaling its answer leaves it to a standby on the same journal, which
+ * buys nothing again for that window and settles the order by its key once its fill time passed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { virtualClock } from '../../../src/index.js';
-import { MemoryJournal, RuleRunner, actionsOf, parseRules } from '../../../src/workflows/rules/index.js';
+import { memoryStore } from '../../../src/store/memory.js';
+import { MemoryJournal, RuleRunner, type RulesClient, type RulesJournal, actionsOf, parseRules, storeRulesJournal } from '../../../src/workflows/rules/index.js';
 import { MINUTE, startWorld, testAddress } from './helpers.js';
 
 let world: Awaited<ReturnType<typeof startWorld>>;
@@ -54,5 +57,56 @@ describe('an unknown outcome', () => {
     expect(settled?.key).toBe(actions[0]!.key);
     expect(orders.reduce((n, o) => n + Number(o.total_cost_sun), 0)).toBeLessThanOrEqual(limitSun);
     expect((await journal.entries()).some((e) => e.kind === 'suppressed' && e.reason === 'max_spend_per_day')).toBe(true);
+  });
+
+  it('left by a runner that died mid-action is taken over by a standby: no second order for the window, settled by key', async () => {
+    const address = testAddress(92);
+    world.activate(address);
+    const rules = parseRules(
+      JSON.stringify({ rules: [{ id: 'takeover', trigger: { type: 'price_below', price_sun: 1_000_000 }, action: { type: 'buy', address, amount: 65_000, duration: '1h' }, limits: { max_spend_per_day: '100', min_interval: '10m' } }] }),
+    );
+    const store = memoryStore();
+    // Runner A dies once its order is placed: nothing after that reaches the journal.
+    const dead = storeRulesJournal(store);
+    let died = false;
+    const dying: RulesJournal = {
+      name: dead.name,
+      index: dead.index,
+      sync: () => dead.sync(),
+      entries: () => dead.entries(),
+      exclusive: (fn, o) => dead.exclusive(fn, o),
+      close: () => dead.close(),
+      append: async (...entries) => {
+        if (died) throw new Error('process killed');
+        return dead.append(...entries);
+      },
+    };
+    const base = world.client();
+    const client: RulesClient = {
+      orders: { ...base.orders, preview: base.orders.preview.bind(base.orders), get: base.orders.get.bind(base.orders), list: base.orders.list.bind(base.orders), waitFor: base.orders.waitFor.bind(base.orders),
+        create: (async (body: never, options: never) => {
+          const order = await base.orders.create(body, options);
+          died = true;
+          return order;
+        }) as never },
+      chain: base.chain,
+    };
+    const make = (journal: RulesJournal, c: RulesClient, id: string) => new RuleRunner({ client: c, rules, journal, runnerId: id, dryRun: false, clock: virtualClock(world.time), tickMs: MINUTE, nodeRequestsPerSecond: 5 });
+    await make(dying, client, 'A').run({ maxTicks: 1 });
+    expect(died).toBe(true);
+    const a = actionsOf(await storeRulesJournal(store).entries(), 'takeover');
+    expect(a.map((x) => [x.outcome, x.runner, x.orders.length])).toEqual([['unknown', 'A', 1]]);
+    // The standby, on the same journal, in the same window and after it.
+    const standby = storeRulesJournal(store);
+    await make(standby, world.client(), 'B').run({ maxTicks: 15 });
+    const orders = (await world.allOrders()).filter((o) => o.target_address === address);
+    const actions = actionsOf(await standby.entries(), 'takeover');
+    // A's window: one order (A's), settled by B by its key; B's own order only in the next window.
+    expect(actions[0]).toMatchObject({ runner: 'A', outcome: 'done', window: a[0]!.window });
+    expect(actions[0]!.order_ids).toEqual([orders.sort((x, y) => Date.parse(String(x.created_at)) - Date.parse(String(y.created_at)))[0]!.id]);
+    expect((await standby.entries()).find((e) => e.kind === 'done' && e.key === a[0]!.key)).toMatchObject({ runner: 'B', reason: 'settled by its Idempotency-Key' });
+    expect(new Set(actions.map((x) => x.window)).size).toBe(actions.length);
+    expect(orders).toHaveLength(actions.length);
+    expect(actions.length).toBe(2);
   });
 });
