@@ -63,7 +63,7 @@ async function day(address: string, limitSun: number, journals: { a: Where; b: W
   const file = rulesFile(mkdtempSync(join(tmpdir(), 'rules-procs-')), address, limitSun);
   const pair = await Promise.all([runner(file, journals.a, 6), runner(file, journals.b, 6)]);
   for (const r of pair) expect(r.code, r.stderr).toBe(0);
-  const standby = await runner(file, journals.standby, 6);
+  const standby = await runner(file, journals.standby, 10);
   expect(standby.code, standby.stderr).toBe(0);
   const orders = await ordersOf(address);
   return { orders, spent: orders.reduce((n, o) => n + Number(o.total_cost_sun), 0) };
@@ -120,6 +120,16 @@ describe('two rules runner processes', { timeout: 300_000 }, () => {
         await journal.close();
         await db.close();
       }
+      // rules log reads the same journal from the database; the URL's password is never printed.
+      const env = { TRX_RENT_BASE_URL: mock.url, TRX_RENT_API_KEY: mock.apiKey, TRX_RENT_STORE: pg.url };
+      const log = await runCli(['rules', 'log', '--json', '--rule', 'pair', '--limit', '1000'], { env, configDir: tempDir() });
+      expect(log.code, log.stderr).toBe(0);
+      expect((JSON.parse(log.stdout) as unknown[]).length).toBeGreaterThan(run.orders.length);
+      expect(log.stderr).toContain('Journal: rules in the postgres store');
+      expect(log.stdout + log.stderr).not.toContain(pg.password);
+      const both = await runCli(['rules', 'log', '--journal', 'x.jsonl'], { env, configDir: tempDir() });
+      expect(both.code).toBe(2);
+      expect(both.stderr).toMatch(/--journal .* or --store \(here TRX_RENT_STORE\)/);
       console.log(`one database: ${run.orders.length} orders, ${run.spent / 1e6} TRX (limit ${limitSun / 1e6} TRX); a journal each: ${apart?.orders} orders, ${(apart?.spent ?? 0) / 1e6} TRX`);
     });
   });
