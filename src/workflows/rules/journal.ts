@@ -340,7 +340,8 @@ export function parseJournal(text: string, name = 'rules journal'): RulesJournal
       if (i === last && !text.endsWith('\n')) break;
       throw corruptError(name, i + 1, 'not JSON');
     }
-    if (value === null || typeof value !== 'object' || Array.isArray(value) || !isEntry(value as Record<string, unknown>)) throw corruptError(name, i + 1, 'not a rules journal entry');
+    if (value === null || typeof value !== 'object' || Array.isArray(value) || !isEntry(value as Record<string, unknown>))
+      throw corruptError(name, i + 1, 'not a rules journal entry');
     out.push(value as RulesJournalEntry);
   }
   return out;

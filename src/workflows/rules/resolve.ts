@@ -46,7 +46,8 @@ async function lookUp(client: RulesClient, order: { key: string; request: OrderR
     // The key is in use by a request still being processed: its answer is not known yet.
     if (error instanceof TrxRentError && error.code === 'DUPLICATE_REQUEST') return { state: 'pending' };
     // A definite refusal of the replay: a request that failed frees its key, so no order stands under it.
-    if (outcomeOf(error) === 'not_sent') return { state: 'none', why: `the request is refused (${error instanceof TrxRentError ? error.code : (error as Error).message})` };
+    if (outcomeOf(error) === 'not_sent')
+      return { state: 'none', why: `the request is refused (${error instanceof TrxRentError ? error.code : (error as Error).message})` };
     return { state: 'pending' };
   }
   const full = await client.orders.get(id);
@@ -87,9 +88,19 @@ export async function settleUnknown(ctx: ActContext, rules: readonly Rule[]): Pr
     if (looked.some((l) => l.state === 'pending')) continue;
     const filled = looked.filter((l): l is Extract<Looked, { state: 'filled' }> => l.state === 'filled');
     if (filled.length) {
-      await ctx.journal.append({ ...base, kind: 'done', cost_sun: filled.reduce((n, l) => n + l.cost, 0), order_ids: filled.map((l) => l.id), reason: 'settled by its Idempotency-Key' });
+      await ctx.journal.append({
+        ...base,
+        kind: 'done',
+        cost_sun: filled.reduce((n, l) => n + l.cost, 0),
+        order_ids: filled.map((l) => l.id),
+        reason: 'settled by its Idempotency-Key',
+      });
     } else {
-      await ctx.journal.append({ ...base, kind: 'failed', reason: `settled by its Idempotency-Key: ${looked.map((l) => (l.state === 'none' ? l.why : '')).join('; ')}` });
+      await ctx.journal.append({
+        ...base,
+        kind: 'failed',
+        reason: `settled by its Idempotency-Key: ${looked.map((l) => (l.state === 'none' ? l.why : '')).join('; ')}`,
+      });
     }
     resolved++;
   }
@@ -112,9 +123,19 @@ async function settleFromList(ctx: ActContext, pending: { rule: Rule; action: Ac
     if (match?.status === 'FILLED') {
       const order = await ctx.client.orders.get(match.id);
       known.add(match.id);
-      await ctx.journal.append({ ...base, kind: 'done', cost_sun: Number(order.total_cost_sun ?? action.spent_sun), order_ids: [match.id], reason: 'resolved from the order list' });
+      await ctx.journal.append({
+        ...base,
+        kind: 'done',
+        cost_sun: Number(order.total_cost_sun ?? action.spent_sun),
+        order_ids: [match.id],
+        reason: 'resolved from the order list',
+      });
     } else {
-      await ctx.journal.append({ ...base, kind: 'failed', reason: match ? `resolved: order ${match.id} ${String(match.status)}` : 'resolved: no order was created' });
+      await ctx.journal.append({
+        ...base,
+        kind: 'failed',
+        reason: match ? `resolved: order ${match.id} ${String(match.status)}` : 'resolved: no order was created',
+      });
     }
     resolved++;
   }

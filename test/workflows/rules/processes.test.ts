@@ -29,7 +29,12 @@ afterAll(() => mock?.close());
 /** The rules file: buy 65,000 energy for `address` whenever the price is below 1 TRX, at most once per 2 s window, within `limitSun` a day. */
 function rulesFile(dir: string, address: string, limitSun: number): string {
   const path = join(dir, `rules-${address}.json`);
-  const rule = { id: 'pair', trigger: { type: 'price_below', price_sun: 1_000_000 }, action: { type: 'buy', address, amount: 65_000, duration: '1h' }, limits: { max_spend_per_day: (limitSun / 1e6).toFixed(6), min_interval: '2s' } };
+  const rule = {
+    id: 'pair',
+    trigger: { type: 'price_below', price_sun: 1_000_000 },
+    action: { type: 'buy', address, amount: 65_000, duration: '1h' },
+    limits: { max_spend_per_day: (limitSun / 1e6).toFixed(6), min_interval: '2s' },
+  };
   writeFileSync(path, JSON.stringify({ rules: [rule] }));
   return path;
 }
@@ -39,9 +44,18 @@ type Where = { journal: string } | { store: string };
 
 /** One runner process with its own config directory. */
 function runner(file: string, where: Where, ticks: number) {
-  const env = { TRX_RENT_BASE_URL: mock.url, TRX_RENT_API_KEY: mock.apiKey, TRX_RENT_TRON_NODE: mock.url, ...('store' in where ? { TRX_RENT_STORE: where.store } : {}) };
+  const env = {
+    TRX_RENT_BASE_URL: mock.url,
+    TRX_RENT_API_KEY: mock.apiKey,
+    TRX_RENT_TRON_NODE: mock.url,
+    ...('store' in where ? { TRX_RENT_STORE: where.store } : {}),
+  };
   const args = 'journal' in where ? ['--journal', where.journal] : [];
-  return runCli(['rules', 'run', file, '--execute', '--json', '--tick', '1s', '--max-ticks', String(ticks), ...args], { env, configDir: tempDir(), timeoutMs: 120_000 });
+  return runCli(['rules', 'run', file, '--execute', '--json', '--tick', '1s', '--max-ticks', String(ticks), ...args], {
+    env,
+    configDir: tempDir(),
+    timeoutMs: 120_000,
+  });
 }
 
 async function ordersOf(address: string) {
@@ -75,7 +89,12 @@ function expectShared(entries: readonly RulesJournalEntry[], run: Awaited<Return
   expect(run.orders.length).toBeGreaterThanOrEqual(2);
   const intents = entries.filter((e) => e.kind === 'intent');
   expect(new Set(intents.map((e) => e.window)).size).toBe(intents.length);
-  expect(entries.filter((e) => e.kind === 'done').map((e) => e.order_ids![0]).sort()).toEqual(run.orders.map((o) => o.id).sort());
+  expect(
+    entries
+      .filter((e) => e.kind === 'done')
+      .map((e) => e.order_ids![0])
+      .sort(),
+  ).toEqual(run.orders.map((o) => o.id).sort());
   // Both processes counted: one acted, the other was held back by what the first spent (or acted too).
   expect(new Set(entries.filter((e) => e.kind === 'intent' || e.kind === 'suppressed').map((e) => e.runner)).size).toBeGreaterThanOrEqual(2);
   expect(entries.some((e) => e.kind === 'suppressed' && e.reason === 'max_spend_per_day')).toBe(true);
@@ -87,7 +106,11 @@ describe('two rules runner processes', { timeout: 300_000 }, () => {
   it('on a journal each (the contrast): the pair and a standby spend past the daily limit', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rules-procs-'));
     const limitSun = await limitNow();
-    const run = await day(testAddress(94), limitSun, { a: { journal: join(dir, 'a.jsonl') }, b: { journal: join(dir, 'b.jsonl') }, standby: { journal: join(dir, 'c.jsonl') } });
+    const run = await day(testAddress(94), limitSun, {
+      a: { journal: join(dir, 'a.jsonl') },
+      b: { journal: join(dir, 'b.jsonl') },
+      standby: { journal: join(dir, 'c.jsonl') },
+    });
     expect(run.spent, 'a journal each lets them overspend (the test can fail)').toBeGreaterThan(limitSun);
     apart = { spent: run.spent, orders: run.orders.length, limitSun };
   });
@@ -97,7 +120,9 @@ describe('two rules runner processes', { timeout: 300_000 }, () => {
     const limitSun = await limitNow();
     const run = await day(testAddress(93), limitSun, { a: { journal: shared }, b: { journal: shared }, standby: { journal: shared } });
     expectShared(await readJournalFile(shared), run, limitSun);
-    console.log(`one journal file: ${run.orders.length} orders, ${run.spent / 1e6} TRX (limit ${limitSun / 1e6} TRX); a journal each: ${apart?.orders} orders, ${(apart?.spent ?? 0) / 1e6} TRX`);
+    console.log(
+      `one journal file: ${run.orders.length} orders, ${run.spent / 1e6} TRX (limit ${limitSun / 1e6} TRX); a journal each: ${apart?.orders} orders, ${(apart?.spent ?? 0) / 1e6} TRX`,
+    );
   });
 
   describe('on one PostgreSQL database (two hosts)', () => {
@@ -130,7 +155,9 @@ describe('two rules runner processes', { timeout: 300_000 }, () => {
       const both = await runCli(['rules', 'log', '--journal', 'x.jsonl'], { env, configDir: tempDir() });
       expect(both.code).toBe(2);
       expect(both.stderr).toMatch(/--journal .* or --store \(here TRX_RENT_STORE\)/);
-      console.log(`one database: ${run.orders.length} orders, ${run.spent / 1e6} TRX (limit ${limitSun / 1e6} TRX); a journal each: ${apart?.orders} orders, ${(apart?.spent ?? 0) / 1e6} TRX`);
+      console.log(
+        `one database: ${run.orders.length} orders, ${run.spent / 1e6} TRX (limit ${limitSun / 1e6} TRX); a journal each: ${apart?.orders} orders, ${(apart?.spent ?? 0) / 1e6} TRX`,
+      );
     });
   });
 });

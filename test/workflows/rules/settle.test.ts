@@ -11,7 +11,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { virtualClock } from '../../../src/index.js';
 import { memoryStore } from '../../../src/store/memory.js';
-import { MemoryJournal, RuleRunner, type RulesClient, type RulesJournal, actionsOf, parseRules, storeRulesJournal } from '../../../src/workflows/rules/index.js';
+import {
+  MemoryJournal,
+  RuleRunner,
+  type RulesClient,
+  type RulesJournal,
+  actionsOf,
+  parseRules,
+  storeRulesJournal,
+} from '../../../src/workflows/rules/index.js';
 import { MINUTE, startWorld, testAddress } from './helpers.js';
 
 let world: Awaited<ReturnType<typeof startWorld>>;
@@ -31,13 +39,21 @@ describe('an unknown outcome', () => {
     const limitSun = 2 * cost + Math.floor(cost / 2);
     const rules = parseRules(
       JSON.stringify({
-        rules: [{ id: 'lossy-buy', trigger: { type: 'price_below', price_sun: 1_000_000 }, action: { type: 'buy', address, amount: 65_000, duration: '1h' }, limits: { max_spend_per_day: (limitSun / 1e6).toFixed(6), min_interval: '20m' } }],
+        rules: [
+          {
+            id: 'lossy-buy',
+            trigger: { type: 'price_below', price_sun: 1_000_000 },
+            action: { type: 'buy', address, amount: 65_000, duration: '1h' },
+            limits: { max_spend_per_day: (limitSun / 1e6).toFixed(6), min_interval: '20m' },
+          },
+        ],
       }),
     );
     // The first order's answer is lost after the service placed it.
     world.mock.chaos.setRules([{ route: 'POST /api/v1/orders', kind: 'drop', times: 1 }]);
     const journal = new MemoryJournal();
-    const runner = () => new RuleRunner({ client: world.client(), rules, journal, dryRun: false, clock: virtualClock(world.time), tickMs: MINUTE, nodeRequestsPerSecond: 5 });
+    const runner = () =>
+      new RuleRunner({ client: world.client(), rules, journal, dryRun: false, clock: virtualClock(world.time), tickMs: MINUTE, nodeRequestsPerSecond: 5 });
     await runner().run({ maxTicks: 1 });
     expect(world.mock.chaos.log.filter((h) => h.kind === 'drop')).toHaveLength(1);
     let actions = actionsOf(await journal.entries(), 'lossy-buy');
@@ -63,7 +79,16 @@ describe('an unknown outcome', () => {
     const address = testAddress(92);
     world.activate(address);
     const rules = parseRules(
-      JSON.stringify({ rules: [{ id: 'takeover', trigger: { type: 'price_below', price_sun: 1_000_000 }, action: { type: 'buy', address, amount: 65_000, duration: '1h' }, limits: { max_spend_per_day: '100', min_interval: '10m' } }] }),
+      JSON.stringify({
+        rules: [
+          {
+            id: 'takeover',
+            trigger: { type: 'price_below', price_sun: 1_000_000 },
+            action: { type: 'buy', address, amount: 65_000, duration: '1h' },
+            limits: { max_spend_per_day: '100', min_interval: '10m' },
+          },
+        ],
+      }),
     );
     const store = memoryStore();
     // Runner A dies once its order is placed: nothing after that reaches the journal.
@@ -83,15 +108,22 @@ describe('an unknown outcome', () => {
     };
     const base = world.client();
     const client: RulesClient = {
-      orders: { ...base.orders, preview: base.orders.preview.bind(base.orders), get: base.orders.get.bind(base.orders), list: base.orders.list.bind(base.orders), waitFor: base.orders.waitFor.bind(base.orders),
+      orders: {
+        ...base.orders,
+        preview: base.orders.preview.bind(base.orders),
+        get: base.orders.get.bind(base.orders),
+        list: base.orders.list.bind(base.orders),
+        waitFor: base.orders.waitFor.bind(base.orders),
         create: (async (body: never, options: never) => {
           const order = await base.orders.create(body, options);
           died = true;
           return order;
-        }) as never },
+        }) as never,
+      },
       chain: base.chain,
     };
-    const make = (journal: RulesJournal, c: RulesClient, id: string) => new RuleRunner({ client: c, rules, journal, runnerId: id, dryRun: false, clock: virtualClock(world.time), tickMs: MINUTE, nodeRequestsPerSecond: 5 });
+    const make = (journal: RulesJournal, c: RulesClient, id: string) =>
+      new RuleRunner({ client: c, rules, journal, runnerId: id, dryRun: false, clock: virtualClock(world.time), tickMs: MINUTE, nodeRequestsPerSecond: 5 });
     await make(dying, client, 'A').run({ maxTicks: 1 });
     expect(died).toBe(true);
     const a = actionsOf(await storeRulesJournal(store).entries(), 'takeover');
@@ -104,7 +136,10 @@ describe('an unknown outcome', () => {
     // A's window: one order (A's), settled by B by its key; B's own order only in the next window.
     expect(actions[0]).toMatchObject({ runner: 'A', outcome: 'done', window: a[0]!.window });
     expect(actions[0]!.order_ids).toEqual([orders.sort((x, y) => Date.parse(String(x.created_at)) - Date.parse(String(y.created_at)))[0]!.id]);
-    expect((await standby.entries()).find((e) => e.kind === 'done' && e.key === a[0]!.key)).toMatchObject({ runner: 'B', reason: 'settled by its Idempotency-Key' });
+    expect((await standby.entries()).find((e) => e.kind === 'done' && e.key === a[0]!.key)).toMatchObject({
+      runner: 'B',
+      reason: 'settled by its Idempotency-Key',
+    });
     expect(new Set(actions.map((x) => x.window)).size).toBe(actions.length);
     expect(orders).toHaveLength(actions.length);
     expect(actions.length).toBe(2);
