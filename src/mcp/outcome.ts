@@ -43,6 +43,17 @@ export interface SpendJob<T> {
   done(result: T): Known;
   failed(error: unknown, idempotencyKey: string): Known;
   lookup(idempotencyKey: string, signal: AbortSignal): Promise<Known>;
+  /**
+   * What the server's spend journal keeps of a chain spend (its effects, bound to the journal
+   * while it runs, and the token it moves), so that a later server process can look it up.
+   */
+  journaled?: { effects: JournaledEffects; token?: { currency: Currency; atomic: bigint; label: string } | undefined } | undefined;
+}
+
+/** The part of `effects.ts`'s journal of a spend that the guard writes down (its snapshot is an `EffectsSnapshot`). */
+export interface JournaledEffects {
+  snapshot(): object;
+  bind(sink: (snapshot: object) => Promise<void>): void;
 }
 
 /** Answers to a replay that do not tell whether the first request was carried out. */

@@ -17,6 +17,11 @@
  * tried before the next spend, each lookup bounded in time; a lookup cannot wait on the
  * reconciliation it runs in, and at most {@link MAX_OPEN_SPENDS} spends are open at once.
  *
+ * With a spend journal (`spend-journal.ts`, the server's state folder), a chain spend is written
+ * down when reserved and when settled: a spend left unsettled by an earlier process (stopped or
+ * killed mid-spend, or of unknown outcome) is held again by the next one, before its first spend,
+ * and looked up like any other.
+ *
  * Every log line and confirmation text is one sanitised line (src/mcp/text.ts): server text
  * cannot move the cursor, forge a line, ring the bell or write the clipboard.
  * @module
@@ -28,6 +33,8 @@ import { type Clock, systemClock } from '../utils/clock.js';
 import { atomicToDecimal } from '../utils/units.js';
 import type { ResolvedLimits } from './limits.js';
 import { type Currency, type Known, type Outcome, type SpendJob, SpendRefusedError, codeOf, money } from './outcome.js';
+import type { EffectsSnapshot } from './effects.js';
+import type { OpenSpend, SpendJournal } from './spend-journal.js';
 import { oneLine } from './text.js';
 import { type Reservation, SpendingCap } from '../utils/spending-cap.js';
 
@@ -96,6 +103,10 @@ export class SpendGuard {
   readonly #unknown = new Set<Unknown>();
   #inFlight = 0;
   #reconciling: Promise<void> | undefined;
+  readonly #openJournal: (() => Promise<SpendJournal>) | undefined;
+  #journal: Promise<SpendJournal | undefined> | undefined;
+  readonly #restoreJob: ((spend: OpenSpend) => SpendJob<unknown>) | undefined;
+  #restored: Promise<void> | undefined;
 
   constructor(options: {
     allowSpend: boolean;
@@ -106,6 +117,10 @@ export class SpendGuard {
     clock?: Clock | undefined;
     /** @default LOOKUP_TIMEOUT_MS */
     lookupTimeoutMs?: number | undefined;
+    /** The spend journal (opened on first use): chain spends written down, to outlive the process. @default none (memory only) */
+    journal?: (() => Promise<SpendJournal>) | undefined;
+    /** The lookup job of a spend an earlier process left unsettled in the journal. */
+    restore?: ((spend: OpenSpend) => SpendJob<unknown>) | undefined;
   }) {
     this.allowSpend = options.allowSpend;
     this.spendWithoutConfirmation = Boolean(options.spendWithoutConfirmation);
@@ -113,6 +128,8 @@ export class SpendGuard {
     this.#log = options.log;
     this.#clock = options.clock ?? systemClock;
     this.#lookupTimeoutMs = options.lookupTimeoutMs ?? LOOKUP_TIMEOUT_MS;
+    this.#openJournal = options.journal;
+    this.#restoreJob = options.restore;
     const total = options.limits.sessionAtomic;
     this.#caps = { TRX: new SpendingCap({ total }), USDT: new SpendingCap({ total }) };
   }
@@ -183,6 +200,7 @@ export class SpendGuard {
    */
   async spend<T>(request: SpendRequest, ask: Confirmer, job: SpendJob<T>): Promise<T> {
     for (const line of request.lines) this.#checkCallCap(request, line);
+    await this.restore();
     // A spend started by a lookup must not wait for the reconciliation that runs the lookup.
     if (this.#unknown.size && !inLookup.getStore()) await this.reconcile();
     if (this.#unknown.size + this.#inFlight >= MAX_OPEN_SPENDS) {
@@ -217,6 +235,17 @@ export class SpendGuard {
     }
     const key = randomUUID();
     const entry: Unknown = { tool: request.tool, key, summary: request.summary, held, settled: new Set(), job: job as SpendJob<unknown> };
+    // A chain spend is written down before anything is sent (a journal that fails refuses the spend).
+    const journal = job.journaled ? await this.#spendJournal().catch((error: unknown) => this.#refuseUnjournaled(held, request, error)) : undefined;
+    if (journal && job.journaled) {
+      const effects = job.journaled.effects;
+      try {
+        await journal.opened({ key, tool: request.tool, summary: request.summary, held: Object.fromEntries([...held].map(([c, r]) => [c, r.amount])), token: job.journaled.token, effects: effects.snapshot() as EffectsSnapshot });
+      } catch (error) {
+        this.#refuseUnjournaled(held, request, error);
+      }
+      effects.bind((snapshot) => journal.effects(key, snapshot as EffectsSnapshot));
+    }
     let result: T;
     try {
       result = await job.run(key);
@@ -225,9 +254,11 @@ export class SpendGuard {
       const known: Known = error instanceof SpendRefusedError ? { outcomes: allOf(held, { state: 'none' }), what: `refused (${error.code})` } : safely(() => job.failed(error, key), held);
       const counted = this.#apply(entry, known);
       if (held.size === 0) {
+        if (journal) await this.#note(`that ${key} is settled`, (j) => j.settled(key));
         this.log(`${counted ? 'spent' : 'not spent'} ${request.tool}: ${known.what} (${codeOf(error)}; ${this.#totals(request)})`);
         throw error;
       }
+      if (journal && job.journaled) await this.#note(`what ${key} did`, (j) => j.effects(key, job.journaled!.effects.snapshot() as EffectsSnapshot));
       this.#unknown.add(entry);
       this.log(`outcome unknown ${request.tool}: ${request.summary}; ${known.what}; stays reserved until looked up (idempotency key ${key}) (${this.#totals(request)})`);
       throw unknownOutcome(error, entry, key, known.ids);
@@ -236,6 +267,7 @@ export class SpendGuard {
     this.#apply(entry, known);
     // Done means done: a currency the job did not price is counted as reserved.
     this.#apply(entry, { outcomes: allOf(held, { state: 'spent' }), what: '' });
+    if (journal) await this.#note(`that ${key} is settled`, (j) => j.settled(key));
     this.log(`spent ${request.tool}: ${known.what} (${this.#totals(request)})`);
     return result;
   }
@@ -248,11 +280,54 @@ export class SpendGuard {
    */
   reconcile(): Promise<void> {
     if (inLookup.getStore()) return Promise.resolve();
-    this.#reconciling ??= Promise.all([...this.#unknown].map((entry) => this.#lookUp(entry))).then(
+    this.#reconciling ??= this.restore().then(() => Promise.all([...this.#unknown].map((entry) => this.#lookUp(entry)))).then(
       () => (this.#reconciling = undefined),
       () => (this.#reconciling = undefined),
     );
     return this.#reconciling;
+  }
+
+  /** The spend journal, when there is one (opened once; a journal that cannot open is an error of every spend). */
+  #spendJournal(): Promise<SpendJournal | undefined> {
+    this.#journal ??= this.#openJournal ? this.#openJournal() : Promise.resolve(undefined);
+    return this.#journal;
+  }
+
+  /**
+   * Hold again, once per process, the spends an earlier process left unsettled in the spend
+   * journal (each is looked up by the next reconciliation). Called before the first spend.
+   */
+  restore(): Promise<void> {
+    this.#restored ??= (async () => {
+      const journal = await this.#spendJournal();
+      if (!journal || !this.#restoreJob) return;
+      for (const open of await journal.unsettled()) {
+        const held = new Map<Currency, Reservation>();
+        const settled = new Set<Currency>();
+        for (const [currency, atomic] of Object.entries(open.held) as Array<[Currency, bigint]>) {
+          const reservation = this.#caps[currency]?.reserve(atomic);
+          if (reservation) held.set(currency, reservation);
+          else if (this.#caps[currency]) {
+            // Past this process's cap: counted as spent, which is never less than it may have cost.
+            this.#caps[currency].record(atomic);
+            settled.add(currency);
+          }
+        }
+        this.#unknown.add({ tool: open.tool, key: open.key, summary: open.summary, held, settled, job: this.#restoreJob(open) });
+        this.log(`outcome unknown ${open.tool} (left by an earlier run of the server): ${open.summary}; stays reserved until looked up (idempotency key ${open.key})`);
+      }
+    })();
+    return this.#restored;
+  }
+
+  /** Write `write` to the spend journal; a failure is logged (the spend itself is decided). */
+  async #note(what: string, write: (journal: SpendJournal) => Promise<void>): Promise<void> {
+    try {
+      const journal = await this.#spendJournal();
+      if (journal) await write(journal);
+    } catch (error) {
+      this.log(`the spend journal could not record ${what}: ${(error as Error).message}`);
+    }
   }
 
   async #lookUp(entry: Unknown): Promise<void> {
@@ -279,6 +354,7 @@ export class SpendGuard {
     const totals = this.#totals({ lines: [...before.keys()].map((currency) => ({ currency })) });
     if (entry.held.size === 0) {
       this.#unknown.delete(entry);
+      await this.#note(`that ${entry.key} is settled`, (j) => j.settled(entry.key));
       this.log(`${counted ? 'found' : 'not spent'} ${entry.tool} (idempotency key ${entry.key}): ${known.what}${counted ? '' : '; reservation released'} (${totals})`);
     } else {
       this.log(`found in part ${entry.tool} (idempotency key ${entry.key}): ${known.what}; the rest stays reserved (${totals})`);
@@ -302,6 +378,13 @@ export class SpendGuard {
       } else held?.release();
     }
     return counted;
+  }
+
+  /** A chain spend whose journal could not be written: released, nothing sent. */
+  #refuseUnjournaled(held: Map<Currency, Reservation>, request: SpendRequest, error: unknown): never {
+    this.#release(held);
+    this.log(`refused ${request.tool}: ${request.summary} (the spend journal could not be written: ${(error as Error).message})`);
+    throw new TrxRentError({ code: 'JOURNAL_UNAVAILABLE', message: `The server could not write down this spend before sending it (${(error as Error).message}); nothing was sent.`, cause: error });
   }
 
   #release(held: Map<Currency, Reservation>): void {
