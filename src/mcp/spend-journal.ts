@@ -9,6 +9,7 @@
  * @module
  */
 import type { Journal } from '../store/types.js';
+import type { Reservation, SpendingCap } from '../utils/spending-cap.js';
 import type { EffectsSnapshot } from './effects.js';
 import type { Currency } from './outcome.js';
 
@@ -24,7 +25,15 @@ export interface OpenSpend {
 }
 
 type Wire =
-  | { type: 'spend'; key: string; tool: string; summary: string; held: Record<string, string>; token?: { currency: Currency; atomic: string; label: string } | undefined; effects: EffectsSnapshot }
+  | {
+      type: 'spend';
+      key: string;
+      tool: string;
+      summary: string;
+      held: Record<string, string>;
+      token?: { currency: Currency; atomic: string; label: string } | undefined;
+      effects: EffectsSnapshot;
+    }
   | { type: 'effects'; key: string; effects: EffectsSnapshot }
   | { type: 'settled'; key: string };
 
@@ -82,4 +91,55 @@ export class SpendJournal {
   close(): Promise<void> {
     return this.#journal.close();
   }
+}
+
+/**
+ * The spends `journal` has open, held again against `caps`: each currency reserved, or, past
+ * the cap, counted as spent at once (never less than it may have cost) and marked settled.
+ */
+export async function heldAgain(
+  journal: SpendJournal,
+  caps: Record<Currency, SpendingCap>,
+): Promise<Array<{ open: OpenSpend; held: Map<Currency, Reservation>; settled: Set<Currency> }>> {
+  const out: Array<{ open: OpenSpend; held: Map<Currency, Reservation>; settled: Set<Currency> }> = [];
+  for (const open of await journal.unsettled()) {
+    const held = new Map<Currency, Reservation>();
+    const settled = new Set<Currency>();
+    for (const [currency, atomic] of Object.entries(open.held) as Array<[Currency, bigint]>) {
+      const cap = caps[currency];
+      if (!cap) continue;
+      const reservation = cap.reserve(atomic);
+      if (reservation) held.set(currency, reservation);
+      else {
+        cap.record(atomic);
+        settled.add(currency);
+      }
+    }
+    out.push({ open, held, settled });
+  }
+  return out;
+}
+
+/**
+ * Write the spend `spend` down in the journal `journal` resolves to (none: nothing to do) before
+ * anything is sent, and bind its effects to it; the journal, for the spend's later records.
+ */
+export async function begin(
+  journal: Promise<SpendJournal | undefined>,
+  spend: { key: string; tool: string; summary: string; held: Map<Currency, { amount: bigint }> },
+  journaled: { effects: { snapshot(): object; bind(sink: (snapshot: object) => Promise<void>): void }; token?: OpenSpend['token'] },
+): Promise<SpendJournal | undefined> {
+  const j = await journal;
+  if (!j) return undefined;
+  const held = Object.fromEntries([...spend.held].map(([c, r]) => [c, r.amount]));
+  await j.opened({
+    key: spend.key,
+    tool: spend.tool,
+    summary: spend.summary,
+    held,
+    token: journaled.token,
+    effects: journaled.effects.snapshot() as EffectsSnapshot,
+  });
+  journaled.effects.bind((snapshot) => j.effects(spend.key, snapshot as EffectsSnapshot));
+  return j;
 }

@@ -17,10 +17,8 @@
  * tried before the next spend, each lookup bounded in time; a lookup cannot wait on the
  * reconciliation it runs in, and at most {@link MAX_OPEN_SPENDS} spends are open at once.
  *
- * With a spend journal (`spend-journal.ts`, the server's state folder), a chain spend is written
- * down when reserved and when settled: a spend left unsettled by an earlier process (stopped or
- * killed mid-spend, or of unknown outcome) is held again by the next one, before its first spend,
- * and looked up like any other.
+ * With a spend journal (`spend-journal.ts`), a chain spend left unsettled by an earlier process
+ * (killed mid-spend, or of unknown outcome) is held again by the next and looked up like any other.
  *
  * Every log line and confirmation text is one sanitised line (src/mcp/text.ts): server text
  * cannot move the cursor, forge a line, ring the bell or write the clipboard.
@@ -32,9 +30,8 @@ import { TrxRentError, isTrxRentError } from '../errors/index.js';
 import { type Clock, systemClock } from '../utils/clock.js';
 import { atomicToDecimal } from '../utils/units.js';
 import type { ResolvedLimits } from './limits.js';
-import { type Currency, type Known, type Outcome, type SpendJob, SpendRefusedError, codeOf, money } from './outcome.js';
-import type { EffectsSnapshot } from './effects.js';
-import type { OpenSpend, SpendJournal } from './spend-journal.js';
+import { type Currency, type Known, type Outcome, type SpendJob, SpendRefusedError, allOf, codeOf, money, safely, unknownOutcome } from './outcome.js';
+import { type OpenSpend, type SpendJournal, begin, heldAgain } from './spend-journal.js';
 import { oneLine } from './text.js';
 import { type Reservation, SpendingCap } from '../utils/spending-cap.js';
 
@@ -117,9 +114,8 @@ export class SpendGuard {
     clock?: Clock | undefined;
     /** @default LOOKUP_TIMEOUT_MS */
     lookupTimeoutMs?: number | undefined;
-    /** The spend journal (opened on first use): chain spends written down, to outlive the process. @default none (memory only) */
+    /** The spend journal (opened on first use), and the lookup job of a spend an earlier process left in it. @default none */
     journal?: (() => Promise<SpendJournal>) | undefined;
-    /** The lookup job of a spend an earlier process left unsettled in the journal. */
     restore?: ((spend: OpenSpend) => SpendJob<unknown>) | undefined;
   }) {
     this.allowSpend = options.allowSpend;
@@ -236,16 +232,7 @@ export class SpendGuard {
     const key = randomUUID();
     const entry: Unknown = { tool: request.tool, key, summary: request.summary, held, settled: new Set(), job: job as SpendJob<unknown> };
     // A chain spend is written down before anything is sent (a journal that fails refuses the spend).
-    const journal = job.journaled ? await this.#spendJournal().catch((error: unknown) => this.#refuseUnjournaled(held, request, error)) : undefined;
-    if (journal && job.journaled) {
-      const effects = job.journaled.effects;
-      try {
-        await journal.opened({ key, tool: request.tool, summary: request.summary, held: Object.fromEntries([...held].map(([c, r]) => [c, r.amount])), token: job.journaled.token, effects: effects.snapshot() as EffectsSnapshot });
-      } catch (error) {
-        this.#refuseUnjournaled(held, request, error);
-      }
-      effects.bind((snapshot) => journal.effects(key, snapshot as EffectsSnapshot));
-    }
+    const journal = job.journaled ? await begin(this.#spendJournal(), { key, tool: request.tool, summary: request.summary, held }, job.journaled).catch((e: unknown) => this.#refuseUnjournaled(held, request, e)) : undefined;
     let result: T;
     try {
       result = await job.run(key);
@@ -258,10 +245,10 @@ export class SpendGuard {
         this.log(`${counted ? 'spent' : 'not spent'} ${request.tool}: ${known.what} (${codeOf(error)}; ${this.#totals(request)})`);
         throw error;
       }
-      if (journal && job.journaled) await this.#note(`what ${key} did`, (j) => j.effects(key, job.journaled!.effects.snapshot() as EffectsSnapshot));
+      if (journal) await this.#note(`what ${key} did`, (j) => j.effects(key, job.journaled!.effects.snapshot() as never));
       this.#unknown.add(entry);
       this.log(`outcome unknown ${request.tool}: ${request.summary}; ${known.what}; stays reserved until looked up (idempotency key ${key}) (${this.#totals(request)})`);
-      throw unknownOutcome(error, entry, key, known.ids);
+      throw unknownOutcome(error, entry.held, key, known.ids);
     }
     const known = safely(() => job.done(result), held, 'spent');
     this.#apply(entry, known);
@@ -287,32 +274,15 @@ export class SpendGuard {
     return this.#reconciling;
   }
 
-  /** The spend journal, when there is one (opened once; a journal that cannot open is an error of every spend). */
-  #spendJournal(): Promise<SpendJournal | undefined> {
-    this.#journal ??= this.#openJournal ? this.#openJournal() : Promise.resolve(undefined);
-    return this.#journal;
-  }
+  /** The spend journal, when there is one (opened once; one that cannot open refuses every chain spend). */
+  #spendJournal = (): Promise<SpendJournal | undefined> => (this.#journal ??= this.#openJournal ? this.#openJournal() : Promise.resolve(undefined));
 
-  /**
-   * Hold again, once per process, the spends an earlier process left unsettled in the spend
-   * journal (each is looked up by the next reconciliation). Called before the first spend.
-   */
+  /** Hold again (once per process, before the first spend) what an earlier process left unsettled in the spend journal; the next reconciliation looks it up. */
   restore(): Promise<void> {
     this.#restored ??= (async () => {
       const journal = await this.#spendJournal();
       if (!journal || !this.#restoreJob) return;
-      for (const open of await journal.unsettled()) {
-        const held = new Map<Currency, Reservation>();
-        const settled = new Set<Currency>();
-        for (const [currency, atomic] of Object.entries(open.held) as Array<[Currency, bigint]>) {
-          const reservation = this.#caps[currency]?.reserve(atomic);
-          if (reservation) held.set(currency, reservation);
-          else if (this.#caps[currency]) {
-            // Past this process's cap: counted as spent, which is never less than it may have cost.
-            this.#caps[currency].record(atomic);
-            settled.add(currency);
-          }
-        }
+      for (const { open, held, settled } of await heldAgain(journal, this.#caps)) {
         this.#unknown.add({ tool: open.tool, key: open.key, summary: open.summary, held, settled, job: this.#restoreJob(open) });
         this.log(`outcome unknown ${open.tool} (left by an earlier run of the server): ${open.summary}; stays reserved until looked up (idempotency key ${open.key})`);
       }
@@ -321,13 +291,10 @@ export class SpendGuard {
   }
 
   /** Write `write` to the spend journal; a failure is logged (the spend itself is decided). */
-  async #note(what: string, write: (journal: SpendJournal) => Promise<void>): Promise<void> {
-    try {
-      const journal = await this.#spendJournal();
-      if (journal) await write(journal);
-    } catch (error) {
-      this.log(`the spend journal could not record ${what}: ${(error as Error).message}`);
-    }
+  #note(what: string, write: (journal: SpendJournal) => Promise<void>): Promise<void> {
+    return this.#spendJournal()
+      .then((journal) => journal && write(journal))
+      .catch((error: unknown) => this.log(`the spend journal could not record ${what}: ${(error as Error).message}`));
   }
 
   async #lookUp(entry: Unknown): Promise<void> {
@@ -380,11 +347,10 @@ export class SpendGuard {
     return counted;
   }
 
-  /** A chain spend whose journal could not be written: released, nothing sent. */
   #refuseUnjournaled(held: Map<Currency, Reservation>, request: SpendRequest, error: unknown): never {
-    this.#release(held);
+    this.#release(held); // a chain spend whose journal could not be written: nothing is sent
     this.log(`refused ${request.tool}: ${request.summary} (the spend journal could not be written: ${(error as Error).message})`);
-    throw new TrxRentError({ code: 'JOURNAL_UNAVAILABLE', message: `The server could not write down this spend before sending it (${(error as Error).message}); nothing was sent.`, cause: error });
+    throw new TrxRentError({ code: 'JOURNAL_UNAVAILABLE', message: `The server could not write this spend down before sending it (${(error as Error).message}); nothing was sent.`, cause: error });
   }
 
   #release(held: Map<Currency, Reservation>): void {
@@ -424,36 +390,6 @@ export class SpendGuard {
       })
       .join('; ');
   }
-}
-
-function allOf(held: Map<Currency, unknown>, outcome: Outcome): Partial<Record<Currency, Outcome>> {
-  return Object.fromEntries([...held.keys()].map((c) => [c, outcome]));
-}
-
-/** A job's verdict, or (should the job itself throw) the safe one: everything `fallback`. */
-function safely(verdict: () => Known, held: Map<Currency, unknown>, fallback: 'pending' | 'spent' = 'pending'): Known {
-  try {
-    return verdict();
-  } catch {
-    return { outcomes: fallback === 'spent' ? allOf(held, { state: 'spent' }) : {}, what: fallback === 'spent' ? 'done' : 'outcome unknown' };
-  }
-}
-
-/** The error of a spend whose outcome is unknown: the SDK's code, and what the agent should know. */
-function unknownOutcome(error: unknown, entry: Unknown, key: string, ids?: Record<string, unknown>): TrxRentError {
-  const base = isTrxRentError(error) ? error : undefined;
-  const held = [...entry.held].map(([currency, r]) => money(r.amount, currency)).join(' and ');
-  return new TrxRentError({
-    code: base?.code ?? 'OUTCOME_UNKNOWN',
-    status: base?.status,
-    message:
-      `${base?.message ?? String((error as Error)?.message ?? error)} The outcome is unknown: it may have gone through. ` +
-      `${held} stays reserved against the caps until the server looks it up by what it recorded (the order, the transaction, idempotency key ${key}; checked before the next spend). ` +
-      'Check list_orders (or get_balance) before trying again: running the tool again would be a new spend.',
-    details: { ...base?.details, ...ids, outcome: 'unknown', idempotency_key: key },
-    requestId: base?.requestId,
-    cause: error,
-  });
 }
 
 /** What a spend moves per currency (a currency on several lines summed). */

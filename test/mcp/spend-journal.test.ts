@@ -29,7 +29,16 @@ describe('the spend journal of the MCP server', () => {
   it('keeps a spend of unknown outcome across a restart: the next process holds it, finds it by key and body, counts it once', async () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'mcp-state-'));
     const logs: string[] = [];
-    const server = () => new Session({ baseUrl: mock.url, apiKey: mock.apiKey, tronFullNode: mock.url, allowSpend: true, spendWithoutConfirmation: true, stateDir, log: (l) => logs.push(l) });
+    const server = () =>
+      new Session({
+        baseUrl: mock.url,
+        apiKey: mock.apiKey,
+        tronFullNode: mock.url,
+        allowSpend: true,
+        spendWithoutConfirmation: true,
+        stateDir,
+        log: (l) => logs.push(l),
+      });
     const address = fresh();
     mock.state.chain.activate(address);
     const first = server();
@@ -39,19 +48,25 @@ describe('the spend journal of the MCP server', () => {
     mock.chaos.setRules([{ route: 'POST /api/v1/orders', kind: 'drop', times: 10 }]);
     const effects = new Effects();
     const spend = first.guard.spend(
-      { tool: 'ensure_resources', lines: [{ currency: 'TRX', atomic: BigInt(plan.cost_sun), cap: { atomic: first.guard.limits.maxOrderSun, flag: '--max-order-trx', off: 'off' } }], summary: `rent 65000 energy to ${address}` },
+      {
+        tool: 'ensure_resources',
+        lines: [{ currency: 'TRX', atomic: BigInt(plan.cost_sun), cap: { atomic: first.guard.limits.maxOrderSun, flag: '--max-order-trx', off: 'off' } }],
+        summary: `rent 65000 energy to ${address}`,
+      },
       async () => true,
       chainJob(
         first.api,
         effects,
-        (idempotencyKey) => first.api.chain.ensure({ address, energy: 65_000, maxCostSun: plan.cost_sun, idempotencyKey, onProgress: effects.onProgress, timeoutMs: 10_000 }),
+        (idempotencyKey) =>
+          first.api.chain.ensure({ address, energy: 65_000, maxCostSun: plan.cost_sun, idempotencyKey, onProgress: effects.onProgress, timeoutMs: 10_000 }),
         (r) => ({ outcomes: { TRX: { state: 'spent', atomic: BigInt(r.cost_sun) } }, what: 'bought' }),
       ),
     );
     await expect(spend).rejects.toMatchObject({ details: { outcome: 'unknown' } });
     mock.chaos.setRules([]);
     expect(first.guard.unknownOutcomes).toBe(1);
-    const orders = async () => (await new TrxRent({ baseUrl: mock.url, apiKey: mock.apiKey }).orders.list({ limit: 100 })).orders.filter((o) => o.target_address === address);
+    const orders = async () =>
+      (await new TrxRent({ baseUrl: mock.url, apiKey: mock.apiKey }).orders.list({ limit: 100 })).orders.filter((o) => o.target_address === address);
     expect(await orders()).toHaveLength(1);
 
     // The server restarts on the same state folder: the spend is held again, then found.
