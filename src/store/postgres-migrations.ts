@@ -42,6 +42,27 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 2,
+    name: 'row claims: one worker per row under a lease with a fencing token',
+    sql: [
+      // One row of a shared batch (its journal's name and the row's id): open until its final
+      // record is written (in the same transaction), claimed by one worker at a time until
+      // expires_at (database time); token grows by one at each claim.
+      `CREATE TABLE %s.row_claims (
+        journal text NOT NULL,
+        row_id text NOT NULL,
+        state text NOT NULL DEFAULT 'open' CHECK (state IN ('open', 'done')),
+        holder text,
+        holder_pid integer,
+        holder_host text,
+        token bigint NOT NULL DEFAULT 0,
+        expires_at timestamptz,
+        PRIMARY KEY (journal, row_id)
+      )`,
+      `CREATE INDEX row_claims_open ON %s.row_claims (journal, expires_at) WHERE state = 'open'`,
+    ],
+  },
 ];
 
 /** The newest schema version this library writes. */

@@ -121,6 +121,11 @@ export class PostgresJournal<R extends JournalRecord = JournalRecord> implements
     this.#id = db.me.id();
   }
 
+  /** The store's pool and settings, for an extension beside the journal (row claims). @internal */
+  get db(): { pool: PgPool; s: string; leaseMs: number; me: { pid: number; host: string; id(): string } } {
+    return this.#db;
+  }
+
   /** The fencing token of this instance's hold, while it holds the journal. */
   get token(): string | undefined {
     return this.#lease?.token;
@@ -152,9 +157,7 @@ export class PostgresJournal<R extends JournalRecord = JournalRecord> implements
         if (!pinned) (client as PgClient).release(broken);
       }
     };
-    const next = this.#ops.then(run, run);
-    this.#ops = next.catch(() => {});
-    return next;
+    return this.#queue(run);
   }
 
   /** The journal's two lock keys, as SQL arguments $1 (schema) and $2 (journal) of `pg_*advisory*`. */
@@ -203,11 +206,21 @@ export class PostgresJournal<R extends JournalRecord = JournalRecord> implements
   }
 
   append(records: readonly R[]): Promise<void> {
+    return this.appendChecked(records);
+  }
+
+  /**
+   * {@link append}, with `check` run first inside the same transaction, under the journal's lock:
+   * it throws to refuse the write (a claim's fencing token that is no longer current), or writes
+   * beside the records (a claim marked done with its row's final record), all or nothing.
+   */
+  appendChecked(records: readonly R[], check?: (client: PgQueryable, schema: string) => Promise<void>): Promise<void> {
     if (!records.length) return Promise.resolve();
     const texts = records.map((r) => JSON.stringify(r));
     return this.#op(async (c) => {
       await c.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', this.#lockArgs());
       await this.#checkLease(c);
+      if (check) await check(c, this.#db.s);
       const { rows } = await c.query(`SELECT coalesce(max(seq), 0)::text AS last FROM ${this.#db.s}.journal_records WHERE journal = $1`, [this.journal]);
       await c.query(
         `INSERT INTO ${this.#db.s}.journal_records (journal, seq, record) SELECT $1, $2::bigint + n, r::json FROM unnest($3::text[]) WITH ORDINALITY AS x(r, n)`,
@@ -223,23 +236,31 @@ export class PostgresJournal<R extends JournalRecord = JournalRecord> implements
     this.#turn = before.then(() => new Promise<void>((resolve) => (release = resolve)));
     await before;
     try {
-      const client = await this.#lock(options.waitMs ?? DEFAULT_WAIT_MS, options.signal);
-      // Queries begun before the section finish on their own connections first.
-      await this.#ops;
-      this.#pinned = client;
-      let broken: Error | undefined;
+      // Taken in this instance's turn of queries: the queries before it end first (a write of
+      // ours waiting for the lock on another connection while we held it would never end), and
+      // every query after it, until the section ends, runs on the section's connection.
+      const client = await this.#queue(async () => (this.#pinned = await this.#lock(options.waitMs ?? DEFAULT_WAIT_MS, options.signal)));
       try {
         return await fn();
       } finally {
         // Every write begun in the section ends before the lock is let go.
-        await this.#ops;
-        this.#pinned = undefined;
-        await client.query('SELECT pg_advisory_unlock(hashtext($1), hashtext($2))', this.#lockArgs()).catch((e: Error) => (broken = e));
-        client.release(broken);
+        await this.#queue(async () => {
+          this.#pinned = undefined;
+          let broken: Error | undefined;
+          await client.query('SELECT pg_advisory_unlock(hashtext($1), hashtext($2))', this.#lockArgs()).catch((e: Error) => (broken = e));
+          client.release(broken);
+        });
       }
     } finally {
       release();
     }
+  }
+
+  /** Run `fn` in this instance's turn of queries (after every query queued before it). */
+  #queue<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.#ops.then(fn, fn);
+    this.#ops = next.catch(() => {});
+    return next;
   }
 
   /** Take the journal's session lock on a connection of its own, waiting up to `waitMs` (and for another's live lease to end). */

@@ -101,9 +101,9 @@ describe('transfers.send with the PostgreSQL store', { timeout: 120_000 }, () =>
     const keyFile = join(dir, 'key2');
     writeFileSync(keyFile, `${s.privateKey}\n`, { mode: 0o600 });
     const to = labelAddress('one key two hosts on files');
-    const [a, b] = await Promise.all(
+    const [a, b] = (await Promise.all(
       ['host-a', 'host-b'].map((host) => send([mock.url, acct.apiKey, mkdtempSync(join(tmpdir(), `${host}-`)), keyFile, to, '1.5', 'pay-invoice-40'])),
-    );
+    )) as [{ tx_id?: string }, { tx_id?: string }];
     expect(a.tx_id).toMatch(/^[0-9a-f]{64}$/);
     expect(b.tx_id).toMatch(/^[0-9a-f]{64}$/);
     expect(b.tx_id).not.toBe(a.tx_id);

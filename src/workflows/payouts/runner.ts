@@ -214,13 +214,16 @@ export class PayoutRun {
           details: { cost_sun: plan.rent_cost_sun, spent_sun: index.spentSun, max_cost_sun: budget },
         });
       }
-      const writes: PayoutJournalEntry[] = [];
-      const service = this.#deps.service;
-      if (!index.batch) writes.push({ type: 'batch', key: this.#key, from: plan.from, rows_hash: this.#hash, rows: this.#rows!.length, margin_pct: plan.energy.margin_pct, ...(service ? { service } : {}), at: clock.now() });
-      writes.push(...this.#unjournaled.splice(0).map((e) => ({ type: 'estimated' as const, ...e })));
-      writes.push({ type: 'approved', rent_cost_sun: plan.rent_cost_sun, budget_sun: budget, worst_burn_sun: plan.worst_burn_sun, rows_left: this.#rows!.filter((r) => !this.#final(r.id)).length, at: clock.now() });
-      writes.push({ type: 'run', state: 'started', at: clock.now() });
-      await journal.append(...writes);
+      const setup = async () => {
+        const writes: PayoutJournalEntry[] = [];
+        const service = this.#deps.service;
+        if (!index.batch) writes.push({ type: 'batch', key: this.#key, from: plan.from, rows_hash: this.#hash, rows: this.#rows!.length, margin_pct: plan.energy.margin_pct, ...(service ? { service } : {}), at: clock.now() });
+        writes.push(...this.#unjournaled.splice(0).map((e) => ({ type: 'estimated' as const, ...e })));
+        writes.push({ type: 'approved', rent_cost_sun: plan.rent_cost_sun, budget_sun: budget, worst_burn_sun: plan.worst_burn_sun, rows_left: this.#rows!.filter((r) => !this.#final(r.id)).length, at: clock.now() });
+        writes.push({ type: 'run', state: 'started', at: clock.now() });
+        await journal.append(...writes);
+      };
+      await this.#shared(setup, async (claims) => claims.seed(this.#rows!.map((r) => r.id)));
       await this.#rent(plan, budget);
       await this.#send(budget);
       const report = await this.report();
@@ -270,7 +273,8 @@ export class PayoutRun {
     const journal = this.#journal!;
     const { clock, orders } = this.#deps;
     const from = plan.from;
-    if (this.#orders().length === 0 && plan.orders.length) {
+    const place = async () => {
+      if (this.#orders().length > 0 || !plan.orders.length) return;
       // Each order's share of the budget, in proportion to its quote; written down before any is placed.
       const scale = plan.rent_cost_sun > 0 ? budget / plan.rent_cost_sun : 1;
       let n = 0;
@@ -285,7 +289,8 @@ export class PayoutRun {
           at: clock.now(),
         })),
       );
-    }
+    };
+    await this.#shared(place);
     for (const o of this.#orders().filter((e) => e.state === 'placing' && !e.key.includes(':topup:'))) {
       this.#check();
       this.#emit({ event: 'order', state: 'placing', key: o.key, resource: o.resource, amount: o.amount });
@@ -321,6 +326,22 @@ export class PayoutRun {
       { timeoutMs: 120_000, clock, signal: this.#stop.signal, intervalMs: 250, maxIntervalMs: 2_000, timeoutMessage: () => `The batch's orders are FILLED but ${from} cannot spend ${wanted} energy on the node yet` },
     );
     this.#emit({ event: 'delegated', energy: after.energy, bandwidth: after.bandwidth });
+  }
+
+  /**
+   * Run `fn` once for the batch: at once on a journal this run holds; on a journal workers share,
+   * inside its exclusive section after reading it again (whoever comes first writes, the others
+   * see it written), then `then` with the row claims.
+   */
+  async #shared(fn: () => Promise<void>, then?: (claims: NonNullable<PayoutJournal['claims']>) => Promise<void>): Promise<void> {
+    const journal = this.#journal!;
+    const claims = journal.claims;
+    if (!claims || !journal.exclusive) return fn();
+    await journal.exclusive(`${this.#key}:batch`, async () => {
+      await journal.sync();
+      await fn();
+      await then?.(claims);
+    });
   }
 
   #check(): void {
