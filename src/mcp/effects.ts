@@ -10,7 +10,9 @@
  *   expiration, or the `tx_id`/`expiration`/`transfer_sent` an error's details give.
  *
  * From that alone (no network) {@link Effects.known} says, per currency, what was spent, what
- * was not, and what is not known yet; `lookups.ts` settles the rest.
+ * was not, and what is not known yet; `lookups.ts` settles the rest. Bound to a journal
+ * (`spend-journal.ts`, under the server's state folder), every change is written there as a
+ * snapshot, each order request's before it leaves, so a spend outlives the server process.
  * @module
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -61,14 +63,45 @@ export interface TransferTrace {
 
 const recording = new AsyncLocalStorage<Effects>();
 
+/** What an {@link Effects} knows, as its journal keeps it. */
+export interface EffectsSnapshot {
+  slots: OrderSlot[];
+  transfer?: TransferTrace | undefined;
+}
+
 /** The journal of one spend (see the module comment). */
 export class Effects {
   readonly #slots: OrderSlot[] = [];
   readonly #clock: Clock;
   transfer: TransferTrace | undefined;
 
+  #sink: ((snapshot: EffectsSnapshot) => Promise<void>) | undefined;
+
   constructor(clock: Clock = systemClock) {
     this.#clock = clock;
+  }
+
+  /** The effects a journal kept (a spend of an earlier server process, looked up again). */
+  static restore(snapshot: EffectsSnapshot, clock: Clock = systemClock): Effects {
+    const effects = new Effects(clock);
+    effects.#slots.push(...structuredClone(snapshot.slots ?? []).slice(0, MAX_SLOTS));
+    effects.transfer = snapshot.transfer && structuredClone(snapshot.transfer);
+    return effects;
+  }
+
+  /** What is known now (a copy). */
+  snapshot(): EffectsSnapshot {
+    return structuredClone({ slots: this.#slots, ...(this.transfer ? { transfer: this.transfer } : {}) });
+  }
+
+  /** Write every change from now on through `sink` (the spend's journal). */
+  bind(sink: (snapshot: EffectsSnapshot) => Promise<void>): void {
+    this.#sink = sink;
+  }
+
+  /** Write what is known now to the bound journal, durably; nothing when unbound. */
+  persist(): Promise<void> {
+    return this.#sink ? this.#sink(this.snapshot()) : Promise.resolve();
   }
 
   /** The orders asked for or reported. */
@@ -87,6 +120,9 @@ export class Effects {
     // The broadcast follows the signature: from here the transfer may be sent. The transaction
     // was built a moment before, so its expiration is at most this far ahead.
     if (event.step === 'signed' && !this.transfer) this.transfer = { tx_id: event.tx_id.toLowerCase(), expiration: event.expiration };
+    // Progress events cannot wait: the transfer store keeps the signed transaction before its
+    // broadcast, and an order request was written before it left (recordingFetch).
+    if (this.#sink && (event.step === 'ordered' || event.step === 'filled' || event.step === 'signed')) this.persist().catch(() => {});
   };
 
   /** An order request as it left (Idempotency-Key and the body as sent). */
@@ -221,7 +257,11 @@ export function recordingFetch(inner: typeof fetch = (input, init) => globalThis
       const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
       if (method.toUpperCase() === 'POST' && new URL(url).pathname.replace(/\/+$/, '').endsWith(path)) {
         const key = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined)).get('idempotency-key');
-        if (key) effects.noteRequest(key, typeof init?.body === 'string' ? init.body : undefined);
+        if (key) {
+          effects.noteRequest(key, typeof init?.body === 'string' ? init.body : undefined);
+          // Written down before it leaves: a lost answer is looked up by this key and body, by this process or the next.
+          return effects.persist().then(() => inner(input, init));
+        }
       }
     }
     return inner(input, init);

@@ -72,6 +72,7 @@ export function chainJob<T>(
   token?: { currency: Currency; atomic: bigint; label: string },
 ): SpendJob<T> {
   return {
+    journaled: { effects, token },
     run: (key) => effects.run(() => run(key)),
     done,
     failed(error) {

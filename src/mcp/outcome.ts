@@ -43,6 +43,17 @@ export interface SpendJob<T> {
   done(result: T): Known;
   failed(error: unknown, idempotencyKey: string): Known;
   lookup(idempotencyKey: string, signal: AbortSignal): Promise<Known>;
+  /**
+   * What the server's spend journal keeps of a chain spend (its effects, bound to the journal
+   * while it runs, and the token it moves), so that a later server process can look it up.
+   */
+  journaled?: { effects: JournaledEffects; token?: { currency: Currency; atomic: bigint; label: string } | undefined } | undefined;
+}
+
+/** The part of `effects.ts`'s journal of a spend that the guard writes down (its snapshot is an `EffectsSnapshot`). */
+export interface JournaledEffects {
+  snapshot(): object;
+  bind(sink: (snapshot: object) => Promise<void>): void;
 }
 
 /** Answers to a replay that do not tell whether the first request was carried out. */
@@ -94,4 +105,35 @@ export function money(atomic: bigint, currency: Currency): string {
 /** The error's code, for a log line. */
 export function codeOf(error: unknown): string {
   return isTrxRentError(error) ? error.code : error instanceof Error && error.name === 'AbortError' ? 'CANCELLED' : 'ERROR';
+}
+
+/** `outcome` for every currency of `held`. */
+export function allOf(held: Map<Currency, unknown>, outcome: Outcome): Partial<Record<Currency, Outcome>> {
+  return Object.fromEntries([...held.keys()].map((c) => [c, outcome]));
+}
+
+/** A job's verdict, or (should the job itself throw) the safe one: everything `fallback`. */
+export function safely(verdict: () => Known, held: Map<Currency, unknown>, fallback: 'pending' | 'spent' = 'pending'): Known {
+  try {
+    return verdict();
+  } catch {
+    return { outcomes: fallback === 'spent' ? allOf(held, { state: 'spent' }) : {}, what: fallback === 'spent' ? 'done' : 'outcome unknown' };
+  }
+}
+
+/** The error of a spend whose outcome is unknown: the SDK's code, and what the agent should know. */
+export function unknownOutcome(error: unknown, reserved: Map<Currency, { amount: bigint }>, key: string, ids?: Record<string, unknown>): TrxRentError {
+  const base = isTrxRentError(error) ? error : undefined;
+  const held = [...reserved].map(([currency, r]) => money(r.amount, currency)).join(' and ');
+  return new TrxRentError({
+    code: base?.code ?? 'OUTCOME_UNKNOWN',
+    status: base?.status,
+    message:
+      `${base?.message ?? String((error as Error)?.message ?? error)} The outcome is unknown: it may have gone through. ` +
+      `${held} stays reserved against the caps until the server looks it up by what it recorded (the order, the transaction, idempotency key ${key}; checked before the next spend). ` +
+      'Check list_orders (or get_balance) before trying again: running the tool again would be a new spend.',
+    details: { ...base?.details, ...ids, outcome: 'unknown', idempotency_key: key },
+    requestId: base?.requestId,
+    cause: error,
+  });
 }

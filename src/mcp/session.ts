@@ -18,7 +18,9 @@ import type { PaymentQuote } from '../x402/types.js';
 import { evmPayer, tronPayer, type Payer } from '../x402/payers.js';
 import type { Logger } from '../http/log.js';
 import { resolveLimits, type SpendLimits } from './limits.js';
-import { recordingFetch } from './effects.js';
+import { Effects, recordingFetch } from './effects.js';
+import { chainJob } from './lookups.js';
+import type { OpenSpend } from './spend-journal.js';
 import { oneLine } from './text.js';
 import { SpendGuard, SpendRefusedError, type Confirmer } from './spend.js';
 
@@ -91,6 +93,24 @@ export class Session {
       limits: resolveLimits(options.limits),
       // The guard sanitises each line (server text in it cannot drive the terminal).
       log: (line) => log(`trx-rent mcp: ${line}`),
+      // With a state folder, chain spends are written down there and outlive the process; a
+      // spend an earlier process left unsettled is looked up (never run again) before the next.
+      ...(options.stateDir
+        ? {
+            journal: async () => {
+              const [{ fileStore }, { SpendJournal }] = await Promise.all([import('../store/file.js'), import('./spend-journal.js')]);
+              return new SpendJournal(await fileStore(options.stateDir!).journal('spends'));
+            },
+            restore: (open: OpenSpend) =>
+              chainJob(
+                this.api,
+                Effects.restore(open.effects),
+                () => Promise.reject(new TrxRentError({ code: 'INTERNAL_ERROR', message: 'a spend of an earlier run is only looked up, never run again' })),
+                () => ({ outcomes: {}, what: '' }),
+                open.token,
+              ),
+          }
+        : {}),
     });
     // TRX_RENT_LOG=debug: the SDK's debug lines (an x402 settlement's tx among them) go to the
     // same sink, one sanitised line each.

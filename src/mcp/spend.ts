@@ -17,6 +17,9 @@
  * tried before the next spend, each lookup bounded in time; a lookup cannot wait on the
  * reconciliation it runs in, and at most {@link MAX_OPEN_SPENDS} spends are open at once.
  *
+ * With a spend journal (`spend-journal.ts`), a chain spend left unsettled by an earlier process
+ * (killed mid-spend, or of unknown outcome) is held again by the next and looked up like any other.
+ *
  * Every log line and confirmation text is one sanitised line (src/mcp/text.ts): server text
  * cannot move the cursor, forge a line, ring the bell or write the clipboard.
  * @module
@@ -27,7 +30,8 @@ import { TrxRentError, isTrxRentError } from '../errors/index.js';
 import { type Clock, systemClock } from '../utils/clock.js';
 import { atomicToDecimal } from '../utils/units.js';
 import type { ResolvedLimits } from './limits.js';
-import { type Currency, type Known, type Outcome, type SpendJob, SpendRefusedError, codeOf, money } from './outcome.js';
+import { type Currency, type Known, type Outcome, type SpendJob, SpendRefusedError, allOf, codeOf, money, safely, unknownOutcome } from './outcome.js';
+import { type OpenSpend, type SpendJournal, begin, heldAgain } from './spend-journal.js';
 import { oneLine } from './text.js';
 import { type Reservation, SpendingCap } from '../utils/spending-cap.js';
 
@@ -96,6 +100,10 @@ export class SpendGuard {
   readonly #unknown = new Set<Unknown>();
   #inFlight = 0;
   #reconciling: Promise<void> | undefined;
+  readonly #openJournal: (() => Promise<SpendJournal>) | undefined;
+  #journal: Promise<SpendJournal | undefined> | undefined;
+  readonly #restoreJob: ((spend: OpenSpend) => SpendJob<unknown>) | undefined;
+  #restored: Promise<void> | undefined;
 
   constructor(options: {
     allowSpend: boolean;
@@ -106,6 +114,9 @@ export class SpendGuard {
     clock?: Clock | undefined;
     /** @default LOOKUP_TIMEOUT_MS */
     lookupTimeoutMs?: number | undefined;
+    /** The spend journal (opened on first use), and the lookup job of a spend an earlier process left in it. @default none */
+    journal?: (() => Promise<SpendJournal>) | undefined;
+    restore?: ((spend: OpenSpend) => SpendJob<unknown>) | undefined;
   }) {
     this.allowSpend = options.allowSpend;
     this.spendWithoutConfirmation = Boolean(options.spendWithoutConfirmation);
@@ -113,6 +124,8 @@ export class SpendGuard {
     this.#log = options.log;
     this.#clock = options.clock ?? systemClock;
     this.#lookupTimeoutMs = options.lookupTimeoutMs ?? LOOKUP_TIMEOUT_MS;
+    this.#openJournal = options.journal;
+    this.#restoreJob = options.restore;
     const total = options.limits.sessionAtomic;
     this.#caps = { TRX: new SpendingCap({ total }), USDT: new SpendingCap({ total }) };
   }
@@ -183,6 +196,7 @@ export class SpendGuard {
    */
   async spend<T>(request: SpendRequest, ask: Confirmer, job: SpendJob<T>): Promise<T> {
     for (const line of request.lines) this.#checkCallCap(request, line);
+    await this.restore();
     // A spend started by a lookup must not wait for the reconciliation that runs the lookup.
     if (this.#unknown.size && !inLookup.getStore()) await this.reconcile();
     if (this.#unknown.size + this.#inFlight >= MAX_OPEN_SPENDS) {
@@ -217,6 +231,8 @@ export class SpendGuard {
     }
     const key = randomUUID();
     const entry: Unknown = { tool: request.tool, key, summary: request.summary, held, settled: new Set(), job: job as SpendJob<unknown> };
+    // A chain spend is written down before anything is sent (a journal that fails refuses the spend).
+    const journal = job.journaled ? await begin(this.#spendJournal(), { key, tool: request.tool, summary: request.summary, held }, job.journaled).catch((e: unknown) => this.#refuseUnjournaled(held, request, e)) : undefined;
     let result: T;
     try {
       result = await job.run(key);
@@ -225,17 +241,20 @@ export class SpendGuard {
       const known: Known = error instanceof SpendRefusedError ? { outcomes: allOf(held, { state: 'none' }), what: `refused (${error.code})` } : safely(() => job.failed(error, key), held);
       const counted = this.#apply(entry, known);
       if (held.size === 0) {
+        if (journal) await this.#note(`that ${key} is settled`, (j) => j.settled(key));
         this.log(`${counted ? 'spent' : 'not spent'} ${request.tool}: ${known.what} (${codeOf(error)}; ${this.#totals(request)})`);
         throw error;
       }
+      if (journal) await this.#note(`what ${key} did`, (j) => j.effects(key, job.journaled!.effects.snapshot() as never));
       this.#unknown.add(entry);
       this.log(`outcome unknown ${request.tool}: ${request.summary}; ${known.what}; stays reserved until looked up (idempotency key ${key}) (${this.#totals(request)})`);
-      throw unknownOutcome(error, entry, key, known.ids);
+      throw unknownOutcome(error, entry.held, key, known.ids);
     }
     const known = safely(() => job.done(result), held, 'spent');
     this.#apply(entry, known);
     // Done means done: a currency the job did not price is counted as reserved.
     this.#apply(entry, { outcomes: allOf(held, { state: 'spent' }), what: '' });
+    if (journal) await this.#note(`that ${key} is settled`, (j) => j.settled(key));
     this.log(`spent ${request.tool}: ${known.what} (${this.#totals(request)})`);
     return result;
   }
@@ -248,11 +267,34 @@ export class SpendGuard {
    */
   reconcile(): Promise<void> {
     if (inLookup.getStore()) return Promise.resolve();
-    this.#reconciling ??= Promise.all([...this.#unknown].map((entry) => this.#lookUp(entry))).then(
+    this.#reconciling ??= this.restore().then(() => Promise.all([...this.#unknown].map((entry) => this.#lookUp(entry)))).then(
       () => (this.#reconciling = undefined),
       () => (this.#reconciling = undefined),
     );
     return this.#reconciling;
+  }
+
+  /** The spend journal, when there is one (opened once; one that cannot open refuses every chain spend). */
+  #spendJournal = (): Promise<SpendJournal | undefined> => (this.#journal ??= this.#openJournal ? this.#openJournal() : Promise.resolve(undefined));
+
+  /** Hold again (once per process, before the first spend) what an earlier process left unsettled in the spend journal; the next reconciliation looks it up. */
+  restore(): Promise<void> {
+    this.#restored ??= (async () => {
+      const journal = await this.#spendJournal();
+      if (!journal || !this.#restoreJob) return;
+      for (const { open, held, settled } of await heldAgain(journal, this.#caps)) {
+        this.#unknown.add({ tool: open.tool, key: open.key, summary: open.summary, held, settled, job: this.#restoreJob(open) });
+        this.log(`outcome unknown ${open.tool} (left by an earlier run of the server): ${open.summary}; stays reserved until looked up (idempotency key ${open.key})`);
+      }
+    })();
+    return this.#restored;
+  }
+
+  /** Write `write` to the spend journal; a failure is logged (the spend itself is decided). */
+  #note(what: string, write: (journal: SpendJournal) => Promise<void>): Promise<void> {
+    return this.#spendJournal()
+      .then((journal) => journal && write(journal))
+      .catch((error: unknown) => this.log(`the spend journal could not record ${what}: ${(error as Error).message}`));
   }
 
   async #lookUp(entry: Unknown): Promise<void> {
@@ -279,6 +321,7 @@ export class SpendGuard {
     const totals = this.#totals({ lines: [...before.keys()].map((currency) => ({ currency })) });
     if (entry.held.size === 0) {
       this.#unknown.delete(entry);
+      await this.#note(`that ${entry.key} is settled`, (j) => j.settled(entry.key));
       this.log(`${counted ? 'found' : 'not spent'} ${entry.tool} (idempotency key ${entry.key}): ${known.what}${counted ? '' : '; reservation released'} (${totals})`);
     } else {
       this.log(`found in part ${entry.tool} (idempotency key ${entry.key}): ${known.what}; the rest stays reserved (${totals})`);
@@ -302,6 +345,12 @@ export class SpendGuard {
       } else held?.release();
     }
     return counted;
+  }
+
+  #refuseUnjournaled(held: Map<Currency, Reservation>, request: SpendRequest, error: unknown): never {
+    this.#release(held); // a chain spend whose journal could not be written: nothing is sent
+    this.log(`refused ${request.tool}: ${request.summary} (the spend journal could not be written: ${(error as Error).message})`);
+    throw new TrxRentError({ code: 'JOURNAL_UNAVAILABLE', message: `The server could not write this spend down before sending it (${(error as Error).message}); nothing was sent.`, cause: error });
   }
 
   #release(held: Map<Currency, Reservation>): void {
@@ -341,36 +390,6 @@ export class SpendGuard {
       })
       .join('; ');
   }
-}
-
-function allOf(held: Map<Currency, unknown>, outcome: Outcome): Partial<Record<Currency, Outcome>> {
-  return Object.fromEntries([...held.keys()].map((c) => [c, outcome]));
-}
-
-/** A job's verdict, or (should the job itself throw) the safe one: everything `fallback`. */
-function safely(verdict: () => Known, held: Map<Currency, unknown>, fallback: 'pending' | 'spent' = 'pending'): Known {
-  try {
-    return verdict();
-  } catch {
-    return { outcomes: fallback === 'spent' ? allOf(held, { state: 'spent' }) : {}, what: fallback === 'spent' ? 'done' : 'outcome unknown' };
-  }
-}
-
-/** The error of a spend whose outcome is unknown: the SDK's code, and what the agent should know. */
-function unknownOutcome(error: unknown, entry: Unknown, key: string, ids?: Record<string, unknown>): TrxRentError {
-  const base = isTrxRentError(error) ? error : undefined;
-  const held = [...entry.held].map(([currency, r]) => money(r.amount, currency)).join(' and ');
-  return new TrxRentError({
-    code: base?.code ?? 'OUTCOME_UNKNOWN',
-    status: base?.status,
-    message:
-      `${base?.message ?? String((error as Error)?.message ?? error)} The outcome is unknown: it may have gone through. ` +
-      `${held} stays reserved against the caps until the server looks it up by what it recorded (the order, the transaction, idempotency key ${key}; checked before the next spend). ` +
-      'Check list_orders (or get_balance) before trying again: running the tool again would be a new spend.',
-    details: { ...base?.details, ...ids, outcome: 'unknown', idempotency_key: key },
-    requestId: base?.requestId,
-    cause: error,
-  });
 }
 
 /** What a spend moves per currency (a currency on several lines summed). */

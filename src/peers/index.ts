@@ -1,7 +1,7 @@
 /**
  * Lazy loading of the optional peers. Nothing here runs at import time: viem, @x402/* and
  * tronweb load on the first payment that needs them, @modelcontextprotocol/sdk when
- * `trx-rent mcp` starts, yaml when a YAML rules file is read, @aws-sdk/client-kms when a KMS
+ * `trx-rent mcp` starts, yaml when a YAML rules file is read, pg when a PostgreSQL store is opened, @aws-sdk/client-kms when a KMS
  * signer is made, and a missing one becomes a MissingPeerDependencyError naming the exact
  * `npm install …`.
  *
@@ -27,6 +27,7 @@ export const PEER_VERSIONS = {
   '@modelcontextprotocol/sdk': '1.32.2',
   yaml: '2.9.1',
   '@aws-sdk/client-kms': '3.1178.0',
+  pg: '8.23.1',
 } as const;
 
 type PeerName = keyof typeof PEER_VERSIONS;
@@ -44,6 +45,7 @@ export const PEER_MODULES = [
   '@modelcontextprotocol/sdk/server/streamableHttp.js',
   'yaml',
   '@aws-sdk/client-kms',
+  'pg',
 ] as const;
 
 /** One of {@link PEER_MODULES}: a module of an optional peer the library may import. */
@@ -176,3 +178,5 @@ export const loadMcpStreamableHttp = () =>
 export const loadAwsKms = () => load<typeof import('@aws-sdk/client-kms')>('@aws-sdk/client-kms', ['@aws-sdk/client-kms'], 'Signing with an AWS KMS key');
 /** `yaml` (YAML rules files), imported on first call. Not installed: MissingPeerDependencyError (yaml). */
 export const loadYaml = () => load<typeof import('yaml')>('yaml', ['yaml'], 'Reading YAML rules files');
+/** `pg` (the PostgreSQL store), imported on first call. Not installed: MissingPeerDependencyError (pg). */
+export const loadPg = () => load<unknown>('pg', ['pg'], 'The PostgreSQL store (--store postgres://…)');

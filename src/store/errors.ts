@@ -28,3 +28,16 @@ export function corruptError(journal: string, line: number, why: string): TrxRen
 export function unsafeError(path: string, why: string): TrxRentError {
   return new TrxRentError({ code: 'JOURNAL_UNSAFE', message: `Refusing the journal ${path}: ${why}`, details: { field: 'journal', path } });
 }
+
+/**
+ * A holder's lease on a journal passed (it stalled or lost the server) and its write is refused:
+ * another runner may have taken the journal over since (the fencing token grew), and a late
+ * result written now could pay a row twice.
+ */
+export function fencedError(journal: string, token: string, takenBy?: string): TrxRentError {
+  return new TrxRentError({
+    code: 'JOURNAL_FENCED',
+    message: `This runner's lease on ${journal} passed (token ${token}${takenBy ? `, taken over with token ${takenBy}` : ''}); its late write is refused so nothing is recorded twice. Start the runner again to resume from what the journal holds.`,
+    details: { field: 'journal', token, ...(takenBy ? { taken_by: takenBy } : {}) },
+  });
+}

@@ -168,12 +168,11 @@ async function ensureLocked(deps: EngineDeps, params: EnsureParams, internals: E
       });
     }
     const orderKey = internals.orderKeys ? (q.resource === 'ENERGY' ? internals.orderKeys.energy : internals.orderKeys.bandwidth) : key === undefined ? undefined : q.resource === 'ENERGY' ? key : `${key}:bw`;
+    const request = { resource_type: q.resource, amount: q.amount, duration_sec: duration, target_address: target, ...(maxPrice !== undefined ? { max_price_sun: maxPrice } : {}) };
+    await params.beforeOrder?.({ key: orderKey, request });
     let created: Order;
     try {
-      created = await orders.create(
-        { resource_type: q.resource, amount: q.amount, duration_sec: duration, target_address: target, ...(maxPrice !== undefined ? { max_price_sun: maxPrice } : {}) },
-        { signal, idempotencyKey: orderKey, timeoutMs: deadline.budget() },
-      );
+      created = await orders.create(request, { signal, idempotencyKey: orderKey, timeoutMs: deadline.budget() });
     } catch (error) {
       // The request may have created the order: its key finds it again without buying twice.
       throw withDetails(error, { stage: 'order', ...(orderKey ? { order_key: orderKey } : {}) });

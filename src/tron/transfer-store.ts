@@ -97,8 +97,16 @@ function lazy(open: () => Promise<TransferStore>): TransferStore {
   };
 }
 
-/** The transfer records of `store` (its journal `transfers`). */
-export function storeTransfers(store: Store): TransferStore {
+/**
+ * The transfer records of `store` (its journal `transfers`): a {@link Store}, or a store's
+ * setting as `new TrxRent({ store })` takes it (`postgres://…`, a folder, `memory`), opened on
+ * first use (the PostgreSQL store's module and `pg` load only then).
+ */
+export function storeTransfers(store: Store | string): TransferStore {
+  if (typeof store === 'string') {
+    if (store === '') throw new TrxRentError({ code: 'CONFIGURATION_ERROR', message: 'store must be a postgres:// URL, a folder or "memory"' });
+    return lazy(async () => journalTransferStore(await (await (await import('../store/open.js')).openStore(store)).journal('transfers')));
+  }
   return lazy(async () => journalTransferStore(await store.journal('transfers')));
 }
 

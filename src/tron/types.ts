@@ -99,6 +99,12 @@ export interface EnsureParams {
    */
   confirm?: ((plan: EnsurePlan) => boolean | Promise<boolean>) | undefined;
   /**
+   * Awaited before each order is placed, with its Idempotency-Key and its request as it will be
+   * sent: a caller that writes them down first can look a lost answer up later (the same key and
+   * request return the order the service placed). A throw stops before the order.
+   */
+  beforeOrder?: ((order: { key: string | undefined; request: { resource_type: 'ENERGY' | 'BANDWIDTH'; amount: number; duration_sec: number; target_address: string; max_price_sun?: number } }) => void | Promise<void>) | undefined;
+  /**
    * Activate `address` first when it is not an account on chain: send it TRX (`amountSun`,
    * default 1 SUN) from `signer` (`{ privateKey }`, a TronWeb instance or a `Signer` of the
    * funding wallet's owner key), which also pays java-tron's account-creation fee (read from

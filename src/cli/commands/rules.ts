@@ -11,6 +11,10 @@
  * (JOURNAL_NOT_FOUND, exit 4) unless `--allow-missing-journal`: limits counted from a journal
  * that is not there would say "would act" for a rule that already spent its day. Every journal
  * line and webhook URL printed has its credentials masked.
+ *
+ * `--store` (or `TRX_RENT_STORE`): the rules journal `rules` of a store instead of a journal file:
+ * a `postgres://` URL (runners on several hosts sharing one database share windows and limits),
+ * or a folder for the file store. Its credentials are never printed.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -61,6 +65,40 @@ function decisionLine(d: {
 interface JournalOptions {
   journal?: string;
   allowMissingJournal?: boolean;
+  store?: string;
+}
+
+/** `--store`, else `TRX_RENT_STORE`: where the rules journal lives instead of a file; refused with --journal. */
+function storeSpec(ctx: Context, opts: JournalOptions): string | undefined {
+  const spec = opts.store ?? (ctx.env.TRX_RENT_STORE || undefined);
+  if (spec !== undefined && opts.journal !== undefined) {
+    throw new UsageError(`give --journal (a journal file) or --store${opts.store === undefined ? ' (here TRX_RENT_STORE)' : ''} (a store's rules journal), not both`);
+  }
+  return spec;
+}
+
+/** The rules journal of the store `spec`, named on stderr by where it is (never its credentials). */
+async function storeJournal(ctx: Context, m: Rules, spec: string) {
+  const { openStore } = await import('../../store/open.js');
+  const store = await openStore(spec);
+  ctx.out.diag(`Journal: rules in the ${store.kind} store ${store.where}`);
+  return { store, journal: m.storeRulesJournal(store), where: `rules in the ${store.kind} store ${store.where}` };
+}
+
+/** The entries a reading command counts from: a store's rules journal, or the journal file (see {@link journalToRead}). */
+async function entriesToRead(ctx: Context, m: Rules, opts: JournalOptions): Promise<{ entries: readonly import('../../workflows/rules/index.js').RulesJournalEntry[]; source: string | null }> {
+  const spec = storeSpec(ctx, opts);
+  if (spec !== undefined) {
+    const { store, journal, where } = await storeJournal(ctx, m, spec);
+    try {
+      return { entries: await journal.entries(), source: where };
+    } finally {
+      await journal.close();
+      await store.close();
+    }
+  }
+  const source = journalToRead(ctx, opts);
+  return { entries: source.exists ? await m.readJournalFile(source.path) : [], source: source.exists ? source.path : null };
 }
 
 /**
@@ -91,13 +129,13 @@ async function check(ctx: Context, file: string, opts: { offline?: boolean }) {
 
 async function plan(ctx: Context, file: string, opts: { node?: string } & JournalOptions) {
   const { m, rules } = await load(file);
-  const source = journalToRead(ctx, opts);
-  const journal = new m.MemoryJournal(source.exists ? new m.FileJournal(source.path).entries() : []);
+  const source = await entriesToRead(ctx, m, opts);
+  const journal = new m.MemoryJournal(source.entries);
   const runner = new m.RuleRunner({ client: await rulesClient(ctx, opts.node), rules, journal, dryRun: true });
   const decisions = await runner.plan();
   // Quiet: every decision of the rule is "nothing" (its trigger did not fire, or nothing is missing); each says why.
   const quiet = rules.rules.filter((r) => decisions.every((d) => d.rule !== r.id || d.outcome === 'nothing')).map((r) => r.id);
-  ctx.out.result({ file, journal: source.exists ? source.path : null, decisions, quiet }, () => {
+  ctx.out.result({ file, journal: source.source, decisions, quiet }, () => {
     const lines = decisions.map((d) => `  ${decisionLine(d)}`);
     const spend = decisions.reduce((s, d) => s + (d.outcome === 'would_act' ? (d.cost_sun ?? 0) : 0), 0);
     return `Plan for ${file} now (nothing is spent):\n${lines.join('\n')}\n  would spend about ${spend / 1e6} TRX\n`;
@@ -107,6 +145,7 @@ async function plan(ctx: Context, file: string, opts: { node?: string } & Journa
 interface RunOptions {
   execute?: boolean;
   journal?: string;
+  store?: string;
   node?: string;
   tick: string;
   rps: string;
@@ -121,7 +160,9 @@ async function run(ctx: Context, file: string, opts: RunOptions) {
   const maxTicks = opts.maxTicks === undefined ? undefined : parseInteger(opts.maxTicks, '--max-ticks', { min: 1 });
   const execute = opts.execute === true;
   const journalPath = resolve(opts.journal ?? DEFAULT_JOURNAL);
-  const journal = execute ? new m.FileJournal(journalPath) : new m.MemoryJournal(new m.FileJournal(journalPath).entries());
+  const spec = storeSpec(ctx, opts);
+  const inStore = spec === undefined ? undefined : await storeJournal(ctx, m, spec);
+  const journal = inStore ? (execute ? inStore.journal : new m.MemoryJournal(await inStore.journal.entries())) : execute ? new m.FileJournal(journalPath) : new m.MemoryJournal(await m.readJournalFile(journalPath));
   const out = ctx.out;
   // The status line: redrawn after each tick; a decision line is printed above it.
   let status: { update(text: string): void; stop(final?: string): void } = { update() {}, stop() {} };
@@ -149,8 +190,12 @@ async function run(ctx: Context, file: string, opts: RunOptions) {
     },
   });
   for (const w of runner.warnings) out.warn(w);
-  const counted = existsSync(journalPath) ? `in memory, limits counted from ${journalPath}` : `in memory; no journal at ${journalPath}, so limits count from nothing`;
-  if (!out.json) out.print(`${execute ? 'Executing' : 'Dry run (no spend; --execute to spend)'}: ${rules.rules.length} rules, ${runner.stats.watched_addresses} addresses, reaction ${runner.stats.reaction_ms / 1000} s. Journal: ${execute ? journalPath : counted}\n`);
+  const counted = inStore
+    ? `in memory, limits counted from ${inStore.where}`
+    : existsSync(journalPath)
+      ? `in memory, limits counted from ${journalPath}`
+      : `in memory; no journal at ${journalPath}, so limits count from nothing`;
+  if (!out.json) out.print(`${execute ? 'Executing' : 'Dry run (no spend; --execute to spend)'}: ${rules.rules.length} rules, ${runner.stats.watched_addresses} addresses, reaction ${runner.stats.reaction_ms / 1000} s. Journal: ${execute ? (inStore?.where ?? journalPath) : counted}\n`);
   status = out.spinner('first tick…');
   const stop = new AbortController();
   void ctx.untilSignal(stop.signal).then(() => {
@@ -162,6 +207,10 @@ async function run(ctx: Context, file: string, opts: RunOptions) {
   } finally {
     stop.abort();
     status.stop();
+    if (inStore) {
+      await inStore.journal.close();
+      await inStore.store.close();
+    }
   }
   const s = runner.stats;
   // NDJSON to the end: the summary is one more line, not an indented document.
@@ -199,8 +248,7 @@ async function backtestCmd(ctx: Context, file: string, opts: { days: string; ene
 async function log(ctx: Context, opts: { rule?: string; limit: string } & JournalOptions) {
   const m = await rulesModule();
   const limit = parseInteger(opts.limit, '--limit', { min: 1 });
-  const source = journalToRead(ctx, opts);
-  const all = source.exists ? new m.FileJournal(source.path).entries() : [];
+  const all = (await entriesToRead(ctx, m, opts)).entries;
   const entries = all.filter((e) => !opts.rule || e.rule === opts.rule).slice(-limit).map((e) => redactDeep(e));
   ctx.out.result(entries, () =>
     entries.length
@@ -258,6 +306,7 @@ const command: CommandModule = {
       .option('--node <url>', 'TRON full node (env TRX_RENT_TRON_NODE)')
       .option('--journal <path>', `journal the limits are counted from (default ${DEFAULT_JOURNAL}); named on stderr`)
       .option('--allow-missing-journal', 'plan even when the journal does not exist (as if no rule had acted yet)')
+      .option('--store <url|dir>', 'count from the rules journal of a store instead: postgres://… or a folder (env TRX_RENT_STORE)')
       .action(action<[string], { node?: string } & JournalOptions>((ctx, { args: [f], opts }) => plan(ctx, f, opts)));
     cmd
       .command('run')
@@ -265,6 +314,7 @@ const command: CommandModule = {
       .argument('<file>')
       .option('--execute', 'really spend (default: dry run)')
       .option('--journal <path>', `journal file (default ${DEFAULT_JOURNAL})`)
+      .option('--store <url|dir>', 'keep the journal in a store instead: postgres://… (runners on several hosts share limits) or a folder (env TRX_RENT_STORE)')
       .option('--node <url>', 'TRON full node (env TRX_RENT_TRON_NODE)')
       .option('--tick <duration>', 'evaluation tick', '60s')
       .option('--rps <n>', 'TRON node requests per second, spread evenly', '10')
@@ -282,6 +332,7 @@ const command: CommandModule = {
       .description('Read the journal (named on stderr; a missing one is an error unless --allow-missing-journal)')
       .option('--journal <path>', `journal file (default ${DEFAULT_JOURNAL})`)
       .option('--allow-missing-journal', 'a missing journal reads as empty instead of an error')
+      .option('--store <url|dir>', 'read the rules journal of a store instead: postgres://… or a folder (env TRX_RENT_STORE)')
       .option('--rule <id>', 'one rule only')
       .option('--limit <n>', 'last N entries', '50')
       .action(action<[], { rule?: string; limit: string } & JournalOptions>((ctx, { opts }) => log(ctx, opts)));

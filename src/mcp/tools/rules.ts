@@ -38,7 +38,7 @@ async function journalEntries(path: string) {
   const m = await rulesModule();
   const full = inside(path, ['.jsonl'], 'journal');
   if (!existsSync(full)) throw new NotFoundError({ code: 'NOT_FOUND', message: `journal: no file at ${path} (leave journal out to count from nothing)`, details: { field: 'journal' } });
-  return new m.FileJournal(full).entries();
+  return m.readJournalFile(full);
 }
 
 async function loadSource(args: z.output<typeof RulesSource>) {

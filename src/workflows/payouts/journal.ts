@@ -103,8 +103,26 @@ export class PayoutIndex {
   }
 }
 
+/**
+ * The rows of a batch that several workers share (a journal on the PostgreSQL store): each row
+ * is claimed by one worker at a time under a lease with a fencing token (see
+ * `sharedPayoutJournal`). A journal without claims has one runner, which holds it.
+ */
+export interface RowClaimer {
+  /** Put the batch's rows up for claiming (rows already there are left as they are). */
+  seed(ids: readonly string[]): Promise<void>;
+  /** Claim up to `n` rows that are not done and no live lease holds; their ids. */
+  claim(n: number): Promise<string[]>;
+  /** How many rows are not done yet, claimed or not. */
+  open(): Promise<number>;
+  /** Give a row up at once (left pending): it may be claimed again. */
+  release(id: string): Promise<void>;
+}
+
 /** Where a batch's journal lives. Every write is durable before its promise resolves. */
 export interface PayoutJournal extends TransferStore {
+  /** Present on a journal several workers share: the run claims rows instead of holding the journal. */
+  readonly claims?: RowClaimer | undefined;
   /** Everything read so far, oldest first (what the report reads). */
   entries(): readonly PayoutJournalEntry[];
   /** The index of what the entries say (read with {@link PayoutJournal.sync} first). */
@@ -148,8 +166,13 @@ export class PayoutLedger implements PayoutJournal {
   }
 
   async append(...entries: PayoutJournalEntry[]): Promise<void> {
-    await this.#journal.append(entries);
+    await this.write(entries);
     await this.sync();
+  }
+
+  /** Write entries to the journal (a shared journal's view fences the rows' entries here). */
+  protected write(entries: readonly PayoutJournalEntry[]): Promise<void> {
+    return this.#journal.append(entries);
   }
 
   async hold(): Promise<void> {

@@ -100,7 +100,14 @@ export async function estimateRows(
   from: string,
   rows: readonly PayoutRow[],
   /** `signatures` and `permissionId`: each row's size as a multi-signature account's signers will send it. */
-  options: { concurrency?: number; signal?: AbortSignal; onProgress?: (done: number) => void; onRow?: (estimate: RowEstimate) => Promise<void>; signatures?: number; permissionId?: number } = {},
+  options: {
+    concurrency?: number;
+    signal?: AbortSignal;
+    onProgress?: (done: number) => void;
+    onRow?: (estimate: RowEstimate) => Promise<void>;
+    signatures?: number;
+    permissionId?: number;
+  } = {},
 ): Promise<RowEstimate[]> {
   const { node, clock } = deps;
   const signal = options.signal;

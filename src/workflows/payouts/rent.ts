@@ -25,6 +25,8 @@ export interface RentContext {
   budget: number;
   stop: AbortSignal;
   emit: (event: PayoutEvent) => void;
+  /** Runs the journaling of the orders once for every worker sharing the journal (see the runner's `#shared`). @default runs it at once */
+  shared?: ((fn: () => Promise<void>) => Promise<void>) | undefined;
 }
 
 /** The orders journaled so far, by key, latest state. */
@@ -41,7 +43,8 @@ export async function rentForBatch(ctx: RentContext): Promise<void> {
   const { deps, journal, key, plan, budget, stop, emit } = ctx;
   const { clock, orders } = deps;
   const from = plan.from;
-  if (ordersOf(journal).length === 0 && plan.orders.length) {
+  const place = async () => {
+    if (ordersOf(journal).length > 0 || !plan.orders.length) return;
     // Each order's share of the budget, in proportion to its quote; written down before any is placed.
     const scale = plan.rent_cost_sun > 0 ? budget / plan.rent_cost_sun : 1;
     let n = 0;
@@ -58,7 +61,8 @@ export async function rentForBatch(ctx: RentContext): Promise<void> {
         }),
       ),
     );
-  }
+  };
+  await (ctx.shared ?? ((fn) => fn()))(place);
   for (const o of ordersOf(journal).filter((e) => e.state === 'placing' && !e.key.includes(':topup:'))) {
     if (stop.aborted) throw stop.reason;
     emit({ event: 'order', state: 'placing', key: o.key, resource: o.resource, amount: o.amount });

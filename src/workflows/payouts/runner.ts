@@ -250,30 +250,33 @@ export class PayoutRun {
           details: { cost_sun: plan.rent_cost_sun, spent_sun: index.spentSun, max_cost_sun: budget },
         });
       }
-      const writes: PayoutJournalEntry[] = [];
-      const service = this.#deps.service;
-      if (!index.batch)
+      const setup = async () => {
+        const writes: PayoutJournalEntry[] = [];
+        const service = this.#deps.service;
+        if (!index.batch)
+          writes.push({
+            type: 'batch',
+            key: this.#key,
+            from: plan.from,
+            rows_hash: this.#hash,
+            rows: this.#rows!.length,
+            margin_pct: plan.energy.margin_pct,
+            ...(service ? { service } : {}),
+            at: clock.now(),
+          });
+        writes.push(...this.#unjournaled.splice(0).map((e) => ({ type: 'estimated' as const, ...e })));
         writes.push({
-          type: 'batch',
-          key: this.#key,
-          from: plan.from,
-          rows_hash: this.#hash,
-          rows: this.#rows!.length,
-          margin_pct: plan.energy.margin_pct,
-          ...(service ? { service } : {}),
+          type: 'approved',
+          rent_cost_sun: plan.rent_cost_sun,
+          budget_sun: budget,
+          worst_burn_sun: plan.worst_burn_sun,
+          rows_left: this.#rows!.filter((r) => !this.#final(r.id)).length,
           at: clock.now(),
         });
-      writes.push(...this.#unjournaled.splice(0).map((e) => ({ type: 'estimated' as const, ...e })));
-      writes.push({
-        type: 'approved',
-        rent_cost_sun: plan.rent_cost_sun,
-        budget_sun: budget,
-        worst_burn_sun: plan.worst_burn_sun,
-        rows_left: this.#rows!.filter((r) => !this.#final(r.id)).length,
-        at: clock.now(),
-      });
-      writes.push({ type: 'run', state: 'started', at: clock.now() });
-      await journal.append(...writes);
+        writes.push({ type: 'run', state: 'started', at: clock.now() });
+        await journal.append(...writes);
+      };
+      await this.#shared(setup, async (claims) => claims.seed(this.#rows!.map((r) => r.id)));
       await this.#rent(plan, budget);
       await this.#send(budget);
       const report = await this.report();
@@ -322,10 +325,35 @@ export class PayoutRun {
     );
   }
 
-  /** Place the planned orders (see `rent.ts`) and wait for the delegation. */
+  /** Place the planned orders (see `rent.ts`; on a journal workers share, once for them all) and wait for the delegation. */
   async #rent(plan: PayoutPlan, budget: number): Promise<void> {
     const { rentForBatch } = await import('./rent.js');
-    await rentForBatch({ deps: this.#deps, journal: this.#journal!, key: this.#key, plan, budget, stop: this.#stop.signal, emit: (e) => this.#emit(e) });
+    await rentForBatch({
+      deps: this.#deps,
+      journal: this.#journal!,
+      key: this.#key,
+      plan,
+      budget,
+      stop: this.#stop.signal,
+      emit: (e) => this.#emit(e),
+      shared: (fn) => this.#shared(fn),
+    });
+  }
+
+  /**
+   * Run `fn` once for the batch: at once on a journal this run holds; on a journal workers share,
+   * inside its exclusive section after reading it again (whoever comes first writes, the others
+   * see it written), then `then` with the row claims.
+   */
+  async #shared(fn: () => Promise<void>, then?: (claims: NonNullable<PayoutJournal['claims']>) => Promise<void>): Promise<void> {
+    const journal = this.#journal!;
+    const claims = journal.claims;
+    if (!claims || !journal.exclusive) return fn();
+    await journal.exclusive(`${this.#key}:batch`, async () => {
+      await journal.sync();
+      await fn();
+      await then?.(claims);
+    });
   }
 
   /** Sign, broadcast and land every open row, `concurrency` at a time. */

@@ -3,7 +3,8 @@
  * with the payout journal as its store: signed once, journaled before the broadcast, landed, a
  * row signed anew only once its transaction is known dead). Energy is counted before each
  * signature; short, the run waits for the rows in flight, reads the node, and tops up with
- * `chain.ensure` under what is left of the budget (or burns, when allowed).
+ * `chain.ensure` under what is left of the budget (or burns, when allowed). On a journal several
+ * workers share, the rows are claimed one at a time instead of taken in order.
  * @module
  */
 import { TimeoutError, TrxRentError } from '../../errors/index.js';
@@ -302,7 +303,32 @@ export async function send(ctx: SendContext): Promise<void> {
   };
 
   progress();
-  await eachLimit(ctx.rows, options.concurrency ?? 8, land, stop);
+  const claims = journal.claims;
+  if (!claims) return eachLimit(ctx.rows, options.concurrency ?? 8, land, stop);
+  // Workers sharing the journal: each lane claims one row at a time until no row is open; a row
+  // another worker holds comes back once its lease passes (that worker died or stalled).
+  const byId = new Map(ctx.rows.map((r) => [r.id, r]));
+  const idleMax = Math.ceil((rowTimeout + 60_000) / 250);
+  const lane = async () => {
+    // Bounded: each claim is a row's turn (at most a few each), each idle wait a quarter second.
+    for (let idle = 0, turns = 0; idle < idleMax && turns < ctx.total * 5 + 100 && !stop.aborted; turns++) {
+      const [id] = await claims.claim(1);
+      if (id === undefined) {
+        if ((await claims.open()) === 0) return;
+        idle++;
+        await new Promise((r) => setTimeout(r, 250));
+        continue;
+      }
+      idle = 0;
+      await journal.sync();
+      const row = byId.get(id);
+      if (!row || index.finals.has(id)) continue;
+      await land(row);
+      // Left pending (timed out, stopped): give it up so a worker may land it later.
+      if (!index.finals.has(id)) await claims.release(id);
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency ?? 8 }, lane));
 }
 
 /** A top-up the budget cannot pay for: the run stops; a resume with a higher `maxCostSun` goes on. */

@@ -2,12 +2,18 @@
  * One action of one rule: price it (no spend), check the limits against the journal, journal the
  * intent, act through the SDK with the window's Idempotency-Key, journal the outcome. This is the
  * "step in flight" that a stop (SIGTERM) lets finish.
+ *
+ * The limits are counted again, and the intent written, under the journal's lock
+ * (`RulesJournal.exclusive`): runners sharing one journal (one file, or one database on several
+ * hosts) see each other's intents before they count, so together they spend no more than the
+ * limit and act once per window. Each order is journaled (`ordering`: its key and request)
+ * before it is placed, so a lost answer can be looked up by its key (`resolve.ts`).
  * @module
  */
 import { TrxRentError, outcomeOf } from '../../errors/index.js';
 import { LIMITS } from '../../schemas/limits.js';
-import type { Journal, JournalEntry } from './journal.js';
-import { blockedBy, limitState } from './limits.js';
+import type { OrderRequest, RulesJournal, RulesJournalEntry } from './journal.js';
+import { type LimitState, blockedBy, limitState } from './limits.js';
 import type { Notifier, RuleEventName } from './notify.js';
 import type { Rule } from './schema.js';
 import { grouped as fmt, idempotencyKey, targetAddress } from './triggers.js';
@@ -33,7 +39,7 @@ export type Decision = {
 /** What {@link actOn} needs from its runner. */
 export interface ActContext {
   client: RulesClient;
-  journal: Journal;
+  journal: RulesJournal;
   notifier: Notifier;
   now: () => number;
   runner: string;
@@ -81,8 +87,9 @@ function outcomeOfAction(error: unknown): 'failed' | 'unknown' {
   return outcomeOf(error) === 'not_sent' ? 'failed' : 'unknown';
 }
 
-async function record(ctx: ActContext, entry: Omit<JournalEntry, 'ts' | 'runner'>): Promise<void> {
-  await ctx.journal.append({ ts: ctx.now(), runner: ctx.runner, ...entry });
+async function record(ctx: ActContext, ...entries: Omit<RulesJournalEntry, 'ts' | 'runner'>[]): Promise<void> {
+  const ts = ctx.now();
+  await ctx.journal.append(...entries.map((entry) => ({ ts, runner: ctx.runner, ...entry })));
 }
 
 async function emit(ctx: ActContext, rule: Rule, event: RuleEventName, data: Record<string, unknown>, force = false): Promise<void> {
@@ -111,8 +118,9 @@ async function suppress(ctx: ActContext, rule: Rule, window: string, reason: str
  * rental (delegation_expiring with a buy action): same amount and resource.
  */
 export async function actOn(ctx: ActContext, rule: Rule, window: string, seen: Record<string, unknown>, copyOf?: { amount: number; resource: 'ENERGY' | 'BANDWIDTH' }): Promise<Decision> {
+  await ctx.journal.sync();
   const now = ctx.now();
-  const state = limitState(ctx.journal.entries(), rule, now);
+  const state = limitState(ctx.journal.index, rule, now);
   // Cheap checks first: nothing is read when the rule could not act anyway.
   if (ctx.seen.has(`${rule.id}\n${window}\nduplicate`)) return { rule: rule.id, window, outcome: 'suppressed', reason: 'duplicate_window' };
   const early = blockedBy(rule, state, now, window, 0);
@@ -134,13 +142,34 @@ export async function actOn(ctx: ActContext, rule: Rule, window: string, seen: R
     const busy = open.orders.find((o) => o.target_address === target && (o.status === 'PENDING' || o.status === 'EXECUTING'));
     if (busy) return suppress(ctx, rule, window, 'order_in_flight', { order_id: busy.id });
   }
-  // The cap handed to the SDK: the order can never take the rule past its limits, whatever the market does.
-  // With max_price, the cap also holds the price per unit (ensure splits the cap over its orders).
-  const byPrice = max_price !== undefined && priced.units ? Math.floor(max_price * priced.units) : undefined;
-  const caps = [state.remaining_sun, byPrice].filter((v): v is number => v !== undefined);
-  const cap = caps.length ? Math.min(...caps) : undefined;
-  await record(ctx, { kind: 'trigger', rule: rule.id, window, detail: seen });
-  await record(ctx, { kind: 'intent', rule: rule.id, window, key, reserved_sun: cap ?? priced.cost_sun, detail: { summary: priced.summary, quoted_sun: priced.cost_sun } });
+  // Count again and write the intent under the journal's lock: another runner sharing the journal
+  // (this host or another) either wrote its intent before (and is counted here), or counts this one.
+  const counted = await ctx.journal.exclusive(async (): Promise<{ blocked: string; state: LimitState } | { cap: number | undefined }> => {
+    await ctx.journal.sync();
+    const at = ctx.now();
+    const locked = limitState(ctx.journal.index, rule, at);
+    const no = blockedBy(rule, locked, at, window, priced.cost_sun);
+    if (no) return { blocked: no, state: locked };
+    // The cap handed to the SDK: the order can never take the rule past its limits, whatever the market does.
+    // With max_price, the cap also holds the price per unit (ensure splits the cap over its orders).
+    const byPrice = max_price !== undefined && priced.units ? Math.floor(max_price * priced.units) : undefined;
+    const caps = [locked.remaining_sun, byPrice].filter((v): v is number => v !== undefined);
+    const cap = caps.length ? Math.min(...caps) : undefined;
+    await record(
+      ctx,
+      { kind: 'trigger', rule: rule.id, window, detail: seen },
+      { kind: 'intent', rule: rule.id, window, key, reserved_sun: cap ?? priced.cost_sun, detail: { summary: priced.summary, quoted_sun: priced.cost_sun, orders_journaled: true } },
+    );
+    return { cap };
+  });
+  if ('blocked' in counted) {
+    const late = counted.blocked;
+    if (late === 'window_done') return { rule: rule.id, window, outcome: 'suppressed', reason: late };
+    return suppress(ctx, rule, window, late, { cost_sun: priced.cost_sun, spent_24h_sun: counted.state.spent_24h_sun, spent_total_sun: counted.state.spent_total_sun });
+  }
+  const cap = counted.cap;
+  // Written down before each order is placed: a lost answer is looked up by this key and request.
+  const ordering = (orderKey: string | undefined, request: OrderRequest) => record(ctx, { kind: 'ordering', rule: rule.id, window, key, order_key: orderKey ?? key, request: { ...request } });
   try {
     let cost = 0;
     let orderIds: string[] = [];
@@ -155,6 +184,7 @@ export async function actOn(ctx: ActContext, rule: Rule, window: string, seen: R
         maxCostSun: cap,
         idempotencyKey: key,
         timeoutMs: ctx.timeoutMs,
+        beforeOrder: (o) => ordering(o.key, o.request),
       });
       cost = result.cost_sun;
       orderIds = [result.order?.id, result.bandwidth_order?.id].filter((id): id is string => typeof id === 'string');
@@ -163,10 +193,9 @@ export async function actOn(ctx: ActContext, rule: Rule, window: string, seen: R
       const amount = Math.max(copyOf?.amount ?? a.amount, resource === 'ENERGY' ? LIMITS.MIN_ENERGY_AMOUNT : LIMITS.MIN_BANDWIDTH_AMOUNT);
       const maxPrice = cap === undefined ? max_price : Math.min(max_price ?? Infinity, Math.floor(cap / amount));
       if (maxPrice !== undefined && maxPrice <= 0) throw new TrxRentError({ code: 'SPENDING_CAP_EXCEEDED', message: 'no budget left' });
-      const created = await ctx.client.orders.create(
-        { resource_type: resource, amount, duration_sec: a.duration, target_address: target!, ...(maxPrice !== undefined ? { max_price_sun: maxPrice } : {}) },
-        { idempotencyKey: key },
-      );
+      const request: OrderRequest = { resource_type: resource, amount, duration_sec: a.duration, target_address: target!, ...(maxPrice !== undefined ? { max_price_sun: maxPrice } : {}) };
+      await ordering(key, request);
+      const created = await ctx.client.orders.create(request as Parameters<RulesClient['orders']['create']>[0], { idempotencyKey: key });
       const filled = await ctx.client.orders.waitFor(created.id, { timeoutMs: ctx.timeoutMs });
       cost = Number(filled.total_cost_sun ?? priced.cost_sun);
       orderIds = [filled.id];

@@ -11,7 +11,7 @@
  * @module
  */
 import { LIMITS } from '../../schemas/limits.js';
-import { MemoryJournal } from './journal.js';
+import { RulesIndex } from './journal.js';
 import { blockedBy, limitState } from './limits.js';
 import type { RulesFile } from './schema.js';
 import { idempotencyKey, levelWindow, scheduleWindow, targetAddress } from './triggers.js';
@@ -60,7 +60,8 @@ export function backtest(file: RulesFile, options: BacktestOptions): BacktestRes
   const perStep = (perHour * step) / 3_600_000;
   const start = options.end - options.days * 86_400_000;
   const prices = [...options.prices].sort((a, b) => a.at - b.at);
-  const journal = new MemoryJournal();
+  // The journal's index alone: a backtest folds its simulated lines in as they are made.
+  const journal = new RulesIndex();
   // Per address: live rentals with what is left of each, spent earliest-ending first.
   const rentals = new Map<string, Array<{ left: number; ends: number }>>();
   const stats = new Map(file.rules.map((r) => [r.id, { rule: r.id, runs: 0, spend_sun: 0, suppressed: {} as Record<string, number> }]));
@@ -116,14 +117,14 @@ export function backtest(file: RulesFile, options: BacktestOptions): BacktestRes
       }
       const cost = Math.ceil(amount * price);
       const s = stats.get(rule.id)!;
-      const blocked = rule.limits.max_price !== undefined && price > rule.limits.max_price ? 'max_price' : blockedBy(rule, limitState(journal.entries(), rule, now), now, window, cost);
+      const blocked = rule.limits.max_price !== undefined && price > rule.limits.max_price ? 'max_price' : blockedBy(rule, limitState(journal, rule, now), now, window, cost);
       if (blocked) {
         if (blocked !== 'window_done') s.suppressed[blocked] = (s.suppressed[blocked] ?? 0) + 1;
         continue;
       }
       const key = idempotencyKey(rule, window);
-      void journal.append({ ts: now, kind: 'intent', rule: rule.id, window, key, reserved_sun: cost });
-      void journal.append({ ts: now, kind: 'done', rule: rule.id, window, key, cost_sun: cost });
+      journal.apply({ ts: now, kind: 'intent', rule: rule.id, window, key, reserved_sun: cost });
+      journal.apply({ ts: now, kind: 'done', rule: rule.id, window, key, cost_sun: cost });
       s.runs++;
       s.spend_sun += cost;
       if (amount && target) {

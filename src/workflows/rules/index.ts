@@ -16,7 +16,21 @@
  */
 export { RuleRunner, type RuleRunnerOptions, type RunnerStats } from './runner.js';
 export type { Decision } from './act.js';
-export { type Journal, type JournalEntry, type JournalKind, MemoryJournal, FileJournal, parseJournal } from './journal.js';
+export {
+  type Journal,
+  type JournalEntry,
+  type JournalKind,
+  type RulesJournal,
+  type RulesJournalEntry,
+  type OrderRequest,
+  RulesIndex,
+  RulesLedger,
+  MemoryJournal,
+  FileJournal,
+  readJournalFile,
+  storeRulesJournal,
+  parseJournal,
+} from './journal.js';
 export { actionsOf, limitState, blockedBy, type ActionRecord, type LimitState } from './limits.js';
 export { isYamlPath, loadRules, parseRules, parseRulesYaml, validateRules, RulesFileError, type RuleIssue } from './load.js';
 export {

@@ -5,54 +5,18 @@
  * highest any line reported for it.
  * @module
  */
-import type { JournalEntry } from './journal.js';
+import { type ActionRecord, RulesIndex, type RulesJournalEntry } from './journal.js';
 import type { Rule } from './schema.js';
 import { idempotencyKey, windowOnlyKey } from './triggers.js';
 
+export type { ActionRecord } from './journal.js';
+
 const DAY = 86_400_000;
 
-/** One action of a rule, as the journal tells it. */
-export interface ActionRecord {
-  ts: number;
-  key: string | undefined;
-  window: string | undefined;
-  /** SUN counted against the limits: the cost when known, else the reservation. */
-  spent_sun: number;
-  outcome: 'done' | 'failed' | 'unknown';
-  order_ids: string[];
-}
-
 /** Every action of `rule` (one per Idempotency-Key of its intent lines), oldest first. */
-export function actionsOf(entries: readonly JournalEntry[], rule: string): ActionRecord[] {
-  const byKey = new Map<string, ActionRecord>();
-  const out: ActionRecord[] = [];
-  for (const e of entries) {
-    if (e.rule !== rule) continue;
-    if (e.kind === 'intent') {
-      // One key is one action: a second intent with it (another runner on the same journal, a
-      // restart retrying the window) gets the same order back from the service.
-      if (e.key && byKey.has(e.key)) continue;
-      const record: ActionRecord = { ts: e.ts, key: e.key, window: e.window, spent_sun: e.reserved_sun ?? 0, outcome: 'unknown', order_ids: [] };
-      out.push(record);
-      if (e.key) byKey.set(e.key, record);
-      continue;
-    }
-    const record = e.key ? byKey.get(e.key) : undefined;
-    if (!record) continue;
-    if (e.kind === 'done') {
-      // A key's spend is the highest any runner reported for it: a late `done` (another runner's
-      // replay of the same key, answered with less) never erases what was charged.
-      const cost = e.cost_sun ?? record.spent_sun;
-      record.spent_sun = record.outcome === 'done' ? Math.max(record.spent_sun, cost) : cost;
-      record.outcome = 'done';
-      if (e.order_ids?.length) record.order_ids = e.order_ids;
-    } else if (e.kind === 'failed' && record.outcome !== 'done') {
-      // Not done, by a definite answer; once any runner saw it done, it stays done.
-      record.outcome = 'failed';
-      record.spent_sun = 0;
-    }
-  }
-  return out;
+export function actionsOf(entries: readonly RulesJournalEntry[] | RulesIndex, rule: string): ActionRecord[] {
+  const index = entries instanceof RulesIndex ? entries : RulesIndex.of(entries);
+  return index.actions(rule).map((a) => ({ ...a, order_ids: [...a.order_ids], orders: [...a.orders] }));
 }
 
 /** What the journal says a rule may still do now. */
@@ -70,9 +34,10 @@ export interface LimitState {
   keys: Set<string>;
 }
 
-/** Count `rule`'s limits at `now` from the journal. */
-export function limitState(entries: readonly JournalEntry[], rule: Rule, now: number): LimitState {
-  const actions = actionsOf(entries, rule.id);
+/** Count `rule`'s limits at `now` from the journal (its entries, or the index a {@link RulesJournal} keeps). */
+export function limitState(entries: readonly RulesJournalEntry[] | RulesIndex, rule: Rule, now: number): LimitState {
+  const index = entries instanceof RulesIndex ? entries : RulesIndex.of(entries);
+  const actions = index.actions(rule.id);
   let spent24 = 0;
   let spentTotal = 0;
   let runs24 = 0;
@@ -93,7 +58,7 @@ export function limitState(entries: readonly JournalEntry[], rule: Rule, now: nu
   }
   const { max_spend_per_day: daily, max_total_spend: total } = rule.limits;
   const left = [daily === undefined ? undefined : daily - spent24, total === undefined ? undefined : total - spentTotal].filter((v): v is number => v !== undefined);
-  const retired = entries.some((e) => e.rule === rule.id && e.kind === 'retired');
+  const retired = index.retired(rule.id);
   return {
     spent_24h_sun: spent24,
     spent_total_sun: spentTotal,

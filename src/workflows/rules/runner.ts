@@ -16,10 +16,10 @@
 import { randomUUID } from 'node:crypto';
 import { type Clock, systemClock } from '../../utils/clock.js';
 import { type ActContext, type Decision, actOn } from './act.js';
-import { type Journal, MemoryJournal } from './journal.js';
+import { MemoryJournal, type RulesJournal } from './journal.js';
 import { Notifier, type NotifyOptions, notifyWarnings } from './notify.js';
 import type { Rule, RulesFile } from './schema.js';
-import { resolveUnknown } from './resolve.js';
+import { settleUnknown } from './resolve.js';
 import { grouped, levelWindow, nextScheduled, scheduleWindow, watchedAddress } from './triggers.js';
 import type { RulesClient } from './types.js';
 import { LIMITS } from '../../schemas/limits.js';
@@ -31,7 +31,7 @@ export interface RuleRunnerOptions {
   /** A parsed rules file (`loadRules` / `parseRules`). */
   rules: RulesFile;
   /** Where decisions are kept and limits counted. @default a MemoryJournal */
-  journal?: Journal | undefined;
+  journal?: RulesJournal | undefined;
   /** @default systemClock */
   clock?: Clock | undefined;
   /** Length of one evaluation tick, ms. @default 60000 */
@@ -72,7 +72,7 @@ export interface RunnerStats {
 /** Watches addresses and prices, and acts on standing rules without ever paying twice for one trigger window. */
 export class RuleRunner {
   readonly rules: readonly Rule[];
-  readonly journal: Journal;
+  readonly journal: RulesJournal;
   readonly clock: Clock;
   readonly tickMs: number;
   readonly rps: number;
@@ -177,9 +177,9 @@ export class RuleRunner {
     const prices = new Map<string, Promise<number | undefined>>();
     if (!this.#ctx.dryRun) {
       try {
-        await resolveUnknown(this.#ctx, this.rules);
+        await settleUnknown(this.#ctx, this.rules);
       } catch (error) {
-        out.push(this.#decided({ rule: this.rules[0]?.id ?? '', window: '', outcome: 'error', reason: `resolving unknown outcomes: ${(error as Error).message}` }));
+        out.push(this.#decided({ rule: this.rules[0]?.id ?? '', window: '', outcome: 'error', reason: `settling unknown outcomes: ${(error as Error).message}` }));
       }
     }
     let filled: Promise<Array<{ id: string; target_address: string; resource_type: string; amount: number; duration_sec: number; filled_at?: unknown }>> | undefined;
@@ -290,7 +290,7 @@ export class RuleRunner {
         const left = started + this.tickMs - this.clock.now();
         if (left > 0 && !this.#stopping) await this.#nap(left);
       }
-      await this.journal.close?.();
+      await this.journal.close();
     })();
     return this.#running;
   }
@@ -313,7 +313,7 @@ export class RuleRunner {
     const dry = new RuleRunner({
       client: this.#ctx.client,
       rules: { version: 1, rules: [...this.rules] },
-      journal: new MemoryJournal(this.journal.entries()),
+      journal: new MemoryJournal(await this.journal.entries()),
       clock: this.clock,
       tickMs: Math.max(1000, Math.ceil(this.#addresses.length / this.rps) * 1000),
       nodeRequestsPerSecond: this.rps,

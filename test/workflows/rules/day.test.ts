@@ -55,7 +55,7 @@ describe('a day of energy_below + ensure with a daily limit', () => {
       expect(inWindow).toBeLessThanOrEqual(limitTrx * 1_000_000);
     }
     // 2. The journal accounts for every order: same ids, same costs.
-    const actions = actionsOf(journal.entries(), 'hot-wallet');
+    const actions = actionsOf((await journal.entries()), 'hot-wallet');
     const journaled = actions.flatMap((a) => a.order_ids);
     expect(new Set(journaled)).toEqual(new Set(orders.map((o) => o.id)));
     expect(journaled.length).toBe(orders.length);
@@ -64,7 +64,7 @@ describe('a day of energy_below + ensure with a daily limit', () => {
 
     // 3. Never dry while the budget lasted: the first dry minute comes after the limit first said no.
     const usage = await world.control(`/__mock/chain/usage/${address}`);
-    const firstLimit = journal.entries().find((e) => e.kind === 'suppressed' && e.reason === 'max_spend_per_day');
+    const firstLimit = (await journal.entries()).find((e) => e.kind === 'suppressed' && e.reason === 'max_spend_per_day');
     expect(firstLimit, 'the budget ran out during the day (the test exercises the limit)').toBeDefined();
     expect(usage.first_dry_at === null || Number(usage.first_dry_at) >= firstLimit!.ts - 2 * MINUTE).toBe(true);
     // Before the limit bit, the address spent only rented energy.

@@ -1,13 +1,17 @@
-/** The JSON-lines journal: appends are durable lines, a torn last line is skipped and never glued to the next. */
-import { appendFileSync, readFileSync } from 'node:fs';
+/**
+ * The rules journal over the store's journal file: appends are durable lines; a torn last line is
+ * dropped and reported, never glued to the next; damage anywhere else is JOURNAL_CORRUPT naming the line.
+ */
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { FileJournal, actionsOf } from '../../../src/workflows/rules/index.js';
+import type { JournalNotice } from '../../../src/store/types.js';
+import { FileJournal, actionsOf, parseJournal, readJournalFile } from '../../../src/workflows/rules/index.js';
 
 describe('FileJournal', () => {
-  it('appends one line per entry, reads them back on open, survives a torn line', async () => {
+  it('appends one line per entry, reads them back on open, drops and reports a torn last line', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'rules-journal-')), 'sub', 'j.jsonl');
     const a = new FileJournal(path);
     await Promise.all([
@@ -16,18 +20,38 @@ describe('FileJournal', () => {
     ]);
     await a.close();
     appendFileSync(path, '{"ts":3,"kind":"intent","ru'); // a crash mid-write
-    const b = new FileJournal(path);
-    expect(b.entries().map((e) => e.kind)).toEqual(['intent', 'done']);
+    const notices: JournalNotice[] = [];
+    const b = new FileJournal(path, { onNotice: (n) => notices.push(n) });
+    expect((await b.entries()).map((e) => e.kind)).toEqual(['intent', 'done']);
     await b.append({ ts: 4, kind: 'intent', rule: 'r', key: 'k2', reserved_sun: 5 });
     await b.close();
+    expect(notices).toEqual([expect.objectContaining({ line: 3, message: expect.stringContaining('cut short by a crash') })]);
     const c = new FileJournal(path);
-    expect(c.entries().map((e) => e.ts)).toEqual([1, 2, 4]);
-    expect(readFileSync(path, 'utf8').split('\n').filter(Boolean)).toHaveLength(4);
+    expect((await c.entries()).map((e) => e.ts)).toEqual([1, 2, 4]);
+    expect(readFileSync(path, 'utf8').split('\n').filter(Boolean)).toHaveLength(3);
     // k2 never resolved: it counts at its reservation.
-    expect(actionsOf(c.entries(), 'r').map((x) => [x.outcome, x.spent_sun])).toEqual([
+    expect(actionsOf((await c.entries()), 'r').map((x) => [x.outcome, x.spent_sun])).toEqual([
       ['done', 7],
       ['unknown', 5],
     ]);
+  });
+});
+
+describe('a damaged rules journal', () => {
+  it('refuses with JOURNAL_CORRUPT naming the line, from the file, from text and from a record that is not an entry', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rules-journal-'));
+    const torn = join(dir, 'torn.jsonl');
+    writeFileSync(torn, '{"ts":1,"kind":"intent","rule":"r","key":"k","reserved_sun":9}\n{"ts":2,"ki\n{"ts":3,"kind":"done","rule":"r","key":"k","cost_sun":4}\n', { mode: 0o600 });
+    await expect(readJournalFile(torn)).rejects.toMatchObject({ code: 'JOURNAL_CORRUPT', details: { line: 2 } });
+    await expect(readJournalFile(torn)).rejects.toThrow(/line 2 is damaged/);
+    const other = join(dir, 'other.jsonl');
+    writeFileSync(other, '{"ts":1,"kind":"intent","rule":"r"}\n{"type":"record"}\n', { mode: 0o600 });
+    await expect(readJournalFile(other)).rejects.toMatchObject({ code: 'JOURNAL_CORRUPT', details: { line: 2 } });
+    expect(() => parseJournal('{"ts":1,"kind":"intent","rule":"r"}\nnot json\n{"ts":2,"kind":"done","rule":"r"}\n')).toThrow(expect.objectContaining({ code: 'JOURNAL_CORRUPT' }));
+    // The unterminated end alone is a crash's torn line: dropped.
+    expect(parseJournal('{"ts":1,"kind":"intent","rule":"r"}\n{"ts":2,"ki').map((e) => e.ts)).toEqual([1]);
+    // A file that is not there reads as empty and is not created.
+    expect(await readJournalFile(join(dir, 'none.jsonl'))).toEqual([]);
   });
 });
 

@@ -51,7 +51,7 @@ describe('Idempotency-Keys hash what the rule does', () => {
     expect(await ordersTo(b)).toHaveLength(1);
     expect(await ordersTo(a)).toHaveLength(1);
     // Its key is not the old form's.
-    const keys = journal.entries().filter((e) => e.kind === 'intent').map((e) => e.key);
+    const keys = (await journal.entries()).filter((e) => e.kind === 'intent').map((e) => e.key);
     expect(new Set(keys).size).toBe(2);
     expect(keys[1]).toBe(idempotencyKey(edited.rules[0]!, before));
     // The edited rule, seen again in the window (by a journal-less runner too), still has one order.
@@ -114,7 +114,7 @@ describe('windows as fine as min_interval', () => {
     world.time.advance(Math.ceil(world.time.now() / MINUTE) * MINUTE - world.time.now());
     const journal = new MemoryJournal();
     await runner(rules, journal, 10_000).run({ maxTicks: 6 });
-    const done = journal.entries().filter((e) => e.kind === 'done');
+    const done = (await journal.entries()).filter((e) => e.kind === 'done');
     expect(done.map((e) => e.window)).toEqual([expect.stringMatching(/:00Z$/), expect.stringMatching(/:20Z$/), expect.stringMatching(/:40Z$/)]);
   });
 });

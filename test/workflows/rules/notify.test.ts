@@ -50,9 +50,9 @@ describe('rule webhooks', () => {
     const before = received.length;
     const decisions = await r.tick();
     expect(decisions).toEqual([expect.objectContaining({ rule: 'ping', outcome: 'acted', notify_error: expect.stringContaining('HOOK_SECRET is not set') })]);
-    expect(journal.entries().find((e) => e.kind === 'notified')).toMatchObject({ reason: expect.stringContaining('not sent: HOOK_SECRET is not set') });
+    expect((await journal.entries()).find((e) => e.kind === 'notified')).toMatchObject({ reason: expect.stringContaining('not sent: HOOK_SECRET is not set') });
     expect(received.length).toBe(before);
-    expect(JSON.stringify([journal.entries(), decisions, r.warnings])).not.toContain(PASSWORD);
+    expect(JSON.stringify([(await journal.entries()), decisions, r.warnings])).not.toContain(PASSWORD);
   });
 
   it('user:password@ in the URL goes as Basic authorization; the event is signed and delivered', async () => {
@@ -67,7 +67,7 @@ describe('rule webhooks', () => {
     expect(hit.authorization).toBe(`Basic ${Buffer.from(`alice:${PASSWORD}`).toString('base64')}`);
     const event = await constructWebhookEvent(hit.body, hit.signature, 'whsec_x', { skipTimestampCheck: true });
     expect(event.event as string).toBe('rule.action');
-    expect(journal.entries().some((e) => e.kind === 'notified')).toBe(false);
+    expect((await journal.entries()).some((e) => e.kind === 'notified')).toBe(false);
   });
 
   it('probeWebhooks names a webhook nobody listens on, and not one that answers', async () => {

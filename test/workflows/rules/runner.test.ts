@@ -67,7 +67,7 @@ describe('RuleRunner', () => {
     expect(orders).toHaveLength(2);
     const [a, b] = orders.map((o) => Date.parse(String(o.created_at))).sort();
     expect(b! - a!).toBeGreaterThanOrEqual(20 * MINUTE);
-    expect(journal.entries().some((e) => e.kind === 'suppressed' && e.reason === 'max_runs_per_day')).toBe(true);
+    expect((await journal.entries()).some((e) => e.kind === 'suppressed' && e.reason === 'max_runs_per_day')).toBe(true);
   });
 
   it('delegation_expiring renews each rental once, in its last minutes', async () => {
@@ -86,7 +86,7 @@ describe('RuleRunner', () => {
     expect(at).toBeLessThan(ends);
   });
 
-  it('an action whose outcome is unknown counts as spent (its cap) until known, then at its real cost', async () => {
+  it('an action whose outcome is unknown counts as spent (its cap) until settled by its key, then at its real cost', async () => {
     const address = testAddress(42);
     world.activate(address);
     const base = world.client();
@@ -104,21 +104,25 @@ describe('RuleRunner', () => {
     const journal = new MemoryJournal();
     const file = { rules: [{ id: 'lossy', trigger: { type: 'energy_below', address, energy: 50_000 }, action: { type: 'ensure', energy: 100_000 }, limits: { max_spend_per_day: '30' } }] };
     const r = runner(file, { client: lost, journal });
-    await r.run({ maxTicks: 2 });
+    await r.run({ maxTicks: 1 });
     const rule = parseRules(JSON.stringify(file)).rules[0]!;
-    const state = limitState(journal.entries(), rule, world.time.now());
-    expect(journal.entries().filter((e) => e.kind === 'unknown')).toHaveLength(1);
+    const state = limitState(await journal.entries(), rule, world.time.now());
+    expect((await journal.entries()).filter((e) => e.kind === 'unknown')).toHaveLength(1);
     // The whole remaining budget was the cap handed to ensure: it counts until the outcome is known.
     expect(state.spent_24h_sun).toBe(30_000_000);
     expect(state.remaining_sun).toBe(0);
-    // Past the fill time, a later runner (a restart on the same journal) finds the order and journals its real cost.
-    await runner(file, { client: lost, journal }).run({ maxTicks: 3 });
+    // The order was journaled (key and request) before it was placed: the next tick looks it up by
+    // its key (the same request with the same key returns the order the service placed) and
+    // journals its real cost, before anything counts.
+    const ordering = (await journal.entries()).filter((e) => e.kind === 'ordering');
+    expect(ordering).toHaveLength(1);
+    await runner(file, { client: lost, journal }).run({ maxTicks: 1 });
     const order = (await world.allOrders()).filter((o) => o.target_address === address);
     expect(order).toHaveLength(1);
     const full = await base.orders.get(order[0]!.id);
-    const done = journal.entries().find((e) => e.kind === 'done');
-    expect(done).toMatchObject({ order_ids: [full.id], cost_sun: Number(full.total_cost_sun) });
-    expect(limitState(journal.entries(), rule, world.time.now()).spent_24h_sun).toBe(Number(full.total_cost_sun));
+    const done = (await journal.entries()).find((e) => e.kind === 'done');
+    expect(done).toMatchObject({ order_ids: [full.id], cost_sun: Number(full.total_cost_sun), reason: 'settled by its Idempotency-Key' });
+    expect(limitState(await journal.entries(), rule, world.time.now()).spent_24h_sun).toBe(Number(full.total_cost_sun));
   });
 
   it('stop() lets the step in flight finish and journal its outcome, then stops', async () => {
@@ -142,7 +146,7 @@ describe('RuleRunner', () => {
     r = runner({ rules: [{ id: 'term', trigger: { type: 'energy_below', address, energy: 50_000 }, action: { type: 'ensure', energy: 100_000 } }] }, { client, journal });
     await r.run({ maxTicks: 100 });
     await stopped;
-    expect(journal.entries().map((e) => e.kind)).toEqual(['trigger', 'intent', 'done']);
+    expect((await journal.entries()).map((e) => e.kind)).toEqual(['trigger', 'intent', 'ordering', 'done']);
     expect(r.stats.ticks).toBe(1);
     expect((await world.allOrders()).filter((o) => o.target_address === address)).toHaveLength(1);
   });

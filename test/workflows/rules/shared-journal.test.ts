@@ -43,7 +43,7 @@ async function failoverDay(seed: number, journals: (address: string) => { a: Jou
     const orders = await Promise.all(listed.map((o) => sdk.orders.get(o.id)));
     const costs = orders.map((o) => ({ at: Date.parse(String(o.created_at)), cost: Number(o.total_cost_sun) }));
     const worst = Math.max(...costs.map((o) => costs.filter((c) => c.at > o.at - DAY && c.at <= o.at).reduce((s, c) => s + c.cost, 0)));
-    return { worst, orders: orders.length, started, entries: [...ja.entries(), ...(jb === ja ? [] : jb.entries())] };
+    return { worst, orders: orders.length, started, entries: [...(await ja.entries()), ...(jb === ja ? [] : (await jb.entries()))] };
   } finally {
     await world.mock.close();
   }
@@ -60,7 +60,7 @@ describe('two runners on one journal file', () => {
     // B saw A's spend: the limit said no to B too.
     expect(shared.entries.some((e) => e.runner === 'B' && e.kind === 'suppressed' && e.reason === 'max_spend_per_day')).toBe(true);
     // One action per key in the file however many runners wrote an intent for it.
-    const file = new FileJournal(path).entries();
+    const file = await new FileJournal(path).entries();
     const doneKeys = file.filter((e) => e.kind === 'done').map((e) => e.key);
     expect(new Set(doneKeys).size).toBe(shared.orders);
 
