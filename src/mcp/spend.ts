@@ -26,17 +26,29 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import { TrxRentError, isTrxRentError } from '../errors/index.js';
+import { TrxRentError } from '../errors/index.js';
 import { type Clock, systemClock } from '../utils/clock.js';
-import { atomicToDecimal } from '../utils/units.js';
 import type { ResolvedLimits } from './limits.js';
-import { type Currency, type Known, type Outcome, type SpendJob, SpendRefusedError, allOf, codeOf, money, safely, unknownOutcome } from './outcome.js';
+import { type Currency, type Known, type Outcome, type SpendJob, SpendRefusedError, allOf, codeOf, safely, unknownOutcome } from './outcome.js';
 import { type OpenSpend, type SpendJournal, begin, heldAgain } from './spend-journal.js';
+import { type SpendRequest, capTotals, checkCallCap, checkSessionCap, perCurrency } from './spend-caps.js';
 import { oneLine } from './text.js';
 import { type Reservation, SpendingCap } from '../utils/spending-cap.js';
 
 // The guard's vocabulary lives in outcome.ts; its users import it from here.
-export { type Currency, type Known, type Outcome, type SpendJob, type SpendRefusal, INCONCLUSIVE, SpendRefusedError, codeOf, keyedPost, money, guardOutcome } from './outcome.js';
+export {
+  type Currency,
+  type Known,
+  type Outcome,
+  type SpendJob,
+  type SpendRefusal,
+  INCONCLUSIVE,
+  SpendRefusedError,
+  codeOf,
+  keyedPost,
+  money,
+  guardOutcome,
+} from './outcome.js';
 
 /** What a tool does: reads, changes something that is not money (webhooks), or spends. */
 export type Access = 'read' | 'write' | 'spend';
@@ -47,23 +59,7 @@ export type Access = 'read' | 'write' | 'spend';
  */
 export type Confirmer = (message: string) => Promise<boolean | undefined>;
 
-/** One currency a spend may move, with its per-call cap. */
-export interface SpendLine {
-  currency: Currency;
-  /** Most this call can move, in 6-decimal units (SUN for TRX). */
-  atomic: bigint;
-  /** The per-call cap and its name, or undefined when this kind of spend is off. */
-  cap: { atomic: bigint | undefined; flag: string; off: string };
-}
-
-/** One spend: every currency it may move, reserved together. */
-export interface SpendRequest {
-  /** The tool, for the log. */
-  tool: string;
-  lines: SpendLine[];
-  /** One line for the confirmation and the log, e.g. `rent 65000 ENERGY … for at most 5.85 TRX`. */
-  summary: string;
-}
+export type { SpendLine, SpendRequest } from './spend-caps.js';
 
 /**
  * Most spends open at once: in flight or of unknown outcome. Past it a new spend is refused at
@@ -175,7 +171,10 @@ export class SpendGuard {
     try {
       answer = await ask(`${text}. Approve?`);
     } catch (error) {
-      throw new SpendRefusedError('DECLINED', `Could not get the user's confirmation (${oneLine(String((error as Error)?.message ?? error))}); nothing was spent.`);
+      throw new SpendRefusedError(
+        'DECLINED',
+        `Could not get the user's confirmation (${oneLine(String((error as Error)?.message ?? error))}); nothing was spent.`,
+      );
     }
     if (answer === true) return;
     if (answer === false) throw new SpendRefusedError('DECLINED', 'The user declined; nothing was spent.');
@@ -195,7 +194,7 @@ export class SpendGuard {
    * once, the rest stays reserved as an unknown outcome (see the module comment).
    */
   async spend<T>(request: SpendRequest, ask: Confirmer, job: SpendJob<T>): Promise<T> {
-    for (const line of request.lines) this.#checkCallCap(request, line);
+    for (const line of request.lines) checkCallCap(request, line);
     await this.restore();
     // A spend started by a lookup must not wait for the reconciliation that runs the lookup.
     if (this.#unknown.size && !inLookup.getStore()) await this.reconcile();
@@ -207,7 +206,7 @@ export class SpendGuard {
       );
     }
     // From here to the reservation nothing awaits: the check and the reservation are one step.
-    for (const line of request.lines) this.#checkSessionCap(request, line);
+    for (const line of request.lines) checkSessionCap(request, line, this.#caps[line.currency], this.limits.sessionAtomic);
     this.#inFlight++;
     try {
       return await this.#reserveAndRun(request, ask, job);
@@ -232,22 +231,33 @@ export class SpendGuard {
     const key = randomUUID();
     const entry: Unknown = { tool: request.tool, key, summary: request.summary, held, settled: new Set(), job: job as SpendJob<unknown> };
     // A chain spend is written down before anything is sent (a journal that fails refuses the spend).
-    const journal = job.journaled ? await begin(this.#spendJournal(), { key, tool: request.tool, summary: request.summary, held }, job.journaled).catch((e: unknown) => this.#refuseUnjournaled(held, request, e)) : undefined;
+    const journal = job.journaled
+      ? await begin(this.#spendJournal(), { key, tool: request.tool, summary: request.summary, held }, job.journaled).catch((e: unknown) =>
+          this.#refuseUnjournaled(held, request, e),
+        )
+      : undefined;
     let result: T;
     try {
       result = await job.run(key);
     } catch (error) {
       // The guard's own refusal (from any depth) sent nothing.
-      const known: Known = error instanceof SpendRefusedError ? { outcomes: allOf(held, { state: 'none' }), what: `refused (${error.code})` } : safely(() => job.failed(error, key), held);
+      const known: Known =
+        error instanceof SpendRefusedError
+          ? { outcomes: allOf(held, { state: 'none' }), what: `refused (${error.code})` }
+          : safely(() => job.failed(error, key), held);
       const counted = this.#apply(entry, known);
       if (held.size === 0) {
         if (journal) await this.#note(`that ${key} is settled`, (j) => j.settled(key));
-        this.log(`${counted ? 'spent' : 'not spent'} ${request.tool}: ${known.what} (${codeOf(error)}; ${this.#totals(request)})`);
+        this.log(
+          `${counted ? 'spent' : 'not spent'} ${request.tool}: ${known.what} (${codeOf(error)}; ${capTotals(this.#caps, this.limits.sessionAtomic, request)})`,
+        );
         throw error;
       }
       if (journal) await this.#note(`what ${key} did`, (j) => j.effects(key, job.journaled!.effects.snapshot() as never));
       this.#unknown.add(entry);
-      this.log(`outcome unknown ${request.tool}: ${request.summary}; ${known.what}; stays reserved until looked up (idempotency key ${key}) (${this.#totals(request)})`);
+      this.log(
+        `outcome unknown ${request.tool}: ${request.summary}; ${known.what}; stays reserved until looked up (idempotency key ${key}) (${capTotals(this.#caps, this.limits.sessionAtomic, request)})`,
+      );
       throw unknownOutcome(error, entry.held, key, known.ids);
     }
     const known = safely(() => job.done(result), held, 'spent');
@@ -255,7 +265,7 @@ export class SpendGuard {
     // Done means done: a currency the job did not price is counted as reserved.
     this.#apply(entry, { outcomes: allOf(held, { state: 'spent' }), what: '' });
     if (journal) await this.#note(`that ${key} is settled`, (j) => j.settled(key));
-    this.log(`spent ${request.tool}: ${known.what} (${this.#totals(request)})`);
+    this.log(`spent ${request.tool}: ${known.what} (${capTotals(this.#caps, this.limits.sessionAtomic, request)})`);
     return result;
   }
 
@@ -267,10 +277,12 @@ export class SpendGuard {
    */
   reconcile(): Promise<void> {
     if (inLookup.getStore()) return Promise.resolve();
-    this.#reconciling ??= this.restore().then(() => Promise.all([...this.#unknown].map((entry) => this.#lookUp(entry)))).then(
-      () => (this.#reconciling = undefined),
-      () => (this.#reconciling = undefined),
-    );
+    this.#reconciling ??= this.restore()
+      .then(() => Promise.all([...this.#unknown].map((entry) => this.#lookUp(entry))))
+      .then(
+        () => (this.#reconciling = undefined),
+        () => (this.#reconciling = undefined),
+      );
     return this.#reconciling;
   }
 
@@ -284,7 +296,9 @@ export class SpendGuard {
       if (!journal || !this.#restoreJob) return;
       for (const { open, held, settled } of await heldAgain(journal, this.#caps)) {
         this.#unknown.add({ tool: open.tool, key: open.key, summary: open.summary, held, settled, job: this.#restoreJob(open) });
-        this.log(`outcome unknown ${open.tool} (left by an earlier run of the server): ${open.summary}; stays reserved until looked up (idempotency key ${open.key})`);
+        this.log(
+          `outcome unknown ${open.tool} (left by an earlier run of the server): ${open.summary}; stays reserved until looked up (idempotency key ${open.key})`,
+        );
       }
     })();
     return this.#restored;
@@ -301,10 +315,15 @@ export class SpendGuard {
     const controller = new AbortController();
     const timeout = new AbortController();
     // The deadline: aborts the lookup's requests, and stops waiting for one that ignores its signal.
-    const expired = this.#clock.sleep(this.#lookupTimeoutMs, timeout.signal).then(() => {
-      controller.abort(new TrxRentError({ code: 'TIMEOUT', message: `lookup of ${entry.tool} (idempotency key ${entry.key}) took over ${this.#lookupTimeoutMs} ms` }));
-      return undefined;
-    }, () => undefined);
+    const expired = this.#clock.sleep(this.#lookupTimeoutMs, timeout.signal).then(
+      () => {
+        controller.abort(
+          new TrxRentError({ code: 'TIMEOUT', message: `lookup of ${entry.tool} (idempotency key ${entry.key}) took over ${this.#lookupTimeoutMs} ms` }),
+        );
+        return undefined;
+      },
+      () => undefined,
+    );
     let known: Known | undefined;
     try {
       known = await inLookup.run(true, () => Promise.race([entry.job.lookup(entry.key, controller.signal), expired]));
@@ -318,11 +337,13 @@ export class SpendGuard {
     const counted = this.#apply(entry, known);
     // Nothing settled: every currency still held as it was.
     if (entry.held.size === before.size) return;
-    const totals = this.#totals({ lines: [...before.keys()].map((currency) => ({ currency })) });
+    const totals = capTotals(this.#caps, this.limits.sessionAtomic, { lines: [...before.keys()].map((currency) => ({ currency })) });
     if (entry.held.size === 0) {
       this.#unknown.delete(entry);
       await this.#note(`that ${entry.key} is settled`, (j) => j.settled(entry.key));
-      this.log(`${counted ? 'found' : 'not spent'} ${entry.tool} (idempotency key ${entry.key}): ${known.what}${counted ? '' : '; reservation released'} (${totals})`);
+      this.log(
+        `${counted ? 'found' : 'not spent'} ${entry.tool} (idempotency key ${entry.key}): ${known.what}${counted ? '' : '; reservation released'} (${totals})`,
+      );
     } else {
       this.log(`found in part ${entry.tool} (idempotency key ${entry.key}): ${known.what}; the rest stays reserved (${totals})`);
     }
@@ -350,51 +371,15 @@ export class SpendGuard {
   #refuseUnjournaled(held: Map<Currency, Reservation>, request: SpendRequest, error: unknown): never {
     this.#release(held); // a chain spend whose journal could not be written: nothing is sent
     this.log(`refused ${request.tool}: ${request.summary} (the spend journal could not be written: ${(error as Error).message})`);
-    throw new TrxRentError({ code: 'JOURNAL_UNAVAILABLE', message: `The server could not write this spend down before sending it (${(error as Error).message}); nothing was sent.`, cause: error });
+    throw new TrxRentError({
+      code: 'JOURNAL_UNAVAILABLE',
+      message: `The server could not write this spend down before sending it (${(error as Error).message}); nothing was sent.`,
+      cause: error,
+    });
   }
 
   #release(held: Map<Currency, Reservation>): void {
     for (const reservation of held.values()) reservation.release();
     held.clear();
   }
-
-  #checkCallCap(request: SpendRequest, { currency, atomic, cap }: SpendLine): void {
-    if (cap.atomic === undefined) throw new SpendRefusedError('SPEND_LIMIT', cap.off, { limit: cap.flag });
-    if (atomic > cap.atomic) {
-      throw new SpendRefusedError(
-        'SPEND_LIMIT',
-        `${request.summary}: more than the per-call cap of ${money(cap.atomic, currency)} (${cap.flag}); nothing was sent.`,
-        { limit: cap.flag, cap: atomicToDecimal(cap.atomic, 6), amount: atomicToDecimal(atomic, 6), currency },
-      );
-    }
-  }
-
-  #checkSessionCap(request: SpendRequest, { currency }: SpendLine): void {
-    const atomic = perCurrency(request).get(currency) ?? 0n;
-    const cap = this.#caps[currency];
-    if (cap.refusal(atomic) === undefined) return;
-    const held = cap.reserved;
-    throw new SpendRefusedError(
-      'SESSION_LIMIT',
-      `${request.summary}: over the server's cap (${money(cap.spent, currency)} spent${held ? ` and ${money(held, currency)} reserved (in flight or outcome unknown)` : ''} of ${money(this.limits.sessionAtomic, currency)}, --session-limit, shared by every session of this server); nothing was sent.`,
-      { limit: '--session-limit', spent: atomicToDecimal(cap.spent, 6), reserved: atomicToDecimal(held, 6), cap: atomicToDecimal(this.limits.sessionAtomic, 6), currency },
-    );
-  }
-
-  #totals(request: { lines: Array<{ currency: Currency }> }): string {
-    const currencies = [...new Set(request.lines.map((l) => l.currency))];
-    return currencies
-      .map((currency) => {
-        const held = this.#caps[currency].reserved;
-        return `server total ${money(this.#caps[currency].spent, currency)}${held ? ` + ${money(held, currency)} reserved` : ''} of ${money(this.limits.sessionAtomic, currency)}`;
-      })
-      .join('; ');
-  }
-}
-
-/** What a spend moves per currency (a currency on several lines summed). */
-function perCurrency(request: SpendRequest): Map<Currency, bigint> {
-  const sums = new Map<Currency, bigint>();
-  for (const { currency, atomic } of request.lines) sums.set(currency, (sums.get(currency) ?? 0n) + atomic);
-  return sums;
 }

@@ -193,3 +193,8 @@ function fitFor(p: ProviderSnapshot, query: SelectionQuery): { offer: ResourceOf
   if (available <= 0) return undefined;
   return { offer, tier, available };
 }
+
+/** What a plan costs in all (SUN). */
+export function planCost(plan: readonly PlanItem[]): number {
+  return plan.reduce((sum, item) => sum + item.cost_sun, 0);
+}

@@ -4,7 +4,7 @@ import { MockApiError } from '../shared/errors.js';
 import type { MockAccount } from './accounts.js';
 import { MARKET_RULES } from './market-providers.js';
 import type { Market } from './market.js';
-import { type PlanItem, type Selection, planItem } from './market-selection.js';
+import { type PlanItem, type Selection, planCost, planItem } from './market-selection.js';
 import type { Rng } from './rng.js';
 import type { Scheduler } from '../shared/scheduler.js';
 import type { WebhookHub } from './webhooks.js';
@@ -388,9 +388,4 @@ export class OrderEngine {
     if (status === 'CONFIRMED' && this.deps.delegate) this.#rentalEnds.at(now + order.duration_sec * 1000, order.target_address, order.resource_type, item.amount);
     return newFillRecord(order, item, status, { id, tx_id, now, run });
   }
-}
-
-/** What a plan costs in all (SUN). */
-function planCost(plan: PlanItem[]): number {
-  return plan.reduce((sum, item) => sum + item.cost_sun, 0);
 }
