@@ -22,7 +22,7 @@ function namedPaths(text: string): string[] {
 }
 
 /** Files a text names from inside src/ (`http/client.ts`): a path whose first folder is one of `folders`. */
-export function srcRelativePaths(text: string, folders: readonly string[]): string[] {
+function srcRelativePaths(text: string, folders: readonly string[]): string[] {
   const paths = new Set<string>();
   for (const m of text.matchAll(/(?<![\w./-])((?:[a-z][\w-]*\/)+[\w.*-]*\.(?:ts|mts|mjs|json|md))\b/g)) {
     if (folders.includes(m[1]!.split('/')[0]!)) paths.add(`src/${m[1]}`);

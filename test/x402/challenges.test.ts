@@ -54,7 +54,7 @@ describe('v2 challenge', () => {
     );
     expect(accepts.find((a) => a.network === 'eip155:8453')?.extra).toEqual({ name: 'USD Coin', version: '2' });
     expect(accepts.every((a) => a.payTo === (a.network.startsWith('tron') ? MOCK_PAY_TO.tron : MOCK_PAY_TO.evm))).toBe(true);
-    const meta = (challenge.extensions?.paymentPermitContext as { meta: Record<string, unknown> }).meta;
+    const meta = (challenge.extensions!.paymentPermitContext as { meta: Record<string, unknown> }).meta;
     expect(meta.kind).toBe('PAYMENT_ONLY');
     expect(meta.paymentId).toMatch(/^0x[0-9a-f]{32}$/);
     expect(Number(meta.validBefore) - Number(meta.validAfter)).toBeGreaterThan(3000);

@@ -140,7 +140,7 @@ export const PAYOUT_TOOLS = [
     fields: FIELDS,
     async run(args, { session, signal, ask }) {
       const planning = await batchRun(session, args, signal);
-      let plan;
+      let plan: Awaited<ReturnType<typeof planning.plan>>;
       try {
         plan = await planning.plan();
       } finally {

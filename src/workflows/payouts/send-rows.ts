@@ -246,7 +246,7 @@ export async function send(ctx: SendContext): Promise<void> {
     // Bounded: each turn ends final, pending, or with the last signature expired unlanded.
     for (let turn = 0; turn < 5; turn++) {
       if (stop.aborted) return;
-      let outcome;
+      let outcome: Awaited<ReturnType<typeof transferOnce>>;
       try {
         outcome = await transferOnce(
           rowProtocol,

@@ -243,7 +243,7 @@ export class RuleRunner {
       if (this.#stopping) break;
       const address = this.#addresses[this.#cursor]!;
       this.#cursor = (this.#cursor + 1) % this.#addresses.length;
-      let have;
+      let have: Awaited<ReturnType<RulesClient['chain']['read']>>;
       try {
         this.stats.node_reads++;
         have = await this.#ctx.client.chain.read(address);
