@@ -20,7 +20,7 @@ afterAll(async () => {
   await mock.close();
 });
 
-describe('payouts at scale on the mock clock', { timeout: 120_000 }, () => {
+describe('payouts at scale on the mock clock', { timeout: 300_000 }, () => {
   it(`pays ${ROWS} rows exactly once through lost answers, 5xx, resets and timeouts, in a handful of orders`, async () => {
     const s = sender(mock, 21, 100_000_000n);
     const rows = payouts(mock, ROWS, 'scale');
