@@ -206,7 +206,7 @@ export class PayoutRun {
         throw new TrxRentError({ code: 'CANCELLED', message: plan.resume ? 'Cancelled: nothing more was ordered or sent; the journal keeps what was done' : 'Cancelled before anything was ordered or sent' });
       }
       const index = journal.index;
-      const budget = this.#options.maxCostSun ?? index.approval?.budget_sun ?? Math.ceil(((plan.rent_cost_sun + plan.deferred_cost_sun) * (100 + (this.#options.costMarginPct ?? 10))) / 100);
+      let budget = this.#options.maxCostSun ?? index.approval?.budget_sun ?? Math.ceil(((plan.rent_cost_sun + plan.deferred_cost_sun) * (100 + (this.#options.costMarginPct ?? 10))) / 100);
       if (index.spentSun + plan.rent_cost_sun > budget) {
         throw new TrxRentError({
           code: 'SPENDING_CAP_EXCEEDED',
@@ -215,6 +215,9 @@ export class PayoutRun {
         });
       }
       const setup = async () => {
+        // Workers sharing the journal: one that planned before another's approval was written
+        // (and saw its rental delegated already) takes the approved budget, never a lower one.
+        if (journal.claims && this.#options.maxCostSun === undefined && index.approval) budget = Math.max(budget, index.approval.budget_sun);
         const writes: PayoutJournalEntry[] = [];
         const service = this.#deps.service;
         if (!index.batch) writes.push({ type: 'batch', key: this.#key, from: plan.from, rows_hash: this.#hash, rows: this.#rows!.length, margin_pct: plan.energy.margin_pct, ...(service ? { service } : {}), at: clock.now() });
@@ -291,6 +294,9 @@ export class PayoutRun {
       );
     };
     await this.#shared(place);
+    // A worker that comes after the shared batch's rental filled: the worker that filled it
+    // waited for the delegation, and the rows count the node's energy before each signature.
+    const filledBefore = journal.claims !== undefined && this.#orders().length > 0 && this.#orders().every((o) => o.state === 'filled');
     for (const o of this.#orders().filter((e) => e.state === 'placing' && !e.key.includes(':topup:'))) {
       this.#check();
       this.#emit({ event: 'order', state: 'placing', key: o.key, resource: o.resource, amount: o.amount });
@@ -316,6 +322,7 @@ export class PayoutRun {
         });
       }
     }
+    if (filledBefore) return;
     // FILLED is the service's word; the node's is the one the transactions meet.
     const wanted = Math.min(plan.energy.with_margin, plan.energy.available + plan.energy.to_rent);
     const after = await pollUntil(
