@@ -324,7 +324,9 @@ export class PayoutRun {
     }
     if (filledBefore) return;
     // FILLED is the service's word; the node's is the one the transactions meet.
-    const wanted = Math.min(plan.energy.with_margin, plan.energy.available + plan.energy.to_rent);
+    let wanted = Math.min(plan.energy.with_margin, plan.energy.available + plan.energy.to_rent);
+    // Shared: other workers spend the delegation as it lands; one row's energy shows it arrived.
+    if (journal.claims) wanted = Math.min(wanted, Math.max(0, ...[...this.#estimates.values()].map((e) => e.energy)));
     const after = await pollUntil(
       async () => {
         const now = await this.#deps.chain.read(from);
