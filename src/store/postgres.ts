@@ -22,11 +22,11 @@
  * @module
  */
 import { TrxRentError } from '../errors/index.js';
-import { nodeModule } from '../internal/node-module.js';
 import { corruptError, fencedError, lockedError } from './errors.js';
 import { type MigrationReport, migrate, quoteIdent } from './postgres-migrations.js';
 import { type PgClient, type PgPool, type PgQueryable, checkout, newPool } from './postgres-pg.js';
 import { DEFAULT_LEASE_MS, parsePostgresUrl } from './postgres-url.js';
+import { type Me, sleep, whoAmI } from './postgres-who.js';
 import type { Journal, JournalRecord, Store, StoreOptions } from './types.js';
 
 /** Options of {@link postgresStore}. */
@@ -42,24 +42,6 @@ export interface PostgresStoreOptions extends StoreOptions {
 /** How long an exclusive section waits for another holder by default, ms (as the file store). */
 const DEFAULT_WAIT_MS = 30_000;
 
-/** Who this process is, for lease rows and JOURNAL_LOCKED messages. */
-interface Me {
-  pid: number;
-  host: string;
-  /** Unique per journal instance: `host:pid:random`. */
-  id(): string;
-}
-
-let me: Promise<Me> | undefined;
-function whoAmI(): Promise<Me> {
-  me ??= Promise.all([nodeModule<typeof import('node:os')>('node:os'), nodeModule<typeof import('node:crypto')>('node:crypto')]).then(([os, crypto]) => ({
-    pid: process.pid,
-    host: os.hostname(),
-    id: () => `${os.hostname()}:${process.pid}:${crypto.randomBytes(6).toString('hex')}`,
-  }));
-  return me;
-}
-
 /** What the journals of one store share: the pool, the schema and the settings. */
 interface Db {
   pool: PgPool;
@@ -70,20 +52,6 @@ interface Db {
   leaseMs: number;
   me: Me;
 }
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 
 /** A lease row as read inside a transaction. */
 interface LeaseRow {
