@@ -68,6 +68,25 @@ describe('trx-rent store', { timeout: 60_000 }, () => {
     await store.close();
   });
 
+  it('import copies a file journal in order, once: a second import into the same name is refused', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const file = join(mkdtempSync(join(tmpdir(), 'store-import-')), 'payroll.csv.journal');
+    const records = Array.from({ length: 1_203 }, (_, i) => ({ type: 'estimated', id: `r${i}`, energy: 64_285 + i }));
+    writeFileSync(file, records.map((r) => `${JSON.stringify(r)}\n`).join(''), { mode: 0o600 });
+    const env = { TRX_RENT_STORE: `${pg.url}?schema=imported` };
+    const first = await runCliInProcess(['store', 'import', file, '--json'], { env });
+    expect(first.code, first.stderr).toBe(0);
+    expect(json(first)).toMatchObject({ journal: 'payroll.csv', records: 1_203 });
+    const store = postgresStore(`${pg.url}?schema=imported`);
+    expect(await (await store.journal('payroll.csv')).read()).toEqual(records);
+    const again = await runCliInProcess(['store', 'import', file, '--json'], { env });
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toMatch(/already has 1203 records in journal payroll.csv; nothing was imported/);
+    await store.close();
+  });
+
   it('without --store or TRX_RENT_STORE: a usage error naming both', async () => {
     const r = await runCliInProcess(['store', 'status'], { env: {} });
     expect(r.code).toBe(2);
