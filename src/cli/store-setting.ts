@@ -14,7 +14,11 @@ import { ENV } from './settings.js';
 export function storeSetting(ctx: Context, flag: string | undefined, lease?: string | undefined): { url: string; leaseMs: number | undefined } | undefined {
   const url = flag ?? ctx.env[ENV.store];
   if (!url) return undefined;
-  if (!/^postgres(ql)?:\/\//i.test(url)) throw new UsageError(`--store must be a postgres:// URL (${flag ? '--store' : ENV.store})`, 'e.g. --store postgres://user@db.internal:5432/payouts?schema=trx_rent');
+  if (!/^postgres(ql)?:\/\//i.test(url))
+    throw new UsageError(
+      `--store must be a postgres:// URL (${flag ? '--store' : ENV.store})`,
+      'e.g. --store postgres://user@db.internal:5432/payouts?schema=trx_rent',
+    );
   const leaseText = lease ?? ctx.env[ENV.storeLease];
   return { url, leaseMs: leaseText ? parseDuration(leaseText, lease ? '--lease' : ENV.storeLease) * 1_000 : undefined };
 }

@@ -38,4 +38,3 @@ export const sleep = (ms: number, signal?: AbortSignal) =>
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });
-

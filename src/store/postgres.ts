@@ -138,7 +138,10 @@ export class PostgresJournal<R extends JournalRecord = JournalRecord> implements
   }
 
   async #readOn(c: PgQueryable): Promise<R[]> {
-    const { rows } = await c.query(`SELECT seq, record FROM ${this.#db.s}.journal_records WHERE journal = $1 AND seq > $2 ORDER BY seq`, [this.journal, this.#seq]);
+    const { rows } = await c.query(`SELECT seq, record FROM ${this.#db.s}.journal_records WHERE journal = $1 AND seq > $2 ORDER BY seq`, [
+      this.journal,
+      this.#seq,
+    ]);
     const out: R[] = [];
     for (const row of rows) {
       const seq = Number(row.seq);
@@ -253,7 +256,11 @@ export class PostgresJournal<R extends JournalRecord = JournalRecord> implements
         throw error;
       }
       if (Date.now() >= deadline) {
-        throw lockedError(this.name, held ? { pid: held.holder_pid, host: held.holder_host } : undefined, `the advisory lock of ${this.journal} in ${this.#db.s}`);
+        throw lockedError(
+          this.name,
+          held ? { pid: held.holder_pid, host: held.holder_host } : undefined,
+          `the advisory lock of ${this.journal} in ${this.#db.s}`,
+        );
       }
       await sleep(Math.min(pause, Math.max(1, deadline - Date.now())), signal);
       pause = Math.min(pause * 2, 500);
@@ -339,14 +346,21 @@ export class PostgresStore implements Store {
     this.schema = address.schema;
     this.#connectionString = address.connectionString;
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-    if (!Number.isSafeInteger(this.leaseMs) || this.leaseMs < 100) throw new RangeError(`leaseMs must be a whole number of milliseconds, at least 100 (got ${options.leaseMs})`);
+    if (!Number.isSafeInteger(this.leaseMs) || this.leaseMs < 100)
+      throw new RangeError(`leaseMs must be a whole number of milliseconds, at least 100 (got ${options.leaseMs})`);
     this.#poolSize = options.poolSize ?? 5;
   }
 
   /** The pool and settings, made on first use (importing `pg`). */
   #open(): Promise<Db> {
     this.#db ??= Promise.all([
-      newPool({ connectionString: this.#connectionString, max: this.#poolSize, application_name: 'trx-rent', connectionTimeoutMillis: 10_000, idleTimeoutMillis: 10_000 }),
+      newPool({
+        connectionString: this.#connectionString,
+        max: this.#poolSize,
+        application_name: 'trx-rent',
+        connectionTimeoutMillis: 10_000,
+        idleTimeoutMillis: 10_000,
+      }),
       whoAmI(),
     ]).then(([pool, me]) => ({ pool, schema: this.schema, s: quoteIdent(this.schema), where: this.where, leaseMs: this.leaseMs, me }));
     this.#db.catch(() => (this.#db = undefined));
@@ -376,7 +390,8 @@ export class PostgresStore implements Store {
   }
 
   async journal<R extends JournalRecord = JournalRecord>(name: string): Promise<Journal<R>> {
-    if (typeof name !== 'string' || name === '' || name.length > 200) throw new RangeError(`a journal name is 1 to 200 characters (got ${JSON.stringify(name)})`);
+    if (typeof name !== 'string' || name === '' || name.length > 200)
+      throw new RangeError(`a journal name is 1 to 200 characters (got ${JSON.stringify(name)})`);
     await this.migrate();
     return new PostgresJournal<R>(await this.#open(), name);
   }

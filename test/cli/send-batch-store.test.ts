@@ -50,7 +50,9 @@ describe('send --batch --store', { timeout: 180_000 }, () => {
     const keys = new Set(entries.filter((e) => e.type === 'order').map((e) => e.key));
     expect(keys.size).toBeGreaterThan(0);
     expect(ordersOf(mock, acct.accountId)).toHaveLength(keys.size);
-    const claims = await pgStore.withClient(async (c, schema) => (await c.query(`SELECT state, count(*)::int AS n FROM ${schema}.row_claims GROUP BY state`)).rows);
+    const claims = await pgStore.withClient(
+      async (c, schema) => (await c.query(`SELECT state, count(*)::int AS n FROM ${schema}.row_claims GROUP BY state`)).rows,
+    );
     expect(claims).toEqual([{ state: 'done', n: rows.length }]);
     for (const r of [a, b]) expect(r.stdout + r.stderr).not.toContain(pg.password);
     await pgStore.close();

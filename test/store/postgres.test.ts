@@ -98,7 +98,9 @@ describe('the PostgreSQL store', { timeout: 120_000 }, () => {
     const one = postgresStore(pg.url, { schema: 'migrations' });
     const dry = await one.migrate({ dryRun: true });
     expect(dry).toMatchObject({ from: 0, to: 0, dryRun: true, pending: [{ version: 1 }, { version: 2 }] });
-    const exists = await one.withClient(async (c) => (await c.query(`SELECT to_regclass('migrations.schema_migrations') IS NOT NULL AS present`)).rows[0]!.present);
+    const exists = await one.withClient(
+      async (c) => (await c.query(`SELECT to_regclass('migrations.schema_migrations') IS NOT NULL AS present`)).rows[0]!.present,
+    );
     expect(exists).toBe(false);
     const two = postgresStore(pg.url, { schema: 'migrations' });
     const [a, b] = await Promise.all([one.migrate(), two.migrate()]);
@@ -154,7 +156,11 @@ describe('the PostgreSQL store', { timeout: 120_000 }, () => {
       .exclusive(async () => {
         await j.append([{ n: 1 }]);
         // Another session ends this section's connection (as a network cut or an admin would).
-        await admin.withClient((c) => c.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'trx-rent' AND pid <> pg_backend_pid() AND state <> 'active'`));
+        await admin.withClient((c) =>
+          c.query(
+            `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'trx-rent' AND pid <> pg_backend_pid() AND state <> 'active'`,
+          ),
+        );
         await j.append([{ n: 2, pad: 'x'.repeat(100_000) }]);
       })
       .then(

@@ -43,7 +43,15 @@ try {
 process.exit(0);
 `,
 );
-buildSync({ entryPoints: [join(dir, 'worker.ts')], bundle: true, platform: 'node', format: 'esm', outfile: WORKER, logLevel: 'error', external: ['tronweb', 'pg'] });
+buildSync({
+  entryPoints: [join(dir, 'worker.ts')],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  outfile: WORKER,
+  logLevel: 'error',
+  external: ['tronweb', 'pg'],
+});
 
 function send(args: string[]): Promise<{ tx_id?: string; error?: string; message?: string }> {
   return new Promise((resolve, reject) => {

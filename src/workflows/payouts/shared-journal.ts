@@ -58,7 +58,11 @@ export class SharedPayoutLedger extends PayoutLedger {
  * by every worker that opens it: pass it as `sendMany`'s `journal` in each worker. `leaseMs`: how
  * long a worker's claim on a row lasts without renewal (the store's lease by default).
  */
-export async function sharedPayoutJournal(store: PostgresStore | string, name: string, options: { leaseMs?: number | undefined } = {}): Promise<SharedPayoutLedger> {
+export async function sharedPayoutJournal(
+  store: PostgresStore | string,
+  name: string,
+  options: { leaseMs?: number | undefined } = {},
+): Promise<SharedPayoutLedger> {
   const { postgresStore } = await import('../../store/postgres.js');
   const { RowClaims } = await import('../../store/postgres-claims.js');
   const opened = typeof store === 'string' ? postgresStore(store, { leaseMs: options.leaseMs }) : store;

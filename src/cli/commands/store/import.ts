@@ -47,13 +47,18 @@ async function runImport(ctx: Context, { args: [file], opts }: { args: [string];
     const copied = await target.exclusive(async () => {
       const there = await target.read();
       if (there.length) {
-        throw new CliError('JOURNAL_EXISTS', `${store.where} already has ${there.length} records in journal ${name}; nothing was imported`, { hint: 'import under another --name' });
+        throw new CliError('JOURNAL_EXISTS', `${store.where} already has ${there.length} records in journal ${name}; nothing was imported`, {
+          hint: 'import under another --name',
+        });
       }
       for (let i = 0; i < records.length; i += 500) await target.append(records.slice(i, i + 500));
       return records.length;
     });
     await target.close();
-    ctx.out.result({ where: store.where, journal: name, file: source.path, records: copied }, () => `Imported ${copied} records from ${source.path} into ${store.where} journal ${name}\n`);
+    ctx.out.result(
+      { where: store.where, journal: name, file: source.path, records: copied },
+      () => `Imported ${copied} records from ${source.path} into ${store.where} journal ${name}\n`,
+    );
   } finally {
     await source.close();
     await store.close();

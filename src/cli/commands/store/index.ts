@@ -13,7 +13,7 @@ import { registerStoreStatus } from './status.js';
 const command: CommandModule = {
   description:
     'The PostgreSQL store (--store postgres://… or TRX_RENT_STORE): `status` (journals, shared batches by state, open leases) and `migrate` ' +
-    '(create or update its tables; --dry-run) and `import` (a file journal into it). The file store, the default, needs neither. The URL\'s password is never printed.',
+    "(create or update its tables; --dry-run) and `import` (a file journal into it). The file store, the default, needs neither. The URL's password is never printed.",
   register(cmd: Command) {
     registerStoreStatus(cmd);
     registerStoreMigrate(cmd);

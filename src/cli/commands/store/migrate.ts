@@ -18,7 +18,9 @@ interface MigrateOptions {
 export function registerStoreMigrate(store: Command): void {
   store
     .command('migrate')
-    .description("Create or update the PostgreSQL store's tables in its schema (versioned migrations, under a lock); --dry-run lists what would be applied and changes nothing.")
+    .description(
+      "Create or update the PostgreSQL store's tables in its schema (versioned migrations, under a lock); --dry-run lists what would be applied and changes nothing.",
+    )
     .usage('[--store postgres://…] [--dry-run] [--json]')
     .option('--store <url>', `the PostgreSQL store: postgres://user:password@host:5432/db?schema=trx_rent (env ${ENV.store})`)
     .option('--dry-run', 'only list the migrations that would be applied')

@@ -18,7 +18,9 @@ interface StatusOptions {
 export function registerStoreStatus(store: Command): void {
   store
     .command('status')
-    .description("What the PostgreSQL store holds: schema version, journals (records, last write, holder), shared batches' rows by state (open, claimed, done) and open leases. Read only.")
+    .description(
+      "What the PostgreSQL store holds: schema version, journals (records, last write, holder), shared batches' rows by state (open, claimed, done) and open leases. Read only.",
+    )
     .usage('[--store postgres://…] [--json]')
     .option('--store <url>', `the PostgreSQL store: postgres://user:password@host:5432/db?schema=trx_rent (env ${ENV.store})`)
     .action(action<[], StatusOptions>(runStatus));
@@ -61,21 +63,34 @@ async function runStatus(ctx: Context, { opts }: { opts: StatusOptions }) {
           ...(j.held ? { holder: { host: j.holder_host, pid: j.holder_pid, token: j.token } } : {}),
         })),
         batches: batches.map((b) => ({ journal: b.journal as string, done: b.done as number, claimed: b.claimed as number, open: b.open as number })),
-        leases: leases.map((l) => ({ kind: l.kind as string, journal: l.journal as string, ...(l.row_id ? { row: l.row_id as string } : {}), host: l.holder_host, pid: l.holder_pid, token: l.token, expires_at: (l.expires_at as Date).toISOString() })),
+        leases: leases.map((l) => ({
+          kind: l.kind as string,
+          journal: l.journal as string,
+          ...(l.row_id ? { row: l.row_id as string } : {}),
+          host: l.holder_host,
+          pid: l.holder_pid,
+          token: l.token,
+          expires_at: (l.expires_at as Date).toISOString(),
+        })),
       };
     });
     ctx.out.result({ where: store.where, schema: store.schema, version, ...status }, () => {
       const lines = [`${store.where}: schema ${store.schema} at version ${version}${version === 0 ? ' (no tables yet: trx-rent store migrate)' : ''}`];
       if (status.journals.length) {
         lines.push('', 'JOURNAL'.padEnd(40) + 'RECORDS'.padStart(9) + '  LAST WRITE                HOLDER');
-        for (const j of status.journals) lines.push(`${j.journal.padEnd(40)}${String(j.records).padStart(9)}  ${j.last_write.padEnd(26)}${j.holder ? `${j.holder.host} pid ${j.holder.pid} (token ${j.holder.token})` : '-'}`);
+        for (const j of status.journals)
+          lines.push(
+            `${j.journal.padEnd(40)}${String(j.records).padStart(9)}  ${j.last_write.padEnd(26)}${j.holder ? `${j.holder.host} pid ${j.holder.pid} (token ${j.holder.token})` : '-'}`,
+          );
       }
       if (status.batches.length) {
         lines.push('', 'SHARED BATCH'.padEnd(40) + 'DONE'.padStart(8) + 'CLAIMED'.padStart(9) + 'OPEN'.padStart(8));
-        for (const b of status.batches) lines.push(`${b.journal.padEnd(40)}${String(b.done).padStart(8)}${String(b.claimed).padStart(9)}${String(b.open).padStart(8)}`);
+        for (const b of status.batches)
+          lines.push(`${b.journal.padEnd(40)}${String(b.done).padStart(8)}${String(b.claimed).padStart(9)}${String(b.open).padStart(8)}`);
       }
       lines.push('', `${status.leases.length} open lease${status.leases.length === 1 ? '' : 's'}`);
-      for (const l of status.leases) lines.push(`  ${l.kind} ${l.journal}${l.row ? ` row ${l.row}` : ''}: ${l.host} pid ${l.pid}, token ${l.token}, until ${l.expires_at}`);
+      for (const l of status.leases)
+        lines.push(`  ${l.kind} ${l.journal}${l.row ? ` row ${l.row}` : ''}: ${l.host} pid ${l.pid}, token ${l.token}, until ${l.expires_at}`);
       return `${lines.join('\n')}\n`;
     });
   } finally {
