@@ -26,41 +26,14 @@ import { corruptError, fencedError, lockedError } from './errors.js';
 import { type MigrationReport, migrate, quoteIdent } from './postgres-migrations.js';
 import { type PgClient, type PgPool, type PgQueryable, checkout, newPool } from './postgres-pg.js';
 import { DEFAULT_LEASE_MS, parsePostgresUrl } from './postgres-url.js';
-import { type Me, sleep, whoAmI } from './postgres-who.js';
-import type { Journal, JournalRecord, Store, StoreOptions } from './types.js';
+import { sleep, whoAmI } from './postgres-who.js';
+import type { Journal, JournalRecord, Store } from './types.js';
+import type { Db, LeaseRow, PostgresStoreOptions } from './postgres-types.js';
 
-/** Options of {@link postgresStore}. */
-export interface PostgresStoreOptions extends StoreOptions {
-  /** The schema for the store's tables (else the URL's `?schema=`, else `trx_rent`). */
-  schema?: string | undefined;
-  /** How long a hold lasts without renewal, ms (renewed every third of it while the holder runs). @default 15000 */
-  leaseMs?: number | undefined;
-  /** Connections this process opens at most. @default 5 */
-  poolSize?: number | undefined;
-}
+export type { PostgresStoreOptions } from './postgres-types.js';
 
 /** How long an exclusive section waits for another holder by default, ms (as the file store). */
 const DEFAULT_WAIT_MS = 30_000;
-
-/** What the journals of one store share: the pool, the schema and the settings. */
-interface Db {
-  pool: PgPool;
-  schema: string;
-  /** The quoted schema, for SQL. */
-  s: string;
-  where: string;
-  leaseMs: number;
-  me: Me;
-}
-
-/** A lease row as read inside a transaction. */
-interface LeaseRow {
-  holder: string;
-  holder_pid: number | null;
-  holder_host: string | null;
-  token: string;
-  live: boolean;
-}
 
 /** A journal in PostgreSQL. Open it with `postgresStore(url).journal(name)`. */
 export class PostgresJournal<R extends JournalRecord = JournalRecord> implements Journal<R> {
