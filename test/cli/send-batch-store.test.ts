@@ -21,7 +21,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await Promise.all([pg?.stop(), mock?.close()]);
-});
+}, 120_000);
 
 describe('send --batch --store', { timeout: 180_000 }, () => {
   it('two runs of one batch on one store: every row paid once, one rental, every claim done', async () => {

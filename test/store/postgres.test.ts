@@ -74,7 +74,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await pg?.stop();
-});
+}, 120_000);
 
 describe('the PostgreSQL store', { timeout: 120_000 }, () => {
   it('never prints the password: where, journal names and refusals show it masked', async () => {

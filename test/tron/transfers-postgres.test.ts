@@ -79,7 +79,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await Promise.all([pg?.stop(), mock?.close()]);
-});
+}, 120_000);
 
 describe('transfers.send with the PostgreSQL store', { timeout: 120_000 }, () => {
   it('one key, two processes, one signature: the second reports the first transaction', async () => {

@@ -80,7 +80,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await Promise.all([pg?.stop(), mock?.close()]);
-});
+}, 120_000);
 
 interface Exit {
   code: number | null;

@@ -18,7 +18,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await pg?.stop();
-});
+}, 120_000);
 
 describe('trx-rent store', { timeout: 60_000 }, () => {
   it('migrate --dry-run lists and changes nothing; migrate applies once; status shows journals, batches and leases; the password never shows', async () => {
