@@ -34,6 +34,8 @@ export type {
   RowProblem,
   SendManyOptions,
 } from './workflows/payouts/index.js';
+// Payouts across workers on PostgreSQL (its modules and `pg` load when called).
+export { sharedPayoutJournal } from './workflows/payouts/shared-entry.js';
 export type {
   EstimateTransferParams,
   TransferEstimate,

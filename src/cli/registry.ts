@@ -43,6 +43,7 @@ export const REGISTRY: readonly RegistryEntry[] = [
   { name: 'deposit', group: 'Money', summary: 'Deposit TRX: address and memo, prepare, submit a signed transfer', spends: ['submit'], load: () => import('./commands/deposit.js') },
   { name: 'broadcast', group: 'Money', summary: 'Hand a signed TRON transaction to the service to broadcast (permission broadcast)', spends: true, load: () => import('./commands/broadcast.js') },
   { name: 'withdraw', group: 'Money', summary: 'Withdraw TRX or USDT to an address (always confirms)', spends: true, load: () => import('./commands/withdraw.js') },
+  { name: 'store', group: 'Setup', summary: 'The PostgreSQL store workers share: status (batches, rows, leases) and migrate', load: () => import('./commands/store/index.js') },
   { name: 'keys', group: 'Account', summary: 'Create and revoke API keys; derive TRON deposit addresses from an HD mnemonic', load: () => import('./commands/keys/index.js') },
   { name: 'webhooks', group: 'Developer', summary: 'Create, list, delete, verify webhooks; listen and forward locally', load: () => import('./commands/webhooks/index.js') },
   { name: 'x402', group: 'Developer', summary: 'Pay-per-call (x402) commands', load: () => import('./commands/x402/index.js') },

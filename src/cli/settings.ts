@@ -40,6 +40,10 @@ export const ENV = {
   tronNodeApiKey: 'TRX_RENT_TRON_NODE_API_KEY',
   /** The key `send` signs with (hex), when no --key-file is given. */
   privateKey: 'TRX_RENT_PRIVATE_KEY',
+  /** Where shared state lives: a `postgres://` URL (the PostgreSQL store) for `store`, `send` and `send --batch`. */
+  store: 'TRX_RENT_STORE',
+  /** How long a worker's lease lasts on the PostgreSQL store (`15s`). */
+  storeLease: 'TRX_RENT_STORE_LEASE',
 } as const;
 
 export type Source =

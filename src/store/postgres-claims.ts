@@ -44,7 +44,10 @@ export class RowClaims {
   async seed(ids: readonly string[]): Promise<void> {
     const { pool, table } = this.#sql;
     for (let i = 0; i < ids.length; i += 1_000) {
-      await pool.query(`INSERT INTO ${table} (journal, row_id) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`, [this.#journal.journal, ids.slice(i, i + 1_000)]);
+      await pool.query(`INSERT INTO ${table} (journal, row_id) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`, [
+        this.#journal.journal,
+        ids.slice(i, i + 1_000),
+      ]);
     }
   }
 
@@ -90,26 +93,29 @@ export class RowClaims {
   append(records: readonly JournalRecord[], rows: readonly ClaimedWrite[]): Promise<void> {
     if (!rows.length) return this.#journal.append(records);
     const table = this.#sql.table;
-    return this.#journal.appendChecked(records, async (c) => {
-      const ids = rows.map((r) => r.id);
-      const { rows: found } = await c.query(`SELECT row_id, token::text AS token, state, expires_at > now() AS live FROM ${table} WHERE journal = $1 AND row_id = ANY($2::text[]) FOR UPDATE`, [
-        this.#journal.journal,
-        ids,
-      ]);
-      const byId = new Map(found.map((f) => [f.row_id as string, f]));
-      for (const id of ids) {
-        const mine = this.#held.get(id);
-        const now = byId.get(id);
-        if (!mine || !now || now.token !== mine || !now.live || now.state !== 'open') {
-          this.#held.delete(id);
-          throw fencedError(`${this.#journal.name} row ${id}`, mine ?? 'none', now && now.token !== mine ? (now.token as string) : undefined);
+    return this.#journal
+      .appendChecked(records, async (c) => {
+        const ids = rows.map((r) => r.id);
+        const { rows: found } = await c.query(
+          `SELECT row_id, token::text AS token, state, expires_at > now() AS live FROM ${table} WHERE journal = $1 AND row_id = ANY($2::text[]) FOR UPDATE`,
+          [this.#journal.journal, ids],
+        );
+        const byId = new Map(found.map((f) => [f.row_id as string, f]));
+        for (const id of ids) {
+          const mine = this.#held.get(id);
+          const now = byId.get(id);
+          if (!mine || !now || now.token !== mine || !now.live || now.state !== 'open') {
+            this.#held.delete(id);
+            throw fencedError(`${this.#journal.name} row ${id}`, mine ?? 'none', now && now.token !== mine ? (now.token as string) : undefined);
+          }
         }
-      }
-      const done = rows.filter((r) => r.done).map((r) => r.id);
-      if (done.length) await c.query(`UPDATE ${table} SET state = 'done', expires_at = NULL WHERE journal = $1 AND row_id = ANY($2::text[])`, [this.#journal.journal, done]);
-    }).then(() => {
-      for (const r of rows) if (r.done) this.#held.delete(r.id);
-    });
+        const done = rows.filter((r) => r.done).map((r) => r.id);
+        if (done.length)
+          await c.query(`UPDATE ${table} SET state = 'done', expires_at = NULL WHERE journal = $1 AND row_id = ANY($2::text[])`, [this.#journal.journal, done]);
+      })
+      .then(() => {
+        for (const r of rows) if (r.done) this.#held.delete(r.id);
+      });
   }
 
   /** Give up `id` at once (a row left pending): another worker, or this one, may claim it again. */
@@ -118,7 +124,9 @@ export class RowClaims {
     this.#held.delete(id);
     if (token === undefined) return;
     const { pool, table } = this.#sql;
-    await pool.query(`UPDATE ${table} SET expires_at = now() WHERE journal = $1 AND row_id = $2 AND token = $3 AND state = 'open'`, [this.#journal.journal, id, token]).catch(() => {});
+    await pool
+      .query(`UPDATE ${table} SET expires_at = now() WHERE journal = $1 AND row_id = $2 AND token = $3 AND state = 'open'`, [this.#journal.journal, id, token])
+      .catch(() => {});
   }
 
   /** Push the leases of the rows held forward; a row whose lease passed (or was taken over) is dropped. */

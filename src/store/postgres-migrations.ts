@@ -111,7 +111,9 @@ export async function migrate(client: PgQueryable, schema: string, options: { dr
     const pending = MIGRATIONS.filter((m) => !applied.has(m.version));
     if (!options.dryRun) {
       await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
-      await client.query(`CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+      );
       for (const m of pending) {
         for (const statement of m.sql) await client.query(statement.replaceAll('%s', s));
         await client.query(`INSERT INTO ${s}.schema_migrations (version, name) VALUES ($1, $2)`, [m.version, m.name]);

@@ -43,7 +43,8 @@ export function maskPostgresUrl(url: string): string {
 
 /** Parse a store URL: refuses anything but postgres(ql):// and a schema that is not a plain identifier. */
 export function parsePostgresUrl(url: string, schema?: string): PostgresAddress {
-  const bad = (why: string) => new TrxRentError({ code: 'CONFIGURATION_ERROR', message: `The store address ${maskPostgresUrl(url)} ${why}`, details: { field: 'store' } });
+  const bad = (why: string) =>
+    new TrxRentError({ code: 'CONFIGURATION_ERROR', message: `The store address ${maskPostgresUrl(url)} ${why}`, details: { field: 'store' } });
   if (!isPostgresUrl(url)) throw bad('is not a postgres:// URL');
   let u: URL;
   try {

@@ -22,77 +22,18 @@
  * @module
  */
 import { TrxRentError } from '../errors/index.js';
-import { nodeModule } from '../internal/node-module.js';
 import { corruptError, fencedError, lockedError } from './errors.js';
 import { type MigrationReport, migrate, quoteIdent } from './postgres-migrations.js';
 import { type PgClient, type PgPool, type PgQueryable, checkout, newPool } from './postgres-pg.js';
 import { DEFAULT_LEASE_MS, parsePostgresUrl } from './postgres-url.js';
-import type { Journal, JournalRecord, Store, StoreOptions } from './types.js';
+import { sleep, whoAmI } from './postgres-who.js';
+import type { Journal, JournalRecord, Store } from './types.js';
+import type { Db, LeaseRow, PostgresStoreOptions } from './postgres-types.js';
 
-/** Options of {@link postgresStore}. */
-export interface PostgresStoreOptions extends StoreOptions {
-  /** The schema for the store's tables (else the URL's `?schema=`, else `trx_rent`). */
-  schema?: string | undefined;
-  /** How long a hold lasts without renewal, ms (renewed every third of it while the holder runs). @default 15000 */
-  leaseMs?: number | undefined;
-  /** Connections this process opens at most. @default 5 */
-  poolSize?: number | undefined;
-}
+export type { PostgresStoreOptions } from './postgres-types.js';
 
 /** How long an exclusive section waits for another holder by default, ms (as the file store). */
 const DEFAULT_WAIT_MS = 30_000;
-
-/** Who this process is, for lease rows and JOURNAL_LOCKED messages. */
-interface Me {
-  pid: number;
-  host: string;
-  /** Unique per journal instance: `host:pid:random`. */
-  id(): string;
-}
-
-let me: Promise<Me> | undefined;
-function whoAmI(): Promise<Me> {
-  me ??= Promise.all([nodeModule<typeof import('node:os')>('node:os'), nodeModule<typeof import('node:crypto')>('node:crypto')]).then(([os, crypto]) => ({
-    pid: process.pid,
-    host: os.hostname(),
-    id: () => `${os.hostname()}:${process.pid}:${crypto.randomBytes(6).toString('hex')}`,
-  }));
-  return me;
-}
-
-/** What the journals of one store share: the pool, the schema and the settings. */
-interface Db {
-  pool: PgPool;
-  schema: string;
-  /** The quoted schema, for SQL. */
-  s: string;
-  where: string;
-  leaseMs: number;
-  me: Me;
-}
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-
-/** A lease row as read inside a transaction. */
-interface LeaseRow {
-  holder: string;
-  holder_pid: number | null;
-  holder_host: string | null;
-  token: string;
-  live: boolean;
-}
 
 /** A journal in PostgreSQL. Open it with `postgresStore(url).journal(name)`. */
 export class PostgresJournal<R extends JournalRecord = JournalRecord> implements Journal<R> {
@@ -170,7 +111,10 @@ export class PostgresJournal<R extends JournalRecord = JournalRecord> implements
   }
 
   async #readOn(c: PgQueryable): Promise<R[]> {
-    const { rows } = await c.query(`SELECT seq, record FROM ${this.#db.s}.journal_records WHERE journal = $1 AND seq > $2 ORDER BY seq`, [this.journal, this.#seq]);
+    const { rows } = await c.query(`SELECT seq, record FROM ${this.#db.s}.journal_records WHERE journal = $1 AND seq > $2 ORDER BY seq`, [
+      this.journal,
+      this.#seq,
+    ]);
     const out: R[] = [];
     for (const row of rows) {
       const seq = Number(row.seq);
@@ -285,7 +229,11 @@ export class PostgresJournal<R extends JournalRecord = JournalRecord> implements
         throw error;
       }
       if (Date.now() >= deadline) {
-        throw lockedError(this.name, held ? { pid: held.holder_pid, host: held.holder_host } : undefined, `the advisory lock of ${this.journal} in ${this.#db.s}`);
+        throw lockedError(
+          this.name,
+          held ? { pid: held.holder_pid, host: held.holder_host } : undefined,
+          `the advisory lock of ${this.journal} in ${this.#db.s}`,
+        );
       }
       await sleep(Math.min(pause, Math.max(1, deadline - Date.now())), signal);
       pause = Math.min(pause * 2, 500);
@@ -371,14 +319,21 @@ export class PostgresStore implements Store {
     this.schema = address.schema;
     this.#connectionString = address.connectionString;
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-    if (!Number.isSafeInteger(this.leaseMs) || this.leaseMs < 100) throw new RangeError(`leaseMs must be a whole number of milliseconds, at least 100 (got ${options.leaseMs})`);
+    if (!Number.isSafeInteger(this.leaseMs) || this.leaseMs < 100)
+      throw new RangeError(`leaseMs must be a whole number of milliseconds, at least 100 (got ${options.leaseMs})`);
     this.#poolSize = options.poolSize ?? 5;
   }
 
   /** The pool and settings, made on first use (importing `pg`). */
   #open(): Promise<Db> {
     this.#db ??= Promise.all([
-      newPool({ connectionString: this.#connectionString, max: this.#poolSize, application_name: 'trx-rent', connectionTimeoutMillis: 10_000, idleTimeoutMillis: 10_000 }),
+      newPool({
+        connectionString: this.#connectionString,
+        max: this.#poolSize,
+        application_name: 'trx-rent',
+        connectionTimeoutMillis: 10_000,
+        idleTimeoutMillis: 10_000,
+      }),
       whoAmI(),
     ]).then(([pool, me]) => ({ pool, schema: this.schema, s: quoteIdent(this.schema), where: this.where, leaseMs: this.leaseMs, me }));
     this.#db.catch(() => (this.#db = undefined));
@@ -408,7 +363,8 @@ export class PostgresStore implements Store {
   }
 
   async journal<R extends JournalRecord = JournalRecord>(name: string): Promise<Journal<R>> {
-    if (typeof name !== 'string' || name === '' || name.length > 200) throw new RangeError(`a journal name is 1 to 200 characters (got ${JSON.stringify(name)})`);
+    if (typeof name !== 'string' || name === '' || name.length > 200)
+      throw new RangeError(`a journal name is 1 to 200 characters (got ${JSON.stringify(name)})`);
     await this.migrate();
     return new PostgresJournal<R>(await this.#open(), name);
   }

@@ -109,6 +109,13 @@ export async function startPostgres(): Promise<PgServer> {
     rmSync(root, { recursive: true, force: true });
   };
   process.once('exit', onExit);
+  // A run ended by a signal (a timeout, Ctrl+C) stops the server too.
+  const onSignal = (signal: NodeJS.Signals) => {
+    onExit();
+    process.kill(process.pid, signal);
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
   return {
     url: `postgres://trx:${password}@127.0.0.1:${port}/postgres`,
     port,
@@ -122,8 +129,12 @@ export async function startPostgres(): Promise<PgServer> {
     async stop() {
       if (stopped) return;
       halt('fast');
+      // Still up (a client that would not let go): stop it as a crash would.
+      if (existsSync(join(data, 'postmaster.pid'))) halt('immediate');
       stopped = true;
       process.removeListener('exit', onExit);
+      process.removeListener('SIGTERM', onSignal);
+      process.removeListener('SIGINT', onSignal);
       rmSync(root, { recursive: true, force: true });
     },
   };

@@ -67,7 +67,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await pg?.stop();
-});
+}, 120_000);
 
 let n = 0;
 /** A fresh name per test, so tests on one store do not see each other's records. */

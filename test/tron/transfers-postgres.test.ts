@@ -20,6 +20,7 @@ import { postgresStore } from '../../src/store/postgres.js';
 import { type PgServer, startPostgres } from '../helpers/postgres.js';
 import { account, paid, sender } from '../workflows/payouts-helpers.js';
 import { labelAddress } from '../../src/mock/chain/labels.js';
+import { runCliInProcess } from '../cli/run.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 mkdirSync(join(ROOT, '.tmp'), { recursive: true });
@@ -42,7 +43,15 @@ try {
 process.exit(0);
 `,
 );
-buildSync({ entryPoints: [join(dir, 'worker.ts')], bundle: true, platform: 'node', format: 'esm', outfile: WORKER, logLevel: 'error', external: ['tronweb', 'pg'] });
+buildSync({
+  entryPoints: [join(dir, 'worker.ts')],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  outfile: WORKER,
+  logLevel: 'error',
+  external: ['tronweb', 'pg'],
+});
 
 function send(args: string[]): Promise<{ tx_id?: string; error?: string; message?: string }> {
   return new Promise((resolve, reject) => {
@@ -70,7 +79,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await Promise.all([pg?.stop(), mock?.close()]);
-});
+}, 120_000);
 
 describe('transfers.send with the PostgreSQL store', { timeout: 120_000 }, () => {
   it('one key, two processes, one signature: the second reports the first transaction', async () => {
@@ -93,6 +102,25 @@ describe('transfers.send with the PostgreSQL store', { timeout: 120_000 }, () =>
     const records = (await j.read()).filter((e) => e.type === 'record');
     expect(records.map((e) => [e.record!.key, e.record!.tx_id])).toEqual([['pay-invoice-39', a.tx_id]]);
     await j.close();
+  });
+
+  it('the CLI: `trx-rent send usdt --store postgres://…` twice at once with one key, separate config directories: one signature', async () => {
+    const s = sender(mock, 0x3b);
+    const acct = account(mock);
+    const to = labelAddress('cli one key two runs');
+    const store = `${pg.url}?schema=transfers_cli`;
+    const run = (host: string) =>
+      runCliInProcess(['send', 'usdt', '--to', to, '--amount', '2.5', '--idempotency-key', 'cli-invoice-7', '--store', store, '--yes', '--json'], {
+        env: { TRX_RENT_BASE_URL: mock.url, TRX_RENT_API_KEY: acct.apiKey, TRX_RENT_TRON_NODE: mock.url, TRX_RENT_PRIVATE_KEY: s.privateKey },
+        configDir: mkdtempSync(join(tmpdir(), `${host}-`)),
+        timeoutMs: 90_000,
+      });
+    const [a, b] = await Promise.all([run('cli-a'), run('cli-b')]);
+    expect(a.code, a.stderr).toBe(0);
+    expect(b.code, b.stderr).toBe(0);
+    expect(JSON.parse(b.stdout).tx_id).toBe(JSON.parse(a.stdout).tx_id);
+    expect(paid(mock, s.address).get(to)?.count).toBe(1);
+    for (const r of [a, b]) expect(r.stdout + r.stderr).not.toContain(pg.password);
   });
 
   it('for contrast, two hosts on separate file stores with one key sign twice', async () => {

@@ -52,7 +52,15 @@ console.log(JSON.stringify({ complete: report.complete, confirmed: report.confir
 process.exit(report.complete ? 0 : 3);
 `,
 );
-buildSync({ entryPoints: [join(dir, 'worker.ts')], bundle: true, platform: 'node', format: 'esm', outfile: WORKER, logLevel: 'error', external: ['tronweb', 'pg'] });
+buildSync({
+  entryPoints: [join(dir, 'worker.ts')],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  outfile: WORKER,
+  logLevel: 'error',
+  external: ['tronweb', 'pg'],
+});
 
 /** mulberry32, for the kill points (the seed is printed on failure). */
 function rng(seed: number): () => number {
@@ -72,7 +80,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await Promise.all([pg?.stop(), mock?.close()]);
-});
+}, 120_000);
 
 interface Exit {
   code: number | null;
@@ -107,7 +115,10 @@ describe('payouts across workers on PostgreSQL, under chaos', { timeout: 15 * 60
       let confirmed = 0;
       let stderr = '';
       child.stdout!.on('data', (d: Buffer) => {
-        const n = d.toString().split('\n').filter((l) => l.startsWith('confirmed ')).length;
+        const n = d
+          .toString()
+          .split('\n')
+          .filter((l) => l.startsWith('confirmed ')).length;
         confirmed += n;
         confirmedEvents += n;
       });
@@ -183,7 +194,9 @@ describe('payouts across workers on PostgreSQL, under chaos', { timeout: 15 * 60
       expect(tx?.transfer?.token.address).toBe(USDT);
       expect(tx?.transfer?.to).toBe(rows.find((r) => r.id === e.id)!.to);
     }
-    const claims = await pgStore.withClient(async (c, schema) => (await c.query(`SELECT state, count(*)::int AS n FROM ${schema}.row_claims WHERE journal = $1 GROUP BY state`, [name])).rows);
+    const claims = await pgStore.withClient(
+      async (c, schema) => (await c.query(`SELECT state, count(*)::int AS n FROM ${schema}.row_claims WHERE journal = $1 GROUP BY state`, [name])).rows,
+    );
     expect(claims).toEqual([{ state: 'done', n: ROWS }]);
     // One rental: the orders the journal planned, each placed once on the service.
     const planned = new Set(entries.filter((e) => e.type === 'order' && !e.key!.includes(':topup:')).map((e) => e.key));

@@ -7,6 +7,7 @@
  * @module
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import type { Command } from 'commander';
 import type { PayoutEvent, PayoutPlan, PayoutReport } from '../../workflows/payouts/index.js';
 import type { Context } from '../context.js';
@@ -16,6 +17,7 @@ import { formatDuration, groupDigits, sunAndTrx } from '../format.js';
 import { parseDuration, parseTrx } from '../parse.js';
 import { retryReason } from '../output.js';
 import { type SignerChoice, type SignerFlags, senderOf, signerArgs } from '../transfer-signers.js';
+import { storeSetting } from '../store-setting.js';
 
 /** The options `send` takes for a batch (besides --key-file, --duration, --max-cost, --node). */
 export interface BatchOptions {
@@ -28,6 +30,8 @@ export interface BatchOptions {
   concurrency?: string;
   allowBurn?: boolean;
   allowDuplicates?: boolean;
+  /** With `--store postgres://…`: how long a worker's claim on a row lasts. */
+  lease?: string;
 }
 
 /** Declare the batch options on `send`. */
@@ -41,7 +45,8 @@ export function registerBatchOptions(cmd: Command): Command {
     .option('--margin <percent>', 'energy rented beyond the estimates, percent', '10')
     .option('--concurrency <n>', 'rows in flight at once', '8')
     .option('--allow-burn', 'when energy runs short mid-batch, burn TRX instead of renting more')
-    .option('--allow-duplicates', 'accept two rows paying the same amount to the same address');
+    .option('--allow-duplicates', 'accept two rows paying the same amount to the same address')
+    .option('--lease <duration>', 'with --store: how long a worker holds a row without renewing it (env TRX_RENT_STORE_LEASE; default 15s)');
 }
 
 const quote = (s: string) => (/^[\w./:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
@@ -107,15 +112,17 @@ function reportText(r: PayoutReport, json: boolean): string {
 export async function runSendBatch(
   ctx: Context,
   token: string,
-  opts: BatchOptions & SignerFlags & { duration: string; maxCost?: string; node?: string },
+  opts: BatchOptions & SignerFlags & { duration: string; maxCost?: string; node?: string; store?: string },
   senderKeys: (ctx: Context, flags: SignerFlags) => Promise<SignerChoice>,
 ): Promise<void> {
   const file = opts.batch!;
   if (!existsSync(file)) throw new UsageError(`--batch ${file}: no such file`);
   if (opts.report && isSymlink(opts.report)) throw reportIsLink(opts.report);
-  const journal = opts.journal ?? `${file}.journal`;
-  if (opts.resume && !existsSync(journal))
-    throw new UsageError(`--resume: no journal at ${journal}`, 'pass --journal FILE, or start the batch without --resume');
+  // --store postgres://…: the batch's journal in the PostgreSQL store, shared by every worker running this command.
+  const shared = storeSetting(ctx, opts.store, opts.lease);
+  if (shared && opts.status) throw new UsageError('--status reads a journal file; for a batch on --store, run `trx-rent store status`');
+  const journal = opts.journal ?? (shared ? `payouts:${basename(file)}` : `${file}.journal`);
+  if (opts.resume && !shared && !existsSync(journal)) throw new UsageError(`--resume: no journal at ${journal}`, 'pass --journal FILE, or start the batch without --resume');
   const margin = Number(opts.margin ?? '10');
   const concurrency = Number(opts.concurrency ?? '8');
   if (!Number.isFinite(margin) || margin < 0 || margin > 200) throw new UsageError('--margin must be a percentage from 0 to 200');
@@ -163,7 +170,7 @@ export async function runSendBatch(
     {
       ...signing,
       token,
-      journal,
+      journal: shared ? await (await import('../../workflows/payouts/shared-journal.js')).sharedPayoutJournal(shared.url, journal, { leaseMs: shared.leaseMs }) : journal,
       marginPct: margin,
       duration,
       concurrency,

@@ -5,6 +5,7 @@ import { type Context, action } from '../context.js';
 import { CliError, InterruptedError, UsageError, exitCodeFor } from '../errors.js';
 import { formatDuration, groupDigits, sunAndTrx } from '../format.js';
 import { parseAddress, parseDuration, parseIdempotencyKey, parseTrx } from '../parse.js';
+import { storeSetting } from '../store-setting.js';
 import { ENV } from '../settings.js';
 import { type SignerFlags, registerSignerOptions, signerArgs, transferSignerChoice } from '../transfer-signers.js';
 import type { CommandModule } from '../types.js';
@@ -12,6 +13,7 @@ import { type BatchOptions, registerBatchOptions } from './send-batch.js';
 
 interface SendOptions extends BatchOptions, SignerFlags {
   to?: string;
+  store?: string;
   amount?: string;
   duration: string;
   maxCost?: string;
@@ -47,6 +49,7 @@ const command: CommandModule = {
       .option('--tron-node <url>', `TRON full node to read (env ${ENV.tronNode}, profile tron_node; default: the mock's own when the base URL is a reference mock, else TronGrid with ${ENV.tronNodeApiKey})`)
       .addOption(new Option('--node <url>', 'old name of --tron-node').hideHelp())
       .option('--solidified', 'wait until the transfer is in a solidified (irreversible) block, about a minute on mainnet, not just in a block')
+      .option('--store <url>', `keep the signed transfer in a PostgreSQL store shared by processes on several hosts: postgres://user:password@host/db (env ${ENV.store}; default: the config directory)`)
       .option('--timeout <duration>', 'the whole command (rental, broadcast, receipt) ends within this long', '2m')
       .addHelpText(
         'after',
@@ -196,6 +199,7 @@ async function runSend(ctx: Context, { args: [token], opts }: { args: [string]; 
   const idempotencyKey = parseIdempotencyKey(opts.idempotencyKey) ?? randomUUID();
   const timeoutMs = parseDuration(opts.timeout, '--timeout') * 1000;
   const signing = await senderKeys(ctx, opts);
+  ctx.chain.useStore(storeSetting(ctx, opts.store)?.url);
   const { transfers } = await ctx.chain.handles(opts.tronNode ?? opts.node);
   const out = ctx.out;
   const s = out.s;

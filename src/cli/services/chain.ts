@@ -116,9 +116,21 @@ export class ChainService {
     return import('../config.js').then((m) => join(this.#runtime.configDir || m.defaultConfigDir(), 'transfers'));
   }
 
-  /** The CLI's file transfer store (see {@link transfersDir}). */
+  /** A `postgres://` store for the transfer records (`send --store`), over `TRX_RENT_STORE`. */
+  useStore(url: string | undefined): void {
+    this.#store = url;
+  }
+
+  #store: string | undefined;
+
+  /**
+   * The CLI's transfer store: the PostgreSQL store of `--store` or `TRX_RENT_STORE` (shared by
+   * processes on several hosts), else the file store under the config directory (see {@link transfersDir}).
+   */
   async transferStore(): Promise<TransferStore> {
-    const { fileTransferStore } = await import('../../tron/transfer-store.js');
+    const { fileTransferStore, storeTransfers } = await import('../../tron/transfer-store.js');
+    const url = this.#store ?? this.#runtime.env.TRX_RENT_STORE;
+    if (url) return storeTransfers(url);
     return fileTransferStore(await this.transfersDir());
   }
 

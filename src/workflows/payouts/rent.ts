@@ -27,6 +27,8 @@ export interface RentContext {
   emit: (event: PayoutEvent) => void;
   /** Runs the journaling of the orders once for every worker sharing the journal (see the runner's `#shared`). @default runs it at once */
   shared?: ((fn: () => Promise<void>) => Promise<void>) | undefined;
+  /** The most energy one row needs (on a shared journal, enough of the delegation to start with). */
+  rowEnergyMax?: number | undefined;
 }
 
 /** The orders journaled so far, by key, latest state. */
@@ -63,6 +65,9 @@ export async function rentForBatch(ctx: RentContext): Promise<void> {
     );
   };
   await (ctx.shared ?? ((fn) => fn()))(place);
+  // A worker that comes after the shared batch's rental filled: the worker that filled it
+  // waited for the delegation, and the rows count the node's energy before each signature.
+  const filledBefore = journal.claims !== undefined && ordersOf(journal).length > 0 && ordersOf(journal).every((o) => o.state === 'filled');
   for (const o of ordersOf(journal).filter((e) => e.state === 'placing' && !e.key.includes(':topup:'))) {
     if (stop.aborted) throw stop.reason;
     emit({ event: 'order', state: 'placing', key: o.key, resource: o.resource, amount: o.amount });
@@ -116,8 +121,11 @@ export async function rentForBatch(ctx: RentContext): Promise<void> {
       });
     }
   }
+  if (filledBefore) return;
   // FILLED is the service's word; the node's is the one the transactions meet.
-  const wanted = Math.min(plan.energy.with_margin, plan.energy.available + plan.energy.to_rent);
+  let wanted = Math.min(plan.energy.with_margin, plan.energy.available + plan.energy.to_rent);
+  // Shared: other workers spend the delegation as it lands; one row's energy shows it arrived.
+  if (journal.claims) wanted = Math.min(wanted, ctx.rowEnergyMax ?? 0);
   const after = await pollUntil(
     async () => {
       const now = await deps.chain.read(from);

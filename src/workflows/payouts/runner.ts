@@ -242,7 +242,7 @@ export class PayoutRun {
         });
       }
       const index = journal.index;
-      const budget = this.#budgetFor(plan);
+      let budget = this.#budgetFor(plan);
       if (index.spentSun + plan.rent_cost_sun > budget) {
         throw new TrxRentError({
           code: 'SPENDING_CAP_EXCEEDED',
@@ -251,6 +251,9 @@ export class PayoutRun {
         });
       }
       const setup = async () => {
+        // Workers sharing the journal: one that planned before another's approval was written
+        // (and saw its rental delegated already) takes the approved budget, never a lower one.
+        if (journal.claims && this.#options.maxCostSun === undefined && index.approval) budget = Math.max(budget, index.approval.budget_sun);
         const writes: PayoutJournalEntry[] = [];
         const service = this.#deps.service;
         if (!index.batch)
@@ -337,6 +340,7 @@ export class PayoutRun {
       stop: this.#stop.signal,
       emit: (e) => this.#emit(e),
       shared: (fn) => this.#shared(fn),
+      rowEnergyMax: Math.max(0, ...[...this.#estimates.values()].map((e) => e.energy)),
     });
   }
 

@@ -316,7 +316,7 @@ export async function send(ctx: SendContext): Promise<void> {
       if (id === undefined) {
         if ((await claims.open()) === 0) return;
         idle++;
-        await new Promise((r) => setTimeout(r, 250));
+        await clock.sleep(250, stop).catch(() => {});
         continue;
       }
       idle = 0;
