@@ -33,7 +33,7 @@ export interface WatchTransfersParams {
   token?: string | undefined;
   /**
    * When a deposit is reported: `'solidified'` (irreversible; about 19 blocks, a minute, behind
-   * the head), or a depth N (1 = in the head block), then with `confirmed: false` until the
+   * the head), or once N blocks are built on its block, then with `confirmed: false` until the
    * solidity node has it. @default 'solidified'
    */
   confirmations?: 'solidified' | number | undefined;
@@ -164,6 +164,7 @@ export class TransferWatch implements AsyncIterable<WatchEvent> {
   #store: Store | undefined;
   #cursor: number | undefined;
   readonly #seen = new Set<string>();
+  readonly #reported: Deposit[] = [];
   /** Reported unconfirmed and not settled yet. */
   readonly #pending = new Map<string, Deposit>();
 
@@ -217,6 +218,7 @@ export class TransferWatch implements AsyncIterable<WatchEvent> {
     if (entry.type === 'cursor') this.#cursor = Math.max(this.#cursor ?? entry.block, entry.block);
     else if (entry.type === 'deposit') {
       this.#seen.add(depositId(entry.deposit));
+      this.#reported.push(entry.deposit);
       if (!entry.deposit.confirmed) this.#pending.set(depositId(entry.deposit), entry.deposit);
     } else if (entry.type === 'settled') this.#pending.delete(entry.id);
   }
@@ -226,13 +228,19 @@ export class TransferWatch implements AsyncIterable<WatchEvent> {
     for (const e of entries) this.#apply(e);
   }
 
+  /** Every deposit reported so far, by this watch or an earlier one on the same journal (oldest first). */
+  async reported(): Promise<readonly Deposit[]> {
+    await this.#open();
+    return this.#reported;
+  }
+
   /**
    * Read what is new once: the blocks from the cursor up to the reporting depth (at most
    * `maxBlocksPerPoll`), then settle the unconfirmed deposits the solidity node has reached.
    * Each event is journaled before it is returned.
    */
   async poll(): Promise<WatchEvent[]> {
-    const journal = await this.#open();
+    await this.#open();
     const signal = this.#params.signal;
     const token = this.#token!;
     const events: WatchEvent[] = [];
@@ -241,7 +249,8 @@ export class TransferWatch implements AsyncIterable<WatchEvent> {
     let target = solid;
     if (this.#depth !== undefined) {
       await this.#budget.take(signal);
-      target = (await this.#node.getNowBlock({ signal })).number - (this.#depth - 1);
+      // N blocks built on top of it: the head itself may still be taking transactions on some nodes.
+      target = (await this.#node.getNowBlock({ signal })).number - this.#depth;
     }
     if (this.#cursor === undefined) {
       const first = this.#params.fromBlock ?? target;
@@ -265,7 +274,6 @@ export class TransferWatch implements AsyncIterable<WatchEvent> {
       await this.#append([{ type: 'settled', id, state }]);
       events.push({ type: state, deposit: { ...deposit, confirmed: state === 'confirmed' } });
     }
-    void journal;
     return events;
   }
 
