@@ -84,7 +84,11 @@ export class PayoutTransfers extends Transfers {
   /** What {@link sweep} would do and cost: every source read on the node; nothing spent or written. */
   async sweepPlan(sources: readonly SweepSource[], options: SweepOptions): Promise<SweepPlan> {
     const run = await this.sweepRun(sources, { ...options, journal: undefined });
-    return run.plan();
+    try {
+      return await run.plan();
+    } finally {
+      await run.close();
+    }
   }
 
   /** The same sweep as an object: `plan()` (spends nothing), `start()`, `stop()`, `report()`. */

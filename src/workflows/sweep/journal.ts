@@ -14,7 +14,7 @@ import { TransferIndex } from '../../tron/transfer-store.js';
 export type SweepJournalEntry =
   | { type: 'sweep'; key: string; to: string; token: string; sources_hash: string; sources: number; at: number }
   /** A source to sweep, with the amount confirmed (the amount a resume sweeps, whatever arrived since). */
-  | { type: 'planned'; address: string; amount_atomic: string; energy: number; order_amount: number; activate: boolean }
+  | { type: 'planned'; address: string; amount_atomic: string; energy: number; order_amount: number; /** The order's share of the approved budget, SUN per unit (its max_price_sun). */ max_price_sun: number; activate: boolean }
   | { type: 'approved'; cost_sun: number; budget_sun: number; at: number }
   | { type: 'activation'; address: string; state: 'signed' | 'done' | 'failed'; tx_id?: string | undefined; expiration?: number | undefined; fee_sun?: number | undefined; reason?: string | undefined; at: number }
   | { type: 'order'; key: string; address: string; state: 'placing' | 'filled' | 'failed'; amount: number; max_price_sun?: number | undefined; order_id?: string | undefined; cost_sun?: number | undefined; reason?: string | undefined; at: number }

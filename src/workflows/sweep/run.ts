@@ -123,7 +123,7 @@ export class SweepRun {
       const order = index.orders.get(p.address);
       const act = index.activations.get(p.address);
       const orderLeft = p.order_amount && order?.state !== 'filled' && !index.finals.has(p.address);
-      const price = order?.max_price_sun ?? 0;
+      const price = order?.max_price_sun ?? p.max_price_sun;
       return {
         address: p.address,
         balance_atomic: p.amount_atomic,
@@ -168,6 +168,13 @@ export class SweepRun {
     };
   }
 
+  /** Release the journal (after {@link plan} alone; {@link start} releases it when it ends). */
+  async close(): Promise<void> {
+    await this.#journal?.close();
+    this.#journal = undefined;
+    this.#plan = undefined;
+  }
+
   /** Stop: nothing new is activated, ordered or signed; what is in flight stays in the journal. */
   stop(): void {
     this.#stop.abort(new TrxRentError({ code: 'CANCELLED', message: 'The sweep was stopped; resume goes on from the journal' }));
@@ -202,26 +209,28 @@ export class SweepRun {
       const writes: SweepJournalEntry[] = [];
       if (!index.head) {
         const { hash } = sweepKeyOf(plan.to, plan.token.address, this.#addresses, this.#options.key);
+        // Each order's share of the budget, in proportion to its quote, fixed with the confirmation.
+        const scale = plan.total_cost_sun > 0 ? budget / plan.total_cost_sun : 1;
         writes.push({ type: 'sweep', key: plan.key, to: plan.to, token: plan.token.address, sources_hash: hash, sources: plan.sources, at: clock.now() });
         for (const r of plan.rows) {
-          if (r.action === 'sweep') writes.push({ type: 'planned', address: r.address, amount_atomic: r.balance_atomic, energy: r.energy, order_amount: r.order?.amount ?? 0, activate: !r.activated });
+          if (r.action !== 'sweep') continue;
+          const maxPrice = r.order ? Math.max(1, Math.floor((r.order.cost_sun * scale) / r.order.amount)) : 0;
+          writes.push({ type: 'planned', address: r.address, amount_atomic: r.balance_atomic, energy: r.energy, order_amount: r.order?.amount ?? 0, max_price_sun: maxPrice, activate: !r.activated });
         }
       }
       writes.push({ type: 'approved', cost_sun: plan.total_cost_sun, budget_sun: budget, at: clock.now() }, { type: 'run', state: 'started', at: clock.now() });
       await journal.append(...writes);
-      const scale = plan.total_cost_sun > 0 ? budget / plan.total_cost_sun : 1;
       const open = [...index.planned.values()].filter((p) => !index.finals.has(p.address));
       const total = index.planned.size;
       const progress = () => this.#emit({ event: 'progress', swept: index.swept, failed: index.failed, total });
       progress();
-      const prices = new Map(plan.rows.map((r) => [r.address, r.order?.price_sun ?? 0]));
       await eachLimit(
         open,
         this.#options.concurrency ?? 8,
         async (p) => {
           if (this.#stop.signal.aborted) return;
           try {
-            await this.#source(p, plan, budget, Math.max(1, Math.floor((prices.get(p.address) ?? 0) * scale)));
+            await this.#source(p, plan, budget);
           } catch (error) {
             if (this.#stop.signal.aborted || error instanceof TimeoutError) return;
             const code = String((error as TrxRentError)?.code);
@@ -252,7 +261,8 @@ export class SweepRun {
   }
 
   /** One source: activate, rent, wait for the delegation, sweep. */
-  async #source(p: Extract<SweepJournalEntry, { type: 'planned' }>, plan: SweepPlan, budget: number, maxPrice: number): Promise<void> {
+  async #source(p: Extract<SweepJournalEntry, { type: 'planned' }>, plan: SweepPlan, budget: number): Promise<void> {
+    const maxPrice = p.max_price_sun;
     const journal = this.#journal!;
     const index = journal.index;
     const { clock, node, orders, chain } = this.#deps;
@@ -299,8 +309,10 @@ export class SweepRun {
       this.#emit({ event: 'activation', address: p.address, state: 'done', tx_id: landed.tx_id, fee_sun: landed.fee_sun });
     }
 
-    // ---- the energy: one order for this source ----
-    if (p.order_amount > 0) {
+    // ---- the energy: one order for this source (none to wait for once its sweep is signed: it may have used the energy) ----
+    const key = `${plan.key}:${p.address}`;
+    const signedBefore = (await journal.get(key)) !== undefined;
+    if (p.order_amount > 0 && !signedBefore) {
       let order = index.orders.get(p.address);
       if (order?.state === 'failed') throw new TrxRentError({ code: 'ORDER_FAILED', message: `The order for ${p.address} failed: ${order.reason ?? ''}` });
       if (order?.state !== 'filled') {
@@ -311,7 +323,22 @@ export class SweepRun {
         }
         this.#emit({ event: 'order', address: p.address, state: 'placing', amount: p.order_amount });
         const price = order.max_price_sun ?? maxPrice;
-        const created = await orders.create({ resource_type: 'ENERGY', amount: p.order_amount, duration_sec: plan.duration_sec, target_address: p.address, max_price_sun: price }, { idempotencyKey: order.key, signal });
+        // Above its confirmed price now, or no provider free: nothing was ordered (the key is still
+        // unused); wait for the market's next price poll (30 s) rather than pay more, for up to 10 minutes.
+        const created = await pollUntil(
+          async () => {
+            try {
+              const placed = await orders.create({ resource_type: 'ENERGY', amount: p.order_amount, duration_sec: plan.duration_sec, target_address: p.address, max_price_sun: price }, { idempotencyKey: order!.key, signal });
+              return { done: true as const, value: placed };
+            } catch (error) {
+              const code = String((error as TrxRentError)?.code);
+              if (code !== 'PRICE_EXCEEDED' && code !== 'PROVIDER_UNAVAILABLE') throw error;
+              this.#emit({ event: 'order', address: p.address, state: 'waiting', amount: p.order_amount, reason: (error as Error).message });
+              return { done: false as const, last: error };
+            }
+          },
+          { timeoutMs: 600_000, intervalMs: 30_000, factor: 1, clock, signal, timeoutMessage: () => `No provider rented ${p.order_amount} energy for ${p.address} at ${price} SUN or less in 10 minutes; nothing was ordered for it` },
+        );
         const done = await orders.waitFor(created.id, { timeoutMs: 600_000, pollIntervalMs: 250, maxPollIntervalMs: 2_000, signal }).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
         if (done instanceof Error) {
           if (signal.aborted) throw signal.reason;
@@ -339,7 +366,6 @@ export class SweepRun {
     // ---- the sweep: once, through the one transfer protocol ----
     const signer = this.#signers.get(p.address)!;
     const protocol: TransferDeps = { node, clock, store: journal, signer, broadcast: (signed) => this.#deps.transactions.broadcast({ signed_tx: signed as never }) };
-    const key = `${plan.key}:${p.address}`;
     for (let turn = 0; turn < 5; turn++) {
       const outcome = await transferOnce(protocol, { key, from: p.address, to: plan.to, contract: plan.token.address, amount_atomic: p.amount_atomic }, {
         fee: { energy: p.energy, energyFeeSun: plan.fees.energy_sun },

@@ -41,7 +41,7 @@ export interface SweepOptions {
 }
 
 /** One source in the plan. */
-export interface SweepPlanSource {
+export type SweepPlanSource = {
   address: string;
   /** What it holds now (atomic, and as a decimal). */
   balance_atomic: string;
@@ -61,10 +61,10 @@ export interface SweepPlanSource {
   activation_sun: number;
   /** Burning instead: its energy and bandwidth in TRX sent to it to burn. */
   burn_sun: number;
-}
+};
 
 /** A sweep's plan: nothing spent. Money in SUN. */
-export interface SweepPlan {
+export type SweepPlan = {
   key: string;
   to: string;
   token: { address: string; symbol: string | undefined; decimals: number };
@@ -91,14 +91,15 @@ export interface SweepPlan {
   rows: SweepPlanSource[];
   /** On a resume: what the journal says was done (this plan covers what is left). */
   resume?: { swept: number; failed: number; spent_sun: number; budget_sun: number | undefined } | undefined;
-}
+};
 
 /** What a sweep reports as it goes (NDJSON lines in the CLI's --json). */
 export type SweepEvent =
   | { event: 'planned'; plan: SweepPlan }
   | { event: 'reading'; done: number; total: number }
   | { event: 'activation'; address: string; state: 'signed' | 'done' | 'failed'; tx_id?: string | undefined; fee_sun?: number | undefined }
-  | { event: 'order'; address: string; state: 'placing' | 'filled' | 'failed'; amount: number; order_id?: string | undefined; cost_sun?: number | undefined }
+  /** `waiting`: the price is above the order's confirmed share, or no provider is free; it waits for the market's next price poll. */
+  | { event: 'order'; address: string; state: 'placing' | 'waiting' | 'filled' | 'failed'; amount: number; order_id?: string | undefined; cost_sun?: number | undefined; reason?: string | undefined }
   | { event: 'delegated'; address: string; energy: number }
   | { event: 'signed'; address: string; tx_id: string }
   | { event: 'swept'; address: string; tx_id: string; amount: string }
@@ -106,7 +107,7 @@ export type SweepEvent =
   | { event: 'progress'; swept: number; failed: number; total: number };
 
 /** One source in the report. */
-export interface SweepReportRow {
+export type SweepReportRow = {
   address: string;
   status: 'swept' | 'failed' | 'pending' | 'below_min';
   /** What was (or is being) swept. */
@@ -122,10 +123,10 @@ export interface SweepReportRow {
   fee_sun: number;
   cost_sun: number;
   reason?: string | undefined;
-}
+};
 
 /** A sweep's report, from its journal. */
-export interface SweepReport {
+export type SweepReport = {
   key: string;
   to: string;
   token: string;
@@ -142,4 +143,4 @@ export interface SweepReport {
   total_cost_sun: number;
   journal?: string | undefined;
   rows: SweepReportRow[];
-}
+};
