@@ -119,15 +119,24 @@ export const SWEEP_TOOLS = [
     output: ReportOutput,
     fields: FIELDS,
     async run(args, { session, signal, ask }) {
+      // The plan of what is left: a sweep this range started before resumes from its journal.
       const planned = await sweepRun(session, args, signal);
-      const plan = await session.api.transfers.sweepPlan(planned.keys, planned.options);
+      const planning = await session.api.transfers.sweepRun(planned.keys, { ...planned.options, journal: planned.journal });
+      let plan;
+      try {
+        plan = await planning.plan();
+      } finally {
+        await planning.close();
+      }
       const { limits } = session.guard;
       const summary =
         `Sweep ${plan.to_sweep} of ${plan.sources} deposit addresses (${plan.total} ${plan.token.symbol ?? plan.token.address}) into ${plan.to}: ${plan.orders} energy order(s) for ` +
         `${sunToTrx(plan.rent_cost_sun)} TRX and ${plan.to_activate} activation(s) for ${sunToTrx(plan.activation_cost_sun)} TRX (burning instead: ${sunToTrx(plan.burn_cost_sun)} TRX)`;
       const cost = plan.total_cost_sun;
+      // The run is held to what this confirmation approved, on top of what was spent before.
+      const cap = (plan.resume?.spent_sun ?? 0) + cost;
       const run = async () => {
-        const { keys, journal, options } = await sweepRun(session, args, signal, cost);
+        const { keys, journal, options } = await sweepRun(session, args, signal, cap);
         return session.api.transfers.sweep(keys, { ...options, journal });
       };
       return session.guard.spend(
