@@ -46,7 +46,14 @@ export async function run() {
     let plan;
     const mockStart = mock.state.now();
     const started = performance.now();
-    const report = await client.transfers.sweep(sources, { to, min: '10', funding: { privateKey: fundKey }, journal, concurrency: 32, onEvent: (e) => e.event === 'planned' && (plan = e.plan) });
+    const report = await client.transfers.sweep(sources, {
+      to,
+      min: '10',
+      funding: { privateKey: fundKey },
+      journal,
+      concurrency: 32,
+      onEvent: (e) => e.event === 'planned' && (plan = e.plan),
+    });
     const ms = performance.now() - started;
     const mockMs = mock.state.now() - mockStart;
     const orders = mock.state.orders.all(account.account_id);
@@ -56,11 +63,26 @@ export async function run() {
     return {
       title: `Sweeps: ${SOURCES} USDT deposit addresses into one treasury (mock clock, journal on disk)`,
       rows: [
-        { name: 'sources swept', value: report.swept, unit: `of ${plan.to_sweep} at or above min (${plan.below_min} below)`, ok: report.swept === plan.to_sweep && swept.length === plan.to_sweep },
+        {
+          name: 'sources swept',
+          value: report.swept,
+          unit: `of ${plan.to_sweep} at or above min (${plan.below_min} below)`,
+          ok: report.swept === plan.to_sweep && swept.length === plan.to_sweep,
+        },
         { name: 'orders placed', value: orders.length, unit: '(one per source: an order has one target)' },
         { name: 'sources activated', value: plan.to_activate, unit: `(${trx(report.activation_cost_sun)} TRX)` },
-        { name: 'total cost (rental + activation + burnt)', value: trx(report.total_cost_sun), unit: `TRX (${trx(report.rent_cost_sun)} rental, ${trx(burnt)} burnt)` },
-        { name: 'burning TRX at each source instead', value: trx(plan.burn_cost_sun), unit: 'TRX', baseline: trx(report.total_cost_sun), ratio: plan.burn_cost_sun / report.total_cost_sun },
+        {
+          name: 'total cost (rental + activation + burnt)',
+          value: trx(report.total_cost_sun),
+          unit: `TRX (${trx(report.rent_cost_sun)} rental, ${trx(burnt)} burnt)`,
+        },
+        {
+          name: 'burning TRX at each source instead',
+          value: trx(plan.burn_cost_sun),
+          unit: 'TRX',
+          baseline: trx(report.total_cost_sun),
+          ratio: plan.burn_cost_sun / report.total_cost_sun,
+        },
         { name: 'mock-clock time', value: mockMs / 1000, unit: 's' },
         { name: 'wall time', value: ms / 1000, unit: 's' },
         { name: 'journal size', value: statSync(journal).size / 1024, unit: `KiB (${(statSync(journal).size / SOURCES).toFixed(0)} B per source)` },

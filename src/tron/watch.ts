@@ -122,7 +122,12 @@ export function depositsIn(infos: BlockTransactionInfos, token: TokenInfo, watch
     if (!info.id || info.result === 'FAILED' || info.blockNumber === undefined) continue;
     (info.log ?? []).forEach((log, i) => {
       const topics = log.topics ?? [];
-      if ((log.address ?? '').toLowerCase().replace(/^41(?=[0-9a-f]{40}$)/, '') !== tokenHex || topics.length < 3 || topics[0]!.toLowerCase() !== TRANSFER_TOPIC) return;
+      if (
+        (log.address ?? '').toLowerCase().replace(/^41(?=[0-9a-f]{40}$)/, '') !== tokenHex ||
+        topics.length < 3 ||
+        topics[0]!.toLowerCase() !== TRANSFER_TOPIC
+      )
+        return;
       const word = (t: string) => (/^[0-9a-fA-F]{64}$/.test(t) ? `41${t.slice(24)}` : undefined);
       const toHex = word(topics[2]!);
       const fromHex = word(topics[1]!);
@@ -175,7 +180,8 @@ export class TransferWatch implements AsyncIterable<WatchEvent> {
     this.#params = params;
     this.#watched = new Set(params.addresses.map((a, i) => address(a, `addresses[${i}]`)));
     const c = params.confirmations ?? 'solidified';
-    if (c !== 'solidified' && (!Number.isSafeInteger(c) || c < 1 || c > 1_000)) throw invalid('confirmations', "must be 'solidified' or a depth from 1 to 1000");
+    if (c !== 'solidified' && (!Number.isSafeInteger(c) || c < 1 || c > 1_000))
+      throw invalid('confirmations', "must be 'solidified' or a depth from 1 to 1000");
     this.#depth = c === 'solidified' ? undefined : c;
     const rate = params.maxRequestsPerMinute ?? 120;
     if (!Number.isSafeInteger(rate) || rate < 2) throw invalid('maxRequestsPerMinute', 'must be a whole number, at least 2');
@@ -213,7 +219,11 @@ export class TransferWatch implements AsyncIterable<WatchEvent> {
 
   #apply(entry: WatchEntry): void {
     if (entry.type === 'watch' && this.#token && entry.token !== this.#token.address) {
-      throw new TrxRentError({ code: 'JOURNAL_MISMATCH', message: `The watch journal follows ${entry.token}, not ${this.#token.address}; give it another name`, details: { field: 'name' } });
+      throw new TrxRentError({
+        code: 'JOURNAL_MISMATCH',
+        message: `The watch journal follows ${entry.token}, not ${this.#token.address}; give it another name`,
+        details: { field: 'name' },
+      });
     }
     if (entry.type === 'cursor') this.#cursor = Math.max(this.#cursor ?? entry.block, entry.block);
     else if (entry.type === 'deposit') {
@@ -254,7 +264,10 @@ export class TransferWatch implements AsyncIterable<WatchEvent> {
     }
     if (this.#cursor === undefined) {
       const first = this.#params.fromBlock ?? target;
-      await this.#append([{ type: 'watch', token: token.address, at: this.#clock.now() }, { type: 'cursor', block: first - 1 }]);
+      await this.#append([
+        { type: 'watch', token: token.address, at: this.#clock.now() },
+        { type: 'cursor', block: first - 1 },
+      ]);
     }
     const last = Math.min(target, this.#cursor! + (this.#params.maxBlocksPerPoll ?? 100));
     for (let block = this.#cursor! + 1; block <= last; block++) {

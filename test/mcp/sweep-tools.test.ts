@@ -10,7 +10,7 @@ import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { deriveAddresses } from '../../src/protocol/hd-keys.js';
 import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
 import { receivedBy, treasury } from '../workflows/sweep-helpers.js';
-import { KEYS, type Connected, accept, call, connect, errorOf, ok, session as sessionOn } from './helpers.js';
+import { KEYS, type Connected, accept, call, type connect, errorOf, ok, session as sessionOn } from './helpers.js';
 
 const MNEMONIC = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 let mock: MockServer;
@@ -30,7 +30,8 @@ beforeAll(async () => {
 });
 afterAll(() => mock.close());
 
-const session = <T>(options: Parameters<typeof connect>[1], run: (c: Connected) => Promise<T>, elicit?: Parameters<typeof connect>[2]) => sessionOn(mock, { sweepMnemonic: MNEMONIC, ...options }, run, elicit);
+const session = <T>(options: Parameters<typeof connect>[1], run: (c: Connected) => Promise<T>, elicit?: Parameters<typeof connect>[2]) =>
+  sessionOn(mock, { sweepMnemonic: MNEMONIC, ...options }, run, elicit);
 const orders = () => mock.state.orders.all(mock.state.demo.account_id).length;
 const args = () => ({ to, hd_from: 100, hd_count: 6, min: '10' });
 
@@ -38,7 +39,9 @@ describe('sweep_plan and sweep', { timeout: 60_000 }, () => {
   test('the plan: which addresses, which to activate, one order each; nothing spent', async () => {
     const before = orders();
     await session({}, async ({ client }) => {
-      const plan = ok<{ to_sweep: number; below_min: number; to_activate: number; orders: number; total_cost_sun: number; burn_cost_sun: number }>(await call(client, 'sweep_plan', args(), 30_000));
+      const plan = ok<{ to_sweep: number; below_min: number; to_activate: number; orders: number; total_cost_sun: number; burn_cost_sun: number }>(
+        await call(client, 'sweep_plan', args(), 30_000),
+      );
       expect(plan).toMatchObject({ to_sweep: 4, below_min: 2, to_activate: 2, orders: 4 });
       expect(plan.total_cost_sun).toBeLessThan(plan.burn_cost_sun);
     });
@@ -50,16 +53,24 @@ describe('sweep_plan and sweep', { timeout: 60_000 }, () => {
     await session({}, async ({ client }) => {
       expect(errorOf(await call(client, 'sweep', args())).code).toBe('READ_ONLY');
     });
-    await session({ allowSpend: true, limits: { maxOrderTrx: '1' } }, async ({ client }) => {
-      expect(errorOf(await call(client, 'sweep', args(), 30_000)).code).toBe('SPEND_LIMIT');
-    }, accept);
+    await session(
+      { allowSpend: true, limits: { maxOrderTrx: '1' } },
+      async ({ client }) => {
+        expect(errorOf(await call(client, 'sweep', args(), 30_000)).code).toBe('SPEND_LIMIT');
+      },
+      accept,
+    );
     expect(orders()).toBe(before);
     expect(receivedBy(mock, to).size).toBe(0);
     for (let i = 0; i < 2; i++) {
-      await session({ allowSpend: true, limits: { maxOrderTrx: '100', sessionLimit: '500' } }, async ({ client }) => {
-        const report = ok<{ swept: number; complete: boolean }>(await call(client, 'sweep', args(), 60_000));
-        expect(report).toMatchObject({ swept: 4, complete: true });
-      }, accept);
+      await session(
+        { allowSpend: true, limits: { maxOrderTrx: '100', sessionLimit: '500' } },
+        async ({ client }) => {
+          const report = ok<{ swept: number; complete: boolean }>(await call(client, 'sweep', args(), 60_000));
+          expect(report).toMatchObject({ swept: 4, complete: true });
+        },
+        accept,
+      );
     }
     const got = receivedBy(mock, to);
     expect(got.size).toBe(4);

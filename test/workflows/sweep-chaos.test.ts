@@ -78,7 +78,12 @@ function runner(args: string[], env: Record<string, string>, kill?: { lines: num
   });
   child.stderr!.on('data', (d: Buffer) => (stderr += d));
   const timer = setTimeout(die, kill ? kill.ms : 240_000);
-  return new Promise((resolve) => child.on('close', (code, signal) => (clearTimeout(timer), resolve({ code, signal, lines, stdout, stderr }))));
+  return new Promise((resolve) =>
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, lines, stdout, stderr });
+    }),
+  );
 }
 
 describe('sweeps under chaos', { timeout: 400_000 }, () => {
@@ -93,15 +98,22 @@ describe('sweeps under chaos', { timeout: 400_000 }, () => {
     const fundKey = join(dir, 'fund.key');
     writeFileSync(fundKey, `${fund.privateKey}\n`, { mode: 0o600 });
     const env = { TRX_RENT_BASE_URL: mock.url, TRX_RENT_API_KEY: acct.apiKey, TRX_RENT_TRON_NODE: mock.url };
-    const args = ['sweep', '--to', to, '--from', keys, '--min', '10', '--funding-key-file', fundKey, '--yes', '--json', '--concurrency', '16'];
+    const args = ['sweep', '--to', to, '--from', keys, '--min', '10', '--funding-key-file', fundKey, '--yes', '--json', '--concurrency', '32'];
     const random = rng(SEED);
     const kills: Run[] = [];
     const started = Date.now();
     for (let i = 0; i < 8; i++) kills.push(await runner(args, env, { lines: 20 + Math.floor(random() * 300), ms: 60_000 }));
-    expect(kills.map((k) => k.signal ?? `exit ${k.code}: ${k.stderr.slice(-300)}`), `seed ${SEED}`).toEqual(Array(8).fill('SIGKILL'));
+    expect(
+      kills.map((k) => k.signal ?? `exit ${k.code}: ${k.stderr.slice(-300)}`),
+      `seed ${SEED}`,
+    ).toEqual(Array(8).fill('SIGKILL'));
     let last: Run | undefined;
     for (let attempt = 0; attempt < 4 && last?.code !== 0; attempt++) last = await runner(args, env);
-    const leftPending = (last?.stdout ?? '').split('\n').filter((l) => l.includes('left pending')).slice(0, 5).join('\n');
+    const leftPending = (last?.stdout ?? '')
+      .split('\n')
+      .filter((l) => l.includes('left pending'))
+      .slice(0, 5)
+      .join('\n');
     expect(last?.code, `seed ${SEED}: ${last?.stderr.slice(-2000)}\n${leftPending}`).toBe(0);
 
     // The judge: the chain.
@@ -120,7 +132,10 @@ describe('sweeps under chaos', { timeout: 400_000 }, () => {
     expect(perTarget.size).toBe(eligible.length);
 
     // The journal agrees with the chain.
-    const entries = readFileSync(`${keys}.sweep.journal`, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const entries = readFileSync(`${keys}.sweep.journal`, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const swept = entries.filter((e) => e.type === 'swept');
     expect(swept.length).toBe(eligible.length);
     expect(new Set(swept.map((e) => e.address)).size).toBe(eligible.length);
@@ -130,16 +145,25 @@ describe('sweeps under chaos', { timeout: 400_000 }, () => {
       expect(tx?.transfer?.from).toBe(e.address);
     }
     // So does the report of the last run.
-    const report = last!.stdout.trim().split('\n').map((l) => JSON.parse(l)).find((l) => l.event === 'report')?.report;
+    const report = last!.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .find((l) => l.event === 'report')?.report;
     expect(report.complete).toBe(true);
     expect(report.swept).toBe(eligible.length);
     expect(BigInt(report.total_swept_atomic)).toBe(eligible.reduce((s, e) => s + e.atomic, 0n));
-    for (const r of report.rows.filter((x: { status: string }) => x.status === 'swept')) expect(mock.state.chain.transactions.get(r.tx_id)?.transfer?.from).toBe(r.address);
+    for (const r of report.rows.filter((x: { status: string }) => x.status === 'swept'))
+      expect(mock.state.chain.transactions.get(r.tx_id)?.transfer?.from).toBe(r.address);
     expect(report.rows.filter((x: { status: string }) => x.status === 'below_min').length).toBe(N - eligible.length);
 
-    const faults = Object.entries(mock.chaos.log.reduce<Record<string, number>>((n, h) => ({ ...n, [`${h.kind} ${h.path}`]: (n[`${h.kind} ${h.path}`] ?? 0) + 1 }), {}));
+    const counts = new Map<string, number>();
+    for (const h of mock.chaos.log) counts.set(`${h.kind} ${h.path}`, (counts.get(`${h.kind} ${h.path}`) ?? 0) + 1);
+    const faults = [...counts];
     const retried = [...kills, last!].reduce((n, k) => n + (k.stdout.match(/"event":"retrying"/g)?.length ?? 0), 0);
-    console.log(`sweep chaos seed ${SEED}: ${N} sources, ${eligible.length} swept, ${acts.size} activated, ${orders.length} orders; kills after ${kills.map((k) => k.lines).join(',')} lines; ${mock.chaos.log.length} faults (${faults.map(([k, n]) => `${n} ${k}`).join(', ')}); ${retried} retrying events; ${entries.length} journal lines; ${Date.now() - started} ms`);
+    console.log(
+      `sweep chaos seed ${SEED}: ${N} sources, ${eligible.length} swept, ${acts.size} activated, ${orders.length} orders; kills after ${kills.map((k) => k.lines).join(',')} lines; ${mock.chaos.log.length} faults (${faults.map(([k, n]) => `${n} ${k}`).join(', ')}); ${retried} retrying events; ${entries.length} journal lines; ${Date.now() - started} ms`,
+    );
     expect(kills.filter((k) => k.lines > 0).length).toBeGreaterThanOrEqual(4);
     expect(mock.chaos.log.some((h) => h.kind === 'drop' && h.path === '/api/v1/broadcast')).toBe(true);
   });

@@ -61,7 +61,15 @@ export function receivedBy(mock: MockServer, to: string): Map<string, { count: n
   const out = new Map<string, { count: number; atomic: bigint }>();
   for (const tx of mock.state.chain.transactions.values()) {
     const t = tx.transfer;
-    if (!t || t.to !== to || t.token.address !== USDT || tx.result !== 'SUCCESS' || tx.tx.signature === undefined || (tx.tx.signature as unknown[]).length === 0) continue;
+    if (
+      !t ||
+      t.to !== to ||
+      t.token.address !== USDT ||
+      tx.result !== 'SUCCESS' ||
+      tx.tx.signature === undefined ||
+      (tx.tx.signature as unknown[]).length === 0
+    )
+      continue;
     const e = out.get(t.from) ?? { count: 0, atomic: 0n };
     e.count++;
     e.atomic += t.amount;

@@ -58,7 +58,10 @@ describe('client.transfers.sweep', { timeout: 90_000 }, () => {
     const burnt = [...mock.state.chain.transactions.values()].filter((t) => t.transfer?.to === to && (t.energyFeeSun ?? 0) > 0);
     expect(burnt).toEqual([]);
     // The journal agrees with the chain.
-    const lines = readFileSync(journal, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(journal, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const swept = lines.filter((l) => l.type === 'swept');
     expect(swept.length).toBe(eligible.length);
     for (const l of swept) expect(mock.state.chain.transactions.get(l.tx_id)?.transfer?.to).toBe(to);
@@ -85,7 +88,9 @@ describe('client.transfers.sweep', { timeout: 90_000 }, () => {
     const fund = funding(mock, 'c');
     const to = treasury(mock, 'c');
     const acct = account(mock, '100000');
-    await expect(client(acct.apiKey).transfers.sweep(sources, { to, min: '1', funding: { privateKey: fund.privateKey }, maxCostSun: 1_000 })).rejects.toMatchObject({ code: 'SPENDING_CAP_EXCEEDED' });
+    await expect(
+      client(acct.apiKey).transfers.sweep(sources, { to, min: '1', funding: { privateKey: fund.privateKey }, maxCostSun: 1_000 }),
+    ).rejects.toMatchObject({ code: 'SPENDING_CAP_EXCEEDED' });
     expect(ordersOf(mock, acct.accountId)).toEqual([]);
     expect(activationsOf(mock, fund.address).size).toBe(0);
   });

@@ -51,7 +51,7 @@ const command: CommandModule = {
     cmd
       .usage('--to TREASURY (--from FILE | --hd RANGE --mnemonic-file FILE) [--min 10] [--plan] [--yes] [--json]')
       .option('--to <address>', 'the treasury that receives every swept balance')
-      .option('--from <file>', 'the deposit addresses\' private keys, one hex key a line (chmod 600)')
+      .option('--from <file>', "the deposit addresses' private keys, one hex key a line (chmod 600)")
       .option('--hd <range>', "HD deposit addresses m/44'/195'/account'/0/index for indexes FROM-TO (e.g. 0-499)")
       .option('--mnemonic-file <path>', 'the BIP-39 words for --hd (a file, or - for stdin); never an argument')
       .option('--account <n>', "the account of m/44'/195'/account'/0/index", '0')
@@ -63,7 +63,7 @@ const command: CommandModule = {
       .option('-d, --duration <duration>', 'rental duration of each order', '1h')
       .option('--max-cost <trx>', 'the most the run may spend (rental and activation), TRX; default the confirmed plan plus 10 %')
       .option('--concurrency <n>', 'sources in flight at once', '8')
-      .option('--tron-node <url>', 'TRON full node to read (default: the mock\'s own for a reference mock, else TronGrid)')
+      .option('--tron-node <url>', "TRON full node to read (default: the mock's own for a reference mock, else TronGrid)")
       .option('--watch', 'after the sweep, follow deposits to these addresses and sweep each again once it holds --min')
       .option('--confirmations <n>', "with --watch: sweep a deposit at this depth, not only once solidified ('solidified' by default)")
       .option('--watch-for <duration>', 'with --watch: stop after this long (default: until Ctrl+C)')
@@ -90,21 +90,34 @@ function parseRange(text: string): { from: number; count: number } {
 
 /** The sources: keys from --from, or derived from --hd and --mnemonic-file. */
 async function sourcesOf(ctx: Context, opts: SweepCliOptions): Promise<{ sources: SweepSource[]; journal: string }> {
-  if (Boolean(opts.from) === Boolean(opts.hd)) throw new UsageError(opts.from ? 'give --from or --hd, not both' : 'no sources', 'pass --from KEYS_FILE, or --hd FROM-TO with --mnemonic-file FILE', 'MISSING_ARGUMENT');
+  if (Boolean(opts.from) === Boolean(opts.hd))
+    throw new UsageError(
+      opts.from ? 'give --from or --hd, not both' : 'no sources',
+      'pass --from KEYS_FILE, or --hd FROM-TO with --mnemonic-file FILE',
+      'MISSING_ARGUMENT',
+    );
   if (opts.from) {
     const text = readSecretFile(opts.from, '--from', (m) => ctx.out.warn(m)).value;
-    const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+    const lines = text
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('#'));
     const bad = lines.findIndex((l) => !/^(0x)?[0-9a-fA-F]{64}$/.test(l));
     if (bad !== -1) throw new UsageError(`--from ${opts.from}: line ${bad + 1} is not a 64-hex private key`);
     return { sources: lines.map((privateKey) => ({ privateKey })), journal: opts.journal ?? `${opts.from}.sweep.journal` };
   }
-  if (!opts.mnemonicFile) throw new UsageError('--hd needs --mnemonic-file FILE (the words are never taken from the command line)', undefined, 'MISSING_ARGUMENT');
+  if (!opts.mnemonicFile)
+    throw new UsageError('--hd needs --mnemonic-file FILE (the words are never taken from the command line)', undefined, 'MISSING_ARGUMENT');
   const range = parseRange(opts.hd!);
   const account = parseInteger(opts.account, '--account', { max: 2 ** 31 - 1 });
-  const mnemonic = opts.mnemonicFile === '-' ? (await ctx.readStdin()).trim() : readSecretFile(opts.mnemonicFile, '--mnemonic-file', (m) => ctx.out.warn(m)).value;
+  const mnemonic =
+    opts.mnemonicFile === '-' ? (await ctx.readStdin()).trim() : readSecretFile(opts.mnemonicFile, '--mnemonic-file', (m) => ctx.out.warn(m)).value;
   const { deriveKeys } = await import('../../protocol/hd-keys.js');
   const keys = await deriveKeys({ mnemonic, account, from: range.from, count: range.count });
-  return { sources: keys.map((k) => ({ privateKey: k.privateKey, address: k.address })), journal: opts.journal ?? `sweep-hd-${account}-${range.from}-${range.from + range.count - 1}.journal` };
+  return {
+    sources: keys.map((k) => ({ privateKey: k.privateKey, address: k.address })),
+    journal: opts.journal ?? `sweep-hd-${account}-${range.from}-${range.from + range.count - 1}.journal`,
+  };
 }
 
 function renderPlan(p: SweepPlan): string {
@@ -116,8 +129,15 @@ function renderPlan(p: SweepPlan): string {
     `              (${p.order_note})`,
     `  total       ${sunAndTrx(p.total_cost_sun)}`,
   ];
-  if (p.burn_cost_sun) lines.push(`  burning     ${sunAndTrx(p.burn_cost_sun)} instead (TRX sent to each source to burn, activation included)`, `  saving      ${sunAndTrx(p.saving_sun)}`);
-  if (p.resume) lines.push(`  resuming    ${p.resume.swept} swept, ${p.resume.failed} failed; spent ${sunAndTrx(p.resume.spent_sun)}${p.resume.budget_sun !== undefined ? ` of ${sunAndTrx(p.resume.budget_sun)} approved` : ''}`);
+  if (p.burn_cost_sun)
+    lines.push(
+      `  burning     ${sunAndTrx(p.burn_cost_sun)} instead (TRX sent to each source to burn, activation included)`,
+      `  saving      ${sunAndTrx(p.saving_sun)}`,
+    );
+  if (p.resume)
+    lines.push(
+      `  resuming    ${p.resume.swept} swept, ${p.resume.failed} failed; spent ${sunAndTrx(p.resume.spent_sun)}${p.resume.budget_sun !== undefined ? ` of ${sunAndTrx(p.resume.budget_sun)} approved` : ''}`,
+    );
   return `${lines.join('\n')}\n`;
 }
 
@@ -138,7 +158,10 @@ async function runSweep(ctx: Context, { opts }: { opts: SweepCliOptions }): Prom
   const concurrency = parseInteger(opts.concurrency, '--concurrency', { min: 1, max: 64 });
   const duration = parseDuration(opts.duration);
   const maxCostSun = opts.maxCost ? parseTrx(opts.maxCost, '--max-cost') : undefined;
-  const confirmations = opts.confirmations === undefined || opts.confirmations === 'solidified' ? undefined : parseInteger(opts.confirmations, '--confirmations', { min: 1, max: 1_000 });
+  const confirmations =
+    opts.confirmations === undefined || opts.confirmations === 'solidified'
+      ? undefined
+      : parseInteger(opts.confirmations, '--confirmations', { min: 1, max: 1_000 });
   const { sources, journal } = await sourcesOf(ctx, opts);
   const funding = opts.fundingKeyFile ? { privateKey: await signingKey(ctx, opts.fundingKeyFile, "Funding wallet's private key") } : undefined;
   const { chain } = await ctx.chain.handles(opts.tronNode);
@@ -175,7 +198,10 @@ async function runSweep(ctx: Context, { opts }: { opts: SweepCliOptions }): Prom
             spinner = undefined;
             ctx.spending = { sun: plan.total_cost_sun, currency: 'TRX' };
             if (!out.json) out.print(renderPlan(plan));
-            await ctx.ask.confirm(`Sweep ${plan.to_sweep} sources for about ${sunAndTrx(plan.total_cost_sun)}${plan.burn_cost_sun ? ` (burning: ${sunAndTrx(plan.burn_cost_sun)})` : ''}?`, 'sweep');
+            await ctx.ask.confirm(
+              `Sweep ${plan.to_sweep} sources for about ${sunAndTrx(plan.total_cost_sun)}${plan.burn_cost_sun ? ` (burning: ${sunAndTrx(plan.burn_cost_sun)})` : ''}?`,
+              'sweep',
+            );
             if (!out.json) spinner = out.spinner('Sweeping…');
             return true;
           }
@@ -183,24 +209,40 @@ async function runSweep(ctx: Context, { opts }: { opts: SweepCliOptions }): Prom
     });
     const watching = new AbortController();
     let interrupted: string | undefined;
-    void ctx.untilSignal(watching.signal).then((signal) => {
-      interrupted = signal;
-      run.stop();
-    }, () => undefined);
+    void ctx.untilSignal(watching.signal).then(
+      (signal) => {
+        interrupted = signal;
+        run.stop();
+      },
+      () => undefined,
+    );
     try {
       if (!out.json && !spinner) spinner = out.spinner('Reading sources…');
       const report = await run.start();
       spinner?.stop();
       spinner = undefined;
-      if (interrupted) throw new InterruptedError(`Interrupted: ${report.swept} swept, ${report.pending} left; nothing is swept twice on resume.`, { signal: interrupted, resume, details: { journal: journalPath } });
+      if (interrupted)
+        throw new InterruptedError(`Interrupted: ${report.swept} swept, ${report.pending} left; nothing is swept twice on resume.`, {
+          signal: interrupted,
+          resume,
+          details: { journal: journalPath },
+        });
       return report;
     } catch (error) {
       spinner?.stop();
       spinner = undefined;
       const code = (error as { code?: string }).code;
-      if (interrupted && !(error instanceof InterruptedError)) throw new InterruptedError(`Interrupted: the sweep stopped; its journal is ${journalPath}.`, { signal: interrupted, resume, details: { journal: journalPath } });
+      if (interrupted && !(error instanceof InterruptedError))
+        throw new InterruptedError(`Interrupted: the sweep stopped; its journal is ${journalPath}.`, {
+          signal: interrupted,
+          resume,
+          details: { journal: journalPath },
+        });
       if (code === 'JOURNAL_LOCKED') throw new CliError('JOURNAL_LOCKED', (error as Error).message, { hint: 'one runner per journal' });
-      if (code === 'TARGET_NOT_ACTIVATED') throw new CliError('TARGET_NOT_ACTIVATED', (error as Error).message, { hint: 'pass --funding-key-file FILE: a wallet with TRX that activates them (java-tron charges it the account-creation fee)' });
+      if (code === 'TARGET_NOT_ACTIVATED')
+        throw new CliError('TARGET_NOT_ACTIVATED', (error as Error).message, {
+          hint: 'pass --funding-key-file FILE: a wallet with TRX that activates them (java-tron charges it the account-creation fee)',
+        });
       throw error;
     } finally {
       watching.abort();
@@ -210,8 +252,19 @@ async function runSweep(ctx: Context, { opts }: { opts: SweepCliOptions }): Prom
   const report = await runOnce(sources, journal, true);
   if (out.json) out.line({ event: 'report', report });
   else out.print(renderReport(report));
-  if (!report.complete && !opts.watch) throw new CliError('SWEEP_INCOMPLETE', `${report.pending} sources are not final yet; nothing is swept twice on resume.`, { hint: `resume with ${resume}` });
-  if (opts.watch) await watchAndSweep(ctx, { sources, journal, confirmations, watchFor: opts.watchFor ? parseDuration(opts.watchFor) : undefined, token: opts.token, runOnce, chain, clock: client.http.clock });
+  if (!report.complete && !opts.watch)
+    throw new CliError('SWEEP_INCOMPLETE', `${report.pending} sources are not final yet; nothing is swept twice on resume.`, { hint: `resume with ${resume}` });
+  if (opts.watch)
+    await watchAndSweep(ctx, {
+      sources,
+      journal,
+      confirmations,
+      watchFor: opts.watchFor ? parseDuration(opts.watchFor) : undefined,
+      token: opts.token,
+      runOnce,
+      chain,
+      clock: client.http.clock,
+    });
 }
 
 /**
@@ -235,11 +288,20 @@ async function watchAndSweep(
 ): Promise<void> {
   const out = ctx.out;
   const stop = new AbortController();
-  void ctx.untilSignal(stop.signal).then(() => stop.abort(), () => undefined);
+  void ctx.untilSignal(stop.signal).then(
+    () => stop.abort(),
+    () => undefined,
+  );
   const timer = w.watchFor ? setTimeout(() => stop.abort(), w.watchFor * 1000) : undefined;
   const { privateKeyToTronAddress } = await import('../../protocol/tron-transaction.js');
   const byAddress = new Map(w.sources.map((s) => [s.address ?? privateKeyToTronAddress((s as { privateKey: string }).privateKey), s]));
-  const watch = await w.chain.watchTransfers({ addresses: [...byAddress.keys()], token: w.token, confirmations: w.confirmations, journal: `${w.journal}.watch`, signal: stop.signal });
+  const watch = await w.chain.watchTransfers({
+    addresses: [...byAddress.keys()],
+    token: w.token,
+    confirmations: w.confirmations,
+    journal: `${w.journal}.watch`,
+    signal: stop.signal,
+  });
   const finished = (path: string) => existsSync(path) && /"state":"finished"[^\n]*\n?$/.test(readFileSync(path, 'utf8'));
   const rounds = async (deposits: readonly import('../../tron/watch.js').Deposit[]) => {
     const byBlock = new Map<number, Set<string>>();
@@ -247,7 +309,11 @@ async function watchAndSweep(
     for (const [block, addresses] of byBlock) {
       const path = `${w.journal}.${block}`;
       if (finished(path)) continue;
-      const report = await w.runOnce([...addresses].map((a) => byAddress.get(a)!), path, false);
+      const report = await w.runOnce(
+        [...addresses].map((a) => byAddress.get(a)!),
+        path,
+        false,
+      );
       if (out.json) out.line({ event: 'report', block, report });
       else out.print(renderReport(report));
     }
@@ -266,7 +332,10 @@ async function watchAndSweep(
       }
       for (const e of events) {
         if (out.json) out.line({ event: `deposit_${e.type}`, deposit: e.deposit });
-        else if (e.type === 'deposit') out.print(`Deposit ${e.deposit.amount} to ${e.deposit.to} (tx ${e.deposit.tx_id}, block ${e.deposit.block}${e.deposit.confirmed ? '' : ', unconfirmed'})\n`);
+        else if (e.type === 'deposit')
+          out.print(
+            `Deposit ${e.deposit.amount} to ${e.deposit.to} (tx ${e.deposit.tx_id}, block ${e.deposit.block}${e.deposit.confirmed ? '' : ', unconfirmed'})\n`,
+          );
       }
       await rounds(events.filter((e) => e.type === 'deposit').map((e) => e.deposit));
       if (!events.length) await w.clock.sleep(3_000, stop.signal).catch(() => undefined);

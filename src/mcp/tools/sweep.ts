@@ -11,7 +11,7 @@
 import * as z from 'zod';
 import { TrxRentError } from '../../errors/index.js';
 import { sunToTrx } from '../../utils/units.js';
-import type { SweepReport } from '../../workflows/sweep/types.js';
+import type { SweepPlan, SweepReport } from '../../workflows/sweep/types.js';
 import type { Known } from '../outcome.js';
 import type { Session } from '../session.js';
 import { tool } from '../tool.js';
@@ -19,10 +19,23 @@ import { stateDir } from './payouts.js';
 
 const SweepInput = z.strictObject({
   to: z.string().min(1),
-  hd_from: z.number().int().min(0).max(2 ** 31 - 1).optional(),
+  hd_from: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .optional(),
   hd_count: z.number().int().min(1).max(5_000),
-  account: z.number().int().min(0).max(2 ** 31 - 1).optional(),
-  min: z.string().regex(/^\d+(\.\d{1,6})?$/, 'a decimal amount, like 10 or 0.5').optional(),
+  account: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .optional(),
+  min: z
+    .string()
+    .regex(/^\d+(\.\d{1,6})?$/, 'a decimal amount, like 10 or 0.5')
+    .optional(),
   token: z.enum(['USDT', 'USDC']).optional(),
   duration_sec: z.number().int().positive().optional(),
 });
@@ -68,14 +81,27 @@ const FIELDS = {
 /** The sweep object over the session's client: the HD keys, the funding wallet, a journal in the server's private folder. */
 async function sweepRun(session: Session, args: z.output<typeof SweepInput>, signal: AbortSignal, maxCostSun?: number) {
   const mnemonic = session.options.sweepMnemonic;
-  if (!mnemonic) throw new TrxRentError({ code: 'NO_WALLET', message: 'No HD wallet to sweep: the user can restart the server with --sweep-mnemonic-file FILE; nothing was read or sent.' });
-  const [{ createHash }, { join }, { deriveKeys }, { sweepKeyOf }] = await Promise.all([import('node:crypto'), import('node:path'), import('../../protocol/hd-keys.js'), import('../../workflows/sweep/plan.js')]);
+  if (!mnemonic)
+    throw new TrxRentError({
+      code: 'NO_WALLET',
+      message: 'No HD wallet to sweep: the user can restart the server with --sweep-mnemonic-file FILE; nothing was read or sent.',
+    });
+  const [{ createHash }, { join }, { deriveKeys }, { sweepKeyOf }] = await Promise.all([
+    import('node:crypto'),
+    import('node:path'),
+    import('../../protocol/hd-keys.js'),
+    import('../../workflows/sweep/plan.js'),
+  ]);
   const keys = await deriveKeys({ mnemonic, account: args.account ?? 0, from: args.hd_from ?? 0, count: args.hd_count });
   const dir = join(await stateDir(session), 'sweeps');
   await (await import('../../store/file.js')).privateDir(dir);
   const node = await session.api.chain.node();
   const place = createHash('sha256').update(`${session.api.http.baseUrl} ${node.baseUrl}`).digest('hex').slice(0, 8);
-  const { key } = sweepKeyOf(args.to, args.token ?? 'USDT', keys.map((k) => k.address));
+  const { key } = sweepKeyOf(
+    args.to,
+    args.token ?? 'USDT',
+    keys.map((k) => k.address),
+  );
   const funding = session.options.wallet?.tron ? { privateKey: session.options.wallet.tron } : undefined;
   const options = { to: args.to, min: args.min ?? '1', token: args.token, duration: args.duration_sec, funding, signal, maxCostSun };
   return { keys, journal: join(dir, `${key}-${place}.journal`), options };
@@ -122,7 +148,7 @@ export const SWEEP_TOOLS = [
       // The plan of what is left: a sweep this range started before resumes from its journal.
       const planned = await sweepRun(session, args, signal);
       const planning = await session.api.transfers.sweepRun(planned.keys, { ...planned.options, journal: planned.journal });
-      let plan;
+      let plan: SweepPlan;
       try {
         plan = await planning.plan();
       } finally {
@@ -140,7 +166,11 @@ export const SWEEP_TOOLS = [
         return session.api.transfers.sweep(keys, { ...options, journal });
       };
       return session.guard.spend(
-        { tool: 'sweep', lines: [{ currency: 'TRX', atomic: BigInt(cost), cap: { atomic: limits.maxOrderSun, flag: '--max-order-trx', off: 'orders are off' } }], summary },
+        {
+          tool: 'sweep',
+          lines: [{ currency: 'TRX', atomic: BigInt(cost), cap: { atomic: limits.maxOrderSun, flag: '--max-order-trx', off: 'orders are off' } }],
+          summary,
+        },
         ask,
         {
           run,

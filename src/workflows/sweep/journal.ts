@@ -14,10 +14,40 @@ import { TransferIndex } from '../../tron/transfer-store.js';
 export type SweepJournalEntry =
   | { type: 'sweep'; key: string; to: string; token: string; sources_hash: string; sources: number; at: number }
   /** A source to sweep, with the amount confirmed (the amount a resume sweeps, whatever arrived since). */
-  | { type: 'planned'; address: string; amount_atomic: string; energy: number; order_amount: number; /** The order's share of the approved budget, SUN per unit (its max_price_sun). */ max_price_sun: number; activate: boolean }
+  | {
+      type: 'planned';
+      address: string;
+      amount_atomic: string;
+      energy: number;
+      order_amount: number /** The order's share of the approved budget, SUN per unit (its max_price_sun). */;
+      max_price_sun: number;
+      activate: boolean;
+    }
+  /** A source left alone: below `min` when the sweep was confirmed. */
+  | { type: 'below_min'; address: string; amount_atomic: string }
   | { type: 'approved'; cost_sun: number; budget_sun: number; at: number }
-  | { type: 'activation'; address: string; state: 'signed' | 'done' | 'failed'; tx_id?: string | undefined; expiration?: number | undefined; fee_sun?: number | undefined; reason?: string | undefined; at: number }
-  | { type: 'order'; key: string; address: string; state: 'placing' | 'filled' | 'failed'; amount: number; max_price_sun?: number | undefined; order_id?: string | undefined; cost_sun?: number | undefined; reason?: string | undefined; at: number }
+  | {
+      type: 'activation';
+      address: string;
+      state: 'signed' | 'done' | 'failed';
+      tx_id?: string | undefined;
+      expiration?: number | undefined;
+      fee_sun?: number | undefined;
+      reason?: string | undefined;
+      at: number;
+    }
+  | {
+      type: 'order';
+      key: string;
+      address: string;
+      state: 'placing' | 'filled' | 'failed';
+      amount: number;
+      max_price_sun?: number | undefined;
+      order_id?: string | undefined;
+      cost_sun?: number | undefined;
+      reason?: string | undefined;
+      at: number;
+    }
   | { type: 'record'; record: TransferRecord }
   | { type: 'broadcast'; key: string; tx_id: string; at: number }
   | { type: 'delete'; key: string; reason: string; tx_id?: string | undefined }
@@ -32,6 +62,7 @@ export class SweepIndex {
   head: Of<'sweep'> | undefined;
   approval: Of<'approved'> | undefined;
   readonly planned = new Map<string, Of<'planned'>>();
+  readonly belowMin = new Map<string, Of<'below_min'>>();
   /** Each source's activation, latest state merged. */
   readonly activations = new Map<string, Of<'activation'>>();
   /** Each order's latest state, by source. */
@@ -50,6 +81,9 @@ export class SweepIndex {
         break;
       case 'planned':
         this.planned.set(entry.address, entry);
+        break;
+      case 'below_min':
+        this.belowMin.set(entry.address, entry);
         break;
       case 'approved':
         this.approval = entry;
@@ -142,7 +176,10 @@ export class SweepLedger implements TransferStore {
 
 /** Open (lock, read) the sweep journal at `path` (a file), or one in memory. */
 export async function openSweepJournal(path: string | undefined): Promise<SweepLedger> {
-  const journal = path === undefined ? await (await import('../../store/memory.js')).memoryStore().journal('sweep') : await (await import('../../store/file.js')).openJournalFile(path);
+  const journal =
+    path === undefined
+      ? await (await import('../../store/memory.js')).memoryStore().journal('sweep')
+      : await (await import('../../store/file.js')).openJournalFile(path);
   const ledger = new SweepLedger(journal);
   try {
     await ledger.hold();

@@ -12,7 +12,20 @@ import { TrxRentError } from '../../errors/index.js';
 import { encodeTransferArgs } from '../../protocol/abi.js';
 import { LIMITS } from '../../schemas/limits.js';
 import { DEFAULT_ACTIVATION_SUN } from '../../tron/activate.js';
-import { DEFAULT_DURATION_SEC, NODE_BOUNDS, TRANSFER_SELECTOR, address, balanceOf, bandwidthOf, bounded, chainFees, defaultFeeLimit, invalid, optionCost, resolveToken } from '../../tron/inputs.js';
+import {
+  DEFAULT_DURATION_SEC,
+  NODE_BOUNDS,
+  TRANSFER_SELECTOR,
+  address,
+  balanceOf,
+  bandwidthOf,
+  bounded,
+  chainFees,
+  defaultFeeLimit,
+  invalid,
+  optionCost,
+  resolveToken,
+} from '../../tron/inputs.js';
 import { spendable } from '../../tron/node.js';
 import { isAccount } from '../../tron/target.js';
 import type { TokenInfo } from '../../tron/types.js';
@@ -55,7 +68,16 @@ export async function sweepContext(deps: SweepDeps, to: string, tokenRef: string
 export async function planSweep(
   deps: SweepDeps,
   addresses: readonly string[],
-  options: { to: string; min?: string | number | undefined; token?: string | undefined; duration?: number | undefined; readConcurrency?: number | undefined; key?: string | undefined; signal?: AbortSignal | undefined; onRead?: (done: number) => void },
+  options: {
+    to: string;
+    min?: string | number | undefined;
+    token?: string | undefined;
+    duration?: number | undefined;
+    readConcurrency?: number | undefined;
+    key?: string | undefined;
+    signal?: AbortSignal | undefined;
+    onRead?: (done: number) => void;
+  },
 ): Promise<SweepPlan> {
   const { node } = deps;
   const signal = options.signal;
@@ -69,14 +91,23 @@ export async function planSweep(
   const { buildTrc20Transfer } = await import('../../protocol/tron-transaction.js');
   const head = await node.getNowBlock({ signal });
   const bandwidth = bandwidthOf(
-    buildTrc20Transfer({ from: addresses[0]!, contract: token.address, to: treasury, amount: 2n ** 64n, refBlock: { number: head.number, hash: head.id }, now: deps.clock.now(), feeLimitSun: defaultFeeLimit(130_000, fees.energy_sun) }).raw_data_hex,
+    buildTrc20Transfer({
+      from: addresses[0]!,
+      contract: token.address,
+      to: treasury,
+      amount: 2n ** 64n,
+      refBlock: { number: head.number, hash: head.id },
+      now: deps.clock.now(),
+      feeLimitSun: defaultFeeLimit(130_000, fees.energy_sun),
+    }).raw_data_hex,
   );
   const prices = new Map<number, Promise<{ price_sun: number; cost_sun: number }>>();
   const price = (amount: number) => {
     let p = prices.get(amount);
     if (!p) {
       p = deps.orders.preview({ resource: 'ENERGY', amount, duration }, { signal }).then((preview) => {
-        if (!preview.best) throw new TrxRentError({ code: 'PROVIDER_UNAVAILABLE', message: `No provider can rent ${amount} energy for ${duration} s now; nothing was ordered` });
+        if (!preview.best)
+          throw new TrxRentError({ code: 'PROVIDER_UNAVAILABLE', message: `No provider can rent ${amount} energy for ${duration} s now; nothing was ordered` });
         return { price_sun: Number(preview.best.price_sun), cost_sun: optionCost(preview.best, amount) };
       });
       prices.set(amount, p);
@@ -93,10 +124,23 @@ export async function planSweep(
       const activated = isAccount(account);
       const base = { address: source, balance_atomic: held.toString(), balance: atomicToDecimal(held, token.decimals), activated };
       if (held < min) {
-        rows[i] = { ...base, action: 'below_min', energy: 0, energy_available: 0, bandwidth: 0, bandwidth_available: 0, order: null, activation_sun: 0, burn_sun: 0 };
+        rows[i] = {
+          ...base,
+          action: 'below_min',
+          energy: 0,
+          energy_available: 0,
+          bandwidth: 0,
+          bandwidth_available: 0,
+          order: null,
+          activation_sun: 0,
+          burn_sun: 0,
+        };
       } else {
         const [sim, resource] = await Promise.all([
-          node.triggerConstantContract({ owner: source, contract: token.address, functionSelector: TRANSFER_SELECTOR, parameter: encodeTransferArgs(treasury, held) }, { signal }),
+          node.triggerConstantContract(
+            { owner: source, contract: token.address, functionSelector: TRANSFER_SELECTOR, parameter: encodeTransferArgs(treasury, held) },
+            { signal },
+          ),
           activated ? node.getAccountResource(source, { signal }) : undefined,
         ]);
         const energy = bounded(sim.energy_used, NODE_BOUNDS.maxTransferEnergy, 'energy_used');
@@ -106,7 +150,17 @@ export async function planSweep(
         const order = orderAmount ? { amount: orderAmount, ...(await price(orderAmount)) } : null;
         const bandwidthBurn = have.bandwidth >= bandwidth ? 0 : bandwidth * fees.bandwidth_sun;
         const activation = activated ? 0 : fees.create_account_sun + DEFAULT_ACTIVATION_SUN;
-        rows[i] = { ...base, action: 'sweep', energy, energy_available: have.energy, bandwidth, bandwidth_available: have.bandwidth, order, activation_sun: activation, burn_sun: deficit * fees.energy_sun + bandwidthBurn };
+        rows[i] = {
+          ...base,
+          action: 'sweep',
+          energy,
+          energy_available: have.energy,
+          bandwidth,
+          bandwidth_available: have.bandwidth,
+          order,
+          activation_sun: activation,
+          burn_sun: deficit * fees.energy_sun + bandwidthBurn,
+        };
       }
       options.onRead?.(++done);
     },

@@ -19,11 +19,22 @@ import { atomicToDecimal } from '../../utils/units.js';
 import { eachLimit } from '../payouts/deps.js';
 import type { SweepDeps } from './deps.js';
 import { type SweepJournalEntry, type SweepLedger, openSweepJournal } from './journal.js';
-import { planSweep, sweepContext, sweepKeyOf } from './plan.js';
-import type { SweepEvent, SweepOptions, SweepPlan, SweepReport, SweepReportRow, SweepSource } from './types.js';
+import { planSweep, sweepKeyOf } from './plan.js';
+import { buildSweepReport, planFromJournal } from './resume.js';
+import type { SweepEvent, SweepOptions, SweepPlan, SweepReport, SweepSource } from './types.js';
 
 /** Errors that stop the whole run (the budget, the journal, the account). */
-const STOPS_THE_RUN = new Set(['SPENDING_CAP_EXCEEDED', 'JOURNAL_CORRUPT', 'JOURNAL_LOCKED', 'CONFIGURATION_ERROR', 'UNAUTHORIZED', 'FORBIDDEN', 'INSUFFICIENT_BALANCE', 'INSUFFICIENT_TRX', 'SENDER_NOT_ACTIVATED']);
+const STOPS_THE_RUN = new Set([
+  'SPENDING_CAP_EXCEEDED',
+  'JOURNAL_CORRUPT',
+  'JOURNAL_LOCKED',
+  'CONFIGURATION_ERROR',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'INSUFFICIENT_BALANCE',
+  'INSUFFICIENT_TRX',
+  'SENDER_NOT_ACTIVATED',
+]);
 /** Errors final for one source: journaled as failed (anything else leaves it pending for a resume). */
 const FAILS_THE_SOURCE = new Set(['ORDER_FAILED', 'TRANSFER_FAILED', 'TRANSFER_EXPIRED', 'SIMULATION_FAILED']);
 
@@ -59,17 +70,26 @@ export class SweepRun {
   async #resolveSources(): Promise<void> {
     if (this.#addresses.length) return;
     const { resolveSigner } = await import('../../protocol/signer.js');
-    if (!Array.isArray(this.#sources) || this.#sources.length === 0) throw new TrxRentError({ code: 'VALIDATION_ERROR', message: 'sources: give at least one source', details: { field: 'sources' } });
+    if (!Array.isArray(this.#sources) || this.#sources.length === 0)
+      throw new TrxRentError({ code: 'VALIDATION_ERROR', message: 'sources: give at least one source', details: { field: 'sources' } });
     this.#sources.forEach((source, i) => {
       const given = (source as { signer?: TransferSigner }).signer ?? ({ privateKey: (source as { privateKey: string }).privateKey } as TransferSigner);
       let signer: Resolved;
       try {
         signer = resolveSigner(given as never) as Resolved;
       } catch {
-        throw new TrxRentError({ code: 'VALIDATION_ERROR', message: `sources[${i}]: pass { privateKey } or { signer } for each source`, details: { field: `sources[${i}]` } });
+        throw new TrxRentError({
+          code: 'VALIDATION_ERROR',
+          message: `sources[${i}]: pass { privateKey } or { signer } for each source`,
+          details: { field: `sources[${i}]` },
+        });
       }
       if (source.address !== undefined && source.address !== signer.from) {
-        throw new TrxRentError({ code: 'VALIDATION_ERROR', message: `sources[${i}]: its key signs for ${signer.from}, not ${source.address}`, details: { field: `sources[${i}].address` } });
+        throw new TrxRentError({
+          code: 'VALIDATION_ERROR',
+          message: `sources[${i}]: its key signs for ${signer.from}, not ${source.address}`,
+          details: { field: `sources[${i}].address` },
+        });
       }
       this.#signers.set(signer.from, signer);
       this.#addresses.push(signer.from);
@@ -107,65 +127,8 @@ export class SweepRun {
   }
 
   /** The plan of what the journal left to do. */
-  async #resumePlan(head: Extract<SweepJournalEntry, { type: 'sweep' }>): Promise<SweepPlan> {
-    const o = this.#options;
-    const index = this.#journal!.index;
-    const ctx = await sweepContext(this.#deps, o.to, o.token, this.#stop.signal);
-    const { key, hash } = sweepKeyOf(ctx.treasury, ctx.token.address, this.#addresses, o.key);
-    if (head.to !== ctx.treasury || head.token !== ctx.token.address || head.sources_hash !== hash || head.key !== key) {
-      throw new TrxRentError({
-        code: 'JOURNAL_MISMATCH',
-        message: `The journal ${this.#journal!.name} is another sweep's (${head.key}: ${head.sources} sources to ${head.to}); refusing to spend. Resume with the same sources, treasury and token; a new sweep needs a new journal`,
-        details: { field: 'journal', key: head.key },
-      });
-    }
-    const rows = [...index.planned.values()].map((p) => {
-      const order = index.orders.get(p.address);
-      const act = index.activations.get(p.address);
-      const orderLeft = p.order_amount && order?.state !== 'filled' && !index.finals.has(p.address);
-      const price = order?.max_price_sun ?? p.max_price_sun;
-      return {
-        address: p.address,
-        balance_atomic: p.amount_atomic,
-        balance: atomicToDecimal(BigInt(p.amount_atomic), ctx.token.decimals),
-        action: 'sweep' as const,
-        activated: !p.activate || act?.state === 'done',
-        energy: p.energy,
-        energy_available: 0,
-        bandwidth: 0,
-        bandwidth_available: 0,
-        order: orderLeft ? { amount: p.order_amount, price_sun: price, cost_sun: price * p.order_amount } : null,
-        activation_sun: p.activate && act?.state !== 'done' && !index.finals.has(p.address) ? ctx.fees.create_account_sun : 0,
-        burn_sun: 0,
-      };
-    });
-    const open = rows.filter((r) => !index.finals.has(r.address));
-    const total = rows.reduce((s, r) => s + BigInt(r.balance_atomic), 0n);
-    const rent = open.reduce((s, r) => s + (r.order?.cost_sun ?? 0), 0);
-    const activation = open.reduce((s, r) => s + r.activation_sun, 0);
-    return {
-      key,
-      to: ctx.treasury,
-      token: { address: ctx.token.address, symbol: ctx.token.symbol, decimals: ctx.token.decimals },
-      min: '',
-      sources: head.sources,
-      to_sweep: rows.length,
-      below_min: head.sources - rows.length,
-      to_activate: open.filter((r) => !r.activated).length,
-      total: atomicToDecimal(total, ctx.token.decimals),
-      total_atomic: total.toString(),
-      fees: ctx.fees,
-      duration_sec: o.duration ?? 3600,
-      orders: open.filter((r) => r.order).length,
-      order_note: 'one energy order per source (an order has one target address); orders already placed are waited for under their keys',
-      rent_cost_sun: rent,
-      activation_cost_sun: activation,
-      total_cost_sun: rent + activation,
-      burn_cost_sun: 0,
-      saving_sun: 0,
-      rows,
-      resume: { swept: index.swept, failed: index.failed, spent_sun: index.spentSun, budget_sun: index.approval?.budget_sun },
-    };
+  #resumePlan(head: Extract<SweepJournalEntry, { type: 'sweep' }>): Promise<SweepPlan> {
+    return planFromJournal(this.#deps, this.#journal!, head, this.#addresses, this.#options, this.#stop.signal);
   }
 
   /** Release the journal (after {@link plan} alone; {@link start} releases it when it ends). */
@@ -188,7 +151,10 @@ export class SweepRun {
       const { clock } = this.#deps;
       const index = journal.index;
       if (this.#options.confirm && !(await this.#options.confirm(plan))) {
-        throw new TrxRentError({ code: 'CANCELLED', message: plan.resume ? 'Cancelled: nothing more was spent; the journal keeps what was done' : 'Cancelled before anything was spent' });
+        throw new TrxRentError({
+          code: 'CANCELLED',
+          message: plan.resume ? 'Cancelled: nothing more was spent; the journal keeps what was done' : 'Cancelled before anything was spent',
+        });
       }
       const margin = this.#options.costMarginPct ?? 10;
       const budget = this.#options.maxCostSun ?? index.approval?.budget_sun ?? Math.ceil((plan.total_cost_sun * (100 + margin)) / 100);
@@ -203,7 +169,13 @@ export class SweepRun {
         throw new TrxRentError({
           code: 'TARGET_NOT_ACTIVATED',
           message: `${plan.to_activate} source(s) are not activated on chain (a TRC-20 receipt creates no account), so they cannot receive energy or send; pass a funding wallet (funding / --funding-key-file) to activate them; nothing was spent`,
-          details: { field: 'funding', addresses: plan.rows.filter((r) => r.action === 'sweep' && !r.activated).slice(0, 10).map((r) => r.address) },
+          details: {
+            field: 'funding',
+            addresses: plan.rows
+              .filter((r) => r.action === 'sweep' && !r.activated)
+              .slice(0, 10)
+              .map((r) => r.address),
+          },
         });
       }
       const writes: SweepJournalEntry[] = [];
@@ -213,9 +185,20 @@ export class SweepRun {
         const scale = plan.total_cost_sun > 0 ? budget / plan.total_cost_sun : 1;
         writes.push({ type: 'sweep', key: plan.key, to: plan.to, token: plan.token.address, sources_hash: hash, sources: plan.sources, at: clock.now() });
         for (const r of plan.rows) {
-          if (r.action !== 'sweep') continue;
+          if (r.action !== 'sweep') {
+            writes.push({ type: 'below_min', address: r.address, amount_atomic: r.balance_atomic });
+            continue;
+          }
           const maxPrice = r.order ? Math.max(1, Math.floor((r.order.cost_sun * scale) / r.order.amount)) : 0;
-          writes.push({ type: 'planned', address: r.address, amount_atomic: r.balance_atomic, energy: r.energy, order_amount: r.order?.amount ?? 0, max_price_sun: maxPrice, activate: !r.activated });
+          writes.push({
+            type: 'planned',
+            address: r.address,
+            amount_atomic: r.balance_atomic,
+            energy: r.energy,
+            order_amount: r.order?.amount ?? 0,
+            max_price_sun: maxPrice,
+            activate: !r.activated,
+          });
         }
       }
       writes.push({ type: 'approved', cost_sun: plan.total_cost_sun, budget_sun: budget, at: clock.now() }, { type: 'run', state: 'started', at: clock.now() });
@@ -302,7 +285,12 @@ export class SweepRun {
           // A lost answer or a refusal after signing: the transaction decides, not the answer.
           if (!signed || signal.aborted) throw error;
           landed = await this.#landActivation(signed.tx_id, signed.expiration);
-          if (!landed) throw new TrxRentError({ code: 'TRANSFER_FAILED', message: `The activation of ${p.address} (tx ${signed.tx_id}) did not land: ${(error as Error).message}`, cause: error });
+          if (!landed)
+            throw new TrxRentError({
+              code: 'TRANSFER_FAILED',
+              message: `The activation of ${p.address} (tx ${signed.tx_id}) did not land: ${(error as Error).message}`,
+              cause: error,
+            });
         }
       }
       await journal.append({ type: 'activation', address: p.address, state: 'done', tx_id: landed.tx_id, fee_sun: landed.fee_sun, at: clock.now() });
@@ -317,8 +305,17 @@ export class SweepRun {
       if (order?.state === 'failed') throw new TrxRentError({ code: 'ORDER_FAILED', message: `The order for ${p.address} failed: ${order.reason ?? ''}` });
       if (order?.state !== 'filled') {
         if (!order) {
-          if (index.spentSun + maxPrice * p.order_amount > budget) throw overBudget(`Renting ${p.order_amount} energy for ${p.address}`, maxPrice * p.order_amount);
-          await journal.append({ type: 'order', key: `${plan.key}:${p.address}`, address: p.address, state: 'placing', amount: p.order_amount, max_price_sun: maxPrice, at: clock.now() });
+          if (index.spentSun + maxPrice * p.order_amount > budget)
+            throw overBudget(`Renting ${p.order_amount} energy for ${p.address}`, maxPrice * p.order_amount);
+          await journal.append({
+            type: 'order',
+            key: `${plan.key}:${p.address}`,
+            address: p.address,
+            state: 'placing',
+            amount: p.order_amount,
+            max_price_sun: maxPrice,
+            at: clock.now(),
+          });
           order = index.orders.get(p.address)!;
         }
         this.#emit({ event: 'order', address: p.address, state: 'placing', amount: p.order_amount });
@@ -328,7 +325,10 @@ export class SweepRun {
         const created = await pollUntil(
           async () => {
             try {
-              const placed = await orders.create({ resource_type: 'ENERGY', amount: p.order_amount, duration_sec: plan.duration_sec, target_address: p.address, max_price_sun: price }, { idempotencyKey: order!.key, signal });
+              const placed = await orders.create(
+                { resource_type: 'ENERGY', amount: p.order_amount, duration_sec: plan.duration_sec, target_address: p.address, max_price_sun: price },
+                { idempotencyKey: order!.key, signal },
+              );
               return { done: true as const, value: placed };
             } catch (error) {
               const code = String((error as TrxRentError)?.code);
@@ -337,18 +337,50 @@ export class SweepRun {
               return { done: false as const, last: error };
             }
           },
-          { timeoutMs: 600_000, intervalMs: 30_000, factor: 1, clock, signal, timeoutMessage: () => `No provider rented ${p.order_amount} energy for ${p.address} at ${price} SUN or less in 10 minutes; nothing was ordered for it` },
+          {
+            timeoutMs: 600_000,
+            intervalMs: 30_000,
+            factor: 1,
+            clock,
+            signal,
+            timeoutMessage: () =>
+              `No provider rented ${p.order_amount} energy for ${p.address} at ${price} SUN or less in 10 minutes; nothing was ordered for it`,
+          },
         );
-        const done = await orders.waitFor(created.id, { timeoutMs: 600_000, pollIntervalMs: 250, maxPollIntervalMs: 2_000, signal }).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+        const done = await orders
+          .waitFor(created.id, { timeoutMs: 600_000, pollIntervalMs: 250, maxPollIntervalMs: 2_000, signal })
+          .catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
         if (done instanceof Error) {
           if (signal.aborted) throw signal.reason;
           if ((done as TrxRentError).code !== 'ORDER_FAILED') throw done;
-          await journal.append({ type: 'order', key: order.key, address: p.address, state: 'failed', amount: p.order_amount, order_id: created.id, reason: done.message, at: clock.now() });
+          await journal.append({
+            type: 'order',
+            key: order.key,
+            address: p.address,
+            state: 'failed',
+            amount: p.order_amount,
+            order_id: created.id,
+            reason: done.message,
+            at: clock.now(),
+          });
           this.#emit({ event: 'order', address: p.address, state: 'failed', amount: p.order_amount, order_id: created.id });
-          throw new TrxRentError({ code: 'ORDER_FAILED', message: `The order ${created.id} for ${p.address} did not fill (${done.message}); nothing was swept from it`, cause: done });
+          throw new TrxRentError({
+            code: 'ORDER_FAILED',
+            message: `The order ${created.id} for ${p.address} did not fill (${done.message}); nothing was swept from it`,
+            cause: done,
+          });
         }
         const cost = Number(done.total_cost_sun ?? 0);
-        await journal.append({ type: 'order', key: order.key, address: p.address, state: 'filled', amount: p.order_amount, order_id: created.id, cost_sun: cost, at: clock.now() });
+        await journal.append({
+          type: 'order',
+          key: order.key,
+          address: p.address,
+          state: 'filled',
+          amount: p.order_amount,
+          order_id: created.id,
+          cost_sun: cost,
+          at: clock.now(),
+        });
         this.#emit({ event: 'order', address: p.address, state: 'filled', amount: p.order_amount, order_id: created.id, cost_sun: cost });
         if (cost > price * p.order_amount) throw overBudget(`Order ${created.id} charged above its max_price_sun`, cost);
       }
@@ -358,31 +390,56 @@ export class SweepRun {
           const now = await chain.read(p.address, { signal });
           return now.energy >= p.energy ? { done: true, value: now } : { done: false, last: now };
         },
-        { timeoutMs: 120_000, clock, signal, intervalMs: 250, maxIntervalMs: 2_000, timeoutMessage: () => `The order for ${p.address} is FILLED but it cannot spend ${p.energy} energy on the node yet` },
+        {
+          timeoutMs: 120_000,
+          clock,
+          signal,
+          intervalMs: 250,
+          maxIntervalMs: 2_000,
+          timeoutMessage: () => `The order for ${p.address} is FILLED but it cannot spend ${p.energy} energy on the node yet`,
+        },
       );
       this.#emit({ event: 'delegated', address: p.address, energy: after.energy });
     }
 
     // ---- the sweep: once, through the one transfer protocol ----
     const signer = this.#signers.get(p.address)!;
-    const protocol: TransferDeps = { node, clock, store: journal, signer, broadcast: (signed) => this.#deps.transactions.broadcast({ signed_tx: signed as never }) };
+    const protocol: TransferDeps = {
+      node,
+      clock,
+      store: journal,
+      signer,
+      broadcast: (signed) => this.#deps.transactions.broadcast({ signed_tx: signed as never }),
+    };
     for (let turn = 0; turn < 5; turn++) {
-      const outcome = await transferOnce(protocol, { key, from: p.address, to: plan.to, contract: plan.token.address, amount_atomic: p.amount_atomic }, {
-        fee: { energy: p.energy, energyFeeSun: plan.fees.energy_sun },
-        expirationMs: this.#options.expirationMs ?? 300_000,
-        deadline: clock.now() + 300_000,
-        signal,
-        onRefused: 'land',
-        onEvent: (e) => {
-          if (e.step === 'signed') this.#emit({ event: 'signed', address: p.address, tx_id: e.tx_id });
+      const outcome = await transferOnce(
+        protocol,
+        { key, from: p.address, to: plan.to, contract: plan.token.address, amount_atomic: p.amount_atomic },
+        {
+          fee: { energy: p.energy, energyFeeSun: plan.fees.energy_sun },
+          expirationMs: this.#options.expirationMs ?? 300_000,
+          deadline: clock.now() + 300_000,
+          signal,
+          onRefused: 'land',
+          onEvent: (e) => {
+            if (e.step === 'signed') this.#emit({ event: 'signed', address: p.address, tx_id: e.tx_id });
+          },
         },
-      });
+      );
       const { status, record } = outcome;
       if (status.state === 'expired') continue;
       const r = status.receipt?.receipt;
       if (status.state === 'confirmed') {
         const used = r?.energy_usage_total || (r?.energy_usage ?? 0) + (r?.origin_energy_usage ?? 0);
-        await journal.append({ type: 'swept', address: p.address, tx_id: record.tx_id, block: status.block ?? 0, energy_used: used, fee_sun: status.receipt?.fee ?? 0, at: clock.now() });
+        await journal.append({
+          type: 'swept',
+          address: p.address,
+          tx_id: record.tx_id,
+          block: status.block ?? 0,
+          energy_used: used,
+          fee_sun: status.receipt?.fee ?? 0,
+          at: clock.now(),
+        });
         this.#emit({ event: 'swept', address: p.address, tx_id: record.tx_id, amount: atomicToDecimal(BigInt(p.amount_atomic), plan.token.decimals) });
       } else {
         const reason = `mined but failed: ${status.result ?? 'FAILED'}`;
@@ -391,7 +448,11 @@ export class SweepRun {
       }
       return;
     }
-    throw new TrxRentError({ code: 'TRANSFER_EXPIRED', message: `The sweep of ${p.address} expired unconfirmed five times`, details: { transfer_sent: false, idempotency_key: key } });
+    throw new TrxRentError({
+      code: 'TRANSFER_EXPIRED',
+      message: `The sweep of ${p.address} expired unconfirmed five times`,
+      details: { transfer_sent: false, idempotency_key: key },
+    });
   }
 
   /** Land an activation signed earlier: its fee once confirmed, undefined once it can never land (a new one may be signed). */
@@ -403,10 +464,18 @@ export class SweepRun {
         const now = await transferStatus(node, txId, expiration || undefined, { signal });
         return now.state === 'pending' ? { done: false, last: now } : { done: true, value: now };
       },
-      { timeoutMs: Math.max(120_000, expiration - clock.now() + 120_000), clock, signal, intervalMs: 500, maxIntervalMs: 3_000, timeoutMessage: () => `The activation ${txId} is in no block yet; its outcome is unknown` },
+      {
+        timeoutMs: Math.max(120_000, expiration - clock.now() + 120_000),
+        clock,
+        signal,
+        intervalMs: 500,
+        maxIntervalMs: 3_000,
+        timeoutMessage: () => `The activation ${txId} is in no block yet; its outcome is unknown`,
+      },
     );
     if (status.state === 'confirmed') return { tx_id: txId, fee_sun: status.receipt?.fee ?? 0 };
-    if (status.state === 'failed') throw new TrxRentError({ code: 'TRANSFER_FAILED', message: `The activation ${txId} failed on chain (${status.result ?? 'FAILED'})` });
+    if (status.state === 'failed')
+      throw new TrxRentError({ code: 'TRANSFER_FAILED', message: `The activation ${txId} failed on chain (${status.result ?? 'FAILED'})` });
     return undefined;
   }
 
@@ -414,57 +483,6 @@ export class SweepRun {
   async report(): Promise<SweepReport> {
     const journal = this.#journal;
     if (journal) await journal.sync();
-    const index = journal!.index;
-    const plan = this.#plan!;
-    const decimals = plan.token.decimals;
-    const rows: SweepReportRow[] = [];
-    let swept = 0n;
-    for (const p of index.planned.values()) {
-      const final = index.finals.get(p.address);
-      const order = index.orders.get(p.address);
-      const act = index.activations.get(p.address);
-      const fee = final?.type === 'swept' ? final.fee_sun : 0;
-      const orderCost = order?.state === 'filled' ? (order.cost_sun ?? 0) : 0;
-      const actFee = act?.state === 'done' ? (act.fee_sun ?? 0) : 0;
-      if (final?.type === 'swept') swept += BigInt(p.amount_atomic);
-      rows.push({
-        address: p.address,
-        status: final ? final.type : 'pending',
-        amount: atomicToDecimal(BigInt(p.amount_atomic), decimals),
-        amount_atomic: p.amount_atomic,
-        tx_id: final?.tx_id ?? index.records.get(`${plan.key}:${p.address}`)?.tx_id,
-        energy_used: final?.type === 'swept' ? final.energy_used : undefined,
-        activation_tx_id: act?.tx_id,
-        activation_fee_sun: actFee,
-        order_id: order?.order_id,
-        order_cost_sun: orderCost,
-        fee_sun: fee,
-        cost_sun: fee + orderCost + actFee,
-        reason: final?.type === 'failed' ? final.reason : undefined,
-      });
-    }
-    for (const r of plan.rows) {
-      if (r.action === 'below_min') rows.push({ address: r.address, status: 'below_min', amount: r.balance, amount_atomic: r.balance_atomic, activation_fee_sun: 0, order_cost_sun: 0, fee_sun: 0, cost_sun: 0 });
-    }
-    const sum = (f: (r: SweepReportRow) => number) => rows.reduce((s, r) => s + f(r), 0);
-    const pending = rows.filter((r) => r.status === 'pending').length;
-    return {
-      key: plan.key,
-      to: plan.to,
-      token: plan.token.address,
-      complete: pending === 0,
-      swept: index.swept,
-      failed: index.failed,
-      pending,
-      total_swept: atomicToDecimal(swept, decimals),
-      total_swept_atomic: swept.toString(),
-      orders: [...index.orders.values()].filter((o) => o.state === 'filled').length,
-      rent_cost_sun: sum((r) => r.order_cost_sun),
-      activation_cost_sun: sum((r) => r.activation_fee_sun),
-      burned_sun: sum((r) => r.fee_sun),
-      total_cost_sun: sum((r) => r.cost_sun),
-      journal: this.#options.journal,
-      rows,
-    };
+    return buildSweepReport(journal!.index, this.#plan!, this.#options.journal);
   }
 }

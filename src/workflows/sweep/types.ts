@@ -99,7 +99,15 @@ export type SweepEvent =
   | { event: 'reading'; done: number; total: number }
   | { event: 'activation'; address: string; state: 'signed' | 'done' | 'failed'; tx_id?: string | undefined; fee_sun?: number | undefined }
   /** `waiting`: the price is above the order's confirmed share, or no provider is free; it waits for the market's next price poll. */
-  | { event: 'order'; address: string; state: 'placing' | 'waiting' | 'filled' | 'failed'; amount: number; order_id?: string | undefined; cost_sun?: number | undefined; reason?: string | undefined }
+  | {
+      event: 'order';
+      address: string;
+      state: 'placing' | 'waiting' | 'filled' | 'failed';
+      amount: number;
+      order_id?: string | undefined;
+      cost_sun?: number | undefined;
+      reason?: string | undefined;
+    }
   | { event: 'delegated'; address: string; energy: number }
   | { event: 'signed'; address: string; tx_id: string }
   | { event: 'swept'; address: string; tx_id: string; amount: string }
