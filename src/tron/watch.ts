@@ -214,6 +214,13 @@ export class TransferWatch implements AsyncIterable<WatchEvent> {
     await journal.hold();
     this.#journal = journal;
     for (const entry of (await journal.read()) as unknown as WatchEntry[]) this.#apply(entry);
+    // A first block given: the cursor is written at once, so a restart before the first poll misses nothing either.
+    if (this.#cursor === undefined && this.#params.fromBlock !== undefined) {
+      await this.#append([
+        { type: 'watch', token: this.#token.address, at: this.#clock.now() },
+        { type: 'cursor', block: this.#params.fromBlock - 1 },
+      ]);
+    }
     return journal;
   }
 

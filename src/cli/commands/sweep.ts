@@ -249,6 +249,16 @@ async function runSweep(ctx: Context, { opts }: { opts: SweepCliOptions }): Prom
     }
   };
 
+  // With --watch, deposits are followed from the block before the first sweep's reads (the cursor
+  // written before it starts): none that lands during it, or before a restart, is missed.
+  let watch: import('../../tron/watch.js').TransferWatch | undefined;
+  if (opts.watch) {
+    const { privateKeyToTronAddress } = await import('../../protocol/tron-transaction.js');
+    const addresses = sources.map((s) => s.address ?? privateKeyToTronAddress((s as { privateKey: string }).privateKey));
+    const fromBlock = (await deps.node.getNowBlock()).number;
+    watch = await chain.watchTransfers({ addresses, token: opts.token, confirmations, journal: `${journal}.watch`, fromBlock });
+    await watch.reported();
+  }
   const report = await runOnce(sources, journal, true);
   if (out.json) out.line({ event: 'report', report });
   else out.print(renderReport(report));
@@ -264,6 +274,7 @@ async function runSweep(ctx: Context, { opts }: { opts: SweepCliOptions }): Prom
       runOnce,
       chain,
       clock: client.http.clock,
+      watch: watch!,
     });
 }
 
@@ -284,6 +295,7 @@ async function watchAndSweep(
     runOnce: (list: readonly SweepSource[], journal: string, confirm: boolean) => Promise<SweepReport>;
     chain: import('../../tron/facade.js').Chain;
     clock: import('../../utils/clock.js').Clock;
+    watch: import('../../tron/watch.js').TransferWatch;
   },
 ): Promise<void> {
   const out = ctx.out;
@@ -295,13 +307,7 @@ async function watchAndSweep(
   const timer = w.watchFor ? setTimeout(() => stop.abort(), w.watchFor * 1000) : undefined;
   const { privateKeyToTronAddress } = await import('../../protocol/tron-transaction.js');
   const byAddress = new Map(w.sources.map((s) => [s.address ?? privateKeyToTronAddress((s as { privateKey: string }).privateKey), s]));
-  const watch = await w.chain.watchTransfers({
-    addresses: [...byAddress.keys()],
-    token: w.token,
-    confirmations: w.confirmations,
-    journal: `${w.journal}.watch`,
-    signal: stop.signal,
-  });
+  const watch = w.watch;
   const finished = (path: string) => existsSync(path) && /"state":"finished"[^\n]*\n?$/.test(readFileSync(path, 'utf8'));
   const rounds = async (deposits: readonly import('../../tron/watch.js').Deposit[]) => {
     const byBlock = new Map<number, Set<string>>();

@@ -38,7 +38,7 @@ import type { SweepPlan, SweepPlanSource } from './types.js';
 /** What the account's free bandwidth is when the node reports none (java-tron's getFreeNetLimit on mainnet). */
 const FREE_NET_LIMIT = 600;
 
-/** The sweep's key: the treasury, the token and the set of sources (order does not matter), or the caller's. */
+/** The sources' hash (the treasury, the token and the set of sources, in any order) and a key from it, or the caller's key. */
 export function sweepKeyOf(to: string, token: string, addresses: readonly string[], given?: string): { key: string; hash: string } {
   const digest = sha256(new TextEncoder().encode(`${to}\n${token}\n${[...addresses].sort().join('\n')}`));
   const hash = Array.from(digest.subarray(0, 8), (b) => b.toString(16).padStart(2, '0')).join('');
@@ -171,7 +171,10 @@ export async function planSweep(
   const rent = sweeping.reduce((s, r) => s + (r.order?.cost_sun ?? 0), 0);
   const activation = sweeping.reduce((s, r) => s + r.activation_sun, 0);
   const burn = sweeping.reduce((s, r) => s + r.burn_sun, 0) + activation;
-  const { key } = sweepKeyOf(treasury, token.address, addresses, options.key);
+  // A new sweep's key names this sweep, not only its sources: order Idempotency-Keys are `<key>:<address>`, and
+  // sweeping the same sources again later (a new journal) must place new orders, not find the old ones.
+  const { hash } = sweepKeyOf(treasury, token.address, addresses, options.key);
+  const key = options.key ?? `sw-${hash.slice(0, 8)}${deps.clock.now().toString(36)}`;
   return {
     key,
     to: treasury,

@@ -25,8 +25,9 @@ export async function planFromJournal(
 ): Promise<SweepPlan> {
   const index = journal.index;
   const ctx = await sweepContext(deps, o.to, o.token, signal);
-  const { key, hash } = sweepKeyOf(ctx.treasury, ctx.token.address, addresses, o.key);
-  if (head.to !== ctx.treasury || head.token !== ctx.token.address || head.sources_hash !== hash || head.key !== key) {
+  const { hash } = sweepKeyOf(ctx.treasury, ctx.token.address, addresses, o.key);
+  const key = head.key;
+  if (head.to !== ctx.treasury || head.token !== ctx.token.address || head.sources_hash !== hash || (o.key !== undefined && head.key !== o.key)) {
     throw new TrxRentError({
       code: 'JOURNAL_MISMATCH',
       message: `The journal ${journal.name} is another sweep's (${head.key}: ${head.sources} sources to ${head.to}); refusing to spend. Resume with the same sources, treasury and token; a new sweep needs a new journal`,

@@ -32,7 +32,7 @@ export interface SweepOptions {
   costMarginPct?: number | undefined;
   /** How long each signed sweep stays valid, ms (from the chain's time). @default 300000 */
   expirationMs?: number | undefined;
-  /** Names the sweep (its journal keys). @default derived from the treasury, token and sources */
+  /** Names the sweep (its orders' Idempotency-Keys are `<key>:<address>`). @default from the sources' hash and the time it was planned, kept in the journal */
   key?: string | undefined;
   /** Shown the plan; false or a throw cancels before anything is spent. @default accept */
   confirm?: ((plan: SweepPlan) => boolean | Promise<boolean>) | undefined;
