@@ -72,8 +72,10 @@ export class PayoutTransfers extends Transfers {
    * binds: the run spends at most it plus `costMarginPct` (or `maxCostSun`).
    *
    * ```ts
+   * import { readFile } from 'node:fs/promises';
+   * const mnemonic = (await readFile('words.txt', 'utf8')).trim(); // never from argv or a literal
    * const keys = await client.chain.deriveKeys({ mnemonic, count: 500 });
-   * const report = await client.transfers.sweep(keys, { to: treasury, min: '10', funding: { privateKey }, journal: './sweep.journal' });
+   * const report = await client.transfers.sweep(keys, { to: 'T…', min: '10', funding: { privateKey }, journal: './sweep.journal' });
    * console.log(report.swept, report.total_swept, report.total_cost_sun);
    * ```
    */

@@ -178,10 +178,11 @@ export class Chain {
    * Watch deposits of a TRC-20 token to many addresses: the token's Transfer logs read from the
    * node block by block (one request a block, whatever the number of addresses), each deposit
    * reported once its block is solidified, or at `confirmations` blocks deep with `confirmed:
-   * false` (then a `confirmed` or `dropped` event). With a `store` the cursor survives restarts:
+   * false` (then a `confirmed` or `dropped` event). With a `journal` file the cursor survives restarts:
    * nothing is missed or reported twice. Requests stay under `maxRequestsPerMinute`.
    *
    * ```ts
+   * const addresses = ['TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW']; // your deposit addresses
    * const watch = await client.chain.watchTransfers({ addresses, token: 'USDT', journal: './deposits.journal' });
    * for await (const e of watch) if (e.type === 'deposit') console.log(e.deposit.to, e.deposit.amount);
    * ```
