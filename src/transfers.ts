@@ -10,6 +10,7 @@ import type { Transactions } from './resources/transactions.js';
 import { type Chain, type ChainAccess, Transfers } from './tron/facade.js';
 import type { Clock } from './utils/clock.js';
 import type { Payout, PayoutReport, PayoutRun, SendManyOptions } from './workflows/payouts/index.js';
+import type { SweepOptions, SweepPlan, SweepReport, SweepRun, SweepSource } from './workflows/sweep/index.js';
 
 /** The parts of the client a payout run uses. */
 export interface PayoutClient {
@@ -20,7 +21,7 @@ export interface PayoutClient {
   http: { clock: Clock; account(): { origin: string; account: string } };
 }
 
-/** `client.transfers`: estimate, send, status, and many transfers with one rental (`sendMany`, `batch`). */
+/** `client.transfers`: estimate, send, status, many transfers with one rental (`sendMany`, `batch`), and sweeps of many deposit addresses (`sweep`). */
 export class PayoutTransfers extends Transfers {
   readonly #client: PayoutClient;
 
@@ -60,5 +61,41 @@ export class PayoutTransfers extends Transfers {
   async batch(payouts: readonly Payout[], options: SendManyOptions & { where?: readonly string[] | undefined }): Promise<PayoutRun> {
     const [payoutsModule, deps] = await Promise.all([import('./workflows/payouts/index.js'), this.#deps()]);
     return new payoutsModule.PayoutRun(deps, payouts, options, options.where);
+  }
+
+  /**
+   * Sweep USDT (or another TRC-20) from many deposit addresses into the treasury `to`: each source
+   * holding at least `min` is read on the node, activated first from `funding` if it is no account
+   * (once), rented its energy (one order per source: an order has one target), and its balance sent
+   * to the treasury with its own key, exactly once (the one transfer protocol, journaled). With
+   * `journal` (a file), a crash at any point resumes with the same call. The confirmed plan's cost
+   * binds: the run spends at most it plus `costMarginPct` (or `maxCostSun`).
+   *
+   * ```ts
+   * import { readFile } from 'node:fs/promises';
+   * const mnemonic = (await readFile('words.txt', 'utf8')).trim(); // never from argv or a literal
+   * const keys = await client.chain.deriveKeys({ mnemonic, count: 500 });
+   * const report = await client.transfers.sweep(keys, { to: 'T…', min: '10', funding: { privateKey }, journal: './sweep.journal' });
+   * console.log(report.swept, report.total_swept, report.total_cost_sun);
+   * ```
+   */
+  async sweep(sources: readonly SweepSource[], options: SweepOptions): Promise<SweepReport> {
+    return (await this.sweepRun(sources, options)).start();
+  }
+
+  /** What {@link sweep} would do and cost: every source read on the node; nothing spent or written. */
+  async sweepPlan(sources: readonly SweepSource[], options: SweepOptions): Promise<SweepPlan> {
+    const run = await this.sweepRun(sources, { ...options, journal: undefined });
+    try {
+      return await run.plan();
+    } finally {
+      await run.close();
+    }
+  }
+
+  /** The same sweep as an object: `plan()` (spends nothing), `start()`, `stop()`, `report()`. */
+  async sweepRun(sources: readonly SweepSource[], options: SweepOptions): Promise<SweepRun> {
+    const [sweepModule, deps] = await Promise.all([import('./workflows/sweep/index.js'), this.#deps()]);
+    return new sweepModule.SweepRun(deps, sources, options);
   }
 }

@@ -34,6 +34,7 @@ export const REGISTRY: readonly RegistryEntry[] = [
   { name: 'buy', group: 'Trading', summary: 'Rent energy or bandwidth for an address', spends: true, load: () => import('./commands/buy.js') },
   { name: 'ensure', group: 'Trading', summary: 'Make sure an address can spend N energy: buy only the deficit, wait for the delegation', spends: true, load: () => import('./commands/ensure.js') },
   { name: 'send', group: 'Trading', summary: 'Send USDT (or another TRC-20) with the energy rented, not burnt', spends: true, load: () => import('./commands/send.js') },
+  { name: 'sweep', group: 'Trading', summary: 'Sweep USDT from many deposit addresses into a treasury with rented energy (plan, run, resume, --watch)', spends: true, load: () => import('./commands/sweep.js') },
   { name: 'chain', group: 'Trading', summary: 'Read the TRON chain: an address\'s TRX and token balance (like cast balance)', load: () => import('./commands/chain/index.js') },
   { name: 'tx', group: 'Trading', summary: 'What became of a transfer; sign, weigh and broadcast a multi-signature transaction file', spends: ['broadcast'], load: () => import('./commands/tx/index.js') },
   { name: 'rules', group: 'Trading', summary: 'Standing rules: keep addresses topped up, buy when cheap (check, plan, run, backtest, log)', spends: ['run'], load: () => import('./commands/rules.js') },

@@ -31,6 +31,11 @@ export interface McpServerOptions {
   apiKey?: string | undefined;
   /** x402 wallet: hex private keys. Without one the x402 tools answer NO_WALLET. */
   wallet?: { tron?: string | undefined; evm?: string | undefined } | undefined;
+  /**
+   * The BIP-39 words of the HD wallet whose deposit addresses `sweep_plan` and `sweep` collect
+   * from (m/44'/195'/account'/0/index). Never shown to a client; without it those tools answer NO_WALLET.
+   */
+  sweepMnemonic?: string | undefined;
   /** TRON full node for `ensure_resources`, `send_token` and x402 `exact` payments (the mock serves one). Default: TronGrid. */
   tronFullNode?: string | undefined;
   /** TronGrid's API key for that node (TRON-PRO-API-KEY), sent to the node only. */

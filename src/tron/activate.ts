@@ -35,6 +35,11 @@ export interface ActivateParams {
   signal?: AbortSignal | undefined;
   /** Give up waiting for the receipt at this instant of the client's clock. @default now + 60 s */
   deadline?: number | undefined;
+  /**
+   * Told of the signed activation before it is broadcast (a journal writes it down, so a resume
+   * lands this transaction instead of signing a second one while it may still land).
+   */
+  onSigned?: ((tx: { tx_id: string; expiration: number }) => Promise<void> | void) | undefined;
 }
 
 /**
@@ -141,6 +146,7 @@ export async function activateAccount(deps: Pick<EngineDeps, 'node' | 'http'>, p
   }
   const txId = d.txID.toLowerCase();
   checkAbort(signal);
+  await params.onSigned?.({ tx_id: txId, expiration: d.expiration });
   const answer = await node.broadcastTransaction(
     { txID: signed.txID, raw_data: signed.raw_data, raw_data_hex: signed.raw_data_hex, signature: signed.signature, visible: false },
     { signal },

@@ -22,6 +22,7 @@ import type {
 } from './engine.js';
 import type { TransferStatus, TransferStore } from './identity.js';
 import type { Spendable, TronNode, TronNodeOptions } from './node.js';
+import type { TransferWatch, WatchTransfersParams } from './watch.js';
 
 /** Shares one node client between `client.transfers` and `client.chain`. */
 export class ChainAccess {
@@ -175,6 +176,24 @@ export class Chain {
   async deriveKeys(params: DeriveAddressesParams): Promise<DerivedKey[]> {
     const { deriveKeys } = await import('../protocol/hd-keys.js');
     return deriveKeys(params);
+  }
+
+  /**
+   * Watch deposits of a TRC-20 token to many addresses: the token's Transfer logs read from the
+   * node block by block (one request a block, whatever the number of addresses), each deposit
+   * reported once its block is solidified, or at `confirmations` blocks deep with `confirmed:
+   * false` (then a `confirmed` or `dropped` event). With a `journal` file the cursor survives restarts:
+   * nothing is missed or reported twice. Requests stay under `maxRequestsPerMinute`.
+   *
+   * ```ts
+   * const addresses = ['TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW']; // your deposit addresses
+   * const watch = await client.chain.watchTransfers({ addresses, token: 'USDT', journal: './deposits.journal' });
+   * for await (const e of watch) if (e.type === 'deposit') console.log(e.deposit.to, e.deposit.amount);
+   * ```
+   */
+  async watchTransfers(params: WatchTransfersParams): Promise<TransferWatch> {
+    const [deps, watch] = await Promise.all([this.chain.load(), import('./watch.js')]);
+    return watch.watchTransfers(deps.node, deps.http.clock, params);
   }
 
   /**

@@ -80,6 +80,18 @@ export const TransactionInfo = z.looseObject({
 });
 export type TransactionInfo = z.infer<typeof TransactionInfo>;
 
+/** One event log of a receipt: the emitting contract's hex address (20 bytes, no 41), topics and data (hex). */
+export const TransactionLog = z.looseObject({
+  address: z.optional(z.string()),
+  topics: z.optional(z.array(z.string())),
+  data: z.optional(z.string()),
+});
+export type TransactionLog = z.infer<typeof TransactionLog>;
+
+/** `gettransactioninfobyblocknum`: the receipts of one block's transactions, logs included (`[]` for none). */
+export const BlockTransactionInfos = z.array(z.extend(TransactionInfo, { log: z.optional(z.array(TransactionLog)) }));
+export type BlockTransactionInfos = z.infer<typeof BlockTransactionInfos>;
+
 /** `getnowblock`: the head block (its id and number are the TAPOS reference of a new transaction). */
 export const NowBlock = z.looseObject({
   blockID: z.string().check(z.regex(/^[0-9a-fA-F]{64}$/)),

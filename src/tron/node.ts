@@ -37,6 +37,7 @@ import {
   NowBlock,
   simulationFailure,
   TransactionInfo,
+  BlockTransactionInfos,
 } from './node-answers.js';
 
 /** The public TronGrid full node, the default of {@link TronNodeOptions.baseUrl}. */
@@ -253,6 +254,16 @@ export class TronNode {
     const info = await this.#call('gettransactioninfobyid', { value: checkTxId(txId, 'txId') }, TransactionInfo, true, options, path);
     if (!info.id || info.blockNumber === undefined) return undefined;
     return info.resMessage ? { ...info, resMessage: this.#clean(hexText(info.resMessage)) } : info;
+  }
+
+  /**
+   * `gettransactioninfobyblocknum`: the receipts (with their event logs) of every transaction in
+   * block `num`, one request per block; `[]` for an empty block or one beyond the node's newest.
+   * With `solidified: true` the solidity node answers (only solidified blocks).
+   */
+  async getTransactionInfoByBlockNum(num: number, options?: NodeCallOptions & { solidified?: boolean | undefined }): Promise<BlockTransactionInfos> {
+    if (!Number.isSafeInteger(num) || num < 0) throw new ValidationError({ code: 'VALIDATION_ERROR', message: 'num must be a block height', details: { field: 'num' } });
+    return this.#call('gettransactioninfobyblocknum', { num }, BlockTransactionInfos, true, options, options?.solidified ? 'walletsolidity' : 'wallet');
   }
 
   async #call<S extends z.ZodMiniType>(

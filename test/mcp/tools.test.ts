@@ -38,7 +38,7 @@ async function session<T>(options: Parameters<typeof connect>[1], run: (c: Conne
   return sessionOn(mock, { spendWithoutConfirmation: !elicit, ...options }, run, elicit);
 }
 
-const SPENDING = ['create_order', 'ensure_resources', 'send_token', 'send_batch', 'withdraw', ...TOOLS.filter((t) => t.name.startsWith('x402_')).map((t) => t.name)];
+const SPENDING = ['create_order', 'ensure_resources', 'send_token', 'send_batch', 'sweep', 'withdraw', ...TOOLS.filter((t) => t.name.startsWith('x402_')).map((t) => t.name)];
 
 describe('tools/list', () => {
   test('every tool, with JSON Schemas from the zod schemas, units in the descriptions', async () => {

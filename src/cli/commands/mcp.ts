@@ -25,6 +25,7 @@ interface McpOptions {
   requireConfirmation?: boolean;
   spendWithoutConfirmation?: boolean;
   keyFile?: string;
+  sweepMnemonicFile?: string;
   http?: string;
   tokenFile?: string;
   idleTimeout?: string;
@@ -93,6 +94,7 @@ const command: CommandModule = {
       .option('--x402-budget <usd>', `most all x402 calls may cost together while the server runs, all sessions together, in USD (default ${DEFAULT_LIMITS.x402Budget}; profile mcp_x402_budget)`)
       .option('--spend-without-confirmation', 'let a spend go ahead when the client cannot ask the user (no elicitation support); without it such spends are refused')
       .option('--require-confirmation', 'refuse spends the user cannot confirm (the default; kept for older scripts)')
+      .option('--sweep-mnemonic-file <path>', "the HD wallet (BIP-39 words in a file) whose deposit addresses the sweep tools collect from")
       .option('--key-file <path>', `x402 wallet: a hex key, or JSON {"tron": "…", "evm": "…"} (or env ${ENV.x402TronKey} / ${ENV.x402EvmKey})`)
       .option('--http <port>', 'serve streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio (0: any free port); clients must send the bearer token')
       .option('--token-file <path>', `--http: the bearer token, from a file (or env ${TOKEN_ENV}); default: a random token printed once on stderr`)
@@ -168,6 +170,7 @@ async function runMcp(ctx: Context, { opts }: { opts: McpOptions }) {
     baseUrl,
     apiKey: settings.apiKey?.value,
     wallet,
+    ...(opts.sweepMnemonicFile ? { sweepMnemonic: (await import('../settings.js')).readSecretFile(opts.sweepMnemonicFile, '--sweep-mnemonic-file', log).value } : {}),
     ...(tronNode.url ? { tronFullNode: tronNode.url } : {}),
     ...(tronNode.apiKey ? { tronNodeApiKey: tronNode.apiKey } : {}),
     ...(mock || tronNode.source.kind === 'running-mock' || tronNode.source.kind === 'reference-mock' ? { gasfreeRelayer: `${baseUrl}/__mock/gasfree` } : {}),

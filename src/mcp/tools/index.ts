@@ -9,7 +9,8 @@ import { ORDER_TOOLS } from './orders.js';
 import { PAYOUT_TOOLS } from './payouts.js';
 import { READ_TOOLS } from './read.js';
 import { RULES_TOOLS } from './rules.js';
+import { SWEEP_TOOLS } from './sweep.js';
 import { WEBHOOK_TOOLS } from './webhooks.js';
 import { X402_TOOLS } from './x402.js';
 
-export const TOOLS: readonly Tool[] = [...READ_TOOLS, ...ORDER_TOOLS, ...CHAIN_TOOLS, ...PAYOUT_TOOLS, ...MONEY_TOOLS, ...WEBHOOK_TOOLS, ...RULES_TOOLS, ...X402_TOOLS];
+export const TOOLS: readonly Tool[] = [...READ_TOOLS, ...ORDER_TOOLS, ...CHAIN_TOOLS, ...PAYOUT_TOOLS, ...SWEEP_TOOLS, ...MONEY_TOOLS, ...WEBHOOK_TOOLS, ...RULES_TOOLS, ...X402_TOOLS];

@@ -60,6 +60,11 @@ export class ChainLedger extends ChainBlocks {
     return out;
   }
 
+  /** The ids of the transactions block `height` holds, in the order they landed (empty for none, or forgotten). */
+  blockTransactionIds(height: number): string[] {
+    return this.#byBlock.get(height)?.toArray() ?? [];
+  }
+
   // ---- events ----
 
   /** Call `listener` for every TRC-20 transfer that lands; returns the unsubscribe function. */

@@ -41,6 +41,7 @@ export const NODE_METHODS = [
   'broadcasthex',
   'gettransactionbyid',
   'gettransactioninfobyid',
+  'gettransactioninfobyblocknum',
   'triggerconstantcontract',
   'triggersmartcontract',
   'estimateenergy',
@@ -68,6 +69,7 @@ export const SOLIDITY_METHODS = [
   'getaccount',
   'gettransactionbyid',
   'gettransactioninfobyid',
+  'gettransactioninfobyblocknum',
   'triggerconstantcontract',
   'estimateenergy',
 ] as const;
@@ -171,6 +173,14 @@ export function nodeCall(chain: SimulatedChain, method: string, body: Record<str
     case 'gettransactioninfobyid': {
       const txid = String(body.value ?? '');
       return known(txid) ? (chain.transactionInfo(txid) ?? {}) : {};
+    }
+    case 'gettransactioninfobyblocknum': {
+      // java-tron GetTransactionInfoByBlockNumServlet (and ...OnSolidityServlet on /walletsolidity):
+      // `{ num }`, the receipts of the block's transactions as a JSON array, logs included
+      // (`Wallet.getTransactionInfoByBlockNum`); a block beyond this node's newest, or an empty one, is `[]`.
+      const height = heightOf(body.num, 'num');
+      if (height > top) return [];
+      return chain.blockTransactionIds(height).flatMap((id) => chain.transactionInfo(id) ?? []);
     }
     case 'getchainparameters':
       return { chainParameter: Object.entries(CHAIN_PARAMETERS).map(([key, value]) => ({ key, value })) };
