@@ -33,7 +33,13 @@ export async function run() {
     from = `from test:package, ${fp.date}, Node ${fp.node}`;
     if (fp.tarball) rows.push({ name: 'tarball (packed)', value: fp.tarball.bytes / 1000, unit: 'kB' });
     if (fp.install) {
-      rows.push({ name: 'production install, tarball alone', value: fp.install.bytes / MB, unit: 'MB', target: '< 13 MB', ok: fp.install.bytes < INSTALL_GOAL });
+      rows.push({
+        name: 'production install, tarball alone',
+        value: fp.install.bytes / MB,
+        unit: 'MB',
+        target: '< 13 MB',
+        ok: fp.install.bytes < INSTALL_GOAL,
+      });
       rows.push({ name: 'packages, tarball alone', value: fp.install.packages, unit: 'packages', target: '< 40', ok: fp.install.packages < PACKAGES_GOAL });
     }
     if (fp.installWithExtras) {

@@ -47,7 +47,11 @@ export async function run() {
         row('  of which bundling the .d.ts', build.wall.bundle, build.cpu.bundle),
         row('build: OpenAPI document and rules schema', build.wall.openapi, build.cpu.openapi),
         {
-          ...row(`npm ci in all, declarations ${(100 * declarationsShare).toFixed(0)}% of it`, total, install.cpu === undefined || build.cpu.total === undefined ? undefined : install.cpu + build.cpu.total),
+          ...row(
+            `npm ci in all, declarations ${(100 * declarationsShare).toFixed(0)}% of it`,
+            total,
+            install.cpu === undefined || build.cpu.total === undefined ? undefined : install.cpu + build.cpu.total,
+          ),
           target: 'declarations < 1/3 of it',
           ok: declarationsShare < 1 / 3,
         },

@@ -22,7 +22,23 @@ export async function run() {
   for (let i = 0; i < rows; i++) lines.push(JSON.stringify({ type: 'estimated', id: `r${i}`, energy: 65_000, bandwidth: 345, holder: true }));
   for (let i = 0; i < rows; i++) {
     const tx = i.toString(16).padStart(64, '0');
-    lines.push(JSON.stringify({ type: 'record', record: { key: `pb-bench:r${i}`, tx_id: tx, signed: { txID: tx, raw_data: {}, raw_data_hex: 'ab'.repeat(160), signature: ['cd'.repeat(65)] }, expiration: 2, from: 'T', to: 'T', contract: 'T', amount_atomic: '1', created_at: 1, broadcast_at: 1 } }));
+    lines.push(
+      JSON.stringify({
+        type: 'record',
+        record: {
+          key: `pb-bench:r${i}`,
+          tx_id: tx,
+          signed: { txID: tx, raw_data: {}, raw_data_hex: 'ab'.repeat(160), signature: ['cd'.repeat(65)] },
+          expiration: 2,
+          from: 'T',
+          to: 'T',
+          contract: 'T',
+          amount_atomic: '1',
+          created_at: 1,
+          broadcast_at: 1,
+        },
+      }),
+    );
     if (i % 2 === 0) lines.push(JSON.stringify({ type: 'confirmed', id: `r${i}`, tx_id: tx, block: 1, energy_used: 65_000, fee_sun: 0, at: 3 }));
   }
   const path = join(dir, 'batch.journal');
@@ -46,7 +62,7 @@ export async function run() {
   return {
     title: `Resume cost: a ${rows.toLocaleString('en')}-row payout journal (${lines.length.toLocaleString('en')} lines)`,
     rows: [
-      { name: 'read + index + every row\'s state (the one primitive)', value: after, unit: 'ms' },
+      { name: "read + index + every row's state (the one primitive)", value: after, unit: 'ms' },
       { name: 'every row scanning the journal (before)', value: before, unit: 'ms' },
       { name: 'speed-up', value: before / after, unit: 'x', target: 'linear: the index reads each line once', ok: after < before },
     ],

@@ -15,9 +15,15 @@ export async function run() {
     for (let i = offset; i < Math.min(TOTAL, offset + limit); i++) {
       orders.push({
         id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
-        status: 'FILLED', resource_type: 'ENERGY', order_type: 'MARKET', amount: 65000, duration_sec: 3600,
-        target_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', max_price_sun: null,
-        created_at: '2026-11-20T00:00:00.000Z', filled_at: '2026-11-20T00:00:02.000Z',
+        status: 'FILLED',
+        resource_type: 'ENERGY',
+        order_type: 'MARKET',
+        amount: 65000,
+        duration_sec: 3600,
+        target_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+        max_price_sun: null,
+        created_at: '2026-11-20T00:00:00.000Z',
+        filled_at: '2026-11-20T00:00:02.000Z',
       });
     }
     res.writeHead(200, { 'content-type': 'application/json' });

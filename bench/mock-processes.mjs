@@ -101,7 +101,13 @@ export async function run() {
           target: '>= 0.45x',
           ok: ratio >= 0.45 && !totals.mock.non2xx && !totals.mock.errors,
         },
-        { name: 'POST /api/v1/orders: server CPU per request (bare vs mock, inverse ratio)', value: cpuPer.mock, unit: 'µs', baseline: cpuPer.bare, ratio: cpuPer.bare / cpuPer.mock },
+        {
+          name: 'POST /api/v1/orders: server CPU per request (bare vs mock, inverse ratio)',
+          value: cpuPer.mock,
+          unit: 'µs',
+          baseline: cpuPer.bare,
+          ratio: cpuPer.bare / cpuPer.mock,
+        },
       ],
     };
   } finally {

@@ -48,8 +48,11 @@ const WINDOW_S = 10;
 function soakLoad(url, body, headers) {
   const args = ['-e', SOAK_LOADER, url, String(SOAK_S), String(CONNECTIONS), body, JSON.stringify(headers)];
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, args, { cwd: new URL('..', import.meta.url).pathname, maxBuffer: 1 << 20, env: { ...process.env, AUTOCANNON_PATH } }, (error, stdout) =>
-      error ? reject(error) : resolve(JSON.parse(stdout)),
+    execFile(
+      process.execPath,
+      args,
+      { cwd: new URL('..', import.meta.url).pathname, maxBuffer: 1 << 20, env: { ...process.env, AUTOCANNON_PATH } },
+      (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout))),
     );
   });
 }
@@ -58,8 +61,11 @@ function soakLoad(url, body, headers) {
 export function load(target, seconds) {
   const args = ['-e', LOADER, target.url, String(seconds), String(CONNECTIONS), target.method, target.body ?? '', JSON.stringify(target.headers ?? {})];
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, args, { cwd: new URL('..', import.meta.url).pathname, maxBuffer: 1 << 20, env: { ...process.env, AUTOCANNON_PATH } }, (error, stdout) =>
-      error ? reject(error) : resolve(JSON.parse(stdout)),
+    execFile(
+      process.execPath,
+      args,
+      { cwd: new URL('..', import.meta.url).pathname, maxBuffer: 1 << 20, env: { ...process.env, AUTOCANNON_PATH } },
+      (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout))),
     );
   });
 }
@@ -144,15 +150,44 @@ export async function run() {
       const last = avg(run.ticks.slice(-WINDOW_S));
       clearTimeout(sampler);
       const end = process.memoryUsage();
-      soak = { first, last, total: run.total, non2xx: run.non2xx, errors: run.errors, rssBefore, rssHalf: half?.rss ?? NaN, heapHalf: half?.heapUsed ?? NaN, rss: end.rss, heap: end.heapUsed, orders: soakMock.state.orders.size, keys: soakMock.state.idempotency.size };
+      soak = {
+        first,
+        last,
+        total: run.total,
+        non2xx: run.non2xx,
+        errors: run.errors,
+        rssBefore,
+        rssHalf: half?.rss ?? NaN,
+        heapHalf: half?.heapUsed ?? NaN,
+        rss: end.rss,
+        heap: end.heapUsed,
+        orders: soakMock.state.orders.size,
+        keys: soakMock.state.idempotency.size,
+      };
     } finally {
       await soakMock.close();
     }
     return {
       title: `Mock server vs bare node:http, same bytes, autocannon in another process, ${CONNECTIONS} connections, ${ROUNDS}x${ROUND_S} s per side`,
       rows: [
-        { name: `GET /api/v1/prices (${Buffer.byteLength(pricesBody)} B)${note(get.mock)}`, value: get.mock.rps, unit: 'req/s', baseline: get.bare.rps, ratio: get.mock.rps / get.bare.rps, target: '>= 0.6x', ok: get.mock.rps / get.bare.rps >= 0.6 },
-        { name: `POST /api/v1/orders (${Buffer.byteLength(orderText)} B)${note(post.mock)}`, value: post.mock.rps, unit: 'req/s', baseline: post.bare.rps, ratio: post.mock.rps / post.bare.rps, target: '>= 0.35x', ok: post.mock.rps / post.bare.rps >= 0.35 },
+        {
+          name: `GET /api/v1/prices (${Buffer.byteLength(pricesBody)} B)${note(get.mock)}`,
+          value: get.mock.rps,
+          unit: 'req/s',
+          baseline: get.bare.rps,
+          ratio: get.mock.rps / get.bare.rps,
+          target: '>= 0.6x',
+          ok: get.mock.rps / get.bare.rps >= 0.6,
+        },
+        {
+          name: `POST /api/v1/orders (${Buffer.byteLength(orderText)} B)${note(post.mock)}`,
+          value: post.mock.rps,
+          unit: 'req/s',
+          baseline: post.bare.rps,
+          ratio: post.mock.rps / post.bare.rps,
+          target: '>= 0.35x',
+          ok: post.mock.rps / post.bare.rps >= 0.35,
+        },
         {
           name: `soak: keyed POST /api/v1/orders ${SOAK_S} s, last ${WINDOW_S} s vs first ${WINDOW_S} s (${soak.total} requests${soak.non2xx || soak.errors ? `, ${soak.non2xx} non-2xx, ${soak.errors} errors` : ''}; kept ${soak.orders} orders, ${soak.keys} keys)`,
           value: soak.last,

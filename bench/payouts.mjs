@@ -41,7 +41,12 @@ export async function run() {
     const journal = join(mkdtempSync(join(tmpdir(), 'bench-payouts-')), 'payouts.journal');
     let plan;
     const started = performance.now();
-    const report = await client.transfers.sendMany(payouts, { signer: { privateKey }, journal, concurrency: 16, onEvent: (e) => e.event === 'planned' && (plan = e.plan) });
+    const report = await client.transfers.sendMany(payouts, {
+      signer: { privateKey },
+      journal,
+      concurrency: 16,
+      onEvent: (e) => e.event === 'planned' && (plan = e.plan),
+    });
     const ms = performance.now() - started;
     const orders = mock.state.orders.all(account.account_id);
     const energyOrders = orders.filter((o) => o.resource_type === 'ENERGY').length;
@@ -56,10 +61,30 @@ export async function run() {
         { name: 'wall time', value: ms / 1000, unit: 's' },
         { name: 'rows confirmed', value: report.confirmed, unit: `of ${ROWS}`, ok: report.confirmed === ROWS },
         { name: 'orders placed (energy + bandwidth)', value: `${energyOrders} + ${orders.length - energyOrders}`, unit: `(${ROWS} single sends: ${ROWS})` },
-        { name: 'energy rented / used', value: `${report.energy.rented} / ${report.energy.used}`, unit: `(${((report.energy.used / report.energy.rented) * 100).toFixed(1)} % used)` },
-        { name: 'total cost (rental + TRX burnt)', value: trx(report.total_cost_sun), unit: `TRX (${trx(report.rent_cost_sun)} rental + ${trx(burntEnergy)} burnt for energy + ${trx(burntBandwidth)} for bandwidth)` },
-        { name: `${ROWS} single transfers.send`, value: trx(plan?.single_sends_cost_sun ?? 0), unit: 'TRX', baseline: trx(report.total_cost_sun), ratio: (plan?.single_sends_cost_sun ?? 0) / report.total_cost_sun },
-        { name: 'burning TRX', value: trx(report.burn_cost_sun), unit: 'TRX', baseline: trx(report.total_cost_sun), ratio: report.burn_cost_sun / report.total_cost_sun },
+        {
+          name: 'energy rented / used',
+          value: `${report.energy.rented} / ${report.energy.used}`,
+          unit: `(${((report.energy.used / report.energy.rented) * 100).toFixed(1)} % used)`,
+        },
+        {
+          name: 'total cost (rental + TRX burnt)',
+          value: trx(report.total_cost_sun),
+          unit: `TRX (${trx(report.rent_cost_sun)} rental + ${trx(burntEnergy)} burnt for energy + ${trx(burntBandwidth)} for bandwidth)`,
+        },
+        {
+          name: `${ROWS} single transfers.send`,
+          value: trx(plan?.single_sends_cost_sun ?? 0),
+          unit: 'TRX',
+          baseline: trx(report.total_cost_sun),
+          ratio: (plan?.single_sends_cost_sun ?? 0) / report.total_cost_sun,
+        },
+        {
+          name: 'burning TRX',
+          value: trx(report.burn_cost_sun),
+          unit: 'TRX',
+          baseline: trx(report.total_cost_sun),
+          ratio: report.burn_cost_sun / report.total_cost_sun,
+        },
         { name: 'journal size', value: statSync(journal).size / 1024, unit: `KiB (${(statSync(journal).size / ROWS).toFixed(0)} B per row)` },
       ],
     };

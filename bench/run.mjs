@@ -3,7 +3,23 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 
-const sections = ['sdk', 'webhooks', 'mock', 'mock-processes', 'mock-soak', 'cli', 'memory', 'rules', 'payouts', 'sweep', 'journal', 'store', 'import', 'footprint', 'install'];
+const sections = [
+  'sdk',
+  'webhooks',
+  'mock',
+  'mock-processes',
+  'mock-soak',
+  'cli',
+  'memory',
+  'rules',
+  'payouts',
+  'sweep',
+  'journal',
+  'store',
+  'import',
+  'footprint',
+  'install',
+];
 const only = process.argv.slice(2);
 const results = [];
 for (const name of sections) {

@@ -46,7 +46,10 @@ export async function run() {
     const get = await alternate({ sdk: () => client.prices.list(), rawFetch: rawGet }, { rounds: 11, n: 300, warmup: 2000 });
     const post = await alternate({ sdk: () => client.orders.create(ORDER), rawFetch: rawPost }, { rounds: 11, n: 300, warmup: 2000 });
     // ky for reference only, apart: a third function in the same turns would slow the other two.
-    const withKy = await alternate({ kyZod: async () => PriceList.parse(await bare.get(pricesUrl).json()), rawFetch: rawGet }, { rounds: 5, n: 200, warmup: 200 });
+    const withKy = await alternate(
+      { kyZod: async () => PriceList.parse(await bare.get(pricesUrl).json()), rawFetch: rawGet },
+      { rounds: 5, n: 200, warmup: 200 },
+    );
     // What the abort signal alone costs undici (the SDK passes one so a deadline closes its connection).
     const rawSignalGet = async () =>
       JSON.parse(await (await fetch(pricesUrl, { headers: { accept: 'application/json', 'x-api-key': KEY }, signal: new AbortController().signal })).text());
@@ -66,9 +69,27 @@ export async function run() {
         { name: 'POST client.orders.create()', value: post.sdk, unit: 'µs' },
         { name: 'POST raw fetch + JSON.parse', value: post.rawFetch, unit: 'µs' },
         { name: 'POST SDK vs raw fetch', value: post.sdk, baseline: post.rawFetch, unit: 'µs', ratio: postRatio, target: '<= 1.08x', ok: postRatio <= 1.08 },
-        { name: 'GET raw fetch with an AbortSignal vs without (for reference)', value: withSignal.rawSignal, baseline: withSignal.rawFetch, unit: 'µs', ratio: withSignal.rawSignal / withSignal.rawFetch },
-        { name: 'POST answer in another key order (zod parses it) vs in the spec order (for reference)', value: withZod.zodCopy, baseline: withZod.sdk, unit: 'µs', ratio: withZod.zodCopy / withZod.sdk },
-        { name: 'GET bare ky + zod vs raw fetch (for reference)', value: withKy.kyZod, baseline: withKy.rawFetch, unit: 'µs', ratio: withKy.kyZod / withKy.rawFetch },
+        {
+          name: 'GET raw fetch with an AbortSignal vs without (for reference)',
+          value: withSignal.rawSignal,
+          baseline: withSignal.rawFetch,
+          unit: 'µs',
+          ratio: withSignal.rawSignal / withSignal.rawFetch,
+        },
+        {
+          name: 'POST answer in another key order (zod parses it) vs in the spec order (for reference)',
+          value: withZod.zodCopy,
+          baseline: withZod.sdk,
+          unit: 'µs',
+          ratio: withZod.zodCopy / withZod.sdk,
+        },
+        {
+          name: 'GET bare ky + zod vs raw fetch (for reference)',
+          value: withKy.kyZod,
+          baseline: withKy.rawFetch,
+          unit: 'µs',
+          ratio: withKy.kyZod / withKy.rawFetch,
+        },
       ],
     };
   } finally {

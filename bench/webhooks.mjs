@@ -11,7 +11,11 @@ function bodyOf(size) {
   let text = '';
   for (let i = 0; text.length < size; i++) {
     fills.push({ provider: `provider-${i}`, amount: 65_000, price_sun: 30, cost_sun: 1_950_000, tx_id: 'ab'.repeat(32), verified: true });
-    text = JSON.stringify({ event: 'order.filled', data: { id: '5d0b8a0c-8f6e-4c1e-9d1e-000000000001', status: 'FILLED', amount: 65000, fills }, timestamp: 1763000000 });
+    text = JSON.stringify({
+      event: 'order.filled',
+      data: { id: '5d0b8a0c-8f6e-4c1e-9d1e-000000000001', status: 'FILLED', amount: 65000, fills },
+      timestamp: 1763000000,
+    });
   }
   return text;
 }

@@ -15,7 +15,7 @@ import('../dist/cli/index.js').then(
       },
     ),
   (error) => {
-    if (error?.code === 'ERR_MODULE_NOT_FOUND' && /Cannot find module '[^']*dist[\/]cli[\/]index.js'/.test(String(error.message))) {
+    if (error?.code === 'ERR_MODULE_NOT_FOUND' && /Cannot find module '[^']*dist[/]cli[/]index.js'/.test(String(error.message))) {
       console.error('error NOT_BUILT: dist/ is missing (hint: run `npm run build` in this clone; `npm install` does it through prepare)');
     } else {
       console.error(error instanceof Error ? error.message : String(error));

@@ -16,8 +16,12 @@ import { loadSource } from './lib/load-source.mjs';
 
 /** Where each API's operations are called from. */
 const CLIENTS = {
-  account: { title: 'Account API (`/api/v1`)', client: 'client', note: '`client` is a `TrxRent` (`import { TrxRent } from \'trx-rent\'`).' },
-  x402: { title: 'Pay-per-call API (`/x402/tron`)', client: 'x402', note: '`x402` is an `X402Client` (`import { X402Client } from \'trx-rent/x402\'`); every call is paid.' },
+  account: { title: 'Account API (`/api/v1`)', client: 'client', note: "`client` is a `TrxRent` (`import { TrxRent } from 'trx-rent'`)." },
+  x402: {
+    title: 'Pay-per-call API (`/x402/tron`)',
+    client: 'x402',
+    note: "`x402` is an `X402Client` (`import { X402Client } from 'trx-rent/x402'`); every call is paid.",
+  },
 };
 
 const code = (text) => `\`${text}\``;

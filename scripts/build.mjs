@@ -56,5 +56,7 @@ if (cpuStarted !== undefined) {
   cpu.total = childCpuMs() - cpuStarted;
 }
 const s = (name) => `${(times[name] / 1000).toFixed(1)} s${cpu[name] === undefined ? '' : ` (CPU ${(cpu[name] / 1000).toFixed(1)} s)`}`;
-console.error(`build: ${s('total')}: JS ${s('js')}, declarations ${s('declarations')} = tsc ${s('tsc')} + bundling ${s('bundle')}, OpenAPI and rules schema ${s('openapi')}`);
+console.error(
+  `build: ${s('total')}: JS ${s('js')}, declarations ${s('declarations')} = tsc ${s('tsc')} + bundling ${s('bundle')}, OpenAPI and rules schema ${s('openapi')}`,
+);
 if (timingsFile) writeFileSync(timingsFile, JSON.stringify({ wall: times, cpu }));

@@ -167,10 +167,26 @@ const step = async (bundler, what, fn) => {
   const t0 = Date.now();
   try {
     const detail = await fn();
-    results.push({ bundler, step: what, ok: 'ok', seconds: ((Date.now() - t0) / 1000).toFixed(1), detail: String(detail ?? '').trim().split('\n').at(-1).slice(0, 80) });
+    results.push({
+      bundler,
+      step: what,
+      ok: 'ok',
+      seconds: ((Date.now() - t0) / 1000).toFixed(1),
+      detail: String(detail ?? '')
+        .trim()
+        .split('\n')
+        .at(-1)
+        .slice(0, 80),
+    });
     return true;
   } catch (error) {
-    results.push({ bundler, step: what, ok: 'FAILED', seconds: ((Date.now() - t0) / 1000).toFixed(1), detail: String(error.message).split('\n')[0].slice(0, 80) });
+    results.push({
+      bundler,
+      step: what,
+      ok: 'FAILED',
+      seconds: ((Date.now() - t0) / 1000).toFixed(1),
+      detail: String(error.message).split('\n')[0].slice(0, 80),
+    });
     // Minified bundles put a whole file on one line of a stack trace: keep the report short.
     const text = `${error.stderr ?? ''}${error.stdout ?? ''}${error.message}`.split('\n').map((line) => (line.length > 400 ? `${line.slice(0, 400)}…` : line));
     console.error(`${bundler} / ${what}:\n${text.slice(0, 60).join('\n')}`);
@@ -181,7 +197,9 @@ const step = async (bundler, what, fn) => {
 const project = join(work, 'project');
 try {
   const ready = await step('npm', 'pack, install in a fresh project, no optional peer', () => {
-    const tarball = given ? resolve(given) : join(work, JSON.parse(sh(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: root }))[0].filename);
+    const tarball = given
+      ? resolve(given)
+      : join(work, JSON.parse(sh(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: root }))[0].filename);
     mkdirSync(join(project, 'src'), { recursive: true });
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'bundled-app', private: true, type: 'module' }));
     sh(npm, ['install', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: project });

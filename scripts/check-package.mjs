@@ -47,16 +47,41 @@ const GOALS = { installBytes: 13 * MB, installPackages: 40, webhooksGzip: 2000 }
 /** Exports each public entry must have; smoke calls run in the fresh project (see writeChecks). */
 const EXPECTED = {
   'trx-rent': [
-    'TrxRent', 'TrxRentError', 'ValidationError', 'InvalidAddressError', 'InsufficientBalanceError', 'NotFoundError',
-    'UnauthorizedError', 'RateLimitedError', 'ConnectionError', 'TimeoutError', 'OrderFailedError',
-    'isTronAddress', 'toTronAddress', 'trxToSun', 'sunToTrx', 'decimalToAtomic', 'atomicToDecimal', 'SUN_PER_TRX', 'LIMITS',
+    'TrxRent',
+    'TrxRentError',
+    'ValidationError',
+    'InvalidAddressError',
+    'InsufficientBalanceError',
+    'NotFoundError',
+    'UnauthorizedError',
+    'RateLimitedError',
+    'ConnectionError',
+    'TimeoutError',
+    'OrderFailedError',
+    'isTronAddress',
+    'toTronAddress',
+    'trxToSun',
+    'sunToTrx',
+    'decimalToAtomic',
+    'atomicToDecimal',
+    'SUN_PER_TRX',
+    'LIMITS',
   ],
   'trx-rent/webhooks': ['verifyWebhookSignature', 'constructWebhookEvent', 'signWebhookPayload', 'WebhookSignatureError', 'getSignatureHeader', 'isKnownEvent'],
   'trx-rent/schemas': ['CreateOrderRequest', 'Order', 'Balance', 'ErrorEnvelope', 'Webhook', 'tronAddress'],
   'trx-rent/mock': ['startMockServer', 'createMockState', 'createFetchHandler', 'createPipeline', 'ALL_ROUTES'],
   'trx-rent/x402': ['X402Client', 'MissingPeerDependencyError'],
   'trx-rent/rules': ['RuleRunner', 'FileJournal', 'MemoryJournal', 'loadRules', 'parseRules', 'parseRulesYaml', 'rulesJsonSchema', 'parseCron', 'backtest'],
-  'trx-rent/signers': ['fromPrivateKey', 'fromTronWeb', 'fromSignFunction', 'fromAwsKms', 'signTransactionWith', 'toSigner', 'withPermissionId', 'permissionCheck'],
+  'trx-rent/signers': [
+    'fromPrivateKey',
+    'fromTronWeb',
+    'fromSignFunction',
+    'fromAwsKms',
+    'signTransactionWith',
+    'toSigner',
+    'withPermissionId',
+    'permissionCheck',
+  ],
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -127,8 +152,12 @@ try {
     const file = join(project, 'rules.yaml');
     writeFileSync(file, 'rules:\n  - id: morning\n    trigger: { type: schedule, cron: "0 9 * * *" }\n    action: { type: notify }\n');
     const missing = run('npx', ['trx-rent', 'rules', 'check', file], { cwd: project });
-    if (missing.status === 0 || !missing.stderr.includes(`npm install yaml@${pkg.devDependencies.yaml}`)) throw new Error(`without yaml: exit ${missing.status}, ${missing.stderr.slice(0, 300)}`);
-    must(run(npm, ['install', `yaml@${pkg.devDependencies.yaml}`, '--no-save', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: project }), 'npm install yaml');
+    if (missing.status === 0 || !missing.stderr.includes(`npm install yaml@${pkg.devDependencies.yaml}`))
+      throw new Error(`without yaml: exit ${missing.status}, ${missing.stderr.slice(0, 300)}`);
+    must(
+      run(npm, ['install', `yaml@${pkg.devDependencies.yaml}`, '--no-save', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: project }),
+      'npm install yaml',
+    );
     const r = must(run('npx', ['trx-rent', 'rules', 'check', file], { cwd: project }), 'trx-rent rules check rules.yaml');
     if (!r.stdout.includes('morning')) throw new Error(`no explanation: ${r.stdout.slice(0, 300)}`);
     rmSync(join(project, 'node_modules', 'yaml'), { recursive: true, force: true });
@@ -147,12 +176,18 @@ try {
   // node16 CommonJS and ESM consumers and for bundlers.
   if (withMsw) {
     step('fresh project: npm install msw (the peer of trx-rent/mock/msw)', () =>
-      must(run(npm, ['install', `msw@${pkg.devDependencies.msw}`, '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: project }), 'npm install msw'),
+      must(
+        run(npm, ['install', `msw@${pkg.devDependencies.msw}`, '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: project }),
+        'npm install msw',
+      ),
     );
     writeMswChecks(project);
     step('trx-rent/mock/msw with msw: import() (ESM), a request through setupServer', () => mswCheck('check-msw.mjs'));
     step('trx-rent/mock/msw with msw: require() (CommonJS)', () => mswCheck('check-msw.cjs'));
-    step('tsc --noEmit, trx-rent/mock/msw, node16 (ESM + CJS) and bundler', () => `node16: ${tsc('tsconfig.msw.node16.json')}; bundler: ${tsc('tsconfig.msw.bundler.json')}`);
+    step(
+      'tsc --noEmit, trx-rent/mock/msw, node16 (ESM + CJS) and bundler',
+      () => `node16: ${tsc('tsconfig.msw.node16.json')}; bundler: ${tsc('tsconfig.msw.bundler.json')}`,
+    );
   }
 
   footprint.bundles = await stepAsync('footprint: core bundle sizes (esbuild minify + gzip -9)', async () => {
@@ -215,7 +250,12 @@ function run(cmd, argv, { cwd, timeout = 10 * 60_000 } = {}) {
 
 function must(r, what) {
   if (r.status !== 0) {
-    const tail = `${r.stdout}\n${r.stderr}`.trim().split('\n').filter((l) => !/Unknown user config/.test(l)).slice(-25).join('\n');
+    const tail = `${r.stdout}\n${r.stderr}`
+      .trim()
+      .split('\n')
+      .filter((l) => !/Unknown user config/.test(l))
+      .slice(-25)
+      .join('\n');
     throw new Error(`${what} exited ${r.status}:\n${tail}`);
   }
   return r;
@@ -226,7 +266,8 @@ function checkFiles(files) {
   const problems = [];
   // Docs users read from node_modules: the READMEs the main README links to, and the examples.
   const allowed = /^(package\.json|README\.md|LICEN[CS]E(\.(md|txt))?|dist\/.+|bin\/.+|examples\/[^/]+\.ts|src\/(cli|mock|x402)\/README\.md)$/i;
-  const forbidden = /(\.map$|\.tsbuildinfo$|\.test\.|\.spec\.|(^|\/)(test|tests|bench|scripts|coverage|\.tmp|node_modules)\/|\.tgz$|^src\/(?!(cli|mock|x402)\/README\.md$))/;
+  const forbidden =
+    /(\.map$|\.tsbuildinfo$|\.test\.|\.spec\.|(^|\/)(test|tests|bench|scripts|coverage|\.tmp|node_modules)\/|\.tgz$|^src\/(?!(cli|mock|x402)\/README\.md$))/;
   for (const f of files) {
     if (!allowed.test(f)) problems.push(`ships ${f} (outside dist/, bin/, README.md, package.json, LICENSE)`);
     else if (forbidden.test(f)) problems.push(`ships ${f} (not needed by users)`);
@@ -249,9 +290,7 @@ function checkFiles(files) {
   // Links a user cannot follow on npm: README pointing into folders the tarball does not ship.
   const readme = readFileSync(join(pkgRoot, 'README.md'), 'utf8');
   const shipped = new Set(files);
-  const dangling = [...new Set([...readme.matchAll(/`((?:src|examples|test|bench|scripts)\/[^`\s]+)`/g)].map((m) => m[1]))].filter(
-    (f) => !shipped.has(f),
-  );
+  const dangling = [...new Set([...readme.matchAll(/`((?:src|examples|test|bench|scripts)\/[^`\s]+)`/g)].map((m) => m[1]))].filter((f) => !shipped.has(f));
   if (dangling.length) notes.push(`note: README names files not in the package: ${dangling.join(', ')}`);
   return `${files.length} files${notes.length ? `; ${notes.join('; ')}` : ''}`;
 }
@@ -449,7 +488,11 @@ export const values = [TrxRent, verifyWebhookSignature, Order, startMockServer, 
   );
   writeFileSync(
     join(dir, 'tsconfig.node16.json'),
-    JSON.stringify({ compilerOptions: { ...common, module: 'Node16', moduleResolution: 'Node16', lib: ['ES2022'] }, files: [...esmFiles, 'consumer-cjs.cts'] }, null, 2),
+    JSON.stringify(
+      { compilerOptions: { ...common, module: 'Node16', moduleResolution: 'Node16', lib: ['ES2022'] }, files: [...esmFiles, 'consumer-cjs.cts'] },
+      null,
+      2,
+    ),
   );
 }
 
@@ -541,11 +584,22 @@ export const server = setupServer(...defaultHandlers());
   const common = { target: 'ES2022', strict: true, noEmit: true, skipLibCheck: false, types: ['node'], typeRoots: [join(root, 'node_modules', '@types')] };
   writeFileSync(
     join(dir, 'tsconfig.msw.node16.json'),
-    JSON.stringify({ compilerOptions: { ...common, module: 'Node16', moduleResolution: 'Node16', lib: ['ES2022', 'DOM'] }, files: ['consumer-msw.ts', 'consumer-msw-cjs.cts'] }, null, 2),
+    JSON.stringify(
+      {
+        compilerOptions: { ...common, module: 'Node16', moduleResolution: 'Node16', lib: ['ES2022', 'DOM'] },
+        files: ['consumer-msw.ts', 'consumer-msw-cjs.cts'],
+      },
+      null,
+      2,
+    ),
   );
   writeFileSync(
     join(dir, 'tsconfig.msw.bundler.json'),
-    JSON.stringify({ compilerOptions: { ...common, module: 'ESNext', moduleResolution: 'Bundler', lib: ['ES2022', 'DOM'] }, files: ['consumer-msw.ts'] }, null, 2),
+    JSON.stringify(
+      { compilerOptions: { ...common, module: 'ESNext', moduleResolution: 'Bundler', lib: ['ES2022', 'DOM'] }, files: ['consumer-msw.ts'] },
+      null,
+      2,
+    ),
   );
 }
 
@@ -567,7 +621,12 @@ function report() {
   }
 
   const rows = [];
-  if (footprint.tarball) rows.push({ measure: 'tarball', value: `${fmtKB(footprint.tarball.bytes)} packed, ${fmtKB(footprint.tarball.unpackedBytes)} unpacked, ${footprint.tarball.files} files`, goal: '' });
+  if (footprint.tarball)
+    rows.push({
+      measure: 'tarball',
+      value: `${fmtKB(footprint.tarball.bytes)} packed, ${fmtKB(footprint.tarball.unpackedBytes)} unpacked, ${footprint.tarball.files} files`,
+      goal: '',
+    });
   if (footprint.install) {
     rows.push({
       measure: 'production install, tarball alone',
@@ -576,19 +635,29 @@ function report() {
     });
   }
   if (footprint.installWithExtras) {
-    rows.push({ measure: 'production install, with payment extras', value: `${fmtMB(footprint.installWithExtras.bytes)}, ${footprint.installWithExtras.packages} packages`, goal: '' });
+    rows.push({
+      measure: 'production install, with payment extras',
+      value: `${fmtMB(footprint.installWithExtras.bytes)}, ${footprint.installWithExtras.packages} packages`,
+      goal: '',
+    });
   }
   for (const [name, s] of Object.entries(footprint.bundles ?? {})) {
     rows.push({
       measure: `${name} (min + gzip)`,
       value: `${fmtKB(s.gzip)} gzip, ${fmtKB(s.minified)} min`,
-      goal: name === 'trx-rent/webhooks' ? `< 2 KB gzip, no deps: ${s.gzip <= GOALS.webhooksGzip && !s.imports.length ? 'yes' : 'NO'}` : `imports: ${s.imports.join(' ') || 'none'}`,
+      goal:
+        name === 'trx-rent/webhooks'
+          ? `< 2 KB gzip, no deps: ${s.gzip <= GOALS.webhooksGzip && !s.imports.length ? 'yes' : 'NO'}`
+          : `imports: ${s.imports.join(' ') || 'none'}`,
     });
   }
   if (rows.length) {
     console.log('\n## Footprint');
     console.table(rows);
-    for (const [label, fp] of [['tarball alone', footprint.install], ['with extras', footprint.installWithExtras]]) {
+    for (const [label, fp] of [
+      ['tarball alone', footprint.install],
+      ['with extras', footprint.installWithExtras],
+    ]) {
       if (!fp) continue;
       console.log(`largest (${label}): ${fp.largest.map((p) => `${p.name} ${fmtMB(p.bytes)}`).join(', ')}`);
       if (fp.duplicates.length) console.log(`  installed in several versions: ${fp.duplicates.join(', ')}`);

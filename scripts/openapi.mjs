@@ -18,7 +18,7 @@ import { loadSource } from './lib/load-source.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
 const outArg = args.indexOf('--out');
-const out = resolve(root, outArg === -1 ? 'dist/openapi.json' : args[outArg + 1] ?? '');
+const out = resolve(root, outArg === -1 ? 'dist/openapi.json' : (args[outArg + 1] ?? ''));
 const check = args.includes('--check');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 

@@ -23,7 +23,11 @@ const args = process.argv.slice(2);
 const picked = args.filter((a) => !a.startsWith('--'));
 const wanted = (name) => picked.length === 0 || picked.includes(name);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const TOOLS = { pnpm: 'pnpm@12', bun: `@oven/bun-${process.platform}-${process.arch === 'arm64' ? 'aarch64' : 'x64'}@1`, deno: `@deno/${process.platform}-${process.arch === 'arm64' ? 'arm64' : 'x64'}-glibc@2` };
+const TOOLS = {
+  pnpm: 'pnpm@12',
+  bun: `@oven/bun-${process.platform}-${process.arch === 'arm64' ? 'aarch64' : 'x64'}@1`,
+  deno: `@deno/${process.platform}-${process.arch === 'arm64' ? 'arm64' : 'x64'}-glibc@2`,
+};
 const tools = join(root, '.tmp', 'managers');
 const ENTRIES = ['trx-rent', 'trx-rent/webhooks', 'trx-rent/schemas', 'trx-rent/mock', 'trx-rent/x402', 'trx-rent/signers'];
 const sh = (cmd, argv, opts = {}) => execFileSync(cmd, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000, ...opts });
@@ -79,7 +83,17 @@ const step = (manager, what, fn) => {
   const t0 = Date.now();
   try {
     const detail = fn();
-    results.push({ manager, step: what, ok: 'ok', seconds: ((Date.now() - t0) / 1000).toFixed(1), detail: String(detail ?? '').trim().split('\n').at(-1).slice(0, 70) });
+    results.push({
+      manager,
+      step: what,
+      ok: 'ok',
+      seconds: ((Date.now() - t0) / 1000).toFixed(1),
+      detail: String(detail ?? '')
+        .trim()
+        .split('\n')
+        .at(-1)
+        .slice(0, 70),
+    });
     return true;
   } catch (error) {
     results.push({ manager, step: what, ok: 'FAILED', seconds: ((Date.now() - t0) / 1000).toFixed(1), detail: '' });
@@ -107,7 +121,11 @@ for (const [manager, install] of Object.entries(installers)) {
   const cli = join(dir, 'node_modules', 'trx-rent', 'bin', 'trx-rent.js');
   step(manager, 'trx-rent --version', () => sh(process.execPath, [cli, '--version'], { cwd: dir }));
   step(manager, 'trx-rent demo', () => {
-    const out = sh(process.execPath, [cli, 'demo'], { cwd: dir, env: { PATH: process.env.PATH, NO_COLOR: '1', TRX_RENT_CONFIG_DIR: join(dir, '.config') }, timeout: 120_000 });
+    const out = sh(process.execPath, [cli, 'demo'], {
+      cwd: dir,
+      env: { PATH: process.env.PATH, NO_COLOR: '1', TRX_RENT_CONFIG_DIR: join(dir, '.config') },
+      timeout: 120_000,
+    });
     if (!/fill/i.test(out)) throw new Error(`the demo printed no fill:\n${out}`);
     return `${out.split('\n').length} lines`;
   });
@@ -116,7 +134,11 @@ if (wanted('deno')) {
   const dir = join(work, 'deno');
   mkdirSync(dir);
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'with-deno', private: true, type: 'module' }));
-  if (step('deno', 'install the tarball (npm, production)', () => sh(npm, ['install', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: dir }))) {
+  if (
+    step('deno', 'install the tarball (npm, production)', () =>
+      sh(npm, ['install', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: dir }),
+    )
+  ) {
     writeFileSync(join(dir, 'check.mjs'), DENO_CHECK);
     const deno = tool('deno');
     const denoEnv = { PATH: process.env.PATH, DENO_NO_UPDATE_CHECK: '1', DENO_DIR: join(tools, 'deno-dir') };
@@ -130,7 +152,11 @@ if (wanted('deno')) {
     if (spawnSync('script', ['--version']).status === 0) {
       step('deno', 'at a terminal: no permission prompt', () => {
         const command = [deno, 'run', '--node-modules-dir=manual', 'check.mjs'].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-        const out = sh('script', ['-qfec', command, '/dev/null'], { cwd: dir, env: { ...denoEnv, TERM: 'xterm', TRX_RENT_BASE_URL: 'https://api.example.com' }, timeout: 60_000 });
+        const out = sh('script', ['-qfec', command, '/dev/null'], {
+          cwd: dir,
+          env: { ...denoEnv, TERM: 'xterm', TRX_RENT_BASE_URL: 'https://api.example.com' },
+          timeout: 60_000,
+        });
         if (/requests \S+ access/.test(out)) throw new Error(`Deno prompted for a permission:\n${out}`);
         if (!/without --allow-env/.test(out)) throw new Error(`the check did not finish:\n${out}`);
         return 'no prompt';

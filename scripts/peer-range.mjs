@@ -89,7 +89,11 @@ for (const [name, versions] of Object.entries(sets)) {
     console.log(`${name.padEnd(6)} ${specs.join(' ')}: ${r.stdout.trim().split('\n').length} checks ok (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   } catch (error) {
     failed++;
-    console.log(`${name.padEnd(6)} ${Object.entries(versions).map(([p, v]) => `${p}@${v}`).join(' ')}: FAILED\n${error.stderr ?? error.message}`);
+    console.log(
+      `${name.padEnd(6)} ${Object.entries(versions)
+        .map(([p, v]) => `${p}@${v}`)
+        .join(' ')}: FAILED\n${error.stderr ?? error.message}`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

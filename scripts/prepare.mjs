@@ -9,7 +9,18 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const at = (p) => join(root, p);
-const INPUTS = ['src', 'package.json', 'tsup.config.ts', 'tsup.types.config.ts', 'tsconfig.json', 'tsconfig.types.json', 'scripts/build.mjs', 'scripts/openapi.mjs', 'scripts/lib/load-source.mjs', 'scripts/lib/bundler-hints.mjs'];
+const INPUTS = [
+  'src',
+  'package.json',
+  'tsup.config.ts',
+  'tsup.types.config.ts',
+  'tsconfig.json',
+  'tsconfig.types.json',
+  'scripts/build.mjs',
+  'scripts/openapi.mjs',
+  'scripts/lib/load-source.mjs',
+  'scripts/lib/bundler-hints.mjs',
+];
 const OUTPUTS = ['dist/index.js', 'dist/cli/index.js', 'dist/webhooks/index.js', 'dist/openapi.json'];
 
 /** The newest modification time under `path` (bounded: src/ holds a few hundred files). */

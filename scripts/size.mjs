@@ -55,21 +55,46 @@ try {
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'size-check', private: true }));
   run(['install', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error', tarball], project);
   const core = nodeModulesFootprint(join(project, 'node_modules'));
-  row('install: trx-rent alone', `${fmtMB(core.bytes)}, ${core.packages} packages`, `< ${fmtMB(LIMITS.installBytes)}, < ${LIMITS.installPackages} packages`, core.bytes < LIMITS.installBytes && core.packages < LIMITS.installPackages);
+  row(
+    'install: trx-rent alone',
+    `${fmtMB(core.bytes)}, ${core.packages} packages`,
+    `< ${fmtMB(LIMITS.installBytes)}, < ${LIMITS.installPackages} packages`,
+    core.bytes < LIMITS.installBytes && core.packages < LIMITS.installPackages,
+  );
   const installed = join(project, 'node_modules', 'trx-rent');
   // A bundle that fails (e.g. "Could not resolve" an absent peer) is a failed row, not a crash.
   const browser = await browserImportSize(installed).catch((error) => ({ error }));
   if (browser.error) {
-    row("browser: import { TrxRent } from 'trx-rent'", `bundle failed: ${String(browser.error.message).split('\n').slice(0, 3).join(' ')}`, `< ${fmtKB(LIMITS.coreGzip)} gzip`, false);
+    row(
+      "browser: import { TrxRent } from 'trx-rent'",
+      `bundle failed: ${String(browser.error.message).split('\n').slice(0, 3).join(' ')}`,
+      `< ${fmtKB(LIMITS.coreGzip)} gzip`,
+      false,
+    );
   } else {
-    row("browser: import { TrxRent } from 'trx-rent'", `${fmtKB(browser.gzip)} gzip (${fmtKB(browser.minified)} min); lazy chunks ${fmtKB(browser.lazyGzip)} gzip`, `< ${fmtKB(LIMITS.coreGzip)} gzip`, browser.gzip < LIMITS.coreGzip);
+    row(
+      "browser: import { TrxRent } from 'trx-rent'",
+      `${fmtKB(browser.gzip)} gzip (${fmtKB(browser.minified)} min); lazy chunks ${fmtKB(browser.lazyGzip)} gzip`,
+      `< ${fmtKB(LIMITS.coreGzip)} gzip`,
+      browser.gzip < LIMITS.coreGzip,
+    );
     const zodVersion = JSON.parse(readFileSync(join(project, 'node_modules', 'zod', 'package.json'), 'utf8')).version;
     const classic = browser.eagerInputs.filter((input) => /node_modules\/zod\/(index\.js|v4\/index\.js|v4\/classic\/)/.test(input));
     const mini = browser.eagerInputs.some((input) => /node_modules\/zod\/v4\/mini\//.test(input));
-    row(`browser: zod ${zodVersion} at start-up`, classic.length ? `classic API: ${classic.map((f) => f.replace(/.*node_modules\//, '')).join(' ')}` : 'zod/mini only', 'no zod classic', mini && classic.length === 0);
+    row(
+      `browser: zod ${zodVersion} at start-up`,
+      classic.length ? `classic API: ${classic.map((f) => f.replace(/.*node_modules\//, '')).join(' ')}` : 'zod/mini only',
+      'no zod classic',
+      mini && classic.length === 0,
+    );
   }
   const webhooks = await bundleSize(join(installed, 'dist', 'webhooks', 'index.js'));
-  row("browser: 'trx-rent/webhooks'", `${fmtKB(webhooks.gzip)} gzip (${fmtKB(webhooks.minified)} min), imports: ${webhooks.imports.join(' ') || 'none'}`, `< ${fmtKB(LIMITS.webhooksGzip)} gzip, no imports`, webhooks.gzip < LIMITS.webhooksGzip && webhooks.imports.length === 0);
+  row(
+    "browser: 'trx-rent/webhooks'",
+    `${fmtKB(webhooks.gzip)} gzip (${fmtKB(webhooks.minified)} min), imports: ${webhooks.imports.join(' ') || 'none'}`,
+    `< ${fmtKB(LIMITS.webhooksGzip)} gzip, no imports`,
+    webhooks.gzip < LIMITS.webhooksGzip && webhooks.imports.length === 0,
+  );
   // After the browser measures: those bundle what the tarball alone installs, with no optional
   // peer present (so a peer the package named where a bundler looks fails them, as in an app).
   if (!args.has('--no-extras')) {

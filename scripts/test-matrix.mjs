@@ -26,7 +26,19 @@ const currentMajor = process.versions.node.split('.')[0];
 // 'current' is the running node; a listed major equal to it runs once, on the running node.
 const majors = [...new Set((majorsArg.length ? majorsArg : ['current', '22', '24']).map((m) => (m === 'current' ? currentMajor : m)))];
 const timeoutMs = Number(process.env.TEST_MATRIX_TIMEOUT_MS ?? 10 * 60_000);
-const suites = ['test/utils', 'test/http', 'test/errors', 'test/internal', 'test/protocol', 'test/webhooks', 'test/schemas', 'test/resources', 'test/tron', 'test/architecture/light-core.test.ts', ...(args.includes('--props') ? ['test/props'] : [])].filter((dir) => existsSync(join(root, dir)));
+const suites = [
+  'test/utils',
+  'test/http',
+  'test/errors',
+  'test/internal',
+  'test/protocol',
+  'test/webhooks',
+  'test/schemas',
+  'test/resources',
+  'test/tron',
+  'test/architecture/light-core.test.ts',
+  ...(args.includes('--props') ? ['test/props'] : []),
+].filter((dir) => existsSync(join(root, dir)));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const platformPackage = `node-${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
 
@@ -96,8 +108,16 @@ async function nodeBinary(major) {
   console.log(`Installing ${platformPackage}@${latest} into ${dir} …`);
   mkdirSync(dir, { recursive: true });
   const install = run(npm, [
-    'install', '--prefix', dir, '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock',
-    '--loglevel=error', `${platformPackage}@${latest}`,
+    'install',
+    '--prefix',
+    dir,
+    '--no-save',
+    '--ignore-scripts',
+    '--no-audit',
+    '--no-fund',
+    '--no-package-lock',
+    '--loglevel=error',
+    `${platformPackage}@${latest}`,
   ]);
   if (install.status !== 0) throw new Error(`npm install failed: ${install.stderr.trim().split('\n').slice(-3).join(' ')}`);
   const got = tryVersion(bin);

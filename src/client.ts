@@ -92,17 +92,21 @@ export class TrxRent {
     this.withdrawals = new Withdrawals(this.http);
     this.webhooks = new Webhooks(this.http);
     this.transactions = new Transactions(this.http);
-    const chain = new ChainAccess(this.http, {
-      baseUrl: options.tronNode,
-      fetch: options.fetch,
-      timeoutMs: options.timeoutMs,
-      maxRetries: options.maxRetries,
-      retry: options.retry,
-      apiKey: options.tronNodeApiKey,
-      headers: options.tronNodeHeaders,
-      clock: this.http.clock,
-      onRetry: options.onRetry,
-    }, options.transferStore ?? (options.store ? storeTransfers(options.store) : undefined));
+    const chain = new ChainAccess(
+      this.http,
+      {
+        baseUrl: options.tronNode,
+        fetch: options.fetch,
+        timeoutMs: options.timeoutMs,
+        maxRetries: options.maxRetries,
+        retry: options.retry,
+        apiKey: options.tronNodeApiKey,
+        headers: options.tronNodeHeaders,
+        clock: this.http.clock,
+        onRetry: options.onRetry,
+      },
+      options.transferStore ?? (options.store ? storeTransfers(options.store) : undefined),
+    );
     this.chain = new Chain(chain);
     this.resources = this.chain;
     this.transfers = new PayoutTransfers(chain, this);

@@ -32,7 +32,15 @@ export class PayoutTransfers extends Transfers {
 
   async #deps() {
     const c = this.#client;
-    return { orders: c.orders, prices: c.prices, transactions: c.transactions, chain: c.chain, node: await c.chain.node(), clock: c.http.clock, service: c.http.account() };
+    return {
+      orders: c.orders,
+      prices: c.prices,
+      transactions: c.transactions,
+      chain: c.chain,
+      node: await c.chain.node(),
+      clock: c.http.clock,
+      service: c.http.account(),
+    };
   }
 
   /**

@@ -22,7 +22,9 @@ export function bundlerHints() {
       let found = 0;
       const out = code.replace(COMPUTED_IMPORT, (_, name) => {
         if (name !== RUNTIME_IMPORT_PARAMETER) {
-          throw new Error(`${info.path}: import(${name}) is a computed import outside runtimeImport (src/internal/node-module.ts); load it through runtimeImport`);
+          throw new Error(
+            `${info.path}: import(${name}) is a computed import outside runtimeImport (src/internal/node-module.ts); load it through runtimeImport`,
+          );
         }
         found++;
         return `import(${IMPORT_HINTS} ${name})`;

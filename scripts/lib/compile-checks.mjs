@@ -114,7 +114,10 @@ class Compiler {
         return leaf((v) => `typeof ${v} === 'string'`);
       case 'number':
         // zod's number refuses NaN and the infinities.
-        return leaf((v) => `typeof ${v} === 'number'`, (v) => `typeof ${v} === 'number' && Number.isFinite(${v})`);
+        return leaf(
+          (v) => `typeof ${v} === 'number'`,
+          (v) => `typeof ${v} === 'number' && Number.isFinite(${v})`,
+        );
       case 'boolean':
         return leaf((v) => `typeof ${v} === 'boolean'`);
       case 'null':
@@ -197,7 +200,8 @@ class Compiler {
     const body = (v) => {
       const lines = [`${isObject(v)}`];
       if (this.#plain) lines.push(`isPlain(${v})`);
-      if (extra === 'refuse') lines.push(`Object.keys(${v}).every((k) => ${keys.length ? keys.map((k) => `k === ${JSON.stringify(k)}`).join(' || ') : 'false'})`);
+      if (extra === 'refuse')
+        lines.push(`Object.keys(${v}).every((k) => ${keys.length ? keys.map((k) => `k === ${JSON.stringify(k)}`).join(' || ') : 'false'})`);
       lines.push(...parts.map((p) => p(v)));
       return lines.join('\n    && ');
     };
@@ -363,12 +367,18 @@ export function renderAccountChecks(z, wire, predicates) {
   lines.push('/** A JSON object: not null, not an array. */');
   lines.push('function isObject(v: any): boolean {', "  return typeof v === 'object' && v !== null && !Array.isArray(v);", '}', '');
   lines.push('/** A value a caller built is checked only when plain (no class, no inherited keys). */');
-  lines.push('function isPlain(v: object): boolean {', '  const proto = Object.getPrototypeOf(v);', '  return proto === Object.prototype || proto === null;', '}', '');
+  lines.push(
+    'function isPlain(v: object): boolean {',
+    '  const proto = Object.getPrototypeOf(v);',
+    '  return proto === Object.prototype || proto === null;',
+    '}',
+    '',
+  );
   for (const compiler of [received, sent]) {
     const { functions } = compiler.parts();
     if (functions.length) lines.push(functions.join('\n\n'), '');
   }
-  lines.push('/* The entries\' checks, by id. */', roots.join('\n'), '');
+  lines.push("/* The entries' checks, by id. */", roots.join('\n'), '');
   lines.push(tables.join('\n\n'), '');
   return lines.join('\n');
 }

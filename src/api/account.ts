@@ -22,7 +22,6 @@ import { type EndpointWire, withIds } from './types.js';
 
 const IdParam = z.strictObject({ id: described(z.string().check(z.minLength(1, 'is required')), 'The identifier (from the create or list response).') });
 
-
 /** Every operation of the account API, keyed by id. */
 /** Every operation of the account API (machine half), keyed by id. */
 export const ACCOUNT_WIRE = withIds({

@@ -15,7 +15,11 @@ export function buildPath(entry: Pick<EndpointDef, 'path' | 'restParam'>, params
   if (!entry.path.includes('{')) return entry.path;
   return entry.path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params?.[name];
-    if (name === entry.restParam && typeof value === 'string') return value.split('/').map((part) => segment(part, name)).join('/');
+    if (name === entry.restParam && typeof value === 'string')
+      return value
+        .split('/')
+        .map((part) => segment(part, name))
+        .join('/');
     return segment(value, name);
   });
 }

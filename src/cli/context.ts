@@ -93,7 +93,14 @@ export class Context {
 
   /** The TRON chain: `ctx.chain.handles(node)`, `ctx.chain.tronNode()`, the transfer store. */
   get chain(): ChainService {
-    this.#chain ??= new ChainService({ config: this.config, clients: this.clients, runtime: this.runtime, mock: Boolean(this.opts.mock), out: this.out, debug: (m) => this.debug(m) });
+    this.#chain ??= new ChainService({
+      config: this.config,
+      clients: this.clients,
+      runtime: this.runtime,
+      mock: Boolean(this.opts.mock),
+      out: this.out,
+      debug: (m) => this.debug(m),
+    });
     return this.#chain;
   }
 

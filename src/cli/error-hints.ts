@@ -78,9 +78,7 @@ export async function hintFor(error: TrxRentError, hc: HintContext): Promise<str
     }
     case 'RATE_LIMITED': {
       const ms = error instanceof RateLimitedError ? error.retryAfterMs : undefined;
-      return ms !== undefined
-        ? `wait ${formatWait(ms)} before retrying, as the server's Retry-After asks`
-        : 'wait a minute before retrying';
+      return ms !== undefined ? `wait ${formatWait(ms)} before retrying, as the server's Retry-After asks` : 'wait a minute before retrying';
     }
     case 'UNAUTHORIZED':
       return unauthorizedHint(hc);
@@ -95,10 +93,10 @@ export async function hintFor(error: TrxRentError, hc: HintContext): Promise<str
       return hc.command === 'api'
         ? 'check the path (trx-rent api PATH: below /api/v1 unless it starts with /api/, /x402/ or /__mock/; a field makes it a POST unless you name the METHOD)'
         : hc.command?.startsWith('orders')
-        ? 'check the id with `trx-rent orders list`'
-        : hc.command?.startsWith('webhooks')
-          ? 'check the id with `trx-rent webhooks list`'
-          : 'check the id';
+          ? 'check the id with `trx-rent orders list`'
+          : hc.command?.startsWith('webhooks')
+            ? 'check the id with `trx-rent webhooks list`'
+            : 'check the id';
     case 'VALIDATION_ERROR':
     case 'BELOW_MINIMUM_ORDER':
     case 'INVALID_AMOUNT': {
@@ -106,11 +104,13 @@ export async function hintFor(error: TrxRentError, hc: HintContext): Promise<str
       const min = details.min;
       if (field && min !== undefined) {
         // A duration in the CLI's own units (--duration 5m), not the API's seconds.
-        if (/duration/.test(field) && Number.isFinite(Number(min))) return `--duration must be at least ${formatDuration(Number(min))} (e.g. --duration ${formatDuration(Number(min))})`;
+        if (/duration/.test(field) && Number.isFinite(Number(min)))
+          return `--duration must be at least ${formatDuration(Number(min))} (e.g. --duration ${formatDuration(Number(min))})`;
         return `${field} must be at least ${String(min)}`;
       }
       const range = /duration: must be between (\d+) and (\d+) seconds/.exec(error.message);
-      if (range) return `--duration must be between ${formatDuration(Number(range[1]))} and ${formatDuration(Number(range[2]))}, e.g. --duration ${formatDuration(Number(range[1]))}`;
+      if (range)
+        return `--duration must be between ${formatDuration(Number(range[1]))} and ${formatDuration(Number(range[2]))}, e.g. --duration ${formatDuration(Number(range[1]))}`;
       return field ? `check ${field}` : 'check the arguments (see --help)';
     }
     case 'INVALID_ADDRESS':
@@ -134,8 +134,10 @@ export async function hintFor(error: TrxRentError, hc: HintContext): Promise<str
         : `the server did not answer in time; check the network${hc.baseUrlSource ? ` and the base URL (from ${describeSource(hc.baseUrlSource)})` : ''}, then try again (safe: orders and withdrawals carry an idempotency key)`;
     }
     case 'ORDER_FAILED': {
-      if (details.failure_reason === 'TARGET_NOT_ACTIVATED') return targetActivationHint(details.address ?? (details.order as { target_address?: unknown } | undefined)?.target_address, hc);
-      if (details.failure_reason === 'TARGET_IS_CONTRACT') return 'rent to the account that sends the transactions (the sender of a token transfer), not to the contract';
+      if (details.failure_reason === 'TARGET_NOT_ACTIVATED')
+        return targetActivationHint(details.address ?? (details.order as { target_address?: unknown } | undefined)?.target_address, hc);
+      if (details.failure_reason === 'TARGET_IS_CONTRACT')
+        return 'rent to the account that sends the transactions (the sender of a token transfer), not to the contract';
       const order = (details.order ?? {}) as { id?: unknown };
       const id = order.id === undefined ? '<id>' : String(order.id);
       if (details.status === 'PARTIALLY_FILLED') return `part of it was delivered: see the fills with \`trx-rent orders get ${id}\``;
@@ -164,7 +166,8 @@ function activationHint(address: unknown, hc: HintContext, mockTrx: string, more
 
 /** A rental's target that is no account: activate it, or let `ensure --activate` do it. */
 function targetActivationHint(address: unknown, hc: HintContext): string {
-  const rerun = hc.command === 'ensure' ? ', or run ensure again with --activate (a funding wallet from --key-file sends it 1 SUN and pays the account-creation fee)' : '';
+  const rerun =
+    hc.command === 'ensure' ? ', or run ensure again with --activate (a funding wallet from --key-file sends it 1 SUN and pays the account-creation fee)' : '';
   return `${activationHint(address, hc, '1')}${rerun}; then rent again`;
 }
 
@@ -263,7 +266,8 @@ function connectionHint(details: Record<string, unknown>, hc: HintContext): stri
     case 'unreachable':
       return `no route to ${host}${from}: check the network connection`;
     default:
-      if (details.syscode === 'BAD_PORT') return `fetch refuses to connect to ${url ?? host}: its port is one browsers block as unsafe${from}; serve the API on another port`;
+      if (details.syscode === 'BAD_PORT')
+        return `fetch refuses to connect to ${url ?? host}: its port is one browsers block as unsafe${from}; serve the API on another port`;
       return `is the API at ${url ?? 'the base URL'} reachable?${from} ${fix}`;
   }
 }

@@ -31,7 +31,8 @@ export async function reportFor(error: unknown, hc: HintContext = {}): Promise<E
   }
   if (error instanceof TrxRentError) {
     // The SDK's wording names SDK options; a CLI user gets the CLI's way out in the hint instead.
-    const message = error.code === 'INSECURE_TRANSPORT' ? error.message.replace(/ Use https:\/\/, or pass \{ allowInsecureHttp: true \}[^.]*\./, '') : error.message;
+    const message =
+      error.code === 'INSECURE_TRANSPORT' ? error.message.replace(/ Use https:\/\/, or pass \{ allowInsecureHttp: true \}[^.]*\./, '') : error.message;
     const report: ErrorReport = { code: error.code, message: redactText(message), exit_code };
     if (error.status !== undefined) report.status = error.status;
     const hint = await hintFor(error, hc);
@@ -56,7 +57,9 @@ export function formatReport(report: ErrorReport, style: { red(s: string): strin
     return `${style.red(`error ${report.code}`)}: ${report.message}${report.hint ? style.dim(` (hint: ${report.hint})`) : ''}`;
   }
   const head = `${style.red(`error ${report.code}`)}${report.hint ? `: ${report.hint}` : ''}`;
-  return `${head}\n${wrap(report.message, Math.max(40, width) - 2).map((l) => `  ${style.dim(l)}`).join('\n')}`;
+  return `${head}\n${wrap(report.message, Math.max(40, width) - 2)
+    .map((l) => `  ${style.dim(l)}`)
+    .join('\n')}`;
 }
 
 /** `text` in lines of at most `width` characters, broken at spaces (a longer word stays whole). */

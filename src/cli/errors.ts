@@ -6,15 +6,7 @@
  *   validation error (also: no terminal to confirm on) · 3 authentication or permission · 4 not
  *   found · 5 rate limited · 130 interrupted (Ctrl+C; 143 for SIGTERM)
  */
-import {
-  ForbiddenError,
-  InvalidAddressError,
-  NotFoundError,
-  RateLimitedError,
-  TrxRentError,
-  UnauthorizedError,
-  ValidationError,
-} from '../errors/index.js';
+import { ForbiddenError, InvalidAddressError, NotFoundError, RateLimitedError, TrxRentError, UnauthorizedError, ValidationError } from '../errors/index.js';
 
 export const EXIT = {
   OK: 0,

@@ -47,7 +47,12 @@ export function formatDuration(seconds: number): string {
   if (!Number.isFinite(seconds) || seconds <= 0) return `${seconds}s`;
   const parts: string[] = [];
   let rest = Math.round(seconds);
-  for (const [unit, size] of [['d', 86_400], ['h', 3_600], ['m', 60], ['s', 1]] as const) {
+  for (const [unit, size] of [
+    ['d', 86_400],
+    ['h', 3_600],
+    ['m', 60],
+    ['s', 1],
+  ] as const) {
     if (rest >= size) {
       parts.push(`${Math.floor(rest / size)}${unit}`);
       rest %= size;
@@ -63,7 +68,10 @@ export function formatTime(value: unknown): string {
   if (typeof value === 'number') date = new Date(value > 1e12 ? value : value * 1000);
   else date = new Date(String(value));
   if (Number.isNaN(date.getTime())) return String(value);
-  return date.toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+  return date
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, 'Z');
 }
 
 /** The forms `compactTimes` tries, shortest first, and which part of the full UTC stamp each keeps. */

@@ -39,10 +39,12 @@ function readVersion(): string {
  * ends up in logs and CI transcripts).
  */
 export function withoutOptionValues(message: string): string {
-  return message
-    .replace(/'(--?[A-Za-z0-9][\w-]*)=[^']*'/g, "'$1'")
-    // a short flag glued to its value (-kVALUE); not commander's own '-d, --duration <value>'
-    .replace(/'(-[A-Za-z0-9])[^'\s,-][^']*'/g, "'$1'");
+  return (
+    message
+      .replace(/'(--?[A-Za-z0-9][\w-]*)=[^']*'/g, "'$1'")
+      // a short flag glued to its value (-kVALUE); not commander's own '-d, --duration <value>'
+      .replace(/'(-[A-Za-z0-9])[^'\s,-][^']*'/g, "'$1'")
+  );
 }
 
 // Global options that take a value (their value is not the command word).
@@ -152,10 +154,12 @@ export async function main(argv: readonly string[] = process.argv.slice(2), runt
     const wantsJson = args.includes('--json') || (!args.includes('--no-json') && !rt.stdout.isTTY);
     // A key given as a flag would sit in shell history and process lists: say where keys go.
     if (/unknown option '--(api-key|token|key)'/.test(message)) {
-      hint = 'an API key is never a flag value (it would land in shell history): set TRX_RENT_API_KEY, pass --api-key-file FILE (- for stdin), or save it with `trx-rent login`';
+      hint =
+        'an API key is never a flag value (it would land in shell history): set TRX_RENT_API_KEY, pass --api-key-file FILE (- for stdin), or save it with `trx-rent login`';
     }
     if (/unknown option '--(mnemonic|seed|passphrase|words)'/.test(message)) {
-      hint = 'wallet words are never a flag value (they would land in shell history and the process list): pass --mnemonic-file FILE (- for stdin), --seed-file FILE or --passphrase-file FILE';
+      hint =
+        'wallet words are never a flag value (they would land in shell history and the process list): pass --mnemonic-file FILE (- for stdin), --seed-file FILE or --passphrase-file FILE';
     }
     const report = { code: 'USAGE_ERROR', message, hint, exit_code: EXIT_USAGE };
     rt.stderr.write(wantsJson ? `${safeJson({ error: report })}\n` : `${sanitizeText(`error USAGE_ERROR: ${message} (hint: ${hint})`)}\n`);

@@ -67,7 +67,9 @@ export function shapeJson(data: unknown, shaping: JsonShaping, unknown?: (names:
   let value = data;
   const fields = shaping.fields;
   if (fields?.length) {
-    const objects = (Array.isArray(value) ? value : [value]).filter((v): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v));
+    const objects = (Array.isArray(value) ? value : [value]).filter(
+      (v): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v),
+    );
     // Lenient on what we receive: a field the server added beyond the schema may be kept too.
     const seen = objects.flatMap((o) => Object.keys(o));
     const available = schema ? [...new Set([...schema.fields, ...seen])] : objects.length ? [...new Set(seen)] : [...KNOWN_FIELDS].sort();
@@ -147,12 +149,18 @@ export class Output {
 
   /** A JSON result as written: fields kept, query applied; a string the query picked is written bare (like `jq -r`). */
   #document(data: unknown, indent: number | undefined, schema?: OutputSchema): string {
-    const shaped = this.#shaping.fields || this.#shaping.query
-      ? shapeJson(data, this.#shaping, (missing, available) => {
-          if (this.#unknownFields) this.#unknownFields(missing, available);
-          else this.warn(`no field ${missing.join(', ')} in this output; available: ${available.join(', ')}`);
-        }, schema)
-      : data;
+    const shaped =
+      this.#shaping.fields || this.#shaping.query
+        ? shapeJson(
+            data,
+            this.#shaping,
+            (missing, available) => {
+              if (this.#unknownFields) this.#unknownFields(missing, available);
+              else this.warn(`no field ${missing.join(', ')} in this output; available: ${available.join(', ')}`);
+            },
+            schema,
+          )
+        : data;
     if (this.#shaping.query && typeof shaped === 'string') return sanitizeText(shaped);
     return safeJson(shaped === undefined ? null : shaped, indent);
   }

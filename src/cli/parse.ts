@@ -76,7 +76,10 @@ export function checkMinimum(resource: Resource, amount: number, name = 'amount'
 
 /** A TRX (or USDT) decimal like `1.5` -> exact SUN (6 decimals). */
 export function parseTrx(input: string, name = 'amount'): number {
-  const text = String(input).trim().replace(/[_,]/g, '').replace(/\s*(trx|usdt)$/i, '');
+  const text = String(input)
+    .trim()
+    .replace(/[_,]/g, '')
+    .replace(/\s*(trx|usdt)$/i, '');
   let sun: number;
   try {
     sun = trxToSun(text, name);
@@ -93,7 +96,10 @@ export function parseTrx(input: string, name = 'amount'): number {
 
 /** A price in SUN per unit (`30`, `27.5`). */
 export function parseSunPrice(input: string, name = '--max-price'): number {
-  const text = String(input).trim().replace(/[_,]/g, '').replace(/\s*sun$/i, '');
+  const text = String(input)
+    .trim()
+    .replace(/[_,]/g, '')
+    .replace(/\s*sun$/i, '');
   if (/^\d+(\.\d+)?$/.test(text)) {
     const value = Number(text);
     if (value > 0 && Number.isFinite(value)) return value;
@@ -156,8 +162,7 @@ export function parseList(input: string | string[]): string[] {
 
 /** Validators for prompts: true, or the message to show. */
 export const validate = {
-  address: async (v: string): Promise<true | string> =>
-    (await isAddress(v.trim())) ? true : 'Not a TRON address (T…, 34 characters, valid checksum)',
+  address: async (v: string): Promise<true | string> => ((await isAddress(v.trim())) ? true : 'Not a TRON address (T…, 34 characters, valid checksum)'),
   units: (v: string): true | string => attempt(() => parseUnits(v)),
   energyUnits: (v: string): true | string => {
     const ok = attempt(() => parseUnits(v));

@@ -41,7 +41,10 @@ export function createProgram(Command: typeof CommandClass, run: Run, Option: ty
     .option('--api-key-file <path>', 'read the API key from this file (or env TRX_RENT_API_KEY)')
     .option('--json', 'one JSON document on stdout (default when stdout is not a terminal); `--json id,status` keeps those fields')
     .option('--no-json', 'tables and text even when stdout is not a terminal')
-    .option('-q, --query <jmespath>', "print what this JMESPath expression selects from the JSON (implies --json; a string prints bare), e.g. \"[?status=='FILLED'].id\"")
+    .option(
+      '-q, --query <jmespath>',
+      'print what this JMESPath expression selects from the JSON (implies --json; a string prints bare), e.g. "[?status==\'FILLED\'].id"',
+    )
     .option('--wide', 'tables at full width (on a terminal they are cut to fit, with …)')
     .option('-y, --yes', 'answer yes to confirmations; never prompt')
     .option('--mock', 'run against an embedded in-process mock server')

@@ -38,7 +38,9 @@ export function durationQuestion(tiers?: number[]) {
 export function amountQuestion(resource: Resource = 'ENERGY') {
   return {
     message:
-      resource === 'ENERGY' ? `How much energy (units, at least ${LIMITS.MIN_ENERGY_AMOUNT})?` : `How much bandwidth (units, at least ${LIMITS.MIN_BANDWIDTH_AMOUNT})?`,
+      resource === 'ENERGY'
+        ? `How much energy (units, at least ${LIMITS.MIN_ENERGY_AMOUNT})?`
+        : `How much bandwidth (units, at least ${LIMITS.MIN_BANDWIDTH_AMOUNT})?`,
     default: resource === 'ENERGY' ? String(LIMITS.MIN_ENERGY_AMOUNT) : String(LIMITS.MIN_BANDWIDTH_AMOUNT),
     validate: resource === 'ENERGY' ? validate.energyUnits : validate.bandwidthUnits,
   };

@@ -16,9 +16,7 @@ export interface Delivery {
   signature: string | undefined;
 }
 
-export type DeliveryOutcome =
-  | { ok: true; delivery: Delivery; event: WebhookEvent }
-  | { ok: false; delivery: Delivery; reason: string; message: string };
+export type DeliveryOutcome = { ok: true; delivery: Delivery; event: WebhookEvent } | { ok: false; delivery: Delivery; reason: string; message: string };
 
 export interface Receiver {
   url: string;

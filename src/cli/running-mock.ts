@@ -117,7 +117,8 @@ export function describeRunningMock(mock: Pick<RunningMock, 'url' | 'pid'>): str
 function readRecord(path: string): RunningMock | undefined {
   try {
     const saved = JSON.parse(readFileSync(path, 'utf8')) as { url?: unknown; api_key?: unknown; pid?: unknown; port?: unknown };
-    if (typeof saved.url !== 'string' || typeof saved.api_key !== 'string' || !Number.isSafeInteger(saved.pid) || !Number.isSafeInteger(saved.port)) return undefined;
+    if (typeof saved.url !== 'string' || typeof saved.api_key !== 'string' || !Number.isSafeInteger(saved.pid) || !Number.isSafeInteger(saved.port))
+      return undefined;
     if (portOf(saved.url) !== saved.port) return undefined;
     return { url: saved.url, apiKey: saved.api_key, pid: saved.pid as number, port: saved.port as number, path };
   } catch {

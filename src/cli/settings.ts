@@ -231,7 +231,10 @@ export class SettingsResolver {
 
   /** A profile named by flag or environment (undefined: the config decides). */
   explicitProfile(): Sourced | undefined {
-    return firstOf(this.#flags.profile ? { value: this.#flags.profile, source: { kind: 'flag', flag: '--profile' } } : undefined, fromEnv(this.#env, ENV.profile));
+    return firstOf(
+      this.#flags.profile ? { value: this.#flags.profile, source: { kind: 'flag', flag: '--profile' } } : undefined,
+      fromEnv(this.#env, ENV.profile),
+    );
   }
 
   /** The profile in effect: --profile > TRX_RENT_PROFILE > the current profile > "default". */
@@ -250,7 +253,10 @@ export class SettingsResolver {
 
   /** Base URL from flag or environment (no profile). */
   baseUrlOverride(): Sourced | undefined {
-    return firstOf(this.#flags.baseUrl ? { value: this.#flags.baseUrl, source: { kind: 'flag', flag: '--base-url' } } : undefined, fromEnv(this.#env, ENV.baseUrl));
+    return firstOf(
+      this.#flags.baseUrl ? { value: this.#flags.baseUrl, source: { kind: 'flag', flag: '--base-url' } } : undefined,
+      fromEnv(this.#env, ENV.baseUrl),
+    );
   }
 
   /** API key from --api-key-file or TRX_RENT_API_KEY (no profile). */
@@ -287,7 +293,9 @@ export class SettingsResolver {
       } else if (explicit && apiKey?.source.kind === 'env' && settings?.api_key && settings.api_key !== apiKey.value) {
         // Flag > environment > profile holds, but a named profile whose key is silently not used
         // surprises (an exported key left over in the shell): say which key is sent.
-        this.#warn(`using the API key from ${ENV.apiKey}, not the one saved in profile ${name} (${describeSource(explicit.source)}); unset ${ENV.apiKey} to use the profile's`);
+        this.#warn(
+          `using the API key from ${ENV.apiKey}, not the one saved in profile ${name} (${describeSource(explicit.source)}); unset ${ENV.apiKey} to use the profile's`,
+        );
       }
     }
     if (!baseUrl) {

@@ -27,4 +27,3 @@ export async function readSignedTx(ctx: Context, file: string | undefined, comma
   }
   return parsed && typeof parsed === 'object' && 'signed_tx' in parsed ? (parsed as { signed_tx: unknown }).signed_tx : parsed;
 }
-

@@ -53,11 +53,7 @@ export function narrower(s: Styles, by: number): Styles {
  * force it on (FORCE_COLOR=0 forces it off); TERM=dumb and CLICOLOR=0 turn it off; otherwise
  * the stream must be a TTY.
  */
-export function colorEnabled(
-  stream: { isTTY?: boolean | undefined },
-  env: Readonly<Record<string, string | undefined>>,
-  flag: boolean | undefined,
-): boolean {
+export function colorEnabled(stream: { isTTY?: boolean | undefined }, env: Readonly<Record<string, string | undefined>>, flag: boolean | undefined): boolean {
   if (flag === false) return false;
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
   const force = env.FORCE_COLOR;

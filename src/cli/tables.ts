@@ -48,7 +48,10 @@ export function truncateCell(text: string, width: number, mode: 'end' | 'middle'
     const tail = width - 1 - head;
     cut = `${chars.slice(0, head).join('')}…${tail ? chars.slice(-tail).join('') : ''}`;
   } else {
-    cut = `${chars.slice(0, width - 1).join('').trimEnd()}…`;
+    cut = `${chars
+      .slice(0, width - 1)
+      .join('')
+      .trimEnd()}…`;
   }
   return `${open}${cut}${close}`;
 }
@@ -103,8 +106,19 @@ export function renderTable(allColumns: Column[], allRows: string[][], styles: S
     const gap = ' '.repeat(Math.max(0, width - visibleLength(fitted)));
     return column?.align === 'right' ? gap + fitted : fitted + gap;
   };
-  const lines = [columns.map((c, i) => styles.bold(cell(c.header, i))).join(' '.repeat(GAP)).trimEnd()];
-  for (const row of rows) lines.push(columns.map((_, i) => cell(row[i] ?? '', i)).join(' '.repeat(GAP)).trimEnd());
+  const lines = [
+    columns
+      .map((c, i) => styles.bold(cell(c.header, i)))
+      .join(' '.repeat(GAP))
+      .trimEnd(),
+  ];
+  for (const row of rows)
+    lines.push(
+      columns
+        .map((_, i) => cell(row[i] ?? '', i))
+        .join(' '.repeat(GAP))
+        .trimEnd(),
+    );
   if (dropped.length) lines.push(styles.dim(`(${dropped.join(', ')} left out to fit ${styles.width} columns: --wide shows all)`));
   return `${lines.join('\n')}\n`;
 }
@@ -118,7 +132,10 @@ export function droppedToFit(columns: Column[], rows: string[][], limit: number 
   if (limit === undefined) return keep;
   const natural = columns.map((c, i) => Math.max(visibleLength(c.header), ...rows.map((r) => visibleLength(r[i] ?? ''))));
   const total = () => natural.reduce((sum, w, i) => (keep[i] ? sum + w : sum), 0) + GAP * Math.max(0, keep.filter(Boolean).length - 1);
-  const order = columns.map((c, i) => ({ i, drop: c.drop })).filter((c) => c.drop !== undefined).sort((a, b) => (b.drop ?? 0) - (a.drop ?? 0));
+  const order = columns
+    .map((c, i) => ({ i, drop: c.drop }))
+    .filter((c) => c.drop !== undefined)
+    .sort((a, b) => (b.drop ?? 0) - (a.drop ?? 0));
   for (const { i } of order) {
     if (total() <= limit) break;
     keep[i] = false;

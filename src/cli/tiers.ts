@@ -33,7 +33,12 @@ export interface TierNote {
 export async function tierNote(ctx: Context, request: QuoteRequest, preview: Preview): Promise<TierNote | undefined> {
   const best = preview.best;
   if (!best || Number(best.duration_sec) <= request.duration_sec) return undefined;
-  const charged = { duration_sec: Number(best.duration_sec), provider: best.provider, price_sun: Number(best.price_sun), cost_sun: optionCostSun(best, request.amount) };
+  const charged = {
+    duration_sec: Number(best.duration_sec),
+    provider: best.provider,
+    price_sun: Number(best.price_sun),
+    cost_sun: optionCostSun(best, request.amount),
+  };
   let shorter: TierChoice | null = null;
   try {
     const list = await (await ctx.clients.api('prices', { auth: false })).list({ maxRetries: 0, timeoutMs: 5_000 });
@@ -48,7 +53,13 @@ export async function tierNote(ctx: Context, request: QuoteRequest, preview: Pre
         duration,
         ...(request.max_price_sun !== undefined ? { max_price_sun: request.max_price_sun } : {}),
       });
-      if (lower.best) shorter = { duration_sec: Number(lower.best.duration_sec), provider: lower.best.provider, price_sun: Number(lower.best.price_sun), cost_sun: optionCostSun(lower.best, request.amount) };
+      if (lower.best)
+        shorter = {
+          duration_sec: Number(lower.best.duration_sec),
+          provider: lower.best.provider,
+          price_sun: Number(lower.best.price_sun),
+          cost_sun: optionCostSun(lower.best, request.amount),
+        };
     }
   } catch {
     // Best effort: the charged tier is still named.

@@ -150,7 +150,10 @@ export function renderData(data: unknown, s: Styles): string {
     if (data.every(isRecord)) {
       const keys = [...new Set(data.flatMap((row) => Object.keys(row)))];
       return renderTable(
-        keys.map((k) => ({ header: label(k).toUpperCase(), ...(typeof data[0]?.[k] === 'number' ? { align: 'right' as const, truncate: 'none' as const } : {}) })),
+        keys.map((k) => ({
+          header: label(k).toUpperCase(),
+          ...(typeof data[0]?.[k] === 'number' ? { align: 'right' as const, truncate: 'none' as const } : {}),
+        })),
         data.map((row) => keys.map((k) => scalar(row[k]))),
         s,
       ).replace(/\n$/, '');

@@ -13,7 +13,13 @@ import { formatDuration } from './format.js';
  * - Ctrl+C (or SIGTERM) stops polling at once: InterruptedError with the order id, its last
  *   status and the command that resumes watching (exit 130). The order itself goes on.
  */
-export async function waitForOrder(ctx: Context, client: LazyClient, id: string, timeoutMs: number, { resumable = true }: { resumable?: boolean } = {}): Promise<Order> {
+export async function waitForOrder(
+  ctx: Context,
+  client: LazyClient,
+  id: string,
+  timeoutMs: number,
+  { resumable = true }: { resumable?: boolean } = {},
+): Promise<Order> {
   const started = Date.now();
   const seconds = () => formatDuration(Math.round((Date.now() - started) / 1000)) || '0s';
   let last: Order | undefined;

@@ -69,6 +69,18 @@ export function outcomeOf(error: unknown): SpendOutcome {
   // A journal refusal (locked, damaged, another batch's) comes before anything is sent.
   if (NOTHING_DONE.has(code) || code.startsWith('JOURNAL_')) return 'not_sent';
   // Cancelled or capped before anything left (no order, no transaction named in the details).
-  if ((code === 'CANCELLED' || code === 'SPENDING_CAP_EXCEEDED' || code === 'SESSION_LIMIT' || code === 'SPEND_LIMIT' || code === 'READ_ONLY' || code === 'DECLINED' || code === 'CONFIRMATION_REQUIRED') && !details.order_id && !details.tx_id && !details.stage) return 'not_sent';
+  if (
+    (code === 'CANCELLED' ||
+      code === 'SPENDING_CAP_EXCEEDED' ||
+      code === 'SESSION_LIMIT' ||
+      code === 'SPEND_LIMIT' ||
+      code === 'READ_ONLY' ||
+      code === 'DECLINED' ||
+      code === 'CONFIRMATION_REQUIRED') &&
+    !details.order_id &&
+    !details.tx_id &&
+    !details.stage
+  )
+    return 'not_sent';
   return 'unknown';
 }

@@ -129,27 +129,18 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
 };
 
 /** Build the typed error for an error envelope (or a body without one). */
-export function errorFromBody(
-  status: number | undefined,
-  body: unknown,
-  headers?: Headers,
-  retryAfterMs?: number,
-): TrxRentError {
-  const envelope =
-    body && typeof body === 'object' && 'error' in body ? (body as { error: unknown }).error : undefined;
+export function errorFromBody(status: number | undefined, body: unknown, headers?: Headers, retryAfterMs?: number): TrxRentError {
+  const envelope = body && typeof body === 'object' && 'error' in body ? (body as { error: unknown }).error : undefined;
   const e = envelope && typeof envelope === 'object' ? (envelope as Record<string, unknown>) : undefined;
   const code =
-    typeof e?.code === 'string' && e.code
-      ? e.code
-      : (status !== undefined && CODE_BY_STATUS[status]) || (status !== undefined ? `HTTP_${status}` : 'UNKNOWN');
+    typeof e?.code === 'string' && e.code ? e.code : (status !== undefined && CODE_BY_STATUS[status]) || (status !== undefined ? `HTTP_${status}` : 'UNKNOWN');
   const message =
     typeof e?.message === 'string' && e.message
       ? e.message
       : typeof envelope === 'string'
         ? envelope
         : `Request failed${status !== undefined ? ` with status ${status}` : ''}`;
-  const details =
-    e?.details && typeof e.details === 'object' ? (e.details as Record<string, unknown>) : undefined;
+  const details = e?.details && typeof e.details === 'object' ? (e.details as Record<string, unknown>) : undefined;
   const requestId = readRequestId(headers, body);
   const Class: typeof TrxRentError = Object.hasOwn(ERROR_CLASSES, code) ? (ERROR_CLASSES as Record<string, typeof TrxRentError>)[code]! : TrxRentError;
   if (Class === RateLimitedError) {

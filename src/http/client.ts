@@ -270,7 +270,9 @@ export class HttpClient {
       // A keyed POST's final error carries its key, and whether some attempt got no answer.
       fail: idempotencyKey
         ? (error, unanswered) =>
-            error instanceof TrxRentError ? markKeyed(error, idempotencyKey, unanswered || error instanceof ConnectionError || error instanceof TimeoutError) : error
+            error instanceof TrxRentError
+              ? markKeyed(error, idempotencyKey, unanswered || error instanceof ConnectionError || error instanceof TimeoutError)
+              : error
         : undefined,
     });
   }

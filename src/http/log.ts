@@ -15,7 +15,6 @@ export interface Logger {
 /** `debug` logs each request attempt; `off` (default unless `TRX_RENT_LOG=debug`) formats nothing. */
 export type LogLevel = 'off' | 'debug';
 
-
 export const stderrLogger: Logger = {
   debug(message) {
     // eslint-disable-next-line no-console

@@ -111,16 +111,21 @@ export class Transport {
         (cause: unknown) => {
           timer.cancel();
           if (lease && !controller.signal.aborted) this.#lender.giveBack(lease);
-          if (init.signal?.aborted) reject(cause); // the caller cancelled: theirs, not a network fault
+          if (init.signal?.aborted)
+            reject(cause); // the caller cancelled: theirs, not a network fault
           else if (isTrxRentError(cause)) reject(cause);
           else {
             const failure = classifyFailure(cause);
             const where = target(url);
             reject(
-              new ConnectionError(`${init.label} to ${where.origin} failed: ${FAILURE_TEXT[failure.cause]} (${failure.syscode ?? describeFailure(cause)})`, cause, {
-                ...failure,
-                url: where.url,
-              }),
+              new ConnectionError(
+                `${init.label} to ${where.origin} failed: ${FAILURE_TEXT[failure.cause]} (${failure.syscode ?? describeFailure(cause)})`,
+                cause,
+                {
+                  ...failure,
+                  url: where.url,
+                },
+              ),
             );
           }
         },
@@ -298,10 +303,13 @@ export function classifyFailure(error: unknown): { cause: ConnectionFailure; sys
   const message = String((error as Error)?.message ?? '');
   for (const code of codes) {
     if (code === 'ECONNREFUSED') return { cause: 'refused', syscode: code };
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME' || code === 'EAI_FAIL' || code === 'EAI_NODATA') return { cause: 'dns', syscode: code };
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME' || code === 'EAI_FAIL' || code === 'EAI_NODATA')
+      return { cause: 'dns', syscode: code };
     if (TLS_CODE.test(code)) return { cause: 'tls', syscode: code };
-    if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return { cause: 'timeout', syscode: code };
-    if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') return { cause: 'reset', syscode: code };
+    if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT')
+      return { cause: 'timeout', syscode: code };
+    if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNABORTED' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED')
+      return { cause: 'reset', syscode: code };
     if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'EADDRNOTAVAIL') return { cause: 'unreachable', syscode: code };
   }
   if (/certificate|ssl|tls/i.test(message)) return { cause: 'tls', ...(codes[0] ? { syscode: codes[0] } : {}) };

@@ -60,7 +60,6 @@ export function baseString(url: URL): string {
   return url.href.replace(/\/+$/, '');
 }
 
-
 /**
  * The error to throw before sending `what` (an API key, a JWT) to `url`, or undefined when that
  * is safe: https, plain http to a loopback host, or plain http allowed explicitly.

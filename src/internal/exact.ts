@@ -21,7 +21,12 @@ type Schema = z.core.$ZodType;
 /** Check `value` against `schema` with no extra keys anywhere. */
 export function exactShape(schema: Schema, value: unknown): ExactResult {
   const parsed = z.safeParse(schema, value);
-  if (!parsed.success) return { ok: false, message: `does not parse: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`, extraKeys: [] };
+  if (!parsed.success)
+    return {
+      ok: false,
+      message: `does not parse: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`,
+      extraKeys: [],
+    };
   const extra = extraKeys(schema, value, '');
   return extra.length ? { ok: false, message: `extra keys: ${extra.join(', ')}`, extraKeys: extra } : { ok: true };
 }

@@ -16,7 +16,10 @@
  * loopback) or `*.localhost`.
  */
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  const host = hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
   return (
     host === 'localhost' ||
     host.endsWith('.localhost') ||

@@ -214,7 +214,10 @@ export class Effects {
     }
     outcomes.TRX = trx.state === 'spent' ? { state: 'spent', atomic: charge } : trx;
     const orderIds = this.#slots.flatMap((s) => (s.order ? [s.order.id] : []));
-    const ids = { ...(orderIds.length ? { order_ids: orderIds } : {}), ...(this.transfer && this.transfer.sent !== false ? { tx_id: this.transfer.tx_id, expiration: this.transfer.expiration } : {}) };
+    const ids = {
+      ...(orderIds.length ? { order_ids: orderIds } : {}),
+      ...(this.transfer && this.transfer.sent !== false ? { tx_id: this.transfer.tx_id, expiration: this.transfer.expiration } : {}),
+    };
     return { outcomes, what: parts.join('; '), ids };
   }
 }
@@ -231,7 +234,8 @@ function slotOutcome(slot: OrderSlot): Outcome {
   const cost = order.total_cost_sun;
   if (typeof cost === 'number' && Number.isSafeInteger(cost) && cost > 0) return { state: 'spent', atomic: BigInt(cost) };
   // FILLED without its cost is a partial view: the full order (a lookup) has it.
-  if (order.status === 'FILLED' || order.status === 'PARTIALLY_FILLED') return cost === undefined || cost === null ? { state: 'pending' } : { state: 'spent', atomic: 0n };
+  if (order.status === 'FILLED' || order.status === 'PARTIALLY_FILLED')
+    return cost === undefined || cost === null ? { state: 'pending' } : { state: 'spent', atomic: 0n };
   return { state: 'none' }; // FAILED, CANCELLED, EXPIRED: the lock is released
 }
 

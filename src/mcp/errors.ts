@@ -32,7 +32,11 @@ export function toolError(error: unknown): { isError: true; content: Array<{ typ
     : { code: 'INTERNAL_ERROR', message: `Unexpected error in the trx-rent MCP server: ${oneLine(redactText(String((error as Error)?.message ?? error)))}` };
   // From a response: the service wrote the message; quote it as its data.
   const fromService = isTrxRentError(error) && error.status !== undefined;
-  const lines = [fromService ? `${info.code}: the service answered ${info.status} with the message ${quoted(info.message)} (the service's text, data only)` : `${info.code}: ${info.message}`];
+  const lines = [
+    fromService
+      ? `${info.code}: the service answered ${info.status} with the message ${quoted(info.message)} (the service's text, data only)`
+      : `${info.code}: ${info.message}`,
+  ];
   if (info.details) lines.push(`details: ${JSON.stringify(info.details)}`);
   if (info.request_id) lines.push(`request id: ${info.request_id}`);
   return { isError: true, content: [{ type: 'text', text: lines.join('\n') }], _meta: { 'trx-rent/error': info } };

@@ -66,7 +66,11 @@ const USD = /^\d+(\.\d+)?$/;
 function atomic(value: string, field: string): bigint {
   const text = String(value).trim();
   if (!/^\d+(\.\d{1,6})?$/.test(text)) {
-    throw new ValidationError({ code: 'VALIDATION_ERROR', message: `${field} must be a non-negative amount with at most 6 decimals, like 12.5`, details: { field } });
+    throw new ValidationError({
+      code: 'VALIDATION_ERROR',
+      message: `${field} must be a non-negative amount with at most 6 decimals, like 12.5`,
+      details: { field },
+    });
   }
   return decimalToAtomic(text, 6, field);
 }

@@ -7,7 +7,7 @@
  * @module
  */
 import type { TrxRent } from '../client.js';
-import { TrxRentError } from '../errors/index.js';
+import type { TrxRentError } from '../errors/index.js';
 import type { ACCOUNT_WIRE } from '../api/account.js';
 import type { BodyOf } from '../api/types.js';
 import type { TransferState } from '../tron/identity.js';

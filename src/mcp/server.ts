@@ -114,7 +114,8 @@ function instructions(session: Session): string {
   if (!guard.allowSpend) {
     return `${units} This server is read-only: tools that spend (create_order, withdraw, x402_*) or change the account (webhooks) answer READ_ONLY; the user can restart it with --allow-spend.`;
   }
-  const withdrawals = l.maxWithdrawalAtomic === undefined ? 'withdrawals are off' : `at most ${atomicToDecimal(l.maxWithdrawalAtomic, 6)} TRX or USDT per withdrawal`;
+  const withdrawals =
+    l.maxWithdrawalAtomic === undefined ? 'withdrawals are off' : `at most ${atomicToDecimal(l.maxWithdrawalAtomic, 6)} TRX or USDT per withdrawal`;
   return (
     `${units} Spending is allowed within caps: at most ${atomicToDecimal(l.maxOrderSun, 6)} TRX per order, ${withdrawals}, ` +
     `${atomicToDecimal(l.sessionAtomic, 6)} TRX (and USDT) in total for this server (all sessions together); x402 calls at most ${l.maxPayment} USD each and ${l.x402Budget} USD in total for this server. ` +

@@ -156,7 +156,8 @@ export class Session {
     if (!payers.length) {
       throw new TrxRentError({
         code: 'NO_WALLET',
-        message: 'No x402 wallet: the user can set TRX_RENT_X402_TRON_KEY or TRX_RENT_X402_EVM_KEY (or pass --key-file) and restart the server; nothing was paid.',
+        message:
+          'No x402 wallet: the user can set TRX_RENT_X402_TRON_KEY or TRX_RENT_X402_EVM_KEY (or pass --key-file) and restart the server; nothing was paid.',
       });
     }
     const { maxPayment, x402Budget } = this.guard.limits;

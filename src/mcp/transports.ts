@@ -55,9 +55,7 @@ export async function serveStdio(options: McpServerOptions, io: { stdin?: Readab
   };
 }
 
-
 const MAX_BODY = 4 * 1024 * 1024;
-
 
 /** Where and how the HTTP server listens. */
 export interface HttpListen {
@@ -106,7 +104,8 @@ export async function serveHttp(options: McpServerOptions, listen: HttpListen, s
   if (!isLoopbackHost(host)) throw new Error(`the MCP HTTP server binds loopback only, not ${host}`);
   const generatedToken = listen.token === undefined;
   const token = listen.token ?? randomBytes(32).toString('base64url');
-  if (token.length < MIN_TOKEN_LENGTH || /\s/.test(token)) throw new Error(`the MCP HTTP bearer token must be at least ${MIN_TOKEN_LENGTH} characters without spaces`);
+  if (token.length < MIN_TOKEN_LENGTH || /\s/.test(token))
+    throw new Error(`the MCP HTTP bearer token must be at least ${MIN_TOKEN_LENGTH} characters without spaces`);
   const idleTimeoutMs = listen.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const maxSessions = listen.maxSessions ?? DEFAULT_MAX_SESSIONS;
   if (!(idleTimeoutMs > 0) || !Number.isSafeInteger(maxSessions) || maxSessions < 1) throw new RangeError('idleTimeoutMs and maxSessions must be positive');
@@ -144,9 +143,14 @@ export async function serveHttp(options: McpServerOptions, listen: HttpListen, s
       return reply(res, 403, 'forbidden: Host or Origin is not this loopback server');
     }
     if (!authorized(req.headers.authorization)) {
-      return reply(res, 401, 'unauthorized: send the server\'s bearer token (Authorization: Bearer …), printed by `trx-rent mcp --http` at start or set with --token-file / TRX_RENT_MCP_TOKEN', {
-        'www-authenticate': 'Bearer realm="trx-rent-mcp"',
-      });
+      return reply(
+        res,
+        401,
+        "unauthorized: send the server's bearer token (Authorization: Bearer …), printed by `trx-rent mcp --http` at start or set with --token-file / TRX_RENT_MCP_TOKEN",
+        {
+          'www-authenticate': 'Bearer realm="trx-rent-mcp"',
+        },
+      );
     }
     const id = req.headers['mcp-session-id'];
     if (id !== undefined) {
@@ -166,9 +170,15 @@ export async function serveHttp(options: McpServerOptions, listen: HttpListen, s
     if (body === undefined) return reply(res, 400, 'the body is not JSON (or too large)');
     if (!isInitializeRequest(body)) return reply(res, 400, 'no MCP session: send initialize first');
     if (sessions.size + starting >= maxSessions) {
-      return reply(res, 503, `too many MCP sessions (${maxSessions}, --max-sessions): close one (DELETE with its session id) or wait for an idle one to expire`, {
-        'retry-after': String(Math.max(1, Math.ceil(Math.min(idleTimeoutMs, 60_000) / 1000))),
-      }, (body as { id?: unknown }).id);
+      return reply(
+        res,
+        503,
+        `too many MCP sessions (${maxSessions}, --max-sessions): close one (DELETE with its session id) or wait for an idle one to expire`,
+        {
+          'retry-after': String(Math.max(1, Math.ceil(Math.min(idleTimeoutMs, 60_000) / 1000))),
+        },
+        (body as { id?: unknown }).id,
+      );
     }
     starting++;
     let server: Server | undefined;

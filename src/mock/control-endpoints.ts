@@ -33,7 +33,13 @@ export const CreditBody = z.strictObject({
   currency: z.enum(['TRX', 'USDT']).optional(),
 });
 /** POST /__mock/clock/advance */
-export const AdvanceBody = z.strictObject({ ms: z.number().int().nonnegative().max(10 * 365 * 86_400_000) });
+export const AdvanceBody = z.strictObject({
+  ms: z
+    .number()
+    .int()
+    .nonnegative()
+    .max(10 * 365 * 86_400_000),
+});
 /** POST /__mock/deposits */
 export const DepositBody = z.strictObject({
   account_id: z.string().optional(),
@@ -82,8 +88,14 @@ export const FundBody = z.strictObject({ address: tronAddress, amount_sun: z.num
 export const FundAddressBody = z
   .strictObject({
     address: tronAddress,
-    trx: z.union([z.string().regex(/^\d+(\.\d{1,6})?$/, 'trx must be a decimal amount of TRX'), z.number().nonnegative()]).transform(String).optional(),
-    usdt: z.union([z.string().regex(/^\d+(\.\d{1,6})?$/, 'usdt must be a decimal amount of USDT'), z.number().nonnegative()]).transform(String).optional(),
+    trx: z
+      .union([z.string().regex(/^\d+(\.\d{1,6})?$/, 'trx must be a decimal amount of TRX'), z.number().nonnegative()])
+      .transform(String)
+      .optional(),
+    usdt: z
+      .union([z.string().regex(/^\d+(\.\d{1,6})?$/, 'usdt must be a decimal amount of USDT'), z.number().nonnegative()])
+      .transform(String)
+      .optional(),
   })
   .refine((b) => b.trx !== undefined || b.usdt !== undefined, { message: 'give trx, usdt or both', path: ['trx'] });
 
@@ -93,7 +105,12 @@ export const UsageBody = z.strictObject({
   energy_per_hour: z.number().int().nonnegative().max(1_000_000_000),
   every_sec: z.number().int().min(1).max(86_400).optional(),
   /** Stop after this long (seconds of mock time). */
-  for_sec: z.number().int().positive().max(366 * 86_400).optional(),
+  for_sec: z
+    .number()
+    .int()
+    .positive()
+    .max(366 * 86_400)
+    .optional(),
 });
 /** POST /__mock/x402/config: the paywall's options, each optional. */
 export const PaywallConfigBody = z.strictObject({
@@ -114,8 +131,24 @@ const control = { api: 'mock', auth: 'public', rateGroup: null, idempotent: fals
 
 /** Every `/__mock/` control route, keyed by id. */
 export const CONTROL_ENDPOINTS = withIds({
-  mockState: { ...control, method: 'GET', path: '/__mock/state', summary: "The mock's clock, seed, platform address and demo account", response: Any, errors: [] },
-  mockCreateAccount: { ...control, method: 'POST', path: '/__mock/accounts', summary: 'Create an account (and its key) with a balance', status: 201, body: CreateAccountBody, response: Any, errors: BAD },
+  mockState: {
+    ...control,
+    method: 'GET',
+    path: '/__mock/state',
+    summary: "The mock's clock, seed, platform address and demo account",
+    response: Any,
+    errors: [],
+  },
+  mockCreateAccount: {
+    ...control,
+    method: 'POST',
+    path: '/__mock/accounts',
+    summary: 'Create an account (and its key) with a balance',
+    status: 201,
+    body: CreateAccountBody,
+    response: Any,
+    errors: BAD,
+  },
   mockCredit: {
     ...control,
     method: 'POST',
@@ -126,8 +159,24 @@ export const CONTROL_ENDPOINTS = withIds({
     errors: [...BAD, { code: 'NOT_FOUND', status: 404, when: 'no such account' }],
   },
   mockClock: { ...control, method: 'GET', path: '/__mock/clock', summary: "The mock's clock", response: Any, errors: [] },
-  mockAdvanceClock: { ...control, method: 'POST', path: '/__mock/clock/advance', summary: 'Advance the manual clock, running due work', body: AdvanceBody, response: Any, errors: BAD },
-  mockWebhookDeliveries: { ...control, method: 'GET', path: '/__mock/webhooks/deliveries', summary: 'Webhook deliveries made so far', query: DeliveryQuery, response: Any, errors: BAD },
+  mockAdvanceClock: {
+    ...control,
+    method: 'POST',
+    path: '/__mock/clock/advance',
+    summary: 'Advance the manual clock, running due work',
+    body: AdvanceBody,
+    response: Any,
+    errors: BAD,
+  },
+  mockWebhookDeliveries: {
+    ...control,
+    method: 'GET',
+    path: '/__mock/webhooks/deliveries',
+    summary: 'Webhook deliveries made so far',
+    query: DeliveryQuery,
+    response: Any,
+    errors: BAD,
+  },
   mockDeposit: {
     ...control,
     method: 'POST',
@@ -147,7 +196,15 @@ export const CONTROL_ENDPOINTS = withIds({
     response: Any,
     errors: [...BAD, { code: 'NOT_FOUND', status: 404, when: 'unknown provider' }],
   },
-  mockTreasury: { ...control, method: 'POST', path: '/__mock/treasury', summary: 'Make the treasury fail withdrawals, or not', body: TreasuryBody, response: Any, errors: BAD },
+  mockTreasury: {
+    ...control,
+    method: 'POST',
+    path: '/__mock/treasury',
+    summary: 'Make the treasury fail withdrawals, or not',
+    body: TreasuryBody,
+    response: Any,
+    errors: BAD,
+  },
   mockInvariants: { ...control, method: 'GET', path: '/__mock/invariants', summary: 'Check the ledger invariants', response: Any, errors: [] },
   mockOrder: {
     ...control,
@@ -167,7 +224,15 @@ export const CONTROL_ENDPOINTS = withIds({
     response: Any,
     errors: [{ code: 'NOT_FOUND', status: 404, when: 'unknown withdrawal' }],
   },
-  mockTriggerWebhook: { ...control, method: 'POST', path: '/__mock/webhooks/trigger', summary: 'Fire an event (sample data of its real shape, or the given data) at the registered endpoints', body: TriggerBody, response: Any, errors: BAD },
+  mockTriggerWebhook: {
+    ...control,
+    method: 'POST',
+    path: '/__mock/webhooks/trigger',
+    summary: 'Fire an event (sample data of its real shape, or the given data) at the registered endpoints',
+    body: TriggerBody,
+    response: Any,
+    errors: BAD,
+  },
   mockReactivateWebhook: {
     ...control,
     method: 'POST',
@@ -199,8 +264,24 @@ export const CONTROL_ENDPOINTS = withIds({
     response: Any,
     errors: [{ code: 'NOT_FOUND', status: 404, when: 'unknown delivery' }],
   },
-  mockChainTransfer: { ...control, method: 'POST', path: '/__mock/chain/transfer', summary: 'Land a TRC-20 transfer on the simulated chain', body: TransferBody, response: Any, errors: BAD },
-  mockChainFund: { ...control, method: 'POST', path: '/__mock/chain/fund', summary: 'Give an address TRX on the simulated chain', body: FundBody, response: Any, errors: BAD },
+  mockChainTransfer: {
+    ...control,
+    method: 'POST',
+    path: '/__mock/chain/transfer',
+    summary: 'Land a TRC-20 transfer on the simulated chain',
+    body: TransferBody,
+    response: Any,
+    errors: BAD,
+  },
+  mockChainFund: {
+    ...control,
+    method: 'POST',
+    path: '/__mock/chain/fund',
+    summary: 'Give an address TRX on the simulated chain',
+    body: FundBody,
+    response: Any,
+    errors: BAD,
+  },
   mockFundAddress: {
     ...control,
     method: 'POST',
@@ -238,12 +319,51 @@ export const CONTROL_ENDPOINTS = withIds({
     errors: [{ code: 'NOT_FOUND', status: 404, when: 'no usage pattern for that address' }],
   },
   mockX402Config: { ...control, method: 'GET', path: '/__mock/x402/config', summary: "The paywall's options", response: Any, errors: [] },
-  mockSetX402Config: { ...control, method: 'POST', path: '/__mock/x402/config', summary: "Change the paywall's options (e.g. { version: 1 })", body: PaywallConfigBody, response: Any, errors: BAD },
+  mockSetX402Config: {
+    ...control,
+    method: 'POST',
+    path: '/__mock/x402/config',
+    summary: "Change the paywall's options (e.g. { version: 1 })",
+    body: PaywallConfigBody,
+    response: Any,
+    errors: BAD,
+  },
   mockX402Payments: { ...control, method: 'GET', path: '/__mock/x402/payments', summary: 'Payments the paywall has settled', response: Any, errors: [] },
-  mockInvoice: { ...control, method: 'GET', path: '/__mock/x402/invoices/{id}', summary: 'An invoice with its payments (its payment page)', params: IdParam, response: Any, errors: [{ code: 'NOT_FOUND', status: 404, when: 'unknown invoice' }] },
-  mockReceive: { ...control, method: 'GET', path: '/__mock/x402/receives/{id}', summary: 'A one-time receive watch and its payment', params: IdParam, response: Any, errors: [{ code: 'NOT_FOUND', status: 404, when: 'unknown receive' }] },
-  mockWatch: { ...control, method: 'GET', path: '/__mock/x402/watches/{id}', summary: 'A watch and its deliveries', params: IdParam, response: Any, errors: [{ code: 'NOT_FOUND', status: 404, when: 'unknown watch' }] },
-  mockOpenApi: { ...control, method: 'GET', path: '/openapi.json', summary: 'The OpenAPI 3.1 document of the simulated service, naming the mock as its server', response: Any, errors: [] },
+  mockInvoice: {
+    ...control,
+    method: 'GET',
+    path: '/__mock/x402/invoices/{id}',
+    summary: 'An invoice with its payments (its payment page)',
+    params: IdParam,
+    response: Any,
+    errors: [{ code: 'NOT_FOUND', status: 404, when: 'unknown invoice' }],
+  },
+  mockReceive: {
+    ...control,
+    method: 'GET',
+    path: '/__mock/x402/receives/{id}',
+    summary: 'A one-time receive watch and its payment',
+    params: IdParam,
+    response: Any,
+    errors: [{ code: 'NOT_FOUND', status: 404, when: 'unknown receive' }],
+  },
+  mockWatch: {
+    ...control,
+    method: 'GET',
+    path: '/__mock/x402/watches/{id}',
+    summary: 'A watch and its deliveries',
+    params: IdParam,
+    response: Any,
+    errors: [{ code: 'NOT_FOUND', status: 404, when: 'unknown watch' }],
+  },
+  mockOpenApi: {
+    ...control,
+    method: 'GET',
+    path: '/openapi.json',
+    summary: 'The OpenAPI 3.1 document of the simulated service, naming the mock as its server',
+    response: Any,
+    errors: [],
+  },
 } satisfies Record<string, EndpointDef>);
 
 /** Ids of the mock's control routes. */

@@ -7,7 +7,16 @@
  * @module
  */
 import type { ENDPOINTS } from '../api/endpoints.js';
-import { accountControlHandlers, accountHandlers, keyHandlers, moneyHandlers, orderHandlers, priceHandlers, webhookControlHandlers, webhookHandlers } from './account/index.js';
+import {
+  accountControlHandlers,
+  accountHandlers,
+  keyHandlers,
+  moneyHandlers,
+  orderHandlers,
+  priceHandlers,
+  webhookControlHandlers,
+  webhookHandlers,
+} from './account/index.js';
 import type { CONTROL_ENDPOINTS } from './control-endpoints.js';
 import type { HandlersOf } from './http/table.js';
 import { paidControlHandlers } from './x402-api/control.js';

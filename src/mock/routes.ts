@@ -34,11 +34,44 @@ const openApi: Handler<unknown> = {
 const pick = <K extends keyof typeof CONTROL_ENDPOINTS>(keys: readonly K[]) =>
   Object.fromEntries(keys.map((k) => [k, CONTROL_ENDPOINTS[k]])) as Pick<typeof CONTROL_ENDPOINTS, K>;
 const CONTROL = { ...CONTROL_HANDLERS, mockOpenApi: openApi };
-const ACCOUNT_CONTROL_IDS = ['mockState', 'mockCreateAccount', 'mockCredit', 'mockClock', 'mockAdvanceClock', 'mockWebhookDeliveries', 'mockDeposit', 'mockProvider', 'mockTreasury', 'mockInvariants', 'mockOrder', 'mockWithdrawal', 'mockTriggerWebhook', 'mockReactivateWebhook', 'mockRedeliver', 'mockWebhookDelivery'] as const;
-const PAID_CONTROL_IDS = ['mockChainTransfer', 'mockChainFund', 'mockFundAddress', 'mockChainAccount', 'mockChainUsage', 'mockChainUsageGet', 'mockX402Config', 'mockSetX402Config', 'mockX402Payments', 'mockInvoice', 'mockReceive', 'mockWatch'] as const;
+const ACCOUNT_CONTROL_IDS = [
+  'mockState',
+  'mockCreateAccount',
+  'mockCredit',
+  'mockClock',
+  'mockAdvanceClock',
+  'mockWebhookDeliveries',
+  'mockDeposit',
+  'mockProvider',
+  'mockTreasury',
+  'mockInvariants',
+  'mockOrder',
+  'mockWithdrawal',
+  'mockTriggerWebhook',
+  'mockReactivateWebhook',
+  'mockRedeliver',
+  'mockWebhookDelivery',
+] as const;
+const PAID_CONTROL_IDS = [
+  'mockChainTransfer',
+  'mockChainFund',
+  'mockFundAddress',
+  'mockChainAccount',
+  'mockChainUsage',
+  'mockChainUsageGet',
+  'mockX402Config',
+  'mockSetX402Config',
+  'mockX402Payments',
+  'mockInvoice',
+  'mockReceive',
+  'mockWatch',
+] as const;
 
 /** Every account-API route and account-side /__mock/ control route. */
-export const ROUTES: readonly RouteDef[] = [...tableRoutes(ACCOUNT_ENDPOINTS, SERVICE_HANDLERS, 'service'), ...tableRoutes(pick(ACCOUNT_CONTROL_IDS), CONTROL, 'control')];
+export const ROUTES: readonly RouteDef[] = [
+  ...tableRoutes(ACCOUNT_ENDPOINTS, SERVICE_HANDLERS, 'service'),
+  ...tableRoutes(pick(ACCOUNT_CONTROL_IDS), CONTROL, 'control'),
+];
 
 /** The twelve paid routes of the x402 API. */
 export const paidRoutes: readonly RouteDef[] = tableRoutes(X402_ENDPOINTS, SERVICE_HANDLERS, 'service');
@@ -47,4 +80,10 @@ export const paidRoutes: readonly RouteDef[] = tableRoutes(X402_ENDPOINTS, SERVI
 export const paidHelperRoutes: readonly RouteDef[] = [...relayerRoutes, ...tableRoutes(pick(PAID_CONTROL_IDS), CONTROL, 'control')];
 
 /** Every route the mock answers. */
-export const ALL_ROUTES: readonly RouteDef[] = [...ROUTES, ...paidRoutes, ...nodeRoutes, ...paidHelperRoutes, ...tableRoutes(pick(['mockOpenApi']), CONTROL, 'control')];
+export const ALL_ROUTES: readonly RouteDef[] = [
+  ...ROUTES,
+  ...paidRoutes,
+  ...nodeRoutes,
+  ...paidHelperRoutes,
+  ...tableRoutes(pick(['mockOpenApi']), CONTROL, 'control'),
+];

@@ -114,9 +114,18 @@ function components(): Components {
   };
   const of = (api: Entry['api'], pick: (e: Entry) => z.core.$ZodType | undefined, suffix: string) =>
     ENDPOINT_LIST.filter((e) => e.api === api && pick(e)).map((e) => [pick(e)!, `${pascal(e.id)}${suffix}`] as const);
-  group(of('account', (e) => e.body, 'Request'), { io: 'input' });
-  group(of('account', (e) => e.response, 'Response'), { io: 'output', replace: ACCOUNT_RESPONSE_REPLACE });
-  group(of('x402', (e) => e.body, 'Request'), { io: 'input' });
+  group(
+    of('account', (e) => e.body, 'Request'),
+    { io: 'input' },
+  );
+  group(
+    of('account', (e) => e.response, 'Response'),
+    { io: 'output', replace: ACCOUNT_RESPONSE_REPLACE },
+  );
+  group(
+    of('x402', (e) => e.body, 'Request'),
+    { io: 'input' },
+  );
   group(
     [...of('x402', (e) => e.response, 'Response'), [PaymentRequired, 'X402PaymentRequired', 'force'], [SettlementResponse, 'X402SettlementResponse', 'force']],
     { io: 'output', looseNumberAs: 'integer', replace: X402_RESPONSE_REPLACE },
@@ -145,7 +154,11 @@ function parameters(entry: Entry): JsonSchema[] {
   return out;
 }
 
-const RATE_HEADERS = { 'RateLimit-Limit': headerRef('RateLimit-Limit'), 'RateLimit-Remaining': headerRef('RateLimit-Remaining'), 'RateLimit-Reset': headerRef('RateLimit-Reset') };
+const RATE_HEADERS = {
+  'RateLimit-Limit': headerRef('RateLimit-Limit'),
+  'RateLimit-Remaining': headerRef('RateLimit-Remaining'),
+  'RateLimit-Reset': headerRef('RateLimit-Reset'),
+};
 
 function successResponses(entry: Entry, name: string): Record<string, JsonSchema> {
   const paid = entry.auth === 'x402';
@@ -226,7 +239,9 @@ function operation(entry: Entry, names: Map<z.core.$ZodType, string>): JsonSchem
     ...(permission ? { 'x-permission': permission } : {}),
     ...(entry.rateGroup ? { 'x-rate-limit-group': entry.rateGroup } : {}),
     'x-trx-rent-source': entry.source,
-    ...(entry.price ? { 'x-x402-price': entry.price.kind === 'fixed' ? { usd: entry.price.usd } : { min_usd: entry.price.minUsd, max_usd: entry.price.maxUsd } } : {}),
+    ...(entry.price
+      ? { 'x-x402-price': entry.price.kind === 'fixed' ? { usd: entry.price.usd } : { min_usd: entry.price.minUsd, max_usd: entry.price.maxUsd } }
+      : {}),
   };
 }
 
@@ -244,10 +259,16 @@ function headers(): Record<string, JsonSchema> {
     'RateLimit-Remaining': integer('Requests left in the current window.'),
     'RateLimit-Reset': integer('Seconds until the window resets.'),
     'Retry-After': integer('Seconds to wait before retrying.', true),
-    'Idempotent-Replayed': { description: '`true` when this is the stored response of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } },
+    'Idempotent-Replayed': {
+      description: '`true` when this is the stored response of an earlier request with the same Idempotency-Key.',
+      schema: { type: 'string', enum: ['true'] },
+    },
     [HEADERS.PAYMENT_REQUIRED]: { ...base64Json('X402PaymentRequired', 'The x402 v2 challenge, base64 JSON: the same object as the body.'), required: true },
     [HEADERS.PAYMENT_RESPONSE]: base64Json('X402SettlementResponse', 'Why the payment failed, base64 JSON (`success: false`, `errorReason`).'),
-    [SETTLED]: { ...base64Json('X402SettlementResponse', 'The settlement of the payment, base64 JSON (x402 v2; a v1 payment gets X-PAYMENT-RESPONSE instead).'), required: true },
+    [SETTLED]: {
+      ...base64Json('X402SettlementResponse', 'The settlement of the payment, base64 JSON (x402 v2; a v1 payment gets X-PAYMENT-RESPONSE instead).'),
+      required: true,
+    },
   };
 }
 
@@ -258,7 +279,8 @@ function sharedResponses(): Record<string, JsonSchema> {
       content: { 'application/json': { schema: ref('Error') } },
     },
     PaymentRequired: {
-      description: 'Payment required: the x402 challenge; also the answer to a payment header that is malformed or does not verify, with the reason in `error` and in PAYMENT-RESPONSE (the spec: a call without valid payment answers 402).',
+      description:
+        'Payment required: the x402 challenge; also the answer to a payment header that is malformed or does not verify, with the reason in `error` and in PAYMENT-RESPONSE (the spec: a call without valid payment answers 402).',
       headers: { [HEADERS.PAYMENT_REQUIRED]: headerRef(HEADERS.PAYMENT_REQUIRED), [HEADERS.PAYMENT_RESPONSE]: headerRef(HEADERS.PAYMENT_RESPONSE) },
       content: { 'application/json': { schema: ref('X402PaymentRequired') } },
     },

@@ -173,7 +173,10 @@ export function convertComponents(named: ReadonlyArray<readonly [string, z.core.
     cycles: 'ref',
     reused: 'inline',
     uri: (id) => `${COMPONENT_PREFIX}${id}`,
-    ...hooks(named.map(([, s]) => s), options),
+    ...hooks(
+      named.map(([, s]) => s),
+      options,
+    ),
   });
   const out: Record<string, JsonSchema> = {};
   for (const [id] of named) {

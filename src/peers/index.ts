@@ -163,7 +163,8 @@ const MCP = 'The MCP server (trx-rent mcp)';
 export const loadMcpServer = () =>
   load<typeof import('@modelcontextprotocol/sdk/server/index.js')>('@modelcontextprotocol/sdk/server/index.js', ['@modelcontextprotocol/sdk'], MCP);
 /** `@modelcontextprotocol/sdk/types.js` (request and result schemas), imported on first call. */
-export const loadMcpTypes = () => load<typeof import('@modelcontextprotocol/sdk/types.js')>('@modelcontextprotocol/sdk/types.js', ['@modelcontextprotocol/sdk'], MCP);
+export const loadMcpTypes = () =>
+  load<typeof import('@modelcontextprotocol/sdk/types.js')>('@modelcontextprotocol/sdk/types.js', ['@modelcontextprotocol/sdk'], MCP);
 /** `@modelcontextprotocol/sdk/server/stdio.js`, imported on first call. */
 export const loadMcpStdio = () =>
   load<typeof import('@modelcontextprotocol/sdk/server/stdio.js')>('@modelcontextprotocol/sdk/server/stdio.js', ['@modelcontextprotocol/sdk'], MCP);

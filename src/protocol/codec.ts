@@ -37,4 +37,3 @@ export function decodeBase64Json(value: string): unknown {
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
 }
-

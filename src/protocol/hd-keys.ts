@@ -146,7 +146,14 @@ export function deriveAddresses(params: DeriveAddressesParams): Promise<DerivedA
  * each result is a `signer` for `client.transfers.send`, and printing it shows no key.
  */
 export function deriveKeys(params: DeriveAddressesParams): Promise<DerivedKey[]> {
-  return derive(params, (child, derived) =>
-    Object.defineProperty(derived, 'privateKey', { value: bytesToHex(child.privateKey!), enumerable: false, writable: false, configurable: false }) as DerivedKey,
+  return derive(
+    params,
+    (child, derived) =>
+      Object.defineProperty(derived, 'privateKey', {
+        value: bytesToHex(child.privateKey!),
+        enumerable: false,
+        writable: false,
+        configurable: false,
+      }) as DerivedKey,
   );
 }

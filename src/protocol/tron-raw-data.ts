@@ -142,7 +142,8 @@ export function encodeRawDataJson(rawData: unknown): string {
   if (!Array.isArray(contracts) || contracts.length !== 1) throw new TypeError('raw_data.contract must hold one contract');
   const c = contracts[0] as { type?: unknown; parameter?: { value?: Record<string, unknown>; type_url?: unknown }; Permission_id?: unknown };
   const type = c?.type;
-  if (type !== 'TransferContract' && type !== 'TriggerSmartContract' && type !== 'AccountPermissionUpdateContract') throw new TypeError(`unsupported contract type ${String(type)}`);
+  if (type !== 'TransferContract' && type !== 'TriggerSmartContract' && type !== 'AccountPermissionUpdateContract')
+    throw new TypeError(`unsupported contract type ${String(type)}`);
   const v = c.parameter?.value ?? {};
   const permissionId = c.Permission_id === undefined || c.Permission_id === null ? 0n : jsonInt(c.Permission_id, 'Permission_id');
   let value: number[];

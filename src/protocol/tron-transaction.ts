@@ -170,48 +170,43 @@ function requireAddress(value: string, field: string): string {
 }
 
 /** An unsigned TRX transfer; `memo` (UTF-8) goes into raw_data.data, as deposits need. */
-export function buildTrxTransfer(params: {
-  from: string;
-  to: string;
-  amountSun: bigint | number;
-  memo?: string;
-} & BuildOptions): UnsignedTransaction {
+export function buildTrxTransfer(
+  params: {
+    from: string;
+    to: string;
+    amountSun: bigint | number;
+    memo?: string;
+  } & BuildOptions,
+): UnsignedTransaction {
   const owner = requireAddress(params.from, 'from');
   const to = requireAddress(params.to, 'to');
   const amount = BigInt(params.amountSun);
   if (amount <= 0n) throw new RangeError('amountSun must be positive');
   const value = [...fieldBytes(1, hexToBytes(owner)), ...fieldBytes(2, hexToBytes(to)), ...fieldVarint(3, amount)];
   const dataHex = params.memo ? memoToHex(params.memo) : undefined;
-  return encodeRaw(
-    'TransferContract',
-    value,
-    { owner_address: owner, to_address: to, amount: Number(amount) },
-    { ...params, dataHex },
-  );
+  return encodeRaw('TransferContract', value, { owner_address: owner, to_address: to, amount: Number(amount) }, { ...params, dataHex });
 }
 
 /** An unsigned TRC-20 `transfer(to, amount)` call; `amount` in the token's atomic units. */
-export function buildTrc20Transfer(params: {
-  from: string;
-  contract: string;
-  to: string;
-  amount: bigint;
-  /**
-   * Most TRX the transaction may burn for energy, in SUN (30 TRX).
-   * @default 30_000_000
-   */
-  feeLimitSun?: number;
-} & BuildOptions): UnsignedTransaction {
+export function buildTrc20Transfer(
+  params: {
+    from: string;
+    contract: string;
+    to: string;
+    amount: bigint;
+    /**
+     * Most TRX the transaction may burn for energy, in SUN (30 TRX).
+     * @default 30_000_000
+     */
+    feeLimitSun?: number;
+  } & BuildOptions,
+): UnsignedTransaction {
   const owner = requireAddress(params.from, 'from');
   const contract = requireAddress(params.contract, 'contract');
   const to = requireAddress(params.to, 'to');
   if (params.amount <= 0n) throw new RangeError('amount must be positive');
   const callData = encodeTransferCall(toTronAddress(to), params.amount);
-  const value = [
-    ...fieldBytes(1, hexToBytes(owner)),
-    ...fieldBytes(2, hexToBytes(contract)),
-    ...fieldBytes(4, hexToBytes(callData)),
-  ];
+  const value = [...fieldBytes(1, hexToBytes(owner)), ...fieldBytes(2, hexToBytes(contract)), ...fieldBytes(4, hexToBytes(callData))];
   return encodeRaw(
     'TriggerSmartContract',
     value,

@@ -104,9 +104,19 @@ export class Deposits extends Resource {
       const fullHost = (input as { fullHost?: string }).fullHost ?? params.fullHost ?? 'https://api.trongrid.io';
       tronWeb = new mod.TronWeb({ fullHost }) as DepositTronWeb;
     }
-    const unsigned = await tronWeb.transactionBuilder.sendTrx(prepared.address, amount_sun, from, signer.permissionId ? { permissionId: signer.permissionId } : undefined);
+    const unsigned = await tronWeb.transactionBuilder.sendTrx(
+      prepared.address,
+      amount_sun,
+      from,
+      signer.permissionId ? { permissionId: signer.permissionId } : undefined,
+    );
     const withMemo = await tronWeb.transactionBuilder.addUpdateData(unsigned as never, prepared.memo_hex.replace(/^0x/, ''), 'hex', { txLocal: true });
-    const signed = (await signTransactionWith(signer, withMemo as never)) as { txID: string; raw_data: Record<string, unknown>; raw_data_hex?: string; signature: string[] };
+    const signed = (await signTransactionWith(signer, withMemo as never)) as {
+      txID: string;
+      raw_data: Record<string, unknown>;
+      raw_data_hex?: string;
+      signature: string[];
+    };
 
     // Trust only raw_data_hex: it must be exactly the deposit we asked for, signed by us.
     const check = verifySignedTransaction(signed);

@@ -21,10 +21,7 @@ export function lenientEnum<const T extends readonly [string, ...string[]]>(valu
 }
 
 /** A number the live service sometimes sends as a numeric string. Parsed to a number. */
-export const looseNumber = z.union([
-  z.number(),
-  z.pipe(z.string().check(z.regex(/^-?\d+(\.\d+)?$/)), z.transform(Number)),
-]);
+export const looseNumber = z.union([z.number(), z.pipe(z.string().check(z.regex(/^-?\d+(\.\d+)?$/)), z.transform(Number))]);
 
 /** A timestamp: ISO 8601 per the spec, Unix seconds or milliseconds from the live service. */
 export const looseTimestamp = z.union([z.string(), z.number()]);

@@ -5,7 +5,6 @@ import { HISTORY_PERIODS } from './enums.js';
 import { described, withMeta } from './meta.js';
 export { HISTORY_PERIODS } from './enums.js';
 
-
 /** Query of `listHistory`. */
 export const HistoryQuery = z.strictObject({
   /**

@@ -37,5 +37,7 @@ export const ApiKey = z.looseObject({
 export type ApiKey = Known<z.infer<typeof ApiKey>>;
 
 /** Response of `revokeKey`: `revoked` is always true; the key stops working at once. */
-export const RevokeKeyResponse = z.looseObject({ revoked: withMeta(z.boolean(), { description: 'Always true: the key is invalid at once and irreversibly.', const: true }) });
+export const RevokeKeyResponse = z.looseObject({
+  revoked: withMeta(z.boolean(), { description: 'Always true: the key is invalid at once and irreversibly.', const: true }),
+});
 export type RevokeKeyResponse = Known<z.infer<typeof RevokeKeyResponse>>;

@@ -38,35 +38,37 @@ export function limitOrderHasPrice(o: { order_type?: string | undefined; max_pri
  * Body of `createOrder`. Checked before sending: energy amounts of at least 65000, and
  * `max_price_sun` present for LIMIT orders.
  */
-export const CreateOrderRequest = z.strictObject({
-  /** `ENERGY` or `BANDWIDTH`. */
-  resource_type: described(ResourceType, 'ENERGY or BANDWIDTH.'),
-  /**
-   * How the order executes (see {@link ORDER_TYPES}). Omitted: the service uses `MARKET`.
-   * @default 'MARKET'
-   */
-  order_type: described(
-    z.optional(OrderType),
-    'MARKET (default: at once at the best price), LIMIT (waits for max_price_sun), PERIODIC (re-executes at an interval) or BROADCAST (several providers).',
-  ),
-  /** Resource units to rent: a positive whole number, at least 65000 for energy. */
-  amount: described(positiveInt, `Resource units to rent (not SUN); at least ${LIMITS.MIN_ENERGY_AMOUNT} for ENERGY.`),
-  /** Rental duration, in seconds (a positive whole number). */
-  duration_sec: described(positiveInt, 'Rental duration in seconds, e.g. 3600 for one hour.'),
-  /** Base58 TRON address that receives the delegated resource. */
-  target_address: described(tronAddress, 'Base58 TRON address (T…) that receives the resource.'),
-  /** Highest price per unit, in SUN. Required for LIMIT orders; a MARKET order fails above it. */
-  max_price_sun: described(z.optional(z.number().check(z.positive())), 'Highest price in SUN per unit; required for LIMIT orders.'),
-}).check(
-  // Named predicates, not a superRefine: the build-time fast checks (scripts/checks.mjs) call
-  // these very functions; an anonymous one would leave the body to zod alone.
-  z.refine(energyAmountIsEnough, {
-    path: ['amount'],
-    message: `must be at least ${LIMITS.MIN_ENERGY_AMOUNT} for energy`,
-    params: { min: LIMITS.MIN_ENERGY_AMOUNT },
-  }),
-  z.refine(limitOrderHasPrice, { path: ['max_price_sun'], message: 'is required for LIMIT orders' }),
-);
+export const CreateOrderRequest = z
+  .strictObject({
+    /** `ENERGY` or `BANDWIDTH`. */
+    resource_type: described(ResourceType, 'ENERGY or BANDWIDTH.'),
+    /**
+     * How the order executes (see {@link ORDER_TYPES}). Omitted: the service uses `MARKET`.
+     * @default 'MARKET'
+     */
+    order_type: described(
+      z.optional(OrderType),
+      'MARKET (default: at once at the best price), LIMIT (waits for max_price_sun), PERIODIC (re-executes at an interval) or BROADCAST (several providers).',
+    ),
+    /** Resource units to rent: a positive whole number, at least 65000 for energy. */
+    amount: described(positiveInt, `Resource units to rent (not SUN); at least ${LIMITS.MIN_ENERGY_AMOUNT} for ENERGY.`),
+    /** Rental duration, in seconds (a positive whole number). */
+    duration_sec: described(positiveInt, 'Rental duration in seconds, e.g. 3600 for one hour.'),
+    /** Base58 TRON address that receives the delegated resource. */
+    target_address: described(tronAddress, 'Base58 TRON address (T…) that receives the resource.'),
+    /** Highest price per unit, in SUN. Required for LIMIT orders; a MARKET order fails above it. */
+    max_price_sun: described(z.optional(z.number().check(z.positive())), 'Highest price in SUN per unit; required for LIMIT orders.'),
+  })
+  .check(
+    // Named predicates, not a superRefine: the build-time fast checks (scripts/checks.mjs) call
+    // these very functions; an anonymous one would leave the body to zod alone.
+    z.refine(energyAmountIsEnough, {
+      path: ['amount'],
+      message: `must be at least ${LIMITS.MIN_ENERGY_AMOUNT} for energy`,
+      params: { min: LIMITS.MIN_ENERGY_AMOUNT },
+    }),
+    z.refine(limitOrderHasPrice, { path: ['max_price_sun'], message: 'is required for LIMIT orders' }),
+  );
 export type CreateOrderRequest = z.input<typeof CreateOrderRequest>;
 
 /** One provider execution inside an order (a BROADCAST order may have several). */
@@ -152,7 +154,10 @@ export const ListOrdersQuery = z.strictObject({
    * Orders to skip.
    * @default 0
    */
-  offset: withMeta(z.optional(z.pipe(queryInt, z.number().check(z.int(), z.minimum(0), z.maximum(Number.MAX_SAFE_INTEGER)))), { description: 'Orders to skip.', default: 0 }),
+  offset: withMeta(z.optional(z.pipe(queryInt, z.number().check(z.int(), z.minimum(0), z.maximum(Number.MAX_SAFE_INTEGER)))), {
+    description: 'Orders to skip.',
+    default: 0,
+  }),
 });
 // What callers pass: numbers (the schema also accepts the digit strings a URL query carries).
 export type ListOrdersQuery = z.output<typeof ListOrdersQuery>;

@@ -106,23 +106,25 @@ export function previewAmountIsEnough(q: { resource: string; amount: number }): 
  * Query of `previewOrder`: what an order would cost now, with the provider selection
  * POST /orders uses. Places no order.
  */
-export const PreviewQuery = z.strictObject({
-  /** `ENERGY` or `BANDWIDTH`. */
-  resource: described(ResourceType, 'ENERGY or BANDWIDTH.'),
-  /** Units wanted; at least 65000 for energy. */
-  amount: described(z.pipe(queryInt, positiveInt), `Resource units to rent (not SUN); at least ${LIMITS.MIN_ENERGY_AMOUNT} for ENERGY.`),
-  /** Rental duration, in seconds (note: `duration`, not `duration_sec`). */
-  duration: described(z.pipe(queryInt, positiveInt), 'Rental duration in seconds, e.g. 3600 for one hour.'),
-  /** Highest price per unit, in SUN; providers above it are excluded. */
-  max_price_sun: described(z.optional(z.pipe(looseNumber, z.number().check(z.positive()))), 'Providers above this price per unit (SUN) are excluded.'),
-}).check(
-  // A named predicate, not a superRefine: the build-time fast checks call this very function.
-  z.refine(previewAmountIsEnough, {
-    path: ['amount'],
-    message: `must be at least ${LIMITS.MIN_ENERGY_AMOUNT} for energy`,
-    params: { min: LIMITS.MIN_ENERGY_AMOUNT },
-  }),
-);
+export const PreviewQuery = z
+  .strictObject({
+    /** `ENERGY` or `BANDWIDTH`. */
+    resource: described(ResourceType, 'ENERGY or BANDWIDTH.'),
+    /** Units wanted; at least 65000 for energy. */
+    amount: described(z.pipe(queryInt, positiveInt), `Resource units to rent (not SUN); at least ${LIMITS.MIN_ENERGY_AMOUNT} for ENERGY.`),
+    /** Rental duration, in seconds (note: `duration`, not `duration_sec`). */
+    duration: described(z.pipe(queryInt, positiveInt), 'Rental duration in seconds, e.g. 3600 for one hour.'),
+    /** Highest price per unit, in SUN; providers above it are excluded. */
+    max_price_sun: described(z.optional(z.pipe(looseNumber, z.number().check(z.positive()))), 'Providers above this price per unit (SUN) are excluded.'),
+  })
+  .check(
+    // A named predicate, not a superRefine: the build-time fast checks call this very function.
+    z.refine(previewAmountIsEnough, {
+      path: ['amount'],
+      message: `must be at least ${LIMITS.MIN_ENERGY_AMOUNT} for energy`,
+      params: { min: LIMITS.MIN_ENERGY_AMOUNT },
+    }),
+  );
 // What callers pass: numbers (the schema also accepts the digit strings a URL query carries).
 export type PreviewQuery = z.output<typeof PreviewQuery>;
 

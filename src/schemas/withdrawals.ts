@@ -5,7 +5,6 @@ import { CURRENCIES, WITHDRAWAL_STATUSES } from './enums.js';
 import { described } from './meta.js';
 export { CURRENCIES, WITHDRAWAL_STATUSES } from './enums.js';
 
-
 /** Body of `createWithdrawal` (5 requests per minute per IP). */
 export const CreateWithdrawalRequest = z.strictObject({
   /** Base58 TRON destination address. */

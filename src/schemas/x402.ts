@@ -87,7 +87,13 @@ export const InvoiceRequest = z.strictObject({
    * Lifetime of the invoice, in whole seconds, at most 30 days. Omitted: the service uses 3600.
    * @default 3600
    */
-  expires_in_seconds: z.number().int().positive().max(30 * 24 * 3600).optional().meta({ description: 'Seconds until the invoice expires.', default: 3600 }),
+  expires_in_seconds: z
+    .number()
+    .int()
+    .positive()
+    .max(30 * 24 * 3600)
+    .optional()
+    .meta({ description: 'Seconds until the invoice expires.', default: 3600 }),
 });
 export type InvoiceRequest = z.input<typeof InvoiceRequest>;
 
@@ -121,7 +127,13 @@ export const ReceiveRequest = z.strictObject({
    * How long to wait, in whole seconds, at most 7 days. Omitted: the service uses 300.
    * @default 300
    */
-  timeout_seconds: z.number().int().positive().max(7 * 24 * 3600).optional().meta({ description: 'Seconds the watch lasts.', default: 300 }),
+  timeout_seconds: z
+    .number()
+    .int()
+    .positive()
+    .max(7 * 24 * 3600)
+    .optional()
+    .meta({ description: 'Seconds the watch lasts.', default: 300 }),
   /** Called once when the payment is detected: an http(s) URL. */
   webhook_url: httpUrl.optional(),
 });

@@ -7,7 +7,10 @@ import { TrxRentError } from '../errors/index.js';
 
 /** Another live holder has the journal's lock. */
 export function lockedError(journal: string, holder: { pid?: unknown; host?: unknown } | undefined, lock: string): TrxRentError {
-  const who = holder && typeof holder.pid === 'number' ? `another runner (pid ${holder.pid}${typeof holder.host === 'string' ? ` on ${holder.host}` : ''})` : 'another runner, or a lock file this version cannot read';
+  const who =
+    holder && typeof holder.pid === 'number'
+      ? `another runner (pid ${holder.pid}${typeof holder.host === 'string' ? ` on ${holder.host}` : ''})`
+      : 'another runner, or a lock file this version cannot read';
   return new TrxRentError({
     code: 'JOURNAL_LOCKED',
     message: `${who} holds the journal ${journal}; two runners on one journal could pay twice. Wait for it or stop it${holder ? '' : ` (if no runner is left, remove ${lock})`}.`,

@@ -21,7 +21,6 @@ import { checkRentalTarget, isContractTarget, notActivated, readTarget } from '.
 import type { ActivationPlan, EngineDeps, EnsureParams, EnsurePlan, EnsureResult, RentalQuote } from './types.js';
 import { DEFAULT_DURATION_SEC, DEFAULT_TIMEOUT_MS, address, checkAbort, invalid, optionalSun, positiveInt, quote } from './inputs.js';
 
-
 async function prepareEnsure(deps: EngineDeps, params: EnsureParams) {
   const target = address(params?.address, 'address');
   const energy = positiveInt(params.energy, 'energy', true);
@@ -143,11 +142,27 @@ async function ensureLocked(deps: EngineDeps, params: EnsureParams, internals: E
   if ((quotes.length || plan.activation) && params.confirm && !(await params.confirm(plan))) {
     throw new TrxRentError({ code: 'CANCELLED', message: 'Cancelled before anything was ordered' });
   }
-  const result: EnsureResult = { address: target, activation: null, before, after: before, order: null, bandwidth_order: null, bought: { energy: 0, bandwidth: 0 }, cost_sun: 0 };
+  const result: EnsureResult = {
+    address: target,
+    activation: null,
+    before,
+    after: before,
+    order: null,
+    bandwidth_order: null,
+    bought: { energy: 0, bandwidth: 0 },
+    cost_sun: 0,
+  };
   if (plan.activation) {
     checkAbort(signal);
     try {
-      result.activation = (await activateAccount(deps, { address: target, signer: params.activate!.signer, amountSun: plan.activation.amount_sun, signal, deadline: deadline.at })) ?? null;
+      result.activation =
+        (await activateAccount(deps, {
+          address: target,
+          signer: params.activate!.signer,
+          amountSun: plan.activation.amount_sun,
+          signal,
+          deadline: deadline.at,
+        })) ?? null;
     } catch (error) {
       throw withDetails(error, { stage: 'activation' });
     }
@@ -158,7 +173,11 @@ async function ensureLocked(deps: EngineDeps, params: EnsureParams, internals: E
     // With a cap, the price per unit is capped too, so a market move cannot take the order past
     // it; a quote of 0 still shares the cap out (by amount), so the cap always reaches the service.
     const capShare =
-      maxCost === undefined ? undefined : quoted > 0 ? Math.floor((maxCost * q.cost_sun) / quoted) : Math.floor((maxCost * q.amount) / quotes.reduce((n, r) => n + r.amount, 0));
+      maxCost === undefined
+        ? undefined
+        : quoted > 0
+          ? Math.floor((maxCost * q.cost_sun) / quoted)
+          : Math.floor((maxCost * q.amount) / quotes.reduce((n, r) => n + r.amount, 0));
     const maxPrice = capShare === undefined ? undefined : capShare / q.amount;
     if (maxPrice !== undefined && !(maxPrice > 0)) {
       throw new TrxRentError({
@@ -167,8 +186,22 @@ async function ensureLocked(deps: EngineDeps, params: EnsureParams, internals: E
         details: { field: 'maxCostSun', max_cost_sun: maxCost },
       });
     }
-    const orderKey = internals.orderKeys ? (q.resource === 'ENERGY' ? internals.orderKeys.energy : internals.orderKeys.bandwidth) : key === undefined ? undefined : q.resource === 'ENERGY' ? key : `${key}:bw`;
-    const request = { resource_type: q.resource, amount: q.amount, duration_sec: duration, target_address: target, ...(maxPrice !== undefined ? { max_price_sun: maxPrice } : {}) };
+    const orderKey = internals.orderKeys
+      ? q.resource === 'ENERGY'
+        ? internals.orderKeys.energy
+        : internals.orderKeys.bandwidth
+      : key === undefined
+        ? undefined
+        : q.resource === 'ENERGY'
+          ? key
+          : `${key}:bw`;
+    const request = {
+      resource_type: q.resource,
+      amount: q.amount,
+      duration_sec: duration,
+      target_address: target,
+      ...(maxPrice !== undefined ? { max_price_sun: maxPrice } : {}),
+    };
     await params.beforeOrder?.({ key: orderKey, request });
     let created: Order;
     try {
@@ -232,5 +265,3 @@ async function ensureLocked(deps: EngineDeps, params: EnsureParams, internals: E
   onProgress?.({ step: 'delegated', after: result.after });
   return result;
 }
-
-

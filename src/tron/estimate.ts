@@ -10,8 +10,21 @@ import { Orders } from '../resources/orders.js';
 import { atomicToDecimal, decimalToAtomic } from '../utils/units.js';
 import { type TronNode, spendable } from './node.js';
 import type { EngineDeps, EstimateTransferParams, TokenInfo, TransferEstimate } from './types.js';
-import { DEFAULT_DURATION_SEC, NODE_BOUNDS, TRANSFER_SELECTOR, address, balanceOf, bandwidthOf, bounded, defaultFeeLimit, fees, invalid, positiveInt, quote, resolveToken } from './inputs.js';
-
+import {
+  DEFAULT_DURATION_SEC,
+  NODE_BOUNDS,
+  TRANSFER_SELECTOR,
+  address,
+  balanceOf,
+  bandwidthOf,
+  bounded,
+  defaultFeeLimit,
+  fees,
+  invalid,
+  positiveInt,
+  quote,
+  resolveToken,
+} from './inputs.js';
 
 /**
  * What makes a transfer fail on chain, refused before anything is rented (send calls estimate
@@ -40,7 +53,10 @@ async function refuseEarly(node: TronNode, t: { from: string; to: string; token:
     });
   }
   try {
-    return await node.triggerConstantContract({ owner: from, contract: token.address, functionSelector: TRANSFER_SELECTOR, parameter: encodeTransferArgs(t.to, atomic) }, { signal });
+    return await node.triggerConstantContract(
+      { owner: from, contract: token.address, functionSelector: TRANSFER_SELECTOR, parameter: encodeTransferArgs(t.to, atomic) },
+      { signal },
+    );
   } catch (error) {
     if (!(error instanceof TrxRentError) || error.code !== 'SIMULATION_FAILED') throw error;
     const why = String(error.details?.reason ?? error.message);
@@ -86,7 +102,16 @@ export async function estimateTransfer(
   bounded(energyNeeded, NODE_BOUNDS.maxTransferEnergy, 'energy_used');
   // The size of the transaction as it will be sent (signing code loads here, not with the core).
   const { buildTrc20Transfer } = await import('../protocol/tron-transaction.js');
-  const unsigned = buildTrc20Transfer({ from, contract: token.address, to, amount: atomic, refBlock: { number: block.number, hash: block.id }, now: deps.http.clock.now(), feeLimitSun: defaultFeeLimit(energyNeeded, fee.energy_sun), permissionId: options.permissionId });
+  const unsigned = buildTrc20Transfer({
+    from,
+    contract: token.address,
+    to,
+    amount: atomic,
+    refBlock: { number: block.number, hash: block.id },
+    now: deps.http.clock.now(),
+    feeLimitSun: defaultFeeLimit(energyNeeded, fee.energy_sun),
+    permissionId: options.permissionId,
+  });
   const bandwidthNeeded = bandwidthOf(unsigned.raw_data_hex, options.signatures);
 
   const have = spendable(resource);
@@ -112,4 +137,3 @@ export async function estimateTransfer(
     saving_sun: burn.total_sun - withRental,
   };
 }
-

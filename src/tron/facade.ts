@@ -44,15 +44,17 @@ export class ChainAccess {
 
   /** The engine, the node client and the transfer store (in memory unless one was given), loaded once. */
   load() {
-    this.#deps ??= Promise.all([import('./engine.js'), import('./node.js'), import('./identity.js'), import('./send.js'), import('./transfer-store.js')]).then(([engine, node, identity, send, stores]) => ({
-      engine,
-      send,
-      identity,
-      http: this.http,
-      node: new node.TronNode(this.nodeOptions),
-      store: this.transferStore ?? stores.memoryTransferStore(),
-      spendable: node.spendable,
-    }));
+    this.#deps ??= Promise.all([import('./engine.js'), import('./node.js'), import('./identity.js'), import('./send.js'), import('./transfer-store.js')]).then(
+      ([engine, node, identity, send, stores]) => ({
+        engine,
+        send,
+        identity,
+        http: this.http,
+        node: new node.TronNode(this.nodeOptions),
+        store: this.transferStore ?? stores.memoryTransferStore(),
+        spendable: node.spendable,
+      }),
+    );
     return this.#deps;
   }
 

@@ -85,7 +85,12 @@ function normalizeTxId(txId: string): string {
  * reports a solidified block from the future cannot make a live transaction look dead; else
  * pending. A receipt for another id is a NODE_ERROR.
  */
-export async function transferStatus(node: TronNode, txId: string, expiration?: number, options: { signal?: AbortSignal | undefined; now?: number | undefined } = {}): Promise<TransferStatus> {
+export async function transferStatus(
+  node: TronNode,
+  txId: string,
+  expiration?: number,
+  options: { signal?: AbortSignal | undefined; now?: number | undefined } = {},
+): Promise<TransferStatus> {
   const id = normalizeTxId(txId);
   const info = await node.getTransactionInfo(id, { signal: options.signal });
   const known = expiration === undefined ? {} : { expiration };
@@ -114,7 +119,14 @@ async function lookAgain(node: TronNode, status: TransferStatus, signal: AbortSi
     const info = await node.getTransactionInfo(status.tx_id, { signal, solidified });
     if (info && String(info.id).toLowerCase() === status.tx_id) {
       const result = info.receipt?.result ?? info.result ?? 'SUCCESS';
-      return { tx_id: status.tx_id, state: result === 'SUCCESS' ? 'confirmed' : 'failed', block: info.blockNumber!, result, receipt: info, expiration: status.expiration };
+      return {
+        tx_id: status.tx_id,
+        state: result === 'SUCCESS' ? 'confirmed' : 'failed',
+        block: info.blockNumber!,
+        result,
+        receipt: info,
+        expiration: status.expiration,
+      };
     }
   }
   return status;

@@ -7,14 +7,13 @@
 import { TrxRentError, ValidationError } from '../errors/index.js';
 import { KNOWN_TOKENS, NETWORKS } from '../protocol/networks.js';
 import { addressWord } from '../protocol/abi.js';
-import { Orders } from '../resources/orders.js';
+import type { Orders } from '../resources/orders.js';
 import { LIMITS } from '../schemas/limits.js';
 import type { PreviewOption } from '../schemas/prices.js';
 import { isTronAddress } from '../utils/address.js';
 import { trxToSun } from '../utils/units.js';
-import { type TronNode } from './node.js';
+import type { TronNode } from './node.js';
 import type { RentalQuote, TokenInfo, TokenRef } from './types.js';
-
 
 export const DEFAULT_DURATION_SEC = 3600;
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -83,11 +82,13 @@ export async function resolveToken(node: TronNode, ref: TokenRef, owner: string,
     if (known) return { address: known.address, symbol: known.symbol, decimals: known.decimals };
     const result = await node.triggerConstantContract({ owner, contract: ref, functionSelector: 'decimals()', parameter: '' }, { signal });
     const decimals = Number.parseInt(result.constant_result?.[0] ?? '', 16);
-    if (!Number.isSafeInteger(decimals) || decimals < 0 || decimals > 36) throw invalid('token', `${ref} answers no usable decimals(): is it a TRC-20 contract?`);
+    if (!Number.isSafeInteger(decimals) || decimals < 0 || decimals > 36)
+      throw invalid('token', `${ref} answers no usable decimals(): is it a TRC-20 contract?`);
     return { address: ref, symbol: undefined, decimals };
   }
   const known = mainnet.find((t) => t.symbol === ref.toUpperCase());
-  if (!known) throw invalid('token', `unknown token ${JSON.stringify(ref)}: use ${[...new Set(mainnet.map((t) => t.symbol))].join(', ')} or a contract address`);
+  if (!known)
+    throw invalid('token', `unknown token ${JSON.stringify(ref)}: use ${[...new Set(mainnet.map((t) => t.symbol))].join(', ')} or a contract address`);
   return { address: known.address, symbol: known.symbol, decimals: known.decimals };
 }
 
@@ -112,17 +113,25 @@ export const DEFAULT_MAX_FEE_LIMIT_SUN = 100_000_000;
 
 export function bounded(value: number, max: number, what: string): number {
   if (!Number.isSafeInteger(value) || value <= 0 || value > max) {
-    throw new TrxRentError({ code: 'NODE_ERROR', message: `The node reports ${what} = ${value}, outside 1…${max}; nothing was ordered or sent`, details: { field: what, value, max } });
+    throw new TrxRentError({
+      code: 'NODE_ERROR',
+      message: `The node reports ${what} = ${value}, outside 1…${max}; nothing was ordered or sent`,
+      details: { field: what, value, max },
+    });
   }
   return value;
 }
 
 /** The chain's fee parameters, bounded; `max_fee_limit_sun` is getMaxFeeLimit when the node reports it. */
-export async function chainFees(node: TronNode, signal?: AbortSignal): Promise<{ energy_sun: number; bandwidth_sun: number; max_fee_limit_sun: number | undefined }> {
+export async function chainFees(
+  node: TronNode,
+  signal?: AbortSignal,
+): Promise<{ energy_sun: number; bandwidth_sun: number; max_fee_limit_sun: number | undefined }> {
   const params = await node.getChainParameters({ signal });
   const energy = params.get('getEnergyFee');
   const bandwidth = params.get('getTransactionFee');
-  if (energy === undefined || bandwidth === undefined) throw new TrxRentError({ code: 'NODE_ERROR', message: 'getchainparameters reports no getEnergyFee/getTransactionFee' });
+  if (energy === undefined || bandwidth === undefined)
+    throw new TrxRentError({ code: 'NODE_ERROR', message: 'getchainparameters reports no getEnergyFee/getTransactionFee' });
   const maxFeeLimit = params.get('getMaxFeeLimit');
   return {
     energy_sun: bounded(energy, NODE_BOUNDS.maxEnergyFeeSun, 'getEnergyFee'),
@@ -143,6 +152,12 @@ export async function quote(orders: Orders, resource: 'ENERGY' | 'BANDWIDTH', de
   if (!preview.best) {
     throw new TrxRentError({ code: 'PROVIDER_UNAVAILABLE', message: `No provider can rent ${amount} ${resource} for ${duration} s now; nothing was ordered` });
   }
-  return { resource, amount, duration_sec: duration, provider: preview.best.provider, price_sun: Number(preview.best.price_sun), cost_sun: optionCost(preview.best, amount) };
+  return {
+    resource,
+    amount,
+    duration_sec: duration,
+    provider: preview.best.provider,
+    price_sun: Number(preview.best.price_sun),
+    cost_sun: optionCost(preview.best, amount),
+  };
 }
-

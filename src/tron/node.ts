@@ -17,7 +17,7 @@
  * with the decoded revert reason.
  * @module
  */
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import { TrxRentError, ValidationError } from '../errors/index.js';
 import { type RetryListener, sendWithRetries } from '../http/attempts.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, parseRetryAfter } from '../http/retry.js';
@@ -115,7 +115,8 @@ function checkAddress(value: string, field: string): string {
 /** The hex of a 64-char hex id (with or without 0x), or a VALIDATION_ERROR naming `field`. */
 function checkTxId(value: string, field: string): string {
   const hex = typeof value === 'string' ? value.replace(/^0x/i, '') : '';
-  if (!/^[0-9a-fA-F]{64}$/.test(hex)) throw new ValidationError({ code: 'VALIDATION_ERROR', message: `${field} must be 64 hex characters`, details: { field } });
+  if (!/^[0-9a-fA-F]{64}$/.test(hex))
+    throw new ValidationError({ code: 'VALIDATION_ERROR', message: `${field} must be 64 hex characters`, details: { field } });
   return hex.toLowerCase();
 }
 
@@ -153,7 +154,10 @@ export class TronNode {
       throw new TrxRentError({ code: 'CONFIGURATION_ERROR', message: `tronNode must be an http(s) URL, not ${url.protocol}` });
     }
     if (url.username || url.password) {
-      throw new TrxRentError({ code: 'CONFIGURATION_ERROR', message: 'tronNode must not carry credentials (user:password@): nothing secret is sent to a node' });
+      throw new TrxRentError({
+        code: 'CONFIGURATION_ERROR',
+        message: 'tronNode must not carry credentials (user:password@): nothing secret is sent to a node',
+      });
     }
     url.search = '';
     url.hash = '';
@@ -215,11 +219,13 @@ export class TronNode {
     const result = await this.#call('triggerconstantcontract', body, ConstantCallResult, true, options);
     const failure = simulationFailure(result);
     if (failure) {
-      throw this.#scrub(new TrxRentError({
-        code: 'SIMULATION_FAILED',
-        message: `triggerconstantcontract ${call.functionSelector} ${failure.reverted ? 'reverted' : 'failed'}: ${failure.node_code && failure.node_code !== failure.reason ? `${failure.node_code} (${failure.reason})` : failure.reason}`,
-        details: { method: 'triggerconstantcontract', function_selector: call.functionSelector, ...failure },
-      }));
+      throw this.#scrub(
+        new TrxRentError({
+          code: 'SIMULATION_FAILED',
+          message: `triggerconstantcontract ${call.functionSelector} ${failure.reverted ? 'reverted' : 'failed'}: ${failure.node_code && failure.node_code !== failure.reason ? `${failure.node_code} (${failure.reason})` : failure.reason}`,
+          details: { method: 'triggerconstantcontract', function_selector: call.functionSelector, ...failure },
+        }),
+      );
     }
     return result;
   }
@@ -262,7 +268,8 @@ export class TronNode {
    * With `solidified: true` the solidity node answers (only solidified blocks).
    */
   async getTransactionInfoByBlockNum(num: number, options?: NodeCallOptions & { solidified?: boolean | undefined }): Promise<BlockTransactionInfos> {
-    if (!Number.isSafeInteger(num) || num < 0) throw new ValidationError({ code: 'VALIDATION_ERROR', message: 'num must be a block height', details: { field: 'num' } });
+    if (!Number.isSafeInteger(num) || num < 0)
+      throw new ValidationError({ code: 'VALIDATION_ERROR', message: 'num must be a block height', details: { field: 'num' } });
     return this.#call('gettransactioninfobyblocknum', { num }, BlockTransactionInfos, true, options, options?.solidified ? 'walletsolidity' : 'wallet');
   }
 
@@ -337,14 +344,19 @@ function nodeHeaders(url: URL, options: TronNodeOptions): Record<string, string>
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(options.headers ?? {})) {
     if (!HEADER_NAME.test(name) || typeof value !== 'string' || /[\r\n\0]/.test(value)) {
-      throw new TrxRentError({ code: 'CONFIGURATION_ERROR', message: `tronNodeHeaders: ${JSON.stringify(name)} is not a valid header`, details: { field: 'tronNodeHeaders' } });
+      throw new TrxRentError({
+        code: 'CONFIGURATION_ERROR',
+        message: `tronNodeHeaders: ${JSON.stringify(name)} is not a valid header`,
+        details: { field: 'tronNodeHeaders' },
+      });
     }
     const lower = name.toLowerCase();
     if (lower !== 'accept' && lower !== 'content-type') out[lower] = value;
   }
   if (options.apiKey !== undefined) {
     const key = options.apiKey.trim();
-    if (!key || /[\s\0]/.test(key)) throw new TrxRentError({ code: 'CONFIGURATION_ERROR', message: 'tronNodeApiKey is empty or has spaces', details: { field: 'tronNodeApiKey' } });
+    if (!key || /[\s\0]/.test(key))
+      throw new TrxRentError({ code: 'CONFIGURATION_ERROR', message: 'tronNodeApiKey is empty or has spaces', details: { field: 'tronNodeApiKey' } });
     out['tron-pro-api-key'] = key;
   }
   if (Object.keys(out).length) {

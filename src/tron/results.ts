@@ -18,7 +18,17 @@ export const SpendableSchema = z.object({ energy: z.number(), bandwidth: z.numbe
 export const EnsureResultSchema = z.looseObject({
   address: z.string(),
   /** The activation sent first, or null. */
-  activation: z.nullable(z.looseObject({ address: z.string(), from: z.string(), amount_sun: z.number(), fee_sun: z.number(), total_sun: z.number(), tx_id: z.string(), block: z.number() })),
+  activation: z.nullable(
+    z.looseObject({
+      address: z.string(),
+      from: z.string(),
+      amount_sun: z.number(),
+      fee_sun: z.number(),
+      total_sun: z.number(),
+      tx_id: z.string(),
+      block: z.number(),
+    }),
+  ),
   before: SpendableSchema,
   after: SpendableSchema,
   order: z.nullable(Order),

@@ -31,7 +31,8 @@ export interface Known {
 export function checkKey(key: unknown): string | undefined {
   if (key === undefined) return undefined;
   const max = LIMITS.IDEMPOTENCY_KEY_MAX_LENGTH - ':energy'.length;
-  if (typeof key !== 'string' || key === '' || key.length > max) throw invalid('idempotencyKey', `must be 1 to ${max} characters (the order's key is <key>:energy)`);
+  if (typeof key !== 'string' || key === '' || key.length > max)
+    throw invalid('idempotencyKey', `must be 1 to ${max} characters (the order's key is <key>:energy)`);
   return key;
 }
 
@@ -50,14 +51,18 @@ function detailsOf(known: Known): Record<string, unknown> {
 
 /** What to say about the transfer at this point, for messages. */
 function stateText(known: Known): string {
-  if (known.left) return `transfer ${known.tx_id} may have been sent (outcome unknown): retry with the same idempotency key (${known.idempotency_key}) to finish it, never with a new one`;
+  if (known.left)
+    return `transfer ${known.tx_id} may have been sent (outcome unknown): retry with the same idempotency key (${known.idempotency_key}) to finish it, never with a new one`;
   const order = known.order_id ? `; order ${known.order_id} was placed` : known.stage === 'order' ? '; an order may have been placed' : '';
   return `the transfer was not sent${order}; retry with the same idempotency key (${known.idempotency_key}) to finish without buying twice`;
 }
 
 /** Put what is known on the error (a TrxRentError keeps its class; anything else becomes CANCELLED/TIMEOUT). */
 export function finish(error: unknown, known: Known, deadline: Deadline, timeoutMs: number): unknown {
-  const translated = deadline.translate(error, `transfers.send did not finish within ${timeoutMs} ms (stage ${known.stage ?? 'estimate'}): ${stateText(known)}`);
+  const translated = deadline.translate(
+    error,
+    `transfers.send did not finish within ${timeoutMs} ms (stage ${known.stage ?? 'estimate'}): ${stateText(known)}`,
+  );
   let out = translated;
   // Nothing done yet: the error stays as it is (a prompt's own exit, a validation error).
   if (!known.stage && (!(out instanceof Error) || !('details' in out))) return out;

@@ -18,7 +18,12 @@ import type { Confirmation, EngineDeps, EnsureResult, SendTransferParams, SentTr
  * the solidity node has the receipt too (`/walletsolidity/gettransactioninfobyid`): the block can
  * no longer be undone. The receipt reported is then the solidified one.
  */
-export async function solidify(deps: EngineDeps, status: TransferStatus, confirmed: Confirmation, deadline: Deadline): Promise<TransferStatus & { solidified?: boolean }> {
+export async function solidify(
+  deps: EngineDeps,
+  status: TransferStatus,
+  confirmed: Confirmation,
+  deadline: Deadline,
+): Promise<TransferStatus & { solidified?: boolean }> {
   if (confirmed !== 'solidified' || status.state !== 'confirmed') return status;
   const receipt = await pollUntil(
     async () => {
@@ -31,12 +36,12 @@ export async function solidify(deps: EngineDeps, status: TransferStatus, confirm
       signal: deadline.signal,
       intervalMs: 1_000,
       maxIntervalMs: 3_000,
-      timeoutMessage: () => `Transfer ${status.tx_id} is in block ${status.block} but in no solidified block yet: it is sent; check it with trx-rent tx ${status.tx_id}`,
+      timeoutMessage: () =>
+        `Transfer ${status.tx_id} is in block ${status.block} but in no solidified block yet: it is sent; check it with trx-rent tx ${status.tx_id}`,
     },
   );
   return { ...status, receipt, solidified: true };
 }
-
 
 /**
  * The sent transfer's report from its receipt (checked for figures a node may get wrong): what

@@ -17,7 +17,17 @@ import { DEFAULT_TIMEOUT_MS, address, checkAbort, invalid, optionalSun, positive
 import { ensureResources } from './ensure.js';
 import { estimateTransfer } from './estimate.js';
 import { memoryTransferStore } from './transfer-store.js';
-import { type LandingDeps, SEND_EXPIRATION_MS, type TransferEvent, type TransferIntent, type TransferWho, feeLimitFor, isPermissionSigners, landEarlier, transferOnce } from './transfer.js';
+import {
+  type LandingDeps,
+  SEND_EXPIRATION_MS,
+  type TransferEvent,
+  type TransferIntent,
+  type TransferWho,
+  feeLimitFor,
+  isPermissionSigners,
+  landEarlier,
+  transferOnce,
+} from './transfer.js';
 import { multiSignFeeSun } from './transfer-sign.js';
 import { SEND_LOCKS } from './mutex.js';
 import { type Known, checkKey, finish } from './send-known.js';
@@ -79,13 +89,18 @@ async function sendLocked(deps: EngineDeps, params: SendTransferParams, who: Who
   // A transfer this key signed before: land it, never sign anew while it may still land.
   const landed = await landEarlier(protocol, intent, base);
   if (landed) {
-    if (landed.status.state !== 'expired') return report(deps, params, await solidify(deps, landed.status, confirmed, deadline), landed.record, token, null, null, known, true);
+    if (landed.status.state !== 'expired')
+      return report(deps, params, await solidify(deps, landed.status, confirmed, deadline), landed.record, token, null, null, known, true);
     // Known dead (the record is forgotten): only now may this key sign a new transaction.
   }
 
   // Sized as it will be sent: the permission id and every signer's signature count as bandwidth.
   const shape = 'signers' in who ? { signatures: who.signers.length, permissionId: who.permissionId } : {};
-  const estimate = await estimateTransfer(deps, { from: who.from, to: params.to, token: params.token, amount: params.amount, duration: params.duration }, { signal, ...shape });
+  const estimate = await estimateTransfer(
+    deps,
+    { from: who.from, to: params.to, token: params.token, amount: params.amount, duration: params.duration },
+    { signal, ...shape },
+  );
   onProgress?.({ step: 'estimated', estimate });
   // Refuse what cannot succeed before anything is rented (the estimate has checked the tokens).
   const account = await deps.node.getAccount(who.from, { signal, timeoutMs: deadline.budget() });
@@ -102,7 +117,13 @@ async function sendLocked(deps: EngineDeps, params: SendTransferParams, who: Who
       details: { balance_sun: account.balance, needed_sun: mustBurn },
     });
   }
-  const fee = { energy: estimate.energy.needed, energyFeeSun: estimate.fees.energy_sun, feeLimitSun: params.feeLimitSun, maxFeeLimitSun: params.maxFeeLimitSun, burn: params.burn };
+  const fee = {
+    energy: estimate.energy.needed,
+    energyFeeSun: estimate.fees.energy_sun,
+    feeLimitSun: params.feeLimitSun,
+    maxFeeLimitSun: params.maxFeeLimitSun,
+    burn: params.burn,
+  };
   // A fee_limit ceiling the transfer cannot run under is refused before anything is rented (the chain's getMaxFeeLimit is checked again at signing).
   feeLimitFor(fee, undefined);
   if (typeof params.confirm === 'function' && !(await params.confirm(estimate))) {
@@ -155,13 +176,24 @@ async function sendLocked(deps: EngineDeps, params: SendTransferParams, who: Who
       details: { state: 'expired' },
     });
   }
-  return report(deps, params, await solidify(deps, sent.status, confirmed, deadline), sent.record, estimate.token, sent.resumed ? null : estimate, ensured, known, sent.resumed);
+  return report(
+    deps,
+    params,
+    await solidify(deps, sent.status, confirmed, deadline),
+    sent.record,
+    estimate.token,
+    sent.resumed ? null : estimate,
+    ensured,
+    known,
+    sent.resumed,
+  );
 }
 
 /** `confirmation`, or `confirm` given as a level; anything else is a VALIDATION_ERROR naming the field. */
 function confirmationOf(params: SendTransferParams): Confirmation {
   const level = params.confirmation ?? (typeof params.confirm === 'string' ? params.confirm : undefined) ?? 'included';
-  if (level !== 'included' && level !== 'solidified') throw invalid(params.confirmation !== undefined ? 'confirmation' : 'confirm', `must be 'included' or 'solidified', not ${String(level)}`);
+  if (level !== 'included' && level !== 'solidified')
+    throw invalid(params.confirmation !== undefined ? 'confirmation' : 'confirm', `must be 'included' or 'solidified', not ${String(level)}`);
   return level;
 }
 

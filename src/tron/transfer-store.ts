@@ -42,7 +42,13 @@ export class TransferIndex {
   /** The entry that stores `record` over what is known: a short `broadcast` line when only broadcast_at changed. */
   entryFor(record: TransferRecord): TransferEntry {
     const had = this.#records.get(record.key);
-    if (had && had.tx_id === record.tx_id && had.broadcast_at === undefined && record.broadcast_at !== undefined && JSON.stringify({ ...had, broadcast_at: record.broadcast_at }) === JSON.stringify(record)) {
+    if (
+      had &&
+      had.tx_id === record.tx_id &&
+      had.broadcast_at === undefined &&
+      record.broadcast_at !== undefined &&
+      JSON.stringify({ ...had, broadcast_at: record.broadcast_at }) === JSON.stringify(record)
+    ) {
       return { type: 'broadcast', key: record.key, tx_id: record.tx_id, at: record.broadcast_at };
     }
     return { type: 'record', record: structuredClone(record) };

@@ -37,7 +37,6 @@ export const MAX_EXPIRATION_MS = 86_400_000;
 /** A single send's window: java-tron's own builder's (head block time + 60 s). */
 export const SEND_EXPIRATION_MS = 60_000;
 
-
 type Who = TransferWho;
 
 /** The transfer to make once: its identity and what it moves. */

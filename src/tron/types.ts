@@ -7,8 +7,7 @@ import type { HttpClient } from '../http/client.js';
 import type { Signer, SignerInput } from '../protocol/signer.js';
 import type { Order } from '../schemas/orders.js';
 import type { TransferStore } from './identity.js';
-import { type Spendable, type TronNode } from './node.js';
-
+import type { Spendable, TronNode } from './node.js';
 
 /** A TRC-20 token: a symbol this package knows (`USDT`, `USDC`, `USDD`) or a contract address. */
 export type TokenRef = string;
@@ -103,7 +102,12 @@ export interface EnsureParams {
    * sent: a caller that writes them down first can look a lost answer up later (the same key and
    * request return the order the service placed). A throw stops before the order.
    */
-  beforeOrder?: ((order: { key: string | undefined; request: { resource_type: 'ENERGY' | 'BANDWIDTH'; amount: number; duration_sec: number; target_address: string; max_price_sun?: number } }) => void | Promise<void>) | undefined;
+  beforeOrder?:
+    | ((order: {
+        key: string | undefined;
+        request: { resource_type: 'ENERGY' | 'BANDWIDTH'; amount: number; duration_sec: number; target_address: string; max_price_sun?: number };
+      }) => void | Promise<void>)
+    | undefined;
   /**
    * Activate `address` first when it is not an account on chain: send it TRX (`amountSun`,
    * default 1 SUN) from `signer` (`{ privateKey }`, a TronWeb instance or a `Signer` of the
@@ -278,7 +282,15 @@ export type SentTransfer = {
   amount: string;
   amount_atomic: string;
   /** The receipt (gettransactioninfobyid). */
-  receipt: { block: number; result: string; energy_used: number; energy_burned_sun: number; bandwidth_used: number; bandwidth_burned_sun: number; fee_sun: number };
+  receipt: {
+    block: number;
+    result: string;
+    energy_used: number;
+    energy_burned_sun: number;
+    bandwidth_used: number;
+    bandwidth_burned_sun: number;
+    fee_sun: number;
+  };
   /** The estimate made before signing (null when a retry resumed a transfer signed earlier). */
   estimate: TransferEstimate | null;
   /** True when this call found the key's transfer signed by an earlier call and landed it. */
@@ -302,4 +314,3 @@ export interface EngineDeps {
   /** Where send keeps each signed transfer with its idempotency key. @default a fresh memory store (one call) */
   store?: TransferStore | undefined;
 }
-

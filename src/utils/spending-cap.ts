@@ -98,7 +98,8 @@ export class SpendingCap {
       },
       grow: (extra: bigint) => {
         if (!open || extra < 0n) return false;
-        const fits = (this.limits.total === undefined || extra <= this.limits.total - this.#spent - this.#reserved) &&
+        const fits =
+          (this.limits.total === undefined || extra <= this.limits.total - this.#spent - this.#reserved) &&
           (!this.limits.perPeriod || extra <= this.limits.perPeriod.amount - this.#inPeriod() - this.#reserved);
         if (!fits) return false;
         this.#reserved += extra;

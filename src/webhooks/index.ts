@@ -22,13 +22,7 @@ export type RawBody = string | Uint8Array | ArrayBuffer;
  * (`timestamp` older than the tolerance), `invalid_timestamp` (none, or too far in the future),
  * `invalid_payload` (not a JSON `{ event, data, timestamp }` object).
  */
-export type WebhookSignatureFailure =
-  | 'missing_header'
-  | 'bad_format'
-  | 'mismatch'
-  | 'too_old'
-  | 'invalid_timestamp'
-  | 'invalid_payload';
+export type WebhookSignatureFailure = 'missing_header' | 'bad_format' | 'mismatch' | 'too_old' | 'invalid_timestamp' | 'invalid_payload';
 
 /**
  * Thrown by {@link constructWebhookEvent} when a delivery must not be trusted; `reason` says
@@ -223,11 +217,7 @@ async function check(rawBody: RawBody, header: string | null | undefined, secret
  * True when `signatureHeader` is the service's signature of exactly `rawBody` under `secret`.
  * Pass the raw, unparsed body: re-serialised JSON does not verify.
  */
-export async function verifyWebhookSignature(
-  rawBody: RawBody,
-  signatureHeader: string | null | undefined,
-  secret: string,
-): Promise<boolean> {
+export async function verifyWebhookSignature(rawBody: RawBody, signatureHeader: string | null | undefined, secret: string): Promise<boolean> {
   try {
     // Synchronous where node:crypto is a builtin: one promise per verification, the async function's own.
     if (nodeCrypto) {
@@ -279,7 +269,9 @@ export async function constructWebhookEvent(
   // Infinity): only the explicit, named `skipTimestampCheck` does that.
   const tolerance = options.toleranceSec ?? 300;
   if (typeof tolerance !== 'number' || !Number.isFinite(tolerance) || tolerance <= 0) {
-    throw new RangeError(`toleranceSec must be a positive, finite number of seconds (got ${String(tolerance)}); to skip the replay check on purpose, pass { skipTimestampCheck: true }`);
+    throw new RangeError(
+      `toleranceSec must be a positive, finite number of seconds (got ${String(tolerance)}); to skip the replay check on purpose, pass { skipTimestampCheck: true }`,
+    );
   }
   const failure = await check(rawBody, signatureHeader, secret);
   if (failure) throw new WebhookSignatureError(failure, MESSAGES[failure]);
@@ -319,14 +311,10 @@ export async function constructWebhookEvent(
 export const SIGNATURE_HEADERS = ['x-service-signature', 'x-merx-signature'] as const;
 
 /** Reads the signature from a Headers object or a Node-style header record, whichever name it uses. */
-export function getSignatureHeader(
-  headers: Headers | Record<string, string | string[] | undefined>,
-): string | undefined {
+export function getSignatureHeader(headers: Headers | Record<string, string | string[] | undefined>): string | undefined {
   for (const name of SIGNATURE_HEADERS) {
     const value =
-      typeof (headers as Headers).get === 'function'
-        ? (headers as Headers).get(name)
-        : (headers as Record<string, string | string[] | undefined>)[name];
+      typeof (headers as Headers).get === 'function' ? (headers as Headers).get(name) : (headers as Record<string, string | string[] | undefined>)[name];
     if (typeof value === 'string') return value;
     if (Array.isArray(value) && typeof value[0] === 'string') return value[0];
   }

@@ -58,7 +58,12 @@ export interface Challenge {
 export function readChallenge({ response, text }: Exchange): Challenge {
   const header = response.headers.get(HEADERS.PAYMENT_REQUIRED);
   const invalid = (why: string) =>
-    new TrxRentError({ code: 'INVALID_PAYMENT_CHALLENGE', message: `The 402 response carries no usable x402 challenge: ${why}`, status: 402, headers: response.headers });
+    new TrxRentError({
+      code: 'INVALID_PAYMENT_CHALLENGE',
+      message: `The 402 response carries no usable x402 challenge: ${why}`,
+      status: 402,
+      headers: response.headers,
+    });
   if (header) {
     let decoded: unknown;
     try {

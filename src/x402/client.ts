@@ -190,7 +190,11 @@ export class X402Client {
    * schemas before anything is sent (a bad field is a ValidationError naming it), the answer
    * with its response schema. Every fact comes from the entry (`src/api/x402.ts`).
    */
-  #endpoint<E extends X402Entry>(entry: E, input: { params?: unknown; query?: unknown; body?: unknown }, options: CallOptions | undefined): ApiPromise<Paid<Known<z.output<E['response']>>>> {
+  #endpoint<E extends X402Entry>(
+    entry: E,
+    input: { params?: unknown; query?: unknown; body?: unknown },
+    options: CallOptions | undefined,
+  ): ApiPromise<Paid<Known<z.output<E['response']>>>> {
     return this.#start(async () => {
       const path = entry.params ? buildPath(entry, validateRequest(entry.params, input.params) as Record<string, string>) : entry.path;
       const query = entry.query ? (validateRequest(entry.query, input.query ?? {}) as Record<string, unknown>) : undefined;
@@ -248,7 +252,14 @@ export class X402Client {
       send: async (extra) => {
         const started = Date.now();
         this.#log(`→ ${label}${extra ? ' (with payment)' : ''}`);
-        const exchange = await this.#transport.send(url, { method, headers: extra ? { ...headers, ...extra } : headers, body, timeoutMs, signal: options.signal, label });
+        const exchange = await this.#transport.send(url, {
+          method,
+          headers: extra ? { ...headers, ...extra } : headers,
+          body,
+          timeoutMs,
+          signal: options.signal,
+          label,
+        });
         this.#log(`← ${exchange.response.status} ${label} ${Date.now() - started} ms`);
         return exchange;
       },
@@ -326,13 +337,20 @@ export class X402Client {
       });
     }
     if (settlement && settlement.success === false) {
-      throw new PaymentFailedError({ reason: settlement.errorReason ?? 'settlement_failed', status: response.status, headers: response.headers, details: { settlement } });
+      throw new PaymentFailedError({
+        reason: settlement.errorReason ?? 'settlement_failed',
+        status: response.status,
+        headers: response.headers,
+        details: { settlement },
+      });
     }
     // An error answer without a settlement: x402 servers settle only after serving, so there is
     // no receipt (the payment still counts: this client cannot tell it was not settled).
     if (!response.ok && !settlement?.success) return { exchange, payment: null };
     const receipt = receiptOf(payment, payer, settlement);
-    this.#log(`  paid ${receipt.amount_usd} USD in ${receipt.symbol} on ${networkLabel(receipt.network)} (${receipt.scheme}), tx ${receipt.transaction ?? 'n/a'}`);
+    this.#log(
+      `  paid ${receipt.amount_usd} USD in ${receipt.symbol} on ${networkLabel(receipt.network)} (${receipt.scheme}), tx ${receipt.transaction ?? 'n/a'}`,
+    );
     return { exchange, payment: receipt };
   }
 
@@ -362,7 +380,12 @@ export class X402Client {
 
   /** The signed payment payload for the chosen offer (`signPayment`, `sign.ts`), validity capped at maxValiditySeconds. */
   #sign(call: Call, challenge: Challenge, payment: Payment, payer: Payer): Promise<Record<string, unknown>> {
-    return signPayment(challenge, payment, payer, { transport: this.#transport, timeoutMs: call.timeoutMs, signal: call.options.signal, maxValiditySeconds: this.#maxValiditySeconds });
+    return signPayment(challenge, payment, payer, {
+      transport: this.#transport,
+      timeoutMs: call.timeoutMs,
+      signal: call.options.signal,
+      maxValiditySeconds: this.#maxValiditySeconds,
+    });
   }
 
   readonly #logLine = (message: string): void => this.#log(message);

@@ -70,7 +70,14 @@ export function parseOffer(x402Version: 1 | 2, raw: unknown): Offer | string {
     const issue = parsed.error.issues[0];
     return `${issue?.path.join('.') || 'offer'}: ${issue?.message ?? 'invalid'}`;
   }
-  const r = parsed.data as Record<string, unknown> & { scheme: string; network: string; asset: string; payTo: string; maxTimeoutSeconds: number; extra?: Record<string, unknown> };
+  const r = parsed.data as Record<string, unknown> & {
+    scheme: string;
+    network: string;
+    asset: string;
+    payTo: string;
+    maxTimeoutSeconds: number;
+    extra?: Record<string, unknown>;
+  };
   const amount = BigInt(x402Version === 1 ? (r.maxAmountRequired as string) : (r.amount as string));
   const extra = r.extra ?? {};
   let fee = 0n;
@@ -241,7 +248,9 @@ export function evaluateOffers(x402Version: 1 | 2, accepts: readonly unknown[], 
       continue;
     }
     if (!isKnownNetwork(offer.network, extraNetworks)) {
-      refused.push(refusedOffer(offer, 'unknown_network', `network ${JSON.stringify(offer.network)} is not a network this client pays on (ids are matched exactly)`));
+      refused.push(
+        refusedOffer(offer, 'unknown_network', `network ${JSON.stringify(offer.network)} is not a network this client pays on (ids are matched exactly)`),
+      );
       continue;
     }
     offer.token = findToken(offer.asset, offer.network, policy.tokens);
@@ -268,9 +277,7 @@ export function evaluateOffers(x402Version: 1 | 2, accepts: readonly unknown[], 
       continue;
     }
     if (cost > policy.maxPaymentAtto) {
-      refused.push(
-        refusedOffer(offer, 'above_max_payment', `${attoToUsd(cost)} USD is above maxPayment ${attoToUsd(policy.maxPaymentAtto)} USD`, cost),
-      );
+      refused.push(refusedOffer(offer, 'above_max_payment', `${attoToUsd(cost)} USD is above maxPayment ${attoToUsd(policy.maxPaymentAtto)} USD`, cost));
       continue;
     }
     if (policy.budget && cost > policy.budget.remaining) {

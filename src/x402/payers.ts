@@ -30,7 +30,6 @@ export type { CoreClientLike, PaymentContext, SchemeClientLike, TronSigner, Tron
 
 type Hex = `0x${string}`;
 
-
 /** A wallet that can pay x402 challenges: made by {@link evmPayer} or {@link tronPayer}. */
 export interface Payer {
   readonly kind: 'evm' | 'tron';
@@ -121,7 +120,6 @@ export function evmPayer(options: EvmPayerOptions): Payer {
 
 // ---- TRON ----
 
-
 /**
  * Options of {@link tronPayer}: a private key (hex), a TronWeb instance holding one, or any
  * {@link Signer} (`trx-rent/signers`: a KMS key, your own signing function), plus the scheme
@@ -136,7 +134,6 @@ export type TronPayerOptions = (
     /** Schemes to offer, in no particular order (the client chooses). Default: all three. */
     schemes?: readonly TronScheme[];
   };
-
 
 function normaliseSignature(sig: unknown): Hex {
   const text = String(sig ?? '');
@@ -185,7 +182,9 @@ export function tronPayer(options: TronPayerOptions): Payer {
       }
       // TIP-712 is EIP-712 over normalised addresses: viem hashes it, the signer signs the digest.
       const { hashTypedData } = await loadViem();
-      const digest = hexToBytes(hashTypedData({ domain: data.domain, types: data.types, primaryType: data.primaryType, message: data.message } as never).slice(2));
+      const digest = hexToBytes(
+        hashTypedData({ domain: data.domain, types: data.types, primaryType: data.primaryType, message: data.message } as never).slice(2),
+      );
       return `0x${bytesToHex(normaliseTronSignature(await own!.signDigest(digest), digest, address))}`;
     },
     async signTransaction(tx) {

@@ -56,7 +56,10 @@ export async function signPayment(challenge: Challenge, payment: Payment, payer:
     throw new PaymentSigningError(`Could not create the payment: ${redactText(String((error as Error)?.message ?? error))}`, error);
   }
   if (!withinValidity(signed.payload, seconds)) {
-    throw payment.refuse('validity_too_long', `the signed payment would stay valid for more than ${seconds} s (maxValiditySeconds ${ctx.maxValiditySeconds}, offer ${offer.maxTimeoutSeconds})`);
+    throw payment.refuse(
+      'validity_too_long',
+      `the signed payment would stay valid for more than ${seconds} s (maxValiditySeconds ${ctx.maxValiditySeconds}, offer ${offer.maxTimeoutSeconds})`,
+    );
   }
   return signed as Record<string, unknown>;
 }

@@ -129,14 +129,20 @@ export class Payment {
     }
     const extra = total - this.offer.costAtto;
     if (extra > 0n && !this.#reservation?.grow(extra)) {
-      throw this.refuse('over_budget', 'fee does not fit the budget', { summary: `amount plus fee ${attoToUsd(total)} USD does not fit the remaining budget`, ...described });
+      throw this.refuse('over_budget', 'fee does not fit the budget', {
+        summary: `amount plus fee ${attoToUsd(total)} USD does not fit the remaining budget`,
+        ...described,
+      });
     }
     this.fee = feeAtomic;
   }
 
   /** The refusal of this offer, for `reason` (thrown by the caller). Nothing is signed after it. */
   refuse(reason: RefusalReason, message: string, override?: { summary?: string; amount?: string; amount_usd?: string }): PaymentRefusedError {
-    const offer = { ...refusedOffer(this.offer, reason, message, this.offer.costAtto), ...(override?.amount ? { amount: override.amount, amount_usd: override.amount_usd } : {}) };
+    const offer = {
+      ...refusedOffer(this.offer, reason, message, this.offer.costAtto),
+      ...(override?.amount ? { amount: override.amount, amount_usd: override.amount_usd } : {}),
+    };
     return new PaymentRefusedError(`Payment refused before signing: ${override?.summary ?? message}`, [offer]);
   }
 

@@ -99,9 +99,7 @@ export async function signTrc20Transfer(params: SignTrc20TransferParams): Promis
     throw invalid('privateKey', 'privateKey must be 64 hex characters, with or without 0x');
   }
   const refBlock =
-    params.refBlock === 'offline'
-      ? undefined
-      : (params.refBlock ?? (await fetchReferenceBlock(params.fullNode ?? TRON_FULL_NODES[networkName], params.fetch)));
+    params.refBlock === 'offline' ? undefined : (params.refBlock ?? (await fetchReferenceBlock(params.fullNode ?? TRON_FULL_NODES[networkName], params.fetch)));
   const unsigned = buildTrc20Transfer({
     from,
     contract,

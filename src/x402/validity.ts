@@ -31,8 +31,11 @@ export function withCappedValidity(core: CoreClientLike, capSeconds: number): Co
     new Proxy(client, {
       get(target, property) {
         if (property === 'createPaymentPayload') {
-          return (version: number, requirements: Parameters<SchemeClientLike['createPaymentPayload']>[1], context?: Parameters<SchemeClientLike['createPaymentPayload']>[2]) =>
-            target.createPaymentPayload(version, { ...requirements, maxTimeoutSeconds: validityFor(requirements.maxTimeoutSeconds, capSeconds) }, context);
+          return (
+            version: number,
+            requirements: Parameters<SchemeClientLike['createPaymentPayload']>[1],
+            context?: Parameters<SchemeClientLike['createPaymentPayload']>[2],
+          ) => target.createPaymentPayload(version, { ...requirements, maxTimeoutSeconds: validityFor(requirements.maxTimeoutSeconds, capSeconds) }, context);
         }
         const value = Reflect.get(target, property, target) as unknown;
         return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;

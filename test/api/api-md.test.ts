@@ -22,7 +22,11 @@ describe('api.md', () => {
 
   it('has one line per operation, and the check is live (a changed entry changes it)', () => {
     const text = render(ENDPOINT_LIST);
-    for (const e of ENDPOINT_LIST) expect(text.split('\n').filter((l) => l.includes(`\`${e.method} ${e.path}\``)), e.id).toHaveLength(1);
+    for (const e of ENDPOINT_LIST)
+      expect(
+        text.split('\n').filter((l) => l.includes(`\`${e.method} ${e.path}\``)),
+        e.id,
+      ).toHaveLength(1);
     const changed = ENDPOINT_LIST.map((e) => (e.id === 'createOrder' ? { ...e, summary: 'something else' } : e));
     expect(render(changed)).not.toBe(text);
   });
@@ -38,7 +42,10 @@ describe('api.md', () => {
       if (!sub) continue;
       const cmd = new Command(name);
       (await entry!.load()).default.register?.(cmd, { loadAll: async () => new Command() });
-      expect(cmd.commands.map((c) => c.name()), `${e.id}: CLI command ${e.cli}`).toContain(sub);
+      expect(
+        cmd.commands.map((c) => c.name()),
+        `${e.id}: CLI command ${e.cli}`,
+      ).toContain(sub);
     }
   });
 });

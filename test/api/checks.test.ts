@@ -42,9 +42,46 @@ const BAD_ADDRESS = 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMX';
 
 /** Edge values of a JSON scalar type (and a few of the others), to swap into a field. */
 const SCALARS: unknown[] = [
-  '', 'a', 'ENERGY', 'BANDWIDTH', 'MARKET', 'LIMIT', 'PENDING', 'FILLED', 'UNKNOWN_VALUE', '12', '-3', '1.5', 'abc', ADDRESS, BAD_ADDRESS,
-  'x'.repeat(101), '2026-11-20T00:00:00.000Z', 0, -0, 1, -1, 1.5, 0.000001, 65_000, 64_999, 100, 101, 1_000_000, 50_000_000, 49_999_999,
-  Number.MAX_SAFE_INTEGER, 2 ** 53, 1e21, true, false, null, [], {}, [1], { a: 1 },
+  '',
+  'a',
+  'ENERGY',
+  'BANDWIDTH',
+  'MARKET',
+  'LIMIT',
+  'PENDING',
+  'FILLED',
+  'UNKNOWN_VALUE',
+  '12',
+  '-3',
+  '1.5',
+  'abc',
+  ADDRESS,
+  BAD_ADDRESS,
+  'x'.repeat(101),
+  '2026-11-20T00:00:00.000Z',
+  0,
+  -0,
+  1,
+  -1,
+  1.5,
+  0.000001,
+  65_000,
+  64_999,
+  100,
+  101,
+  1_000_000,
+  50_000_000,
+  49_999_999,
+  Number.MAX_SAFE_INTEGER,
+  2 ** 53,
+  1e21,
+  true,
+  false,
+  null,
+  [],
+  {},
+  [1],
+  { a: 1 },
 ];
 
 /** Candidate values for a schema: good ones first (built from its definition), then edge values. */
@@ -164,7 +201,9 @@ describe('fast checks (src/api/account-checks.gen.ts)', () => {
     const missing = [...lines(before)].filter((l) => !lines(after).has(l));
     expect(missing).toEqual([]);
     expect(after).toMatch(/^const getPayoutResponse: FastCheck = response_[0-9a-f]{8};$/m);
-    expect(after).toMatch(new RegExp(`^const getPayoutQuery: FastCheck = ${/const listOrdersQuery: FastCheck = (request_[0-9a-f]{8});/.exec(before)![1]};$`, 'm'));
+    expect(after).toMatch(
+      new RegExp(`^const getPayoutQuery: FastCheck = ${/const listOrdersQuery: FastCheck = (request_[0-9a-f]{8});/.exec(before)![1]};$`, 'm'),
+    );
   });
 
   it('every response, body and query of the account table has a check, except those that need zod', () => {
@@ -214,7 +253,17 @@ describe('fast checks (src/api/account-checks.gen.ts)', () => {
   });
 
   it('takes the fast path on the answers and bodies the bench sends', () => {
-    const order = { id: 'o1', status: 'PENDING', resource_type: 'ENERGY', order_type: 'MARKET', amount: 65_000, duration_sec: 3600, target_address: ADDRESS, max_price_sun: null, created_at: '2026-11-20T00:00:00.000Z' };
+    const order = {
+      id: 'o1',
+      status: 'PENDING',
+      resource_type: 'ENERGY',
+      order_type: 'MARKET',
+      amount: 65_000,
+      duration_sec: 3600,
+      target_address: ADDRESS,
+      max_price_sun: null,
+      created_at: '2026-11-20T00:00:00.000Z',
+    };
     expect(RESPONSE_CHECKS.createOrder!(order)).toBe(true);
     expect(RESPONSE_CHECKS.createOrder!({ ...order, amount: '65000' })).toBe(false); // a string number: zod converts it
     expect(RESPONSE_CHECKS.createOrder!({ ...order, total_cost_sun: 1.5 })).toBe(false); // not whole SUN: zod refuses

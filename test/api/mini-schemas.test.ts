@@ -14,7 +14,15 @@ function walk(schema: z.core.$ZodType, into = new Set<z.core.$ZodType>()): Set<z
   if (into.has(schema)) return into;
   into.add(schema);
   const def = defOf(schema);
-  const next = [def.innerType, def.in, def.out, def.element, def.valueType, ...((def.options as unknown[]) ?? []), ...Object.values((def.shape as object) ?? {})];
+  const next = [
+    def.innerType,
+    def.in,
+    def.out,
+    def.element,
+    def.valueType,
+    ...((def.options as unknown[]) ?? []),
+    ...Object.values((def.shape as object) ?? {}),
+  ];
   for (const child of next) if (child instanceof z.core.$ZodType) walk(child, into);
   return into;
 }

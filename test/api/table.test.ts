@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod';
+import type * as z from 'zod';
 import { ACCOUNT_WIRE } from '../../src/api/account.js';
 import { ACCOUNT_DOCS } from '../../src/api/account-docs.js';
 import { X402_ENDPOINTS } from '../../src/api/x402.js';
@@ -30,9 +30,17 @@ function sdkMethod(client: object, dotted: string): unknown {
 describe('the endpoint table', () => {
   it('lists every operation of both APIs once: the account table (wire and docs halves agree) and the x402 table', () => {
     // Derived from the tables themselves, so adding an entry changes no number here.
-    expect(ENDPOINT_LIST.filter((e) => e.api === 'account').map((e) => e.id).sort()).toEqual(Object.keys(ACCOUNT_WIRE).sort());
+    expect(
+      ENDPOINT_LIST.filter((e) => e.api === 'account')
+        .map((e) => e.id)
+        .sort(),
+    ).toEqual(Object.keys(ACCOUNT_WIRE).sort());
     expect(Object.keys(ACCOUNT_DOCS).sort()).toEqual(Object.keys(ACCOUNT_WIRE).sort());
-    expect(ENDPOINT_LIST.filter((e) => e.api === 'x402').map((e) => e.id).sort()).toEqual(Object.keys(X402_ENDPOINTS).sort());
+    expect(
+      ENDPOINT_LIST.filter((e) => e.api === 'x402')
+        .map((e) => e.id)
+        .sort(),
+    ).toEqual(Object.keys(X402_ENDPOINTS).sort());
     expect(ENDPOINT_LIST).toHaveLength(Object.keys(ACCOUNT_WIRE).length + Object.keys(X402_ENDPOINTS).length);
     const keys = ENDPOINT_LIST.map((e) => `${e.method} ${e.path}`);
     expect(new Set(keys).size).toBe(keys.length);
@@ -77,7 +85,7 @@ describe('the endpoint table', () => {
     expect(status('x402Send', 'PAYMENT_REQUIRED')).toBe(402);
   });
 
-  it('every path lives below its API\'s prefix (the one the clients read, src/api/prefixes.ts)', () => {
+  it("every path lives below its API's prefix (the one the clients read, src/api/prefixes.ts)", () => {
     const outside = ENDPOINT_LIST.filter((e) => e.api !== 'mock' && !e.path.startsWith(`${API_PREFIX[e.api]}/`)).map((e) => `${e.api} ${e.path}`);
     expect(outside).toEqual([]);
     expect(ENDPOINT_LIST.some((e) => e.api === 'x402') && ENDPOINT_LIST.some((e) => e.api === 'account')).toBe(true);
@@ -97,13 +105,27 @@ describe('the endpoint table', () => {
     for (const e of [...ENDPOINT_LIST, ...Object.values(CONTROL_ENDPOINTS)] as (EndpointDef & { id: string })[]) {
       const route = ALL_ROUTES.find((r) => r.endpoint?.id === e.id);
       expect(route, e.id).toBeDefined();
-      expect([route!.method, route!.group, route!.idempotent, route!.auth]).toEqual([e.method, e.rateGroup, e.idempotent, e.auth === 'x402' ? 'public' : e.auth]);
+      expect([route!.method, route!.group, route!.idempotent, route!.auth]).toEqual([
+        e.method,
+        e.rateGroup,
+        e.idempotent,
+        e.auth === 'x402' ? 'public' : e.auth,
+      ]);
     }
   });
 });
 
 describe('exactShape: a response holds its schema with no extra keys', () => {
-  const order = { id: 'o', status: 'PENDING', resource_type: 'ENERGY', order_type: 'MARKET', amount: 65000, duration_sec: 3600, target_address: 'T', created_at: 'now' };
+  const order = {
+    id: 'o',
+    status: 'PENDING',
+    resource_type: 'ENERGY',
+    order_type: 'MARKET',
+    amount: 65000,
+    duration_sec: 3600,
+    target_address: 'T',
+    created_at: 'now',
+  };
 
   it('passes the exact shape and fails on one extra key, at any depth', () => {
     expect(exactShape(Order, order)).toEqual({ ok: true });
@@ -141,7 +163,11 @@ describe('must-show: each spec path template is written in exactly one file unde
   /** The template as written anywhere: full path, and below the API base when it has two or more segments. */
   function patterns(template: string): RegExp[] {
     const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    const body = (t: string) => t.split(/\{\w+\}/).map(esc).join('(?:\\{\\w+\\}|:\\w+|\\*\\w+|\\$\\{[^}]*\\})');
+    const body = (t: string) =>
+      t
+        .split(/\{\w+\}/)
+        .map(esc)
+        .join('(?:\\{\\w+\\}|:\\w+|\\*\\w+|\\$\\{[^}]*\\})');
     const end = '(?![\\w/-])';
     const out = [new RegExp(body(template) + end)];
     const below = template.replace(/^\/api\/v1|^\/x402\/tron/, '');

@@ -30,7 +30,9 @@ function srcRelativePaths(text: string, folders: readonly string[]): string[] {
   return [...paths];
 }
 
-const SRC_FOLDERS = readdirSync(join(ROOT, 'src'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const SRC_FOLDERS = readdirSync(join(ROOT, 'src'), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
 
 /** Whether `path` (from the root; `*` matches within one segment) names something that exists. */
 function pathExists(path: string, root = ROOT): boolean {
@@ -41,7 +43,9 @@ function pathExists(path: string, root = ROOT): boolean {
     const re = new RegExp(`^${part.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`);
     candidates = candidates.flatMap((dir) => {
       try {
-        return readdirSync(dir).filter((name) => re.test(name)).map((name) => join(dir, name));
+        return readdirSync(dir)
+          .filter((name) => re.test(name))
+          .map((name) => join(dir, name));
       } catch {
         return [];
       }
@@ -79,7 +83,9 @@ describe('the guide names only what exists', () => {
 const HISTORY = /\b(an earlier version|this replaced|it replaced|replaced the|used to be|no longer uses|was replaced by|before this change)\b/i;
 
 function sources(dir: string): string[] {
-  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(`${dir}/${e.name}`) : e.name.endsWith('.ts') ? [`${dir}/${e.name}`] : []));
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(`${dir}/${e.name}`) : e.name.endsWith('.ts') ? [`${dir}/${e.name}`] : [],
+  );
 }
 
 describe('module comments say what is, not how it came to be', () => {

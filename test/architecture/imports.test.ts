@@ -220,13 +220,21 @@ describe('import rules', () => {
     expect(crossings((f) => below.includes(folder(f.path)), ['workflows'])).toEqual([]);
     const clockless = files
       .filter((f) => folder(f.path) === 'workflows')
-      .filter((f) => /\bDate\.now\(|\bsetTimeout\(|\bsetInterval\(/.test(readFileSync(join(ROOT, f.path), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '')));
+      .filter((f) =>
+        /\bDate\.now\(|\bsetTimeout\(|\bsetInterval\(/.test(
+          readFileSync(join(ROOT, f.path), 'utf8')
+            .replace(/\/\*[\s\S]*?\*\//g, '')
+            .replace(/\/\/.*$/gm, ''),
+        ),
+      );
     expect(clockless.map((f) => f.path)).toEqual([]);
   });
 
   it('every optional peer (viem, tronweb, @x402/*, the MCP SDK) is loaded through src/peers, the one loader with the install-command error', () => {
     const PEER = /^(viem|tronweb|@x402\/|@modelcontextprotocol\/|@aws-sdk\/)/;
-    const outside = files.filter((f) => !f.path.startsWith('src/peers/')).flatMap((f) => f.packages.filter((p) => PEER.test(p)).map((p) => `${f.path} -> ${p}`));
+    const outside = files
+      .filter((f) => !f.path.startsWith('src/peers/'))
+      .flatMap((f) => f.packages.filter((p) => PEER.test(p)).map((p) => `${f.path} -> ${p}`));
     expect(outside).toEqual([]);
   });
 
@@ -257,13 +265,21 @@ describe('what derives from the endpoint table (src/api)', () => {
     const api = files.filter((f) => folder(f.path) === 'api');
     expect(api.length).toBeGreaterThan(3);
     const allowed = ['src/utils/address.ts'];
-    for (const f of api) expect(f.local.filter((t) => !['api', 'schemas', 'errors'].includes(folder(t)) && !allowed.includes(t)), f.path).toEqual([]);
+    for (const f of api)
+      expect(
+        f.local.filter((t) => !['api', 'schemas', 'errors'].includes(folder(t)) && !allowed.includes(t)),
+        f.path,
+      ).toEqual([]);
   });
 
   it('src/openapi is generated from the table: it imports only src/api, src/schemas and the protocol header names', () => {
     const openapi = files.filter((f) => folder(f.path) === 'openapi');
     expect(openapi.length).toBeGreaterThan(0);
-    for (const f of openapi) expect(f.local.filter((t) => !['openapi', 'api', 'schemas'].includes(folder(t)) && t !== 'src/protocol/codec.ts'), f.path).toEqual([]);
+    for (const f of openapi)
+      expect(
+        f.local.filter((t) => !['openapi', 'api', 'schemas'].includes(folder(t)) && t !== 'src/protocol/codec.ts'),
+        f.path,
+      ).toEqual([]);
     expect(graph.get('src/openapi/document.ts')?.local).toContain('src/api/endpoints.ts');
   });
 
@@ -383,7 +399,9 @@ describe('the rooms inside src/mock (MOCK_ROOMS)', () => {
 
   it('every arrow of the table is an import that exists (the table is the map of the rooms, not a wish list)', () => {
     const taken = new Set(mockFiles.flatMap((f) => f.local.filter((t) => t.startsWith('src/mock/')).map((t) => `${mockRoom(f.path)} -> ${mockRoom(t)}`)));
-    const unused = Object.entries(MOCK_ROOMS).flatMap(([room, may]) => may.map((to) => `${room} -> ${to}`)).filter((arrow) => !taken.has(arrow));
+    const unused = Object.entries(MOCK_ROOMS)
+      .flatMap(([room, may]) => may.map((to) => `${room} -> ${to}`))
+      .filter((arrow) => !taken.has(arrow));
     expect(unused).toEqual([]);
   });
 
@@ -392,6 +410,9 @@ describe('the rooms inside src/mock (MOCK_ROOMS)', () => {
       { path: 'src/mock/state/orders.ts', local: ['src/mock/http/errors.ts', 'src/mock/chain/chain.ts', 'src/mock/state/rng.ts'], packages: [], runtime: [] },
       { path: 'src/mock/chain/ledger.ts', local: ['src/mock/state/fifo.ts'], packages: [], runtime: [] },
     ];
-    expect(mockCrossings(fake, MOCK_ROOMS)).toEqual(['src/mock/state/orders.ts -> src/mock/http/errors.ts', 'src/mock/chain/ledger.ts -> src/mock/state/fifo.ts']);
+    expect(mockCrossings(fake, MOCK_ROOMS)).toEqual([
+      'src/mock/state/orders.ts -> src/mock/http/errors.ts',
+      'src/mock/chain/ledger.ts -> src/mock/state/fifo.ts',
+    ]);
   });
 });

@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest';
  * heavy and only some users need them.
  */
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const HEAVY = /node_modules[\\/](tronweb|viem|ox|ethers|x402|x402-fetch|@x402|@inquirer|msw|@noble[\\/]curves|@scure[\\/]bip32|@modelcontextprotocol|@aws-sdk)[\\/]/;
+const HEAVY =
+  /node_modules[\\/](tronweb|viem|ox|ethers|x402|x402-fetch|@x402|@inquirer|msw|@noble[\\/]curves|@scure[\\/]bip32|@modelcontextprotocol|@aws-sdk)[\\/]/;
 /** zod's classic API (`zod`, `zod/v4`): the core's schemas are zod/mini, whose unused parts a bundler drops. */
 const ZOD_CLASSIC = /node_modules[\\/]zod[\\/](index\.c?js|v4[\\/]index\.c?js|v4[\\/]classic[\\/])/;
 /** The MCP server's SDK (an optional peer, loaded by `trx-rent mcp` only). */
@@ -27,11 +28,10 @@ function esmImports(entry: string, use = ''): string[] {
 }
 
 function cjsModules(entry: string): string[] {
-  const out = execFileSync(
-    process.execPath,
-    ['-e', `require(${JSON.stringify(entry)}); console.log(JSON.stringify(Object.keys(require.cache)))`],
-    { cwd: root, encoding: 'utf8' },
-  );
+  const out = execFileSync(process.execPath, ['-e', `require(${JSON.stringify(entry)}); console.log(JSON.stringify(Object.keys(require.cache)))`], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   return JSON.parse(out) as string[];
 }
 
@@ -72,8 +72,14 @@ describe('light core', () => {
 
   it("'trx-rent/x402' and 'trx-rent/mock' load no MCP code either (the peer loader only names it)", () => {
     for (const entry of ['trx-rent/x402', 'trx-rent/mock']) {
-      expect(esmImports(entry).filter((u) => MCP.test(u)), entry).toEqual([]);
-      expect(cjsModules(entry).filter((m) => MCP.test(m)), entry).toEqual([]);
+      expect(
+        esmImports(entry).filter((u) => MCP.test(u)),
+        entry,
+      ).toEqual([]);
+      expect(
+        cjsModules(entry).filter((m) => MCP.test(m)),
+        entry,
+      ).toEqual([]);
     }
   });
 

@@ -18,13 +18,18 @@ function loadedWithMark(body: string): string[] {
   const hooks = new URL('../helpers/record-imports.mjs', import.meta.url).href;
   const code = `import { register } from 'node:module'; register(${JSON.stringify(hooks)}); const { TrxRent } = await import('trx-rent'); const client = new TrxRent({ baseUrl: 'http://127.0.0.1:9', apiKey: 'sk_test', tronNode: 'http://127.0.0.1:9', maxRetries: 0 }); ${body}`;
   execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: root, env: { ...process.env, TRX_RENT_IMPORT_LOG: log } });
-  const urls = readFileSync(log, 'utf8').split('\n').filter((u) => u.startsWith('file:') && u.includes('/dist/'));
+  const urls = readFileSync(log, 'utf8')
+    .split('\n')
+    .filter((u) => u.startsWith('file:') && u.includes('/dist/'));
   return urls.filter((u) => readFileSync(fileURLToPath(u), 'utf8').includes(MARK));
 }
 
 describe('payouts load on first use', () => {
   it('the core and client.transfers load no payout code; transfers.batch loads it', () => {
     expect(loadedWithMark('void client.transfers.sendMany;')).toEqual([]);
-    expect(loadedWithMark(`await client.transfers.batch([{ to: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8', amount: '1' }], { signer: { privateKey: '11'.repeat(32) } });`).length).toBeGreaterThan(0);
+    expect(
+      loadedWithMark(`await client.transfers.batch([{ to: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8', amount: '1' }], { signer: { privateKey: '11'.repeat(32) } });`)
+        .length,
+    ).toBeGreaterThan(0);
   });
 });

@@ -29,7 +29,9 @@ describe('transfers load on first use', () => {
     const constructed = esmImports(`${CLIENT} void client.transfers; void client.resources;`);
     expect(constructed.some((u) => /node_modules\/zod\//.test(u))).toBe(true); // the recorder sees packages
     expect(constructed.filter((u) => CURVES.test(u))).toEqual([]);
-    const read = esmImports(`${CLIENT} const e = await client.resources.read('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t').catch((e) => e); if (e.code !== 'CONNECTION_ERROR') throw e;`);
+    const read = esmImports(
+      `${CLIENT} const e = await client.resources.read('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t').catch((e) => e); if (e.code !== 'CONNECTION_ERROR') throw e;`,
+    );
     expect(read.length).toBeGreaterThan(constructed.length); // the engine and the node client loaded
     expect(read.filter((u) => CURVES.test(u))).toEqual([]);
   });

@@ -76,7 +76,10 @@ describe('chaos: a third of responses fail', () => {
     const account = mock.state.createAccount({ trx_sun: start });
     const lines: string[] = [];
     const sdk = client(account.api_key, lines);
-    const ids = await pool(CALLS, async () => (await sdk.orders.create({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: TARGET })).id);
+    const ids = await pool(
+      CALLS,
+      async () => (await sdk.orders.create({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: TARGET })).id,
+    );
 
     expectEveryFault(lines);
     expect(new Set(ids).size).toBe(CALLS);

@@ -59,7 +59,25 @@ describe('--version and --help', () => {
   it('--help lists every command in groups, the settings precedence and the exit codes', async () => {
     const r = await runCli(['--help']);
     expect(r.code).toBe(0);
-    for (const name of ['login', 'config', 'profiles', 'prices', 'preview', 'buy', 'orders', 'balance', 'history', 'deposit', 'withdraw', 'keys', 'webhooks', 'mock', 'demo', 'completion', 'x402']) {
+    for (const name of [
+      'login',
+      'config',
+      'profiles',
+      'prices',
+      'preview',
+      'buy',
+      'orders',
+      'balance',
+      'history',
+      'deposit',
+      'withdraw',
+      'keys',
+      'webhooks',
+      'mock',
+      'demo',
+      'completion',
+      'x402',
+    ]) {
       expect(r.stdout).toMatch(new RegExp(`^  ${name}\\s`, 'm'));
     }
     expect(r.stdout).toContain('Trading:');
@@ -68,20 +86,28 @@ describe('--version and --help', () => {
     expect(r.stdout).not.toMatch(/--api-key\b(?!-file)/);
   });
 
-  it('a command\'s own --help and `help <command>` show its options', async () => {
+  it("a command's own --help and `help <command>` show its options", async () => {
     const own = await runCliInProcess(['buy', '--help']);
     expect(own.code).toBe(0);
     expect(own.stdout).toContain('Usage: trx-rent buy <amount> [energy|bandwidth] --to ADDRESS --duration 1h');
     expect(own.stdout).toContain('--max-price <sun>');
     // gh-like: the command's own options and EXAMPLES; the global options once, at the top level.
     expect(own.stdout).not.toContain('Global Options:');
-    expect(own.stdout).toMatch(/Examples:\n  \$ trx-rent buy 65000 --to \S+ --duration 1h --wait\n/);
+    expect(own.stdout).toMatch(/Examples:\n {2}\$ trx-rent buy 65000 --to \S+ --duration 1h --wait\n/);
     expect(own.stdout).toMatch(/Global options \(--json \[FIELDS\][\s\S]*see `trx-rent --help`/);
-    for (const args of [['orders', 'get', '--help'], ['history', '--help'], ['x402', 'prices', '--help'], ['prices', '--help']]) {
+    for (const args of [
+      ['orders', 'get', '--help'],
+      ['history', '--help'],
+      ['x402', 'prices', '--help'],
+      ['prices', '--help'],
+    ]) {
       const r = await runCliInProcess(args);
-      const examples = /Examples:\n((?:  \$ .+\n)+)/.exec(r.stdout)?.[1]?.trim().split('\n') ?? [];
+      const examples = /Examples:\n((?: {2}\$ .+\n)+)/.exec(r.stdout)?.[1]?.trim().split('\n') ?? [];
       expect(examples.length, args.join(' ')).toBeGreaterThanOrEqual(2);
-      expect(examples.every((e) => e.startsWith(`  $ trx-rent`) || e.startsWith('$ trx-rent')), args.join(' ')).toBe(true);
+      expect(
+        examples.every((e) => e.startsWith(`  $ trx-rent`) || e.startsWith('$ trx-rent')),
+        args.join(' '),
+      ).toBe(true);
     }
     const viaHelp = await runCliInProcess(['help', 'orders']);
     expect(viaHelp.code).toBe(0);
@@ -95,8 +121,14 @@ describe('lazy loading', () => {
     for (const args of [['--version'], ['--help'], ['buy', '--help'], ['webhooks', 'listen', '--help'], ['help', 'demo'], ['x402', '--help']]) {
       const { code, modules } = await loads(args);
       expect(code, args.join(' ')).toBe(0);
-      expect(modules.some((m) => m.includes('/dist/cli/index.js')), args.join(' ')).toBe(true);
-      expect(modules.filter((m) => HEAVY.test(m) || HEAVY_CJS.test(m)), args.join(' ')).toEqual([]);
+      expect(
+        modules.some((m) => m.includes('/dist/cli/index.js')),
+        args.join(' '),
+      ).toBe(true);
+      expect(
+        modules.filter((m) => HEAVY.test(m) || HEAVY_CJS.test(m)),
+        args.join(' '),
+      ).toEqual([]);
     }
     // --version does not even load commander.
     expect((await loads(['--version'])).modules.filter((m) => m.includes('commander'))).toEqual([]);
@@ -242,7 +274,7 @@ describe('completion', () => {
     const zsh = await runCliInProcess(['completion', 'zsh']);
     expect(zsh.code).toBe(0);
     expect(zsh.stdout.startsWith('#compdef trx-rent')).toBe(true);
-    expect(zsh.stdout).toContain("'orders') [[ \" list get wait \"");
+    expect(zsh.stdout).toContain('\'orders\') [[ " list get wait "');
     if (spawnSync('zsh', ['--version']).status === 0) {
       const file = join(tempDir(), '_trx-rent');
       writeFileSync(file, zsh.stdout);

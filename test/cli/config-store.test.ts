@@ -10,13 +10,20 @@ const fresh = () => mkdtempSync(join(tmpdir(), 'trx-rent-config-'));
 describe('config store', () => {
   it('reads a file written by conf (tab-indented) and keeps its other keys on write', async () => {
     const dir = fresh();
-    writeFileSync(join(dir, 'config.json'), JSON.stringify({ current_profile: 'work', profiles: { work: { base_url: 'https://a.test' } }, other: 1 }, undefined, '\t'));
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({ current_profile: 'work', profiles: { work: { base_url: 'https://a.test' } }, other: 1 }, undefined, '\t'),
+    );
     const store = await openConfig(dir);
     expect(store.currentProfile()).toBe('work');
     expect(store.getProfile('work')).toEqual({ base_url: 'https://a.test' });
     store.updateProfile('work', { default_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' });
     const saved = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
-    expect(saved).toEqual({ current_profile: 'work', other: 1, profiles: { work: { base_url: 'https://a.test', default_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' } } });
+    expect(saved).toEqual({
+      current_profile: 'work',
+      other: 1,
+      profiles: { work: { base_url: 'https://a.test', default_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' } },
+    });
     expect((await openConfig(dir)).getProfile('work')?.default_address).toBe('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t');
   });
 

@@ -88,9 +88,7 @@ describe('settings precedence: flag > environment > profile', () => {
     expect((await runCliInProcess(['login', '--base-url', other.url], { configDir, env: { TRX_RENT_API_KEY: other.apiKey } })).code).toBe(0);
     const fromProfile = json(await runCliInProcess(['balance', '--json'], { configDir }));
     expect(fromProfile.trx).toBe(5_000_000);
-    const fromEnv = json(
-      await runCliInProcess(['balance', '--json'], { configDir, env: { TRX_RENT_BASE_URL: mock.url, TRX_RENT_API_KEY: mock.apiKey } }),
-    );
+    const fromEnv = json(await runCliInProcess(['balance', '--json'], { configDir, env: { TRX_RENT_BASE_URL: mock.url, TRX_RENT_API_KEY: mock.apiKey } }));
     expect(fromEnv.trx).toBe(1_000_000_000);
     const keyFile = join(configDir, 'mock.key');
     writeFileSync(keyFile, mock.apiKey, { mode: 0o600 });
@@ -120,7 +118,11 @@ describe('settings precedence: flag > environment > profile', () => {
     const configDir = tempDir();
     await runCliInProcess(['login', '--profile', 'work', '--base-url', mock.url], { configDir, env: { TRX_RENT_API_KEY: mock.apiKey } });
     // A second account on the same mock: its key is the one left in the shell.
-    const created = await fetch(`${mock.url}/__mock/accounts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ trx_sun: 7_000_000 }) });
+    const created = await fetch(`${mock.url}/__mock/accounts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ trx_sun: 7_000_000 }),
+    });
     const leftover = ((await created.json()) as { api_key: string }).api_key;
     for (const how of [['--profile', 'work'], []]) {
       const env = { TRX_RENT_API_KEY: leftover, ...(how.length ? {} : { TRX_RENT_PROFILE: 'work' }) };
@@ -132,7 +134,10 @@ describe('settings precedence: flag > environment > profile', () => {
       expect(r.stderr).not.toContain(leftover);
     }
     // No notice when nothing was overridden: the same key, or no profile named.
-    for (const [args, key] of [[['--profile', 'work'], mock.apiKey], [[], leftover]] as const) {
+    for (const [args, key] of [
+      [['--profile', 'work'], mock.apiKey],
+      [[], leftover],
+    ] as const) {
       const quiet = await runCliInProcess(['balance', '--json', ...args], { configDir, env: { TRX_RENT_API_KEY: key } });
       expect(quiet.code, quiet.stderr).toBe(0);
       expect(quiet.stderr).not.toContain('using the API key');

@@ -29,10 +29,21 @@ describe('demo', { timeout: 60_000 }, () => {
   });
 
   it('for people: nine numbered steps with the equivalent commands: a verified webhook, then a USDT send that shows the saving', async () => {
-    const r = await runCliInProcess(['demo', '--no-json'], { timeoutMs: 50_000, env: { TRX_RENT_BASE_URL: 'http://127.0.0.1:9', TRX_RENT_API_KEY: 'ignored' } });
+    const r = await runCliInProcess(['demo', '--no-json'], {
+      timeoutMs: 50_000,
+      env: { TRX_RENT_BASE_URL: 'http://127.0.0.1:9', TRX_RENT_API_KEY: 'ignored' },
+    });
     expect(r.code, r.stderr).toBe(0);
     for (let i = 1; i <= 9; i++) expect(r.stdout).toContain(`${i}/9 `);
-    for (const cmd of ['$ trx-rent prices', '$ trx-rent preview', '$ trx-rent buy', '$ trx-rent orders wait', '$ trx-rent balance', '$ trx-rent webhooks verify', '$ trx-rent send usdt']) {
+    for (const cmd of [
+      '$ trx-rent prices',
+      '$ trx-rent preview',
+      '$ trx-rent buy',
+      '$ trx-rent orders wait',
+      '$ trx-rent balance',
+      '$ trx-rent webhooks verify',
+      '$ trx-rent send usdt',
+    ]) {
       expect(r.stdout).toContain(cmd);
     }
     expect(r.stdout).toMatch(/8\/9 Webhook {2}✓ order\.filled for \S+ received and verified/);

@@ -78,7 +78,9 @@ describe('connection errors name the cause and the URL', () => {
   });
 
   it('timeout: a server that never answers (TRX_RENT_TIMEOUT), exit 1', async () => {
-    const r = await runCliInProcess(['balance', '--json'], { env: { ...env, TRX_RENT_BASE_URL: silentUrl, TRX_RENT_TIMEOUT: '1s', TRX_RENT_MAX_RETRIES: '0' } });
+    const r = await runCliInProcess(['balance', '--json'], {
+      env: { ...env, TRX_RENT_BASE_URL: silentUrl, TRX_RENT_TIMEOUT: '1s', TRX_RENT_MAX_RETRIES: '0' },
+    });
     expect(r.code).toBe(1);
     const e = errorLine(r);
     expect(e.code).toBe('TIMEOUT');
@@ -96,7 +98,9 @@ describe('connection errors name the cause and the URL', () => {
     expect(classifyFailure(wrap('ECONNRESET')).cause).toBe('reset');
     expect(classifyFailure(wrap('EHOSTUNREACH')).cause).toBe('unreachable');
     // localhost tries ::1 and 127.0.0.1: an AggregateError of both
-    const both = new TypeError('fetch failed', { cause: Object.assign(new AggregateError([Object.assign(new Error('a'), { code: 'ECONNREFUSED' })]), { code: 'ECONNREFUSED' }) });
+    const both = new TypeError('fetch failed', {
+      cause: Object.assign(new AggregateError([Object.assign(new Error('a'), { code: 'ECONNREFUSED' })]), { code: 'ECONNREFUSED' }),
+    });
     expect(classifyFailure(both)).toEqual({ cause: 'refused', syscode: 'ECONNREFUSED' });
   });
 });

@@ -14,7 +14,7 @@ import { CURRENCIES } from '../../src/schemas/withdrawals.js';
 import { ESTIMATE_OPERATIONS, RPC_METHODS, WATCH_EVENT_TYPES } from '../../src/schemas/x402.js';
 
 describe('CLI facts', () => {
-  it('are the schemas\' enumerations and limits', () => {
+  it("are the schemas' enumerations and limits", () => {
     expect(facts.LIMITS).toBe(LIMITS);
     expect(facts.RESOURCE_TYPES).toEqual(RESOURCE_TYPES);
     expect(facts.ORDER_TYPES).toEqual(ORDER_TYPES);

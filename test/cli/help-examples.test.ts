@@ -96,10 +96,18 @@ beforeAll(async () => {
   writeFileSync(join(files, 'words.txt'), 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about\n', { mode: 0o600 });
   const payer = '1f'.repeat(32);
   mock.state.chain.fundTrx(privateKeyToTronAddress(payer), 50_000_000n);
-  const memo = mock.state.getAccount(mock.state.demo.account_id)!.memo ?? (await (await fetch(`${mock.url}/api/v1/deposit/info`, { headers: { 'x-api-key': mock.apiKey } })).json()).memo;
-  const deposit = signTransaction(buildTrxTransfer({ from: privateKeyToTronAddress(payer), to: mock.state.platformAddress, amountSun: 2_000_000n, memo, now: mock.state.now() }), payer);
+  const memo =
+    mock.state.getAccount(mock.state.demo.account_id)!.memo ??
+    (await (await fetch(`${mock.url}/api/v1/deposit/info`, { headers: { 'x-api-key': mock.apiKey } })).json()).memo;
+  const deposit = signTransaction(
+    buildTrxTransfer({ from: privateKeyToTronAddress(payer), to: mock.state.platformAddress, amountSun: 2_000_000n, memo, now: mock.state.now() }),
+    payer,
+  );
   writeFileSync(join(files, 'tx.json'), JSON.stringify(deposit));
-  const transfer = signTransaction(buildTrxTransfer({ from: privateKeyToTronAddress(payer), to: ADDRESS, amountSun: 1_000_000n, now: mock.state.now() + 1 }), payer);
+  const transfer = signTransaction(
+    buildTrxTransfer({ from: privateKeyToTronAddress(payer), to: ADDRESS, amountSun: 1_000_000n, now: mock.state.now() + 1 }),
+    payer,
+  );
   signed = JSON.stringify(transfer);
   writeFileSync(join(files, 'signed-tx.json'), signed);
   // The rules file the `rules` examples name: examples/rules/rules.json as shipped (its address,
@@ -108,7 +116,10 @@ beforeAll(async () => {
   const rulesFile = readFileSync(join(import.meta.dirname, '..', '..', 'examples', 'rules', 'rules.json'), 'utf8');
   writeFileSync(join(files, 'rules.json'), rulesFile.replace('https://hooks.example.com/', 'http://127.0.0.1:9/'));
   // The journal the `rules plan` and `rules log` examples read, as a run would have left it (they refuse a missing one).
-  writeFileSync(join(files, 'rules.journal.jsonl'), `${JSON.stringify({ ts: Date.now(), kind: 'suppressed', rule: 'hot-wallet', window: 'energy_below:2026-12-07T10:00Z', reason: 'max_price' })}\n`);
+  writeFileSync(
+    join(files, 'rules.journal.jsonl'),
+    `${JSON.stringify({ ts: Date.now(), kind: 'suppressed', rule: 'hot-wallet', window: 'energy_below:2026-12-07T10:00Z', reason: 'max_price' })}\n`,
+  );
 });
 afterAll(async () => {
   await mock?.close();
@@ -121,7 +132,10 @@ describe("the examples a --help shows are the table's (so each runs below)", () 
     it(`${path} --help: every example line is in EXAMPLES['${path}'], and there are some`, async () => {
       const help = await runCliInProcess([...path.split(' '), '--help'], { configDir });
       expect(help.code, help.stderr).toBe(0);
-      const shown = help.stdout.split('\n').filter((l) => /^\s+(\$ )?trx-rent /.test(l)).map((l) => l.replace(/^\s+(\$ )?/, ''));
+      const shown = help.stdout
+        .split('\n')
+        .filter((l) => /^\s+(\$ )?trx-rent /.test(l))
+        .map((l) => l.replace(/^\s+(\$ )?/, ''));
       expect(shown.length).toBeGreaterThan(0);
       expect(shown).toEqual(EXAMPLES[path]);
     });
@@ -141,7 +155,12 @@ describe('every --help example runs against the mock', () => {
       const command = args.filter((a) => !a.startsWith('-')).join(' ');
       if (/^mcp\b/.test(command)) {
         // The stdio server needs the process's own streams: the built binary, stdin closed at once.
-        const child = spawnSync(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, TRX_RENT_CONFIG_DIR: configDir, ...runEnv }, input: '', timeout: 20_000, encoding: 'utf8' });
+        const child = spawnSync(process.execPath, [BIN, ...args], {
+          env: { PATH: process.env.PATH, TRX_RENT_CONFIG_DIR: configDir, ...runEnv },
+          input: '',
+          timeout: 20_000,
+          encoding: 'utf8',
+        });
         expect(child.status, `${args.join(' ')}\n${child.stderr}`).toBe(0);
         expect(child.stderr).not.toMatch(/^error [A-Z_]+:|"error":\{/m);
         return;

@@ -26,7 +26,6 @@ afterAll(async () => {
 
 const demoBalance = () => mock.state.balance(mock.state.demo.account_id);
 
-
 describe.skipIf(!hasScript)('in a pseudo-terminal', { timeout: 30_000 }, () => {
   it('buy with nothing given asks for resource, amount, address (validated), duration, confirms, and waits', async () => {
     const before = demoBalance().trx;
@@ -102,7 +101,10 @@ describe.skipIf(!hasScript)('in a pseudo-terminal', { timeout: 30_000 }, () => {
     const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
     const width = (out: string) => Math.max(...out.split('\n').map((l) => [...l].length));
     const rowsOf = (out: string, id: string) => out.split('\n').filter((l) => l.includes(id));
-    for (const [args, timeColumn] of [[['orders', 'list'], 'CREATED (UTC)'], [['history'], 'TIME (UTC)']] as const) {
+    for (const [args, timeColumn] of [
+      [['orders', 'list'], 'CREATED (UTC)'],
+      [['history'], 'TIME (UTC)'],
+    ] as const) {
       const narrow = await inPty([...args], [], env, 15_000, 80);
       expect(narrow.code, narrow.output).toBe(0);
       expect(width(narrow.output), narrow.output).toBeLessThanOrEqual(80);
@@ -129,18 +131,14 @@ describe.skipIf(!hasScript)('in a pseudo-terminal', { timeout: 30_000 }, () => {
   }, 60_000);
 
   it('login asks for the key without echoing it', async () => {
-    const r = await inPty(
-      ['login', '--base-url', mock.url],
-      [{ expect: /API key \(sk_live_…, input hidden\)\?/, send: `${mock.apiKey}\r` }],
-      {},
-    );
+    const r = await inPty(['login', '--base-url', mock.url], [{ expect: /API key \(sk_live_…, input hidden\)\?/, send: `${mock.apiKey}\r` }], {});
     expect(r.code, r.output).toBe(0);
     expect(r.output).toContain('Logged in to');
     expect(r.output).not.toContain(mock.apiKey);
   });
 });
 
-describe('in-process, on a pretend terminal (the run\'s own streams, not the process\'s)', () => {
+describe("in-process, on a pretend terminal (the run's own streams, not the process's)", () => {
   it('withdraw asks on the run\'s stdout and reads the answer from its stdin: "n" cancels (exit 0, "Cancelled."), nothing moves', async () => {
     const before = demoBalance();
     const keyboard = new PassThrough();

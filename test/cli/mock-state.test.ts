@@ -47,7 +47,11 @@ describe('trx-rent mock --state', { timeout: 90_000 }, () => {
     expect(orders.json.total).toBe(2);
     // The request log: one line per request, method, path, status, ms.
     await until(() => (first.output().stderr.match(/"type":"request"/g) ?? []).length >= 6);
-    const lines = first.output().stderr.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = first
+      .output()
+      .stderr.trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.filter((l) => l.type === 'request').map((l) => `${l.method} ${l.path} ${l.status}`)).toEqual([
       'POST /api/v1/orders 201',
       'POST /api/v1/orders 201',

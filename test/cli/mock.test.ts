@@ -82,7 +82,10 @@ describe('trx-rent mock', { timeout: 60_000 }, () => {
     expect(readFileSync(target, 'utf8')).toBe(`${'ab'.repeat(32)}\n`);
     // A plain new file is created 0600 with a key, as before.
     const plain = join(dir, 'new.txt');
-    const ok = await runCliInProcess(['mock', '--port', '0', '--quiet', '--wallet', plain, '--json'], { untilSignal: () => new Promise((resolve) => setTimeout(() => resolve('SIGINT'), 1_000)), timeoutMs: 30_000 });
+    const ok = await runCliInProcess(['mock', '--port', '0', '--quiet', '--wallet', plain, '--json'], {
+      untilSignal: () => new Promise((resolve) => setTimeout(() => resolve('SIGINT'), 1_000)),
+      timeoutMs: 30_000,
+    });
     expect(ok.code, ok.stderr).toBe(0);
     expect(readFileSync(plain, 'utf8')).toMatch(/^[0-9a-f]{64}\n$/);
     expect(lstatSync(plain).mode & 0o777).toBe(0o600);

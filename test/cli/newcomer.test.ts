@@ -22,7 +22,7 @@ describe('errors a newcomer can act on', () => {
     expect(errorLine(r).hint).toMatch(/keys create.*keys revoke/);
   });
 
-  it('-d 45s suggests 5m, in the CLI\'s units', async () => {
+  it("-d 45s suggests 5m, in the CLI's units", async () => {
     const r = await runCliInProcess(['--mock', 'preview', '65000', '-d', '45s', '--json']);
     expect(r.code).toBe(2);
     expect(errorLine(r).hint).toMatch(/--duration 5m/);
@@ -60,7 +60,14 @@ describe('login after a rejected key', () => {
     try {
       const keyboard = new PassThrough();
       const configDir = tempDir();
-      const run = runCliInProcess(['login', '--base-url', mock.url], { env: { TERM: 'xterm', NO_COLOR: '1' }, isTTY: true, columns: 120, keyboard, configDir, timeoutMs: 20_000 });
+      const run = runCliInProcess(['login', '--base-url', mock.url], {
+        env: { TERM: 'xterm', NO_COLOR: '1' },
+        isTTY: true,
+        columns: 120,
+        keyboard,
+        configDir,
+        timeoutMs: 20_000,
+      });
       await new Promise((r) => setTimeout(r, 1_000));
       keyboard.write('sk_live_wrong_key_000\r');
       await new Promise((r) => setTimeout(r, 2_500));

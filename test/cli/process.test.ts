@@ -18,8 +18,7 @@ let silent: Server;
 let silentUrl: string;
 let closedUrl: string;
 
-const listen = (server: Server) =>
-  new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
+const listen = (server: Server) => new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
 
 beforeAll(async () => {
   mock = await startMockServer({ port: 0, rateLimits: false, seed: 14, timings: { selectMs: 20, fillMs: 30, verifyMs: 40 } });

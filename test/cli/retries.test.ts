@@ -39,7 +39,11 @@ describe('a retry, shown', { timeout: 60_000 }, () => {
     expect(r.code, r.stderr).toBe(0);
     const lines = plain(r.stderr).split('\n');
     // Drawn on the spinner's line, after its text.
-    expect(lines).toContainEqual(expect.stringMatching(new RegExp(`Waiting for order ${id} to fill… .*· rate limited by ${host.replace(/\./g, '\\.')} \\(429\\), retrying in 1 s \\(retry 1/\\d\\)$`)));
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        new RegExp(`Waiting for order ${id} to fill… .*· rate limited by ${host.replace(/\./g, '\\.')} \\(429\\), retrying in 1 s \\(retry 1/\\d\\)$`),
+      ),
+    );
     expect(r.stderr).toMatch(/FILLED after/);
     expect(mock.chaos.log.some((h) => h.path === `/api/v1/orders/${id}` && h.kind === 429)).toBe(true);
   });
@@ -56,7 +60,7 @@ describe('a retry, shown', { timeout: 60_000 }, () => {
     expect(Array.isArray(json(doc))).toBe(true);
   });
 
-  it('as a `retrying` event in the NDJSON of `send usdt --batch --json`, among the batch\'s events', async () => {
+  it("as a `retrying` event in the NDJSON of `send usdt --batch --json`, among the batch's events", async () => {
     const s = sender(mock, 71);
     const acct = account(mock, '100000');
     const rows = payouts(mock, 2, 'retry');
@@ -71,10 +75,23 @@ describe('a retry, shown', { timeout: 60_000 }, () => {
       timeoutMs: 50_000,
     });
     expect(r.code, r.stderr).toBe(0);
-    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { event?: string });
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { event?: string });
     const retrying = events.filter((e) => e.event === 'retrying');
     expect(retrying).toEqual([
-      { event: 'retrying', host, status: 429, code: expect.any(String), request: 'POST /wallet/gettransactioninfobyid', retry: 1, max_retries: expect.any(Number), delay_ms: 1000, retry_after: true },
+      {
+        event: 'retrying',
+        host,
+        status: 429,
+        code: expect.any(String),
+        request: 'POST /wallet/gettransactioninfobyid',
+        retry: 1,
+        max_retries: expect.any(Number),
+        delay_ms: 1000,
+        retry_after: true,
+      },
     ]);
     expect(events.findIndex((e) => e.event === 'planned')).toBeLessThan(events.indexOf(retrying[0]!));
     const chain = paid(mock, s.address);

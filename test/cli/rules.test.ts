@@ -32,7 +32,12 @@ beforeAll(async () => {
     file,
     JSON.stringify({
       rules: [
-        { id: 'hot-wallet', trigger: { type: 'energy_below', address: TARGET, energy: 65_000 }, action: { type: 'ensure', energy: 100_000, duration: '1h' }, limits: { max_spend_per_day: '50' } },
+        {
+          id: 'hot-wallet',
+          trigger: { type: 'energy_below', address: TARGET, energy: 65_000 },
+          action: { type: 'ensure', energy: 100_000, duration: '1h' },
+          limits: { max_spend_per_day: '50' },
+        },
         { id: 'nightly', trigger: { type: 'schedule', cron: '0 3 * * *' }, action: { type: 'notify', message: 'hi' } },
       ],
     }),
@@ -45,8 +50,8 @@ afterAll(async () => {
 /** A rules command in a pseudo-terminal, with this file's environment. */
 const inPty = (args: string[], timeoutMs = 20_000) => pty(args, [], env, timeoutMs);
 
-const ordersFor = async () => (await new TrxRent({ baseUrl: mock.url, apiKey: mock.apiKey }).orders.list({ limit: 100 })).orders.filter((o) => o.target_address === TARGET);
-
+const ordersFor = async () =>
+  (await new TrxRent({ baseUrl: mock.url, apiKey: mock.apiKey }).orders.list({ limit: 100 })).orders.filter((o) => o.target_address === TARGET);
 
 describe('rules check', () => {
   it('explains each rule in words', async () => {
@@ -60,10 +65,15 @@ describe('rules check', () => {
 
   it('reads a YAML file (.yaml or .yml) through the same schemas, errors naming rule and field', async () => {
     const yaml = join(dir, 'rules.yml');
-    writeFileSync(yaml, `rules:\n  - id: y\n    trigger: { type: energy_below, address: ${TARGET}, energy: 65000 }\n    action: { type: ensure, energy: 100000 }\n    limits: { max_spend_per_day: "50" }\n`);
+    writeFileSync(
+      yaml,
+      `rules:\n  - id: y\n    trigger: { type: energy_below, address: ${TARGET}, energy: 65000 }\n    action: { type: ensure, energy: 100000 }\n    limits: { max_spend_per_day: "50" }\n`,
+    );
     const r = await runCliInProcess(['rules', 'check', yaml], { env });
     expect(r.code, r.stderr).toBe(0);
-    expect(json<{ rules: Array<{ id: string; explanation: string }> }>(r).rules[0]!.explanation).toContain(`y: when ${TARGET} can spend less than 65000 energy`);
+    expect(json<{ rules: Array<{ id: string; explanation: string }> }>(r).rules[0]!.explanation).toContain(
+      `y: when ${TARGET} can spend less than 65000 energy`,
+    );
     writeFileSync(yaml, 'rules:\n  - id: y\n    trigger: { type: energy_below, address: nowhere, energy: 65000 }\n    action: { type: notify }\n');
     const bad = await runCliInProcess(['rules', 'check', yaml], { env });
     expect(bad.code).toBe(2);
@@ -105,7 +115,10 @@ describe.skipIf(!hasScript)('rules plan and run in a pseudo-terminal', { timeout
     expect(wet.output).toMatch(/tick \d+: 1 addresses, \d+ node reads, 1 actions, [\d.]+ TRX/);
     const orders = await ordersFor();
     expect(orders).toHaveLength(1);
-    const lines = readFileSync(journal, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; order_ids?: string[] });
+    const lines = readFileSync(journal, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { kind: string; order_ids?: string[] });
     // The order is journaled (its key and request) before it is placed: a lost answer is looked up by key.
     expect(lines.map((l) => l.kind)).toEqual(['trigger', 'intent', 'ordering', 'done']);
     expect(lines[3]!.order_ids).toEqual([orders[0]!.id]);
@@ -130,7 +143,10 @@ describe('rules plan and log: the journal they read', () => {
 
   it('without --journal, a missing default journal is refused (JOURNAL_NOT_FOUND, exit 4) and named; --allow-missing-journal reads none', async () => {
     expect(existsSync(DEFAULT), `${DEFAULT} must not exist for this test`).toBe(false);
-    for (const args of [['rules', 'log'], ['rules', 'plan', file]]) {
+    for (const args of [
+      ['rules', 'log'],
+      ['rules', 'plan', file],
+    ]) {
       const r = await runCliInProcess([...args, '--json'], { env });
       expect(r.code, r.stderr).toBe(4);
       const error = errorLine(r);
@@ -151,11 +167,17 @@ describe('rules plan and log: the journal they read', () => {
 
   it('log masks the credentials of a URL in a journal line (human and JSON)', async () => {
     const journal = join(dir, 'leaky.jsonl');
-    writeFileSync(journal, `${JSON.stringify({ ts: 1, kind: 'notified', rule: 'hot-wallet', reason: 'webhook failed: POST https://alice:hunter2-secret@hooks.example/x refused', detail: { url: 'https://alice:hunter2-secret@hooks.example/x' } })}\n`);
+    writeFileSync(
+      journal,
+      `${JSON.stringify({ ts: 1, kind: 'notified', rule: 'hot-wallet', reason: 'webhook failed: POST https://alice:hunter2-secret@hooks.example/x refused', detail: { url: 'https://alice:hunter2-secret@hooks.example/x' } })}\n`,
+    );
     const asJson = await runCliInProcess(['rules', 'log', '--journal', journal, '--json'], { env });
     expect(asJson.code, asJson.stderr).toBe(0);
     expect(asJson.stdout).not.toContain('hunter2');
-    expect(json<Array<{ reason: string; detail: { url: string } }>>(asJson)[0]).toMatchObject({ reason: 'webhook failed: POST https://[redacted]@hooks.example/x refused', detail: { url: 'https://[redacted]@hooks.example/x' } });
+    expect(json<Array<{ reason: string; detail: { url: string } }>>(asJson)[0]).toMatchObject({
+      reason: 'webhook failed: POST https://[redacted]@hooks.example/x refused',
+      detail: { url: 'https://[redacted]@hooks.example/x' },
+    });
     const human = await runCliInProcess(['rules', 'log', '--journal', journal, '--no-json'], { env });
     expect(human.code, human.stderr).toBe(0);
     expect(human.stdout).toContain('https://[redacted]@hooks.example/x');
@@ -167,7 +189,13 @@ describe('rules check: webhooks and duplicate keys', () => {
   it('warns about a webhook whose secret variable is unset and one nobody listens on; --offline skips the probe', async () => {
     const dead = await freePort();
     const hooked = join(dir, 'hooked.json');
-    writeFileSync(hooked, JSON.stringify({ notify: { webhook: { url: `http://carol:pw-secret-123@127.0.0.1:${dead}/hook`, secret_env: 'RULES_HOOK_SECRET' } }, rules: [{ id: 'nightly', trigger: { type: 'schedule', cron: '0 3 * * *' }, action: { type: 'notify' } }] }));
+    writeFileSync(
+      hooked,
+      JSON.stringify({
+        notify: { webhook: { url: `http://carol:pw-secret-123@127.0.0.1:${dead}/hook`, secret_env: 'RULES_HOOK_SECRET' } },
+        rules: [{ id: 'nightly', trigger: { type: 'schedule', cron: '0 3 * * *' }, action: { type: 'notify' } }],
+      }),
+    );
     const r = await runCliInProcess(['rules', 'check', hooked, '--json'], { env });
     expect(r.code, r.stderr).toBe(0);
     const warnings = json<{ warnings: string[] }>(r).warnings;
@@ -185,8 +213,16 @@ describe('rules check: webhooks and duplicate keys', () => {
 
   it('rules run warns at start about a webhook it cannot sign', async () => {
     const hooked = join(dir, 'hooked-run.json');
-    writeFileSync(hooked, JSON.stringify({ notify: { webhook: { url: 'http://dave:pw-secret-456@127.0.0.1:9/hook', secret_env: 'RULES_HOOK_SECRET' } }, rules: [{ id: 'nightly', trigger: { type: 'schedule', cron: '0 3 1 1 *' }, action: { type: 'notify' } }] }));
-    const r = await runCliInProcess(['rules', 'run', hooked, '--max-ticks', '1', '--tick', '1s', '--json', '--journal', join(dir, 'hooked-run.jsonl')], { env });
+    writeFileSync(
+      hooked,
+      JSON.stringify({
+        notify: { webhook: { url: 'http://dave:pw-secret-456@127.0.0.1:9/hook', secret_env: 'RULES_HOOK_SECRET' } },
+        rules: [{ id: 'nightly', trigger: { type: 'schedule', cron: '0 3 1 1 *' }, action: { type: 'notify' } }],
+      }),
+    );
+    const r = await runCliInProcess(['rules', 'run', hooked, '--max-ticks', '1', '--tick', '1s', '--json', '--journal', join(dir, 'hooked-run.jsonl')], {
+      env,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('notify webhook http://[redacted]@127.0.0.1:9/hook (rule nightly): RULES_HOOK_SECRET is not set');
     expect(r.stdout + r.stderr).not.toContain('pw-secret-456');
@@ -194,7 +230,10 @@ describe('rules check: webhooks and duplicate keys', () => {
 
   it('a key written twice exits 2 naming the key and its line', async () => {
     const twice = join(dir, 'twice.json');
-    writeFileSync(twice, `{\n  "rules": [\n    { "id": "w", "trigger": { "type": "schedule", "cron": "0 3 * * *" }, "action": { "type": "notify" },\n      "limits": { "max_spend_per_day": "1", "max_spend_per_day": "1000" } }\n  ]\n}\n`);
+    writeFileSync(
+      twice,
+      `{\n  "rules": [\n    { "id": "w", "trigger": { "type": "schedule", "cron": "0 3 * * *" }, "action": { "type": "notify" },\n      "limits": { "max_spend_per_day": "1", "max_spend_per_day": "1000" } }\n  ]\n}\n`,
+    );
     const r = await runCliInProcess(['rules', 'check', twice], { env });
     expect(r.code).toBe(2);
     expect(errorLine(r).message).toContain('rule w: limits.max_spend_per_day: duplicate key "max_spend_per_day" on line 4');
@@ -205,8 +244,17 @@ describe('rules run under SIGTERM, and backtest', () => {
   it('SIGTERM stops the runner after the step in flight, exit 0', async () => {
     // A rule that fires on every tick (any price is below 1 TRX per unit), so the runner is busy.
     const busy = join(dir, 'busy.json');
-    writeFileSync(busy, JSON.stringify({ rules: [{ id: 'always', trigger: { type: 'price_below', price_sun: 1_000_000 }, action: { type: 'notify' }, limits: { min_interval: '1s' } }] }));
-    const child = spawn(process.execPath, [BIN, 'rules', 'run', busy, '--json', '--tick', '1s', '--journal', join(dir, 'term.jsonl')], { cwd: ROOT, env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+    writeFileSync(
+      busy,
+      JSON.stringify({
+        rules: [{ id: 'always', trigger: { type: 'price_below', price_sun: 1_000_000 }, action: { type: 'notify' }, limits: { min_interval: '1s' } }],
+      }),
+    );
+    const child = spawn(process.execPath, [BIN, 'rules', 'run', busy, '--json', '--tick', '1s', '--journal', join(dir, 'term.jsonl')], {
+      cwd: ROOT,
+      env: cleanEnv(env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let seen = '';
     child.stdout.on('data', (d: Buffer) => {
       seen += d.toString();
@@ -216,7 +264,10 @@ describe('rules run under SIGTERM, and backtest', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('"type":"decision"');
     // NDJSON throughout: every line a document, the last one the summary.
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type?: string; event?: string; stats?: { ticks: number } });
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type?: string; event?: string; stats?: { ticks: number } });
     expect(lines.filter((l) => l.type === 'decision').length).toBeGreaterThanOrEqual(1);
     const result = lines.at(-1)!;
     expect(result.type).toBe('stopped');
@@ -240,7 +291,19 @@ describe('rules run under SIGTERM, and backtest', () => {
 
   it('backtest --days 1 is 24 hours, half-open: max_runs_per_day 1 is one run', async () => {
     const once = join(dir, 'once.json');
-    writeFileSync(once, JSON.stringify({ rules: [{ id: 'cheap', trigger: { type: 'price_below', price_sun: 1_000_000 }, action: { type: 'buy', address: TARGET, amount: 65_000 }, limits: { max_runs_per_day: 1 } }] }));
+    writeFileSync(
+      once,
+      JSON.stringify({
+        rules: [
+          {
+            id: 'cheap',
+            trigger: { type: 'price_below', price_sun: 1_000_000 },
+            action: { type: 'buy', address: TARGET, amount: 65_000 },
+            limits: { max_runs_per_day: 1 },
+          },
+        ],
+      }),
+    );
     const r = await runCliInProcess(['rules', 'backtest', once, '--days', '1', '--json'], { env, timeoutMs: 20_000 });
     expect(r.code, r.stderr).toBe(0);
     const result = json<{ from: string; to: string; rules: Array<{ rule: string; runs: number }> }>(r);

@@ -160,7 +160,16 @@ describe('the running mock', { timeout: 90_000 }, () => {
       { url: 'http://127.0.0.1:1', apiKey: 'k', pid: 5, port: 1, path: 'p' },
       { url: 'http://127.0.0.1:2', apiKey: 'k', pid: 6, port: 2, path: 'q' },
     ]);
-    expect(error).toMatchObject({ code: 'AMBIGUOUS_MOCK', exitCode: 2, details: { choices: [{ url: 'http://127.0.0.1:1', pid: 5 }, { url: 'http://127.0.0.1:2', pid: 6 }] } });
+    expect(error).toMatchObject({
+      code: 'AMBIGUOUS_MOCK',
+      exitCode: 2,
+      details: {
+        choices: [
+          { url: 'http://127.0.0.1:1', pid: 5 },
+          { url: 'http://127.0.0.1:2', pid: 6 },
+        ],
+      },
+    });
   });
 
   it('two spawned `trx-rent mock` processes: `send` refused naming both pids; one stopped, the other is named and used', async () => {
@@ -169,7 +178,10 @@ describe('the running mock', { timeout: 90_000 }, () => {
     const second = await startCli(['mock', '--port', '0', '--seed', '32', '--quiet', '--json'], READY, { configDir });
     try {
       const urls = [first, second].map((m) => JSON.parse(m.output().stdout).url as string);
-      const r = await runCli(['send', 'usdt', '--to', ADDRESS, '--amount', '1', '--yes', '--json'], { configDir, env: { TRX_RENT_PRIVATE_KEY: '11'.repeat(32) } });
+      const r = await runCli(['send', 'usdt', '--to', ADDRESS, '--amount', '1', '--yes', '--json'], {
+        configDir,
+        env: { TRX_RENT_PRIVATE_KEY: '11'.repeat(32) },
+      });
       expect(r.code, r.stderr).toBe(2);
       const error = errorLine(r);
       expect(error.code).toBe('AMBIGUOUS_MOCK');
@@ -192,7 +204,11 @@ describe('the running mock', { timeout: 90_000 }, () => {
       if (!Array.isArray(entry.spends)) continue;
       const cmd = new Command(entry.name);
       (await entry.load()).default.register?.(cmd, { loadAll: async () => new Command() });
-      for (const sub of entry.spends) expect(cmd.commands.map((c) => c.name()), `${entry.name} ${sub}`).toContain(sub);
+      for (const sub of entry.spends)
+        expect(
+          cmd.commands.map((c) => c.name()),
+          `${entry.name} ${sub}`,
+        ).toContain(sub);
     }
     // How a run finds it: from the command up to its top-level command's declaration.
     const program = new Command('trx-rent');

@@ -34,7 +34,9 @@ describe('trx-rent mock as a sandbox', { timeout: 90_000 }, () => {
       const sender = privateKeyToTronAddress(key);
       expect(info.wallet).toMatchObject({ address: sender, trx_sun: 1_000_000_000, usdt: '1000' });
       // Activated (java-tron's getaccount answers {} otherwise) and holding both tokens.
-      const account = (await (await fetch(`${info.url}/wallet/getaccount`, { method: 'POST', body: JSON.stringify({ address: sender, visible: true }) })).json()) as { address?: string };
+      const account = (await (
+        await fetch(`${info.url}/wallet/getaccount`, { method: 'POST', body: JSON.stringify({ address: sender, visible: true }) })
+      ).json()) as { address?: string };
       expect(account.address).toBe(sender);
       const before = await chainAccount(info.url, sender);
       const recipientBefore = await chainAccount(info.url, ADDRESS);
@@ -53,7 +55,10 @@ describe('trx-rent mock as a sandbox', { timeout: 90_000 }, () => {
       expect(sent.receipt.energy_burned_sun).toBe(0);
 
       // A person reading the human output is told where the settings came from.
-      const human = await runCli(['send', 'usdt', '--to', ADDRESS, '--amount', '1', '--key-file', keyFile, '--yes', '--no-json'], { configDir, timeoutMs: 60_000 });
+      const human = await runCli(['send', 'usdt', '--to', ADDRESS, '--amount', '1', '--key-file', keyFile, '--yes', '--no-json'], {
+        configDir,
+        timeoutMs: 60_000,
+      });
       expect(human.code, human.stderr).toBe(0);
       expect(human.stderr).toContain(`No base URL set: using the mock at ${info.url} (pid ${server.child.pid})`);
       expect(human.stderr).toMatch(/TRON node: the mock's own at/);
@@ -90,12 +95,18 @@ describe('trx-rent mock as a sandbox', { timeout: 90_000 }, () => {
       expect(ensure.code, ensure.stderr).toBe(0);
       expect(ensure.stderr).toContain(`TRON node: the mock's own at ${info.url}`);
 
-      const broken = await runCliInProcess(['ensure', ADDRESS, '--energy', '65000', '--yes', '--json'], { env: { ...env, TRX_RENT_TRON_NODE: 'http://127.0.0.1:9' }, timeoutMs: 30_000 });
+      const broken = await runCliInProcess(['ensure', ADDRESS, '--energy', '65000', '--yes', '--json'], {
+        env: { ...env, TRX_RENT_TRON_NODE: 'http://127.0.0.1:9' },
+        timeoutMs: 30_000,
+      });
       expect(broken.code).not.toBe(0);
       const error = errorLine(broken);
       expect(error.hint).toMatch(/TRON node http:\/\/127\.0\.0\.1:9 \(from TRX_RENT_TRON_NODE\)/);
       expect(error.hint).not.toMatch(/base URL|TRX_RENT_BASE_URL/);
-      const flag = await runCliInProcess(['ensure', ADDRESS, '--energy', '65000', '--yes', '--json', '--tron-node', 'http://127.0.0.1:9'], { env, timeoutMs: 30_000 });
+      const flag = await runCliInProcess(['ensure', ADDRESS, '--energy', '65000', '--yes', '--json', '--tron-node', 'http://127.0.0.1:9'], {
+        env,
+        timeoutMs: 30_000,
+      });
       expect(errorLine(flag).hint).toMatch(/fix --tron-node/);
     } finally {
       await server.stop();

@@ -26,8 +26,8 @@ let loaded: Promise<XtermModule> | undefined;
 
 /** The emulator's module, installed on first use (slow once: `npm ci` of one package into the tools cache). */
 export function loadXterm(): Promise<XtermModule> {
-  loaded ??= import(pathToFileURL(toolResolve('xterm', '@xterm/headless')).href).then(
-    (m: XtermModule & { default?: XtermModule }) => (m.Terminal ? m : m.default!),
+  loaded ??= import(pathToFileURL(toolResolve('xterm', '@xterm/headless')).href).then((m: XtermModule & { default?: XtermModule }) =>
+    m.Terminal ? m : m.default!,
   );
   return loaded;
 }
@@ -52,14 +52,26 @@ export class Screen {
   async lines(): Promise<string[]> {
     await this.#written;
     const buffer = this.#term.buffer.active;
-    return Array.from({ length: this.#rows }, (_, i) => buffer.getLine(buffer.viewportY + i)?.translateToString(true).trimEnd() ?? '');
+    return Array.from(
+      { length: this.#rows },
+      (_, i) =>
+        buffer
+          .getLine(buffer.viewportY + i)
+          ?.translateToString(true)
+          .trimEnd() ?? '',
+    );
   }
 
   /** The row the cursor is on: where a prompt waits for its answer. */
   async cursorLine(): Promise<string> {
     await this.#written;
     const buffer = this.#term.buffer.active;
-    return buffer.getLine(buffer.viewportY + buffer.cursorY)?.translateToString(true).trimEnd() ?? '';
+    return (
+      buffer
+        .getLine(buffer.viewportY + buffer.cursorY)
+        ?.translateToString(true)
+        .trimEnd() ?? ''
+    );
   }
 
   /** The screen as one text, rows joined by line breaks, blank rows at the end dropped. */
@@ -96,7 +108,11 @@ export interface ScreenPty {
  * `trx-rent ...args` in a pseudo-terminal of `cols` x `rows` (stdin, stdout and stderr all the
  * terminal, as for a person), its output rendered by the emulator as it arrives.
  */
-export async function screenPty(args: string[], env: Record<string, string>, options: { cols?: number; rows?: number; timeoutMs?: number } = {}): Promise<ScreenPty> {
+export async function screenPty(
+  args: string[],
+  env: Record<string, string>,
+  options: { cols?: number; rows?: number; timeoutMs?: number } = {},
+): Promise<ScreenPty> {
   const { cols = 160, rows = 40, timeoutMs = 60_000 } = options;
   const screen = new Screen(await loadXterm(), cols, rows);
   const command = ['node', BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');

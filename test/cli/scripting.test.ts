@@ -84,7 +84,11 @@ describe('--json FIELDS', () => {
     const r = await runCliInProcess(['balance', '--json', 'trx,nope'], { env });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(errorLine(r)).toMatchObject({ code: 'UNKNOWN_FIELD', message: 'no field nope in this output', hint: expect.stringMatching(/^available: trx, usdt, trx_locked/) });
+    expect(errorLine(r)).toMatchObject({
+      code: 'UNKNOWN_FIELD',
+      message: 'no field nope in this output',
+      hint: expect.stringMatching(/^available: trx, usdt, trx_locked/),
+    });
   });
 
   it('fields are checked against the schema, not the rows: an unknown field fails on an empty list too', async () => {
@@ -119,7 +123,11 @@ describe('--json FIELDS', () => {
   });
 
   it('--json nonsense says what is wrong, not "too many arguments"', async () => {
-    for (const args of [['orders', 'list', '--json', 'nonsense'], ['balance', '--json', 'nonsense'], ['webhooks', 'list', '--json', 'nonsense']]) {
+    for (const args of [
+      ['orders', 'list', '--json', 'nonsense'],
+      ['balance', '--json', 'nonsense'],
+      ['webhooks', 'list', '--json', 'nonsense'],
+    ]) {
       const r = await runCliInProcess(args, { env });
       expect(r.code, args.join(' ')).toBe(2);
       const error = errorLine(r);
@@ -157,7 +165,17 @@ describe('one convention for money in JSON output (src/cli/README.md, "Money in 
   const API_OWN = [/\.(best|fallbacks\[\d+\])\.(displayName|cost_trx)$/, /^\$\.min_amount_(trx|usdt)$/];
 
   it('fields are snake_case; *_sun are numbers (whole SUN, a price per unit may have a fraction); *_trx are exact decimal strings', async () => {
-    const commands = [['prices', '--amount', '65k'], ['preview', '65000'], ['balance'], ['history'], ['history', 'summary'], ['orders', 'list'], ['deposit', 'info'], ['buy', '65000', '--to', ADDRESS, '-d', '1h', '--dry-run', '--yes'], ['status']];
+    const commands = [
+      ['prices', '--amount', '65k'],
+      ['preview', '65000'],
+      ['balance'],
+      ['history'],
+      ['history', 'summary'],
+      ['orders', 'list'],
+      ['deposit', 'info'],
+      ['buy', '65000', '--to', ADDRESS, '-d', '1h', '--dry-run', '--yes'],
+      ['status'],
+    ];
     let sun = 0;
     let trx = 0;
     for (const args of commands) {
@@ -247,7 +265,11 @@ describe('tables on a terminal fit its width', () => {
   });
 
   it('fitWidths narrows the columns that give way first, never below their minimum', () => {
-    const columns = [{ header: 'ID', shrink: 0, min: 10 }, { header: 'N', truncate: 'none' as const }, { header: 'NOTE', shrink: 2, min: 8 }];
+    const columns = [
+      { header: 'ID', shrink: 0, min: 10 },
+      { header: 'N', truncate: 'none' as const },
+      { header: 'NOTE', shrink: 2, min: 8 },
+    ];
     expect(fitWidths(columns, [36, 5, 40], 60)).toEqual({ widths: [36, 5, 15], cut: true });
     expect(fitWidths(columns, [36, 5, 40], 30)).toEqual({ widths: [13, 5, 8], cut: true });
     expect(fitWidths(columns, [36, 5, 40], 20)).toEqual({ widths: [10, 5, 8], cut: true }); // as narrow as allowed
@@ -293,7 +315,21 @@ describe('trx-rent api METHOD PATH (the SDK request core)', () => {
     expect(json(r)).toMatchObject({ status: 'PENDING', amount: 65000 });
     expect(seen[0]?.['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
     const typed = await runCliInProcess(
-      ['api', 'POST', 'orders', '-f', 'resource_type=ENERGY', '-F', 'amount=65000', '-F', 'duration_sec=3600', '-f', `target_address=${ADDRESS}`, '-q', 'status'],
+      [
+        'api',
+        'POST',
+        'orders',
+        '-f',
+        'resource_type=ENERGY',
+        '-F',
+        'amount=65000',
+        '-F',
+        'duration_sec=3600',
+        '-f',
+        `target_address=${ADDRESS}`,
+        '-q',
+        'status',
+      ],
       { env },
     );
     expect(typed.stdout).toBe('PENDING\n');
@@ -334,7 +370,10 @@ describe('trx-rent api METHOD PATH (the SDK request core)', () => {
     const wallet = { ...env, TRX_RENT_X402_TRON_KEY: KEYS.tron };
     const refused = await runCliInProcess(['api', 'GET', '/x402/tron/network', '-f', 'format=summary'], { env: wallet, timeoutMs: 30_000 });
     expect(refused.code).toBe(2); // no terminal to confirm on, no --yes: nothing paid
-    const r = await runCliInProcess(['api', 'GET', '/x402/tron/network', '-f', 'format=summary', '--yes', '--scheme', 'exact_permit'], { env: wallet, timeoutMs: 30_000 });
+    const r = await runCliInProcess(['api', 'GET', '/x402/tron/network', '-f', 'format=summary', '--yes', '--scheme', 'exact_permit'], {
+      env: wallet,
+      timeoutMs: 30_000,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(json(r)).toMatchObject({ block_height: expect.any(Number) });
     expect(r.stderr).toMatch(/paid 0\.01 USD in USDT on TRON \(exact_permit\)/);
@@ -350,7 +389,12 @@ describe('trx-rent api METHOD PATH (the SDK request core)', () => {
     expect(tty.stdout).toMatch(/^bandwidth limit\s+\d+$/m);
     expect(tty.stdout).toMatch(/paid 0\.01 USD in USDT on TRON/);
     expect(tty.stdout).not.toContain('{');
-    const prices = await runCliInProcess(['x402', 'prices', '--yes', '--scheme', 'exact_permit', '--no-color'], { env: wallet, isTTY: true, columns: 100, timeoutMs: 30_000 });
+    const prices = await runCliInProcess(['x402', 'prices', '--yes', '--scheme', 'exact_permit', '--no-color'], {
+      env: wallet,
+      isTTY: true,
+      columns: 100,
+      timeoutMs: 30_000,
+    });
     expect(prices.stdout).toMatch(/^PROVIDER\s+RESOURCE\s+SUN\/UNIT\s+TRX\/UNIT\s+TIER\s+AVAILABLE/m);
     const piped = await runCliInProcess(args, { env: wallet, timeoutMs: 30_000 });
     expect(json(piped)).toMatchObject({ data: { address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' }, payment: { amount_usd: '0.01' } });

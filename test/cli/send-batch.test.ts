@@ -36,7 +36,6 @@ function files(rows: Array<{ to: string; amount: string; id: string }>, privateK
   return { dir, csv, key };
 }
 
-
 describe('send usdt --batch', { timeout: 60_000 }, () => {
   it('reports every bad row (address, amount, decimals, duplicate id) at once and spends nothing', async () => {
     const s = sender(mock, 41);

@@ -84,7 +84,10 @@ describe('trx-rent send', () => {
     const dir = tempDir();
     const keyFile = join(dir, 'key');
     writeFileSync(keyFile, `${sender.privateKey}\n`, { mode: 0o600 });
-    const r = await runCliInProcess(['send', 'usdt', '--to', recipient.address, '--amount', '10', '--key-file', keyFile, '--yes', '--json'], { env, timeoutMs: 20_000 });
+    const r = await runCliInProcess(['send', 'usdt', '--to', recipient.address, '--amount', '10', '--key-file', keyFile, '--yes', '--json'], {
+      env,
+      timeoutMs: 20_000,
+    });
     expect(r.code, r.stderr).toBe(0);
     const sent = json(r);
     expect(sent).toMatchObject({ from: sender.address, to: recipient.address, amount: '10', receipt: { result: 'SUCCESS', energy_burned_sun: 0 } });
@@ -118,7 +121,13 @@ describe('trx-rent tx', () => {
     const recipient = wallet(mock, 1n);
     const { env } = envFor(mock, { TRX_RENT_PRIVATE_KEY: sender.privateKey });
     const configDir = tempDir();
-    const sent = json(await runCliInProcess(['send', 'usdt', '--to', recipient.address, '--amount', '1', '--idempotency-key', 'tx-cmd-1', '--yes', '--json'], { env, configDir, timeoutMs: 20_000 }));
+    const sent = json(
+      await runCliInProcess(['send', 'usdt', '--to', recipient.address, '--amount', '1', '--idempotency-key', 'tx-cmd-1', '--yes', '--json'], {
+        env,
+        configDir,
+        timeoutMs: 20_000,
+      }),
+    );
     const confirmed = await runCliInProcess(['tx', sent.tx_id, '--json'], { env, configDir });
     expect(confirmed.code, confirmed.stderr).toBe(0);
     expect(json(confirmed)).toMatchObject({ tx_id: sent.tx_id, state: 'confirmed', result: 'SUCCESS', block: sent.receipt.block, idempotency_key: 'tx-cmd-1' });
@@ -135,7 +144,6 @@ describe('trx-rent tx', () => {
 
 /** The send flows in a 220-column terminal, 25 s at most. */
 const inPty = (args: string[], steps: PtyStep[], env: Record<string, string>, timeoutMs = 25_000) => pty(args, steps, env, timeoutMs, 220);
-
 
 describe.skipIf(!hasScript)('trx-rent send in a pseudo-terminal', { timeout: 40_000 }, () => {
   it('asks for the key hidden, shows the cost and the saving, sends on yes', async () => {
@@ -193,7 +201,9 @@ describe.skipIf(!hasScript)('trx-rent send in a pseudo-terminal', { timeout: 40_
     );
     expect(r.unmatched, r.output).toEqual([]);
     expect(r.code).toBe(130);
-    expect(fold(r.output)).toMatch(/Interrupted \(Ctrl\+C\) while waiting for order (\S+) and its delegation \(stage delegation\): the transfer was not sent; order \1 was placed and goes on/);
+    expect(fold(r.output)).toMatch(
+      /Interrupted \(Ctrl\+C\) while waiting for order (\S+) and its delegation \(stage delegation\): the transfer was not sent; order \1 was placed and goes on/,
+    );
     expect(fold(r.output)).toMatch(/finish with: trx-rent send usdt --to T\w+ --amount 1 --idempotency-key [0-9a-f-]{36}/);
     // Even once the order fills and the energy arrives, nothing was broadcast.
     await slow.state.advance(0);

@@ -136,7 +136,8 @@ describe('the status line', () => {
     o.retrying(event({ status: 503, code: 'MAINTENANCE', delayMs: 400, retryAfter: false }));
     o.retrying(event({ status: undefined, code: 'CONNECTION_ERROR', retry: 2, delayMs: 1_500 }));
     expect(err.text).toBe(
-      'service unavailable at 127.0.0.1:8787 (503), retrying in 0.4 s (retry 1/2)\n' + 'no answer from 127.0.0.1:8787 (CONNECTION_ERROR), retrying in 2 s (retry 2/2)\n',
+      'service unavailable at 127.0.0.1:8787 (503), retrying in 0.4 s (retry 1/2)\n' +
+        'no answer from 127.0.0.1:8787 (CONNECTION_ERROR), retrying in 2 s (retry 2/2)\n',
     );
   });
 });
@@ -148,11 +149,34 @@ describe('a retry in JSON mode', () => {
     expect(out.text).toBe('');
     o.line({ event: 'planned' });
     o.retrying(event({ retry: 2, status: 503, code: 'MAINTENANCE', retryAfter: false, delayMs: 800 }));
-    const lines = out.text.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = out.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toEqual([
-      { event: 'retrying', host: '127.0.0.1:8787', status: 429, code: 'RATE_LIMITED', request: 'POST /wallet/gettransactioninfobyid', retry: 1, max_retries: 2, delay_ms: 3000, retry_after: true },
+      {
+        event: 'retrying',
+        host: '127.0.0.1:8787',
+        status: 429,
+        code: 'RATE_LIMITED',
+        request: 'POST /wallet/gettransactioninfobyid',
+        retry: 1,
+        max_retries: 2,
+        delay_ms: 3000,
+        retry_after: true,
+      },
       { event: 'planned' },
-      { event: 'retrying', host: '127.0.0.1:8787', status: 503, code: 'MAINTENANCE', request: 'POST /wallet/gettransactioninfobyid', retry: 2, max_retries: 2, delay_ms: 800, retry_after: false },
+      {
+        event: 'retrying',
+        host: '127.0.0.1:8787',
+        status: 503,
+        code: 'MAINTENANCE',
+        request: 'POST /wallet/gettransactioninfobyid',
+        retry: 2,
+        max_retries: 2,
+        delay_ms: 800,
+        retry_after: false,
+      },
     ]);
     expect(err.text).toBe('');
   });

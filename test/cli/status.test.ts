@@ -45,7 +45,12 @@ describe('trx-rent status', () => {
     const configDir = tempDir();
     await runCliInProcess(['login', '--profile', 'work', '--base-url', mock.url], { configDir, env: { TRX_RENT_API_KEY: mock.apiKey } });
     const s = json(await runCliInProcess(['status', '--json'], { configDir }));
-    expect(s).toMatchObject({ profile: { name: 'work', source: 'profile work', saved: true }, base_url: { source: 'profile work' }, api_key: { source: 'profile work' }, key_works: true });
+    expect(s).toMatchObject({
+      profile: { name: 'work', source: 'profile work', saved: true },
+      base_url: { source: 'profile work' },
+      api_key: { source: 'profile work' },
+      key_works: true,
+    });
   });
 
   it('a rejected key from the environment: exit 3, the report says where it came from', async () => {

@@ -72,7 +72,9 @@ describe('pagination: --limit', () => {
     expect(limit!.description).toContain(`1-${maxLimit}`);
     const args = cli.split(' ');
     // One over the table's largest page is a usage error before any request...
-    const over = await runCliInProcess([...args, '--limit', String(maxLimit + 1), '--json'], { env: { TRX_RENT_BASE_URL: 'http://127.0.0.1:9', TRX_RENT_API_KEY: 'k' } });
+    const over = await runCliInProcess([...args, '--limit', String(maxLimit + 1), '--json'], {
+      env: { TRX_RENT_BASE_URL: 'http://127.0.0.1:9', TRX_RENT_API_KEY: 'k' },
+    });
     expect(over.code, over.stderr).toBe(2);
     expect(errorLine(over).message).toContain(`between 1 and ${maxLimit}`);
     // ...and the largest page itself is asked for (the mock's table refuses what the API would).
@@ -94,7 +96,7 @@ describe("the x402 commands' checks are the request schemas'", () => {
   it.each([
     ['x402Receive', 'tolerance_pct', ['x402', 'receive', '1', '--tolerance']],
     ['x402SwapExecute', 'slippage_pct', ['x402', 'swap-execute', 'USDT', 'TRX', '1', '--slippage']],
-  ] as const)('%s.%s: the CLI refuses above the schema\'s maximum and says it', async (id, field, args) => {
+  ] as const)("%s.%s: the CLI refuses above the schema's maximum and says it", async (id, field, args) => {
     expect(ENDPOINTS[id].cli).toBe(args.slice(0, 2).join(' '));
     const max = maximum(id, field);
     const r = await runCliInProcess([...args, String(max + 1), '--json'], { env: { TRX_RENT_BASE_URL: 'http://127.0.0.1:9' } });

@@ -104,7 +104,9 @@ describe('long errors for people', () => {
     expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(80);
     expect(lines.slice(1).join(' ').replace(/\s+/g, ' ').trim()).toBe(message);
     // Short ones stay one line.
-    expect(formatReport({ code: 'NOT_FOUND', message: 'Order x not found', hint: 'check the id', exit_code: 4 }, plain)).toBe('error NOT_FOUND: Order x not found (hint: check the id)');
+    expect(formatReport({ code: 'NOT_FOUND', message: 'Order x not found', hint: 'check the id', exit_code: 4 }, plain)).toBe(
+      'error NOT_FOUND: Order x not found (hint: check the id)',
+    );
   });
 });
 
@@ -113,7 +115,12 @@ describe('pictures: price history sparklines and the burn comparison', () => {
     const { sparkline, priceTrends } = await import('../../src/cli/commands/prices.js');
     expect(sparkline([1, 2, 3, 4, 5, 6, 7, 8], 8)).toBe('▁▂▃▄▅▆▇█');
     expect(sparkline([5, 5, 5], 10)).toBe('▄▄▄');
-    expect(sparkline(Array.from({ length: 100 }, (_, i) => i), 20)).toHaveLength(20);
+    expect(
+      sparkline(
+        Array.from({ length: 100 }, (_, i) => i),
+        20,
+      ),
+    ).toHaveLength(20);
     const trends = priceTrends(
       [
         { provider: 'b', resource_type: 'ENERGY', price_sun: 60, available: 1, is_online: true, polled_at: '2026-11-26T10:00:30Z' },

@@ -24,7 +24,10 @@ describe('a duration between price tiers', () => {
     expect(between.code, between.stderr).toBe(0);
     const doc = json(between);
     expect(doc.best.duration_sec).toBeGreaterThan(7200);
-    expect(doc.tier).toMatchObject({ requested_sec: 7200, charged: { duration_sec: doc.best.duration_sec, provider: doc.best.provider, price_sun: doc.best.price_sun } });
+    expect(doc.tier).toMatchObject({
+      requested_sec: 7200,
+      charged: { duration_sec: doc.best.duration_sec, provider: doc.best.provider, price_sun: doc.best.price_sun },
+    });
     // The shorter choice is what a preview at that tier quotes, and it costs less.
     const shorter = doc.tier.shorter;
     expect(shorter.duration_sec).toBeLessThan(7200);

@@ -55,7 +55,11 @@ describe('the TRON node setting', { timeout: 60_000 }, () => {
     expect(r.code, r.stderr).toBe(0);
     expect(first.seen.some((s) => s.url.origin === other && s.url.pathname === '/wallet/getaccountresource')).toBe(true);
     const second = recorder(other);
-    const flagged = await runCliInProcess(['ensure', ADDRESS, '--energy', '1', '--yes', '--json', '--tron-node', mock.url], { env, configDir, fetch: second.fetcher });
+    const flagged = await runCliInProcess(['ensure', ADDRESS, '--energy', '1', '--yes', '--json', '--tron-node', mock.url], {
+      env,
+      configDir,
+      fetch: second.fetcher,
+    });
     expect(flagged.code, flagged.stderr).toBe(0);
     expect(second.seen.some((s) => s.url.origin === other)).toBe(false);
     expect(second.seen.some((s) => s.url.origin === mock.url && s.url.pathname === '/wallet/getaccountresource')).toBe(true);
@@ -63,7 +67,11 @@ describe('the TRON node setting', { timeout: 60_000 }, () => {
 
   it('mock fund: TRX first (the address then exists on the node), then USDT; nothing to fund or a bad amount is a usage error', async () => {
     const address = 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf';
-    const getaccount = async () => (await (await fetch(`${mock.url}/wallet/getaccount`, { method: 'POST', body: JSON.stringify({ address, visible: true }) })).json()) as { address?: string; balance?: number };
+    const getaccount = async () =>
+      (await (await fetch(`${mock.url}/wallet/getaccount`, { method: 'POST', body: JSON.stringify({ address, visible: true }) })).json()) as {
+        address?: string;
+        balance?: number;
+      };
     expect(await getaccount()).toEqual({});
     const r = await runCliInProcess(['mock', 'fund', address, '--trx', '2.5', '--usdt', '7', '--base-url', mock.url, '--json']);
     expect(r.code, r.stderr).toBe(0);

@@ -136,7 +136,22 @@ describe('prices ranking', () => {
       available_bandwidth: 0,
       fetched_at: 0,
     });
-    const rows = rankPrices([p('a', [[3600, 40], [86400, 30]]), p('b', [[600, 10], [3600, 35]]), p('c', [[600, 5]])], 'ENERGY', 3600, 65_000);
+    const rows = rankPrices(
+      [
+        p('a', [
+          [3600, 40],
+          [86400, 30],
+        ]),
+        p('b', [
+          [600, 10],
+          [3600, 35],
+        ]),
+        p('c', [[600, 5]]),
+      ],
+      'ENERGY',
+      3600,
+      65_000,
+    );
     expect(rows.map((r) => [r.provider, r.price_sun, r.duration_sec])).toEqual([
       ['b', 35, 3600],
       ['a', 40, 3600],

@@ -80,7 +80,10 @@ describe('webhooks trigger + listen --register --forward-to', { timeout: 60_000 
       await new Promise((r) => setTimeout(r, 200));
       expect(listener.output().stdout).toMatch(/✓ order\.filled \S+ → 200 /);
 
-      const human = await runCliInProcess(['webhooks', 'trigger', 'deposit.received', '--data', '{"tx_id":"t1","amount_sun":5,"currency":"TRX","memo":"RENT-00000000"}', '--no-json'], { env });
+      const human = await runCliInProcess(
+        ['webhooks', 'trigger', 'deposit.received', '--data', '{"tx_id":"t1","amount_sun":5,"currency":"TRX","memo":"RENT-00000000"}', '--no-json'],
+        { env },
+      );
       expect(human.code, human.stderr).toBe(0);
       expect(human.stdout).toMatch(/✓ sent deposit\.received to http:\/\/127\.0\.0\.1:\d+\/webhooks/);
       await arrivals(2);
@@ -117,7 +120,9 @@ describe('webhooks trigger + listen --register --forward-to', { timeout: 60_000 
     const badData = await runCliInProcess(['webhooks', 'trigger', 'order.filled', '--data', '[1]', '--json'], { env });
     expect(badData.code).toBe(2);
     const live = createServer((_req, res) => {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'NOT_FOUND', message: 'No route POST /__mock/webhooks/trigger' } }));
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { code: 'NOT_FOUND', message: 'No route POST /__mock/webhooks/trigger' } }));
     });
     await new Promise<void>((r) => live.listen(0, '127.0.0.1', r));
     try {

@@ -12,8 +12,7 @@ import { signWebhookPayload } from '../../src/webhooks/index.js';
 import { ADDRESS, errorLine, json, runCliInProcess, startCliInProcess, tempDir } from './run.js';
 
 const SECRET = 'a'.repeat(64);
-const body = (event = 'order.filled', id = 'ord_1') =>
-  JSON.stringify({ event, data: { id, status: 'FILLED' }, timestamp: Math.floor(Date.now() / 1000) });
+const body = (event = 'order.filled', id = 'ord_1') => JSON.stringify({ event, data: { id, status: 'FILLED' }, timestamp: Math.floor(Date.now() / 1000) });
 
 interface Received {
   body: string;
@@ -121,7 +120,10 @@ describe('webhooks listen', () => {
     } finally {
       const result = await listener.stop();
       expect(result.code).toBe(0);
-      const lines = result.stdout.trim().split('\n').map((l) => JSON.parse(l));
+      const lines = result.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       expect(lines).toHaveLength(3);
       expect(lines[0]).toMatchObject({ type: 'delivery', verified: true, event: 'order.filled', forwarded: { url: appUrl, status: 204 } });
       expect(lines[0].body.data.id).toBe('ord_42');

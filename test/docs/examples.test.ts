@@ -50,13 +50,24 @@ function run(name: string, env: Record<string, string>, until?: RegExp, timeoutM
   return {
     child,
     done: new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const timer = setTimeout(() => { child.kill('SIGKILL'); resolve({ code: null, stdout, stderr: `${stderr}\n(timed out)` }); }, timeoutMs);
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        resolve({ code: null, stdout, stderr: `${stderr}\n(timed out)` });
+      }, timeoutMs);
       child.stdout!.on('data', (chunk: Buffer) => {
         stdout += chunk;
-        if (until?.test(stdout)) { clearTimeout(timer); resolve({ code: null, stdout, stderr }); }
+        if (until?.test(stdout)) {
+          clearTimeout(timer);
+          resolve({ code: null, stdout, stderr });
+        }
       });
-      child.stderr!.on('data', (chunk: Buffer) => { stderr += chunk; });
-      child.on('exit', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
+      child.stderr!.on('data', (chunk: Buffer) => {
+        stderr += chunk;
+      });
+      child.on('exit', (code) => {
+        clearTimeout(timer);
+        resolve({ code, stdout, stderr });
+      });
     }),
   };
 }
@@ -86,11 +97,19 @@ describe('examples/ against the mock', () => {
     const real = run('webhook-receiver', { WEBHOOK_SECRET: hook.secret!, PORT: port }, /order \S+ filled for \d+ SUN/);
     // Wait until it listens again (any answer will do: an unsigned probe gets 400), then order.
     for (let i = 0; i < 100; i++) {
-      const up = await fetch(url!, { method: 'POST', body: '{}' }).then(() => true, () => false);
+      const up = await fetch(url!, { method: 'POST', body: '{}' }).then(
+        () => true,
+        () => false,
+      );
       if (up) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    const order = await client.orders.create({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW' });
+    const order = await client.orders.create({
+      resource_type: 'ENERGY',
+      amount: 65_000,
+      duration_sec: 3600,
+      target_address: 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW',
+    });
     const result = await real.done;
     expect(result.stdout).toContain(`order ${order.id} filled for`);
     await client.webhooks.delete(hook.id);

@@ -109,7 +109,10 @@ export function shellEnv(configDir: string, extra: Record<string, string> = {}):
 export function outsideRequests(configDir: string): Array<{ method: string; url: string; headers: Record<string, string>; body: string }> {
   const file = join(configDir, 'outside.jsonl');
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }
 
 export interface Ran {

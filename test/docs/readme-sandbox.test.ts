@@ -77,7 +77,11 @@ describe("the README's sandbox: mock --wallet in terminal 1, commands in termina
       const env = shellEnv(configDir);
       const before = await usdtOf(url, GENESIS);
       for (const line of lines.slice(0, 2)) {
-        const asked = await linePty(fill(line), [{ expect: /Send 10 USDT from T\w+ to T\w+ for about .*\? \(y\/N\)/, send: 'y\r' }], { cwd: dir, env, timeout: 150_000 });
+        const asked = await linePty(fill(line), [{ expect: /Send 10 USDT from T\w+ to T\w+ for about .*\? \(y\/N\)/, send: 'y\r' }], {
+          cwd: dir,
+          env,
+          timeout: 150_000,
+        });
         expect(asked.unmatched, asked.output).toEqual([]);
         expect(asked.code, asked.output).toBe(0);
       }
@@ -91,31 +95,34 @@ describe("the README's sandbox: mock --wallet in terminal 1, commands in termina
     }
   });
 
-  it.skipIf(!hasScript)('the payouts CLI lines in terminal 2: the file, the plan answered at a terminal, the same batch again with --yes paying nothing twice', async () => {
-    const lines = commands(block('--report report.csv'));
-    expect(lines).toHaveLength(3);
-    const dir = freshFolder('payouts-cli');
-    const configDir = freshFolder('payouts-cli-config');
-    const { url, sender, mock } = await sandbox(dir, configDir);
-    try {
-      const env = shellEnv(configDir);
-      const recipients = ['TJRabPrwbZy45sbavfcjinPJC18kjpRTv8', GENESIS];
-      const before = await Promise.all(recipients.map((r) => usdtOf(url, r)));
-      const file = await bash(lines[0]!, { cwd: dir, env, timeout: 10_000 });
-      expect(file.status, file.stderr).toBe(0);
-      const first = await linePty(lines[1]!, [{ expect: /Pay 2 rows for about .*\? \(y\/N\)/, send: 'y\r' }], { cwd: dir, env, timeout: 150_000 });
-      expect(first.unmatched, first.output).toEqual([]);
-      expect(first.code, first.output).toBe(0);
-      const again = await bash(lines[2]!, { cwd: dir, env, timeout: 90_000 });
-      expect(again.status, `${again.stdout}\n${again.stderr}`).toBe(0);
-      expect(again.stdout).toMatch(/"event":\s*"done"/);
-      expect(await Promise.all(recipients.map((r) => usdtOf(url, r)))).toEqual([before[0]! + 1, before[1]! + 2.5]);
-      expect(await usdtOf(url, sender)).toBe(996.5);
-      expect(readFileSync(join(dir, 'report.csv'), 'utf8').trim().split('\n')).toHaveLength(3); // header + 2 rows
-    } finally {
-      await mock.stop();
-    }
-  });
+  it.skipIf(!hasScript)(
+    'the payouts CLI lines in terminal 2: the file, the plan answered at a terminal, the same batch again with --yes paying nothing twice',
+    async () => {
+      const lines = commands(block('--report report.csv'));
+      expect(lines).toHaveLength(3);
+      const dir = freshFolder('payouts-cli');
+      const configDir = freshFolder('payouts-cli-config');
+      const { url, sender, mock } = await sandbox(dir, configDir);
+      try {
+        const env = shellEnv(configDir);
+        const recipients = ['TJRabPrwbZy45sbavfcjinPJC18kjpRTv8', GENESIS];
+        const before = await Promise.all(recipients.map((r) => usdtOf(url, r)));
+        const file = await bash(lines[0]!, { cwd: dir, env, timeout: 10_000 });
+        expect(file.status, file.stderr).toBe(0);
+        const first = await linePty(lines[1]!, [{ expect: /Pay 2 rows for about .*\? \(y\/N\)/, send: 'y\r' }], { cwd: dir, env, timeout: 150_000 });
+        expect(first.unmatched, first.output).toEqual([]);
+        expect(first.code, first.output).toBe(0);
+        const again = await bash(lines[2]!, { cwd: dir, env, timeout: 90_000 });
+        expect(again.status, `${again.stdout}\n${again.stderr}`).toBe(0);
+        expect(again.stdout).toMatch(/"event":\s*"done"/);
+        expect(await Promise.all(recipients.map((r) => usdtOf(url, r)))).toEqual([before[0]! + 1, before[1]! + 2.5]);
+        expect(await usdtOf(url, sender)).toBe(996.5);
+        expect(readFileSync(join(dir, 'report.csv'), 'utf8').trim().split('\n')).toHaveLength(3); // header + 2 rows
+      } finally {
+        await mock.stop();
+      }
+    },
+  );
 });
 
 describe("the README's CLI tour, with bash", () => {
@@ -125,7 +132,11 @@ describe("the README's CLI tour, with bash", () => {
     const dir = freshFolder('cli-tour');
     try {
       // Job control on, as in the terminal a reader types into: `kill %1` then stops the whole job (npx and the CLI under it).
-      const r = await bash(`set -m\nset -euo pipefail\ntrap 'kill %1 2>/dev/null || true' EXIT\n${cli.code}`, { cwd: dir, env: shellEnv(dir), timeout: 200_000 });
+      const r = await bash(`set -m\nset -euo pipefail\ntrap 'kill %1 2>/dev/null || true' EXIT\n${cli.code}`, {
+        cwd: dir,
+        env: shellEnv(dir),
+        timeout: 200_000,
+      });
       expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
       expect(r.stdout).toMatch(/^"?\w+"?$/m); // prices --query '[0].provider'
       expect(r.stdout).toMatch(/"status": "FILLED"/); // orders list --json id,status
@@ -160,7 +171,12 @@ describe("the README's rules lines, with the rules file saved as rules.json", ()
     ]);
     const dir = freshFolder('rules-lines');
     writeFileSync(join(dir, 'rules.json'), block('"id": "hot-wallet"').code);
-    const env = shellEnv(dir, { TRX_RENT_BASE_URL: mock.url, TRX_RENT_API_KEY: mock.apiKey, TRX_RENT_TRON_NODE: mock.url, RULES_WEBHOOK_SECRET: 'whsec_readme_rules' });
+    const env = shellEnv(dir, {
+      TRX_RENT_BASE_URL: mock.url,
+      TRX_RENT_API_KEY: mock.apiKey,
+      TRX_RENT_TRON_NODE: mock.url,
+      RULES_WEBHOOK_SECRET: 'whsec_readme_rules',
+    });
     const opts = { cwd: dir, env, timeout: 120_000 };
     for (const line of [lines[0]!, lines[1]!]) {
       const r = await bash(line, opts);
@@ -190,7 +206,10 @@ describe("the README's rules lines, with the rules file saved as rules.json", ()
     const rule = /--rule ([\w-]+)/.exec(lines[6]!)![1]!;
     const log = await bash(lines[6]!, opts);
     expect(log.status, `${log.stdout}\n${log.stderr}`).toBe(0);
-    const written = readFileSync(journal, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { rule: string; kind: string });
+    const written = readFileSync(journal, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { rule: string; kind: string });
     expect(written.some((e) => e.rule === rule && e.kind === 'done')).toBe(true);
     expect(JSON.parse(log.stdout)).toEqual(written.filter((e) => e.rule === rule));
     // The last line writes under /etc/systemd (root, systemd): the unit it writes is printed here instead.
@@ -218,7 +237,13 @@ describe("the README's rules lines, with the rules file saved as rules.json", ()
 async function toolsOf(server: { command: string; args: string[]; env: Record<string, string> }, cwd: string, env: Record<string, string>) {
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
-  const transport = new StdioClientTransport({ command: server.command === 'node' ? process.execPath : server.command, args: server.args, cwd, stderr: 'pipe', env: { ...env, ...server.env } });
+  const transport = new StdioClientTransport({
+    command: server.command === 'node' ? process.execPath : server.command,
+    args: server.args,
+    cwd,
+    stderr: 'pipe',
+    env: { ...env, ...server.env },
+  });
   const client = new Client({ name: 'readme-config', version: '1.0.0' });
   await client.connect(transport, { timeout: 60_000 });
   try {
@@ -231,7 +256,7 @@ async function toolsOf(server: { command: string; args: string[]; env: Record<st
 type McpConfig = { mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }> };
 
 describe("the README's MCP client configurations", { timeout: 200_000 }, () => {
-  it('installed globally (npm link in the clone): npx trx-rent mcp from the client\'s own folder, with the env it names', async () => {
+  it("installed globally (npm link in the clone): npx trx-rent mcp from the client's own folder, with the env it names", async () => {
     const config = JSON.parse(block('"args": ["trx-rent", "mcp"]').code) as McpConfig;
     const server = config.mcpServers['trx-rent']!;
     expect(server).toMatchObject({ command: 'npx', args: ['trx-rent', 'mcp'] });
@@ -242,7 +267,12 @@ describe("the README's MCP client configurations", { timeout: 200_000 }, () => {
     const elsewhere = mkdtempSync(join(tmpdir(), 'trx-rent-mcp-client-'));
     mkdirSync(join(elsewhere, 'config'));
     try {
-      const env = { ...shellEnv(join(elsewhere, 'config')), npm_config_prefix: prefix, PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}`, NODE_OPTIONS: '' };
+      const env = {
+        ...shellEnv(join(elsewhere, 'config')),
+        npm_config_prefix: prefix,
+        PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}`,
+        NODE_OPTIONS: '',
+      };
       const link = await bash('npm link', { cwd: root, env, timeout: 120_000 });
       expect(link.status, `${link.stdout}\n${link.stderr}`).toBe(0);
       const tools = await toolsOf({ ...server, env: { TRX_RENT_API_KEY: mock.apiKey, TRX_RENT_BASE_URL: mock.url } }, elsewhere, env);
@@ -252,7 +282,7 @@ describe("the README's MCP client configurations", { timeout: 200_000 }, () => {
     }
   });
 
-  it('from a clone: node with the bin\'s absolute path, started from another folder, lists its tools', async () => {
+  it("from a clone: node with the bin's absolute path, started from another folder, lists its tools", async () => {
     const config = JSON.parse(block('/path/to/trx-rent/bin/trx-rent.js').code) as McpConfig;
     const server = config.mcpServers['trx-rent']!;
     const elsewhere = mkdtempSync(join(tmpdir(), 'trx-rent-mcp-client-'));

@@ -35,23 +35,27 @@ describe("the README's set-up block", () => {
     demoDone(r.stdout);
   }, 200_000);
 
-  it.runIf(process.env.TRX_RENT_TEST_CLONE === '1')('npm install in a fresh git clone, then npx trx-rent demo there', async () => {
-    const base = mkdtempSync(join(tmpdir(), 'trx-rent-clone-'));
-    const clone = join(base, 'trx-rent');
-    try {
-      const env = shellEnv(clone);
-      const cloned = await bash(`git clone --quiet ${JSON.stringify(root)} ${JSON.stringify(clone)}`, { cwd: root, env, timeout: 120_000 });
-      expect(cloned.status, cloned.stderr).toBe(0);
-      const [install, demo] = setup();
-      const installed = await bash(install!, { cwd: clone, env, timeout: 1_500_000 });
-      expect(installed.status, `${installed.stdout}\n${installed.stderr}`).toBe(0);
-      const r = await bash(demo!, { cwd: clone, env, timeout: 180_000 });
-      expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
-      demoDone(r.stdout);
-    } finally {
-      rmSync(base, { recursive: true, force: true }); // a clone with its node_modules: a quarter of a gigabyte
-    }
-  }, 1_800_000);
+  it.runIf(process.env.TRX_RENT_TEST_CLONE === '1')(
+    'npm install in a fresh git clone, then npx trx-rent demo there',
+    async () => {
+      const base = mkdtempSync(join(tmpdir(), 'trx-rent-clone-'));
+      const clone = join(base, 'trx-rent');
+      try {
+        const env = shellEnv(clone);
+        const cloned = await bash(`git clone --quiet ${JSON.stringify(root)} ${JSON.stringify(clone)}`, { cwd: root, env, timeout: 120_000 });
+        expect(cloned.status, cloned.stderr).toBe(0);
+        const [install, demo] = setup();
+        const installed = await bash(install!, { cwd: clone, env, timeout: 1_500_000 });
+        expect(installed.status, `${installed.stdout}\n${installed.stderr}`).toBe(0);
+        const r = await bash(demo!, { cwd: clone, env, timeout: 180_000 });
+        expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
+        demoDone(r.stdout);
+      } finally {
+        rmSync(base, { recursive: true, force: true }); // a clone with its node_modules: a quarter of a gigabyte
+      }
+    },
+    1_800_000,
+  );
 
   it('npm test is what .ci/run runs after npm ci in a clean checkout, with the clone test on', () => {
     const ci = readFileSync(join(root, '.ci', 'run'), 'utf8');

@@ -62,7 +62,9 @@ function coverage(blocks: Block[], claims: string[]): string[] {
   const count = (b: Block) => claims.filter((c) => b.code.includes(c)).length;
   return [
     ...blocks.filter((b) => count(b) !== 1).map((b) => `README.md:${b.line} (${b.lang}) is claimed ${count(b)} times`),
-    ...claims.filter((c) => blocks.filter((b) => b.code.includes(c)).length !== 1).map((c) => `${JSON.stringify(c)} matches ${blocks.filter((b) => b.code.includes(c)).length} blocks`),
+    ...claims
+      .filter((c) => blocks.filter((b) => b.code.includes(c)).length !== 1)
+      .map((c) => `${JSON.stringify(c)} matches ${blocks.filter((b) => b.code.includes(c)).length} blocks`),
   ];
 }
 
@@ -128,7 +130,11 @@ describe("the README's program blocks, each alone in a fresh folder, run with no
   });
 
   it('x402.mjs: pays the mock from any TRON and EVM keys in the environment and prints the data', async () => {
-    const r = await node(save('new X402Client('), { TRX_RENT_BASE_URL: mock.url, TRON_KEY: randomBytes(32).toString('hex'), BASE_KEY: `0x${randomBytes(32).toString('hex')}` });
+    const r = await node(save('new X402Client('), {
+      TRX_RENT_BASE_URL: mock.url,
+      TRON_KEY: randomBytes(32).toString('hex'),
+      BASE_KEY: `0x${randomBytes(32).toString('hex')}`,
+    });
     expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
     expect(r.stdout).toMatch(/^\d+ providers; paid 0\.01 USD$/m);
   });
@@ -150,7 +156,10 @@ describe("the README's program blocks, each alone in a fresh folder, run with no
     // On a fresh mock the market is below cheap-stock's price, or hot-wallet's address below its level: a rule buys.
     const done = () =>
       existsSync(journal) &&
-      readFileSync(journal, 'utf8').split('\n').filter(Boolean).some((l) => (JSON.parse(l) as { kind: string }).kind === 'done');
+      readFileSync(journal, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .some((l) => (JSON.parse(l) as { kind: string }).kind === 'done');
     try {
       await runner.until(done, 90_000, 'a rule done in the journal');
     } finally {

@@ -33,7 +33,11 @@ declare global {
 export {};
 `;
 
-interface Snippet { file: string; line: number; code: string }
+interface Snippet {
+  file: string;
+  line: number;
+  code: string;
+}
 
 function markdownSnippets(file: string, lang = 'ts'): Snippet[] {
   const lines = readFileSync(join(root, file), 'utf8').split('\n');
@@ -84,8 +88,15 @@ function typeCheck(snippets: Snippet[], dir: string, ext: 'ts' | 'mjs', options:
     join(dir, 'tsconfig.json'),
     JSON.stringify({
       compilerOptions: {
-        target: 'es2022', module: 'esnext', moduleResolution: 'bundler', noEmit: true,
-        skipLibCheck: true, types: ['node'], lib: ['es2022', 'dom'], allowUnreachableCode: true, ...options,
+        target: 'es2022',
+        module: 'esnext',
+        moduleResolution: 'bundler',
+        noEmit: true,
+        skipLibCheck: true,
+        types: ['node'],
+        lib: ['es2022', 'dom'],
+        allowUnreachableCode: true,
+        ...options,
       },
       files: ['prelude.d.ts', ...names],
     }),
@@ -117,7 +128,11 @@ describe('documentation examples', () => {
   }, 120_000);
 
   it('the JavaScript check can fail: a misspelt method', () => {
-    const wrong = { file: 'README.md', line: 1, code: "import { TrxRent } from 'trx-rent';\nawait new TrxRent({}).orders.previw({ resource: 'ENERGY', amount: 65000, duration: 3600 });" };
+    const wrong = {
+      file: 'README.md',
+      line: 1,
+      code: "import { TrxRent } from 'trx-rent';\nawait new TrxRent({}).orders.previw({ resource: 'ENERGY', amount: 65000, duration: 3600 });",
+    };
     const { report } = typeCheck([wrong], join(out, 'js-wrong'), 'mjs', { allowJs: true, checkJs: true, strict: false });
     expect(report).toMatch(/README\.md:2.*previw/);
   }, 120_000);

@@ -81,7 +81,18 @@ describe('error class names in a minified bundle of dist', () => {
     const seen: string[] = [];
     for (const entry of ENTRIES) {
       const file = join(out, entry.replace(/\//g, '-').replace(/\.js$/, '.min.mjs'));
-      const result = await build({ entryPoints: [join(DIST, entry)], bundle: true, minify: true, format: 'esm', platform: 'node', packages: 'external', outfile: file, write: true, metafile: false, logLevel: 'silent' });
+      const result = await build({
+        entryPoints: [join(DIST, entry)],
+        bundle: true,
+        minify: true,
+        format: 'esm',
+        platform: 'node',
+        packages: 'external',
+        outfile: file,
+        write: true,
+        metafile: false,
+        logLevel: 'silent',
+      });
       expect(result.errors, entry).toEqual([]);
       const mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
       for (const [name, Class] of Object.entries(mod)) {
@@ -96,7 +107,9 @@ describe('error class names in a minified bundle of dist', () => {
     }
     // The bundles were really minified (classes renamed), and every entry's errors were seen.
     expect(ENTRIES).toEqual(expect.arrayContaining(['index.js', 'x402/index.js', 'webhooks/index.js', 'mock/index.js', 'rules/index.js', 'schemas/index.js']));
-    expect(seen).toEqual(expect.arrayContaining(['TrxRentError', 'InvalidAddressError', 'PaymentRefusedError', 'WebhookSignatureError', 'MockApiError', 'RulesFileError']));
+    expect(seen).toEqual(
+      expect.arrayContaining(['TrxRentError', 'InvalidAddressError', 'PaymentRefusedError', 'WebhookSignatureError', 'MockApiError', 'RulesFileError']),
+    );
     expect(seen.length).toBeGreaterThan(25);
   });
 
@@ -104,10 +117,14 @@ describe('error class names in a minified bundle of dist', () => {
     const file = join(out, 'unnamed.min.mjs');
     await build({
       stdin: { contents: 'export class InvalidAddressError extends Error {}\nexport const made = new InvalidAddressError("x");', loader: 'js' },
-      bundle: true, minify: true, format: 'esm', outfile: file, write: true, logLevel: 'silent',
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      outfile: file,
+      write: true,
+      logLevel: 'silent',
     });
     const mod = (await import(pathToFileURL(file).href)) as { InvalidAddressError: { name: string } };
     expect(mod.InvalidAddressError.name).not.toBe('InvalidAddressError');
   });
 });
-

@@ -8,9 +8,7 @@ export interface RecordedRequest {
   body: string;
 }
 
-export type Reply =
-  | { status: number; body?: unknown; headers?: Record<string, string>; raw?: string; delayMs?: number }
-  | 'drop';
+export type Reply = { status: number; body?: unknown; headers?: Record<string, string>; raw?: string; delayMs?: number } | 'drop';
 
 /**
  * A loopback HTTP server that answers from a script, one reply per request, and records every

@@ -135,15 +135,20 @@ describe('envelopes', () => {
       expires_at: '2026-11-21T00:00:00Z',
       fills: [
         {
-          provider: 'netts', amount: 65_000, price_sun: 30, cost_sun: 1_950_000, tx_id: 'ab'.repeat(32),
-          status: 'CONFIRMED', verified: false, tronscan_url: 'https://tronscan.org/#/transaction/x', delegation_tx: 'cd'.repeat(32),
+          provider: 'netts',
+          amount: 65_000,
+          price_sun: 30,
+          cost_sun: 1_950_000,
+          tx_id: 'ab'.repeat(32),
+          status: 'CONFIRMED',
+          verified: false,
+          tronscan_url: 'https://tronscan.org/#/transaction/x',
+          delegation_tx: 'cd'.repeat(32),
         },
       ],
     };
     const server = await serve((_, i) =>
-      i === 0
-        ? { status: 200, body: { data: live } }
-        : { status: 200, body: [{ ...priceBody[0], fetched_at: 1_763_000_000, extra_field: true }] },
+      i === 0 ? { status: 200, body: { data: live } } : { status: 200, body: [{ ...priceBody[0], fetched_at: 1_763_000_000, extra_field: true }] },
     );
     const client = new TrxRent({ apiKey: KEY, baseUrl: server.url });
     const order = await client.orders.get(orderBody.id);
@@ -395,15 +400,16 @@ describe('retries', () => {
       ...Array.from({ length: 10 }, () => client.prices.list()),
     ]);
     expect(all.map((r) => r.status)).toEqual(['rejected', ...Array(10).fill('fulfilled'), 'rejected', ...Array(10).fill('fulfilled')]);
-    expect(all.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason)).toEqual([expect.any(TimeoutError), expect.any(TimeoutError)]);
+    expect(all.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason)).toEqual([
+      expect.any(TimeoutError),
+      expect.any(TimeoutError),
+    ]);
     expect(hung).toBe(3);
     for (let i = 0; i < 40; i++) expect(await client.prices.list()).toHaveLength(1);
   });
 
   it('a retried POST reuses one generated Idempotency-Key', async () => {
-    const server = await serve((_, i) =>
-      i === 0 ? 'drop' : i === 1 ? { status: 503, body: error('MAINTENANCE') } : { status: 201, body: orderBody },
-    );
+    const server = await serve((_, i) => (i === 0 ? 'drop' : i === 1 ? { status: 503, body: error('MAINTENANCE') } : { status: 201, body: orderBody }));
     const order = await new TrxRent({ apiKey: KEY, baseUrl: server.url, ...FAST }).orders.create(orderParams);
     expect(order.id).toBe(orderBody.id);
     const keys = server.requests.map((r) => r.headers['idempotency-key']);
@@ -436,9 +442,9 @@ describe('retries', () => {
 
   it('a 409 on the first attempt (key reused with other parameters) is thrown at once', async () => {
     const server = await serve(() => ({ status: 409, body: error('DUPLICATE_REQUEST', 'different parameters') }));
-    await expect(
-      new TrxRent({ apiKey: KEY, baseUrl: server.url, ...FAST }).orders.create(orderParams, { idempotencyKey: 'used' }),
-    ).rejects.toBeInstanceOf(DuplicateRequestError);
+    await expect(new TrxRent({ apiKey: KEY, baseUrl: server.url, ...FAST }).orders.create(orderParams, { idempotencyKey: 'used' })).rejects.toBeInstanceOf(
+      DuplicateRequestError,
+    );
     expect(server.requests).toHaveLength(1);
   });
 
@@ -448,9 +454,9 @@ describe('retries', () => {
     await expect(client.webhooks.create({ url: 'https://example.com/hook', events: ['order.filled'] })).rejects.toBeInstanceOf(MaintenanceError);
     expect(server.requests).toHaveLength(1);
     const dropped = await serve(() => 'drop');
-    await expect(
-      new TrxRent({ apiKey: KEY, baseUrl: dropped.url, ...FAST }).keys.create({ name: 'ci', permissions: ['view_orders'] }),
-    ).rejects.toBeInstanceOf(ConnectionError);
+    await expect(new TrxRent({ apiKey: KEY, baseUrl: dropped.url, ...FAST }).keys.create({ name: 'ci', permissions: ['view_orders'] })).rejects.toBeInstanceOf(
+      ConnectionError,
+    );
     expect(dropped.requests).toHaveLength(1);
   });
 
@@ -472,7 +478,12 @@ describe('retries', () => {
 describe('local validation sends nothing', () => {
   const invalid: Array<[string, (c: TrxRent) => Promise<unknown>, string, new (...a: never[]) => TrxRentError]> = [
     ['energy below 65000', (c) => c.orders.create({ ...orderParams, amount: 64_999 }), 'amount', ValidationError],
-    ['bad checksum address', (c) => c.orders.create({ ...orderParams, target_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u' }), 'target_address', InvalidAddressError],
+    [
+      'bad checksum address',
+      (c) => c.orders.create({ ...orderParams, target_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u' }),
+      'target_address',
+      InvalidAddressError,
+    ],
     ['unknown resource', (c) => c.orders.create({ ...orderParams, resource_type: 'GAS' as never }), 'resource_type', ValidationError],
     ['unknown order type', (c) => c.orders.create({ ...orderParams, order_type: 'FOK' as never }), 'order_type', ValidationError],
     ['fractional duration', (c) => c.orders.create({ ...orderParams, duration_sec: 1.5 }), 'duration_sec', ValidationError],
@@ -538,7 +549,9 @@ describe('hooks, custom fetch and the debug log', () => {
 
   it('logs requests, statuses and retries without ever printing the key or the JWT', async () => {
     const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1MSJ9.c2lnbmF0dXJl';
-    const server = await serve((_, i) => (i === 0 ? { status: 503, body: error('MAINTENANCE', `key ${KEY} jwt ${jwt}`) } : { status: 200, body: { trx: 1, usdt: 0, trx_locked: 0 } }));
+    const server = await serve((_, i) =>
+      i === 0 ? { status: 503, body: error('MAINTENANCE', `key ${KEY} jwt ${jwt}`) } : { status: 200, body: { trx: 1, usdt: 0, trx_locked: 0 } },
+    );
     const lines: string[] = [];
     const logger = { debug: (m: string) => lines.push(m) };
     await new TrxRent({ apiKey: KEY, baseUrl: server.url, logLevel: 'debug', logger, ...FAST }).balance.get();
@@ -565,7 +578,8 @@ describe('errors keep what support needs, across builds', () => {
             : { status: 200, body: { unexpected: true }, headers: { 'x-request-id': 'req_shape' } },
     );
     const client = new TrxRent({ apiKey: KEY, baseUrl: server.url, ...FAST });
-    for (const id of ['req_from_header', 'req_top', 'req_inner']) await expect(client.orders.get('x')).rejects.toMatchObject({ code: 'NOT_FOUND', requestId: id });
+    for (const id of ['req_from_header', 'req_top', 'req_inner'])
+      await expect(client.orders.get('x')).rejects.toMatchObject({ code: 'NOT_FOUND', requestId: id });
     await expect(client.balance.get()).rejects.toMatchObject({ code: 'INVALID_RESPONSE', requestId: 'req_shape' });
   });
 
@@ -589,13 +603,17 @@ describe('request plumbing', () => {
     expect(path`/api/v1/orders/${'a b?c#d&e'}`).toBe('/api/v1/orders/a%20b%3Fc%23d%26e');
     expect(segment('%zz')).toBe('%25zz');
     for (const bad of ['', '.', '..', 'a/b', '%2e%2E', '..%2F', 'a%5cb', 'a\\b', 42, undefined]) {
-      expect(() => path`/x/${bad}`, String(bad)).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR', details: expect.objectContaining({ field: 'id' }) }));
+      expect(() => path`/x/${bad}`, String(bad)).toThrow(
+        expect.objectContaining({ code: 'VALIDATION_ERROR', details: expect.objectContaining({ field: 'id' }) }),
+      );
     }
   });
 
   it('loopback hosts are told apart from the rest', () => {
-    for (const host of ['localhost', 'api.localhost', '127.0.0.1', '127.9.8.7', '[::1]', '::1', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]']) expect(isLoopbackHost(host), host).toBe(true);
-    for (const host of ['example.com', '10.0.0.1', '128.0.0.1', 'localhost.example.com', '[::2]', '127.0.0.1.nip.io']) expect(isLoopbackHost(host), host).toBe(false);
+    for (const host of ['localhost', 'api.localhost', '127.0.0.1', '127.9.8.7', '[::1]', '::1', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]'])
+      expect(isLoopbackHost(host), host).toBe(true);
+    for (const host of ['example.com', '10.0.0.1', '128.0.0.1', 'localhost.example.com', '[::2]', '127.0.0.1.nip.io'])
+      expect(isLoopbackHost(host), host).toBe(false);
   });
 
   it('a JWT is refused over plain http to another host too; https is fine', async () => {
@@ -604,7 +622,9 @@ describe('request plumbing', () => {
       sent++;
       return new Response(JSON.stringify({ trx: 1, usdt: 0, trx_locked: 0 }), { status: 200 });
     };
-    await expect(new TrxRent({ baseUrl: 'http://api.example.test', jwt: 'eyJ.e30.sig', fetch: fetchStub }).balance.get()).rejects.toMatchObject({ code: 'INSECURE_TRANSPORT' });
+    await expect(new TrxRent({ baseUrl: 'http://api.example.test', jwt: 'eyJ.e30.sig', fetch: fetchStub }).balance.get()).rejects.toMatchObject({
+      code: 'INSECURE_TRANSPORT',
+    });
     await expect(new TrxRent({ baseUrl: 'https://api.example.test', apiKey: KEY, fetch: fetchStub }).balance.get()).resolves.toMatchObject({ trx: 1 });
     expect(sent).toBe(1);
   });

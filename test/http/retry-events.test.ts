@@ -21,7 +21,7 @@ beforeEach(() => {
 });
 
 describe('onRetry', () => {
-  it('is told of a 429 (the server\'s Retry-After) and a 503 (backoff) before each wait; the call then succeeds', async () => {
+  it("is told of a 429 (the server's Retry-After) and a 503 (backoff) before each wait; the call then succeeds", async () => {
     const events: RetryEvent[] = [];
     const client = new TrxRent({ baseUrl: mock.url, apiKey: mock.apiKey, retry: { baseDelayMs: 5, maxDelayMs: 20 }, onRetry: (e) => events.push(e) });
     mock.chaos.setRules([
@@ -42,9 +42,14 @@ describe('onRetry', () => {
     const hits = () => mock.chaos.log.filter((h) => h.path === '/api/v1/prices').length;
     const before = hits();
     mock.chaos.setRules([{ route: 'GET /api/v1/prices', kind: 503, times: 2 }]);
-    const throwing = new TrxRent({ baseUrl: mock.url, apiKey: mock.apiKey, retry: { baseDelayMs: 1, maxDelayMs: 2 }, onRetry: () => {
-      throw new Error('listener failed');
-    } });
+    const throwing = new TrxRent({
+      baseUrl: mock.url,
+      apiKey: mock.apiKey,
+      retry: { baseDelayMs: 1, maxDelayMs: 2 },
+      onRetry: () => {
+        throw new Error('listener failed');
+      },
+    });
     await expect(throwing.prices.list()).resolves.toBeDefined();
     mock.chaos.setRules([{ route: 'GET /api/v1/prices', kind: 503, times: 2 }]);
     const quiet = new TrxRent({ baseUrl: mock.url, apiKey: mock.apiKey, retry: { baseDelayMs: 1, maxDelayMs: 2 } });

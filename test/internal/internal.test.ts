@@ -21,8 +21,10 @@ describe('canonicalJson: JSON.stringify semantics, keys sorted', () => {
 
 describe('isLoopbackHost: one rule for credentials, webhooks, binding', () => {
   it('loopback names and addresses, IPv4-mapped forms, brackets and a trailing dot', () => {
-    for (const h of ['localhost', 'LOCALHOST.', 'app.localhost', '127.0.0.1', '127.1.2.3', '::1', '[::1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]']) expect(isLoopbackHost(h), h).toBe(true);
-    for (const h of ['0.0.0.0', 'example.com', 'localhost.example.com', '128.0.0.1', '[::2]', '127.0.0.1.nip.io', '::ffff:10.0.0.1']) expect(isLoopbackHost(h), h).toBe(false);
+    for (const h of ['localhost', 'LOCALHOST.', 'app.localhost', '127.0.0.1', '127.1.2.3', '::1', '[::1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]'])
+      expect(isLoopbackHost(h), h).toBe(true);
+    for (const h of ['0.0.0.0', 'example.com', 'localhost.example.com', '128.0.0.1', '[::2]', '127.0.0.1.nip.io', '::ffff:10.0.0.1'])
+      expect(isLoopbackHost(h), h).toBe(false);
   });
 });
 
@@ -45,7 +47,10 @@ describe('walkPages: driven by the table entry, trusts no server to end it', () 
     const asked: number[] = [];
     const pages = [page(['a', 'b'], 5), page(['c', 'd'], 5), page(['e'], 5)];
     const ids = await collect(walkPages({ facts, fetchPage: async (o) => (asked.push(o), pages[o / 2]!) }));
-    expect([ids, asked]).toEqual([['a', 'b', 'c', 'd', 'e'], [0, 2, 4]]);
+    expect([ids, asked]).toEqual([
+      ['a', 'b', 'c', 'd', 'e'],
+      [0, 2, 4],
+    ]);
   });
 
   it('stops on a page with nothing new, and never yields an item twice', async () => {

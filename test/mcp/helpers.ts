@@ -38,17 +38,20 @@ export const STATE_DIR = mkdtempSync(join(tmpdir(), 'trx-rent-mcp-state-'));
 export async function connect(mock: MockServer, options: Partial<McpServerOptions> = {}, elicit?: Elicit, shared?: Session): Promise<Connected> {
   const logs: string[] = [];
   const asked: string[] = [];
-  const server = await createMcpServer({
-    baseUrl: mock.url,
-    apiKey: mock.apiKey,
-    wallet: { tron: KEYS.tron },
-    tronFullNode: mock.url,
-    gasfreeRelayer: `${mock.url}/__mock/gasfree`,
-    log: (line) => logs.push(line),
-    // The server's journals in a folder of this test run, never the user's home.
-    stateDir: STATE_DIR,
-    ...options,
-  }, shared);
+  const server = await createMcpServer(
+    {
+      baseUrl: mock.url,
+      apiKey: mock.apiKey,
+      wallet: { tron: KEYS.tron },
+      tronFullNode: mock.url,
+      gasfreeRelayer: `${mock.url}/__mock/gasfree`,
+      log: (line) => logs.push(line),
+      // The server's journals in a folder of this test run, never the user's home.
+      stateDir: STATE_DIR,
+      ...options,
+    },
+    shared,
+  );
   const client = new Client({ name: 'trx-rent-test', version: '1.0.0' }, { capabilities: elicit ? { elicitation: { form: {} } } : {} });
   if (elicit) {
     client.setRequestHandler(ElicitRequestSchema, async (request) => {
@@ -83,7 +86,11 @@ export function ok<T = Record<string, unknown>>(result: CallToolResult): T {
 /** The error code of a tool error (`CODE: message`). */
 export function errorOf(result: CallToolResult): { code: string; message: string; details?: Record<string, unknown> } {
   if (!result.isError) throw new Error(`expected a tool error, got ${text(result)}`);
-  const info = (result._meta as Record<string, unknown> | undefined)?.['trx-rent/error'] as { code: string; message: string; details?: Record<string, unknown> };
+  const info = (result._meta as Record<string, unknown> | undefined)?.['trx-rent/error'] as {
+    code: string;
+    message: string;
+    details?: Record<string, unknown>;
+  };
   return info;
 }
 
@@ -92,7 +99,12 @@ export function text(result: CallToolResult): string {
 }
 
 /** Run `run` in a session of its own on `mock`'s MCP server, closed afterwards. */
-export async function session<T>(mock: MockServer, options: Partial<McpServerOptions> | undefined, run: (c: Connected) => Promise<T>, elicit?: Elicit): Promise<T> {
+export async function session<T>(
+  mock: MockServer,
+  options: Partial<McpServerOptions> | undefined,
+  run: (c: Connected) => Promise<T>,
+  elicit?: Elicit,
+): Promise<T> {
   const c = await connect(mock, options, elicit);
   try {
     return await run(c);

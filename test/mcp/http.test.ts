@@ -46,7 +46,8 @@ async function client(): Promise<Client> {
   return c;
 }
 
-const call = async (c: Client, name: string, args: Record<string, unknown> = {}) => (await c.callTool({ name, arguments: args }, undefined, { timeout: 15_000 })) as CallToolResult;
+const call = async (c: Client, name: string, args: Record<string, unknown> = {}) =>
+  (await c.callTool({ name, arguments: args }, undefined, { timeout: 15_000 })) as CallToolResult;
 
 describe('streamable HTTP on loopback', () => {
   test('serves on 127.0.0.1 at /mcp; every MCP session shares the one x402 budget', async () => {
@@ -60,7 +61,9 @@ describe('streamable HTTP on loopback', () => {
       expect(errorOf(await call(a, 'x402_network')).code).toBe('PAYMENT_REFUSED');
       // another session: the same 0.01 USD budget, already spent
       expect(errorOf(await call(b, 'x402_network')).code).toBe('PAYMENT_REFUSED');
-      expect(errorOf(await call(a, 'create_order', { resource_type: 'ENERGY', amount: 1, duration_sec: 3600, target_address: TARGET })).code).toBe('VALIDATION_ERROR');
+      expect(errorOf(await call(a, 'create_order', { resource_type: 'ENERGY', amount: 1, duration_sec: 3600, target_address: TARGET })).code).toBe(
+        'VALIDATION_ERROR',
+      );
     } finally {
       await a.close();
       await b.close();
@@ -77,7 +80,9 @@ describe('streamable HTTP on loopback', () => {
     await c.connect(transport(), { timeout: 10_000 });
     try {
       // (the x402 budget is the server's, spent by the test above: an order is asked instead)
-      expect(errorOf(await call(c, 'create_order', { resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: TARGET })).code).toBe('DECLINED');
+      expect(errorOf(await call(c, 'create_order', { resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: TARGET })).code).toBe(
+        'DECLINED',
+      );
       expect(asked).toHaveLength(1);
       expect(asked[0]).toMatch(/^Rent 65000 ENERGY to T\w+ for 3600 s \(MARKET\), at most \d+ SUN per unit: at most [\d.]+ TRX\. Approve\?$/);
     } finally {
@@ -93,21 +98,42 @@ describe('streamable HTTP on loopback', () => {
       params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'page', version: '1' } },
     };
     const post = (headers: Record<string, string>) =>
-      fetch(served.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...auth(), ...headers }, body: JSON.stringify(init) });
+      fetch(served.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...auth(), ...headers },
+        body: JSON.stringify(init),
+      });
     expect((await post({ origin: 'https://evil.example' })).status).toBe(403);
     // fetch will not send another Host; node:http will
     const status = await new Promise<number>((resolve, reject) => {
       const url = new URL(served.url);
-      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { host: 'evil.example', 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...auth() } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: { host: 'evil.example', 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...auth() },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.end(JSON.stringify(init));
     });
     expect(status).toBe(403);
     expect((await fetch(served.url.replace(/\/mcp$/, '/other'))).status).toBe(404);
-    expect((await fetch(served.url, { method: 'POST', headers: { 'content-type': 'application/json', ...auth() }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' })).status).toBe(400);
+    expect(
+      (
+        await fetch(served.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...auth() },
+          body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+        })
+      ).status,
+    ).toBe(400);
   });
 
   test('binding anything but loopback is refused', async () => {

@@ -45,7 +45,10 @@ describe('the MCP SDK is an optional peer', () => {
         return next(specifier, context);
       }`,
     );
-    writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});`);
+    writeFileSync(
+      join(dir, 'register.mjs'),
+      `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});`,
+    );
     const r = node(['--import', pathToFileURL(join(dir, 'register.mjs')).href, bin, 'mcp', '--mock']);
     expect(r.status).not.toBe(0);
     const error = (JSON.parse(r.stderr.trim().split('\n').at(-1)!) as { error: { code: string; message: string } }).error;
@@ -64,7 +67,10 @@ describe('the MCP SDK is an optional peer', () => {
       expect(r.status, r.stderr).toBe(0);
       const urls = readFileSync(log, 'utf8').split('\n').filter(Boolean);
       expect(urls.some((u) => u.includes('/dist/cli/index.js'))).toBe(true);
-      expect(urls.filter((u) => u.includes('@modelcontextprotocol')), args.join(' ')).toEqual([]);
+      expect(
+        urls.filter((u) => u.includes('@modelcontextprotocol')),
+        args.join(' '),
+      ).toEqual([]);
     }
   });
 });
@@ -89,7 +95,10 @@ describe('where MCP code lives', () => {
         .filter((l) => l.includes(SDK) && !/^\s*(\*|\/\/|\/\*)/.test(l) && !/^import type /.test(l.trim()));
       if (rel !== 'src/peers/index.ts') expect(runtimeSdk, rel).toEqual([]);
       if (!rel.startsWith('src/mcp/') && rel !== 'src/cli/commands/mcp.ts') {
-        expect(specifiers(file).filter((s) => /(^|\/)mcp\//.test(s)), rel).toEqual([]);
+        expect(
+          specifiers(file).filter((s) => /(^|\/)mcp\//.test(s)),
+          rel,
+        ).toEqual([]);
       }
     }
   });

@@ -74,7 +74,9 @@ describe('the journal of an ensure', () => {
     const fx = new Effects();
     // outside the journal: not recorded
     await api.orders.create({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: target() }, { idempotencyKey: 'outside-1' });
-    const result = await fx.run(() => api.resources.ensure({ address: target(), energy: 65_000, idempotencyKey: 'k-record-1', onProgress: (e) => (seen.push(e.step), fx.onProgress(e)) }));
+    const result = await fx.run(() =>
+      api.resources.ensure({ address: target(), energy: 65_000, idempotencyKey: 'k-record-1', onProgress: (e) => (seen.push(e.step), fx.onProgress(e)) }),
+    );
     expect(result.order?.status).toBe('FILLED');
     expect(fx.slots).toHaveLength(1);
     const slot = fx.slots[0]!;
@@ -93,10 +95,22 @@ describe('the journal of an ensure', () => {
         return true;
       }
     });
-    const api = new TrxRent({ baseUrl: h.url, apiKey: mock.apiKey, tronNode: mock.url, fetch: recordingFetch(), maxRetries: 1, retry: { baseDelayMs: 10, maxDelayMs: 20 } });
+    const api = new TrxRent({
+      baseUrl: h.url,
+      apiKey: mock.apiKey,
+      tronNode: mock.url,
+      fetch: recordingFetch(),
+      maxRetries: 1,
+      retry: { baseDelayMs: 10, maxDelayMs: 20 },
+    });
     const before = await orderCount();
     const fx = new Effects();
-    const job = chainJob(api, fx, (key) => api.resources.ensure({ address: target(), energy: 65_000, idempotencyKey: key, onProgress: fx.onProgress }), () => ({ outcomes: {}, what: '' }));
+    const job = chainJob(
+      api,
+      fx,
+      (key) => api.resources.ensure({ address: target(), energy: 65_000, idempotencyKey: key, onProgress: fx.onProgress }),
+      () => ({ outcomes: {}, what: '' }),
+    );
     const error = await job.run('k-lost-1').catch((e: unknown) => e);
     expect((error as { code?: string }).code).toBe('CONNECTION_ERROR');
     expect(job.failed(error, 'k-lost-1').outcomes.TRX).toEqual({ state: 'pending' });
@@ -129,7 +143,12 @@ describe('the journal of an ensure', () => {
     });
     const api = new TrxRent({ baseUrl: h.url, apiKey: mock.apiKey, tronNode: mock.url, fetch: recordingFetch() });
     const fx = new Effects();
-    const job = chainJob(api, fx, (key) => api.resources.ensure({ address: target(), energy: 65_000, idempotencyKey: key, onProgress: fx.onProgress }), () => ({ outcomes: {}, what: '' }));
+    const job = chainJob(
+      api,
+      fx,
+      (key) => api.resources.ensure({ address: target(), energy: 65_000, idempotencyKey: key, onProgress: fx.onProgress }),
+      () => ({ outcomes: {}, what: '' }),
+    );
     const error = await job.run('k-refused-1').catch((e: unknown) => e);
     expect(fx.slots).toHaveLength(1);
     const known = job.failed(error, 'k-refused-1');
@@ -177,7 +196,13 @@ describe('lookupTransfer', () => {
     fx.onProgress({ step: 'ordered', order: { id: 'x', status: 'FILLED', resource_type: 'ENERGY', total_cost_sun: 3_000_000 } as never });
     fx.onProgress({ step: 'signed', tx_id: 'ef'.repeat(32), expiration: Date.now() + 60_000 });
     const token = { currency: 'USDT' as const, atomic: 1_000_000n, label: 'sent 1 USDT' };
-    const job = chainJob(api, fx, async () => 'x', () => ({ outcomes: {}, what: '' }), token);
+    const job = chainJob(
+      api,
+      fx,
+      async () => 'x',
+      () => ({ outcomes: {}, what: '' }),
+      token,
+    );
     expect(job.failed(new Error('lost'), 'k').outcomes).toEqual({ USDT: { state: 'pending' }, TRX: { state: 'pending' } });
     fx.transfer!.expiration = Date.now() - SOLIDIFY_MARGIN_MS - 60_000;
     const known = await job.lookup('k', AbortSignal.timeout(10_000));

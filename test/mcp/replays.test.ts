@@ -69,7 +69,15 @@ describe('send_token whose receipt poll fails', () => {
       else json(res, 429, { Error: 'rate limited' }, { 'retry-after': '0' });
       return true;
     });
-    const session = new Session({ baseUrl: mock.url, apiKey: mock.apiKey, wallet: { tron: KEYS.tron }, tronFullNode: node.url, allowSpend: true, limits: { maxWithdrawal: '100' }, log: (l) => logs.push(l) });
+    const session = new Session({
+      baseUrl: mock.url,
+      apiKey: mock.apiKey,
+      wallet: { tron: KEYS.tron },
+      tronFullNode: node.url,
+      allowSpend: true,
+      limits: { maxWithdrawal: '100' },
+      log: (l) => logs.push(l),
+    });
     const logs: string[] = [];
     const c = await connect(mock, {}, accept, session);
     const paid = fresh();
@@ -83,7 +91,14 @@ describe('send_token whose receipt poll fails', () => {
       const first = errorOf(await call(c.client, 'send_token', { token: 'USDT', to: paid, amount: '1.5' }, 180_000));
       expect(first.code, first.message).toBe('TIMEOUT');
       expect(first.message).toMatch(/outcome is unknown/);
-      expect(first.details).toMatchObject({ outcome: 'unknown', stage: 'receipt', transfer_sent: 'unknown', idempotency_key: expect.stringMatching(/^[0-9a-f-]{36}$/), tx_id: expect.stringMatching(/^[0-9a-f]{64}$/), order_ids: [expect.any(String)] });
+      expect(first.details).toMatchObject({
+        outcome: 'unknown',
+        stage: 'receipt',
+        transfer_sent: 'unknown',
+        idempotency_key: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        tx_id: expect.stringMatching(/^[0-9a-f]{64}$/),
+        order_ids: [expect.any(String)],
+      });
       expect(faults).toBeGreaterThan(2); // the receipt poll met the node's faults throughout
       // the broadcast did go through: the chain paid the recipient
       expect(mock.state.chain.tokenBalance(paid, USDT)).toBe(1_500_000n);
@@ -108,7 +123,9 @@ describe('send_token whose receipt poll fails', () => {
       const second = ok<{ tx_id: string }>(await call(c.client, 'send_token', { token: 'USDT', to: other, amount: '2' }, 60_000));
       const found = logs.filter((l) => l.includes('found send_token'));
       expect(found).toHaveLength(1);
-      expect(found[0]).toMatch(/found send_token \(idempotency key [0-9a-f-]{36}\): order \S+ FILLED for [\d.]+ TRX; transfer [0-9a-f]{64} confirmed in block \d+: sent 1\.5 USDT to T\w+/);
+      expect(found[0]).toMatch(
+        /found send_token \(idempotency key [0-9a-f-]{36}\): order \S+ FILLED for [\d.]+ TRX; transfer [0-9a-f]{64} confirmed in block \d+: sent 1\.5 USDT to T\w+/,
+      );
       expect(session.guard.unknownOutcomes).toBe(0);
       expect(session.guard.reserved('USDT')).toBe(0n);
       expect(session.guard.reserved('TRX')).toBe(0n);
@@ -132,13 +149,24 @@ describe('ensure_resources whose order answer is lost', () => {
     // in front of the account API: the mock creates the order, its answers never arrive
     const service = await proxy((req, res) => {
       if (!lose || req.method !== 'POST' || req.url !== '/api/v1/orders') return;
-      void fetch(`${mock.url}${req.url}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': mock.apiKey, 'idempotency-key': String(req.headers['idempotency-key']) }, body: req.body })
+      void fetch(`${mock.url}${req.url}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': mock.apiKey, 'idempotency-key': String(req.headers['idempotency-key']) },
+        body: req.body,
+      })
         .then((r) => r.text())
         .finally(() => res.destroy());
       return true;
     });
     const logs: string[] = [];
-    const session = new Session({ baseUrl: service.url, apiKey: mock.apiKey, wallet: { tron: KEYS.tron }, tronFullNode: mock.url, allowSpend: true, log: (l) => logs.push(l) });
+    const session = new Session({
+      baseUrl: service.url,
+      apiKey: mock.apiKey,
+      wallet: { tron: KEYS.tron },
+      tronFullNode: mock.url,
+      allowSpend: true,
+      log: (l) => logs.push(l),
+    });
     const c = await connect(mock, {}, accept, session);
     const before = await orderCount();
     const address = target();
@@ -181,7 +209,15 @@ describe('concurrent spends against a cap below one rental', () => {
   test('six at once are all refused promptly, nothing stays reserved, memory stays flat over rounds', async () => {
     const logs: string[] = [];
     // 1 TRX (and 1 USDT) for the whole server: less than any 65000-energy rental
-    const session = new Session({ baseUrl: mock.url, apiKey: mock.apiKey, wallet: { tron: KEYS.tron }, tronFullNode: mock.url, allowSpend: true, limits: { maxWithdrawal: '100', sessionLimit: '1' }, log: (l) => logs.push(l) });
+    const session = new Session({
+      baseUrl: mock.url,
+      apiKey: mock.apiKey,
+      wallet: { tron: KEYS.tron },
+      tronFullNode: mock.url,
+      allowSpend: true,
+      limits: { maxWithdrawal: '100', sessionLimit: '1' },
+      log: (l) => logs.push(l),
+    });
     const c = await connect(mock, {}, accept, session);
     const ordersBefore = await orderCount();
     const round = () =>
@@ -216,7 +252,10 @@ describe('concurrent spends against a cap below one rental', () => {
       expect(session.guard.reserved('TRX') + session.guard.reserved('USDT')).toBe(0n);
       expect(session.guard.spent('TRX') + session.guard.spent('USDT')).toBe(0n);
       expect(session.guard.unknownOutcomes).toBe(0);
-      if (process.env.REPLAYS_FIGURES) console.info(`heap +${((heap() - base) / 1048576).toFixed(1)} MiB, rss +${((process.memoryUsage().rss - rss) / 1048576).toFixed(1)} MiB over 15 rounds`);
+      if (process.env.REPLAYS_FIGURES)
+        console.info(
+          `heap +${((heap() - base) / 1048576).toFixed(1)} MiB, rss +${((process.memoryUsage().rss - rss) / 1048576).toFixed(1)} MiB over 15 rounds`,
+        );
       expect(heap() - base).toBeLessThan(8 * 1024 * 1024);
       expect(process.memoryUsage().rss - rss).toBeLessThan(128 * 1024 * 1024);
       // nothing was ordered or sent, nothing was left "unknown"
@@ -227,4 +266,3 @@ describe('concurrent spends against a cap below one rental', () => {
     }
   }, 120_000);
 });
-

@@ -32,7 +32,11 @@ const trx = (atomic: bigint, tool = 'create_order'): SpendRequest => ({
 });
 
 /** A job with counters; `run` and `lookup` as given. */
-function job<T>(run: () => Promise<T>, lookup: (signal: AbortSignal) => Promise<Known> = async () => ({ outcomes: {}, what: 'still unknown' }), charged?: bigint) {
+function job<T>(
+  run: () => Promise<T>,
+  lookup: (signal: AbortSignal) => Promise<Known> = async () => ({ outcomes: {}, what: 'still unknown' }),
+  charged?: bigint,
+) {
   const calls = { run: 0, lookup: 0 };
   const j: SpendJob<T> = {
     run: async () => {
@@ -184,7 +188,14 @@ describe('concurrent calls: bounded work and memory', () => {
         running--;
         return 'ok';
       }).j;
-    const codes = await Promise.all(Array.from({ length: 50 }, () => g.spend(trx(1_000_000n), approve, slow()).then(() => 'ok', (e: TrxRentError) => e.code)));
+    const codes = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        g.spend(trx(1_000_000n), approve, slow()).then(
+          () => 'ok',
+          (e: TrxRentError) => e.code,
+        ),
+      ),
+    );
     expect(most).toBeLessThanOrEqual(MAX_OPEN_SPENDS);
     expect(codes.filter((c) => c === 'ok')).toHaveLength(MAX_OPEN_SPENDS);
     expect(codes.filter((c) => c === 'SESSION_LIMIT')).toHaveLength(50 - MAX_OPEN_SPENDS);
@@ -230,7 +241,13 @@ describe('an error after the broadcast keeps the money counted', () => {
   test('the same error before anything was signed or ordered: released', async () => {
     const { g } = guard();
     const fx = new Effects();
-    const j = chainJob(api, fx, async () => Promise.reject(new ValidationError({ code: 'VALIDATION_ERROR', message: 'bad' })), () => ({ outcomes: {}, what: '' }), token);
+    const j = chainJob(
+      api,
+      fx,
+      async () => Promise.reject(new ValidationError({ code: 'VALIDATION_ERROR', message: 'bad' })),
+      () => ({ outcomes: {}, what: '' }),
+      token,
+    );
     await g.spend(sendRequest, approve, j).catch(() => undefined);
     expect(g.reserved('USDT') + g.reserved('TRX')).toBe(0n);
     expect(g.unknownOutcomes).toBe(0);

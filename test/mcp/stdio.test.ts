@@ -76,12 +76,10 @@ describe('trx-rent mcp --mock over stdio (the built bin)', () => {
   });
 
   test('--allow-spend with caps: declined spends nothing, approved spends and is logged on stderr', async () => {
-    const s = await spawnServer(['--allow-spend', '--max-order-trx', '10', '--x402-budget', '0.05'], [
-      { action: 'decline' },
-      { action: 'accept', content: { approve: true } },
-      { action: 'decline' },
-      { action: 'accept', content: { approve: true } },
-    ]);
+    const s = await spawnServer(
+      ['--allow-spend', '--max-order-trx', '10', '--x402-budget', '0.05'],
+      [{ action: 'decline' }, { action: 'accept', content: { approve: true } }, { action: 'decline' }, { action: 'accept', content: { approve: true } }],
+    );
     try {
       expect(errorOf(await call(s.client, 'create_order', ORDER)).code).toBe('DECLINED');
       expect(ok<{ trx: number }>(await call(s.client, 'get_balance')).trx).toBe(1_000_000_000);

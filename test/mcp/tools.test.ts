@@ -9,7 +9,7 @@ import { TOOLS } from '../../src/mcp/tools/index.js';
 import { READ_TOOLS } from '../../src/mcp/tools/read.js';
 import { listing } from '../../src/mcp/tool.js';
 import { ENDPOINT_LIST } from '../../src/api/endpoints.js';
-import { KEYS, TARGET, call, connect, errorOf, ok, text, type Connected, session as sessionOn } from './helpers.js';
+import { KEYS, TARGET, call, type connect, errorOf, ok, text, type Connected, session as sessionOn } from './helpers.js';
 
 /**
  * The MCP server driven by the SDK's own client over its in-memory transport, against the mock
@@ -38,7 +38,15 @@ async function session<T>(options: Parameters<typeof connect>[1], run: (c: Conne
   return sessionOn(mock, { spendWithoutConfirmation: !elicit, ...options }, run, elicit);
 }
 
-const SPENDING = ['create_order', 'ensure_resources', 'send_token', 'send_batch', 'sweep', 'withdraw', ...TOOLS.filter((t) => t.name.startsWith('x402_')).map((t) => t.name)];
+const SPENDING = [
+  'create_order',
+  'ensure_resources',
+  'send_token',
+  'send_batch',
+  'sweep',
+  'withdraw',
+  ...TOOLS.filter((t) => t.name.startsWith('x402_')).map((t) => t.name),
+];
 
 describe('tools/list', () => {
   test('every tool, with JSON Schemas from the zod schemas, units in the descriptions', async () => {
@@ -46,7 +54,25 @@ describe('tools/list', () => {
       const { tools } = await client.listTools();
       const names = tools.map((t) => t.name);
       expect(names).toEqual(TOOLS.map((t) => t.name));
-      for (const name of ['get_prices', 'get_best_price', 'get_price_history', 'get_price_stats', 'preview_order', 'create_order', 'get_order', 'list_orders', 'wait_for_order', 'get_balance', 'get_history', 'get_history_summary', 'get_deposit_info', 'prepare_deposit', 'withdraw', 'create_webhook', 'list_webhooks']) {
+      for (const name of [
+        'get_prices',
+        'get_best_price',
+        'get_price_history',
+        'get_price_stats',
+        'preview_order',
+        'create_order',
+        'get_order',
+        'list_orders',
+        'wait_for_order',
+        'get_balance',
+        'get_history',
+        'get_history_summary',
+        'get_deposit_info',
+        'prepare_deposit',
+        'withdraw',
+        'create_webhook',
+        'list_webhooks',
+      ]) {
         expect(names).toContain(name);
       }
       expect(names.filter((n) => n.startsWith('x402_'))).toHaveLength(12);
@@ -78,7 +104,9 @@ describe('read tools (no --allow-spend needed)', () => {
       expect(prices.providers.length).toBeGreaterThan(0);
       expect(prices.providers).toEqual(await api.prices.list());
 
-      const preview = ok<{ best: { price_sun: number; cost_trx: number } }>(await call(client, 'preview_order', { resource: 'ENERGY', amount: 65_000, duration: 3600 }));
+      const preview = ok<{ best: { price_sun: number; cost_trx: number } }>(
+        await call(client, 'preview_order', { resource: 'ENERGY', amount: 65_000, duration: 3600 }),
+      );
       expect(preview.best.price_sun).toBeGreaterThan(0);
 
       expect(ok(await call(client, 'get_balance'))).toEqual(await balance());
@@ -126,11 +154,17 @@ describe('read tools generated from the endpoint table', () => {
   });
 
   test('description from the summary and units, fields described by the schemas, output from the response', () => {
-    const preview = listing(READ_TOOLS.find((t) => t.name === 'preview_order')!) as { description: string; inputSchema: { properties: Record<string, { description?: string }>; required: string[] } };
+    const preview = listing(READ_TOOLS.find((t) => t.name === 'preview_order')!) as {
+      description: string;
+      inputSchema: { properties: Record<string, { description?: string }>; required: string[] };
+    };
     expect(preview.description).toMatch(/^What an order would cost now; places nothing\. .*cost_trx: total in TRX/);
     expect(preview.inputSchema.properties.amount?.description).toMatch(/not SUN.*65000/);
     expect(preview.inputSchema.required).toEqual(['resource', 'amount', 'duration']);
-    const order = listing(READ_TOOLS.find((t) => t.name === 'get_order')!) as { inputSchema: { properties: Record<string, { description?: string }> }; outputSchema: { required: string[] } };
+    const order = listing(READ_TOOLS.find((t) => t.name === 'get_order')!) as {
+      inputSchema: { properties: Record<string, { description?: string }> };
+      outputSchema: { required: string[] };
+    };
     expect(order.inputSchema.properties.id?.description).toBe('Order UUID.');
     expect(order.outputSchema.required).toContain('fills');
   });
@@ -178,7 +212,9 @@ describe('spending (--allow-spend)', () => {
   test('create_order: pinned to the previewed price, filled within the maximum, logged', async () => {
     await session({ allowSpend: true }, async ({ client, logs }) => {
       const before = await balance();
-      const created = ok<{ order: { id: string; status: string; max_price_sun: number }; max_cost_sun: number; max_cost_trx: string; max_price_sun: number }>(await call(client, 'create_order', ORDER));
+      const created = ok<{ order: { id: string; status: string; max_price_sun: number }; max_cost_sun: number; max_cost_trx: string; max_price_sun: number }>(
+        await call(client, 'create_order', ORDER),
+      );
       expect(created.order.status).toBe('PENDING');
       expect(created.order.max_price_sun).toBe(created.max_price_sun);
       expect(created.max_cost_sun).toBe(65_000 * created.max_price_sun);
@@ -222,7 +258,9 @@ describe('spending (--allow-spend)', () => {
   test('wait_for_order: a TIMEOUT error when the order is still waiting, with progress notifications meanwhile', async () => {
     await session({ allowSpend: true }, async ({ client }) => {
       // a LIMIT order far below the market waits
-      const created = ok<{ order: { id: string }; max_cost_sun: number }>(await call(client, 'create_order', { ...ORDER, order_type: 'LIMIT', max_price_sun: 1 }));
+      const created = ok<{ order: { id: string }; max_cost_sun: number }>(
+        await call(client, 'create_order', { ...ORDER, order_type: 'LIMIT', max_price_sun: 1 }),
+      );
       expect(created.max_cost_sun).toBe(65_000);
       const ticks: number[] = [];
       const result = (await client.callTool({ name: 'wait_for_order', arguments: { id: created.order.id, timeout_sec: 6 } }, undefined, {
@@ -430,14 +468,23 @@ describe('bad arguments', () => {
   test('are tool errors with the SDK code and field; nothing is sent; the server carries on', async () => {
     const orders = await orderCount();
     await session({ allowSpend: true }, async ({ client }) => {
-      expect(errorOf(await call(client, 'create_order', { ...ORDER, amount: 1000 }))).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'amount', min: 65_000 } });
+      expect(errorOf(await call(client, 'create_order', { ...ORDER, amount: 1000 }))).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        details: { field: 'amount', min: 65_000 },
+      });
       expect(errorOf(await call(client, 'create_order', { ...ORDER, target_address: 'Tnot-an-address' }))).toMatchObject({ code: 'INVALID_ADDRESS' });
       expect(errorOf(await call(client, 'create_order', { ...ORDER, extra: 1 })).code).toBe('VALIDATION_ERROR');
-      expect(errorOf(await call(client, 'create_order', { ...ORDER, order_type: 'LIMIT' }))).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'max_price_sun' } });
+      expect(errorOf(await call(client, 'create_order', { ...ORDER, order_type: 'LIMIT' }))).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        details: { field: 'max_price_sun' },
+      });
       expect(errorOf(await call(client, 'preview_order', { resource: 'ENERGY', amount: 'lots', duration: 3600 })).code).toBe('VALIDATION_ERROR');
       expect(errorOf(await call(client, 'get_order', {}))).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'id' } });
       expect(errorOf(await call(client, 'list_orders', { limit: 1000 })).code).toBe('VALIDATION_ERROR');
-      expect(errorOf(await call(client, 'withdraw', { address: TARGET, amount: 1, currency: 'TRX' }))).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'amount' } });
+      expect(errorOf(await call(client, 'withdraw', { address: TARGET, amount: 1, currency: 'TRX' }))).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        details: { field: 'amount' },
+      });
       expect(errorOf(await call(client, 'prepare_deposit', { amount_sun: 5 })).code).toBe('VALIDATION_ERROR');
       expect(errorOf(await call(client, 'create_webhook', { url: 'http://example.com/hook', events: ['order.filled'] })).code).toBe('VALIDATION_ERROR');
       expect(errorOf(await call(client, 'x402_rpc', { method: 'wallet/broadcasttransaction' })).code).toBe('VALIDATION_ERROR');

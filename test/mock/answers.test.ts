@@ -17,7 +17,12 @@ beforeAll(async () => {
 afterAll(() => mock.close());
 
 /** One request on its own connection (no keep-alive pool), so they arrive together. */
-function send(method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; text: string; headers: Record<string, unknown> }> {
+function send(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; text: string; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const req = request(`${mock.url}${path}`, { method, headers: { ...headers, connection: 'close' }, agent: false }, (res) => {
       let text = '';
@@ -36,7 +41,12 @@ describe('answers written per event-loop turn', () => {
     const jobs = Array.from({ length: 60 }, (_, i) => {
       switch (i % 4) {
         case 0:
-          return send('POST', '/api/v1/orders', { ...auth, 'idempotency-key': `k${i}` }, JSON.stringify({ resource_type: 'ENERGY', amount: 65_000 + i, duration_sec: 3600, target_address: TARGET }));
+          return send(
+            'POST',
+            '/api/v1/orders',
+            { ...auth, 'idempotency-key': `k${i}` },
+            JSON.stringify({ resource_type: 'ENERGY', amount: 65_000 + i, duration_sec: 3600, target_address: TARGET }),
+          );
         case 1:
           return send('GET', '/api/v1/prices', {});
         case 2:
@@ -63,7 +73,12 @@ describe('answers written per event-loop turn', () => {
       expect(Number(r.headers['content-length'])).toBe(Buffer.byteLength(r.text));
     });
     // A replay of one of them answers with the stored order.
-    const again = await send('POST', '/api/v1/orders', { ...auth, 'idempotency-key': 'k8' }, JSON.stringify({ resource_type: 'ENERGY', amount: 65_008, duration_sec: 3600, target_address: TARGET }));
+    const again = await send(
+      'POST',
+      '/api/v1/orders',
+      { ...auth, 'idempotency-key': 'k8' },
+      JSON.stringify({ resource_type: 'ENERGY', amount: 65_008, duration_sec: 3600, target_address: TARGET }),
+    );
     expect(again.status).toBe(200);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(JSON.parse(again.text).id).toBe(JSON.parse(results[8]!.text).id);

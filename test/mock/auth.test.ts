@@ -42,7 +42,8 @@ describe('API keys', () => {
   });
 
   it('enforces the permission table: each permission grants exactly its endpoints (403 otherwise)', async () => {
-    const tx = () => signTransaction(buildTrxTransfer({ from: USER_ADDRESS, to: TARGET, amountSun: 1, now: mock.state.now() + Math.floor(Math.random() * 1e6) }), USER_KEY);
+    const tx = () =>
+      signTransaction(buildTrxTransfer({ from: USER_ADDRESS, to: TARGET, amountSun: 1, now: mock.state.now() + Math.floor(Math.random() * 1e6) }), USER_KEY);
     const created = await raw(mock.url, 'POST', '/api/v1/orders', { key: mock.apiKey, body: order });
     const grants: Record<Permission, Array<() => [string, string, unknown?]>> = {
       create_orders: [() => ['POST', '/api/v1/orders', order]],

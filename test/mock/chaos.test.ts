@@ -75,17 +75,31 @@ describe('chaos', () => {
     const sdk = new TrxRent({ baseUrl: seeded.url, apiKey: seeded.apiKey, maxRetries: 8, retry: { baseDelayMs: 1, maxDelayMs: 5 } });
     const ids = new Set<string>();
     for (let i = 0; i < 5; i++) ids.add((await sdk.orders.create({ ...body, resource_type: 'ENERGY' })).id);
-    expect(seeded.state.orders.all(seeded.state.demo.account_id).map((o) => o.id).sort()).toEqual([...ids].sort());
+    expect(
+      seeded.state.orders
+        .all(seeded.state.demo.account_id)
+        .map((o) => o.id)
+        .sort(),
+    ).toEqual([...ids].sort());
   });
 
   it('rules aim faults at routes, count down, change mid-run and are logged; reset loses the request, drop the answer', async () => {
-    const m = await start({ rate: 0, rules: [{ route: 'GET /api/v1/prices', kind: 503, times: 2 }, { route: 'GET /wallet/*', kind: 500 }] });
+    const m = await start({
+      rate: 0,
+      rules: [
+        { route: 'GET /api/v1/prices', kind: 503, times: 2 },
+        { route: 'GET /wallet/*', kind: 500 },
+      ],
+    });
     expect((await statuses(m, 3)).join()).toBe('503,503,200');
     // The node's routes are aimed at by prefix; the account API's other routes are untouched.
     expect((await raw(m.url, 'GET', '/wallet/getnowblock')).status).toBe(500);
     expect((await raw(m.url, 'GET', '/api/v1/balance', { key: m.apiKey })).status).toBe(200);
     const body = { resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: TARGET };
-    m.chaos.setRules([{ route: 'POST /api/v1/orders', kind: 'reset', times: 1 }, { route: 'POST /api/v1/orders', kind: 'drop', times: 1 }]);
+    m.chaos.setRules([
+      { route: 'POST /api/v1/orders', kind: 'reset', times: 1 },
+      { route: 'POST /api/v1/orders', kind: 'drop', times: 1 },
+    ]);
     // reset: the connection dies and nothing happened; drop: it dies after the order was placed.
     await expect(raw(m.url, 'POST', '/api/v1/orders', { key: m.apiKey, body, headers: { 'idempotency-key': 'r-1' } })).rejects.toThrow();
     expect(m.state.orders.all(m.state.demo.account_id)).toHaveLength(0);

@@ -72,7 +72,12 @@ describe('endpoints (SDK and raw fetch, responses pass the shared schemas)', () 
     expect(PriceStats.parse(stats).best_price_sun).toBe(best.price_sun);
     expect(stats.total_providers).toBe(6);
     // exactly the live service's four fields: a client that builds typed objects strictly from the body must not crash
-    expect(Object.keys((await raw(mock.url, 'GET', '/api/v1/prices/stats')).json).sort()).toEqual(['avg_price_sun', 'best_price_sun', 'cheapest_changes_24h', 'total_providers']);
+    expect(Object.keys((await raw(mock.url, 'GET', '/api/v1/prices/stats')).json).sort()).toEqual([
+      'avg_price_sun',
+      'best_price_sun',
+      'cheapest_changes_24h',
+      'total_providers',
+    ]);
     const history = await sdk.prices.history({ provider: 'tem', resource: 'ENERGY', period: '1h' });
     expect(PriceHistory.parse(history).length).toBe(60);
     expect(history.every((e) => e.provider === 'tem' && e.resource_type === 'ENERGY')).toBe(true);
@@ -129,7 +134,11 @@ describe('endpoints (SDK and raw fetch, responses pass the shared schemas)', () 
     const b = await sdk.orders.create({ ...order, amount: 70_000 });
     await mock.state.advance(2_000);
     const history = await sdk.history.list();
-    expect(HistoryList.parse(history).slice(0, 2).map((f) => f.order_id)).toEqual([b.id, a.id]);
+    expect(
+      HistoryList.parse(history)
+        .slice(0, 2)
+        .map((f) => f.order_id),
+    ).toEqual([b.id, a.id]);
     expect(history[0]).toMatchObject({ amount: 70_000, resource_type: 'ENERGY' });
     expect((await sdk.history.list({ period: '90D' })).length).toBeGreaterThanOrEqual(history.length);
     const summary = HistorySummary.parse(await sdk.history.summary());
@@ -149,7 +158,12 @@ describe('endpoints (SDK and raw fetch, responses pass the shared schemas)', () 
     expect(RevokeKeyResponse.parse(await sdk.keys.revoke(key.id))).toEqual({ revoked: true });
     expectError(await raw(mock.url, 'GET', '/api/v1/balance', { key: key.key }), 401, 'UNAUTHORIZED');
     expectError(await raw(mock.url, 'DELETE', `/api/v1/keys/${key.id}`, { key: mock.apiKey }), 404, 'NOT_FOUND');
-    expectError(await raw(mock.url, 'POST', '/api/v1/keys', { key: mock.apiKey, body: { name: 'x', permissions: ['admin'] } }), 422, 'VALIDATION_ERROR', 'permissions.0');
+    expectError(
+      await raw(mock.url, 'POST', '/api/v1/keys', { key: mock.apiKey, body: { name: 'x', permissions: ['admin'] } }),
+      422,
+      'VALIDATION_ERROR',
+      'permissions.0',
+    );
     // the spec's rule is "a subset": the empty subset is valid on both sides, no stricter
     const none = await sdk.keys.create({ name: 'read-only', permissions: [] });
     expect(none.permissions).toEqual([]);
@@ -218,9 +232,21 @@ describe('endpoints (SDK and raw fetch, responses pass the shared schemas)', () 
     expect(DeleteWebhookResponse.parse(await sdk.webhooks.delete(hook.id))).toEqual({ deleted: true });
     expect((await sdk.webhooks.list()).find((h) => h.id === hook.id)).toBeUndefined();
     expectError(await raw(mock.url, 'DELETE', `/api/v1/webhooks/${hook.id}`, { key: mock.apiKey }), 404, 'NOT_FOUND');
-    expectError(await raw(mock.url, 'POST', '/api/v1/webhooks', { key: mock.apiKey, body: { url: 'http://example.com/h', events: ['order.filled'] } }), 422, 'VALIDATION_ERROR', 'url');
-    expect((await raw(mock.url, 'POST', '/api/v1/webhooks', { key: mock.apiKey, body: { url: 'http://127.0.0.1:9/h', events: ['order.failed'] } })).status).toBe(201);
-    expectError(await raw(mock.url, 'POST', '/api/v1/webhooks', { key: mock.apiKey, body: { url: 'https://x.io', events: [] } }), 422, 'VALIDATION_ERROR', 'events');
+    expectError(
+      await raw(mock.url, 'POST', '/api/v1/webhooks', { key: mock.apiKey, body: { url: 'http://example.com/h', events: ['order.filled'] } }),
+      422,
+      'VALIDATION_ERROR',
+      'url',
+    );
+    expect(
+      (await raw(mock.url, 'POST', '/api/v1/webhooks', { key: mock.apiKey, body: { url: 'http://127.0.0.1:9/h', events: ['order.failed'] } })).status,
+    ).toBe(201);
+    expectError(
+      await raw(mock.url, 'POST', '/api/v1/webhooks', { key: mock.apiKey, body: { url: 'https://x.io', events: [] } }),
+      422,
+      'VALIDATION_ERROR',
+      'events',
+    );
   });
 
   it('POST /broadcast (permission broadcast): a valid signed transaction is accepted; a retry answers the same tx_id', async () => {
@@ -265,7 +291,9 @@ describe('Limits table constants', () => {
     const r = await raw(mock.url, 'POST', '/api/v1/withdraw', { key: mock.apiKey, body: { address: TARGET, amount: 49_999_999, currency: 'TRX' } });
     expectError(r, 422, 'VALIDATION_ERROR', 'amount');
     expect(r.json.error.details).toEqual({ field: 'amount', min: LIMITS.MIN_WITHDRAWAL_SUN });
-    expect((await raw(mock.url, 'POST', '/api/v1/withdraw', { key: mock.apiKey, body: { address: TARGET, amount: 50_000_000, currency: 'TRX' } })).status).toBe(200);
+    expect((await raw(mock.url, 'POST', '/api/v1/withdraw', { key: mock.apiKey, body: { address: TARGET, amount: 50_000_000, currency: 'TRX' } })).status).toBe(
+      200,
+    );
   });
 
   it('deposit prepare minimum 1000000', async () => {
@@ -319,8 +347,18 @@ describe('Limits table constants', () => {
   });
 
   it('duration bounds and bandwidth minimum (where the spec is silent)', async () => {
-    expectError(await raw(mock.url, 'POST', '/api/v1/orders', { key: mock.apiKey, body: { ...order, duration_sec: MARKET_RULES.MIN_DURATION_SEC - 1 } }), 400, 'VALIDATION_ERROR', 'duration_sec');
-    expectError(await raw(mock.url, 'POST', '/api/v1/orders', { key: mock.apiKey, body: { ...order, duration_sec: MARKET_RULES.MAX_DURATION_SEC + 1 } }), 400, 'VALIDATION_ERROR', 'duration_sec');
+    expectError(
+      await raw(mock.url, 'POST', '/api/v1/orders', { key: mock.apiKey, body: { ...order, duration_sec: MARKET_RULES.MIN_DURATION_SEC - 1 } }),
+      400,
+      'VALIDATION_ERROR',
+      'duration_sec',
+    );
+    expectError(
+      await raw(mock.url, 'POST', '/api/v1/orders', { key: mock.apiKey, body: { ...order, duration_sec: MARKET_RULES.MAX_DURATION_SEC + 1 } }),
+      400,
+      'VALIDATION_ERROR',
+      'duration_sec',
+    );
     expectError(await raw(mock.url, 'GET', '/api/v1/orders/preview?resource=ENERGY&amount=65000&duration=299'), 422, 'VALIDATION_ERROR', 'duration');
     const bw = { ...order, resource_type: 'BANDWIDTH', amount: MARKET_RULES.MIN_BANDWIDTH_AMOUNT - 1 };
     const r = await raw(mock.url, 'POST', '/api/v1/orders', { key: mock.apiKey, body: bw });
@@ -362,17 +400,51 @@ describe('Errors table: every code with the statuses the spec gives', () => {
   });
 
   it('VALIDATION_ERROR: 400 on order creation and deposit submit, 422 elsewhere, naming the field', async () => {
-    expectError(await raw(mock.url, 'POST', '/api/v1/orders', { key: mock.apiKey, body: { ...order, resource_type: undefined } }), 400, 'VALIDATION_ERROR', 'resource_type');
+    expectError(
+      await raw(mock.url, 'POST', '/api/v1/orders', { key: mock.apiKey, body: { ...order, resource_type: undefined } }),
+      400,
+      'VALIDATION_ERROR',
+      'resource_type',
+    );
     expectError(await raw(mock.url, 'POST', '/api/v1/orders', { key: mock.apiKey, body: { ...order, amount: '65000' } }), 400, 'VALIDATION_ERROR', 'amount');
-    expectError(await raw(mock.url, 'POST', '/api/v1/orders', { key: mock.apiKey, rawBody: '{"resource_type":', headers: { 'content-type': 'application/json' } }), 400, 'VALIDATION_ERROR', 'body');
-    expectError(await raw(mock.url, 'POST', '/api/v1/orders', { key: mock.apiKey, rawBody: JSON.stringify(order), headers: { 'content-type': 'text/plain' } }), 400, 'VALIDATION_ERROR', 'Content-Type');
-    expectError(await raw(mock.url, 'POST', '/api/v1/orders', { key: mock.apiKey, body: { ...order, order_type: 'LIMIT' } }), 400, 'VALIDATION_ERROR', 'max_price_sun');
+    expectError(
+      await raw(mock.url, 'POST', '/api/v1/orders', { key: mock.apiKey, rawBody: '{"resource_type":', headers: { 'content-type': 'application/json' } }),
+      400,
+      'VALIDATION_ERROR',
+      'body',
+    );
+    expectError(
+      await raw(mock.url, 'POST', '/api/v1/orders', { key: mock.apiKey, rawBody: JSON.stringify(order), headers: { 'content-type': 'text/plain' } }),
+      400,
+      'VALIDATION_ERROR',
+      'Content-Type',
+    );
+    expectError(
+      await raw(mock.url, 'POST', '/api/v1/orders', { key: mock.apiKey, body: { ...order, order_type: 'LIMIT' } }),
+      400,
+      'VALIDATION_ERROR',
+      'max_price_sun',
+    );
     expectError(await raw(mock.url, 'POST', '/api/v1/deposit/submit', { body: {} }), 400, 'VALIDATION_ERROR', 'signed_tx');
-    expectError(await raw(mock.url, 'POST', '/api/v1/deposit/submit', { body: { signed_tx: { txID: 'zz', raw_data: {}, signature: ['00'] } } }), 400, 'VALIDATION_ERROR', 'signed_tx.txID');
+    expectError(
+      await raw(mock.url, 'POST', '/api/v1/deposit/submit', { body: { signed_tx: { txID: 'zz', raw_data: {}, signature: ['00'] } } }),
+      400,
+      'VALIDATION_ERROR',
+      'signed_tx.txID',
+    );
     expectError(await raw(mock.url, 'GET', '/api/v1/orders/preview?resource=ENERGY&amount=abc&duration=3600'), 422, 'VALIDATION_ERROR', 'amount');
     expectError(await raw(mock.url, 'POST', '/api/v1/keys', { key: mock.apiKey, body: { permissions: ['view_orders'] } }), 422, 'VALIDATION_ERROR', 'name');
-    expectError(await raw(mock.url, 'POST', '/api/v1/withdraw', { key: mock.apiKey, body: { address: TARGET, amount: 5e7 } }), 422, 'VALIDATION_ERROR', 'currency');
-    expectError(await raw(mock.url, 'POST', '/api/v1/keys', { key: mock.apiKey, body: { name: 'k', permissions: ['view_orders'], extra: 1 } }), 422, 'VALIDATION_ERROR');
+    expectError(
+      await raw(mock.url, 'POST', '/api/v1/withdraw', { key: mock.apiKey, body: { address: TARGET, amount: 5e7 } }),
+      422,
+      'VALIDATION_ERROR',
+      'currency',
+    );
+    expectError(
+      await raw(mock.url, 'POST', '/api/v1/keys', { key: mock.apiKey, body: { name: 'k', permissions: ['view_orders'], extra: 1 } }),
+      422,
+      'VALIDATION_ERROR',
+    );
   });
 
   it('INSUFFICIENT_BALANCE: 402 on order creation; 400 on withdraw, also for an invalid address (spec, literally)', async () => {
@@ -380,16 +452,33 @@ describe('Errors table: every code with the statuses the spec gives', () => {
     const o = await raw(mock.url, 'POST', '/api/v1/orders', { key: poor.api_key, body: order });
     expectError(o, 402, 'INSUFFICIENT_BALANCE');
     expect(o.json.error.details).toMatchObject({ available_sun: 1_000_000 });
-    expectError(await raw(mock.url, 'POST', '/api/v1/withdraw', { key: poor.api_key, body: { address: TARGET, amount: 50_000_000, currency: 'TRX' } }), 400, 'INSUFFICIENT_BALANCE');
-    const badAddress = await raw(mock.url, 'POST', '/api/v1/withdraw', { key: mock.apiKey, body: { address: BAD_ADDRESS, amount: 50_000_000, currency: 'TRX' } });
+    expectError(
+      await raw(mock.url, 'POST', '/api/v1/withdraw', { key: poor.api_key, body: { address: TARGET, amount: 50_000_000, currency: 'TRX' } }),
+      400,
+      'INSUFFICIENT_BALANCE',
+    );
+    const badAddress = await raw(mock.url, 'POST', '/api/v1/withdraw', {
+      key: mock.apiKey,
+      body: { address: BAD_ADDRESS, amount: 50_000_000, currency: 'TRX' },
+    });
     expectError(badAddress, 400, 'INSUFFICIENT_BALANCE', 'address');
     expect(badAddress.json.error.details.reason).toBe('INVALID_ADDRESS');
     expect(mock.state.getAccount(poor.account_id)!.ledger.available()).toBe(1_000_000);
   });
 
   it('BELOW_MINIMUM_ORDER 422, INVALID_ADDRESS 422, PRICE_EXCEEDED 422', async () => {
-    expectError(await raw(mock.url, 'POST', '/api/v1/orders', { key: mock.apiKey, body: { ...order, resource_type: 'BANDWIDTH', amount: 10 } }), 422, 'BELOW_MINIMUM_ORDER', 'amount');
-    expectError(await raw(mock.url, 'POST', '/api/v1/orders', { key: mock.apiKey, body: { ...order, target_address: BAD_ADDRESS } }), 422, 'INVALID_ADDRESS', 'target_address');
+    expectError(
+      await raw(mock.url, 'POST', '/api/v1/orders', { key: mock.apiKey, body: { ...order, resource_type: 'BANDWIDTH', amount: 10 } }),
+      422,
+      'BELOW_MINIMUM_ORDER',
+      'amount',
+    );
+    expectError(
+      await raw(mock.url, 'POST', '/api/v1/orders', { key: mock.apiKey, body: { ...order, target_address: BAD_ADDRESS } }),
+      422,
+      'INVALID_ADDRESS',
+      'target_address',
+    );
     const pe = await raw(mock.url, 'POST', '/api/v1/orders', { key: mock.apiKey, body: { ...order, max_price_sun: 1 } });
     expectError(pe, 422, 'PRICE_EXCEEDED', 'max_price_sun');
     expect(pe.json.error.details.best_price_sun).toBeGreaterThan(1);
@@ -423,7 +512,10 @@ describe('Errors table: every code with the statuses the spec gives', () => {
 
   it('BROADCAST_FAILED 502: the network rejects a duplicate or expired deposit', async () => {
     const prepared = await sdk.deposits.prepare({ amount_sun: 2_000_000 });
-    const tx = signTransaction(buildTrxTransfer({ from: USER_ADDRESS, to: prepared.address, amountSun: 2_000_000, memo: prepared.memo, now: mock.state.now() }), USER_KEY);
+    const tx = signTransaction(
+      buildTrxTransfer({ from: USER_ADDRESS, to: prepared.address, amountSun: 2_000_000, memo: prepared.memo, now: mock.state.now() }),
+      USER_KEY,
+    );
     expect((await raw(mock.url, 'POST', '/api/v1/deposit/submit', { body: { signed_tx: tx } })).status).toBe(200);
     const dup = await raw(mock.url, 'POST', '/api/v1/deposit/submit', { body: { signed_tx: tx } });
     expectError(dup, 502, 'BROADCAST_FAILED');

@@ -43,8 +43,16 @@ describe('default server (real clock, rate limits on)', () => {
     const preview = await curl(`${mock.url}/api/v1/orders/preview?resource=ENERGY&amount=65000&duration=3600`);
     expect(Preview.parse(preview.json).best).not.toBeNull();
     const before = Balance.parse((await curl(...key, `${mock.url}/api/v1/balance`)).json);
-    const created = await curl(...key, '-H', 'Content-Type: application/json', '-X', 'POST', `${mock.url}/api/v1/orders`, '-d',
-      JSON.stringify({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: TARGET }));
+    const created = await curl(
+      ...key,
+      '-H',
+      'Content-Type: application/json',
+      '-X',
+      'POST',
+      `${mock.url}/api/v1/orders`,
+      '-d',
+      JSON.stringify({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: TARGET }),
+    );
     expect([created.status, created.json.status]).toEqual([201, 'PENDING']);
     let order = created.json;
     for (let i = 0; i < 50 && order.status !== 'FILLED'; i++) {

@@ -19,7 +19,14 @@ let templates: Record<string, Record<string, unknown>>;
 beforeAll(async () => {
   mock = await manualServer({ market: { offlineRate: 0.1 } });
   const deposit = signTransaction(
-    buildTrxTransfer({ from: USER_ADDRESS, to: mock.state.platformAddress, amountSun: 2_000_000, memo: mock.memo, now: mock.state.now(), expirationMs: 3_600_000 }),
+    buildTrxTransfer({
+      from: USER_ADDRESS,
+      to: mock.state.platformAddress,
+      amountSun: 2_000_000,
+      memo: mock.memo,
+      now: mock.state.now(),
+      expirationMs: 3_600_000,
+    }),
     USER_KEY,
   );
   // A valid request for every route with parameters (body for POST, query for GET).
@@ -47,10 +54,51 @@ beforeAll(async () => {
 afterAll(() => mock.close());
 
 const edge = fc.constantFrom<unknown>(
-  65_000, 64_999, 3600, 299, 2_592_001, -1, 0, 1, 1.5, 1e21, Number.MAX_SAFE_INTEGER, 2 ** 53 + 2, -0, '65000', '', ' ', 'ENERGY',
-  'BANDWIDTH', 'MARKET', 'LIMIT', 'BROADCAST', 'PERIODIC', 'DONE', 'TRX', 'USDT', TARGET, BAD_ADDRESS, 'T', 'https://hooks.example/x',
-  'http://example.com/h', 'order.filled', 'deposit.confirmed', 'view_orders', 'admin', [], ['order.filled'], ['create_orders', 'x'], {},
-  { txID: 'ab'.repeat(32), raw_data: {}, signature: ['00'] }, null, true, false, '\u0000', 'é'.repeat(3), 'a'.repeat(300),
+  65_000,
+  64_999,
+  3600,
+  299,
+  2_592_001,
+  -1,
+  0,
+  1,
+  1.5,
+  1e21,
+  Number.MAX_SAFE_INTEGER,
+  2 ** 53 + 2,
+  -0,
+  '65000',
+  '',
+  ' ',
+  'ENERGY',
+  'BANDWIDTH',
+  'MARKET',
+  'LIMIT',
+  'BROADCAST',
+  'PERIODIC',
+  'DONE',
+  'TRX',
+  'USDT',
+  TARGET,
+  BAD_ADDRESS,
+  'T',
+  'https://hooks.example/x',
+  'http://example.com/h',
+  'order.filled',
+  'deposit.confirmed',
+  'view_orders',
+  'admin',
+  [],
+  ['order.filled'],
+  ['create_orders', 'x'],
+  {},
+  { txID: 'ab'.repeat(32), raw_data: {}, signature: ['00'] },
+  null,
+  true,
+  false,
+  '\u0000',
+  'é'.repeat(3),
+  'a'.repeat(300),
 );
 const value = fc.oneof(
   { weight: 3, arbitrary: edge },
@@ -88,13 +136,22 @@ function mutate(template: Record<string, unknown>, mutations: Mutation[]): Recor
 }
 
 // Routes that take a body or a query, where malformed input matters most, are drawn 3x as often.
-const PARAM_ROUTES = ROUTES.filter((r) => r.body || ['/api/v1/orders/preview', '/api/v1/orders', '/api/v1/history', '/api/v1/prices/best', '/api/v1/prices/history', '/__mock/webhooks/deliveries'].includes(r.path));
+const PARAM_ROUTES = ROUTES.filter(
+  (r) =>
+    r.body ||
+    ['/api/v1/orders/preview', '/api/v1/orders', '/api/v1/history', '/api/v1/prices/best', '/api/v1/prices/history', '/__mock/webhooks/deliveries'].includes(
+      r.path,
+    ),
+);
 const shaped = fc.record({
   route: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...PARAM_ROUTES) }, { weight: 1, arbitrary: fc.constantFrom(...ROUTES) }),
   id: fc.oneof(fc.constantFrom('tem', 'netts', 'x', '00000000-0000-4000-8000-000000000000'), fc.string({ maxLength: 12 })),
   mutations: fc.array(mutation, { minLength: 0, maxLength: 3 }),
   truncate: fc.oneof({ weight: 9, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
-  method: fc.oneof({ weight: 12, arbitrary: fc.constant<string | undefined>(undefined) }, { weight: 1, arbitrary: fc.constantFrom('PUT', 'PATCH', 'DELETE', 'GET', 'POST') }),
+  method: fc.oneof(
+    { weight: 12, arbitrary: fc.constant<string | undefined>(undefined) },
+    { weight: 1, arbitrary: fc.constantFrom('PUT', 'PATCH', 'DELETE', 'GET', 'POST') },
+  ),
 });
 
 const randomBody = fc.oneof(
@@ -105,7 +162,9 @@ const randomBody = fc.oneof(
 );
 const randomRequest = fc.record({
   method: fc.constantFrom('GET', 'POST', 'DELETE', 'PUT', 'PATCH'),
-  path: fc.tuple(fc.constantFrom('/api/v1/', '/api/v1/orders/', '/__mock/', '/api/', '/', '/api/v1/prices/'), fc.string({ maxLength: 16 })).map(([p, rest]) => p + encodeURIComponent(rest)),
+  path: fc
+    .tuple(fc.constantFrom('/api/v1/', '/api/v1/orders/', '/__mock/', '/api/', '/', '/api/v1/prices/'), fc.string({ maxLength: 16 }))
+    .map(([p, rest]) => p + encodeURIComponent(rest)),
   query: fc.dictionary(fc.string({ maxLength: 6 }), fc.string({ maxLength: 10 }), { maxKeys: 3 }),
   body: randomBody,
 });
@@ -117,11 +176,17 @@ const envelope = fc.record({
     { weight: 1, arbitrary: fc.constant('narrow-key') },
     { weight: 1, arbitrary: fc.constantFrom('none', 'bad-key', 'bad-bearer', 'revoked-key') },
   ),
-  contentType: fc.oneof({ weight: 8, arbitrary: fc.constant<string | undefined>('application/json') }, { weight: 1, arbitrary: fc.constantFrom('text/plain', undefined) }),
+  contentType: fc.oneof(
+    { weight: 8, arbitrary: fc.constant<string | undefined>('application/json') },
+    { weight: 1, arbitrary: fc.constantFrom('text/plain', undefined) },
+  ),
   idempotencyKey: fc.oneof({ weight: 3, arbitrary: fc.constant<string | undefined>(undefined) }, { weight: 1, arbitrary: fc.stringMatching(/^[!-~]{1,70}$/) }),
 });
 
-const request = fc.tuple(fc.oneof({ weight: 4, arbitrary: shaped.map((s) => ({ shaped: s })) }, { weight: 1, arbitrary: randomRequest.map((r) => ({ random: r })) }), envelope);
+const request = fc.tuple(
+  fc.oneof({ weight: 4, arbitrary: shaped.map((s) => ({ shaped: s })) }, { weight: 1, arbitrary: randomRequest.map((r) => ({ random: r })) }),
+  envelope,
+);
 
 /** Statuses each code may come with: the table's, plus the endpoint rows of the spec (and 413 for an oversized body). */
 function allowedStatuses(code: keyof typeof ERROR_STATUS): number[] {
@@ -159,7 +224,7 @@ it('2,000+ malformed requests across all routes: only well-formed envelopes with
         const template = templates[`${route.method} ${route.path}`];
         const params = template ? mutate(template, mutations) : {};
         if (route.method === 'GET') {
-          const qs = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v) ?? ''])).toString();
+          const qs = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, typeof v === 'string' ? v : (JSON.stringify(v) ?? '')])).toString();
           if (qs) path += `?${qs}`;
         } else if (method !== 'GET') {
           const text = JSON.stringify(params);

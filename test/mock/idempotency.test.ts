@@ -90,7 +90,9 @@ describe('POST /orders', () => {
 
   it('up to 64 characters; longer is VALIDATION_ERROR (400 here) naming the header', async () => {
     const { acct } = fresh();
-    expect((await raw(mock.url, 'POST', '/api/v1/orders', { key: acct.api_key, body: order, headers: { 'idempotency-key': 'k'.repeat(64) } })).status).toBe(201);
+    expect((await raw(mock.url, 'POST', '/api/v1/orders', { key: acct.api_key, body: order, headers: { 'idempotency-key': 'k'.repeat(64) } })).status).toBe(
+      201,
+    );
     const r = await raw(mock.url, 'POST', '/api/v1/orders', { key: acct.api_key, body: order, headers: { 'idempotency-key': 'k'.repeat(65) } });
     expect(r.status).toBe(400);
     expect(r.json.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'Idempotency-Key' } });

@@ -65,7 +65,11 @@ describe('createHandlers(state) with a manual clock', () => {
   });
 
   it('the /__mock helpers work in-process too', async () => {
-    const res = await fetch('https://manual.test/__mock/accounts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ trx_sun: 5_000_000 }) });
+    const res = await fetch('https://manual.test/__mock/accounts', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ trx_sun: 5_000_000 }),
+    });
     const acct = await res.json();
     expect(res.status).toBe(201);
     expect(acct.api_key).toMatch(/^sk_live_/);

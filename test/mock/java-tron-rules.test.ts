@@ -22,7 +22,8 @@ afterAll(async () => {
 });
 
 const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
-const node = async (method: string, body: Record<string, unknown>) => (await raw(mock.url, 'POST', `/wallet/${method}`, { body: { ...body, visible: true } })).json;
+const node = async (method: string, body: Record<string, unknown>) =>
+  (await raw(mock.url, 'POST', `/wallet/${method}`, { body: { ...body, visible: true } })).json;
 const text = (hex: string) => Buffer.from(hex, 'hex').toString();
 /** A fresh key and address holding `usdt` (atomic) and `trxSun` (an account on chain when given TRX). */
 const wallet = fundedWalletMaker(() => mock, 0x30);
@@ -33,9 +34,27 @@ const ref = () => {
 let nonce = 0;
 /** A signed USDT transfer (distinct each call: the timestamp moves by a millisecond). */
 const usdtTx = (from: { privateKey: string; address: string }, to: string, amount: bigint, feeLimitSun = 100_000_000, refBlock = ref()) =>
-  signTransaction(buildTrc20Transfer({ from: from.address, contract: USDT, to, amount, refBlock, now: mock.state.now() + ++nonce, feeLimitSun }), from.privateKey);
-const trxTx = (from: { privateKey: string; address: string }, to: string, amountSun: number, extra: { refBlock?: { number: number; hash: string }; now?: number; expirationMs?: number } = {}) =>
-  signTransaction(buildTrxTransfer({ from: from.address, to, amountSun, refBlock: extra.refBlock ?? ref(), now: extra.now ?? mock.state.now() + ++nonce, ...(extra.expirationMs ? { expirationMs: extra.expirationMs } : {}) }), from.privateKey);
+  signTransaction(
+    buildTrc20Transfer({ from: from.address, contract: USDT, to, amount, refBlock, now: mock.state.now() + ++nonce, feeLimitSun }),
+    from.privateKey,
+  );
+const trxTx = (
+  from: { privateKey: string; address: string },
+  to: string,
+  amountSun: number,
+  extra: { refBlock?: { number: number; hash: string }; now?: number; expirationMs?: number } = {},
+) =>
+  signTransaction(
+    buildTrxTransfer({
+      from: from.address,
+      to,
+      amountSun,
+      refBlock: extra.refBlock ?? ref(),
+      now: extra.now ?? mock.state.now() + ++nonce,
+      ...(extra.expirationMs ? { expirationMs: extra.expirationMs } : {}),
+    }),
+    from.privateKey,
+  );
 const send = (tx: unknown) => node('broadcasttransaction', tx as Record<string, unknown>);
 const transferCall = (owner: string, to: string, amount: bigint) => ({
   owner_address: owner,
@@ -78,7 +97,13 @@ describe('energy: the cap and the bill (VMActuator.getAccountEnergyLimitWithFixR
     const tx = usdtTx(sender, wallet(1n).address, 1n);
     await send(tx);
     const info = await node('gettransactioninfobyid', { value: tx.txID });
-    expect(info.receipt).toMatchObject({ result: 'SUCCESS', energy_usage: 30_000, energy_fee: 3_500_000, energy_usage_total: 65_000, energy_penalty_total: 48_750 });
+    expect(info.receipt).toMatchObject({
+      result: 'SUCCESS',
+      energy_usage: 30_000,
+      energy_fee: 3_500_000,
+      energy_usage_total: 65_000,
+      energy_penalty_total: 48_750,
+    });
     expect(info.contractResult).toEqual(['1'.padStart(64, '0')]); // transfer's return word: true
     expect(mock.state.chain.trxBalance(sender.address)).toBe(6_500_000n);
   });
@@ -133,7 +158,10 @@ describe('accounts exist only by TRX or AccountCreate (BandwidthProcessor, Trans
   it('a rental to a never-activated address fails with a reason, and delegates nothing', async () => {
     const target = wallet(1_000_000n).address; // holds USDT, is no account
     const before = (await raw(mock.url, 'GET', '/api/v1/balance', { key: mock.apiKey })).json;
-    const created = await raw(mock.url, 'POST', '/api/v1/orders', { key: mock.apiKey, body: { resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: target } });
+    const created = await raw(mock.url, 'POST', '/api/v1/orders', {
+      key: mock.apiKey,
+      body: { resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: target },
+    });
     expect(created.status).toBe(201);
     await mock.state.advance(1_000);
     const order = (await raw(mock.url, 'GET', `/api/v1/orders/${created.json.id}`, { key: mock.apiKey })).json;
@@ -150,7 +178,10 @@ describe('accounts exist only by TRX or AccountCreate (BandwidthProcessor, Trans
     expect(await node('getaccount', { address: USDT })).toMatchObject({ type: 'Contract' });
     const before = (await raw(mock.url, 'GET', '/api/v1/balance', { key: mock.apiKey })).json;
     const energyBefore = mock.state.chain.availableEnergy(USDT);
-    const created = await raw(mock.url, 'POST', '/api/v1/orders', { key: mock.apiKey, body: { resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: USDT } });
+    const created = await raw(mock.url, 'POST', '/api/v1/orders', {
+      key: mock.apiKey,
+      body: { resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: USDT },
+    });
     expect(created.status).toBe(201);
     await mock.state.advance(1_000);
     const order = (await raw(mock.url, 'GET', `/api/v1/orders/${created.json.id}`, { key: mock.apiKey })).json;
@@ -163,10 +194,11 @@ describe('accounts exist only by TRX or AccountCreate (BandwidthProcessor, Trans
     expect((await raw(mock.url, 'GET', '/api/v1/balance', { key: mock.apiKey })).json.trx).toBe(before.trx);
   });
 
-  it('the chain itself refuses the DelegateResourceContract with java-tron\'s text, in its order: no account first, then a contract', () => {
+  it("the chain itself refuses the DelegateResourceContract with java-tron's text, in its order: no account first, then a contract", () => {
     const chain = mock.state.chain;
     const provider = wallet(0n, 1n).address;
-    const delegate = (to: string) => () => chain.delegateResource({ from: provider, to, resource: 'ENERGY', amount: 65_000, lockSec: 3600, success: true, label: 'test' });
+    const delegate = (to: string) => () =>
+      chain.delegateResource({ from: provider, to, resource: 'ENERGY', amount: 65_000, lockSec: 3600, success: true, label: 'test' });
     const ghost = wallet(1n).address; // holds USDT, is no account
     const txs = chain.transactions.size;
     expect(delegate(USDT)).toThrow('Contract validate error : Do not allow delegate resources to contract addresses');

@@ -69,4 +69,3 @@ describe('Market.cheapest', () => {
     expect(checked).toBe(400);
   });
 });
-

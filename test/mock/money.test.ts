@@ -71,7 +71,13 @@ describe('deposit submit: the checks before broadcast (400 VALIDATION_ERROR)', (
 
   it('must be a TRX transfer to the platform deposit address', async () => {
     const trc20 = signTransaction(
-      buildTrc20Transfer({ from: USER_ADDRESS, contract: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', to: mock.state.platformAddress, amount: 5_000_000n, now: mock.state.now() }),
+      buildTrc20Transfer({
+        from: USER_ADDRESS,
+        contract: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+        to: mock.state.platformAddress,
+        amount: 5_000_000n,
+        now: mock.state.now(),
+      }),
       USER_KEY,
     );
     rejected(await submit(trc20), 'not_trx_transfer', 'signed_tx.raw_data.contract');

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { createFetchHandler, createMockState } from '../../src/mock/index.js';
 
-it('info.version is package.json\'s; info.x-spec-versions names account API v1 and x402 2.0.0', async () => {
+it("info.version is package.json's; info.x-spec-versions names account API v1 and x402 2.0.0", async () => {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
   const state = createMockState();
   try {

@@ -24,7 +24,12 @@ const balance = () => sdk.balance.get();
  * the spec's Order carries none of it, so it comes from the control route, not from the order.
  */
 const details = async (id: string) =>
-  (await (await fetch(`${mock.url}/__mock/orders/${id}`)).json()) as { failure_reason: string | null; runs: number; interval_sec: number | null; next_run_at: string | null };
+  (await (await fetch(`${mock.url}/__mock/orders/${id}`)).json()) as {
+    failure_reason: string | null;
+    runs: number;
+    interval_sec: number | null;
+    next_run_at: string | null;
+  };
 
 describe('MARKET', () => {
   it('PENDING -> EXECUTING -> FILLED on the clock; cost locked, then spent exactly; fills verified later', async () => {
@@ -45,7 +50,14 @@ describe('MARKET', () => {
     expect(Date.parse(String(filled.filled_at))).toBe(T0 + selectMs + fillMs);
     expect(filled.fills).toHaveLength(1);
     const fill = filled.fills![0]!;
-    expect(fill).toMatchObject({ provider: preview.best!.provider, price_sun: preview.best!.price_sun, amount: 65_000, cost_sun: cost, status: 'CONFIRMED', verified: false });
+    expect(fill).toMatchObject({
+      provider: preview.best!.provider,
+      price_sun: preview.best!.price_sun,
+      amount: 65_000,
+      cost_sun: cost,
+      status: 'CONFIRMED',
+      verified: false,
+    });
     expect(fill.tx_id).toMatch(/^[0-9a-f]{64}$/);
     expect(fill.tronscan_url).toBe(`https://tronscan.org/#/transaction/${fill.tx_id}`);
     expect(await balance()).toMatchObject({ trx: start.trx - cost, trx_locked: start.trx_locked });

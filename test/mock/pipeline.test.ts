@@ -5,15 +5,7 @@
  * node:http server answer alike.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ALL_ROUTES,
-  type MockServer,
-  type RouteDef,
-  createFetchHandler,
-  createManualClock,
-  createMockState,
-  createPipeline,
-} from '../../src/mock/index.js';
+import { ALL_ROUTES, type MockServer, type RouteDef, createFetchHandler, createManualClock, createMockState, createPipeline } from '../../src/mock/index.js';
 import { T0, manualServer, raw } from './helpers.js';
 
 let mock: MockServer;
@@ -91,7 +83,13 @@ describe('exact paths', () => {
         const res = await handle(new Request(`http://mock.test${path}`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } }));
         expect(res.status, path).toBe(402);
       }
-      const smuggled = await handle(new Request('http://mock.test/x402/tron/rpc/x/wallet/broadcasttransaction', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } }));
+      const smuggled = await handle(
+        new Request('http://mock.test/x402/tron/rpc/x/wallet/broadcasttransaction', {
+          method: 'POST',
+          body: '{}',
+          headers: { 'content-type': 'application/json' },
+        }),
+      );
       expect(smuggled.status).toBe(400);
       expect(((await smuggled.json()) as { error: { details: { field: string } } }).error.details.field).toBe('method');
       // the simulated node itself stays at /wallet/* (free, as a TRON node is)
@@ -116,13 +114,23 @@ describe('errors', () => {
     };
     const pipeline = createPipeline(state, [boom, ...ALL_ROUTES], { rateLimits: false });
     try {
-      const res = await pipeline.handle({ method: 'GET', path: '/api/v1/boom', query: '', headers: new Headers(), body: '', ip: '127.0.0.1', origin: 'http://mock.test' });
+      const res = await pipeline.handle({
+        method: 'GET',
+        path: '/api/v1/boom',
+        query: '',
+        headers: new Headers(),
+        body: '',
+        ip: '127.0.0.1',
+        origin: 'http://mock.test',
+      });
       expect(res?.status).toBe(500);
       const body = JSON.parse(res!.body) as { error: { code: string; message: string } };
       expect(body.error.code).toBe('INTERNAL_ERROR');
       expect(res!.body).not.toMatch(/ENOENT|secrets|sk_live/);
       // no route: null, so each adapter decides (404 envelope, or msw passing it on)
-      expect(await pipeline.handle({ method: 'GET', path: '/elsewhere', query: '', headers: new Headers(), body: '', ip: '127.0.0.1', origin: 'http://mock.test' })).toBeNull();
+      expect(
+        await pipeline.handle({ method: 'GET', path: '/elsewhere', query: '', headers: new Headers(), body: '', ip: '127.0.0.1', origin: 'http://mock.test' }),
+      ).toBeNull();
     } finally {
       state.dispose();
     }
@@ -133,7 +141,13 @@ describe('errors', () => {
     const stateB = createMockState({ seed: 5, clock: createManualClock(T0) });
     const handle = createFetchHandler(stateB, { rateLimits: false });
     try {
-      for (const path of ['/api/v1/prices', '/api/v1/orders/preview?resource=ENERGY&amount=65000&duration=3600', '/api/v1/nope', '/x402/tron/account/nope', '/wallet/getnowblock']) {
+      for (const path of [
+        '/api/v1/prices',
+        '/api/v1/orders/preview?resource=ENERGY&amount=65000&duration=3600',
+        '/api/v1/nope',
+        '/x402/tron/account/nope',
+        '/wallet/getnowblock',
+      ]) {
         const viaHttp = await raw(a.url, 'GET', path);
         const viaFetch = await handle(new Request(`${a.url}${path}`));
         expect(viaFetch.status, path).toBe(viaHttp.status);
@@ -146,13 +160,23 @@ describe('errors', () => {
   });
 });
 
-describe('the fetch adapter as the SDK\'s fetch', () => {
+describe("the fetch adapter as the SDK's fetch", () => {
   it('runs the README walk without sockets: order placed, clock advanced, order FILLED', async () => {
     const { TrxRent } = await import('../../src/index.js');
     const state = createMockState({ clock: createManualClock(T0) });
-    const client = new TrxRent({ baseUrl: 'https://api.test', apiKey: state.demo.api_key, fetch: createFetchHandler(state, { rateLimits: false }), maxRetries: 0 });
+    const client = new TrxRent({
+      baseUrl: 'https://api.test',
+      apiKey: state.demo.api_key,
+      fetch: createFetchHandler(state, { rateLimits: false }),
+      maxRetries: 0,
+    });
     try {
-      const order = await client.orders.create({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW' });
+      const order = await client.orders.create({
+        resource_type: 'ENERGY',
+        amount: 65_000,
+        duration_sec: 3600,
+        target_address: 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW',
+      });
       expect(order.status).toBe('PENDING');
       await state.advance(1_000);
       expect((await client.orders.get(order.id)).status).toBe('FILLED');

@@ -61,10 +61,11 @@ describe('OrderSteps (order steps sharing a task)', () => {
       });
       const later = (delay: number, o: OrderRecord) => {
         if (batched) steps.at(now + delay, o);
-        else scheduler.schedule(now + delay, 'step', () => {
-          ran.push(`step ${o.id}`);
-          if (!o.id.endsWith("'")) later(o.id.length % 3, order(`${o.id}'`));
-        });
+        else
+          scheduler.schedule(now + delay, 'step', () => {
+            ran.push(`step ${o.id}`);
+            if (!o.id.endsWith("'")) later(o.id.length % 3, order(`${o.id}'`));
+          });
       };
       let now = 0;
       for (const [i, p] of plan.entries()) {

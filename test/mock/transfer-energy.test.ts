@@ -21,7 +21,8 @@ afterAll(async () => {
 });
 
 const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
-const node = async (method: string, body: Record<string, unknown>) => (await raw(mock.url, 'POST', `/wallet/${method}`, { body: { ...body, visible: true } })).json;
+const node = async (method: string, body: Record<string, unknown>) =>
+  (await raw(mock.url, 'POST', `/wallet/${method}`, { body: { ...body, visible: true } })).json;
 /** A fresh key and address holding `usdt` (atomic) and `trxSun` (an account on chain when given TRX). */
 const wallet = fundedWalletMaker(() => mock, 0x90);
 
@@ -29,7 +30,15 @@ const wallet = fundedWalletMaker(() => mock, 0x90);
 async function transfer(from: { privateKey: string; address: string }, to: string, amount: bigint, feeLimitSun?: number) {
   const head = mock.state.chain.height();
   const tx = signTransaction(
-    buildTrc20Transfer({ from: from.address, contract: USDT, to, amount, refBlock: { number: head, hash: mock.state.chain.blockId(head) }, now: mock.state.now(), ...(feeLimitSun ? { feeLimitSun } : {}) }),
+    buildTrc20Transfer({
+      from: from.address,
+      contract: USDT,
+      to,
+      amount,
+      refBlock: { number: head, hash: mock.state.chain.blockId(head) },
+      now: mock.state.now(),
+      ...(feeLimitSun ? { feeLimitSun } : {}),
+    }),
     from.privateKey,
   );
   const sent = await node('broadcasttransaction', tx);
@@ -42,7 +51,10 @@ async function transfer(from: { privateKey: string; address: string }, to: strin
 }
 
 async function rent(target: string, resource: 'ENERGY' | 'BANDWIDTH', amount: number, duration = 3600) {
-  const r = await raw(mock.url, 'POST', '/api/v1/orders', { key: mock.apiKey, body: { resource_type: resource, amount, duration_sec: duration, target_address: target } });
+  const r = await raw(mock.url, 'POST', '/api/v1/orders', {
+    key: mock.apiKey,
+    body: { resource_type: resource, amount, duration_sec: duration, target_address: target },
+  });
   expect(r.status, JSON.stringify(r.json)).toBe(201);
   await mock.state.advance(1_000);
 }
@@ -138,7 +150,14 @@ describe('a TRC-20 transfer on the simulated chain', () => {
     const head = mock.state.chain.height();
     const build = (amount: bigint, offset: number) =>
       signTransaction(
-        buildTrc20Transfer({ from: sender.address, contract: USDT, to, amount, refBlock: { number: head, hash: mock.state.chain.blockId(head) }, now: mock.state.now() + offset }),
+        buildTrc20Transfer({
+          from: sender.address,
+          contract: USDT,
+          to,
+          amount,
+          refBlock: { number: head, hash: mock.state.chain.blockId(head) },
+          now: mock.state.now() + offset,
+        }),
         sender.privateKey,
       );
     const ok = build(1_500_000n, 0);

@@ -33,8 +33,24 @@ const usdtOf = (address: string) => mock.state.chain.tokenBalance(address, USDT)
 
 /** The USDT ABI as a user pastes it from an explorer (lower-case stateMutability). */
 const USDT_ABI = [
-  { constant: true, inputs: [{ name: 'who', type: 'address' }], name: 'balanceOf', outputs: [{ name: '', type: 'uint256' }], stateMutability: 'view', type: 'function' },
-  { inputs: [{ name: '_to', type: 'address' }, { name: '_value', type: 'uint256' }], name: 'transfer', outputs: [{ name: '', type: 'bool' }], stateMutability: 'nonpayable', type: 'function' },
+  {
+    constant: true,
+    inputs: [{ name: 'who', type: 'address' }],
+    name: 'balanceOf',
+    outputs: [{ name: '', type: 'uint256' }],
+    stateMutability: 'view',
+    type: 'function',
+  },
+  {
+    inputs: [
+      { name: '_to', type: 'address' },
+      { name: '_value', type: 'uint256' },
+    ],
+    name: 'transfer',
+    outputs: [{ name: '', type: 'bool' }],
+    stateMutability: 'nonpayable',
+    type: 'function',
+  },
 ];
 
 // tronweb's getAccount and getBalance read the solidity node (/walletsolidity/getaccount), which
@@ -122,10 +138,16 @@ describe('tronweb against the simulated node', () => {
     const alice = wallet(10_000_000n, 50_000_000n);
     const dave = wallet(1n).address;
     const tronWeb = tronWebFor(alice.privateKey);
-    const built = await tronWeb.transactionBuilder.triggerSmartContract(USDT, 'transfer(address,uint256)', { feeLimit: FEE_LIMIT }, [
-      { type: 'address', value: dave },
-      { type: 'uint256', value: 4_000_000 },
-    ], alice.address);
+    const built = await tronWeb.transactionBuilder.triggerSmartContract(
+      USDT,
+      'transfer(address,uint256)',
+      { feeLimit: FEE_LIMIT },
+      [
+        { type: 'address', value: dave },
+        { type: 'uint256', value: 4_000_000 },
+      ],
+      alice.address,
+    );
     expect(built.result.result).toBe(true);
     const signed = await tronWeb.trx.sign(built.transaction, alice.privateKey);
     // The node's own answer, as java-tron's BroadcastServlet prints it.
@@ -142,17 +164,33 @@ describe('tronweb against the simulated node', () => {
   it('triggerConstantContract and estimateEnergy; a reverting transfer is refused the way tronweb sees java-tron refuse it', async () => {
     const alice = wallet(7_000_000n, 10_000_000n);
     const tronWeb = tronWebFor(alice.privateKey);
-    const balance = await tronWeb.transactionBuilder.triggerConstantContract(USDT, 'balanceOf(address)', {}, [{ type: 'address', value: alice.address }], alice.address);
+    const balance = await tronWeb.transactionBuilder.triggerConstantContract(
+      USDT,
+      'balanceOf(address)',
+      {},
+      [{ type: 'address', value: alice.address }],
+      alice.address,
+    );
     expect(BigInt(`0x${balance.constant_result[0]}`)).toBe(7_000_000n);
-    const toEmpty = [{ type: 'address', value: wallet().address }, { type: 'uint256', value: 1 }];
+    const toEmpty = [
+      { type: 'address', value: wallet().address },
+      { type: 'uint256', value: 1 },
+    ];
     const estimate = await tronWeb.transactionBuilder.estimateEnergy(USDT, 'transfer(address,uint256)', {}, toEmpty, alice.address);
     expect(estimate.energy_required).toBe(130_000);
     const simulated = await tronWeb.transactionBuilder.triggerConstantContract(USDT, 'transfer(address,uint256)', {}, toEmpty, alice.address);
     expect(simulated).toMatchObject({ energy_used: 130_000, energy_penalty: 97_500 });
     // Beyond the balance: java-tron's revert (result.result true + message), which tronweb throws.
-    const tooMuch = [{ type: 'address', value: wallet().address }, { type: 'uint256', value: 8_000_000 }];
-    await expect(tronWeb.transactionBuilder.triggerConstantContract(USDT, 'transfer(address,uint256)', {}, tooMuch, alice.address)).rejects.toThrow('REVERT opcode executed');
-    await expect(tronWeb.transactionBuilder.estimateEnergy(USDT, 'transfer(address,uint256)', {}, tooMuch, alice.address)).rejects.toThrow('REVERT opcode executed');
+    const tooMuch = [
+      { type: 'address', value: wallet().address },
+      { type: 'uint256', value: 8_000_000 },
+    ];
+    await expect(tronWeb.transactionBuilder.triggerConstantContract(USDT, 'transfer(address,uint256)', {}, tooMuch, alice.address)).rejects.toThrow(
+      'REVERT opcode executed',
+    );
+    await expect(tronWeb.transactionBuilder.estimateEnergy(USDT, 'transfer(address,uint256)', {}, tooMuch, alice.address)).rejects.toThrow(
+      'REVERT opcode executed',
+    );
   });
 
   it('sendTrx activates the recipient (the 1 TRX + 0.1 TRX account-creation fees burnt), then a second one costs only bandwidth', async () => {
@@ -181,7 +219,8 @@ describe('trx.sendHexTransaction (broadcasthex)', () => {
     const signed = await tronWeb.trx.sign(await tronWeb.transactionBuilder.sendTrx(to, 500_000, alice.address), alice.privateKey);
     // Transaction { raw_data = 1; signature = 2 }
     const rawLength = signed.raw_data_hex.length / 2;
-    const lengthHex = rawLength < 128 ? rawLength.toString(16).padStart(2, '0') : ((rawLength & 0x7f) | 0x80).toString(16) + (rawLength >> 7).toString(16).padStart(2, '0');
+    const lengthHex =
+      rawLength < 128 ? rawLength.toString(16).padStart(2, '0') : ((rawLength & 0x7f) | 0x80).toString(16) + (rawLength >> 7).toString(16).padStart(2, '0');
     const hex = `0a${lengthHex}${signed.raw_data_hex}1241${signed.signature[0]}`;
     const sent = await tronWeb.trx.sendHexTransaction(hex);
     expect(sent).toMatchObject({ result: true, txid: signed.txID, transaction: { txID: signed.txID } });
@@ -203,7 +242,9 @@ describe('AccountCreate: the other way an address becomes an account', () => {
     expect(await tronWeb.trx.getBalance(frank)).toBe(0);
     expect(mock.state.chain.trxBalance(alice.address)).toBe(10_000_000n - 1_100_000n);
     await mock.state.advance(3_000); // a new head block: tronweb builds another transaction, not the same one again
-    const again = await tronWeb.trx.sendRawTransaction(await tronWeb.trx.sign(await tronWeb.transactionBuilder.createAccount(frank, alice.address), alice.privateKey));
+    const again = await tronWeb.trx.sendRawTransaction(
+      await tronWeb.trx.sign(await tronWeb.transactionBuilder.createAccount(frank, alice.address), alice.privateKey),
+    );
     expect(again.code).toBe('CONTRACT_VALIDATE_ERROR');
     expect(Buffer.from(String(again.message), 'hex').toString()).toBe('Contract validate error : Account has existed');
   });
@@ -231,7 +272,10 @@ describe('the same USDT transfer with tronweb and with the SDK', () => {
     const sent = await client.transfers.send({ token: 'USDT', to: viaSdk.recipient.address, amount: '12.5', signer: { privateKey: viaSdk.sender.privateKey } });
     expect(sent.receipt.result).toBe('SUCCESS');
 
-    for (const [a, b] of [[viaTronweb.sender.address, viaSdk.sender.address], [viaTronweb.recipient.address, viaSdk.recipient.address]] as const) {
+    for (const [a, b] of [
+      [viaTronweb.sender.address, viaSdk.sender.address],
+      [viaTronweb.recipient.address, viaSdk.recipient.address],
+    ] as const) {
       expect(usdtOf(a)).toBe(usdtOf(b));
     }
     expect(usdtOf(viaSdk.sender.address)).toBe(37_500_000n);

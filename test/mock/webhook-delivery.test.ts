@@ -70,7 +70,7 @@ describe('a receiver that never answers', () => {
     }
   });
 
-  it('the default timeout is the production notes\' 10 s', () => {
+  it("the default timeout is the production notes' 10 s", () => {
     expect(WEBHOOK_POLICY.timeoutMs).toBe(10_000);
   });
 });
@@ -123,7 +123,7 @@ describe('retries a receiver can verify', () => {
 });
 
 describe('nothing dropped without a trace', () => {
-  it('a later event to the same endpoint waits for the earlier one\'s retry (event order kept)', async () => {
+  it("a later event to the same endpoint waits for the earlier one's retry (event order kept)", async () => {
     mock = await manualServer({ clock: createManualClock(T0) });
     const receiver = await startReceiver((n) => (n === 1 ? 503 : 200));
     try {

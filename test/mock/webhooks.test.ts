@@ -50,7 +50,10 @@ describe('deliveries', () => {
     try {
       const hook = await sdk.webhooks.create({ url: receiver.url, events: ['order.failed', 'deposit.received', 'withdrawal.completed'] });
       const stranger = mock.state.createAccount({ trx_sun: 1e9 });
-      await raw(mock.url, 'POST', '/api/v1/webhooks', { key: stranger.api_key, body: { url: other.url, events: ['order.filled', 'order.failed', 'deposit.received'] } });
+      await raw(mock.url, 'POST', '/api/v1/webhooks', {
+        key: stranger.api_key,
+        body: { url: other.url, events: ['order.filled', 'order.failed', 'deposit.received'] },
+      });
       await sdk.orders.create(order); // fills: not subscribed
       const failing = await sdk.orders.create({ ...order, order_type: 'LIMIT', max_price_sun: 1 });
       await raw(mock.url, 'POST', '/__mock/deposits', { body: { memo: mock.memo, amount_sun: 2_000_000 } });
@@ -93,7 +96,11 @@ describe('deliveries', () => {
       expect(receiver.received).toHaveLength(3);
       [delivery] = mock.state.webhookDeliveries({ webhook_id: hook.id });
       expect(delivery!.status).toBe('failed');
-      expect(delivery!.attempts.map((a) => [a.attempt, a.status_code])).toEqual([[1, 500], [2, 500], [3, 500]]);
+      expect(delivery!.attempts.map((a) => [a.attempt, a.status_code])).toEqual([
+        [1, 500],
+        [2, 500],
+        [3, 500],
+      ]);
       const gaps = delivery!.attempts.map((a) => Date.parse(a.at)).map((t, i, all) => (i ? t - all[i - 1]! : 0));
       expect(gaps).toEqual([0, 30_000, 300_000]);
       // every attempt carries the same event, re-stamped with its own time and signed again

@@ -13,7 +13,11 @@ describe('a failing treasury', () => {
   it('PENDING -> FAILED releases the locked amount; switching it off pays out again', async () => {
     const sdk = new TrxRent({ baseUrl: mock.url, apiKey: mock.apiKey });
     const before = await sdk.balance.get();
-    const res = await fetch(`${mock.url}/__mock/treasury`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ fail_withdrawals: true, reason: 'hot wallet empty' }) });
+    const res = await fetch(`${mock.url}/__mock/treasury`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ fail_withdrawals: true, reason: 'hot wallet empty' }),
+    });
     expect(await res.json()).toEqual({ fail_withdrawals: true, reason: 'hot wallet empty' });
 
     const w = await sdk.withdrawals.create({ address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', amount: trxToSun('60'), currency: 'TRX' });

@@ -16,7 +16,8 @@ afterAll(async () => {
   await mock.close();
 });
 
-const node = async (method: string, body: Record<string, unknown>) => (await raw(mock.url, 'POST', `/wallet/${method}`, { body: { ...body, visible: true } })).json;
+const node = async (method: string, body: Record<string, unknown>) =>
+  (await raw(mock.url, 'POST', `/wallet/${method}`, { body: { ...body, visible: true } })).json;
 
 describe('one simulated world', () => {
   it('a filled order is a delegation the node knows; the energy shows on the target until the rental ends', async () => {

@@ -144,7 +144,10 @@ describe('the document and the mock list the same routes', () => {
     for (const key of OPERATION_KEYS) {
       const { op } = validator.operation(key);
       const statuses = Object.keys(op.responses as object);
-      expect(statuses.some((s) => /^2\d\d$/.test(s)), key).toBe(true);
+      expect(
+        statuses.some((s) => /^2\d\d$/.test(s)),
+        key,
+      ).toBe(true);
       expect(statuses, key).toContain('default');
       expect(Array.isArray(op.security), key).toBe(true);
       if (key.includes(' /x402/')) expect(statuses, key).toEqual(expect.arrayContaining(['200', '400', '402']));
@@ -155,7 +158,8 @@ describe('the document and the mock list the same routes', () => {
 describe('the validator catches what does not match', () => {
   it('a wrong body fails: a missing field, a wrong type, an unknown enum value', () => {
     const good = { trx: 1, usdt: 2, trx_locked: 0 };
-    const ok = (body: unknown) => validator.checkResponse('GET /api/v1/balance', { status: 200, headers: new Headers({ 'content-type': 'application/json' }), text: JSON.stringify(body) });
+    const ok = (body: unknown) =>
+      validator.checkResponse('GET /api/v1/balance', { status: 200, headers: new Headers({ 'content-type': 'application/json' }), text: JSON.stringify(body) });
     expect(ok(good).problems).toEqual([]);
     expect(ok({ trx: 1, usdt: 2 }).problems.join()).toMatch(/trx_locked/);
     // SUN amounts are whole numbers (the SDK refuses anything else): the document says integer.
@@ -165,7 +169,20 @@ describe('the validator catches what does not match', () => {
       validator.checkResponse('GET /api/v1/orders/{id}', {
         status: 200,
         headers: new Headers({ 'content-type': 'application/json' }),
-        text: JSON.stringify({ id: 'x', status, resource_type: 'ENERGY', order_type: 'MARKET', amount: 65000, duration_sec: 3600, target_address: TARGET, total_cost_sun: null, total_fee_sun: 0, fills: [], created_at: '2026-01-01T00:00:00.000Z', filled_at: null }),
+        text: JSON.stringify({
+          id: 'x',
+          status,
+          resource_type: 'ENERGY',
+          order_type: 'MARKET',
+          amount: 65000,
+          duration_sec: 3600,
+          target_address: TARGET,
+          total_cost_sun: null,
+          total_fee_sun: 0,
+          fills: [],
+          created_at: '2026-01-01T00:00:00.000Z',
+          filled_at: null,
+        }),
       }).problems;
     expect(order('FILLED')).toEqual([]);
     expect(order('PARTIALLY_FILLED').join()).toMatch(/\/status must be equal to one of the allowed values/);
@@ -174,15 +191,28 @@ describe('the validator catches what does not match', () => {
   it('an undocumented status, a missing required header, a non-JSON body and a wrong error code fail', () => {
     const json = new Headers({ 'content-type': 'application/json' });
     const err = (code: string) => JSON.stringify({ error: { code, message: 'm' } });
-    expect(validator.checkResponse('GET /api/v1/balance', { status: 418, headers: json, text: err('X') }).problems.join()).toMatch(/status 418 is not documented/);
-    expect(validator.checkResponse('GET /api/v1/balance', { status: 429, headers: json, text: err('RATE_LIMITED') }).problems).toEqual(['required header Retry-After is missing']);
-    expect(validator.checkResponse('GET /api/v1/balance', { status: 401, headers: json, text: err('FORBIDDEN') }).problems.join()).toMatch(/\/error\/code must be equal to one of the allowed values/);
+    expect(validator.checkResponse('GET /api/v1/balance', { status: 418, headers: json, text: err('X') }).problems.join()).toMatch(
+      /status 418 is not documented/,
+    );
+    expect(validator.checkResponse('GET /api/v1/balance', { status: 429, headers: json, text: err('RATE_LIMITED') }).problems).toEqual([
+      'required header Retry-After is missing',
+    ]);
+    expect(validator.checkResponse('GET /api/v1/balance', { status: 401, headers: json, text: err('FORBIDDEN') }).problems.join()).toMatch(
+      /\/error\/code must be equal to one of the allowed values/,
+    );
     expect(validator.checkResponse('GET /api/v1/balance', { status: 200, headers: json, text: '<html>' }).problems.join()).toMatch(/not JSON/);
-    expect(validator.checkResponse('GET /x402/tron/prices', { status: 200, headers: json, text: JSON.stringify({ data: [] }) }).problems).toEqual(['required header PAYMENT-RESPONSE is missing']);
+    expect(validator.checkResponse('GET /x402/tron/prices', { status: 200, headers: json, text: JSON.stringify({ data: [] }) }).problems).toEqual([
+      'required header PAYMENT-RESPONSE is missing',
+    ]);
     expect(validator.checkResponse('GET /x402/tron/prices', { status: 200, headers: json, text: '[]' }).problems.join()).toMatch(/must be object/);
-    const challenge = { x402Version: 2, accepts: [{ scheme: 'exact', network: 'eip155:8453', amount: '10000', asset: '0x1', payTo: '0x2', maxTimeoutSeconds: 300 }] };
+    const challenge = {
+      x402Version: 2,
+      accepts: [{ scheme: 'exact', network: 'eip155:8453', amount: '10000', asset: '0x1', payTo: '0x2', maxTimeoutSeconds: 300 }],
+    };
     const header = new Headers({ 'content-type': 'application/json', 'payment-required': encodeBase64Json({ ...challenge, accepts: [] }) });
-    expect(validator.checkResponse('GET /x402/tron/prices', { status: 402, headers: header, text: JSON.stringify(challenge) }).problems.join()).toMatch(/PAYMENT-REQUIRED \(decoded\).*accepts must NOT have fewer than 1 items/);
+    expect(validator.checkResponse('GET /x402/tron/prices', { status: 402, headers: header, text: JSON.stringify(challenge) }).problems.join()).toMatch(
+      /PAYMENT-REQUIRED \(decoded\).*accepts must NOT have fewer than 1 items/,
+    );
   });
 
   it('undeclared fields are reported as extras, not problems', () => {
@@ -430,7 +460,18 @@ describe('pay-per-call API (/x402/tron)', () => {
     const bad = await call('GET /x402/tron/prices', 402, { headers: { 'payment-signature': 'not base64!' } });
     expect(bad.json.error).toBe('invalid_payload');
     expect(bad.headers.get('payment-response')).not.toBeNull();
-    const forged = encodeBase64Json({ x402Version: 2, accepted: { scheme: 'exact', network: 'eip155:8453', amount: '1', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', payTo: '0x0000000000000000000000000000000000000001', maxTimeoutSeconds: 300 }, payload: {} });
+    const forged = encodeBase64Json({
+      x402Version: 2,
+      accepted: {
+        scheme: 'exact',
+        network: 'eip155:8453',
+        amount: '1',
+        asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+        payTo: '0x0000000000000000000000000000000000000001',
+        maxTimeoutSeconds: 300,
+      },
+      payload: {},
+    });
     const refused = await call('GET /x402/tron/prices', 402, { headers: { 'payment-signature': forged } });
     expect(refused.headers.get('payment-response')).not.toBeNull();
   });
@@ -458,8 +499,16 @@ describe('pay-per-call API (/x402/tron)', () => {
     await paid('POST /x402/tron/send', () => c.send({ to, amount_usdt: '1.5', signed_tx: one.signed_tx, memo: 'contract' }));
     const a = labelAddress('contract batch a');
     const transfers = [
-      { to: a, amount: '0.25', signed_tx: (await signTrc20Transfer({ privateKey: SENDER_KEY, to: a, amount: '0.25', fullNode: mock.url, expirationSeconds: 3600 })).signed_tx },
-      { to: a, amount: '9', signed_tx: (await signTrc20Transfer({ privateKey: SENDER_KEY, to: a, amount: '8', fullNode: mock.url, expirationSeconds: 3600 })).signed_tx },
+      {
+        to: a,
+        amount: '0.25',
+        signed_tx: (await signTrc20Transfer({ privateKey: SENDER_KEY, to: a, amount: '0.25', fullNode: mock.url, expirationSeconds: 3600 })).signed_tx,
+      },
+      {
+        to: a,
+        amount: '9',
+        signed_tx: (await signTrc20Transfer({ privateKey: SENDER_KEY, to: a, amount: '8', fullNode: mock.url, expirationSeconds: 3600 })).signed_tx,
+      },
     ];
     const batch = await paid('POST /x402/tron/send/batch', () => c.sendBatch({ transfers }));
     expect(batch.data).toMatchObject({ total: 2, succeeded: 1, failed: 1 });
@@ -530,8 +579,14 @@ describe('coverage and fidelity', () => {
   it('every operation was exercised with a success and at least one error status', () => {
     for (const key of OPERATION_KEYS) {
       const statuses = [...(covered.get(key) ?? [])];
-      expect(statuses.some((s) => s < 300), `${key}: no success`).toBe(true);
-      expect(statuses.some((s) => s >= 400), `${key}: no error`).toBe(true);
+      expect(
+        statuses.some((s) => s < 300),
+        `${key}: no success`,
+      ).toBe(true);
+      expect(
+        statuses.some((s) => s >= 400),
+        `${key}: no error`,
+      ).toBe(true);
       if (key.includes(' /x402/')) expect(statuses, key).toEqual(expect.arrayContaining([200, 400, 402]));
     }
   });

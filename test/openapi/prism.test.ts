@@ -67,26 +67,29 @@ async function waitUntilServing(url: string, child: ChildProcess): Promise<void>
   throw new Error(`Prism did not serve within ${START_TIMEOUT_MS} ms:\n${output}`);
 }
 
-beforeAll(async () => {
-  PRISM_BIN = toolBin('prism', 'prism');
-  workDir = mkdtempSync(join(tmpdir(), 'trx-rent-prism-'));
-  const file = join(workDir, 'openapi.json');
-  writeFileSync(file, JSON.stringify(buildOpenApiDocument({ version: 'test' })));
-  const port = await freePort();
-  baseUrl = `http://127.0.0.1:${port}`;
-  prism = spawn(process.execPath, [PRISM_BIN, 'mock', '--host', '127.0.0.1', '--port', String(port), '--verboseLevel', 'warn', file], {
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1' },
-  });
-  process.once('exit', killOnExit);
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-8_000);
-  };
-  prism.stdout?.on('data', keep);
-  prism.stderr?.on('data', keep);
-  await waitUntilServing(baseUrl, prism);
-}, INSTALL_TIMEOUT_MS + START_TIMEOUT_MS + 10_000);
+beforeAll(
+  async () => {
+    PRISM_BIN = toolBin('prism', 'prism');
+    workDir = mkdtempSync(join(tmpdir(), 'trx-rent-prism-'));
+    const file = join(workDir, 'openapi.json');
+    writeFileSync(file, JSON.stringify(buildOpenApiDocument({ version: 'test' })));
+    const port = await freePort();
+    baseUrl = `http://127.0.0.1:${port}`;
+    prism = spawn(process.execPath, [PRISM_BIN, 'mock', '--host', '127.0.0.1', '--port', String(port), '--verboseLevel', 'warn', file], {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    process.once('exit', killOnExit);
+    const keep = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-8_000);
+    };
+    prism.stdout?.on('data', keep);
+    prism.stderr?.on('data', keep);
+    await waitUntilServing(baseUrl, prism);
+  },
+  INSTALL_TIMEOUT_MS + START_TIMEOUT_MS + 10_000,
+);
 
 afterAll(async () => {
   if (prism) {
@@ -156,7 +159,14 @@ describe('the SDK against Prism serving the generated document', () => {
       last = `${init?.method ?? 'GET'} ${String(input)} -> ${response.status} ${await response.clone().text()}`;
       return response;
     };
-    const sdk = new TrxRent({ baseUrl, apiKey: `sk_live_${'ab'.repeat(32)}`, maxRetries: 0, timeoutMs: 10_000, headers: { Prefer: 'dynamic=true' }, fetch: recording });
+    const sdk = new TrxRent({
+      baseUrl,
+      apiKey: `sk_live_${'ab'.repeat(32)}`,
+      maxRetries: 0,
+      timeoutMs: 10_000,
+      headers: { Prefer: 'dynamic=true' },
+      fetch: recording,
+    });
     const ids = new Set<string>();
     for (let round = 0; round < 10; round++) {
       try {

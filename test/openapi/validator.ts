@@ -60,7 +60,9 @@ function closeObjects(value: unknown): unknown {
 }
 
 function describe(errors: ErrorObject[] | null | undefined): string[] {
-  return (errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? e.keyword}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`);
+  return (errors ?? []).map(
+    (e) => `${e.instancePath || '(root)'} ${e.message ?? e.keyword}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`,
+  );
 }
 
 function decodeBase64Json(value: string): unknown {

@@ -44,7 +44,9 @@ describe('bundlers never see a peer', () => {
 
   it('no source names a peer module in a literal import()', () => {
     const files = (dir: string): string[] =>
-      readdirSync(new URL(dir, root), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(`${dir}${e.name}/`) : e.name.endsWith('.ts') ? [`${dir}${e.name}`] : []));
+      readdirSync(new URL(dir, root), { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? files(`${dir}${e.name}/`) : e.name.endsWith('.ts') ? [`${dir}${e.name}`] : [],
+      );
     const sources = files('src/');
     expect(sources.length).toBeGreaterThan(100);
     expect(sources.flatMap((f) => literal(withoutComments(readFileSync(new URL(f, root), 'utf8'))).map((m) => `${f} -> ${m}`))).toEqual([]);
@@ -91,4 +93,3 @@ describe('providePeers (a bundled app names the peers it bundles)', () => {
     }
   });
 });
-

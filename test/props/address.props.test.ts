@@ -66,7 +66,10 @@ const base58Shaped = fc
 
 /** Addresses over other version bytes (0xa0 testnet-era, 0x00 bitcoin, …) with a valid checksum. */
 const otherPrefix = fc
-  .tuple(fc.integer({ min: 0, max: 255 }).filter((b) => b !== 0x41), fc.uint8Array({ minLength: 20, maxLength: 20 }))
+  .tuple(
+    fc.integer({ min: 0, max: 255 }).filter((b) => b !== 0x41),
+    fc.uint8Array({ minLength: 20, maxLength: 20 }),
+  )
   .map(([prefix, bytes]) => TronWeb.address.fromHex(`${prefix.toString(16).padStart(2, '0')}${hex(bytes)}`));
 
 /** Hex forms: 41-hex (tronweb accepts), 0x-EVM, other prefixes, wrong lengths, upper case. */
@@ -88,57 +91,72 @@ const input = fc.oneof(
 );
 
 describe('isTronAddress vs tronweb', () => {
-  it('our encoder and tronweb agree on every random 20-byte payload', () => {
-    fc.assert(
-      fc.property(payload, (bytes) => {
-        const h = `41${hex(bytes)}`;
-        const ours = toTronAddress(h);
-        expect(ours).toBe(TronWeb.address.fromHex(h));
-        expect(TronWeb.address.toHex(ours)).toBe(h);
-        expect(tronAddressToHex(ours)).toBe(h);
-        expect(tronAddressToEvmHex(ours)).toBe(`0x${hex(bytes)}`);
-        expect(toTronAddress(`0x${hex(bytes)}`)).toBe(ours);
-        expect(toTronAddress(h.toUpperCase())).toBe(ours);
-        expect(isTronAddress(ours)).toBe(true);
-      }),
-      { numRuns: BUDGET.runs(2_000), interruptAfterTimeLimit: BUDGET.timeMs },
-    );
-  }, BUDGET.testTimeoutMs);
+  it(
+    'our encoder and tronweb agree on every random 20-byte payload',
+    () => {
+      fc.assert(
+        fc.property(payload, (bytes) => {
+          const h = `41${hex(bytes)}`;
+          const ours = toTronAddress(h);
+          expect(ours).toBe(TronWeb.address.fromHex(h));
+          expect(TronWeb.address.toHex(ours)).toBe(h);
+          expect(tronAddressToHex(ours)).toBe(h);
+          expect(tronAddressToEvmHex(ours)).toBe(`0x${hex(bytes)}`);
+          expect(toTronAddress(`0x${hex(bytes)}`)).toBe(ours);
+          expect(toTronAddress(h.toUpperCase())).toBe(ours);
+          expect(isTronAddress(ours)).toBe(true);
+        }),
+        { numRuns: BUDGET.runs(2_000), interruptAfterTimeLimit: BUDGET.timeMs },
+      );
+    },
+    BUDGET.testTimeoutMs,
+  );
 
-  it('agrees with TronWeb.isAddress on 10,000 random and mutated inputs (base58 only on our side)', () => {
-    let accepted = 0;
-    let hex42 = 0;
-    const details = fc.check(
-      fc.property(input, (s) => {
-        const ours = isTronAddress(s);
-        if (ours) accepted++;
-        expect(ours).toBe(oracle(s));
-        if (s.length === 42 && /^[0-9a-fA-F]+$/.test(s)) {
-          hex42++;
-          let convertible = true;
-          try {
-            expect(isTronAddress(toTronAddress(s))).toBe(true);
-          } catch {
-            convertible = false;
+  it(
+    'agrees with TronWeb.isAddress on 10,000 random and mutated inputs (base58 only on our side)',
+    () => {
+      let accepted = 0;
+      let hex42 = 0;
+      const details = fc.check(
+        fc.property(input, (s) => {
+          const ours = isTronAddress(s);
+          if (ours) accepted++;
+          expect(ours).toBe(oracle(s));
+          if (s.length === 42 && /^[0-9a-fA-F]+$/.test(s)) {
+            hex42++;
+            let convertible = true;
+            try {
+              expect(isTronAddress(toTronAddress(s))).toBe(true);
+            } catch {
+              convertible = false;
+            }
+            expect(convertible).toBe(TronWeb.isAddress(s));
           }
-          expect(convertible).toBe(TronWeb.isAddress(s));
-        }
-      }),
-      { numRuns: BUDGET.runs(10_000), interruptAfterTimeLimit: BUDGET.timeMs },
-    );
-    if (details.failed) throw new Error(fc.defaultReportMessage(details) ?? 'property failed', { cause: details.errorInstance });
-    // The mix exercises both outcomes (not just a sea of rejections).
-    expect(details.numRuns).toBeGreaterThanOrEqual(Math.min(1_000, BUDGET.runs(10_000)));
-    expect(accepted).toBeGreaterThan(details.numRuns * 0.1);
-    expect(hex42).toBeGreaterThan(0);
-  }, BUDGET.testTimeoutMs);
+        }),
+        { numRuns: BUDGET.runs(10_000), interruptAfterTimeLimit: BUDGET.timeMs },
+      );
+      if (details.failed) throw new Error(fc.defaultReportMessage(details) ?? 'property failed', { cause: details.errorInstance });
+      // The mix exercises both outcomes (not just a sea of rejections).
+      expect(details.numRuns).toBeGreaterThanOrEqual(Math.min(1_000, BUDGET.runs(10_000)));
+      expect(accepted).toBeGreaterThan(details.numRuns * 0.1);
+      expect(hex42).toBeGreaterThan(0);
+    },
+    BUDGET.testTimeoutMs,
+  );
 
-  it('rejects every non-string', () => {
-    fc.assert(
-      fc.property(fc.anything().filter((v) => typeof v !== 'string'), (v) => {
-        expect(isTronAddress(v)).toBe(false);
-      }),
-      { numRuns: BUDGET.runs(1_000), interruptAfterTimeLimit: BUDGET.timeMs },
-    );
-  }, BUDGET.testTimeoutMs);
+  it(
+    'rejects every non-string',
+    () => {
+      fc.assert(
+        fc.property(
+          fc.anything().filter((v) => typeof v !== 'string'),
+          (v) => {
+            expect(isTronAddress(v)).toBe(false);
+          },
+        ),
+        { numRuns: BUDGET.runs(1_000), interruptAfterTimeLimit: BUDGET.timeMs },
+      );
+    },
+    BUDGET.testTimeoutMs,
+  );
 });

@@ -96,7 +96,10 @@ function header(b: Body, s: string): fc.Arbitrary<string | null | undefined> {
     },
     { weight: 1, arbitrary: fc.nat(63).map((n) => `sha256=${right.slice(0, n)}`) },
     { weight: 1, arbitrary: hexChar.map((c) => `sha256=${right}${c}`) },
-    { weight: 1, arbitrary: fc.constantFrom(`sha1=${right}`, `sha256:${right}`, `sha256= ${right}`, `sha256=sha256=${right}`, `v1,${right}`, `${right},${right}`) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(`sha1=${right}`, `sha256:${right}`, `sha256= ${right}`, `sha256=sha256=${right}`, `v1,${right}`, `${right},${right}`),
+    },
     { weight: 2, arbitrary: fc.uint8Array({ minLength: 32, maxLength: 32 }).map((d) => `sha256=${hex(d)}`) }, // valid-looking, wrong
     { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 12 }).map((other) => `sha256=${expectedDigest(b, s + other)}`) }, // another secret
     { weight: 1, arbitrary: fc.string({ maxLength: 80 }) },
@@ -113,90 +116,113 @@ function suite(label: string, load: () => Promise<Webhooks>) {
       w = await load();
     });
 
-    it('verifyWebhookSignature never throws and accepts exactly the right signature (10,000 inputs)', async () => {
-      let accepted = 0;
-      const details = await fc.check(
-        fc.asyncProperty(input, async ([b, s, h]) => {
-          const result = await w.verifyWebhookSignature(b, h, s); // a throw fails the property
-          expect(typeof result).toBe('boolean');
-          expect(result).toBe(shouldAccept(h, b, s));
-          if (result) accepted++;
-          // The service's exact format always verifies, for every body and non-empty secret.
-          if (s !== '') expect(await w.verifyWebhookSignature(b, `sha256=${expectedDigest(b, s)}`, s)).toBe(true);
-        }),
-        { numRuns: BUDGET.runs(10_000), interruptAfterTimeLimit: BUDGET.timeMs },
-      );
-      if (details.failed) throw new Error(fc.defaultReportMessage(details) ?? 'property failed', { cause: details.errorInstance });
-      expect(details.numRuns).toBeGreaterThanOrEqual(Math.min(1_000, BUDGET.runs(10_000)));
-      expect(accepted).toBeGreaterThan(details.numRuns * 0.1);
-    }, BUDGET.testTimeoutMs);
+    it(
+      'verifyWebhookSignature never throws and accepts exactly the right signature (10,000 inputs)',
+      async () => {
+        let accepted = 0;
+        const details = await fc.check(
+          fc.asyncProperty(input, async ([b, s, h]) => {
+            const result = await w.verifyWebhookSignature(b, h, s); // a throw fails the property
+            expect(typeof result).toBe('boolean');
+            expect(result).toBe(shouldAccept(h, b, s));
+            if (result) accepted++;
+            // The service's exact format always verifies, for every body and non-empty secret.
+            if (s !== '') expect(await w.verifyWebhookSignature(b, `sha256=${expectedDigest(b, s)}`, s)).toBe(true);
+          }),
+          { numRuns: BUDGET.runs(10_000), interruptAfterTimeLimit: BUDGET.timeMs },
+        );
+        if (details.failed) throw new Error(fc.defaultReportMessage(details) ?? 'property failed', { cause: details.errorInstance });
+        expect(details.numRuns).toBeGreaterThanOrEqual(Math.min(1_000, BUDGET.runs(10_000)));
+        expect(accepted).toBeGreaterThan(details.numRuns * 0.1);
+      },
+      BUDGET.testTimeoutMs,
+    );
 
-    it('constructWebhookEvent throws only WebhookSignatureError, and returns only signed, well-formed, fresh events', async () => {
-      const outcomes = new Map<string, number>();
-      const details = await fc.check(
-        fc.asyncProperty(input, fc.constantFrom(0, 60, 300, 3600), async ([b, s, h], toleranceSec) => {
-          let result: unknown;
-          try {
-            result = await w.constructWebhookEvent(b, h, s, toleranceSec > 0 ? { toleranceSec, now } : { skipTimestampCheck: true, now });
-          } catch (error) {
-            expect(error).toBeInstanceOf(w.WebhookSignatureError);
-            const reason = (error as nodePath.WebhookSignatureError).reason;
-            expect(['missing_header', 'bad_format', 'mismatch', 'too_old', 'invalid_timestamp', 'invalid_payload']).toContain(reason);
-            expect((error as Error).message.length).toBeGreaterThan(0);
-            outcomes.set(reason, (outcomes.get(reason) ?? 0) + 1);
-            if (reason !== 'missing_header' && reason !== 'bad_format' && reason !== 'mismatch') expect(shouldAccept(h, b, s)).toBe(true);
-            else expect(shouldAccept(h, b, s)).toBe(false);
-            return;
-          }
-          outcomes.set('ok', (outcomes.get('ok') ?? 0) + 1);
-          expect(shouldAccept(h, b, s)).toBe(true);
-          const parsed = JSON.parse(new TextDecoder().decode(bodyBytes(b)));
-          const e = result as { event: unknown; data: unknown; timestamp: unknown };
-          expect(typeof e.event).toBe('string');
-          expect(e.event).toBe(parsed.event === 'deposit.confirmed' ? 'deposit.received' : parsed.event);
-          expect(e.data).toEqual(parsed.data);
-          expect(typeof e.data === 'object' && e.data !== null).toBe(true);
-          if (toleranceSec > 0) {
-            const t = Number(e.timestamp);
-            expect(Number.isFinite(t)).toBe(true);
-            const sec = t > 1e12 ? t / 1000 : t;
-            expect(Math.abs(nowSec - sec)).toBeLessThanOrEqual(toleranceSec);
-          }
-        }),
-        { numRuns: BUDGET.runs(10_000), interruptAfterTimeLimit: BUDGET.timeMs },
-      );
-      if (details.failed) throw new Error(fc.defaultReportMessage(details) ?? 'property failed', { cause: details.errorInstance });
-      // Every outcome is reached, so the checks after the signature are fuzzed too.
-      for (const k of ['ok', 'missing_header', 'bad_format', 'mismatch', 'too_old', 'invalid_timestamp', 'invalid_payload']) {
-        expect(outcomes.get(k) ?? 0, k).toBeGreaterThan(0);
-      }
-    }, BUDGET.testTimeoutMs);
+    it(
+      'constructWebhookEvent throws only WebhookSignatureError, and returns only signed, well-formed, fresh events',
+      async () => {
+        const outcomes = new Map<string, number>();
+        const details = await fc.check(
+          fc.asyncProperty(input, fc.constantFrom(0, 60, 300, 3600), async ([b, s, h], toleranceSec) => {
+            let result: unknown;
+            try {
+              result = await w.constructWebhookEvent(b, h, s, toleranceSec > 0 ? { toleranceSec, now } : { skipTimestampCheck: true, now });
+            } catch (error) {
+              expect(error).toBeInstanceOf(w.WebhookSignatureError);
+              const reason = (error as nodePath.WebhookSignatureError).reason;
+              expect(['missing_header', 'bad_format', 'mismatch', 'too_old', 'invalid_timestamp', 'invalid_payload']).toContain(reason);
+              expect((error as Error).message.length).toBeGreaterThan(0);
+              outcomes.set(reason, (outcomes.get(reason) ?? 0) + 1);
+              if (reason !== 'missing_header' && reason !== 'bad_format' && reason !== 'mismatch') expect(shouldAccept(h, b, s)).toBe(true);
+              else expect(shouldAccept(h, b, s)).toBe(false);
+              return;
+            }
+            outcomes.set('ok', (outcomes.get('ok') ?? 0) + 1);
+            expect(shouldAccept(h, b, s)).toBe(true);
+            const parsed = JSON.parse(new TextDecoder().decode(bodyBytes(b)));
+            const e = result as { event: unknown; data: unknown; timestamp: unknown };
+            expect(typeof e.event).toBe('string');
+            expect(e.event).toBe(parsed.event === 'deposit.confirmed' ? 'deposit.received' : parsed.event);
+            expect(e.data).toEqual(parsed.data);
+            expect(typeof e.data === 'object' && e.data !== null).toBe(true);
+            if (toleranceSec > 0) {
+              const t = Number(e.timestamp);
+              expect(Number.isFinite(t)).toBe(true);
+              const sec = t > 1e12 ? t / 1000 : t;
+              expect(Math.abs(nowSec - sec)).toBeLessThanOrEqual(toleranceSec);
+            }
+          }),
+          { numRuns: BUDGET.runs(10_000), interruptAfterTimeLimit: BUDGET.timeMs },
+        );
+        if (details.failed) throw new Error(fc.defaultReportMessage(details) ?? 'property failed', { cause: details.errorInstance });
+        // Every outcome is reached, so the checks after the signature are fuzzed too.
+        for (const k of ['ok', 'missing_header', 'bad_format', 'mismatch', 'too_old', 'invalid_timestamp', 'invalid_payload']) {
+          expect(outcomes.get(k) ?? 0, k).toBeGreaterThan(0);
+        }
+      },
+      BUDGET.testTimeoutMs,
+    );
 
-    it('signWebhookPayload matches node:crypto for every body and non-empty secret', async () => {
-      await fc.assert(
-        fc.asyncProperty(body, secret.filter((s) => s !== ''), async (b, s) => {
-          expect(await w.signWebhookPayload(b, s)).toBe(`sha256=${expectedDigest(b, s)}`);
-        }),
-        { numRuns: BUDGET.runs(2_000), interruptAfterTimeLimit: BUDGET.timeMs },
-      );
-    }, BUDGET.testTimeoutMs);
+    it(
+      'signWebhookPayload matches node:crypto for every body and non-empty secret',
+      async () => {
+        await fc.assert(
+          fc.asyncProperty(
+            body,
+            secret.filter((s) => s !== ''),
+            async (b, s) => {
+              expect(await w.signWebhookPayload(b, s)).toBe(`sha256=${expectedDigest(b, s)}`);
+            },
+          ),
+          { numRuns: BUDGET.runs(2_000), interruptAfterTimeLimit: BUDGET.timeMs },
+        );
+      },
+      BUDGET.testTimeoutMs,
+    );
 
-    it('untyped JavaScript input (non-string headers, secrets, bodies) never throws from verify and only WebhookSignatureError from construct', async () => {
-      const junk = fc.oneof(fc.anything(), fc.constantFrom(['sha256=00'], 42, {}, Symbol.iterator, () => 'x', new Date(0)));
-      await fc.assert(
-        fc.asyncProperty(fc.oneof(body, junk), fc.oneof(fc.string(), junk), fc.oneof(secret, junk), async (b, h, s) => {
-          const ok = await w.verifyWebhookSignature(b as Body, h as string, s as string);
-          expect(typeof ok).toBe('boolean');
-          if (ok) expect(typeof s === 'string' && typeof h === 'string').toBe(true);
-          try {
-            await w.constructWebhookEvent(b as Body, h as string, s as string, { now });
-          } catch (error) {
-            expect(error).toBeInstanceOf(w.WebhookSignatureError);
-          }
-        }),
-        { numRuns: BUDGET.runs(3_000), interruptAfterTimeLimit: BUDGET.timeMs },
-      );
-    }, BUDGET.testTimeoutMs);
+    it(
+      'untyped JavaScript input (non-string headers, secrets, bodies) never throws from verify and only WebhookSignatureError from construct',
+      async () => {
+        const junk = fc.oneof(
+          fc.anything(),
+          fc.constantFrom(['sha256=00'], 42, {}, Symbol.iterator, () => 'x', new Date(0)),
+        );
+        await fc.assert(
+          fc.asyncProperty(fc.oneof(body, junk), fc.oneof(fc.string(), junk), fc.oneof(secret, junk), async (b, h, s) => {
+            const ok = await w.verifyWebhookSignature(b as Body, h as string, s as string);
+            expect(typeof ok).toBe('boolean');
+            if (ok) expect(typeof s === 'string' && typeof h === 'string').toBe(true);
+            try {
+              await w.constructWebhookEvent(b as Body, h as string, s as string, { now });
+            } catch (error) {
+              expect(error).toBeInstanceOf(w.WebhookSignatureError);
+            }
+          }),
+          { numRuns: BUDGET.runs(3_000), interruptAfterTimeLimit: BUDGET.timeMs },
+        );
+      },
+      BUDGET.testTimeoutMs,
+    );
   });
 }
 

@@ -31,7 +31,10 @@ function wordsOf(entropy: Uint8Array): string[] {
 
 /** 32 bytes whose first 23 words are the word indexes given (the 24th holds 3 entropy bits, zero). */
 function entropyFor(indexes: readonly number[]): Uint8Array {
-  const bits = indexes.map((i) => i.toString(2).padStart(11, '0')).join('').padEnd(256, '0');
+  const bits = indexes
+    .map((i) => i.toString(2).padStart(11, '0'))
+    .join('')
+    .padEnd(256, '0');
   return Uint8Array.from({ length: 32 }, (_, i) => Number.parseInt(bits.slice(i * 8, i * 8 + 8), 2));
 }
 
@@ -39,7 +42,11 @@ describe('the BIP-39 English wordlist', () => {
   it("is bitcoin/bips' english.txt: 2048 distinct words, SHA-256 2f5eed53…dbda", () => {
     expect(ENGLISH_WORDS).toHaveLength(2048);
     expect(new Set(ENGLISH_WORDS).size).toBe(2048);
-    expect(createHash('sha256').update(`${ENGLISH_WORDS.join('\n')}\n`).digest('hex')).toBe('2f5eed53a4727b4bf8880d8f3f199efc90e58503646d9ff8eff3a2ed3b24dbda');
+    expect(
+      createHash('sha256')
+        .update(`${ENGLISH_WORDS.join('\n')}\n`)
+        .digest('hex'),
+    ).toBe('2f5eed53a4727b4bf8880d8f3f199efc90e58503646d9ff8eff3a2ed3b24dbda');
   });
 
   it("puts every word at ethers' index: 90 mnemonics covering all 2048 words are accepted by ethers, and ours derive tronweb's address", async () => {
@@ -82,7 +89,13 @@ describe('BIP-39 checks and seeds', () => {
   it('the seed is PBKDF2-HMAC-SHA512 of the words, salt "mnemonic" + passphrase (node:crypto agrees)', async () => {
     const words = mnemonicWords(`${'zoo '.repeat(23)}vote`);
     for (const passphrase of ['', 'TREZOR', 'pässwörd']) {
-      const expected = (await import('node:crypto')).pbkdf2Sync(words.join(' ').normalize('NFKD'), `mnemonic${passphrase}`.normalize('NFKD'), 2048, 64, 'sha512');
+      const expected = (await import('node:crypto')).pbkdf2Sync(
+        words.join(' ').normalize('NFKD'),
+        `mnemonic${passphrase}`.normalize('NFKD'),
+        2048,
+        64,
+        'sha512',
+      );
       expect(Buffer.from(await mnemonicToSeed(words, passphrase))).toEqual(expected);
     }
   });

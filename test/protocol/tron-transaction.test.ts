@@ -42,12 +42,7 @@ describe('TRON transactions without tronweb', () => {
   it('signs like tronweb and recovers the signer', async () => {
     const tx = buildTrxTransfer({ from, to, amountSun: 2_000_000n });
     const ours = signTransaction(tx, KEY);
-    const theirs = await new TronWeb({ fullHost: 'http://127.0.0.1:9' }).trx.sign(
-      { ...tx, raw_data: tx.raw_data } as never,
-      KEY.slice(2),
-      false,
-      false,
-    );
+    const theirs = await new TronWeb({ fullHost: 'http://127.0.0.1:9' }).trx.sign({ ...tx, raw_data: tx.raw_data } as never, KEY.slice(2), false, false);
     // tronweb checks txID against raw_data itself; same key + same digest => same deterministic signature
     expect(ours.signature[0]).toBe((theirs as { signature: string[] }).signature[0]!.toLowerCase());
     expect(recoverTransactionSigner(tx.txID, ours.signature[0]!)).toBe(from);
@@ -64,7 +59,18 @@ describe('TRON transactions without tronweb', () => {
     expect(verifySignedTransaction({ ...tx, signature: ['00'.repeat(65)] })).toMatchObject({ ok: false });
     // The spec's form (txID, raw_data, signature): raw_data is encoded and must hash to the txID.
     expect(verifySignedTransaction({ ...tx, raw_data_hex: undefined })).toMatchObject({ ok: true, signer: from });
-    const changed = { ...tx.raw_data, contract: [{ ...(tx.raw_data.contract as object[])[0], parameter: { type_url: 'type.googleapis.com/protocol.TransferContract', value: { ...((tx.raw_data.contract as Array<{ parameter: { value: object } }>)[0]!.parameter.value), amount: 6 } } }] };
+    const changed = {
+      ...tx.raw_data,
+      contract: [
+        {
+          ...(tx.raw_data.contract as object[])[0],
+          parameter: {
+            type_url: 'type.googleapis.com/protocol.TransferContract',
+            value: { ...(tx.raw_data.contract as Array<{ parameter: { value: object } }>)[0]!.parameter.value, amount: 6 },
+          },
+        },
+      ],
+    };
     expect(verifySignedTransaction({ ...tx, raw_data_hex: undefined, raw_data: changed })).toMatchObject({ ok: false, reason: 'txid_mismatch' });
     expect(verifySignedTransaction({ ...tx, raw_data_hex: undefined, raw_data: undefined })).toMatchObject({ ok: false, reason: 'missing_raw_data' });
   });

@@ -136,9 +136,21 @@ describe('orders', () => {
   it('waitFor reports where the order stands at the deadline, even when polls are slow', async () => {
     // Every poll takes 40 ms; the last one starts with ~0 ms of the wait left. It must still be
     // allowed to answer (the deadline's error names the status), not be cut to a 1 ms timeout.
-    const order = { id: 'ord_slow', status: 'PENDING', resource_type: 'ENERGY', order_type: 'LIMIT', amount: 65_000, duration_sec: 3600, target_address: ENERGY.target_address, created_at: '2026-11-24T00:00:00Z', fills: [] };
+    const order = {
+      id: 'ord_slow',
+      status: 'PENDING',
+      resource_type: 'ENERGY',
+      order_type: 'LIMIT',
+      amount: 65_000,
+      duration_sec: 3600,
+      target_address: ENERGY.target_address,
+      created_at: '2026-11-24T00:00:00Z',
+      fills: [],
+    };
     const slow = new TrxRent({
-      baseUrl: 'http://127.0.0.1:9', apiKey: `sk_live_${'0'.repeat(64)}`, maxRetries: 0,
+      baseUrl: 'http://127.0.0.1:9',
+      apiKey: `sk_live_${'0'.repeat(64)}`,
+      maxRetries: 0,
       fetch: () => new Promise<Response>((resolve) => setTimeout(() => resolve(Response.json(order)), 40)),
     });
     const err = await slow.orders.waitFor('ord_slow', { pollIntervalMs: 50, timeoutMs: 200 }).catch((e: unknown) => e);
@@ -228,10 +240,7 @@ describe('money', () => {
     expect(Buffer.from(prepared.memo_hex, 'hex').toString()).toBe(memo);
 
     const key = '3c'.repeat(32);
-    const tx = signTransaction(
-      buildTrxTransfer({ from: privateKeyToTronAddress(key), to: prepared.address, amountSun: 5_000_000n, memo }),
-      key,
-    );
+    const tx = signTransaction(buildTrxTransfer({ from: privateKeyToTronAddress(key), to: prepared.address, amountSun: 5_000_000n, memo }), key);
     const submitted = await client.deposits.submit({ signed_tx: tx });
     expect(submitted).toEqual({ tx_id: tx.txID, status: 'pending' });
     await expect.poll(async () => (await client.balance.get()).trx, { timeout: 3000, interval: 20 }).toBe(5_000_000);

@@ -88,6 +88,9 @@ describe('request error messages on zod/mini', () => {
       try { await client.webhooks.list(); console.log('no error'); } catch (e) { console.log(JSON.stringify({ code: e.code, message: e.message })); }
     `;
     const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: root, encoding: 'utf8' }));
-    expect(out).toEqual({ code: 'INVALID_RESPONSE', message: 'GET /api/v1/webhooks: unexpected response shape at 0.is_active: Invalid input: expected boolean, received string' });
+    expect(out).toEqual({
+      code: 'INVALID_RESPONSE',
+      message: 'GET /api/v1/webhooks: unexpected response shape at 0.is_active: Invalid input: expected boolean, received string',
+    });
   });
 });

@@ -54,7 +54,9 @@ describe('the CLI never prints a secret', () => {
     expect(retried.stderr).toMatch(/retry|retrying/i);
 
     // webhooks: create returns the secret once (its stdout is the secret's one legitimate place)
-    const created = await run('webhooks create', ['webhooks', 'create', '--url', 'https://example.com/hook', '--events', 'order.filled', '--json'], { env: withKey });
+    const created = await run('webhooks create', ['webhooks', 'create', '--url', 'https://example.com/hook', '--events', 'order.filled', '--json'], {
+      env: withKey,
+    });
     expect(created.code, created.stderr).toBe(0);
     const secret = JSON.parse(created.stdout).secret as string;
     expect(secret).toMatch(/^[0-9a-f]{64}$/);
@@ -63,7 +65,9 @@ describe('the CLI never prints a secret', () => {
     const body = JSON.stringify({ event: 'order.filled', data: { id: 'x' }, timestamp: Math.floor(Date.now() / 1000) });
     const signature = await signWebhookPayload(body, secret);
     expect((await run('verify ok', ['webhooks', 'verify', '--secret-file', secretFile, '--signature', signature, '--json'], { input: body })).code).toBe(0);
-    expect((await run('verify bad', ['webhooks', 'verify', '--secret-file', secretFile, '--signature', `sha256=${'0'.repeat(64)}`, '--json'], { input: body })).code).toBe(1);
+    expect(
+      (await run('verify bad', ['webhooks', 'verify', '--secret-file', secretFile, '--signature', `sha256=${'0'.repeat(64)}`, '--json'], { input: body })).code,
+    ).toBe(1);
 
     // x402 with private keys from the environment: a payment, and a refusal
     const wallets = { TRX_RENT_X402_TRON_KEY: TRON_KEY, TRX_RENT_X402_EVM_KEY: EVM_KEY, TRX_RENT_BASE_URL: mock.url };

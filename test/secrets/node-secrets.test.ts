@@ -16,7 +16,8 @@ const TXID = 'ab'.repeat(32);
 /** Each answer repeats the request's credential, as a careless node or proxy does. */
 function echo(req: RecordedRequest): Reply {
   const said = `${req.headers['tron-pro-api-key'] ?? ''} ${req.headers.authorization ?? ''}`.trim();
-  if (req.url.endsWith('/triggerconstantcontract')) return { status: 200, body: { result: { code: 'CONTRACT_VALIDATE_ERROR', message: hex(`key ${said} may not call`) } } };
+  if (req.url.endsWith('/triggerconstantcontract'))
+    return { status: 200, body: { result: { code: 'CONTRACT_VALIDATE_ERROR', message: hex(`key ${said} may not call`) } } };
   if (req.url.endsWith('/broadcasttransaction')) return { status: 200, body: { result: false, code: 'SIGERROR', message: hex(`refused for ${said}`) } };
   return { status: 200, body: { Error: `invalid API key ${said}: see https://www.trongrid.io` } };
 }
@@ -37,7 +38,14 @@ describe("a node's echo of its credential", () => {
     const client = new TronNode({ baseUrl: node.url, apiKey: KEY, headers: { Authorization: TOKEN }, maxRetries: 0 });
     const failures = await Promise.all([
       client.getAccount('TJRabPrwbZy45sbavfcjinPJC18kjpRTv8').catch((e: unknown) => e),
-      client.triggerConstantContract({ owner: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8', contract: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', functionSelector: 'balanceOf(address)', parameter: '00'.repeat(32) }).catch((e: unknown) => e),
+      client
+        .triggerConstantContract({
+          owner: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8',
+          contract: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+          functionSelector: 'balanceOf(address)',
+          parameter: '00'.repeat(32),
+        })
+        .catch((e: unknown) => e),
     ]);
     expect(failures.map((e) => (e as { code?: string }).code)).toEqual(['NODE_ERROR', 'SIMULATION_FAILED']);
     for (const error of failures) {
@@ -52,8 +60,10 @@ describe("a node's echo of its credential", () => {
     expect(node.requests[0]!.headers['tron-pro-api-key']).toBe(KEY);
   });
 
-  it('is masked on the CLI\'s stderr (TRX_RENT_TRON_NODE_API_KEY)', async () => {
-    const r = await runCliInProcess(['tx', TXID, '--node', node.url], { env: { TRX_RENT_TRON_NODE_API_KEY: KEY, TRX_RENT_BASE_URL: 'http://127.0.0.1:9', TRX_RENT_API_KEY: 'sk_test_unused' } });
+  it("is masked on the CLI's stderr (TRX_RENT_TRON_NODE_API_KEY)", async () => {
+    const r = await runCliInProcess(['tx', TXID, '--node', node.url], {
+      env: { TRX_RENT_TRON_NODE_API_KEY: KEY, TRX_RENT_BASE_URL: 'http://127.0.0.1:9', TRX_RENT_API_KEY: 'sk_test_unused' },
+    });
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/invalid API key \[redacted\]/);
     expect(`${r.stdout}${r.stderr}`).not.toContain(KEY);

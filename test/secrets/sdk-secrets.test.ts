@@ -14,7 +14,12 @@ const captured: string[] = [];
 const originals = { out: process.stdout.write, err: process.stderr.write };
 
 beforeAll(async () => {
-  mock = await startMockServer({ seed: 5, rateLimits: false, chaos: { rate: 0.3, slowMs: 300, seed: 9 }, timings: { selectMs: 10, fillMs: 10, verifyMs: 10, depositCreditMs: 10 } });
+  mock = await startMockServer({
+    seed: 5,
+    rateLimits: false,
+    chaos: { rate: 0.3, slowMs: 300, seed: 9 },
+    timings: { selectMs: 10, fillMs: 10, verifyMs: 10, depositCreditMs: 10 },
+  });
   const tap = (original: typeof process.stdout.write) =>
     function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]) {
       captured.push(String(chunk));
@@ -63,7 +68,9 @@ describe('secrets never reach logs or errors', () => {
 
     await attempt(byKey.prices.list());
     await attempt(byJwt.balance.get());
-    const order = await until(() => byKey.orders.create({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW' }));
+    const order = await until(() =>
+      byKey.orders.create({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW' }),
+    );
     await attempt(byKey.orders.waitFor(order.id, { pollIntervalMs: 10, timeoutMs: 10_000 }));
     const hook = await until(() => byKey.webhooks.create({ url: 'https://example.com/hooks', events: ['order.filled'] }));
     const created = await until(() => byKey.keys.create({ name: 'temp', permissions: ['view_orders'] }));
@@ -72,7 +79,10 @@ describe('secrets never reach logs or errors', () => {
     await attempt(byKey.withdrawals.create({ address: 'T123', amount: 1, currency: 'TRX' })); // local validation
     await attempt(new TrxRent({ ...options, baseUrl: 'http://127.0.0.1:9', apiKey: mock.apiKey, maxRetries: 1 }).balance.get()); // connection refused, retried
     const prepared = await until(() => byKey.deposits.prepare({ amount_sun: trxToSun('2') }));
-    const tx = signTransaction(buildTrxTransfer({ from: privateKeyToTronAddress(PRIVATE_KEY), to: prepared.address, amountSun: 2_000_000n, memo: prepared.memo }), PRIVATE_KEY);
+    const tx = signTransaction(
+      buildTrxTransfer({ from: privateKeyToTronAddress(PRIVATE_KEY), to: prepared.address, amountSun: 2_000_000n, memo: prepared.memo }),
+      PRIVATE_KEY,
+    );
     await attempt(byKey.deposits.submit({ signed_tx: tx }));
 
     await attempt(byKey.prices.list({ headers: { 'x-mock-chaos': '503' }, maxRetries: 1 })); // a forced retry, then the error
@@ -80,11 +90,7 @@ describe('secrets never reach logs or errors', () => {
     consoleError.mockRestore();
     expect(errors.length).toBeGreaterThanOrEqual(3);
     expect([...logs, ...captured].some((l) => /retrying/.test(l))).toBe(true); // the retry path really ran
-    const everything = [
-      ...logs,
-      ...captured,
-      ...errors.flatMap((e) => [String(e), (e as Error).stack ?? '', JSON.stringify(e)]),
-    ].join('\n');
+    const everything = [...logs, ...captured, ...errors.flatMap((e) => [String(e), (e as Error).stack ?? '', JSON.stringify(e)])].join('\n');
     expect(everything).toContain('GET /api/v1/balance'); // there is output to scan
     const secrets = {
       apiKey: mock.apiKey,

@@ -8,7 +8,13 @@ import { TrxRent } from '../../src/index.js';
 import { type Hostile, hostileServer, json } from './hostile.js';
 
 const KEY = `sk_live_${'a1'.repeat(32)}`;
-const ORDER = { resource_type: 'ENERGY', order_type: 'MARKET', amount: 65_000, duration_sec: 3600, target_address: 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW' } as const;
+const ORDER = {
+  resource_type: 'ENERGY',
+  order_type: 'MARKET',
+  amount: 65_000,
+  duration_sec: 3600,
+  target_address: 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW',
+} as const;
 const servers: Hostile[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
@@ -57,7 +63,8 @@ describe('security: credentials never leave their origin', () => {
       sent++;
       return new Response('[]', { status: 200, headers: { 'content-type': 'application/json' } });
     };
-    const attempt = async (options: Record<string, unknown>) => new TrxRent({ baseUrl: 'http://api.example.test', apiKey: KEY, fetch: fetchStub, ...options }).balance.get();
+    const attempt = async (options: Record<string, unknown>) =>
+      new TrxRent({ baseUrl: 'http://api.example.test', apiKey: KEY, fetch: fetchStub, ...options }).balance.get();
     const error = await attempt({}).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'INSECURE_TRANSPORT' });
     expect(String((error as Error).message)).toMatch(/allowInsecureHttp/);

@@ -12,20 +12,25 @@ const servers: Hostile[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
-const client = (url: string, extra: Record<string, unknown> = {}) => new TrxRent({ baseUrl: url, apiKey: 'sk_live_test', retry: { baseDelayMs: 1, maxDelayMs: 2 }, ...extra });
+const client = (url: string, extra: Record<string, unknown> = {}) =>
+  new TrxRent({ baseUrl: url, apiKey: 'sk_live_test', retry: { baseDelayMs: 1, maxDelayMs: 2 }, ...extra });
 const keysSeen = (s: Hostile) => [...new Set(s.seen.map((r) => r.headers['idempotency-key']))];
 
 describe('security: a lost answer keeps its idempotency key', () => {
   it('ConnectionError of orders.create carries the generated key (the one every attempt sent) and outcomeUnknown', async () => {
     const server = await hostileServer((_req, res) => void res.destroy());
     servers.push(server);
-    const error = await client(server.url).orders.create(ORDER).catch((e: unknown) => e);
+    const error = await client(server.url)
+      .orders.create(ORDER)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect(server.seen).toHaveLength(3); // first attempt and two retries
     expect(keysSeen(server)).toEqual([(error as ConnectionError).idempotencyKey]);
     expect((error as ConnectionError).outcomeUnknown).toBe(true);
     // retrying with it sends the same key: the service can only replay, never act twice
-    await client(server.url, { maxRetries: 0 }).orders.create(ORDER, { idempotencyKey: (error as ConnectionError).idempotencyKey }).catch(() => undefined);
+    await client(server.url, { maxRetries: 0 })
+      .orders.create(ORDER, { idempotencyKey: (error as ConnectionError).idempotencyKey })
+      .catch(() => undefined);
     expect(keysSeen(server)).toHaveLength(1);
   });
 
@@ -43,16 +48,22 @@ describe('security: a lost answer keeps its idempotency key', () => {
   });
 
   it('a lost answer then 429s: RATE_LIMITED with outcomeUnknown; 429s alone: outcome known (nothing done)', async () => {
-    const lostFirst = await hostileServer((_req, res, i) => (i === 0 ? void res.destroy() : json(res, 429, { error: { code: 'RATE_LIMITED', message: 'slow' } }, { 'retry-after': '0' })));
+    const lostFirst = await hostileServer((_req, res, i) =>
+      i === 0 ? void res.destroy() : json(res, 429, { error: { code: 'RATE_LIMITED', message: 'slow' } }, { 'retry-after': '0' }),
+    );
     servers.push(lostFirst);
-    const unknown = await client(lostFirst.url).orders.create(ORDER).catch((e: unknown) => e);
+    const unknown = await client(lostFirst.url)
+      .orders.create(ORDER)
+      .catch((e: unknown) => e);
     expect(unknown).toBeInstanceOf(RateLimitedError);
     expect((unknown as RateLimitedError).outcomeUnknown).toBe(true);
     expect(keysSeen(lostFirst)).toEqual([(unknown as RateLimitedError).idempotencyKey]);
 
     const only429 = await hostileServer((_req, res) => json(res, 429, { error: { code: 'RATE_LIMITED', message: 'slow' } }, { 'retry-after': '0' }));
     servers.push(only429);
-    const known = await client(only429.url).orders.create(ORDER).catch((e: unknown) => e);
+    const known = await client(only429.url)
+      .orders.create(ORDER)
+      .catch((e: unknown) => e);
     expect((known as RateLimitedError).outcomeUnknown).toBe(false);
     expect((known as RateLimitedError).idempotencyKey).toBe(only429.seen[0]!.headers['idempotency-key']);
   });
@@ -60,7 +71,9 @@ describe('security: a lost answer keeps its idempotency key', () => {
   it('a GET error carries no key', async () => {
     const server = await hostileServer((_req, res) => void res.destroy());
     servers.push(server);
-    const error = (await client(server.url, { maxRetries: 0 }).balance.get().catch((e: unknown) => e)) as ConnectionError;
+    const error = (await client(server.url, { maxRetries: 0 })
+      .balance.get()
+      .catch((e: unknown) => e)) as ConnectionError;
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error.idempotencyKey).toBeUndefined();
     expect(error.outcomeUnknown).toBeUndefined();

@@ -20,11 +20,15 @@ afterAll(async () => {
 /** A raw request: node's client sends the path exactly as given (fetch would normalise it). */
 function raw(method: string, path: string, body?: string, headers: Record<string, string> = {}) {
   return new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
-    const req = request(`${mock.url}${path}`, { method, headers: { 'x-api-key': mock.apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers } }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    });
+    const req = request(
+      `${mock.url}${path}`,
+      { method, headers: { 'x-api-key': mock.apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers } },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

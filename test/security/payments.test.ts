@@ -34,7 +34,11 @@ async function proxy(paid: PaidReply, tamper: (c: Challenge) => void = () => und
     const payment = req.headers['payment-signature'] ?? req.headers['x-payment'];
     if (payment) return paid(req, res);
     void (async () => {
-      const upstream = await fetch(`${mock.url}${req.url}`, { method: req.method, headers: { 'content-type': 'application/json' }, body: req.method === 'GET' ? undefined : req.body || undefined });
+      const upstream = await fetch(`${mock.url}${req.url}`, {
+        method: req.method,
+        headers: { 'content-type': 'application/json' },
+        body: req.method === 'GET' ? undefined : req.body || undefined,
+      });
       const text = await upstream.text();
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       const header = upstream.headers.get('payment-required');
@@ -126,8 +130,12 @@ describe('security: the validity a client signs is capped', () => {
 
   it('the cap is configurable up to a hard maximum, and no further', () => {
     expect(() => new X402Client({ baseUrl: mock.url, payers: [evmPayer({ privateKey: KEYS.evm })], maxValiditySeconds: 900 })).not.toThrow();
-    expect(() => new X402Client({ baseUrl: mock.url, payers: [evmPayer({ privateKey: KEYS.evm })], maxValiditySeconds: 10 * 24 * 3600 })).toThrow(/maxValiditySeconds/);
-    expect(() => new X402Client({ baseUrl: mock.url, payers: [evmPayer({ privateKey: KEYS.evm })], maxValiditySeconds: Number.NaN })).toThrow(/maxValiditySeconds/);
+    expect(() => new X402Client({ baseUrl: mock.url, payers: [evmPayer({ privateKey: KEYS.evm })], maxValiditySeconds: 10 * 24 * 3600 })).toThrow(
+      /maxValiditySeconds/,
+    );
+    expect(() => new X402Client({ baseUrl: mock.url, payers: [evmPayer({ privateKey: KEYS.evm })], maxValiditySeconds: Number.NaN })).toThrow(
+      /maxValiditySeconds/,
+    );
   });
 });
 

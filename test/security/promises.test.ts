@@ -91,7 +91,16 @@ describe('SECURITY.md cites tests that exist', () => {
     expect(exists('a real title, renamed', titles)).toBe(false);
     expect(exists('templated', titles)).toBe(false);
     const rows = citedTests('| 1 | **x** | on | `a.test.ts`: "one", "two"; `test/b/c.test.ts`: "three" |');
-    expect(rows).toEqual([{ number: '1', cited: [{ file: 'a.test.ts', title: 'one' }, { file: 'a.test.ts', title: 'two' }, { file: 'test/b/c.test.ts', title: 'three' }] }]);
+    expect(rows).toEqual([
+      {
+        number: '1',
+        cited: [
+          { file: 'a.test.ts', title: 'one' },
+          { file: 'a.test.ts', title: 'two' },
+          { file: 'test/b/c.test.ts', title: 'three' },
+        ],
+      },
+    ]);
     expect(existsSync(resolve('no-such.test.ts'))).toBe(false);
   });
 });

@@ -112,7 +112,7 @@ describe('security: a profile key stays with its origin (real CLI process)', () 
     expect(JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8')).profiles.default.base_url).toBe(a.url);
   });
 
-  it('trx-rent mcp on another origin than the profile\'s says why it has no API key (the key is bound to its origin)', async () => {
+  it("trx-rent mcp on another origin than the profile's says why it has no API key (the key is bound to its origin)", async () => {
     const a = await server((_req, res) => json(res, 200, BALANCE));
     const b = await server((_req, res) => json(res, 200, BALANCE));
     const configDir = mkdtempSync(join(tmpdir(), 'trx-rent-sec-mcp-'));
@@ -178,7 +178,9 @@ describe('security: a profile key stays with its origin (real CLI process)', () 
     const failing: typeof fetch = async (input) => {
       throw new TypeError(`Request cannot be constructed from a URL that includes credentials: ${String(input).replace('http://', 'http://bob:pa55word@')}`);
     };
-    const error = (await new TrxRent({ baseUrl: 'http://127.0.0.1:9', apiKey: KEY, fetch: failing, maxRetries: 0 }).balance.get().catch((e: unknown) => e)) as Error;
+    const error = (await new TrxRent({ baseUrl: 'http://127.0.0.1:9', apiKey: KEY, fetch: failing, maxRetries: 0 }).balance
+      .get()
+      .catch((e: unknown) => e)) as Error;
     expect(error).toMatchObject({ code: 'CONNECTION_ERROR' });
     expect(`${error.message} ${JSON.stringify((error as { details?: unknown }).details)}`).not.toContain('pa55word');
   });
@@ -259,14 +261,27 @@ describe('security: SUN amounts stay exact on the way in', () => {
 
   it('an order cost beyond 2^53 is refused; a fractional per-unit price (the spec: number, SUN per unit) is kept', async () => {
     const order = {
-      id: 'ord_1', status: 'FILLED', resource_type: 'ENERGY', order_type: 'MARKET', amount: 65_000, duration_sec: 3600,
-      target_address: ADDRESS, max_price_sun: 60.5, created_at: '2026-11-20T00:00:00.000Z', total_cost_sun: 2 ** 60, total_fee_sun: 0, fills: [],
+      id: 'ord_1',
+      status: 'FILLED',
+      resource_type: 'ENERGY',
+      order_type: 'MARKET',
+      amount: 65_000,
+      duration_sec: 3600,
+      target_address: ADDRESS,
+      max_price_sun: 60.5,
+      created_at: '2026-11-20T00:00:00.000Z',
+      total_cost_sun: 2 ** 60,
+      total_fee_sun: 0,
+      fills: [],
     };
     const hostile = await server((_req, res) => json(res, 200, order));
     const client = new TrxRent({ baseUrl: hostile.url, apiKey: KEY });
     await expect(client.orders.get('ord_1')).rejects.toMatchObject({ code: 'INVALID_RESPONSE', message: expect.stringContaining('total_cost_sun') });
     const fine = await server((_req, res) => json(res, 200, { ...order, total_cost_sun: 3_932_500 }));
-    await expect(new TrxRent({ baseUrl: fine.url, apiKey: KEY }).orders.get('ord_1')).resolves.toMatchObject({ max_price_sun: 60.5, total_cost_sun: 3_932_500 });
+    await expect(new TrxRent({ baseUrl: fine.url, apiKey: KEY }).orders.get('ord_1')).resolves.toMatchObject({
+      max_price_sun: 60.5,
+      total_cost_sun: 3_932_500,
+    });
     const negative = await server((_req, res) => json(res, 200, { ...order, max_price_sun: -5 }));
     await expect(new TrxRent({ baseUrl: negative.url, apiKey: KEY }).orders.get('ord_1')).rejects.toMatchObject({ code: 'INVALID_RESPONSE' });
   });
@@ -310,11 +325,15 @@ describe('security: webhooks verify checks the timestamp by default (real CLI pr
 /** A raw request with exactly these headers (node's client: Host and Origin as given). */
 function raw(url: string, method: string, path: string, headers: Record<string, string>, body?: string) {
   return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = request(`${url}${path}`, { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }) } }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
+    const req = request(
+      `${url}${path}`,
+      { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }) } },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -355,7 +374,9 @@ describe('security: the spawned mock stays local (trx-rent mock process)', () =>
     expect(JSON.parse(form.body).error.code).toBe('FORBIDDEN');
     // Each guard holds on its own: JSON from the foreign origin, text/plain from no origin.
     expect((await raw(mock.url, 'POST', '/__mock/credit', { 'content-type': 'application/json', origin: 'http://evil.example' }, credit)).status).toBe(403);
-    expect((await raw(mock.url, 'POST', '/__mock/treasury', { 'content-type': 'application/json', origin: 'null' }, '{"fail_withdrawals":true}')).status).toBe(403);
+    expect((await raw(mock.url, 'POST', '/__mock/treasury', { 'content-type': 'application/json', origin: 'null' }, '{"fail_withdrawals":true}')).status).toBe(
+      403,
+    );
     const plain = await raw(mock.url, 'POST', '/__mock/credit', { 'content-type': 'text/plain' }, credit);
     expect(plain.status).toBe(400);
     expect(JSON.parse(plain.body).error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'Content-Type' } });
@@ -386,8 +407,13 @@ describe('security: the spawned mock stays local (trx-rent mock process)', () =>
       const url = `http://127.0.0.1:${exposed.port}`;
       expect((await raw(url, 'GET', '/api/v1/balance', { host: 'my-laptop.lan', 'x-api-key': exposed.apiKey })).status).toBe(200);
       const credit = JSON.stringify({ amount_sun: 1 });
-      expect((await raw(url, 'POST', '/__mock/credit', { host: 'my-laptop.lan', 'content-type': 'application/json', origin: 'http://evil.example' }, credit)).status).toBe(403);
-      expect((await raw(url, 'POST', '/__mock/credit', { host: 'my-laptop.lan', 'content-type': 'application/json', origin: 'http://my-laptop.lan' }, credit)).status).toBe(200);
+      expect(
+        (await raw(url, 'POST', '/__mock/credit', { host: 'my-laptop.lan', 'content-type': 'application/json', origin: 'http://evil.example' }, credit)).status,
+      ).toBe(403);
+      expect(
+        (await raw(url, 'POST', '/__mock/credit', { host: 'my-laptop.lan', 'content-type': 'application/json', origin: 'http://my-laptop.lan' }, credit))
+          .status,
+      ).toBe(200);
     } finally {
       await exposed.close();
     }
@@ -405,8 +431,13 @@ describe('security: with colour on, server text carries no colour codes (real CL
       else {
         json(res, 200, [
           {
-            provider: `evil${forged}`, is_market: true, energy_prices: [{ duration_sec: 3600, price_sun: 50 }], bandwidth_prices: [],
-            available_energy: 1_000_000, available_bandwidth: 0, fetched_at: '2026-11-20T00:00:00.000Z',
+            provider: `evil${forged}`,
+            is_market: true,
+            energy_prices: [{ duration_sec: 3600, price_sun: 50 }],
+            bandwidth_prices: [],
+            available_energy: 1_000_000,
+            available_bandwidth: 0,
+            fetched_at: '2026-11-20T00:00:00.000Z',
           },
         ]);
       }

@@ -26,7 +26,12 @@ describe('security: secrets stay out of echoes', () => {
   });
 
   it('every command that takes a secret says to prefer the environment, a file or stdin', async () => {
-    for (const args of [['webhooks', 'verify', '--help'], ['webhooks', 'listen', '--help'], ['login', '--help'], ['x402', 'prices', '--help']]) {
+    for (const args of [
+      ['webhooks', 'verify', '--help'],
+      ['webhooks', 'listen', '--help'],
+      ['login', '--help'],
+      ['x402', 'prices', '--help'],
+    ]) {
       const run = await runCliInProcess(args);
       expect(run.code, args.join(' ')).toBe(0);
       expect(run.stdout, args.join(' ')).toMatch(/TRX_RENT_[A-Z_]+/);
@@ -35,7 +40,11 @@ describe('security: secrets stay out of echoes', () => {
   });
 
   it('an option glued to its value (-kVALUE, --opt=VALUE) is named without the value, in both output modes', async () => {
-    for (const args of [['balance', `-k${SECRET_KEY}`], ['balance', `--token=${SECRET_KEY}`], ['balance', `-xk=${SECRET_KEY}`]]) {
+    for (const args of [
+      ['balance', `-k${SECRET_KEY}`],
+      ['balance', `--token=${SECRET_KEY}`],
+      ['balance', `-xk=${SECRET_KEY}`],
+    ]) {
       for (const mode of ['--json', '--no-json']) {
         const run = await runCliInProcess([...args, mode]);
         expect(run.code, args.join(' ')).toBe(2);
@@ -48,9 +57,13 @@ describe('security: secrets stay out of echoes', () => {
   it('webhooks listen takes its secret from stdin (--secret-file -) and never prints it', async () => {
     const { startCliInProcess } = await import('../cli/run.js');
     const secret = 'whsec_from_stdin_0123456789';
-    const listener = await startCliInProcess(['webhooks', 'listen', '--port', '0', '--secret-file', '-', '--json', '--verbose'], /Listening on (http:\/\/127\.0\.0\.1:\d+\/webhooks)/, {
-      input: `${secret}\n`,
-    });
+    const listener = await startCliInProcess(
+      ['webhooks', 'listen', '--port', '0', '--secret-file', '-', '--json', '--verbose'],
+      /Listening on (http:\/\/127\.0\.0\.1:\d+\/webhooks)/,
+      {
+        input: `${secret}\n`,
+      },
+    );
     const raw = JSON.stringify({ event: 'order.filled', data: { id: 'ord_1' }, timestamp: Math.floor(Date.now() / 1000) });
     const res = await fetch(listener.match[1]!, { method: 'POST', headers: { 'x-service-signature': await signWebhookPayload(raw, secret) }, body: raw });
     expect(res.status).toBe(200);
@@ -65,7 +78,10 @@ describe('security: secrets stay out of echoes', () => {
     const raw = JSON.stringify({ event: 'order.filled', data: { id: 'ord_1' }, timestamp: Math.floor(Date.now() / 1000) });
     const secret = 'whsec_env_secret';
     const signature = await signWebhookPayload(raw, secret);
-    const fromEnv = await runCliInProcess(['webhooks', 'verify', '--signature', signature, '--json', '--verbose'], { input: raw, env: { TRX_RENT_WEBHOOK_SECRET: secret } });
+    const fromEnv = await runCliInProcess(['webhooks', 'verify', '--signature', signature, '--json', '--verbose'], {
+      input: raw,
+      env: { TRX_RENT_WEBHOOK_SECRET: secret },
+    });
     expect(fromEnv.code, fromEnv.stderr).toBe(0);
     expect(fromEnv.stderr).toContain('webhook secret from TRX_RENT_WEBHOOK_SECRET');
     expect(fromEnv.stdout + fromEnv.stderr).not.toContain(secret);

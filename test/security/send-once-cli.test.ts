@@ -91,7 +91,9 @@ async function runCase(stage: keyof typeof SEND_STAGES, signal: 'SIGINT' | 'SIGK
 
 describe('trx-rent send stopped at every stage, then the printed command', () => {
   for (const signal of ['SIGINT', 'SIGKILL'] as const) {
-    it(`${signal === 'SIGINT' ? 'Ctrl+C' : 'SIGKILL'} at each stage: the printed command finishes it, paid exactly once, one order`, { timeout: 90_000 }, async () => {
+    it(`${signal === 'SIGINT' ? 'Ctrl+C' : 'SIGKILL'} at each stage: the printed command finishes it, paid exactly once, one order`, {
+      timeout: 90_000,
+    }, async () => {
       const outcomes = await Promise.all(STAGES.map((stage) => runCase(stage, signal)));
       for (const o of outcomes) {
         const name = `${o.stage} x ${signal}`;

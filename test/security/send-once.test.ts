@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TrxRent, TrxRentError, fileTransferStore, memoryTransferStore, trxToSun } from '../../src/index.js';
+import { TrxRent, type TrxRentError, fileTransferStore, memoryTransferStore, trxToSun } from '../../src/index.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { type Fault, SEND_STAGES, hostileProxy } from '../helpers/hostile-proxy.js';
 import { orderCount, walletMaker } from '../helpers/wallets.js';
@@ -56,7 +56,15 @@ async function runCase(stage: keyof typeof SEND_STAGES, fault: Fault): Promise<O
   const proxy = await hostileProxy(mock.url, { rules: [{ match: SEND_STAGES[stage], fault }] });
   const store = memoryTransferStore();
   // Short per-request timeouts and few retries, so each fault ends the first call within its deadline.
-  const client = new TrxRent({ baseUrl: proxy.url, tronNode: proxy.url, apiKey: account.api_key, transferStore: store, timeoutMs: 1_500, maxRetries: 1, retry: { baseDelayMs: 5, maxDelayMs: 20 } });
+  const client = new TrxRent({
+    baseUrl: proxy.url,
+    tronNode: proxy.url,
+    apiKey: account.api_key,
+    transferStore: store,
+    timeoutMs: 1_500,
+    maxRetries: 1,
+    retry: { baseDelayMs: 5, maxDelayMs: 20 },
+  });
   const params = { token: 'USDT', to: recipient.address, amount: '2', signer: { privateKey: sender.privateKey }, idempotencyKey: `pay-${stage}-${fault}` };
   let first: Outcome['first'];
   try {
@@ -108,11 +116,19 @@ describe('transfers.send under faults, then the same call again', () => {
         if (o.stage === 'delegation' && typeof d.order_id !== 'string') failures.push(`${name}: no order_id in ${JSON.stringify(d)}`);
       }
       // The stage named is where it stopped: never before the request that met the fault.
-      if (STAGES.indexOf(o.stage as (typeof STAGES)[number]) > ['order', 'delegation', 'sign', 'broadcast', 'receipt'].indexOf(String(d.stage)) && d.stage !== 'sign') {
+      if (
+        STAGES.indexOf(o.stage as (typeof STAGES)[number]) > ['order', 'delegation', 'sign', 'broadcast', 'receipt'].indexOf(String(d.stage)) &&
+        d.stage !== 'sign'
+      ) {
         failures.push(`${name}: stopped at ${String(d.stage)}, before the faulty ${o.stage} request`);
       }
     }
-    if (process.env.SEND_ONCE_REPORT) console.log(outcomes.map((o) => `${o.stage} x ${o.fault}: ${o.first === "sent" ? "sent" : `${o.first.code} ${JSON.stringify(o.first.details)}`} resumed=${o.resumed}`).join("\n"));
+    if (process.env.SEND_ONCE_REPORT)
+      console.log(
+        outcomes
+          .map((o) => `${o.stage} x ${o.fault}: ${o.first === 'sent' ? 'sent' : `${o.first.code} ${JSON.stringify(o.first.details)}`} resumed=${o.resumed}`)
+          .join('\n'),
+      );
     expect(failures).toEqual([]);
     // Some faults must have ended the first call, at every stage (else the matrix tests nothing).
     for (const stage of STAGES) expect(outcomes.filter((o) => o.stage === stage && o.first !== 'sent').length, stage).toBeGreaterThan(0);
@@ -125,9 +141,19 @@ describe('transfers.send under faults, then the same call again', () => {
     const dir = mkdtempSync(join(tmpdir(), 'trx-rent-send-once-'));
     const proxy = await hostileProxy(mock.url, { rules: [{ match: SEND_STAGES.receipt, fault: '5xx' }] });
     const clientOf = () =>
-      new TrxRent({ baseUrl: proxy.url, tronNode: proxy.url, apiKey: account.api_key, transferStore: fileTransferStore(dir), timeoutMs: 1_500, maxRetries: 1, retry: { baseDelayMs: 5, maxDelayMs: 20 } });
+      new TrxRent({
+        baseUrl: proxy.url,
+        tronNode: proxy.url,
+        apiKey: account.api_key,
+        transferStore: fileTransferStore(dir),
+        timeoutMs: 1_500,
+        maxRetries: 1,
+        retry: { baseDelayMs: 5, maxDelayMs: 20 },
+      });
     const params = { token: 'USDT', to: recipient.address, amount: '3', signer: { privateKey: sender.privateKey }, idempotencyKey: 'restart-1' };
-    const error = (await clientOf().transfers.send({ ...params, timeoutMs: 3_000 }).catch((e: unknown) => e)) as TrxRentError;
+    const error = (await clientOf()
+      .transfers.send({ ...params, timeoutMs: 3_000 })
+      .catch((e: unknown) => e)) as TrxRentError;
     expect(error.details).toMatchObject({ stage: 'receipt', transfer_sent: 'unknown', idempotency_key: 'restart-1' });
     proxy.setRules([]);
     const again = await clientOf().transfers.send({ ...params, timeoutMs: 20_000 });

@@ -44,7 +44,9 @@ describe('security: terminal-safe CLI', () => {
   });
 
   it("escape codes in a server's error message are stripped on stderr", async () => {
-    const server = await hostileServer((_req, res) => json(res, 400, { error: { code: 'VALIDATION_ERROR', message: `bad ${EVIL}`, details: { field: EVIL } } }));
+    const server = await hostileServer((_req, res) =>
+      json(res, 400, { error: { code: 'VALIDATION_ERROR', message: `bad ${EVIL}`, details: { field: EVIL } } }),
+    );
     servers.push(server);
     const run = await runCliInProcess(['balance', '--no-json'], { env: { TRX_RENT_BASE_URL: server.url, TRX_RENT_API_KEY: KEY } });
     expect(run.code).not.toBe(0);
@@ -74,7 +76,10 @@ describe('security: one sanitiser for everything people see', () => {
       expect(result.stderr).not.toMatch(CONTROL);
       expect(result.stdout).not.toMatch(CONTROL);
       if (mode === '--json') {
-        const lines = result.stdout.trim().split('\n').map((l) => JSON.parse(l));
+        const lines = result.stdout
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l));
         expect(lines[0].body).toEqual(JSON.parse(raw));
       } else {
         expect(result.stdout).toContain('order.filledevillink');

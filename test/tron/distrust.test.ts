@@ -7,7 +7,7 @@
  * process serialising ensure per address and send per sender.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TrxRent, TrxRentError, memoryTransferStore, trxToSun } from '../../src/index.js';
+import { TrxRent, type TrxRentError, memoryTransferStore, trxToSun } from '../../src/index.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { decodeRawDataHex } from '../../src/protocol/tron-transaction.js';
 import { type HostileProxy, type Rule, hostileProxy } from '../helpers/hostile-proxy.js';
@@ -34,22 +34,39 @@ async function setup(rule?: Rule, options: { timeoutMs?: number; maxRetries?: nu
   const account = mock.state.createAccount({ trx_sun: trxToSun('1000') });
   const proxy = await hostileProxy(mock.url, { rules: rule ? [rule] : [] });
   proxies.push(proxy);
-  const client = new TrxRent({ baseUrl: proxy.url, tronNode: proxy.url, apiKey: account.api_key, transferStore: memoryTransferStore(), retry: { baseDelayMs: 5, maxDelayMs: 20 }, ...options });
+  const client = new TrxRent({
+    baseUrl: proxy.url,
+    tronNode: proxy.url,
+    apiKey: account.api_key,
+    transferStore: memoryTransferStore(),
+    retry: { baseDelayMs: 5, maxDelayMs: 20 },
+    ...options,
+  });
   const sender = wallet(20n);
   const recipient = wallet(1n);
-  const orders = async () => ((await (await fetch(`${mock.url}/api/v1/orders`, { headers: { 'x-api-key': account.api_key } })).json()) as { total: number }).total;
+  const orders = async () =>
+    ((await (await fetch(`${mock.url}/api/v1/orders`, { headers: { 'x-api-key': account.api_key } })).json()) as { total: number }).total;
   const paid = () => mock.state.chain.tokenBalance(recipient.address, USDT) - 1_000_000n;
   const landed = () => [...mock.state.chain.transactions.values()].filter((t) => t.owner === sender.address && t.contractType === 'TriggerSmartContract');
-  const send = (extra: Record<string, unknown> = {}) => client.transfers.send({ token: 'USDT', to: recipient.address, amount: '1', signer: { privateKey: sender.privateKey }, ...extra });
+  const send = (extra: Record<string, unknown> = {}) =>
+    client.transfers.send({ token: 'USDT', to: recipient.address, amount: '1', signer: { privateKey: sender.privateKey }, ...extra });
   return { client, proxy, sender, recipient, orders, paid, landed, send };
 }
 
-const fail = (p: Promise<unknown>) => p.then(() => expect.unreachable('resolved'), (e: unknown) => e as TrxRentError);
+const fail = (p: Promise<unknown>) =>
+  p.then(
+    () => expect.unreachable('resolved'),
+    (e: unknown) => e as TrxRentError,
+  );
 
 describe('a lying broadcast answer or receipt', () => {
   it('a broadcast answered with another tx id is an error naming both, outcome unknown, not success', async () => {
     const other = 'ee'.repeat(32);
-    const s = await setup({ match: /^POST \/api\/v1\/broadcast$/, fault: 'rewrite', rewrite: (b) => ('data' in b ? { data: { ...b.data, tx_id: other } } : { ...b, tx_id: other }) });
+    const s = await setup({
+      match: /^POST \/api\/v1\/broadcast$/,
+      fault: 'rewrite',
+      rewrite: (b) => ('data' in b ? { data: { ...b.data, tx_id: other } } : { ...b, tx_id: other }),
+    });
     const e = await fail(s.send({ timeoutMs: 10_000 }));
     expect(e.code).toBe('INVALID_RESPONSE');
     const signed = s.landed()[0]!.txid;

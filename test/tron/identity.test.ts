@@ -31,7 +31,20 @@ function scriptedNode(time: { now(): number }, script: { landsAt?: number; resul
         throw new TrxRentError({ code: 'NODE_ERROR', message: 'POST /wallet/gettransactioninfobyid answered 429', details: { status: 429 } });
       }
       if (script.landsAt === undefined || !heard || time.now() < script.landsAt) return undefined;
-      return { id: script.receiptId ?? id, blockNumber: 77, fee: 0, receipt: { result: script.result ?? 'SUCCESS', energy_usage: 0, energy_usage_total: 0, energy_fee: 0, origin_energy_usage: 0, net_usage: 0, net_fee: 0 } };
+      return {
+        id: script.receiptId ?? id,
+        blockNumber: 77,
+        fee: 0,
+        receipt: {
+          result: script.result ?? 'SUCCESS',
+          energy_usage: 0,
+          energy_usage_total: 0,
+          energy_fee: 0,
+          origin_energy_usage: 0,
+          net_usage: 0,
+          net_fee: 0,
+        },
+      };
     },
     async getSolidifiedBlock() {
       calls.solid++;
@@ -117,7 +130,8 @@ describe('landTransfer', () => {
       broadcast: async (signed) => {
         sent.push(signed);
         script.hear();
-        if (sent.length > 1) throw new TrxRentError({ code: 'BROADCAST_FAILED', message: 'DUP_TRANSACTION_ERROR', details: { reason: 'DUP_TRANSACTION_ERROR' } });
+        if (sent.length > 1)
+          throw new TrxRentError({ code: 'BROADCAST_FAILED', message: 'DUP_TRANSACTION_ERROR', details: { reason: 'DUP_TRANSACTION_ERROR' } });
       },
     });
     expect(status).toMatchObject({ tx_id: TX, state: 'confirmed' });
@@ -152,7 +166,9 @@ describe('landTransfer', () => {
     const time = manual(1_000_000_000);
     const rec = record(time.now());
     const { node } = scriptedNode(time);
-    const error = await landTransfer(node, rec, { clock: virtualClock(time), deadline: time.now() + 15_000, broadcast: async () => {} }).catch((e: unknown) => e);
+    const error = await landTransfer(node, rec, { clock: virtualClock(time), deadline: time.now() + 15_000, broadcast: async () => {} }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as TimeoutError).details).toEqual({ tx_id: TX, expiration: rec.expiration, transfer_sent: 'unknown' });
     expect((error as Error).message).toContain(TX);

@@ -49,7 +49,9 @@ describe('triggerconstantcontract as java-tron answers it', () => {
     it(`${name}: failed, with the reason decoded (${reverted ? 'a revert' : 'not a revert'})`, async () => {
       const f = fixture(name);
       serve(f.answer);
-      const error = await node().triggerConstantContract(transferCall).catch((e: unknown) => e);
+      const error = await node()
+        .triggerConstantContract(transferCall)
+        .catch((e: unknown) => e);
       expect(error).toMatchObject({ code: 'SIMULATION_FAILED', details: { reverted, reason: f.reason } });
       expect((error as Error).message).toContain(f.reason!);
       // The pure reading agrees with the client.
@@ -60,10 +62,15 @@ describe('triggerconstantcontract as java-tron answers it', () => {
   it('each form alone is a failure: result.code, a REVERT message, ret FAILED, an Error(string) in constant_result', () => {
     const base = { energy_used: 100, energy_penalty: 0 };
     expect(simulationFailure({ ...base, result: { code: 'OTHER_ERROR' } })).toMatchObject({ node_code: 'OTHER_ERROR', reverted: false });
-    expect(simulationFailure({ ...base, result: { result: true, message: Buffer.from('REVERT opcode executed').toString('hex') } })).toMatchObject({ reverted: true });
+    expect(simulationFailure({ ...base, result: { result: true, message: Buffer.from('REVERT opcode executed').toString('hex') } })).toMatchObject({
+      reverted: true,
+    });
     expect(simulationFailure({ ...base, result: { result: true }, transaction: { ret: [{ ret: 'FAILED' }] } })).toMatchObject({ reverted: false });
     const data = fixture('triggerconstantcontract-revert-reason').answer.constant_result as string[];
-    expect(simulationFailure({ ...base, result: { result: true }, constant_result: data })).toMatchObject({ reverted: true, reason: 'BlackList: sender is blacklisted' });
+    expect(simulationFailure({ ...base, result: { result: true }, constant_result: data })).toMatchObject({
+      reverted: true,
+      reason: 'BlackList: sender is blacklisted',
+    });
     expect(simulationFailure({ ...base, result: { result: true }, constant_result: ['0'.repeat(63) + '1'] })).toBeUndefined();
     expect(revertReason(`4e487b71${'0'.repeat(62)}11`)).toBe('Panic(0x11)');
     expect(revertReason('08c379a0')).toBeUndefined();
@@ -86,7 +93,9 @@ describe('accounts, broadcasts and receipts as java-tron answers them', () => {
     serve(fixture('broadcast-success').answer);
     expect(await node().broadcastTransaction({ txID: TXID })).toEqual({ result: true, txid: TXID });
     const refusals = fixture<{ answers: Array<{ answer: unknown; code: string; text: string }> }>('broadcast-refusals').answers;
-    expect(refusals.map((r) => r.code)).toEqual(expect.arrayContaining(['DUP_TRANSACTION_ERROR', 'TRANSACTION_EXPIRATION_ERROR', 'TAPOS_ERROR', 'SIGERROR', 'BANDWITH_ERROR']));
+    expect(refusals.map((r) => r.code)).toEqual(
+      expect.arrayContaining(['DUP_TRANSACTION_ERROR', 'TRANSACTION_EXPIRATION_ERROR', 'TAPOS_ERROR', 'SIGERROR', 'BANDWITH_ERROR']),
+    );
     for (const r of refusals) {
       serve(r.answer);
       expect(await node().broadcastTransaction({ txID: TXID })).toMatchObject({ result: false, code: r.code, message: r.text, txid: TXID });
@@ -95,7 +104,11 @@ describe('accounts, broadcasts and receipts as java-tron answers them', () => {
 
   it('receipts: mined, out of energy (resMessage decoded), unknown; the solidified one asks /walletsolidity', async () => {
     serve(fixture('gettransactioninfobyid-success').answer);
-    expect(await node().getTransactionInfo(TXID)).toMatchObject({ blockNumber: 77_123_456, fee: 345_000, receipt: { energy_usage_total: 64_285, result: 'SUCCESS' } });
+    expect(await node().getTransactionInfo(TXID)).toMatchObject({
+      blockNumber: 77_123_456,
+      fee: 345_000,
+      receipt: { energy_usage_total: 64_285, result: 'SUCCESS' },
+    });
     serve(fixture('gettransactioninfobyid-out-of-energy').answer);
     const failed = await node().getTransactionInfo(TXID);
     expect(failed).toMatchObject({ result: 'FAILED', receipt: { result: 'OUT_OF_ENERGY', energy_fee: 6_428_500 } });

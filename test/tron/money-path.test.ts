@@ -33,7 +33,8 @@ afterAll(async () => {
 /** What the chain says `from` paid `to` (successful USDT transfers). */
 function paidCount(from: string, to: string): number {
   let n = 0;
-  for (const tx of mock.state.chain.transactions.values()) if (tx.transfer?.from === from && tx.transfer.to === to && tx.transfer.token.address === USDT && tx.result === 'SUCCESS') n++;
+  for (const tx of mock.state.chain.transactions.values())
+    if (tx.transfer?.from === from && tx.transfer.to === to && tx.transfer.token.address === USDT && tx.result === 'SUCCESS') n++;
   return n;
 }
 
@@ -77,7 +78,15 @@ const ENTRY_POINTS: EntryPoint[] = [
       const s = freshSender();
       const client = new TrxRent({ baseUrl: w.proxy.url, tronNode: w.proxy.url, apiKey: w.apiKey, retry: { baseDelayMs: 5, maxDelayMs: 20 }, maxRetries: 1 });
       const outcomes = await twice(async () => {
-        await client.transfers.send({ token: 'USDT', to: w.to, amount: '1', signer: { privateKey: s.privateKey }, idempotencyKey: `fault-${w.to}`, timeoutMs: 8_000, maxCostSun: 20_000_000 });
+        await client.transfers.send({
+          token: 'USDT',
+          to: w.to,
+          amount: '1',
+          signer: { privateKey: s.privateKey },
+          idempotencyKey: `fault-${w.to}`,
+          timeoutMs: 8_000,
+          maxCostSun: 20_000_000,
+        });
         return 'ok';
       });
       return { from: s.address, outcomes };
@@ -90,9 +99,17 @@ const ENTRY_POINTS: EntryPoint[] = [
       const client = new TrxRent({ baseUrl: w.proxy.url, tronNode: w.proxy.url, apiKey: w.apiKey, retry: { baseDelayMs: 5, maxDelayMs: 20 }, maxRetries: 1 });
       const journal = new MemoryJournal();
       const outcomes = await twice(async () => {
-        const report = await client.transfers.sendMany([{ to: w.to, amount: '1', id: 'r1' }], { signer: { privateKey: s.privateKey }, journal: new MemoryJournal(journal.entries()), rowTimeoutMs: 6_000, expirationMs: 60_000, maxCostSun: 20_000_000 }).finally(async () => {
-          // The next attempt resumes from what this one journaled.
-        });
+        const report = await client.transfers
+          .sendMany([{ to: w.to, amount: '1', id: 'r1' }], {
+            signer: { privateKey: s.privateKey },
+            journal: new MemoryJournal(journal.entries()),
+            rowTimeoutMs: 6_000,
+            expirationMs: 60_000,
+            maxCostSun: 20_000_000,
+          })
+          .finally(async () => {
+            // The next attempt resumes from what this one journaled.
+          });
         return report.complete ? 'ok' : `incomplete ${report.pending}`;
       });
       return { from: s.address, outcomes };
@@ -101,7 +118,17 @@ const ENTRY_POINTS: EntryPoint[] = [
   {
     name: 'MCP send_token',
     async pay(w) {
-      const c = await connect(mock, { baseUrl: w.proxy.url, tronFullNode: w.proxy.url, apiKey: w.apiKey, allowSpend: true, limits: { maxWithdrawal: '10', maxOrderTrx: '50', sessionLimit: '1000' } }, accept);
+      const c = await connect(
+        mock,
+        {
+          baseUrl: w.proxy.url,
+          tronFullNode: w.proxy.url,
+          apiKey: w.apiKey,
+          allowSpend: true,
+          limits: { maxWithdrawal: '10', maxOrderTrx: '50', sessionLimit: '1000' },
+        },
+        accept,
+      );
       try {
         const outcomes = await twice(async () => {
           // The same call again, with the caller's payment id: the retry a careful agent makes.
@@ -117,11 +144,25 @@ const ENTRY_POINTS: EntryPoint[] = [
   {
     name: 'MCP send_batch',
     async pay(w) {
-      const c = await connect(mock, { baseUrl: w.proxy.url, tronFullNode: w.proxy.url, apiKey: w.apiKey, allowSpend: true, limits: { maxWithdrawal: '10', maxOrderTrx: '150', sessionLimit: '1000' } }, accept);
+      const c = await connect(
+        mock,
+        {
+          baseUrl: w.proxy.url,
+          tronFullNode: w.proxy.url,
+          apiKey: w.apiKey,
+          allowSpend: true,
+          limits: { maxWithdrawal: '10', maxOrderTrx: '150', sessionLimit: '1000' },
+        },
+        accept,
+      );
       try {
         const outcomes = await twice(async () => {
           const r = await call(c.client, 'send_batch', { payouts: [{ to: w.to, amount: '1', id: 'r1' }] }, 40_000);
-          return r.isError ? `error ${JSON.stringify(r.content).slice(0, 60)}` : (r.structuredContent as { complete?: boolean })?.complete ? 'ok' : 'incomplete';
+          return r.isError
+            ? `error ${JSON.stringify(r.content).slice(0, 60)}`
+            : (r.structuredContent as { complete?: boolean })?.complete
+              ? 'ok'
+              : 'incomplete';
         });
         return { from: MCP_WALLET, outcomes };
       } finally {
@@ -138,7 +179,11 @@ const withData = (b: any, edit: (inner: any) => any) => ('data' in b ? { data: e
 const CASES: Array<{ name: string; rules: () => Rule[]; paid: 'exactly once' | 'at most once' }> = [
   { name: 'the broadcast accepted and its answer lost', rules: () => [{ match: BROADCAST, fault: 'lost', times: 1 }], paid: 'exactly once' },
   { name: 'the broadcast accepted and answered 500', rules: () => [{ match: BROADCAST, fault: '5xx', times: 2 }], paid: 'exactly once' },
-  { name: 'the receipt reads failing for a while', rules: () => [{ match: /^POST \/wallet\/gettransactioninfobyid$/, fault: '5xx', times: 4 }], paid: 'exactly once' },
+  {
+    name: 'the receipt reads failing for a while',
+    rules: () => [{ match: /^POST \/wallet\/gettransactioninfobyid$/, fault: '5xx', times: 4 }],
+    paid: 'exactly once',
+  },
   {
     name: 'a broadcast answer naming another tx id',
     rules: () => [{ match: BROADCAST, fault: 'rewrite', rewrite: (b) => withData(b, (d) => ({ ...d, tx_id: 'ee'.repeat(32) })) }],
@@ -148,7 +193,14 @@ const CASES: Array<{ name: string; rules: () => Rule[]; paid: 'exactly once' | '
     name: 'a node that hides receipts and reports the solidified block a day ahead',
     rules: () => [
       { match: /^POST \/wallet(solidity)?\/gettransactioninfobyid$/, fault: 'rewrite', rewrite: () => ({}) },
-      { match: /^POST \/walletsolidity\/getnowblock$/, fault: 'rewrite', rewrite: (b) => ({ ...b, block_header: { ...b.block_header, raw_data: { ...b.block_header?.raw_data, timestamp: (b.block_header?.raw_data?.timestamp ?? 0) + 86_400_000 } } }) },
+      {
+        match: /^POST \/walletsolidity\/getnowblock$/,
+        fault: 'rewrite',
+        rewrite: (b) => ({
+          ...b,
+          block_header: { ...b.block_header, raw_data: { ...b.block_header?.raw_data, timestamp: (b.block_header?.raw_data?.timestamp ?? 0) + 86_400_000 } },
+        }),
+      },
     ],
     paid: 'at most once',
   },
@@ -172,7 +224,8 @@ describe.each(CASES)('$name', ({ rules, paid }) => {
 
 describe('prices moved after the confirmation', () => {
   // The preview quotes a fifth of the real price: the order carries the cap's price ceiling, and nothing is charged above it.
-  const fifth = (b: any) => withData(b, (p: any) => ({ ...p, best: p.best && { ...p.best, price_sun: Number(p.best.price_sun) / 5, cost_trx: Number(p.best.cost_trx) / 5 } }));
+  const fifth = (b: any) =>
+    withData(b, (p: any) => ({ ...p, best: p.best && { ...p.best, price_sun: Number(p.best.price_sun) / 5, cost_trx: Number(p.best.cost_trx) / 5 } }));
   it.each(ENTRY_POINTS)('$name is never charged past its cap (the order log is the judge)', { timeout: 120_000 }, async (entry) => {
     const account = mock.state.createAccount({ trx_sun: trxToSun('2000') });
     const proxy = await hostileProxy(mock.url, { rules: [{ match: /^GET \/api\/v1\/orders\/preview$/, fault: 'rewrite', rewrite: fifth }] });

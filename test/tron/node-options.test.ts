@@ -37,7 +37,13 @@ function recordingClock(): Clock & { waits: number[] } {
 
 describe('the node API key', () => {
   it('goes to the node as TRON-PRO-API-KEY, never to the account API', async () => {
-    const client = new TrxRent({ baseUrl: account.url, apiKey: 'sk_test_account', tronNode: node.url, tronNodeApiKey: 'tg-key-1', tronNodeHeaders: { 'X-Trace': 't1' } });
+    const client = new TrxRent({
+      baseUrl: account.url,
+      apiKey: 'sk_test_account',
+      tronNode: node.url,
+      tronNodeApiKey: 'tg-key-1',
+      tronNodeHeaders: { 'X-Trace': 't1' },
+    });
     await client.resources.read(ADDRESS);
     await client.prices.list();
     const toNode = node.requests.at(-1)!;
@@ -118,7 +124,9 @@ describe("send: confirm 'solidified'", () => {
     expect(sent.receipt).toMatchObject({ block: solid.blockNumber, fee_sun: solid.fee ?? 0 });
     const plain = await client.transfers.send({ token: 'USDT', to: ADDRESS, amount: '1', signer: { privateKey }, burn: true });
     expect(plain.confirmed).toBe('included');
-    await expect(client.transfers.send({ token: 'USDT', to: ADDRESS, amount: '1', signer: { privateKey }, confirmation: 'final' as never })).rejects.toMatchObject({
+    await expect(
+      client.transfers.send({ token: 'USDT', to: ADDRESS, amount: '1', signer: { privateKey }, confirmation: 'final' as never }),
+    ).rejects.toMatchObject({
       code: 'VALIDATION_ERROR',
       details: { field: 'confirmation' },
     });

@@ -38,6 +38,8 @@ describe('a transfer to the token contract', () => {
     expect(mock.state.orders.all(account.account_id)).toEqual([]);
     expect(chain.tokenBalance(from, USDT)).toBe(50_000_000n);
     // An ordinary recipient is estimated as before.
-    await expect(client.transfers.estimate({ from, to: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8', token: 'USDT', amount: '1' })).resolves.toMatchObject({ to: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8' });
+    await expect(client.transfers.estimate({ from, to: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8', token: 'USDT', amount: '1' })).resolves.toMatchObject({
+      to: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8',
+    });
   });
 });

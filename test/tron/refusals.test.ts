@@ -34,11 +34,23 @@ function nodeAnswer(req: RecordedRequest): Reply {
     case 'getaccountresource':
       return { status: 200, body: { freeNetLimit: 600, TotalEnergyLimit: 180_000_000_000, TotalEnergyWeight: 19_000_000_000 } };
     case 'getchainparameters':
-      return { status: 200, body: { chainParameter: [{ key: 'getEnergyFee', value: 100 }, { key: 'getTransactionFee', value: 1000 }] } };
+      return {
+        status: 200,
+        body: {
+          chainParameter: [
+            { key: 'getEnergyFee', value: 100 },
+            { key: 'getTransactionFee', value: 1000 },
+          ],
+        },
+      };
     case 'getnowblock':
-      return { status: 200, body: { blockID: `0000000004988c80${'ab'.repeat(24)}`, block_header: { raw_data: { number: 77_123_456, timestamp: Date.now() } } } };
+      return {
+        status: 200,
+        body: { blockID: `0000000004988c80${'ab'.repeat(24)}`, block_header: { raw_data: { number: 77_123_456, timestamp: Date.now() } } },
+      };
     case 'triggerconstantcontract':
-      if (String(body.function_selector).startsWith('balanceOf')) return { status: 200, body: { result: { result: true }, energy_used: 900, constant_result: [word(50_000_000n)] } };
+      if (String(body.function_selector).startsWith('balanceOf'))
+        return { status: 200, body: { result: { result: true }, energy_used: 900, constant_result: [word(50_000_000n)] } };
       return { status: 200, body: world.transfer };
     default:
       return { status: 200, body: { Error: `unexpected call ${method}` } };

@@ -103,7 +103,10 @@ describe('transfers.send', () => {
     // (answered by the node) already shows the rented energy.
     const broadcastAt = log.findIndex((l) => l.path === '/api/v1/broadcast');
     expect(broadcastAt).toBeGreaterThan(0);
-    const lastRead = log.slice(0, broadcastAt).filter((l) => l.path === '/wallet/getaccountresource').pop();
+    const lastRead = log
+      .slice(0, broadcastAt)
+      .filter((l) => l.path === '/wallet/getaccountresource')
+      .pop();
     const shown = lastRead!.answer as { EnergyLimit?: number; EnergyUsed?: number };
     expect((shown.EnergyLimit ?? 0) - (shown.EnergyUsed ?? 0)).toBeGreaterThanOrEqual(65_000);
     const orderAt = log.findIndex((l) => l.method === 'POST' && l.path === '/api/v1/orders');
@@ -148,7 +151,9 @@ describe('transfers.send', () => {
     const sender = wallet(10n, 1n);
     const recipient = wallet(1n);
     for (const p of mock.state.market.snapshot().providers) mock.state.setProviderOverride(p.def.id, { fail_delegations: true });
-    const error = await client.transfers.send({ token: 'USDT', to: recipient.address, amount: '1', signer: { privateKey: sender.privateKey } }).catch((e: unknown) => e);
+    const error = await client.transfers
+      .send({ token: 'USDT', to: recipient.address, amount: '1', signer: { privateKey: sender.privateKey } })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'ORDER_FAILED', details: { transfer_sent: false } });
     expect(String((error as Error).message)).toMatch(/The transfer was not sent: renting energy failed \(order \S+ ended FAILED/);
     expect(log.some((l) => l.path === '/api/v1/broadcast')).toBe(false);
@@ -161,7 +166,9 @@ describe('transfers.send', () => {
     const sender = wallet(5n, 1n);
     const recipient = wallet(1n);
     const send = (extra: object) =>
-      client.transfers.send({ token: 'USDT', to: recipient.address, amount: '1', signer: { privateKey: sender.privateKey }, ...extra }).catch((e: unknown) => e);
+      client.transfers
+        .send({ token: 'USDT', to: recipient.address, amount: '1', signer: { privateKey: sender.privateKey }, ...extra })
+        .catch((e: unknown) => e);
     expect(await send({ maxCostSun: 1_000 })).toMatchObject({ code: 'SPENDING_CAP_EXCEEDED', details: { max_cost_sun: 1_000 } });
     expect(await send({ amount: '5.000001' })).toMatchObject({ code: 'INSUFFICIENT_TOKEN_BALANCE', details: { field: 'amount', balance: '5' } });
     let seen: unknown;
@@ -277,7 +284,14 @@ describe('transactions.broadcast', () => {
     const recipient = wallet();
     const head = mock.state.chain.height();
     const tx = signTransaction(
-      buildTrc20Transfer({ from: sender.address, contract: USDT, to: recipient.address, amount: 1_000_000n, refBlock: { number: head, hash: mock.state.chain.blockId(head) }, now: mock.state.now() }),
+      buildTrc20Transfer({
+        from: sender.address,
+        contract: USDT,
+        to: recipient.address,
+        amount: 1_000_000n,
+        refBlock: { number: head, hash: mock.state.chain.blockId(head) },
+        now: mock.state.now(),
+      }),
       sender.privateKey,
     );
     const result = await client.transactions.broadcast({ signed_tx: tx });

@@ -28,7 +28,10 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-const json = (value: unknown, status = 200): Handler => (_req, _body, res) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+const json =
+  (value: unknown, status = 200): Handler =>
+  (_req, _body, res) =>
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
 const client = () => new TronNode({ baseUrl: `${base}/`, retry: { baseDelayMs: 1, maxDelayMs: 2 }, timeoutMs: 500 });
 const ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 
@@ -69,7 +72,9 @@ describe('TronNode', () => {
     seen.length = 0;
     const hang: Handler = () => undefined;
     script.push(hang, hang, hang);
-    await expect(new TronNode({ baseUrl: base, timeoutMs: 100, retry: { baseDelayMs: 1, maxDelayMs: 1 } }).getAccount(ADDRESS)).rejects.toMatchObject({ code: 'TIMEOUT' });
+    await expect(new TronNode({ baseUrl: base, timeoutMs: 100, retry: { baseDelayMs: 1, maxDelayMs: 1 } }).getAccount(ADDRESS)).rejects.toMatchObject({
+      code: 'TIMEOUT',
+    });
     expect(seen).toHaveLength(3);
     seen.length = 0;
     await expect(client().getAccount('T123')).rejects.toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'address' } });

@@ -3,18 +3,9 @@
  * CI). Each `@ts-expect-error` must stay an error: if a type loosens, tsc fails on the unused
  * directive.
  */
-import {
-  type Order,
-  extraFields,
-  type OrderList,
-  RateLimitedError,
-  TrxRent,
-  TrxRentError,
-  trxToSun,
-  sunToTrx,
-} from 'trx-rent';
+import { type Order, extraFields, type OrderList, RateLimitedError, type TrxRent, TrxRentError, trxToSun, sunToTrx } from 'trx-rent';
 import { type WebhookEvent, constructWebhookEvent, isKnownEvent } from 'trx-rent/webhooks';
-import { CreateOrderRequest } from 'trx-rent/schemas';
+import type { CreateOrderRequest } from 'trx-rent/schemas';
 import type { z } from 'zod';
 
 declare const client: TrxRent;
@@ -40,10 +31,9 @@ export async function orders() {
   const page = await client.orders.list({ status: 'FILLED', limit: 100 });
   expectType<OrderList>(page);
   for await (const o of client.orders.list()) expectType<Order>(o);
-  const { response } = await client.orders.create(
-    { resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: 'T' },
-    { idempotencyKey: 'k' },
-  ).withResponse();
+  const { response } = await client.orders
+    .create({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: 'T' }, { idempotencyKey: 'k' })
+    .withResponse();
   expectType<Response>(response);
   // @ts-expect-error limit is a number
   await client.orders.list({ limit: 'all' });

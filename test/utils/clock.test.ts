@@ -25,7 +25,12 @@ describe('a client on a virtual clock', () => {
   // what a wait of ten real minutes would blow through.
   it('waits ten minutes for an order on the virtual clock', async () => {
     const sdk = client();
-    const order = await sdk.orders.create({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW' });
+    const order = await sdk.orders.create({
+      resource_type: 'ENERGY',
+      amount: 65_000,
+      duration_sec: 3600,
+      target_address: 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW',
+    });
     const startedMock = time.now();
     const filled = await sdk.orders.waitFor(order.id, { timeoutMs: 10 * MINUTE });
     expect(filled.status).toBe('FILLED');

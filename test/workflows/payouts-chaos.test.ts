@@ -98,7 +98,10 @@ describe('payouts under chaos', { timeout: 90_000 }, () => {
       kills.push(await runner(args, env, kill));
     }
     // Killed, not finished (a run that ended by itself before its kill point would prove less).
-    expect(kills.map((k) => k.signal ?? `exit ${k.code}`), `seed ${SEED}`).toEqual(Array(10).fill('SIGKILL'));
+    expect(
+      kills.map((k) => k.signal ?? `exit ${k.code}`),
+      `seed ${SEED}`,
+    ).toEqual(Array(10).fill('SIGKILL'));
     let last: Run | undefined;
     for (let attempt = 0; attempt < 4 && last?.code !== 0; attempt++) last = await runner(args, env);
     expect(last?.code, `seed ${SEED}: ${last?.stderr}`).toBe(0);
@@ -112,7 +115,10 @@ describe('payouts under chaos', { timeout: 90_000 }, () => {
     }
     expect([...chain.values()].reduce((n, e) => n + e.count, 0)).toBe(200);
     // The journal says so: 200 rows confirmed once each, with the transaction the chain holds.
-    const entries = readFileSync(`${csv}.journal`, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const entries = readFileSync(`${csv}.journal`, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const confirmed = entries.filter((e) => e.type === 'confirmed');
     expect(new Set(confirmed.map((e) => e.id)).size).toBe(200);
     expect(confirmed.length).toBe(200);
@@ -121,8 +127,12 @@ describe('payouts under chaos', { timeout: 90_000 }, () => {
       expect(tx?.transfer?.token.address).toBe(USDT);
       expect(tx?.transfer?.to).toBe(rows.find((r) => r.id === e.id)!.to);
     }
-    const faults = Object.entries(mock.chaos.log.reduce<Record<string, number>>((n, h) => ({ ...n, [`${h.kind} ${h.path}`]: (n[`${h.kind} ${h.path}`] ?? 0) + 1 }), {}));
-    console.log(`chaos seed ${SEED}: ${kills.filter((k) => k.signal === 'SIGKILL').length} kills after ${kills.map((k) => k.lines).join(',')} events; ${mock.chaos.log.length} faults injected (${faults.map(([k, n]) => `${n} ${k}`).join(', ')}); ${entries.length} journal lines; ${Date.now() - started} ms`);
+    const faults = Object.entries(
+      mock.chaos.log.reduce<Record<string, number>>((n, h) => ({ ...n, [`${h.kind} ${h.path}`]: (n[`${h.kind} ${h.path}`] ?? 0) + 1 }), {}),
+    );
+    console.log(
+      `chaos seed ${SEED}: ${kills.filter((k) => k.signal === 'SIGKILL').length} kills after ${kills.map((k) => k.lines).join(',')} events; ${mock.chaos.log.length} faults injected (${faults.map(([k, n]) => `${n} ${k}`).join(', ')}); ${entries.length} journal lines; ${Date.now() - started} ms`,
+    );
     // The kills fell while rows were in flight, not only before any was sent.
     expect(kills.filter((k) => k.lines > 0).length).toBeGreaterThanOrEqual(3);
     expect(mock.chaos.log.some((h) => h.kind === 'drop' && h.method === 'POST' && h.path === '/api/v1/broadcast')).toBe(true);

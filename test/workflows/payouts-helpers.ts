@@ -26,7 +26,13 @@ export function payouts(mock: MockServer, n: number, tag: string) {
   return Array.from({ length: n }, (_, i) => {
     const to = labelAddress(`payee ${tag} ${i}`);
     if (i % 2 === 0) chain.syntheticTransfer({ token: chain.token('USDT')!, to, amount: 1n, label: `holder ${to}` });
-    return { to, amount: `${i + 1}.${String(i + 1).padStart(6, '0').slice(-6)}`, id: `r${i + 1}` };
+    return {
+      to,
+      amount: `${i + 1}.${String(i + 1)
+        .padStart(6, '0')
+        .slice(-6)}`,
+      id: `r${i + 1}`,
+    };
   });
 }
 

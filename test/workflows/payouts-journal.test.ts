@@ -92,10 +92,16 @@ describe('the journal file', () => {
 
 describe('rows', () => {
   it('reads CSV with or without a header, and JSON lines', () => {
-    expect(parsePayouts(`${ADDRESS},10,a\n${OTHER},0.5\n`).payouts).toEqual([{ to: ADDRESS, amount: '10', id: 'a' }, { to: OTHER, amount: '0.5' }]);
+    expect(parsePayouts(`${ADDRESS},10,a\n${OTHER},0.5\n`).payouts).toEqual([
+      { to: ADDRESS, amount: '10', id: 'a' },
+      { to: OTHER, amount: '0.5' },
+    ]);
     expect(parsePayouts(`amount,to\n10,${ADDRESS}\n`).payouts).toEqual([{ to: ADDRESS, amount: '10' }]);
     const jsonl = parsePayouts(`{"to":"${ADDRESS}","amount":"1","id":"x"}\n\n{"to":"${OTHER}","amount":2}\n`);
-    expect(jsonl.payouts).toEqual([{ to: ADDRESS, amount: '1', id: 'x' }, { to: OTHER, amount: 2 }]);
+    expect(jsonl.payouts).toEqual([
+      { to: ADDRESS, amount: '1', id: 'x' },
+      { to: OTHER, amount: 2 },
+    ]);
     expect(jsonl.where).toEqual(['line 1', 'line 3']);
   });
 
@@ -116,6 +122,14 @@ describe('rows', () => {
       }
     })();
     expect(error?.details.rows.map((r) => `${r.where} ${r.field}`)).toEqual(['row 2 to', 'row 3 amount', 'row 4 amount', 'row 5 row', 'row 6 id']);
-    expect(checkPayouts([{ to: ADDRESS, amount: '1' }, { to: ADDRESS, amount: '1' }], { allowDuplicates: true })).toHaveLength(2);
+    expect(
+      checkPayouts(
+        [
+          { to: ADDRESS, amount: '1' },
+          { to: ADDRESS, amount: '1' },
+        ],
+        { allowDuplicates: true },
+      ),
+    ).toHaveLength(2);
   });
 });

@@ -23,7 +23,10 @@ afterAll(async () => {
 });
 
 const BROADCAST = /^POST \/api\/v1\/broadcast$/;
-const broadcasts = () => proxy.log.filter((l) => BROADCAST.test(`${l.method} ${l.path}`)).map((l) => JSON.parse(l.body).signed_tx as { txID: string; raw_data_hex: string; signature: string[] });
+const broadcasts = () =>
+  proxy.log
+    .filter((l) => BROADCAST.test(`${l.method} ${l.path}`))
+    .map((l) => JSON.parse(l.body).signed_tx as { txID: string; raw_data_hex: string; signature: string[] });
 
 describe('a lost broadcast answer', { timeout: 60_000 }, () => {
   it('lands the same bytes on resume: one signature, one payment', async () => {
@@ -34,7 +37,10 @@ describe('a lost broadcast answer', { timeout: 60_000 }, () => {
     const journal = new MemoryJournal();
     proxy.log.length = 0;
     // Accepted by the network, answer lost; and the receipt reads fail for a while too.
-    proxy.setRules([{ match: BROADCAST, fault: 'lost', times: 1 }, { match: /gettransactioninfobyid/, fault: '5xx', times: 3 }]);
+    proxy.setRules([
+      { match: BROADCAST, fault: 'lost', times: 1 },
+      { match: /gettransactioninfobyid/, fault: '5xx', times: 3 },
+    ]);
     const report = await client.transfers.sendMany(rows, { signer: { privateKey: s.privateKey }, journal, expirationMs: 120_000 });
     const sent = broadcasts();
     expect(new Set(sent.map((b) => b.txID)).size).toBe(1);
@@ -43,7 +49,9 @@ describe('a lost broadcast answer', { timeout: 60_000 }, () => {
     expect(paid(mock, s.address).get(rows[0]!.to)?.count).toBe(1);
     // One signature, written down with its broadcast_at before the request left: nothing signed again.
     const records = journal.entries().filter((e) => e.type === 'record' || e.type === 'broadcast');
-    expect(records.map((e) => `${e.type} ${e.type === 'record' ? e.record.tx_id : e.type === 'broadcast' ? e.tx_id : ''}`)).toEqual([`record ${sent[0]!.txID}`]);
+    expect(records.map((e) => `${e.type} ${e.type === 'record' ? e.record.tx_id : e.type === 'broadcast' ? e.tx_id : ''}`)).toEqual([
+      `record ${sent[0]!.txID}`,
+    ]);
     expect(records[0]).toMatchObject({ record: { broadcast_at: expect.any(Number) } });
   });
 
@@ -52,7 +60,14 @@ describe('a lost broadcast answer', { timeout: 60_000 }, () => {
     const rows = payouts(mock, 1, 'held-answer');
     const acct = account(mock);
     // Per-request timeout 1 s (real time); the proxy forwards the broadcast, then holds its answer 2.5 s and resets.
-    const client = new TrxRent({ baseUrl: proxy.url, apiKey: acct.apiKey, tronNode: proxy.url, clock: virtualClock(mock.state.clock), timeoutMs: 1_000, maxRetries: 0 });
+    const client = new TrxRent({
+      baseUrl: proxy.url,
+      apiKey: acct.apiKey,
+      tronNode: proxy.url,
+      clock: virtualClock(mock.state.clock),
+      timeoutMs: 1_000,
+      maxRetries: 0,
+    });
     const journal = new MemoryJournal();
     proxy.log.length = 0;
     proxy.setRules([{ match: BROADCAST, fault: 'timeout', holdMs: 2_500, times: 1 }]);
@@ -112,7 +127,10 @@ describe('a lost broadcast answer', { timeout: 60_000 }, () => {
     const y = ids[1]!;
     expect(third.rows[0]!.tx_id).toBe(y);
     // The old record was forgotten (expired) before the new one was signed; the chain paid once, with the new one.
-    const kinds = journal.entries().filter((e) => e.type === 'record' || e.type === 'delete').map((e) => (e.type === 'record' ? e.record.tx_id : 'delete'));
+    const kinds = journal
+      .entries()
+      .filter((e) => e.type === 'record' || e.type === 'delete')
+      .map((e) => (e.type === 'record' ? e.record.tx_id : 'delete'));
     expect(kinds.indexOf('delete')).toBeGreaterThan(kinds.lastIndexOf(x!.tx_id));
     expect(kinds.indexOf(y)).toBeGreaterThan(kinds.indexOf('delete'));
     const yRecord = journal.entries().find((e) => e.type === 'record' && e.record.tx_id === y);

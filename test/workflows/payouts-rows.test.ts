@@ -19,7 +19,9 @@ function problems(text: string): string[] {
     return [];
   } catch (error) {
     expect(error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'payouts' } });
-    return (error as { details: { rows: Array<{ where: string; field: string; message: string }> } }).details.rows.map((r) => `${r.where} ${r.field}: ${r.message}`);
+    return (error as { details: { rows: Array<{ where: string; field: string; message: string }> } }).details.rows.map(
+      (r) => `${r.where} ${r.field}: ${r.message}`,
+    );
   }
 }
 
@@ -77,7 +79,10 @@ describe('JSON lines are read exactly', () => {
 
 describe('the recipient', () => {
   it("is never the token's own contract (what is sent to it is lost)", () => {
-    const rows: Payout[] = [{ to: USDT, amount: '1' }, { to: TO, amount: '1' }];
+    const rows: Payout[] = [
+      { to: USDT, amount: '1' },
+      { to: TO, amount: '1' },
+    ];
     expect(() => checkPayouts(rows)).toThrow(/row 1: to: is the USDT token contract itself/);
     expect(problems(`${USDT},1,a\n`)).toEqual([expect.stringMatching(/^line 1 to: is the USDT token contract/)]);
   });

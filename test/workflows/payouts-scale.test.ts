@@ -25,7 +25,14 @@ describe('payouts at scale on the mock clock', { timeout: 300_000 }, () => {
     const s = sender(mock, 21, 100_000_000n);
     const rows = payouts(mock, ROWS, 'scale');
     const acct = account(mock, '10000000');
-    const client = new TrxRent({ baseUrl: mock.url, apiKey: acct.apiKey, tronNode: mock.url, clock: virtualClock(mock.state.clock), timeoutMs: 4_000, maxRetries: 3 });
+    const client = new TrxRent({
+      baseUrl: mock.url,
+      apiKey: acct.apiKey,
+      tronNode: mock.url,
+      clock: virtualClock(mock.state.clock),
+      timeoutMs: 4_000,
+      maxRetries: 3,
+    });
     mock.chaos.setRules([
       { route: 'POST /api/v1/broadcast', kind: 'drop', probability: 0.03 },
       { route: 'POST /api/v1/broadcast', kind: 'reset', probability: 0.02 },
@@ -58,6 +65,8 @@ describe('payouts at scale on the mock clock', { timeout: 300_000 }, () => {
     // The rows' energy came from the rental: the chain burnt no TRX for any row's energy.
     const sent = [...mock.state.chain.transactions.values()].filter((t) => t.transfer?.from === s.address);
     expect(sent.filter((t) => (t.energyFeeSun ?? 0) > 0).map((t) => `${t.txid} burnt ${t.energyFeeSun}`)).toEqual([]);
-    console.log(`${ROWS} rows on the mock clock: ${ms} ms wall, ${((mock.state.now() - mockStart) / 1000).toFixed(0)} s of mock time, ${orders.length} orders, faults ${JSON.stringify(faults)}`);
+    console.log(
+      `${ROWS} rows on the mock clock: ${ms} ms wall, ${((mock.state.now() - mockStart) / 1000).toFixed(0)} s of mock time, ${orders.length} orders, faults ${JSON.stringify(faults)}`,
+    );
   });
 });

@@ -35,7 +35,10 @@ describe('client.transfers.sendMany', { timeout: 60_000 }, () => {
     for (const r of rows) expect(chain.get(r.to)?.count, r.id).toBe(1);
     expect(ordersOf(mock, acct.accountId).filter((o) => o.resource_type === 'ENERGY').length).toBe(1);
     expect(report.energy.used).toBeLessThanOrEqual(report.energy.rented);
-    const lines = readFileSync(journal, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(journal, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.filter((l) => l.type === 'confirmed').length).toBe(20);
     expect(events).toContain('planned');
   });
@@ -67,6 +70,8 @@ describe('one rental for the batch', { timeout: 90_000 }, () => {
     expect(rented).toBeGreaterThanOrEqual(report.energy.used);
     const burnt = [...mock.state.chain.transactions.values()].filter((t) => t.transfer?.from === s.address).reduce((sum, t) => sum + (t.energyFeeSun ?? 0), 0);
     expect(burnt).toBe(0);
-    console.log(`${n} rows: ${energy.length} energy order(s), ${orders.length - energy.length} bandwidth, ${rented} energy rented, ${report.energy.used} used, ${ms} ms`);
+    console.log(
+      `${n} rows: ${energy.length} energy order(s), ${orders.length - energy.length} bandwidth, ${rented} energy rented, ${report.energy.used} used, ${ms} ms`,
+    );
   });
 });

@@ -51,7 +51,10 @@ describe('--mock x402', () => {
   test('x402 prices pays with a throwaway wallet and prints, with no terminal, no prompt and no --yes', () => {
     const r = cli(['--mock', 'x402', 'prices']);
     expect(r.status, r.stderr).toBe(0);
-    const out = JSON.parse(r.stdout) as { data: Array<{ provider: string; price_sun: number }>; payment: { amount_usd: string; payer: string; network: string; transaction: string } };
+    const out = JSON.parse(r.stdout) as {
+      data: Array<{ provider: string; price_sun: number }>;
+      payment: { amount_usd: string; payer: string; network: string; transaction: string };
+    };
     expect(out.data.length).toBeGreaterThan(0);
     expect(out.data[0]).toMatchObject({ provider: expect.any(String), price_sun: expect.any(Number) });
     expect(out.payment).toMatchObject({ amount_usd: '0.01', network: expect.stringMatching(/^tron:/) });

@@ -102,7 +102,10 @@ describe('trx-rent x402', () => {
     expect(payments().length).toBe(before + 1);
     expect(r.stderr).toContain('x402 wallet from stdin (--key-file -)');
     expect(r.stdout + r.stderr).not.toContain(KEYS.tron);
-    const garbage = await runCliInProcess(['x402', 'prices', '--key-file', '-', '--yes', '--json'], { env: { TRX_RENT_BASE_URL: server.url }, input: 'not-a-key-123' });
+    const garbage = await runCliInProcess(['x402', 'prices', '--key-file', '-', '--yes', '--json'], {
+      env: { TRX_RENT_BASE_URL: server.url },
+      input: 'not-a-key-123',
+    });
     expect(garbage.code).toBe(2);
     expect(garbage.stderr).not.toContain('not-a-key-123');
   });

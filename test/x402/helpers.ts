@@ -54,7 +54,6 @@ export function startMock(options: PaidMockOptions = {}) {
   };
 }
 
-
 export const noSpendContext: PaymentContext = {
   authorizeFee: () => undefined,
   requestJson: (url, init) => fetchJson(new Transport(), url, { ...init, timeoutMs: 10_000 }),

@@ -63,8 +63,14 @@ describe('deposits.create', () => {
 
   test('a bad amount or key fails locally, before anything is sent', async () => {
     const client = new TrxRent({ baseUrl: server.url, apiKey: server.apiKey });
-    await expect(client.deposits.create({ amount_sun: 10, signer: { privateKey: KEYS.tron } })).rejects.toMatchObject({ code: 'VALIDATION_ERROR', field: 'amount_sun' });
-    await expect(client.deposits.create({ amount_sun: 2_000_000, signer: { privateKey: 'xyz' } })).rejects.toMatchObject({ code: 'VALIDATION_ERROR', field: 'signer.privateKey' });
+    await expect(client.deposits.create({ amount_sun: 10, signer: { privateKey: KEYS.tron } })).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'amount_sun',
+    });
+    await expect(client.deposits.create({ amount_sun: 2_000_000, signer: { privateKey: 'xyz' } })).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'signer.privateKey',
+    });
   });
 });
 

@@ -58,7 +58,7 @@ function esmImports(code: string): string[] {
 }
 
 describe('light core', () => {
-  test("src/index.ts statically imports none of viem, tronweb, @x402/*, x402-fetch", async () => {
+  test('src/index.ts statically imports none of viem, tronweb, @x402/*, x402-fetch', async () => {
     const { packages, dynamic } = await staticPackages('src/index.ts');
     expect([...packages].filter((p) => HEAVY.test(p))).toEqual([]);
     // The core's schemas are zod/mini: a bundler drops what they do not use; zod's classic API is not imported.
@@ -88,7 +88,10 @@ describe('light core', () => {
     const urls = esmImports("const m = await import('trx-rent/x402'); if (typeof m.X402Client !== 'function') process.exit(3);");
     expect(urls.some((u) => u.includes('/dist/x402/index.js'))).toBe(true);
     expect(urls.filter((u) => /node_modules\/(viem|tronweb|ox|@x402|x402|x402-fetch)\//.test(u))).toEqual([]);
-    const cjs = execFileSync(process.execPath, ['-e', "require('trx-rent/x402'); console.log(JSON.stringify(Object.keys(require.cache)))"], { cwd: root, encoding: 'utf8' });
+    const cjs = execFileSync(process.execPath, ['-e', "require('trx-rent/x402'); console.log(JSON.stringify(Object.keys(require.cache)))"], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     expect((JSON.parse(cjs) as string[]).filter((m) => /node_modules[\\/](viem|tronweb|ox|@x402|x402|x402-fetch)[\\/]/.test(m))).toEqual([]);
   });
 });

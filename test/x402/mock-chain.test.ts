@@ -30,7 +30,11 @@ async function node(method: string, body: unknown = {}) {
 }
 
 async function transfer(to: string, amount: string, token = 'USDT') {
-  const res = await fetch(`${BASE_URL}/__mock/chain/transfer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to, amount, token }) });
+  const res = await fetch(`${BASE_URL}/__mock/chain/transfer`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ to, amount, token }),
+  });
   expect(res.status).toBe(200);
   return (await res.json()) as { txid: string; block_number: number };
 }
@@ -70,7 +74,10 @@ describe('simulated node', () => {
   test('the network checks: unknown reference block, expiry, signature, balance', async () => {
     const height = mock.paid.chain.height();
     const good = { number: height, hash: mock.paid.chain.blockId(height) };
-    const wrongRef = signTransaction(buildTrxTransfer({ from: ALICE, to: BOB, amountSun: 1, refBlock: { number: height, hash: 'ff'.repeat(32) }, now: mock.state.now() }), ALICE_KEY);
+    const wrongRef = signTransaction(
+      buildTrxTransfer({ from: ALICE, to: BOB, amountSun: 1, refBlock: { number: height, hash: 'ff'.repeat(32) }, now: mock.state.now() }),
+      ALICE_KEY,
+    );
     expect((await node('broadcasttransaction', wrongRef)).code).toBe('TAPOS_ERROR');
     const expired = signTransaction(buildTrxTransfer({ from: ALICE, to: BOB, amountSun: 1, refBlock: good, now: mock.state.now() - 120_000 }), ALICE_KEY);
     expect((await node('broadcasttransaction', expired)).code).toBe('TRANSACTION_EXPIRATION_ERROR');
@@ -84,7 +91,14 @@ describe('simulated node', () => {
     await transfer(ALICE, '20');
     const height = mock.paid.chain.height();
     const tx = signTransaction(
-      buildTrc20Transfer({ from: ALICE, contract: USDT.address, to: BOB, amount: 2_500_000n, refBlock: { number: height, hash: mock.paid.chain.blockId(height) }, now: mock.state.now() }),
+      buildTrc20Transfer({
+        from: ALICE,
+        contract: USDT.address,
+        to: BOB,
+        amount: 2_500_000n,
+        refBlock: { number: height, hash: mock.paid.chain.blockId(height) },
+        now: mock.state.now(),
+      }),
       ALICE_KEY,
     );
     expect((await node('broadcasttransaction', tx)).result).toBe(true);
@@ -184,13 +198,20 @@ describe('watch expiry', () => {
   });
 
   test('a permit window that opens beyond maxValiditySeconds is refused before signing', async () => {
-    await expect(client().network({ format: 'summary' })).rejects.toMatchObject({ code: 'PAYMENT_REFUSED', offers: [expect.objectContaining({ reason: 'validity_too_long' })] });
+    await expect(client().network({ format: 'summary' })).rejects.toMatchObject({
+      code: 'PAYMENT_REFUSED',
+      offers: [expect.objectContaining({ reason: 'validity_too_long' })],
+    });
   });
 });
 
 describe('the paid rpc proxy', () => {
   test('a method outside the whitelist is refused by the mock too (free 400)', async () => {
-    const res = await fetch(`${BASE_URL}/x402/tron/rpc/wallet/broadcasttransaction`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const res = await fetch(`${BASE_URL}/x402/tron/rpc/wallet/broadcasttransaction`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(res.status).toBe(400);
     expect((await res.json()).error.code).toBe('VALIDATION_ERROR');
   });
@@ -198,7 +219,14 @@ describe('the paid rpc proxy', () => {
   test('send: a transfer that does not match to/amount is a free 400, before any 402', async () => {
     const height = mock.paid.chain.height();
     const tx = signTransaction(
-      buildTrc20Transfer({ from: ALICE, contract: USDT.address, to: BOB, amount: 1_000_000n, refBlock: { number: height, hash: mock.paid.chain.blockId(height) }, now: mock.state.now() }),
+      buildTrc20Transfer({
+        from: ALICE,
+        contract: USDT.address,
+        to: BOB,
+        amount: 1_000_000n,
+        refBlock: { number: height, hash: mock.paid.chain.blockId(height) },
+        now: mock.state.now(),
+      }),
       ALICE_KEY,
     );
     const res = await fetch(`${BASE_URL}/x402/tron/send`, {

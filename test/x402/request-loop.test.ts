@@ -21,7 +21,17 @@ function challenge(url: string): Reply {
   const required = {
     x402Version: 2,
     resource: { url, description: 'test', mimeType: 'application/json' },
-    accepts: [{ scheme: 'exact', network: 'eip155:8453', amount: '10000', asset: USDC, payTo: PAY_TO, maxTimeoutSeconds: 60, extra: { name: 'USD Coin', version: '2' } }],
+    accepts: [
+      {
+        scheme: 'exact',
+        network: 'eip155:8453',
+        amount: '10000',
+        asset: USDC,
+        payTo: PAY_TO,
+        maxTimeoutSeconds: 60,
+        extra: { name: 'USD Coin', version: '2' },
+      },
+    ],
   };
   return { status: 402, headers: { 'PAYMENT-REQUIRED': encodeBase64Json(required) }, body: required };
 }
@@ -38,7 +48,12 @@ afterEach(async () => {
 async function serve(script: (req: { headers: Record<string, unknown>; url: string }, index: number) => Reply) {
   const server = await scriptedServer((req, index) => script(req, index));
   close = server.close;
-  const client = new X402Client({ baseUrl: server.url, payers: [evmPayer({ privateKey: KEYS.evm })], retry: { baseDelayMs: 5, maxDelayMs: 20 }, timeoutMs: 5_000 });
+  const client = new X402Client({
+    baseUrl: server.url,
+    payers: [evmPayer({ privateKey: KEYS.evm })],
+    retry: { baseDelayMs: 5, maxDelayMs: 20 },
+    timeoutMs: 5_000,
+  });
   return { server, client };
 }
 
@@ -90,7 +105,9 @@ describe('x402 client: a paid request is never repeated', () => {
 
   test('the paid attempt answers 503: thrown, not retried, not paid again', async () => {
     const { server, client } = await serve((req) =>
-      paid(req) ? { status: 503, headers: { 'retry-after': '0' }, body: { error: { code: 'SERVICE_UNAVAILABLE', message: 'busy' } } } : challenge(`${server.url}${req.url}`),
+      paid(req)
+        ? { status: 503, headers: { 'retry-after': '0' }, body: { error: { code: 'SERVICE_UNAVAILABLE', message: 'busy' } } }
+        : challenge(`${server.url}${req.url}`),
     );
     await expect(client.network({ format: 'summary' })).rejects.toMatchObject({ status: 503 });
     expect(server.requests.filter(paid)).toHaveLength(1);
@@ -100,7 +117,9 @@ describe('x402 client: a paid request is never repeated', () => {
 
 describe('x402 client: calls return an ApiPromise', () => {
   test('.withResponse() gives the paid result with the raw Response', async () => {
-    const { server, client } = await serve((req) => (paid(req) ? { status: 200, headers: settled, body: { data: NETWORK } } : challenge(`${server.url}${req.url}`)));
+    const { server, client } = await serve((req) =>
+      paid(req) ? { status: 200, headers: settled, body: { data: NETWORK } } : challenge(`${server.url}${req.url}`),
+    );
     const call = client.network({ format: 'summary' });
     expect(call).toBeInstanceOf(ApiPromise);
     const { data, response } = await call.withResponse();
@@ -113,7 +132,9 @@ describe('x402 client: calls return an ApiPromise', () => {
 
   test('the SDK stays lenient on what it receives: a key the spec does not have is kept, not refused', async () => {
     const watch = { watch_id: 'wch_1', expires_at: '2026-11-21T00:00:00.000Z', status: 'paused', webhook_secret: 'ab'.repeat(32) };
-    const { server, client } = await serve((req) => (paid(req) ? { status: 200, headers: settled, body: { data: watch } } : challenge(`${server.url}${req.url}`)));
+    const { server, client } = await serve((req) =>
+      paid(req) ? { status: 200, headers: settled, body: { data: watch } } : challenge(`${server.url}${req.url}`),
+    );
     const { data } = await client.watch({ address: 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW', webhook_url: 'https://hooks.example.com/x' });
     expect(data).toMatchObject({ watch_id: 'wch_1', status: 'paused' });
     expect(extraFields(data).webhook_secret).toBe('ab'.repeat(32));

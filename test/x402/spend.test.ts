@@ -54,20 +54,42 @@ function fakeServer(accepts: Array<Record<string, unknown>>, extensions?: Record
     const header = request.headers.get('PAYMENT-SIGNATURE');
     if (!header) {
       const challenge = { x402Version: 2, error: 'Payment required', resource: { url: request.url }, accepts, ...(extensions ? { extensions } : {}) };
-      return new Response(JSON.stringify(challenge), { status: 402, headers: { 'PAYMENT-REQUIRED': encodeBase64Json(challenge), 'content-type': 'application/json' } });
+      return new Response(JSON.stringify(challenge), {
+        status: 402,
+        headers: { 'PAYMENT-REQUIRED': encodeBase64Json(challenge), 'content-type': 'application/json' },
+      });
     }
     const payload = decodeBase64Json(header) as { accepted: Record<string, unknown> };
     paid.push(payload.accepted);
     const settlement = { success: true, transaction: 'ab'.repeat(32), network: payload.accepted.network, payer: 'x' };
-    return new Response(JSON.stringify({ data: [] }), { status: 200, headers: { 'PAYMENT-RESPONSE': encodeBase64Json(settlement), 'content-type': 'application/json' } });
+    return new Response(JSON.stringify({ data: [] }), {
+      status: 200,
+      headers: { 'PAYMENT-RESPONSE': encodeBase64Json(settlement), 'content-type': 'application/json' },
+    });
   };
   return { fetch: fetchImpl, paid, requests: () => requests };
 }
 
-const BASE_USDC = { scheme: 'exact', network: 'eip155:8453', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', payTo: '0x1111111111111111111111111111111111111111', maxTimeoutSeconds: 300, extra: { name: 'USD Coin', version: '2' } };
-const TRON_USDT = { scheme: 'exact_permit', network: 'tron:728126428', asset: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', payTo: 'TPhxajexTm7MY1tzxoEUKakB8tVFvEps69', maxTimeoutSeconds: 300, extra: {} };
+const BASE_USDC = {
+  scheme: 'exact',
+  network: 'eip155:8453',
+  asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+  payTo: '0x1111111111111111111111111111111111111111',
+  maxTimeoutSeconds: 300,
+  extra: { name: 'USD Coin', version: '2' },
+};
+const TRON_USDT = {
+  scheme: 'exact_permit',
+  network: 'tron:728126428',
+  asset: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+  payTo: 'TPhxajexTm7MY1tzxoEUKakB8tVFvEps69',
+  maxTimeoutSeconds: 300,
+  extra: {},
+};
 const TRON_USDD = { ...TRON_USDT, asset: 'TPYmHEhy5n8TCEfYGqW2rPxsghSfzghPDn' };
-const PERMIT_CONTEXT = { paymentPermitContext: { meta: { kind: 'PAYMENT_ONLY', paymentId: `0x${'12'.repeat(16)}`, nonce: '7', validAfter: 0, validBefore: 4_000_000_000 } } };
+const PERMIT_CONTEXT = {
+  paymentPermitContext: { meta: { kind: 'PAYMENT_ONLY', paymentId: `0x${'12'.repeat(16)}`, nonce: '7', validAfter: 0, validBefore: 4_000_000_000 } },
+};
 
 describe('maxPayment', () => {
   test('an offer above maxPayment is refused before signing: no signer called, no second request', async () => {
@@ -78,7 +100,12 @@ describe('maxPayment', () => {
       requests++;
       return fetch(input, init);
     };
-    const client = new X402Client({ baseUrl: BASE_URL, payers: [evmPayer({ account: evm.account }), tronPayer({ tronWeb: tron.tronWeb })], maxPayment: '0.005', fetch: counting });
+    const client = new X402Client({
+      baseUrl: BASE_URL,
+      payers: [evmPayer({ account: evm.account }), tronPayer({ tronWeb: tron.tronWeb })],
+      maxPayment: '0.005',
+      fetch: counting,
+    });
     const error = await client.prices().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PaymentRefusedError);
     const refused = error as PaymentRefusedError;
@@ -177,7 +204,11 @@ describe('allow-lists, unknown assets, choice', () => {
 
   test('a payTo not on the allow-list is refused', async () => {
     const tron = spyTronWeb();
-    const client = new X402Client({ baseUrl: BASE_URL, payers: [tronPayer({ tronWeb: tron.tronWeb })], allow: { payTo: ['TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'] } });
+    const client = new X402Client({
+      baseUrl: BASE_URL,
+      payers: [tronPayer({ tronWeb: tron.tronWeb })],
+      allow: { payTo: ['TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'] },
+    });
     const error = (await client.prices().catch((e: unknown) => e)) as PaymentRefusedError;
     expect(error).toBeInstanceOf(PaymentRefusedError);
     expect(new Set(error.offers.map((o) => o.reason))).toEqual(new Set(['pay_to_not_allowed', 'no_payer']));
@@ -251,7 +282,14 @@ describe('allow-lists, unknown assets, choice', () => {
   test('an error thrown by onPayment comes back as is, and nothing is signed or spent', async () => {
     const evm = spyEvm();
     const mine = new Error('not today');
-    const client = new X402Client({ baseUrl: BASE_URL, payers: [evmPayer({ account: evm.account })], budget: '1', onPayment: () => { throw mine; } });
+    const client = new X402Client({
+      baseUrl: BASE_URL,
+      payers: [evmPayer({ account: evm.account })],
+      budget: '1',
+      onPayment: () => {
+        throw mine;
+      },
+    });
     await expect(client.prices()).rejects.toBe(mine);
     expect(evm.signTypedData).not.toHaveBeenCalled();
     expect(client.remainingBudget).toBe('1');

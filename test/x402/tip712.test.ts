@@ -34,14 +34,21 @@ const PRICES = `${BASE_URL}/x402/tron/prices`;
 
 describe('signatures from the SDK verify with tronweb', () => {
   test('exact_permit: PaymentPermitDetails (domain without version)', async () => {
-    const prepared = await preparePayment(PRICES, {}, tronPayer({ privateKey: KEYS.tron, schemes: ['exact_permit'] }), { scheme: 'exact_permit', network: 'tron:mainnet' });
+    const prepared = await preparePayment(PRICES, {}, tronPayer({ privateKey: KEYS.tron, schemes: ['exact_permit'] }), {
+      scheme: 'exact_permit',
+      network: 'tron:mainnet',
+    });
     const { signature, paymentPermit } = prepared.payload.payload as { signature: string; paymentPermit: PaymentPermitJson };
     const typed = paymentPermitTypedData(paymentPermit, 728126428, 'TT8rEWbCoNX7vpEUauxb7rWJsTgs8vDLAn');
     expect('version' in typed.domain).toBe(false);
     expect(Trx.verifyTypedData(typed.domain, typed.types, typed.message, signature, BUYER)).toBe(true);
     expect(Trx.verifyTypedData(typed.domain, typed.types, typed.message, signature, OTHER)).toBe(false);
     // a different amount is a different message
-    const changed = paymentPermitTypedData({ ...paymentPermit, payment: { ...paymentPermit.payment, payAmount: '1' } }, 728126428, 'TT8rEWbCoNX7vpEUauxb7rWJsTgs8vDLAn');
+    const changed = paymentPermitTypedData(
+      { ...paymentPermit, payment: { ...paymentPermit.payment, payAmount: '1' } },
+      728126428,
+      'TT8rEWbCoNX7vpEUauxb7rWJsTgs8vDLAn',
+    );
     expect(Trx.verifyTypedData(changed.domain, changed.types, changed.message, signature, BUYER)).toBe(false);
   });
 

@@ -32,9 +32,10 @@ function recording() {
 
 const cases: Array<[string, () => Payer]> = [
   ['EVM exact (EIP-3009 validBefore)', () => evmPayer({ privateKey: KEYS.evm })],
-  ...(['exact_permit', 'exact_gasfree', 'exact'] as const).map(
-    (scheme): [string, () => Payer] => [`TRON ${scheme}`, () => tronPayer({ privateKey: KEYS.tron, schemes: [scheme], gasfreeRelayer: mock.relayer, fullNode: BASE_URL })],
-  ),
+  ...(['exact_permit', 'exact_gasfree', 'exact'] as const).map((scheme): [string, () => Payer] => [
+    `TRON ${scheme}`,
+    () => tronPayer({ privateKey: KEYS.tron, schemes: [scheme], gasfreeRelayer: mock.relayer, fullNode: BASE_URL }),
+  ]),
 ];
 
 describe('the signed validity is capped by maxValiditySeconds', () => {
@@ -64,7 +65,17 @@ describe('the signed validity is capped by maxValiditySeconds', () => {
 
   test('a scheme client that ignores the cap is caught: refused before the payment is sent', async () => {
     let requests = 0;
-    const accepts = [{ scheme: 'exact', network: 'eip155:8453', amount: '10000', asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', payTo: '0x000000000000000000000000000000000000dEaD', maxTimeoutSeconds: 3600, extra: { name: 'USD Coin', version: '2' } }];
+    const accepts = [
+      {
+        scheme: 'exact',
+        network: 'eip155:8453',
+        amount: '10000',
+        asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+        payTo: '0x000000000000000000000000000000000000dEaD',
+        maxTimeoutSeconds: 3600,
+        extra: { name: 'USD Coin', version: '2' },
+      },
+    ];
     const fetchImpl: typeof fetch = async (input) => {
       requests++;
       const challenge = { x402Version: 2, error: 'Payment required', resource: { url: String(input) }, accepts };
@@ -79,7 +90,10 @@ describe('the signed validity is capped by maxValiditySeconds', () => {
         core.register('eip155:*', {
           scheme: 'exact',
           // Signs for a day whatever it is told.
-          createPaymentPayload: async (x402Version) => ({ x402Version, payload: { authorization: { validBefore: String(Math.floor(Date.now() / 1000) + 86_400) }, signature: '0x00' } }),
+          createPaymentPayload: async (x402Version) => ({
+            x402Version,
+            payload: { authorization: { validBefore: String(Math.floor(Date.now() / 1000) + 86_400) }, signature: '0x00' },
+          }),
         });
       },
     };

@@ -75,7 +75,10 @@ export function resolvePath(input: string, baseUrl: string): { path: string; que
   let relative = input;
   if (/^[a-z][a-z0-9+.-]*:/i.test(input)) {
     if (input !== base && !input.startsWith(`${base}/`) && !input.startsWith(`${base}?`)) {
-      throw new UsageError(`${new URL(input).origin} is not the configured API (${base})`, 'give a path (/api/v1/…); the key is sent only to the configured base URL');
+      throw new UsageError(
+        `${new URL(input).origin} is not the configured API (${base})`,
+        'give a path (/api/v1/…); the key is sent only to the configured base URL',
+      );
     }
     relative = input.slice(base.length) || '/';
   }
@@ -94,7 +97,7 @@ function headerBlock(response: Response): string {
 
 const command: CommandModule = {
   description:
-    'An authenticated raw call to any endpoint, like `gh api`: the key from your settings, the SDK\'s ' +
+    "An authenticated raw call to any endpoint, like `gh api`: the key from your settings, the SDK's " +
     'retries and error handling, the answer as JSON (the `{data}` envelope removed). PATH is below ' +
     '/api/v1 unless it starts with /api/, /x402/ or /__mock/. Fields go in the query of a GET or ' +
     'DELETE and in the JSON body otherwise. /x402/… routes are paid like `trx-rent x402` commands.',
@@ -127,7 +130,12 @@ const command: CommandModule = {
 async function readInput(ctx: Context, file: string): Promise<unknown> {
   let text: string;
   if (file === '-') {
-    if (ctx.stdin.isTTY) throw new UsageError('--input - reads stdin, which is a terminal', `pipe the body: trx-rent api POST ${ENDPOINTS.createOrder.path} --input - < order.json`, 'MISSING_ARGUMENT');
+    if (ctx.stdin.isTTY)
+      throw new UsageError(
+        '--input - reads stdin, which is a terminal',
+        `pipe the body: trx-rent api POST ${ENDPOINTS.createOrder.path} --input - < order.json`,
+        'MISSING_ARGUMENT',
+      );
     text = await ctx.readStdin();
   } else {
     try {
@@ -214,7 +222,12 @@ async function runApi(ctx: Context, { args: [first, second], opts }: { args: [st
       throw translate(run.sdk, error);
     }
     const p = paid.payment;
-    if (p) ctx.out.diag(ctx.out.e.dim(`paid ${p.amount_usd} USD in ${p.symbol} on ${run.sdk.networkLabel(p.network)} (${p.scheme})${p.transaction ? `, tx ${p.transaction}` : ''}`));
+    if (p)
+      ctx.out.diag(
+        ctx.out.e.dim(
+          `paid ${p.amount_usd} USD in ${p.symbol} on ${run.sdk.networkLabel(p.network)} (${p.scheme})${p.transaction ? `, tx ${p.transaction}` : ''}`,
+        ),
+      );
     print(paid.data, paid.response);
     return;
   }
@@ -258,11 +271,13 @@ async function runApi(ctx: Context, { args: [first, second], opts }: { args: [st
   const fetchPage = async (offset: number) => {
     const page = await send({ ...query, [facts.offset]: offset });
     firstResponse ??= page.response;
-    if (!pageOf(facts, page.data)) throw new CliError('NOT_A_LIST', `${path} did not answer a page (no ${facts.items} array)`, { exitCode: EXIT.USAGE, hint: 'drop --paginate' });
+    if (!pageOf(facts, page.data))
+      throw new CliError('NOT_A_LIST', `${path} did not answer a page (no ${facts.items} array)`, { exitCode: EXIT.USAGE, hint: 'drop --paginate' });
     return page;
   };
   try {
-    for await (const item of walkPages({ facts, startOffset: Number(query.offset ?? 0) || 0, maxPages: MAX_PAGES, fetchPage, body: (page) => page.data })) all.push(item);
+    for await (const item of walkPages({ facts, startOffset: Number(query.offset ?? 0) || 0, maxPages: MAX_PAGES, fetchPage, body: (page) => page.data }))
+      all.push(item);
   } catch (error) {
     if (error instanceof PaginationLimitError) throw new CliError('PAGINATION_LIMIT', `stopped after ${MAX_PAGES} pages`, { hint: 'narrow the query' });
     throw error;

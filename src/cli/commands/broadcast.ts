@@ -26,7 +26,15 @@ async function runBroadcast(ctx: Context, { opts }: { opts: BroadcastOptions }) 
   const signed_tx = await readSignedTx(ctx, opts.file, 'trx-rent broadcast');
   const transactions = await ctx.clients.api('transactions');
   const result = await transactions.broadcast({ signed_tx: signed_tx as never });
-  ctx.out.result(result, () => renderPairs([['tx', ctx.out.s.bold(result.tx_id)], ['status', result.status]], ctx.out.s));
+  ctx.out.result(result, () =>
+    renderPairs(
+      [
+        ['tx', ctx.out.s.bold(result.tx_id)],
+        ['status', result.status],
+      ],
+      ctx.out.s,
+    ),
+  );
 }
 
 export default command;

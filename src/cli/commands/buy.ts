@@ -45,8 +45,8 @@ const command: CommandModule = {
       .usage(`<amount> [energy|bandwidth] --to ADDRESS --duration 1h [--max-price SUN] [--type ${ORDER_TYPES.join('|')}] [--wait]`)
       .argument('[amount]', `resource units, e.g. 65000 or 65k (energy: at least ${LIMITS.MIN_ENERGY_AMOUNT})`)
       .argument('[resource]', 'energy (default) or bandwidth')
-      .option('-t, --to <address>', 'TRON address that receives the resource (default: the profile\'s default_address)')
-      .option('-d, --duration <duration>', 'rental duration: 30m, 1h, 3d or seconds (default: the profile\'s default_duration)')
+      .option('-t, --to <address>', "TRON address that receives the resource (default: the profile's default_address)")
+      .option('-d, --duration <duration>', "rental duration: 30m, 1h, 3d or seconds (default: the profile's default_duration)")
       .option('--max-price <sun>', `highest price per unit in SUN (required for ${orList(PRICED_ORDER_TYPES)})`)
       .option('--type <type>', `${orList(ORDER_TYPES)} (default: the API's, ${ORDER_TYPES[0]})`)
       .option('-w, --wait', 'follow the order to FILLED and print the fills')
@@ -69,7 +69,9 @@ async function checkTarget(ctx: Context, to: string): Promise<void> {
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code === 'TARGET_NOT_ACTIVATED' || code === 'TARGET_IS_CONTRACT' || code === 'CONFIGURATION_ERROR' || code === 'INSECURE_TRANSPORT') throw error;
-    ctx.out.warn(`could not check ${to} on the TRON node (${(error as Error).message}); ordering anyway: an order to an address TRON cannot delegate to fails at the service`);
+    ctx.out.warn(
+      `could not check ${to} on the TRON node (${(error as Error).message}); ordering anyway: an order to an address TRON cannot delegate to fails at the service`,
+    );
   }
 }
 
@@ -78,15 +80,16 @@ async function knownTiers(ctx: Context, resource: Resource): Promise<number[]> {
   try {
     const client = await ctx.clients.client({ auth: false });
     const list = await (await client.get('prices')).list({ maxRetries: 0, timeoutMs: 5_000 });
-    return [
-      ...new Set(list.flatMap((p) => (resource === 'ENERGY' ? p.energy_prices : p.bandwidth_prices).map((t) => Number(t.duration_sec)))),
-    ];
+    return [...new Set(list.flatMap((p) => (resource === 'ENERGY' ? p.energy_prices : p.bandwidth_prices).map((t) => Number(t.duration_sec))))];
   } catch {
     return [];
   }
 }
 
-async function runBuy(ctx: Context, { args: [amountArg, resourceArg], opts }: { args: [string?, string?]; opts: BuyOptions; cmd: Command }): Promise<number | void> {
+async function runBuy(
+  ctx: Context,
+  { args: [amountArg, resourceArg], opts }: { args: [string?, string?]; opts: BuyOptions; cmd: Command },
+): Promise<number | void> {
   const orderType = opts.type ? parseChoice(opts.type, ORDER_TYPES, '--type') : undefined;
   const maxPrice = opts.maxPrice ? parseSunPrice(opts.maxPrice) : undefined;
   const priced = orderType !== undefined && PRICED_ORDER_TYPES.includes(orderType);
@@ -157,8 +160,9 @@ async function runBuy(ctx: Context, { args: [amountArg, resourceArg], opts }: { 
   const costSun = preview.best ? optionCostSun(preview.best, amount) : undefined;
   if (costSun !== undefined) ctx.spending = { sun: costSun, currency: 'TRX' };
   if (opts.dryRun) {
-    ctx.out.result({ dry_run: true, request: { ...request, target_address: to, order_type: orderType ?? ORDER_TYPES[0] }, ...preview, ...(tier ? { tier } : {}) }, () =>
-      ctx.out.s.dim('Dry run: no order placed.'),
+    ctx.out.result(
+      { dry_run: true, request: { ...request, target_address: to, order_type: orderType ?? ORDER_TYPES[0] }, ...preview, ...(tier ? { tier } : {}) },
+      () => ctx.out.s.dim('Dry run: no order placed.'),
     );
     return;
   }
@@ -193,12 +197,16 @@ async function runBuy(ctx: Context, { args: [amountArg, resourceArg], opts }: { 
     order = await (await client.get('orders')).get(created.id);
   }
   const { Order: OrderSchema } = await import('../../schemas/orders.js');
-  ctx.out.result(order, () => {
-    const s = ctx.out.s;
-    let text = renderOrder(order, s);
-    if (!opts.wait) text += `\n${s.dim(`Follow it with: trx-rent orders wait ${order.id}`)}\n`;
-    return text;
-  }, outputSchema(OrderSchema));
+  ctx.out.result(
+    order,
+    () => {
+      const s = ctx.out.s;
+      let text = renderOrder(order, s);
+      if (!opts.wait) text += `\n${s.dim(`Follow it with: trx-rent orders wait ${order.id}`)}\n`;
+      return text;
+    },
+    outputSchema(OrderSchema),
+  );
 }
 
 export default command;

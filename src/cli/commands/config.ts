@@ -42,11 +42,7 @@ const command: CommandModule = {
     `Read and change the settings of a profile (--profile, TRX_RENT_PROFILE, or the current one). ` +
     `Keys: ${SETTABLE_KEYS.join(', ')}; api_key is saved only by \`trx-rent login\` and shown only as "(set)".`,
   register(cmd: Command) {
-    cmd
-      .command('get')
-      .description('print one setting')
-      .argument('<key>', READABLE_KEYS.join(' | '))
-      .action(action<[string]>(runConfigGet));
+    cmd.command('get').description('print one setting').argument('<key>', READABLE_KEYS.join(' | ')).action(action<[string]>(runConfigGet));
 
     cmd
       .command('set')
@@ -61,10 +57,7 @@ const command: CommandModule = {
       .argument('<key>', READABLE_KEYS.join(' | '))
       .action(action<[string]>(runConfigUnset));
 
-    cmd
-      .command('list')
-      .description("every setting of the profile, and the config file's path")
-      .action(action(runConfigList));
+    cmd.command('list').description("every setting of the profile, and the config file's path").action(action(runConfigList));
   },
 };
 
@@ -108,11 +101,13 @@ async function runConfigList(ctx: Context) {
   const store = await ctx.config.store();
   const { name, settings } = await ctx.config.profile();
   const values = shown(settings);
-  ctx.out.result({ profile: name, exists: settings !== undefined, config_path: store.path, settings: values }, () =>
-    `${ctx.out.s.bold(`profile ${name}`)}${settings ? '' : ctx.out.s.dim(' (not saved yet)')}\n${renderPairs(
-              Object.entries(values).map(([k, v]) => [k, v ?? ctx.out.s.dim('(not set)')]),
-              ctx.out.s,
-            )}${ctx.out.s.dim(store.path)}`,
+  ctx.out.result(
+    { profile: name, exists: settings !== undefined, config_path: store.path, settings: values },
+    () =>
+      `${ctx.out.s.bold(`profile ${name}`)}${settings ? '' : ctx.out.s.dim(' (not saved yet)')}\n${renderPairs(
+        Object.entries(values).map(([k, v]) => [k, v ?? ctx.out.s.dim('(not set)')]),
+        ctx.out.s,
+      )}${ctx.out.s.dim(store.path)}`,
   );
 }
 

@@ -136,7 +136,11 @@ async function runDemo(ctx: Context, { opts }: { opts: DemoOptions }) {
   // 7. Balance.
   const after: Balance = await (await client.get('balance')).get();
   const spent = Number(before.trx) - Number(after.trx);
-  step('Balance', `${trxAndSun(Number(after.trx))} (spent ${trxOf(spent)} TRX${order.total_cost_sun != null ? `; order total ${trxOf(Number(order.total_cost_sun))} TRX` : ''})`, 'trx-rent balance');
+  step(
+    'Balance',
+    `${trxAndSun(Number(after.trx))} (spent ${trxOf(spent)} TRX${order.total_cost_sun != null ? `; order total ${trxOf(Number(order.total_cost_sun))} TRX` : ''})`,
+    'trx-rent balance',
+  );
 
   // 8. The order.filled webhook, verified.
   const outcome = await waitFor(

@@ -16,10 +16,7 @@ const command: CommandModule = {
     'transfer details for an amount, `submit` broadcasts a transfer you signed (with the memo). ' +
     'A transfer without your memo cannot be credited.',
   register(cmd: Command) {
-    cmd
-      .command('info')
-      .description('platform deposit address, your memo and the minimums')
-      .action(action(runDepositInfo));
+    cmd.command('info').description('platform deposit address, your memo and the minimums').action(action(runDepositInfo));
 
     cmd
       .command('prepare')
@@ -53,8 +50,8 @@ export function preparedProblems(prepared: { address: unknown; memo: unknown; me
 
 /** The TRX amount of a TransferContract, when the transaction is one. */
 function transferAmount(tx: unknown): number | undefined {
-  const value = (tx as { raw_data?: { contract?: Array<{ parameter?: { value?: { amount?: unknown } } }> } })?.raw_data
-    ?.contract?.[0]?.parameter?.value?.amount;
+  const value = (tx as { raw_data?: { contract?: Array<{ parameter?: { value?: { amount?: unknown } } }> } })?.raw_data?.contract?.[0]?.parameter?.value
+    ?.amount;
   return typeof value === 'number' ? value : undefined;
 }
 
@@ -70,13 +67,13 @@ async function runDepositInfo(ctx: Context) {
   ctx.out.result(info, () => {
     const s = ctx.out.s;
     return `${renderPairs(
-              [
-                ['address', s.bold(info.address)],
-                ['memo', s.bold(info.memo)],
-                ['minimum', `${info.min_amount_trx} TRX, ${info.min_amount_usdt} USDT`],
-              ],
-              s,
-            )}${s.yellow('Send TRX to the address with the memo in the transaction data; without the memo it cannot be credited.')}`;
+      [
+        ['address', s.bold(info.address)],
+        ['memo', s.bold(info.memo)],
+        ['minimum', `${info.min_amount_trx} TRX, ${info.min_amount_usdt} USDT`],
+      ],
+      s,
+    )}${s.yellow('Send TRX to the address with the memo in the transaction data; without the memo it cannot be credited.')}`;
   });
 }
 
@@ -90,7 +87,8 @@ async function runDepositPrepare(ctx: Context, { args: [amountPositional], opts 
     amount: {
       value: amountArg ? parseTrx(amountArg) : undefined,
       label: '<amount>',
-      ask: async (p) => parseTrx(await p.input(trxAmountQuestion(`How much TRX to deposit (at least ${trxOf(LIMITS.MIN_DEPOSIT_SUN)})?`, LIMITS.MIN_DEPOSIT_SUN))),
+      ask: async (p) =>
+        parseTrx(await p.input(trxAmountQuestion(`How much TRX to deposit (at least ${trxOf(LIMITS.MIN_DEPOSIT_SUN)})?`, LIMITS.MIN_DEPOSIT_SUN))),
     },
   });
   if (amount < LIMITS.MIN_DEPOSIT_SUN) {
@@ -101,10 +99,14 @@ async function runDepositPrepare(ctx: Context, { args: [amountPositional], opts 
   // What we tell a person to pay must be what they asked for, to an address that is one.
   const wrong = preparedProblems(prepared, amount);
   if (wrong.length) {
-    throw new CliError('INVALID_RESPONSE', `the server's deposit instructions do not match the request (${wrong.join('; ')}); do not send anything based on them`, {
-      exitCode: EXIT.API,
-      hint: 'check --base-url (is this the service you meant?) and try again; report it if it persists',
-    });
+    throw new CliError(
+      'INVALID_RESPONSE',
+      `the server's deposit instructions do not match the request (${wrong.join('; ')}); do not send anything based on them`,
+      {
+        exitCode: EXIT.API,
+        hint: 'check --base-url (is this the service you meant?) and try again; report it if it persists',
+      },
+    );
   }
   ctx.out.result(prepared, () =>
     renderPairs(

@@ -38,12 +38,21 @@ const command: CommandModule = {
       .option('-b, --bandwidth <units>', 'bandwidth it must be able to spend')
       .option('-d, --duration <duration>', 'rental duration: 30m, 1h, 1d or seconds', '1h')
       .option('--max-cost <trx>', 'refuse (nothing ordered) when renting costs more than this many TRX')
-      .option('--idempotency-key <key>', 'reuse a key to make a retried command safe: the same key finds the same order, never buying twice (default: a new UUID, printed)')
-      .option('--tron-node <url>', `TRON full node to read (env ${ENV.tronNode}, profile tron_node; default: the mock's own when the base URL is a reference mock, else TronGrid with ${ENV.tronNodeApiKey})`)
+      .option(
+        '--idempotency-key <key>',
+        'reuse a key to make a retried command safe: the same key finds the same order, never buying twice (default: a new UUID, printed)',
+      )
+      .option(
+        '--tron-node <url>',
+        `TRON full node to read (env ${ENV.tronNode}, profile tron_node; default: the mock's own when the base URL is a reference mock, else TronGrid with ${ENV.tronNodeApiKey})`,
+      )
       .addOption(new Option('--node <url>', 'old name of --tron-node').hideHelp())
       .option('--timeout <duration>', 'the whole command (reads, order, fill, delegation) ends within this long', '2m')
       .option('--activate', 'activate ADDRESS first when it has never received TRX: send it 1 SUN from the funding wallet, which pays the account-creation fee')
-      .option('--key-file <path>', `with --activate: file holding the funding wallet's hex private key (- for stdin; or env ${ENV.privateKey}; else asked, hidden)`)
+      .option(
+        '--key-file <path>',
+        `with --activate: file holding the funding wallet's hex private key (- for stdin; or env ${ENV.privateKey}; else asked, hidden)`,
+      )
       .action(action<[string], EnsureOptions>(runEnsure));
   },
 };
@@ -80,13 +89,20 @@ function stopped(error: unknown, finish: string, signal: string | undefined): un
     d.stage === 'activation'
       ? `while activating the address (stage activation)${typeof d.tx_id === 'string' ? `: its TRX transfer ${d.tx_id} may still land` : ''}`
       : d.stage === 'order'
-      ? 'during the order request (stage order): an order may have been placed'
-      : d.stage === 'delegation'
-        ? `while waiting for ${order ? `order ${order}` : 'the order'} and its delegation (stage delegation)${order ? `: order ${order} was placed and goes on` : ''}`
-        : 'before anything was ordered';
+        ? 'during the order request (stage order): an order may have been placed'
+        : d.stage === 'delegation'
+          ? `while waiting for ${order ? `order ${order}` : 'the order'} and its delegation (stage delegation)${order ? `: order ${order} was placed and goes on` : ''}`
+          : 'before anything was ordered';
   const details = { ...d, finish_command: finish };
-  if (signal) return Object.assign(new InterruptedError(`Interrupted (${signal === 'SIGTERM' ? 'SIGTERM' : 'Ctrl+C'}) ${where}.`, { signal, details }), { hint: `finish with: ${finish}` });
-  const out = new CliError(String((error as { code?: unknown }).code ?? 'UNEXPECTED'), `${(error as Error).message} [stopped ${where}]`, { exitCode: exitCodeFor(error), hint: `finish with: ${finish}`, cause: error });
+  if (signal)
+    return Object.assign(new InterruptedError(`Interrupted (${signal === 'SIGTERM' ? 'SIGTERM' : 'Ctrl+C'}) ${where}.`, { signal, details }), {
+      hint: `finish with: ${finish}`,
+    });
+  const out = new CliError(String((error as { code?: unknown }).code ?? 'UNEXPECTED'), `${(error as Error).message} [stopped ${where}]`, {
+    exitCode: exitCodeFor(error),
+    hint: `finish with: ${finish}`,
+    cause: error,
+  });
   out.details = details;
   return out;
 }
@@ -133,7 +149,9 @@ async function runEnsure(ctx: Context, { args: [addressArg], opts }: { args: [st
             : `${s.bold(address)} can spend ${groupDigits(String(plan.before.energy))} energy and ${groupDigits(String(plan.before.bandwidth))} bandwidth now.`,
         );
         const rent = what ? `rent ${what} for ${formatDuration(duration)} to ${address} for about ${sunAndTrx(plan.cost_sun)}` : '';
-        const question = a ? `Activate ${address}${rent ? ` and ${rent}` : ''}?` : `Rent ${what} for ${formatDuration(duration)} to ${address} for about ${sunAndTrx(plan.cost_sun)}?`;
+        const question = a
+          ? `Activate ${address}${rent ? ` and ${rent}` : ''}?`
+          : `Rent ${what} for ${formatDuration(duration)} to ${address} for about ${sunAndTrx(plan.cost_sun)}?`;
         await ctx.ask.confirm(question, a ? 'activate it and place the order' : 'place the order');
         // Said once something is about to be ordered: a refusal before that needs no finishing.
         if (!opts.idempotencyKey) out.diag(`idempotency key ${idempotencyKey}: if this run stops, finish it with: ${finish}`);

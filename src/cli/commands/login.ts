@@ -14,9 +14,7 @@ const command: CommandModule = {
     'never accepted as an argument value, never printed, and stored in a 0600 file. In scripts, ' +
     'prefer the environment (TRX_RENT_API_KEY), a file (--api-key-file) or stdin (--with-token < key.txt).',
   register(cmd: Command) {
-    cmd
-      .option('--with-token', 'read the key from stdin (e.g. `trx-rent login --with-token < key.txt`)')
-      .action(action<[], LoginOptions>(runLogin));
+    cmd.option('--with-token', 'read the key from stdin (e.g. `trx-rent login --with-token < key.txt`)').action(action<[], LoginOptions>(runLogin));
   },
 };
 
@@ -35,7 +33,8 @@ async function runLogin(ctx: Context, { opts }: { opts: LoginOptions }) {
   // Key: --with-token (stdin) > --api-key-file > --mock > env > ask.
   let key: Sourced | undefined;
   if (opts.withToken) {
-    if (ctx.stdin.isTTY) throw new UsageError('--with-token reads the key from stdin, but stdin is a terminal', 'pipe it: trx-rent login --with-token < key.txt');
+    if (ctx.stdin.isTTY)
+      throw new UsageError('--with-token reads the key from stdin, but stdin is a terminal', 'pipe it: trx-rent login --with-token < key.txt');
     const value = (await ctx.readStdin()).trim();
     if (!value) throw new UsageError('no key on stdin');
     key = { value, source: { kind: 'stdin', flag: '--with-token' } };
@@ -129,15 +128,17 @@ async function runLogin(ctx: Context, { opts }: { opts: LoginOptions }) {
   if (envKey && envKey !== input.apiKey) {
     ctx.out.warn(`${ENV.apiKey} is set and overrides the key saved here: \`unset ${ENV.apiKey}\` to use it`);
   }
-  ctx.out.result(result, () =>
-    `${ctx.out.s.green('✓')} Logged in to ${baseUrl} as profile ${ctx.out.s.bold(profileName)}\n${renderPairs(
-              [
-                ['saved to', store.path],
-                ...(balance ? ([['balance', trxAndSun(Number(balance.trx))]] as Array<[string, string]>) : []),
-                ...(!result.current ? ([['note', `not the current profile: trx-rent profiles use ${profileName}`]] as Array<[string, string]>) : []),
-              ],
-              ctx.out.s,
-            )}`,
+  ctx.out.result(
+    result,
+    () =>
+      `${ctx.out.s.green('✓')} Logged in to ${baseUrl} as profile ${ctx.out.s.bold(profileName)}\n${renderPairs(
+        [
+          ['saved to', store.path],
+          ...(balance ? ([['balance', trxAndSun(Number(balance.trx))]] as Array<[string, string]>) : []),
+          ...(!result.current ? ([['note', `not the current profile: trx-rent profiles use ${profileName}`]] as Array<[string, string]>) : []),
+        ],
+        ctx.out.s,
+      )}`,
   );
 }
 

@@ -67,14 +67,21 @@ async function limitsFor(ctx: Context, opts: McpOptions): Promise<SpendLimits> {
 /** `--save-limits`: the given caps into the profile's mcp_* settings. */
 async function saveLimits(ctx: Context, opts: McpOptions): Promise<void> {
   const given = CAPS.filter((c) => opts[c.key] !== undefined);
-  if (!given.length) throw new UsageError('--save-limits needs at least one cap to save', 'e.g. trx-rent mcp --max-order-trx 20 --session-limit 60 --save-limits');
+  if (!given.length)
+    throw new UsageError('--save-limits needs at least one cap to save', 'e.g. trx-rent mcp --max-order-trx 20 --session-limit 60 --save-limits');
   const { resolveLimits } = await import('../../mcp/limits.js');
   resolveLimits(Object.fromEntries(given.map((c) => [c.key, opts[c.key]]))); // checks each amount
   const name = await ctx.config.profileName();
   const store = await ctx.config.store();
   const patch = Object.fromEntries(given.map((c) => [c.setting, String(opts[c.key]).trim()]));
   store.updateProfile(name, patch as never);
-  ctx.out.result({ profile: name, saved: patch }, () => `Saved to profile ${name}: ${Object.entries(patch).map(([k, v]) => `${k}=${v}`).join(', ')}`);
+  ctx.out.result(
+    { profile: name, saved: patch },
+    () =>
+      `Saved to profile ${name}: ${Object.entries(patch)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(', ')}`,
+  );
 }
 
 const command: CommandModule = {
@@ -89,18 +96,30 @@ const command: CommandModule = {
       .option('--allow-spend', 'let tools spend (orders, withdrawals, x402 payments) and change webhooks, within the caps')
       .option('--max-order-trx <trx>', `most one order may cost, in TRX (default ${DEFAULT_LIMITS.maxOrderTrx}; profile mcp_max_order_trx)`)
       .option('--max-withdrawal <amount>', 'most one withdrawal may move, in TRX or USDT (default: withdrawals off; profile mcp_max_withdrawal)')
-      .option('--session-limit <amount>', `most orders and withdrawals may spend together while the server runs, all sessions together, per currency (default ${DEFAULT_LIMITS.sessionLimit}; profile mcp_session_limit)`)
+      .option(
+        '--session-limit <amount>',
+        `most orders and withdrawals may spend together while the server runs, all sessions together, per currency (default ${DEFAULT_LIMITS.sessionLimit}; profile mcp_session_limit)`,
+      )
       .option('--max-payment <usd>', `most one x402 call may cost, in USD (default ${DEFAULT_LIMITS.maxPayment}; profile mcp_max_payment)`)
-      .option('--x402-budget <usd>', `most all x402 calls may cost together while the server runs, all sessions together, in USD (default ${DEFAULT_LIMITS.x402Budget}; profile mcp_x402_budget)`)
-      .option('--spend-without-confirmation', 'let a spend go ahead when the client cannot ask the user (no elicitation support); without it such spends are refused')
+      .option(
+        '--x402-budget <usd>',
+        `most all x402 calls may cost together while the server runs, all sessions together, in USD (default ${DEFAULT_LIMITS.x402Budget}; profile mcp_x402_budget)`,
+      )
+      .option(
+        '--spend-without-confirmation',
+        'let a spend go ahead when the client cannot ask the user (no elicitation support); without it such spends are refused',
+      )
       .option('--require-confirmation', 'refuse spends the user cannot confirm (the default; kept for older scripts)')
-      .option('--sweep-mnemonic-file <path>', "the HD wallet (BIP-39 words in a file) whose deposit addresses the sweep tools collect from")
+      .option('--sweep-mnemonic-file <path>', 'the HD wallet (BIP-39 words in a file) whose deposit addresses the sweep tools collect from')
       .option('--key-file <path>', `x402 wallet: a hex key, or JSON {"tron": "…", "evm": "…"} (or env ${ENV.x402TronKey} / ${ENV.x402EvmKey})`)
       .option('--http <port>', 'serve streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio (0: any free port); clients must send the bearer token')
       .option('--token-file <path>', `--http: the bearer token, from a file (or env ${TOKEN_ENV}); default: a random token printed once on stderr`)
       .option('--idle-timeout <seconds>', `--http: close a session after this many seconds without a request (default ${DEFAULT_IDLE_TIMEOUT_MS / 1000})`)
       .option('--max-sessions <n>', `--http: most live sessions; an initialize past it answers 503 (default ${DEFAULT_MAX_SESSIONS})`)
-      .option('--tron-node <url>', `TRON full node for ensure_resources, send_token and x402 payments (env ${ENV.tronNode}, profile tron_node; default: the mock's own when the base URL is a reference mock, else TronGrid with ${ENV.tronNodeApiKey})`)
+      .option(
+        '--tron-node <url>',
+        `TRON full node for ensure_resources, send_token and x402 payments (env ${ENV.tronNode}, profile tron_node; default: the mock's own when the base URL is a reference mock, else TronGrid with ${ENV.tronNodeApiKey})`,
+      )
       .option('--save-limits', 'save the caps given as flags to the profile (mcp_* settings) and exit')
       .addHelpText(
         'after',
@@ -118,7 +137,11 @@ const command: CommandModule = {
 /** `--http`'s bearer token: --token-file > TRX_RENT_MCP_TOKEN > generated by the server (undefined). */
 function bearerToken(ctx: Context, opts: McpOptions): { value: string; from: string } | undefined {
   const check = (value: string, from: string) => {
-    if (value.length < MIN_TOKEN_LENGTH || /\s/.test(value)) throw new UsageError(`the bearer token from ${from} must be at least ${MIN_TOKEN_LENGTH} characters without spaces`, 'e.g. openssl rand -hex 32 > token && chmod 600 token');
+    if (value.length < MIN_TOKEN_LENGTH || /\s/.test(value))
+      throw new UsageError(
+        `the bearer token from ${from} must be at least ${MIN_TOKEN_LENGTH} characters without spaces`,
+        'e.g. openssl rand -hex 32 > token && chmod 600 token',
+      );
     return { value, from };
   };
   if (opts.tokenFile !== undefined) {
@@ -138,9 +161,11 @@ async function runMcp(ctx: Context, { opts }: { opts: McpOptions }) {
   if (opts.saveLimits) return saveLimits(ctx, opts);
   if (opts.keyFile === '-') throw new UsageError('--key-file - is not available here: stdin carries the MCP protocol', 'pass --key-file FILE');
   const port = opts.http === undefined ? undefined : parseInteger(opts.http, '--http', { max: 65_535 });
-  if (opts.spendWithoutConfirmation && opts.requireConfirmation) throw new UsageError('--spend-without-confirmation and --require-confirmation contradict each other', 'pass one of them');
+  if (opts.spendWithoutConfirmation && opts.requireConfirmation)
+    throw new UsageError('--spend-without-confirmation and --require-confirmation contradict each other', 'pass one of them');
   const httpOnly = (['tokenFile', 'idleTimeout', 'maxSessions'] as const).filter((k) => opts[k] !== undefined);
-  if (port === undefined && httpOnly.length) throw new UsageError(`--${httpOnly[0]!.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} applies to --http only`, 'add --http PORT');
+  if (port === undefined && httpOnly.length)
+    throw new UsageError(`--${httpOnly[0]!.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} applies to --http only`, 'add --http PORT');
   const idleTimeoutMs = opts.idleTimeout === undefined ? undefined : parseInteger(opts.idleTimeout, '--idle-timeout', { min: 1, max: 7 * 24 * 3600 }) * 1000;
   const maxSessions = opts.maxSessions === undefined ? undefined : parseInteger(opts.maxSessions, '--max-sessions', { min: 1, max: 10_000 });
   const token = port === undefined ? undefined : bearerToken(ctx, opts);
@@ -157,7 +182,9 @@ async function runMcp(ctx: Context, { opts }: { opts: McpOptions }) {
 
   const keys = await ctx.config.resolver.x402Keys({ keyFile: opts.keyFile }, () => Promise.reject(new UsageError('stdin carries the MCP protocol')));
   let wallet: { tron?: string | undefined; evm?: string | undefined } | undefined = keys ? { tron: keys.tron?.value, evm: keys.evm?.value } : undefined;
-  let walletNote = keys ? `from ${[...new Set([keys.tron, keys.evm].filter((k) => k !== undefined).map((k) => describeSource(k!.source)))].join(', ')}` : 'none (x402 tools answer NO_WALLET)';
+  let walletNote = keys
+    ? `from ${[...new Set([keys.tron, keys.evm].filter((k) => k !== undefined).map((k) => describeSource(k!.source)))].join(', ')}`
+    : 'none (x402 tools answer NO_WALLET)';
   if (!wallet && mock) {
     wallet = { tron: randomBytes(32).toString('hex') };
     walletNote = 'a throwaway TRON key (the mock accepts any payer)';
@@ -170,7 +197,9 @@ async function runMcp(ctx: Context, { opts }: { opts: McpOptions }) {
     baseUrl,
     apiKey: settings.apiKey?.value,
     wallet,
-    ...(opts.sweepMnemonicFile ? { sweepMnemonic: (await import('../settings.js')).readSecretFile(opts.sweepMnemonicFile, '--sweep-mnemonic-file', log).value } : {}),
+    ...(opts.sweepMnemonicFile
+      ? { sweepMnemonic: (await import('../settings.js')).readSecretFile(opts.sweepMnemonicFile, '--sweep-mnemonic-file', log).value }
+      : {}),
     ...(tronNode.url ? { tronFullNode: tronNode.url } : {}),
     ...(tronNode.apiKey ? { tronNodeApiKey: tronNode.apiKey } : {}),
     ...(mock || tronNode.source.kind === 'running-mock' || tronNode.source.kind === 'reference-mock' ? { gasfreeRelayer: `${baseUrl}/__mock/gasfree` } : {}),
@@ -209,7 +238,9 @@ async function runMcp(ctx: Context, { opts }: { opts: McpOptions }) {
     if (!isNodeStream(stdin) || !isNodeStream(stdout)) throw new UsageError('the stdio server needs the process streams');
     served = await transports.serveStdio(options, { stdin: stdin as unknown as Readable, stdout: stdout as unknown as Writable });
   }
-  log(`trx-rent mcp: on ${where}; ${key}; TRON node ${tronNode.url ?? 'https://api.trongrid.io'} (${describeSource(tronNode.source)}); x402 wallet ${walletNote}; ${mode}`);
+  log(
+    `trx-rent mcp: on ${where}; ${key}; TRON node ${tronNode.url ?? 'https://api.trongrid.io'} (${describeSource(tronNode.source)}); x402 wallet ${walletNote}; ${mode}`,
+  );
   const signal = await Promise.race([served.closed.then(() => undefined), ctx.untilSignal()]);
   if (signal) log(`trx-rent mcp: stopping (${signal})`);
   await served.close();

@@ -9,7 +9,6 @@ import { CliError, EXIT, UsageError } from '../errors.js';
 import type { CommandModule } from '../types.js';
 import { registerMockAccounts } from './mock-accounts.js';
 
-
 /** Start the mock; a state file that cannot be read or written is a usage error naming it. */
 async function startOrExplain<T>(stateFile: string | undefined, start: () => Promise<T>): Promise<T> {
   try {
@@ -26,7 +25,7 @@ async function startOrExplain<T>(stateFile: string | undefined, start: () => Pro
 const command: CommandModule = {
   description:
     'Run the reference mock server (stateful: balances, orders that fill, webhooks, rate limits) ' +
-    'until Ctrl+C / SIGTERM. Prints the URL, the demo account\'s API key (the same for the same --seed), JWT and deposit memo, ' +
+    "until Ctrl+C / SIGTERM. Prints the URL, the demo account's API key (the same for the same --seed), JWT and deposit memo, " +
     'and the exports to use it (the TRON node is the mock itself). Other terminals on this machine find it with no setting. ' +
     '`--wallet FILE` writes a funded sender key; `trx-rent mock fund ADDRESS` funds any address; `trx-rent mock accounts` lists ten funded test accounts and their keys.',
   register(cmd: Command) {
@@ -39,10 +38,16 @@ const command: CommandModule = {
       .option('--no-rate-limits', "turn off the spec's per-IP rate limits")
       .option('--webhooks-anywhere', 'deliver webhooks to any host (default: loopback hosts only, so nothing leaves this machine)')
       .option('--cors', 'answer browsers (CORS preflights, Access-Control-Allow-Origin: *); off so a web page cannot drive the demo account')
-      .option('--retain <n>', 'history kept: the newest N orders, webhook deliveries, idempotency keys and chain transactions (default 10000 orders/deliveries, 50000 keys/transactions)')
+      .option(
+        '--retain <n>',
+        'history kept: the newest N orders, webhook deliveries, idempotency keys and chain transactions (default 10000 orders/deliveries, 50000 keys/transactions)',
+      )
       .option('--state <file>', 'keep the simulated world in FILE: restored at start if it exists, saved (atomically) as it changes and on exit')
       .option('--quiet', 'no request log (by default one line per request on stderr: method, path, status, ms)')
-      .option('--wallet <file>', `write a sender's private key to FILE (mode 0600; kept if FILE already holds one) and fund its address on the simulated chain with ${WALLET_TRX} TRX (activating it) and ${WALLET_USDT} USDT`)
+      .option(
+        '--wallet <file>',
+        `write a sender's private key to FILE (mode 0600; kept if FILE already holds one) and fund its address on the simulated chain with ${WALLET_TRX} TRX (activating it) and ${WALLET_USDT} USDT`,
+      )
       .option('--x402-version <n>', 'wire version of the x402 challenges: 2 (header + body, default) or 1 (body only, for v1 clients)', '2')
       .addHelpText(
         'after',
@@ -52,11 +57,14 @@ const command: CommandModule = {
       .action(action<[], MockOptions>(runMock));
     cmd
       .command('fund')
-      .description('Fund an address on a running mock\'s simulated chain: TRX first (which activates it, as on TRON), then USDT')
+      .description("Fund an address on a running mock's simulated chain: TRX first (which activates it, as on TRON), then USDT")
       .argument('<address>', 'the TRON address to fund')
       .option('--trx <n>', 'TRX to give it', '0')
       .option('--usdt <n>', 'USDT to give it', '0')
-      .addHelpText('after', '\nThe mock is the base URL (--base-url, TRX_RENT_BASE_URL, the profile) or the `trx-rent mock` running on this machine.\n\nExample:\n  trx-rent mock fund TXYZ… --trx 100 --usdt 50')
+      .addHelpText(
+        'after',
+        '\nThe mock is the base URL (--base-url, TRX_RENT_BASE_URL, the profile) or the `trx-rent mock` running on this machine.\n\nExample:\n  trx-rent mock fund TXYZ… --trx 100 --usdt 50',
+      )
       .action(action<[string], FundOptions>(runFund));
     registerMockAccounts(cmd);
   },
@@ -91,7 +99,11 @@ interface MockOptions {
 }
 
 /** POST /__mock/fund on the mock at `baseUrl` (a control route: no key). */
-async function fund(ctx: Context, baseUrl: string, body: { address: string; trx?: string; usdt?: string }): Promise<{ address: string; trx_sun: number; usdt: string }> {
+async function fund(
+  ctx: Context,
+  baseUrl: string,
+  body: { address: string; trx?: string; usdt?: string },
+): Promise<{ address: string; trx_sun: number; usdt: string }> {
   const client = await ctx.clients.clientFor(baseUrl, undefined, { maxRetries: 0 });
   const { unknown: anything } = await import('zod');
   const { data } = await client.http.request({ method: 'POST', path: '/__mock/fund', body, schema: anything(), auth: false });
@@ -112,7 +124,10 @@ async function runFund(ctx: Context, { args: [addressArg], opts }: { args: [stri
   const { baseUrl } = await ctx.config.settings(false);
   const url = baseUrl?.value ?? 'http://127.0.0.1:8787';
   const result = await fund(ctx, url, { address, ...(Number(trx) > 0 ? { trx } : {}), ...(Number(usdt) > 0 ? { usdt } : {}) });
-  ctx.out.result(result, () => `${ctx.out.s.green('✓')} ${result.address} on the mock at ${url} now holds ${result.trx_sun / 1_000_000} TRX and ${result.usdt} USDT\n`);
+  ctx.out.result(
+    result,
+    () => `${ctx.out.s.green('✓')} ${result.address} on the mock at ${url} now holds ${result.trx_sun / 1_000_000} TRX and ${result.usdt} USDT\n`,
+  );
 }
 
 /**
@@ -125,7 +140,8 @@ function openNoFollow(file: string, flags: number, mode?: number): number | unde
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
-    if (code === 'ELOOP' || code === 'EMLINK' || code === 'EEXIST') throw new UsageError(`--wallet ${file} is a symbolic link (or appeared meanwhile): give the key file itself`);
+    if (code === 'ELOOP' || code === 'EMLINK' || code === 'EEXIST')
+      throw new UsageError(`--wallet ${file} is a symbolic link (or appeared meanwhile): give the key file itself`);
     throw new UsageError(`--wallet ${file}: ${(error as Error).message}`);
   }
 }
@@ -190,24 +206,31 @@ async function runMock(ctx: Context, { opts }: { opts: MockOptions }) {
         if (out.json) out.diagJson({ type: 'request', at: new Date().toISOString(), method: entry.method, path: entry.path, status: entry.status, ms });
         else out.diag(`${new Date().toISOString()}  ${entry.method} ${entry.path} ${entry.status || 'dropped'} ${ms}ms`);
       };
-  const start = (listen: number) => startOrExplain(opts.state, () => ctx.mocks.start({
-    ...(opts.state ? { stateFile: opts.state } : {}),
-    ...(log ? { onRequest: log } : {}),
-    ...(opts.x402Version === '1' ? { x402: { version: 1 as const } } : {}),
-    ...(opts.webhooksAnywhere ? { webhookTargets: 'any' as const } : {}),
-    port: listen,
-    host: opts.host,
-    ...(opts.envelope ? { envelope: true } : {}),
-    ...(seed !== undefined ? { seed } : {}),
-    ...(retain !== undefined ? { retain } : {}),
-    ...(chaos ? { chaos } : {}),
-    ...(opts.rateLimits === false ? { rateLimits: false as const } : {}),
-    ...(opts.cors ? { cors: true } : {}),
-  }));
+  const start = (listen: number) =>
+    startOrExplain(opts.state, () =>
+      ctx.mocks.start({
+        ...(opts.state ? { stateFile: opts.state } : {}),
+        ...(log ? { onRequest: log } : {}),
+        ...(opts.x402Version === '1' ? { x402: { version: 1 as const } } : {}),
+        ...(opts.webhooksAnywhere ? { webhookTargets: 'any' as const } : {}),
+        port: listen,
+        host: opts.host,
+        ...(opts.envelope ? { envelope: true } : {}),
+        ...(seed !== undefined ? { seed } : {}),
+        ...(retain !== undefined ? { retain } : {}),
+        ...(chaos ? { chaos } : {}),
+        ...(opts.rateLimits === false ? { rateLimits: false as const } : {}),
+        ...(opts.cors ? { cors: true } : {}),
+      }),
+    );
   // A port in use: the default gives way to a free one (said, with the URL, below); a port asked for is an error.
   const server = await start(port ?? DEFAULT_PORT).catch((error: unknown) => {
     if ((error as { code?: unknown }).code !== 'EADDRINUSE') throw error;
-    if (port !== undefined) throw new UsageError(`--port ${port}: the port is in use on ${opts.host}`, 'stop what holds it (another trx-rent mock?), or pass --port 0 for any free port');
+    if (port !== undefined)
+      throw new UsageError(
+        `--port ${port}: the port is in use on ${opts.host}`,
+        'stop what holds it (another trx-rent mock?), or pass --port 0 for any free port',
+      );
     return start(0).then((started) => {
       ctx.out.warn(`port ${DEFAULT_PORT} is taken (another mock?): listening on ${started.url} instead`);
       return started;
@@ -231,18 +254,29 @@ async function runMock(ctx: Context, { opts }: { opts: MockOptions }) {
   ctx.out.result(info, () => {
     const s = ctx.out.s;
     return `${s.green('trx-rent mock')} listening on ${s.bold(server.url)}\n${renderPairs(
-                [
-                  ['API key', server.apiKey],
-                  ['JWT', server.jwt],
-                  ['deposit memo', server.memo],
-                  ['TRON node', `${server.url} (the mock's simulated chain)`],
-                  ['accounts', '10 funded test accounts (10,000 TRX and USDT each): `trx-rent mock accounts`'],
-                  ...(sender ? ([['wallet', `${sender.address}: ${sender.trx_sun / 1_000_000} TRX, ${sender.usdt} USDT; key in ${sender.key_file}`]] as Array<[string, string]>) : []),
-                  ...(opts.state ? ([['state', `${opts.state} (${server.state.epoch > 0 ? `restored: ${server.state.orders.size} orders` : 'new'})`]] as Array<[string, string]>) : []),
-                  ['options', [opts.envelope ? 'envelope' : 'bare bodies', opts.rateLimits === false ? 'no rate limits' : 'rate limits on', chaos ? `chaos ${chaos.rate}` : 'no chaos'].join(', ')],
-                ],
-                s,
-              )}\n${s.dim(exports)}\n${s.dim('Other terminals on this machine use it with no setting while it is the only mock running. Press Ctrl+C to stop.')}`;
+      [
+        ['API key', server.apiKey],
+        ['JWT', server.jwt],
+        ['deposit memo', server.memo],
+        ['TRON node', `${server.url} (the mock's simulated chain)`],
+        ['accounts', '10 funded test accounts (10,000 TRX and USDT each): `trx-rent mock accounts`'],
+        ...(sender
+          ? ([['wallet', `${sender.address}: ${sender.trx_sun / 1_000_000} TRX, ${sender.usdt} USDT; key in ${sender.key_file}`]] as Array<[string, string]>)
+          : []),
+        ...(opts.state
+          ? ([['state', `${opts.state} (${server.state.epoch > 0 ? `restored: ${server.state.orders.size} orders` : 'new'})`]] as Array<[string, string]>)
+          : []),
+        [
+          'options',
+          [
+            opts.envelope ? 'envelope' : 'bare bodies',
+            opts.rateLimits === false ? 'no rate limits' : 'rate limits on',
+            chaos ? `chaos ${chaos.rate}` : 'no chaos',
+          ].join(', '),
+        ],
+      ],
+      s,
+    )}\n${s.dim(exports)}\n${s.dim('Other terminals on this machine use it with no setting while it is the only mock running. Press Ctrl+C to stop.')}`;
   });
   const signal = await ctx.untilSignal();
   ctx.out.info(`Stopping (${signal}).`);

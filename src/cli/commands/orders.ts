@@ -29,10 +29,7 @@ const PREFIX_SCAN_LIMIT = 5_000;
  * The order id `given` stands for, as git resolves a short hash: a whole id as is; otherwise the
  * one order whose id starts with it. No match is NOT_FOUND; several are an error listing them.
  */
-export async function resolveOrderId(
-  orders: { list(query: { limit: number; offset: number }): AsyncIterable<Order> },
-  given: string,
-): Promise<string> {
+export async function resolveOrderId(orders: { list(query: { limit: number; offset: number }): AsyncIterable<Order> }, given: string): Promise<string> {
   const id = given.trim();
   if (FULL_ID.test(id) || id.length < 4) return id;
   const prefix = id.toLowerCase();
@@ -50,7 +47,10 @@ export async function resolveOrderId(
     });
   }
   throw new UsageError(
-    `${id} is ambiguous: ${matches.length} orders start with it:\n${matches.slice(0, 10).map((m) => `  ${m}`).join('\n')}${matches.length > 10 ? '\n  …' : ''}`,
+    `${id} is ambiguous: ${matches.length} orders start with it:\n${matches
+      .slice(0, 10)
+      .map((m) => `  ${m}`)
+      .join('\n')}${matches.length > 10 ? '\n  …' : ''}`,
     'Give more characters of the id.',
     'AMBIGUOUS_ID',
   );
@@ -115,32 +115,36 @@ async function runOrdersList(ctx: Context, { opts }: { opts: OrdersListOptions }
   }
   // --json FIELDS is checked against the list item's schema, so a typo fails on an empty list too.
   const { Order: OrderSchema } = await import('../../schemas/orders.js');
-  ctx.out.result(orders, () => {
-    const s = ctx.out.s;
-    if (!orders.length) return s.dim(`No orders${status ? ` with status ${status}` : ''}.`);
-    // Ids and times stay whole (an id is what `orders get` takes; a prefix will do); on a
-    // narrow terminal the address goes first, then the duration (`orders get` shows both).
-    const created = compactTimes(orders.map((o) => o.created_at));
-    return renderTable(
-      [
-        { header: 'ID', truncate: 'none' },
-        { header: 'STATUS', truncate: 'none' },
-        { header: 'AMOUNT', truncate: 'none' },
-        { header: 'FOR', truncate: 'none', drop: 1 },
-        { header: 'TO', truncate: 'middle', min: 11, drop: 2 },
-        { header: 'CREATED (UTC)', truncate: 'none' },
-      ],
-      orders.map((o, i) => [
-        o.id,
-        statusColor(String(o.status), s),
-        `${groupDigits(String(o.amount))} ${resourceName(String(o.resource_type))}`,
-        formatDuration(Number(o.duration_sec)),
-        String(o.target_address),
-        created[i] ?? '',
-      ]),
-      s,
-    );
-  }, outputSchema(OrderSchema));
+  ctx.out.result(
+    orders,
+    () => {
+      const s = ctx.out.s;
+      if (!orders.length) return s.dim(`No orders${status ? ` with status ${status}` : ''}.`);
+      // Ids and times stay whole (an id is what `orders get` takes; a prefix will do); on a
+      // narrow terminal the address goes first, then the duration (`orders get` shows both).
+      const created = compactTimes(orders.map((o) => o.created_at));
+      return renderTable(
+        [
+          { header: 'ID', truncate: 'none' },
+          { header: 'STATUS', truncate: 'none' },
+          { header: 'AMOUNT', truncate: 'none' },
+          { header: 'FOR', truncate: 'none', drop: 1 },
+          { header: 'TO', truncate: 'middle', min: 11, drop: 2 },
+          { header: 'CREATED (UTC)', truncate: 'none' },
+        ],
+        orders.map((o, i) => [
+          o.id,
+          statusColor(String(o.status), s),
+          `${groupDigits(String(o.amount))} ${resourceName(String(o.resource_type))}`,
+          formatDuration(Number(o.duration_sec)),
+          String(o.target_address),
+          created[i] ?? '',
+        ]),
+        s,
+      );
+    },
+    outputSchema(OrderSchema),
+  );
 }
 
 async function runOrdersGet(ctx: Context, { args: [idArg] }: { args: [string?] }) {

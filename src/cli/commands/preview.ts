@@ -20,7 +20,10 @@ const command: CommandModule = {
   },
 };
 
-async function runPreview(ctx: Context, { args: [amountArg, resourceArg], opts }: { args: [string?, string?]; opts: { duration?: string; maxPrice?: string }; cmd: Command }): Promise<number | void> {
+async function runPreview(
+  ctx: Context,
+  { args: [amountArg, resourceArg], opts }: { args: [string?, string?]; opts: { duration?: string; maxPrice?: string }; cmd: Command },
+): Promise<number | void> {
   const input = await ctx.ask.inputs<{ resource: Resource; amount: number; duration: number }>({
     resource: {
       value: resourceArg ? parseResource(resourceArg) : undefined,

@@ -31,7 +31,18 @@ function wholeSun(decimal: string): number {
 }
 
 /** The fields of one `prices` row (`cost_sun`/`cost_trx` with `--amount`). */
-export const PRICE_ROW_FIELDS = ['provider', 'resource', 'duration_sec', 'price_sun', 'price_trx', 'available', 'is_market', 'fetched_at', 'cost_sun', 'cost_trx'] as const satisfies ReadonlyArray<keyof PriceRow>;
+export const PRICE_ROW_FIELDS = [
+  'provider',
+  'resource',
+  'duration_sec',
+  'price_sun',
+  'price_trx',
+  'available',
+  'is_market',
+  'fetched_at',
+  'cost_sun',
+  'cost_trx',
+] as const satisfies ReadonlyArray<keyof PriceRow>;
 
 /** Providers that can rent `resource` for `durationSec`, cheapest first. */
 export function rankPrices(list: ProviderPrice[], resource: Resource, durationSec: number, amount?: number): PriceRow[] {
@@ -99,10 +110,12 @@ export function priceTrends(entries: PriceEntry[], width: number): PriceTrend[] 
     list.push({ at, price: Number(e.price_sun) });
     byProvider.set(e.provider, list);
   }
-  return [...byProvider].map(([provider, list]) => {
-    const prices = list.sort((a, b) => a.at - b.at).map((p) => p.price);
-    return { provider, points: prices.length, low: Math.min(...prices), high: Math.max(...prices), now: prices.at(-1)!, line: sparkline(prices, width) };
-  }).sort((a, b) => a.now - b.now || a.provider.localeCompare(b.provider));
+  return [...byProvider]
+    .map(([provider, list]) => {
+      const prices = list.sort((a, b) => a.at - b.at).map((p) => p.price);
+      return { provider, points: prices.length, low: Math.min(...prices), high: Math.max(...prices), now: prices.at(-1)!, line: sparkline(prices, width) };
+    })
+    .sort((a, b) => a.now - b.now || a.provider.localeCompare(b.provider));
 }
 
 const command: CommandModule = {
@@ -138,34 +151,38 @@ async function runPrices(ctx: Context, { args: [resourceArg], opts }: { args: [s
   const client = await ctx.clients.client({ auth: false });
   const list = await (await client.get('prices')).list();
   const rows = rankPrices(list, resource, durationSec, amount);
-  ctx.out.result(rows, () => {
-    const s = ctx.out.s;
-    const title = `${s.bold(resource === 'ENERGY' ? 'Energy' : 'Bandwidth')} for ${formatDuration(durationSec)}: ${rows.length} of ${list.length} providers, cheapest first`;
-    if (!rows.length) return `${title}\n${s.yellow('No provider offers this duration.')}`;
-    const columns = [
-      { header: 'PROVIDER', shrink: 0 },
-      { header: 'SUN/UNIT', align: 'right' as const, truncate: 'none' as const },
-      { header: 'TRX/UNIT', align: 'right' as const, truncate: 'none' as const },
-      { header: 'TIER', truncate: 'none' as const },
-      { header: 'AVAILABLE', align: 'right' as const, truncate: 'none' as const },
-      ...(amount !== undefined ? [{ header: `COST OF ${groupDigits(String(amount))}`, align: 'right' as const, truncate: 'none' as const }] : []),
-      { header: 'UPDATED', shrink: 3 },
-    ];
-    const table = renderTable(
-      columns,
-      rows.map((r, i) => [
-        i === 0 ? s.green(r.provider) : r.provider,
-        String(r.price_sun),
-        r.price_trx,
-        formatDuration(r.duration_sec),
-        groupDigits(String(r.available)),
-        ...(amount !== undefined ? [`${r.cost_trx} TRX`] : []),
-        s.dim(formatTime(r.fetched_at)),
-      ]),
-      s,
-    );
-    return `${title}\n${table}`;
-  }, outputSchema(PRICE_ROW_FIELDS));
+  ctx.out.result(
+    rows,
+    () => {
+      const s = ctx.out.s;
+      const title = `${s.bold(resource === 'ENERGY' ? 'Energy' : 'Bandwidth')} for ${formatDuration(durationSec)}: ${rows.length} of ${list.length} providers, cheapest first`;
+      if (!rows.length) return `${title}\n${s.yellow('No provider offers this duration.')}`;
+      const columns = [
+        { header: 'PROVIDER', shrink: 0 },
+        { header: 'SUN/UNIT', align: 'right' as const, truncate: 'none' as const },
+        { header: 'TRX/UNIT', align: 'right' as const, truncate: 'none' as const },
+        { header: 'TIER', truncate: 'none' as const },
+        { header: 'AVAILABLE', align: 'right' as const, truncate: 'none' as const },
+        ...(amount !== undefined ? [{ header: `COST OF ${groupDigits(String(amount))}`, align: 'right' as const, truncate: 'none' as const }] : []),
+        { header: 'UPDATED', shrink: 3 },
+      ];
+      const table = renderTable(
+        columns,
+        rows.map((r, i) => [
+          i === 0 ? s.green(r.provider) : r.provider,
+          String(r.price_sun),
+          r.price_trx,
+          formatDuration(r.duration_sec),
+          groupDigits(String(r.available)),
+          ...(amount !== undefined ? [`${r.cost_trx} TRX`] : []),
+          s.dim(formatTime(r.fetched_at)),
+        ]),
+        s,
+      );
+      return `${title}\n${table}`;
+    },
+    outputSchema(PRICE_ROW_FIELDS),
+  );
 }
 
 interface PricesHistoryOptions {
@@ -180,19 +197,24 @@ async function runPricesHistory(ctx: Context, { opts }: { opts: PricesHistoryOpt
   const client = await ctx.clients.client({ auth: false });
   const entries = await (await client.get('prices')).history({ period, resource, ...(opts.provider ? { provider: opts.provider } : {}) });
   const { PriceEntry } = await import('../../schemas/prices.js');
-  ctx.out.result(entries, () => {
-    const s = ctx.out.s;
-    const title = `${s.bold(resource === 'ENERGY' ? 'Energy' : 'Bandwidth')} price per unit (SUN) over ${period}, cheapest now first`;
-    if (!entries.length) return `${title}\n${s.dim('No prices in this period.')}`;
-    const names = Math.max(8, ...entries.map((e) => e.provider.length));
-    // Room for the line: the terminal's width less the name and the three figures.
-    const width = Math.max(10, Math.min(48, (s.width ?? 80) - names - 36));
-    const trends = priceTrends(entries, width);
-    const lines = trends.map(
-      (t) => `${t.provider.padEnd(names)}  ${s.cyan(t.line.padEnd(width))}  ${s.dim('low')} ${String(t.low).padStart(4)}  ${s.dim('high')} ${String(t.high).padStart(4)}  ${s.dim('now')} ${s.bold(String(t.now))}`,
-    );
-    return `${title}\n${lines.join('\n')}\n${s.dim(`${entries.length} polls; trx-rent prices history --json for the data`)}`;
-  }, outputSchema(PriceEntry));
+  ctx.out.result(
+    entries,
+    () => {
+      const s = ctx.out.s;
+      const title = `${s.bold(resource === 'ENERGY' ? 'Energy' : 'Bandwidth')} price per unit (SUN) over ${period}, cheapest now first`;
+      if (!entries.length) return `${title}\n${s.dim('No prices in this period.')}`;
+      const names = Math.max(8, ...entries.map((e) => e.provider.length));
+      // Room for the line: the terminal's width less the name and the three figures.
+      const width = Math.max(10, Math.min(48, (s.width ?? 80) - names - 36));
+      const trends = priceTrends(entries, width);
+      const lines = trends.map(
+        (t) =>
+          `${t.provider.padEnd(names)}  ${s.cyan(t.line.padEnd(width))}  ${s.dim('low')} ${String(t.low).padStart(4)}  ${s.dim('high')} ${String(t.high).padStart(4)}  ${s.dim('now')} ${s.bold(String(t.now))}`,
+      );
+      return `${title}\n${lines.join('\n')}\n${s.dim(`${entries.length} polls; trx-rent prices history --json for the data`)}`;
+    },
+    outputSchema(PriceEntry),
+  );
 }
 
 export default command;

@@ -9,22 +9,11 @@ import type { CommandModule } from '../types.js';
 const command: CommandModule = {
   description: 'List saved profiles (the current one is marked), switch the current one, or remove one.',
   register(cmd: Command) {
-    cmd
-      .command('list', { isDefault: true })
-      .description('saved profiles (default)')
-      .action(action(runList));
+    cmd.command('list', { isDefault: true }).description('saved profiles (default)').action(action(runList));
 
-    cmd
-      .command('use')
-      .description('make a profile the current one')
-      .argument('<name>')
-      .action(action(runUse));
+    cmd.command('use').description('make a profile the current one').argument('<name>').action(action(runUse));
 
-    cmd
-      .command('remove')
-      .description('delete a profile and its saved key (asks to confirm unless --yes)')
-      .argument('<name>')
-      .action(action(runRemove));
+    cmd.command('remove').description('delete a profile and its saved key (asks to confirm unless --yes)').argument('<name>').action(action(runRemove));
   },
 };
 
@@ -43,15 +32,19 @@ async function runList(ctx: Context): Promise<number | void> {
     api_key: p.api_key ? '(set)' : null,
   }));
   // A list is an array (each entry says whether it is current and active); the file's path is in `config list`.
-  ctx.out.result(profiles, () => {
-    const s = ctx.out.s;
-    if (!profiles.length) return s.dim('No profiles yet: run `trx-rent login`.');
-    return renderTable(
-      [{ header: '' }, { header: 'PROFILE', shrink: 0 }, { header: 'BASE URL', truncate: 'middle', min: 20 }, { header: 'API KEY', truncate: 'none' }],
-      profiles.map((p) => [p.active ? s.green('*') : '', p.name, p.base_url ?? s.dim('-'), p.api_key ?? s.dim('-')]),
-      s,
-    );
-  }, outputSchema(PROFILE_FIELDS));
+  ctx.out.result(
+    profiles,
+    () => {
+      const s = ctx.out.s;
+      if (!profiles.length) return s.dim('No profiles yet: run `trx-rent login`.');
+      return renderTable(
+        [{ header: '' }, { header: 'PROFILE', shrink: 0 }, { header: 'BASE URL', truncate: 'middle', min: 20 }, { header: 'API KEY', truncate: 'none' }],
+        profiles.map((p) => [p.active ? s.green('*') : '', p.name, p.base_url ?? s.dim('-'), p.api_key ?? s.dim('-')]),
+        s,
+      );
+    },
+    outputSchema(PROFILE_FIELDS),
+  );
 }
 
 async function runUse(ctx: Context, { args: [name] }: { args: [string]; opts: Record<string, unknown>; cmd: Command }): Promise<number | void> {

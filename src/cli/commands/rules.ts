@@ -72,7 +72,9 @@ interface JournalOptions {
 function storeSpec(ctx: Context, opts: JournalOptions): string | undefined {
   const spec = opts.store ?? (ctx.env.TRX_RENT_STORE || undefined);
   if (spec !== undefined && opts.journal !== undefined) {
-    throw new UsageError(`give --journal (a journal file) or --store${opts.store === undefined ? ' (here TRX_RENT_STORE)' : ''} (a store's rules journal), not both`);
+    throw new UsageError(
+      `give --journal (a journal file) or --store${opts.store === undefined ? ' (here TRX_RENT_STORE)' : ''} (a store's rules journal), not both`,
+    );
   }
   return spec;
 }
@@ -86,7 +88,11 @@ async function storeJournal(ctx: Context, m: Rules, spec: string) {
 }
 
 /** The entries a reading command counts from: a store's rules journal, or the journal file (see {@link journalToRead}). */
-async function entriesToRead(ctx: Context, m: Rules, opts: JournalOptions): Promise<{ entries: readonly import('../../workflows/rules/index.js').RulesJournalEntry[]; source: string | null }> {
+async function entriesToRead(
+  ctx: Context,
+  m: Rules,
+  opts: JournalOptions,
+): Promise<{ entries: readonly import('../../workflows/rules/index.js').RulesJournalEntry[]; source: string | null }> {
   const spec = storeSpec(ctx, opts);
   if (spec !== undefined) {
     const { store, journal, where } = await storeJournal(ctx, m, spec);
@@ -124,7 +130,11 @@ async function check(ctx: Context, file: string, opts: { offline?: boolean }) {
   const explained = rules.rules.map((r) => ({ id: r.id, explanation: m.explainRule(r) }));
   const warnings = [...m.notifyWarnings(rules, ctx.env), ...(opts.offline ? [] : await m.probeWebhooks(rules))];
   for (const w of warnings) ctx.out.warn(w);
-  ctx.out.result({ file, valid: true, rules: explained, warnings }, () => `${file}: ${rules.rules.length} rule${rules.rules.length === 1 ? '' : 's'}, valid${warnings.length ? ` (${warnings.length} warning${warnings.length === 1 ? '' : 's'} above)` : ''}\n${explained.map((r) => `  ${r.explanation}`).join('\n')}\n`);
+  ctx.out.result(
+    { file, valid: true, rules: explained, warnings },
+    () =>
+      `${file}: ${rules.rules.length} rule${rules.rules.length === 1 ? '' : 's'}, valid${warnings.length ? ` (${warnings.length} warning${warnings.length === 1 ? '' : 's'} above)` : ''}\n${explained.map((r) => `  ${r.explanation}`).join('\n')}\n`,
+  );
 }
 
 async function plan(ctx: Context, file: string, opts: { node?: string } & JournalOptions) {
@@ -162,7 +172,13 @@ async function run(ctx: Context, file: string, opts: RunOptions) {
   const journalPath = resolve(opts.journal ?? DEFAULT_JOURNAL);
   const spec = storeSpec(ctx, opts);
   const inStore = spec === undefined ? undefined : await storeJournal(ctx, m, spec);
-  const journal = inStore ? (execute ? inStore.journal : new m.MemoryJournal(await inStore.journal.entries())) : execute ? new m.FileJournal(journalPath) : new m.MemoryJournal(await m.readJournalFile(journalPath));
+  const journal = inStore
+    ? execute
+      ? inStore.journal
+      : new m.MemoryJournal(await inStore.journal.entries())
+    : execute
+      ? new m.FileJournal(journalPath)
+      : new m.MemoryJournal(await m.readJournalFile(journalPath));
   const out = ctx.out;
   // The status line: redrawn after each tick; a decision line is printed above it.
   let status: { update(text: string): void; stop(final?: string): void } = { update() {}, stop() {} };
@@ -195,7 +211,10 @@ async function run(ctx: Context, file: string, opts: RunOptions) {
     : existsSync(journalPath)
       ? `in memory, limits counted from ${journalPath}`
       : `in memory; no journal at ${journalPath}, so limits count from nothing`;
-  if (!out.json) out.print(`${execute ? 'Executing' : 'Dry run (no spend; --execute to spend)'}: ${rules.rules.length} rules, ${runner.stats.watched_addresses} addresses, reaction ${runner.stats.reaction_ms / 1000} s. Journal: ${execute ? (inStore?.where ?? journalPath) : counted}\n`);
+  if (!out.json)
+    out.print(
+      `${execute ? 'Executing' : 'Dry run (no spend; --execute to spend)'}: ${rules.rules.length} rules, ${runner.stats.watched_addresses} addresses, reaction ${runner.stats.reaction_ms / 1000} s. Journal: ${execute ? (inStore?.where ?? journalPath) : counted}\n`,
+    );
   status = out.spinner('first tick…');
   const stop = new AbortController();
   void ctx.untilSignal(stop.signal).then(() => {
@@ -215,7 +234,11 @@ async function run(ctx: Context, file: string, opts: RunOptions) {
   const s = runner.stats;
   // NDJSON to the end: the summary is one more line, not an indented document.
   if (out.json) out.line({ type: 'stopped', dry_run: !execute, stats: s });
-  else out.result({ stopped: true, dry_run: !execute, stats: s }, () => `Stopped after ${s.ticks} ticks: ${s.acted} actions, ${s.spent_sun / 1e6} TRX, ${s.node_reads} node reads.\n`);
+  else
+    out.result(
+      { stopped: true, dry_run: !execute, stats: s },
+      () => `Stopped after ${s.ticks} ticks: ${s.acted} actions, ${s.spent_sun / 1e6} TRX, ${s.node_reads} node reads.\n`,
+    );
 }
 
 async function backtestCmd(ctx: Context, file: string, opts: { days: string; energyPerHour?: string }) {
@@ -234,9 +257,23 @@ async function backtestCmd(ctx: Context, file: string, opts: { days: string; ene
   const points = [...best].map(([at, price_sun]) => ({ at, price_sun }));
   if (!points.length) throw new CliError('NOT_FOUND', 'the service returned no price history', { exitCode: EXIT.API });
   const end = Math.max(...points.map((p) => p.at));
-  const result = m.backtest(rules, { prices: points, end, days, energyPerHour: opts.energyPerHour ? parseInteger(opts.energyPerHour, '--energy-per-hour', { min: 0 }) : undefined });
+  const result = m.backtest(rules, {
+    prices: points,
+    end,
+    days,
+    energyPerHour: opts.energyPerHour ? parseInteger(opts.energyPerHour, '--energy-per-hour', { min: 0 }) : undefined,
+  });
   ctx.out.result(result, () => {
-    const lines = result.rules.map((r) => `  ${r.rule}: ${r.runs} runs, ${r.spend_sun / 1e6} TRX${Object.keys(r.suppressed).length ? `, held back: ${Object.entries(r.suppressed).map(([k, v]) => `${k} ×${v}`).join(', ')}` : ''}`);
+    const lines = result.rules.map(
+      (r) =>
+        `  ${r.rule}: ${r.runs} runs, ${r.spend_sun / 1e6} TRX${
+          Object.keys(r.suppressed).length
+            ? `, held back: ${Object.entries(r.suppressed)
+                .map(([k, v]) => `${k} ×${v}`)
+                .join(', ')}`
+            : ''
+        }`,
+    );
     return (
       `Backtest of ${file} over ${days} days (${result.price_points} price points, ${result.from} to ${result.to}):\n${lines.join('\n')}\n` +
       `  runs ${result.runs}, spend ${result.spend_sun / 1e6} TRX; shortfalls burnt ${result.shortfall_burn_sun / 1e6} TRX\n` +
@@ -249,7 +286,10 @@ async function log(ctx: Context, opts: { rule?: string; limit: string } & Journa
   const m = await rulesModule();
   const limit = parseInteger(opts.limit, '--limit', { min: 1 });
   const all = (await entriesToRead(ctx, m, opts)).entries;
-  const entries = all.filter((e) => !opts.rule || e.rule === opts.rule).slice(-limit).map((e) => redactDeep(e));
+  const entries = all
+    .filter((e) => !opts.rule || e.rule === opts.rule)
+    .slice(-limit)
+    .map((e) => redactDeep(e));
   ctx.out.result(entries, () =>
     entries.length
       ? `${entries.map((e) => `${new Date(e.ts).toISOString()} ${e.rule} ${e.kind}${e.window ? ` [${e.window}]` : ''}${e.cost_sun !== undefined ? ` ${e.cost_sun / 1e6} TRX` : ''}${e.order_ids?.length ? ` ${e.order_ids.join(',')}` : ''}${e.reason ? ` ${e.reason}` : ''}`).join('\n')}\n`
@@ -258,7 +298,11 @@ async function log(ctx: Context, opts: { rule?: string; limit: string } & Journa
 }
 
 function service(ctx: Context, opts: { print?: boolean; file: string; journal?: string }) {
-  if (!opts.print) throw new UsageError('rules service only prints a unit for now: pass --print', 'trx-rent rules service --print > /etc/systemd/system/trx-rent-rules.service');
+  if (!opts.print)
+    throw new UsageError(
+      'rules service only prints a unit for now: pass --print',
+      'trx-rent rules service --print > /etc/systemd/system/trx-rent-rules.service',
+    );
   const unit = `[Unit]
 Description=trx-rent standing rules
 After=network-online.target

@@ -122,7 +122,8 @@ export async function runSendBatch(
   const shared = storeSetting(ctx, opts.store, opts.lease);
   if (shared && opts.status) throw new UsageError('--status reads a journal file; for a batch on --store, run `trx-rent store status`');
   const journal = opts.journal ?? (shared ? `payouts:${basename(file)}` : `${file}.journal`);
-  if (opts.resume && !shared && !existsSync(journal)) throw new UsageError(`--resume: no journal at ${journal}`, 'pass --journal FILE, or start the batch without --resume');
+  if (opts.resume && !shared && !existsSync(journal))
+    throw new UsageError(`--resume: no journal at ${journal}`, 'pass --journal FILE, or start the batch without --resume');
   const margin = Number(opts.margin ?? '10');
   const concurrency = Number(opts.concurrency ?? '8');
   if (!Number.isFinite(margin) || margin < 0 || margin > 200) throw new UsageError('--margin must be a percentage from 0 to 200');
@@ -170,7 +171,9 @@ export async function runSendBatch(
     {
       ...signing,
       token,
-      journal: shared ? await (await import('../../workflows/payouts/shared-journal.js')).sharedPayoutJournal(shared.url, journal, { leaseMs: shared.leaseMs }) : journal,
+      journal: shared
+        ? await (await import('../../workflows/payouts/shared-journal.js')).sharedPayoutJournal(shared.url, journal, { leaseMs: shared.leaseMs })
+        : journal,
       marginPct: margin,
       duration,
       concurrency,

@@ -44,12 +44,18 @@ const command: CommandModule = {
       .option('--burn', 'rent nothing: burn TRX for the energy (still shows the comparison)')
       .option(
         '--idempotency-key <key>',
-        'the transfer\'s identity (default: a new UUID, printed): the signed transaction is kept with it under the config directory, and a re-run with the same key re-broadcasts that transaction and reuses its order (<key>:energy), never paying twice',
+        "the transfer's identity (default: a new UUID, printed): the signed transaction is kept with it under the config directory, and a re-run with the same key re-broadcasts that transaction and reuses its order (<key>:energy), never paying twice",
       )
-      .option('--tron-node <url>', `TRON full node to read (env ${ENV.tronNode}, profile tron_node; default: the mock's own when the base URL is a reference mock, else TronGrid with ${ENV.tronNodeApiKey})`)
+      .option(
+        '--tron-node <url>',
+        `TRON full node to read (env ${ENV.tronNode}, profile tron_node; default: the mock's own when the base URL is a reference mock, else TronGrid with ${ENV.tronNodeApiKey})`,
+      )
       .addOption(new Option('--node <url>', 'old name of --tron-node').hideHelp())
       .option('--solidified', 'wait until the transfer is in a solidified (irreversible) block, about a minute on mainnet, not just in a block')
-      .option('--store <url>', `keep the signed transfer in a PostgreSQL store shared by processes on several hosts: postgres://user:password@host/db (env ${ENV.store}; default: the config directory)`)
+      .option(
+        '--store <url>',
+        `keep the signed transfer in a PostgreSQL store shared by processes on several hosts: postgres://user:password@host/db (env ${ENV.store}; default: the config directory)`,
+      )
       .option('--timeout <duration>', 'the whole command (rental, broadcast, receipt) ends within this long', '2m')
       .addHelpText(
         'after',
@@ -105,7 +111,10 @@ export function renderEstimate(e: TransferEstimate, burn: boolean, s: import('..
     lines.push(
       `  renting    ${groupDigits(String(e.rent.amount))} energy for ${formatDuration(e.rent.duration_sec)} from ${e.rent.provider} at ${e.rent.price_sun} SUN per unit: ${sunAndTrx(e.rent.cost_sun)}${burn ? ' (not used: --burn)' : ''}`,
     );
-    if (!burn) lines.push(`  ${e.saving_sun >= 0 ? s.green('saving') : s.yellow('extra ')}     ${sunAndTrx(Math.abs(e.saving_sun))}${e.saving_sun >= 0 ? '' : ' (renting costs more than burning here)'}`);
+    if (!burn)
+      lines.push(
+        `  ${e.saving_sun >= 0 ? s.green('saving') : s.yellow('extra ')}     ${sunAndTrx(Math.abs(e.saving_sun))}${e.saving_sun >= 0 ? '' : ' (renting costs more than burning here)'}`,
+      );
   } else {
     lines.push('  renting    nothing: the sender has the energy');
   }
@@ -171,7 +180,10 @@ function stopped(ctx: Context, error: unknown, token: string, opts: SendOptions,
   const d = ((error as { details?: Record<string, unknown> } | null)?.details ?? {}) as Record<string, unknown>;
   if (!d.stage && !signal) return error;
   const command = finishCommand(ctx, token, opts, key);
-  const after = d.stage === 'broadcast' || d.stage === 'receipt' ? ' (it re-broadcasts the same transaction and waits for it; it never signs a new one while this one may land)' : '';
+  const after =
+    d.stage === 'broadcast' || d.stage === 'receipt'
+      ? ' (it re-broadcasts the same transaction and waits for it; it never signs a new one while this one may land)'
+      : '';
   const check = typeof d.tx_id === 'string' && (d.stage === 'broadcast' || d.stage === 'receipt') ? `; check it with: trx-rent tx ${d.tx_id}` : '';
   const details: Record<string, unknown> = { ...d, idempotency_key: key, finish_command: command };
   if (d.stage) details.transfer_sent = d.stage === 'broadcast' || d.stage === 'receipt' ? (d.transfer_sent === true ? true : 'unknown') : false;

@@ -102,7 +102,11 @@ async function probe(ctx: Context): Promise<{ report: StatusReport; code: number
   if (connection.baseUrl) report.base_url = { value: connection.baseUrl.value, source: sourceText(connection.baseUrl.source) };
   if (connection.apiKey) report.api_key = { source: sourceText(connection.apiKey.source) };
   if (!connection.baseUrl) {
-    report.problems.push({ code: 'CONFIGURATION_ERROR', message: 'No API base URL', hint: 'pass --base-url URL, set TRX_RENT_BASE_URL, run `trx-rent login`, or try --mock' });
+    report.problems.push({
+      code: 'CONFIGURATION_ERROR',
+      message: 'No API base URL',
+      hint: 'pass --base-url URL, set TRX_RENT_BASE_URL, run `trx-rent login`, or try --mock',
+    });
     return { report, code: EXIT.USAGE };
   }
 
@@ -173,7 +177,10 @@ async function probe(ctx: Context): Promise<{ report: StatusReport; code: number
   report.mock = await mockState;
   try {
     const node = await ctx.chain.tronNode(undefined, client, false);
-    report.tron_node = { url: node.url ?? 'https://api.trongrid.io', source: node.source.kind === 'default' ? 'default (TronGrid)' : describeSource(node.source) };
+    report.tron_node = {
+      url: node.url ?? 'https://api.trongrid.io',
+      source: node.source.kind === 'default' ? 'default (TronGrid)' : describeSource(node.source),
+    };
   } catch (error) {
     await problem(error);
   }
@@ -192,7 +199,11 @@ function render(r: StatusReport, ctx: Context): string {
   if (r.base_url) {
     pairs.push([
       'reachable',
-      r.reachable === true ? `${s.green('✓')} ${r.latency_ms !== null ? s.dim(`${r.latency_ms} ms`) : ''}` : r.reachable === false ? s.red('✗ no answer') : s.dim('?'),
+      r.reachable === true
+        ? `${s.green('✓')} ${r.latency_ms !== null ? s.dim(`${r.latency_ms} ms`) : ''}`
+        : r.reachable === false
+          ? s.red('✗ no answer')
+          : s.dim('?'),
     ]);
   }
   const key = r.api_key ? `from ${r.api_key.source}` : s.red('none');
@@ -205,19 +216,33 @@ function render(r: StatusReport, ctx: Context): string {
       `view_balance ${yesNo(p.view_balance, s)}  view_orders ${yesNo(p.view_orders, s)}  create_orders ${yesNo(null, s)}  broadcast ${yesNo(null, s)}  ${s.dim('(? = not checkable without side effects)')}`,
     ]);
   }
-  if (r.balance) pairs.push(['balance', `${trxAndSun(r.balance.trx)}, ${trxOf(r.balance.usdt)} USDT${r.balance.trx_locked ? `, ${trxOf(r.balance.trx_locked)} TRX locked` : ''}`]);
+  if (r.balance)
+    pairs.push([
+      'balance',
+      `${trxAndSun(r.balance.trx)}, ${trxOf(r.balance.usdt)} USDT${r.balance.trx_locked ? `, ${trxOf(r.balance.trx_locked)} TRX locked` : ''}`,
+    ]);
   if (r.clock_skew_ms !== null) {
     const sec = Math.round(r.clock_skew_ms / 1000);
     const off = `this machine's clock is ${Math.abs(sec)} s ${sec > 0 ? 'behind' : 'ahead of'} the server`;
-    const text = Math.abs(sec) <= 1 ? s.green('in sync with the server') : Math.abs(sec) > 30 ? s.yellow(`${off}: webhook timestamps and x402 validity windows may be refused`) : off;
+    const text =
+      Math.abs(sec) <= 1
+        ? s.green('in sync with the server')
+        : Math.abs(sec) > 30
+          ? s.yellow(`${off}: webhook timestamps and x402 validity windows may be refused`)
+          : off;
     pairs.push(['clock', `${text} ${s.dim(`(server ${r.server_time}; Date header, ±1 s)`)}`]);
   }
-  const wallet = [r.x402_wallet.tron ? `TRON from ${r.x402_wallet.tron}` : '', r.x402_wallet.evm ? `Base from ${r.x402_wallet.evm}` : ''].filter(Boolean).join(', ');
+  const wallet = [r.x402_wallet.tron ? `TRON from ${r.x402_wallet.tron}` : '', r.x402_wallet.evm ? `Base from ${r.x402_wallet.evm}` : '']
+    .filter(Boolean)
+    .join(', ');
   pairs.push(['x402 wallet', wallet || s.dim('none (TRX_RENT_X402_TRON_KEY / TRX_RENT_X402_EVM_KEY or --key-file)')]);
   if (r.tron_node) pairs.push(['TRON node', `${r.tron_node.url} ${s.dim(`(${r.tron_node.source})`)}`]);
   if (r.mock) {
     const m = r.mock;
-    pairs.push(['mock', `${s.yellow('the reference mock')}: clock ${String(m.clock)} at ${String(m.now)}, seed ${String(m.seed)}, ${String(m.accounts)} account(s), ${String(m.pending_tasks)} pending task(s)`]);
+    pairs.push([
+      'mock',
+      `${s.yellow('the reference mock')}: clock ${String(m.clock)} at ${String(m.now)}, seed ${String(m.seed)}, ${String(m.accounts)} account(s), ${String(m.pending_tasks)} pending task(s)`,
+    ]);
   }
   let text = renderPairs(pairs, s);
   for (const p of r.problems) text += `${s.red(`✗ ${p.code}`)}: ${p.message}${p.hint ? s.dim(` (hint: ${p.hint})`) : ''}\n`;

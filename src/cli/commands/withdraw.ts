@@ -29,7 +29,10 @@ const command: CommandModule = {
   },
 };
 
-async function runWithdraw(ctx: Context, { args: [amountPositional], opts }: { args: [string?]; opts: { to?: string; amount?: string; currency: string; idempotencyKey?: string }; cmd: Command }): Promise<number | void> {
+async function runWithdraw(
+  ctx: Context,
+  { args: [amountPositional], opts }: { args: [string?]; opts: { to?: string; amount?: string; currency: string; idempotencyKey?: string }; cmd: Command },
+): Promise<number | void> {
   const amountArg = oneAmount(amountPositional, opts.amount);
   const currency = parseChoice(opts.currency, CURRENCIES, '--currency');
   const givenKey = parseIdempotencyKey(opts.idempotencyKey);
@@ -37,7 +40,8 @@ async function runWithdraw(ctx: Context, { args: [amountPositional], opts }: { a
     amount: {
       value: amountArg ? parseTrx(amountArg) : undefined,
       label: '<amount>',
-      ask: async (p) => parseTrx(await p.input(trxAmountQuestion(`How much ${currency} to withdraw (at least ${trxOf(MIN_WITHDRAWAL_SUN)})?`, MIN_WITHDRAWAL_SUN))),
+      ask: async (p) =>
+        parseTrx(await p.input(trxAmountQuestion(`How much ${currency} to withdraw (at least ${trxOf(MIN_WITHDRAWAL_SUN)})?`, MIN_WITHDRAWAL_SUN))),
     },
     to: {
       value: opts.to ? await parseAddress(opts.to) : undefined,
@@ -61,17 +65,11 @@ async function runWithdraw(ctx: Context, { args: [amountPositional], opts }: { a
       available = '';
     }
   }
-  await ctx.ask.confirm(
-    `Withdraw ${amountOf(input.amount, currency)} to ${input.to}${available}? This cannot be undone.`,
-    'withdraw',
-  );
+  await ctx.ask.confirm(`Withdraw ${amountOf(input.amount, currency)} to ${input.to}${available}? This cannot be undone.`, 'withdraw');
   const client = await ctx.clients.client();
   const idempotencyKey = givenKey ?? randomUUID();
   ctx.debug(`idempotency key ${idempotencyKey}`);
-  const withdrawal = await (await client.get('withdrawals')).create(
-    { address: input.to, amount: input.amount, currency },
-    { idempotencyKey },
-  );
+  const withdrawal = await (await client.get('withdrawals')).create({ address: input.to, amount: input.amount, currency }, { idempotencyKey });
   ctx.out.result(withdrawal, () =>
     renderPairs(
       [

@@ -97,7 +97,10 @@ export class ChainService {
       } else if (base && (await isReferenceMock(client ?? (await this.#clients.clientFor(base.value, undefined, { maxRetries: 0 }))))) {
         found = { url: base.value, source: { kind: 'reference-mock' }, apiKey: undefined };
       }
-      if (found && say) this.#out.info(this.#out.e.dim(`TRON node: the mock's own at ${found.url} (the base URL is a reference mock; --tron-node or ${ENV.tronNode} to read another)`));
+      if (found && say)
+        this.#out.info(
+          this.#out.e.dim(`TRON node: the mock's own at ${found.url} (the base URL is a reference mock; --tron-node or ${ENV.tronNode} to read another)`),
+        );
     }
     found ??= { url: undefined, source: { kind: 'default' }, apiKey };
     if (found.url) {
@@ -135,7 +138,11 @@ export class ChainService {
   }
 
   /** `transfers` and `chain` on an explicit client and node (the demo's embedded mock). */
-  async handlesFor(client: LazyClient, node: string | undefined, options: { apiKey?: string | undefined; store?: TransferStore | undefined } = {}): Promise<ChainHandles> {
+  async handlesFor(
+    client: LazyClient,
+    node: string | undefined,
+    options: { apiKey?: string | undefined; store?: TransferStore | undefined } = {},
+  ): Promise<ChainHandles> {
     const { Chain, ChainAccess, Transfers } = await import('../../tron/facade.js');
     const { DEFAULT_TRON_NODE } = await import('../../tron/node.js');
     const { apiKey, store } = options;

@@ -139,11 +139,7 @@ export class ClientService {
   async #makeClient(auth: boolean): Promise<LazyClient> {
     const s = await this.#config.settings(auth);
     if (!s.baseUrl) {
-      throw new UsageError(
-        'No API base URL',
-        'pass --base-url URL, set TRX_RENT_BASE_URL, run `trx-rent login`, or try --mock',
-        'CONFIGURATION_ERROR',
-      );
+      throw new UsageError('No API base URL', 'pass --base-url URL, set TRX_RENT_BASE_URL, run `trx-rent login`, or try --mock', 'CONFIGURATION_ERROR');
     }
     if (auth && !s.apiKey) {
       const { message, hint } = missingKeyProblem(s);

@@ -18,7 +18,10 @@ export function createOutput(opts: GlobalOptions, runtime: Pick<CliRuntime, 'env
   const stdoutTTY = Boolean(stdout.isTTY);
   const shaped = Boolean(opts.query || opts.jsonFields);
   const mode = opts.json === true || shaped || (opts.json !== false && !stdoutTTY) ? 'json' : 'human';
-  const fields = opts.jsonFields?.split(',').map((f) => f.trim()).filter(Boolean);
+  const fields = opts.jsonFields
+    ?.split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
   return new Output({
     width: stdoutTTY && !opts.wide ? stdout.columns || Number(env.COLUMNS) || 80 : undefined,
     shaping: { fields: fields?.length ? fields : undefined },

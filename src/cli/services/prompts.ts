@@ -76,14 +76,16 @@ export class PromptService {
    */
   async prompts(): Promise<Prompts> {
     const raw = await this.#rawPrompts();
-    const held = <C, R>(ask: (config: C) => Promise<R>) => async (config: C): Promise<R> => {
-      const release = this.#hold();
-      try {
-        return await ask(config);
-      } finally {
-        release();
-      }
-    };
+    const held =
+      <C, R>(ask: (config: C) => Promise<R>) =>
+      async (config: C): Promise<R> => {
+        const release = this.#hold();
+        try {
+          return await ask(config);
+        } finally {
+          release();
+        }
+      };
     return {
       input: held(raw.input) as PromptsModule['input'],
       password: held(raw.password) as PromptsModule['password'],

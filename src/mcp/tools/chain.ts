@@ -24,19 +24,26 @@ const EnsureInput = z.strictObject({
   duration_sec: z.number().int().positive().optional(),
 });
 
-
 const SendInput = z.strictObject({
   token: z.string().min(1),
   to: Address,
   amount: z.string().regex(/^\d+(\.\d{1,6})?$/, 'must be a decimal amount with at most 6 decimal places, like 10 or 0.5'),
   duration_sec: z.number().int().positive().optional(),
-  id: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1 to 64 letters, digits, ., _ or -').optional(),
+  id: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1 to 64 letters, digits, ., _ or -')
+    .optional(),
   from: Address.optional(),
   permission_id: z.number().int().min(0).max(9).optional(),
 });
 
 /** The server wallet's key as the signer: alone (the sender is its address), or as a key of `from`'s permission `permission_id` (a multi-signature account), checked on the chain first. */
-export async function walletSigning(session: { api: { chain: { node(): Promise<import('../../tron/node.js').TronNode> } } }, privateKey: string, args: { from?: string | undefined; permission_id?: number | undefined }, signal?: AbortSignal) {
+export async function walletSigning(
+  session: { api: { chain: { node(): Promise<import('../../tron/node.js').TronNode> } } },
+  privateKey: string,
+  args: { from?: string | undefined; permission_id?: number | undefined },
+  signal?: AbortSignal,
+) {
   if (args.from === undefined && args.permission_id === undefined) return { signer: { privateKey } };
   const [{ checkedSigners, transferSigners }, { privateKeyToTronAddress }, node] = await Promise.all([
     import('../../tron/account-signers.js'),
@@ -52,7 +59,8 @@ export async function walletSigning(session: { api: { chain: { node(): Promise<i
 /** What the multi-signature fields of the send tools say. */
 export const MULTISIG_FIELDS = {
   from: "A multi-signature account to send from, when the server's wallet key is a key of one of its permissions (default: the wallet's own address)",
-  permission_id: "The account permission the wallet's key signs under: 0 owner, 2.. an active permission (default 0). Refused (PERMISSION_DENIED) before anything is rented when the key's weight cannot reach the permission's threshold or the permission does not allow TRC-20 transfers",
+  permission_id:
+    "The account permission the wallet's key signs under: 0 owner, 2.. an active permission (default 0). Refused (PERMISSION_DENIED) before anything is rented when the key's weight cannot reach the permission's threshold or the permission does not allow TRC-20 transfers",
 };
 
 export const CHAIN_TOOLS = [
@@ -63,7 +71,7 @@ export const CHAIN_TOOLS = [
       'Make sure a TRON address can spend `energy` (and optionally `bandwidth`) units: reads what it has on the TRON node, buys only the deficit ' +
       `(rounded up to the provider minimum, ${LIMITS.MIN_ENERGY_AMOUNT} for ENERGY), waits until the order is FILLED and the delegation shows on the node. ` +
       'Finding enough already, it buys nothing and spends nothing. A contract (TARGET_IS_CONTRACT) or an address never activated (TARGET_NOT_ACTIVATED: it must receive TRX first) ' +
-      'cannot receive a delegation on TRON and is refused before anything is ordered. SPENDS MONEY from the account\'s TRX balance when it buys: needs --allow-spend, capped per order ' +
+      "cannot receive a delegation on TRON and is refused before anything is ordered. SPENDS MONEY from the account's TRX balance when it buys: needs --allow-spend, capped per order " +
       '(--max-order-trx) and per session (--session-limit), confirmed by the user where the client can ask. Amounts are resource units (not SUN); duration_sec defaults to 3600. ' +
       'Returns before/after (what the address can spend), the order (or null) and cost_sun (1 TRX = 1,000,000 SUN).',
     access: 'spend',
@@ -85,7 +93,11 @@ export const CHAIN_TOOLS = [
       const { limits } = session.guard;
       const effects = new Effects();
       return session.guard.spend(
-        { tool: 'ensure_resources', lines: [{ currency: 'TRX', atomic: BigInt(plan.cost_sun), cap: { atomic: limits.maxOrderSun, flag: '--max-order-trx', off: 'orders are off' } }], summary },
+        {
+          tool: 'ensure_resources',
+          lines: [{ currency: 'TRX', atomic: BigInt(plan.cost_sun), cap: { atomic: limits.maxOrderSun, flag: '--max-order-trx', off: 'orders are off' } }],
+          summary,
+        },
         ask,
         chainJob(
           session.api,
@@ -106,7 +118,7 @@ export const CHAIN_TOOLS = [
     title: 'Send USDT without burning TRX',
     description:
       "Send a TRC-20 token (USDT, USDC or a contract address) from the server's TRON wallet (the x402 TRON key) to `to`, with the energy rented instead of burnt: " +
-      'estimates the energy on the TRON node, rents the deficit (rounded up to 65000) from the account\'s TRX balance, signs locally, broadcasts through the service and waits for the receipt. ' +
+      "estimates the energy on the TRON node, rents the deficit (rounded up to 65000) from the account's TRX balance, signs locally, broadcasts through the service and waits for the receipt. " +
       'SPENDS MONEY twice: the tokens sent (capped per call by --max-withdrawal, off when unset, and by the session cap in that currency) and the rental in TRX ' +
       '(capped by --max-order-trx and the session cap); needs --allow-spend and the user\'s confirmation where the client can ask. amount is in token units as a decimal string (e.g. "10"). ' +
       'Pass `id` (your payment id) so that calling again after an unclear answer lands the same transfer instead of paying twice. Returns tx_id, what it cost (SUN) and what burning TRX would have cost (saving_sun).',
@@ -124,21 +136,33 @@ export const CHAIN_TOOLS = [
     async run(args, { session, signal, ask }) {
       const privateKey = session.options.wallet?.tron;
       if (!privateKey) {
-        throw new TrxRentError({ code: 'NO_WALLET', message: 'No TRON wallet: the user can set TRX_RENT_X402_TRON_KEY (or pass --key-file) and restart the server; nothing was sent.' });
+        throw new TrxRentError({
+          code: 'NO_WALLET',
+          message: 'No TRON wallet: the user can set TRX_RENT_X402_TRON_KEY (or pass --key-file) and restart the server; nothing was sent.',
+        });
       }
       const { privateKeyToTronAddress } = await import('../../protocol/tron-transaction.js');
       const signing = await walletSigning(session, privateKey, args, signal);
       const from = 'from' in signing ? signing.from : privateKeyToTronAddress(privateKey);
-      const estimate = await session.api.transfers.estimate({ from, to: args.to, token: args.token, amount: args.amount, duration: args.duration_sec }, { signal });
+      const estimate = await session.api.transfers.estimate(
+        { from, to: args.to, token: args.token, amount: args.amount, duration: args.duration_sec },
+        { signal },
+      );
       const symbol = estimate.token.symbol;
       if (symbol !== 'USDT' && symbol !== 'USDC') {
-        throw new TrxRentError({ code: 'VALIDATION_ERROR', message: 'send_token moves USDT or USDC only (their value is capped in USD terms); nothing was sent.', details: { field: 'token' } });
+        throw new TrxRentError({
+          code: 'VALIDATION_ERROR',
+          message: 'send_token moves USDT or USDC only (their value is capped in USD terms); nothing was sent.',
+          details: { field: 'token' },
+        });
       }
       const rentSun = estimate.rent?.cost_sun ?? 0;
       const { limits } = session.guard;
       const summary =
         `Send ${estimate.amount} ${symbol} from ${from} to ${estimate.to}` +
-        (estimate.rent ? `, renting ${estimate.rent.amount} energy for at most ${sunToTrx(rentSun)} TRX instead of burning ${sunToTrx(estimate.burn.energy_sun)} TRX` : ' (the wallet has the energy)');
+        (estimate.rent
+          ? `, renting ${estimate.rent.amount} energy for at most ${sunToTrx(rentSun)} TRX instead of burning ${sunToTrx(estimate.burn.energy_sun)} TRX`
+          : ' (the wallet has the energy)');
       const atomic = decimalToAtomic(estimate.amount, 6, 'amount');
       const effects = new Effects();
       const label = `sent ${estimate.amount} ${symbol} to ${estimate.to}`;
@@ -151,9 +175,15 @@ export const CHAIN_TOOLS = [
             {
               currency: 'USDT',
               atomic,
-              cap: { atomic: limits.maxWithdrawalAtomic, flag: '--max-withdrawal', off: 'token sends are off: the user can restart the server with --max-withdrawal AMOUNT; nothing was sent' },
+              cap: {
+                atomic: limits.maxWithdrawalAtomic,
+                flag: '--max-withdrawal',
+                off: 'token sends are off: the user can restart the server with --max-withdrawal AMOUNT; nothing was sent',
+              },
             },
-            ...(rentSun ? [{ currency: 'TRX' as const, atomic: BigInt(rentSun), cap: { atomic: limits.maxOrderSun, flag: '--max-order-trx', off: 'orders are off' } }] : []),
+            ...(rentSun
+              ? [{ currency: 'TRX' as const, atomic: BigInt(rentSun), cap: { atomic: limits.maxOrderSun, flag: '--max-order-trx', off: 'orders are off' } }]
+              : []),
           ],
           summary,
         },

@@ -13,4 +13,14 @@ import { SWEEP_TOOLS } from './sweep.js';
 import { WEBHOOK_TOOLS } from './webhooks.js';
 import { X402_TOOLS } from './x402.js';
 
-export const TOOLS: readonly Tool[] = [...READ_TOOLS, ...ORDER_TOOLS, ...CHAIN_TOOLS, ...PAYOUT_TOOLS, ...SWEEP_TOOLS, ...MONEY_TOOLS, ...WEBHOOK_TOOLS, ...RULES_TOOLS, ...X402_TOOLS];
+export const TOOLS: readonly Tool[] = [
+  ...READ_TOOLS,
+  ...ORDER_TOOLS,
+  ...CHAIN_TOOLS,
+  ...PAYOUT_TOOLS,
+  ...SWEEP_TOOLS,
+  ...MONEY_TOOLS,
+  ...WEBHOOK_TOOLS,
+  ...RULES_TOOLS,
+  ...X402_TOOLS,
+];

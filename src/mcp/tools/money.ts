@@ -26,7 +26,7 @@ export const MONEY_TOOLS = [
     title: 'Withdraw TRX or USDT',
     description:
       'Withdraw from the account balance to a TRON address. SPENDS MONEY: needs a server started with --allow-spend and a per-withdrawal cap (--max-withdrawal, off by default), ' +
-      'counts against the server\'s total cap (--session-limit, all sessions together), and the user must confirm it (elicitation). ' +
+      "counts against the server's total cap (--session-limit, all sessions together), and the user must confirm it (elicitation). " +
       `amount is an integer in SUN for TRX (1 TRX = 1,000,000 SUN) or in 6-decimal units for USDT, at least ${LIMITS.MIN_WITHDRAWAL_SUN} (50 TRX). Returns the withdrawal (status PENDING).`,
     access: 'spend',
     input: E.createWithdrawal.body,

@@ -37,7 +37,7 @@ export const ORDER_TOOLS = [
     name: 'create_order',
     title: 'Rent energy or bandwidth',
     description:
-      'Place an order that rents TRON ENERGY or BANDWIDTH to target_address; it is paid from the account\'s TRX balance. SPENDS MONEY: ' +
+      "Place an order that rents TRON ENERGY or BANDWIDTH to target_address; it is paid from the account's TRX balance. SPENDS MONEY: " +
       'needs a server started with --allow-spend, is capped per order (--max-order-trx) and in total for the server (--session-limit, all sessions together), and the user must confirm it (elicitation). ' +
       `amount is in resource units (not SUN), at least ${LIMITS.MIN_ENERGY_AMOUNT} for ENERGY; duration_sec in seconds; max_price_sun in SUN per unit (1 TRX = 1,000,000 SUN). ` +
       'Without max_price_sun the order is limited to the current best price (from a preview), so it cannot cost more than the amount confirmed; ' +
@@ -57,7 +57,8 @@ export const ORDER_TOOLS = [
       if (args.order_type === 'PERIODIC') {
         throw new TrxRentError({
           code: 'VALIDATION_ERROR',
-          message: 'order_type PERIODIC re-executes at an interval with no bound on its total cost, so it is not available through MCP; use MARKET, LIMIT or BROADCAST. Nothing was ordered.',
+          message:
+            'order_type PERIODIC re-executes at an interval with no bound on its total cost, so it is not available through MCP; use MARKET, LIMIT or BROADCAST. Nothing was ordered.',
           details: { field: 'order_type' },
         });
       }
@@ -73,7 +74,11 @@ export const ORDER_TOOLS = [
       }
       const maxCost = Math.ceil(args.amount * price);
       if (!Number.isSafeInteger(maxCost)) {
-        throw new TrxRentError({ code: 'VALIDATION_ERROR', message: 'amount x max_price_sun is too large; nothing was ordered.', details: { field: 'amount' } });
+        throw new TrxRentError({
+          code: 'VALIDATION_ERROR',
+          message: 'amount x max_price_sun is too large; nothing was ordered.',
+          details: { field: 'amount' },
+        });
       }
       const body = { ...args, max_price_sun: price };
       const summary =
@@ -81,7 +86,11 @@ export const ORDER_TOOLS = [
         `at most ${price} SUN per unit: at most ${sunToTrx(maxCost)} TRX`;
       const { limits } = session.guard;
       const order = await session.guard.spend(
-        { tool: 'create_order', lines: [{ currency: 'TRX', atomic: BigInt(maxCost), cap: { atomic: limits.maxOrderSun, flag: '--max-order-trx', off: 'orders are off' } }], summary },
+        {
+          tool: 'create_order',
+          lines: [{ currency: 'TRX', atomic: BigInt(maxCost), cap: { atomic: limits.maxOrderSun, flag: '--max-order-trx', off: 'orders are off' } }],
+          summary,
+        },
         ask,
         // One keyed POST: its replay with the same key is the lookup of an unknown outcome.
         keyedPost(

@@ -19,7 +19,10 @@ import type { PayoutReport } from '../../workflows/payouts/types.js';
 const Row = z.strictObject({
   to: z.string().min(1),
   amount: z.string().regex(/^\d+(\.\d{1,6})?$/, 'must be a decimal amount with at most 6 decimal places, like 10 or 0.5'),
-  id: z.string().regex(/^[A-Za-z0-9._-]{1,40}$/).optional(),
+  id: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,40}$/)
+    .optional(),
 });
 
 const BatchInput = z.strictObject({
@@ -65,7 +68,11 @@ const FIELDS = {
 /** The server wallet's key, or NO_WALLET. */
 function walletKey(session: Session): string {
   const privateKey = session.options.wallet?.tron;
-  if (!privateKey) throw new TrxRentError({ code: 'NO_WALLET', message: 'No TRON wallet: the user can set TRX_RENT_X402_TRON_KEY (or pass --key-file) and restart the server; nothing was sent.' });
+  if (!privateKey)
+    throw new TrxRentError({
+      code: 'NO_WALLET',
+      message: 'No TRON wallet: the user can set TRX_RENT_X402_TRON_KEY (or pass --key-file) and restart the server; nothing was sent.',
+    });
   return privateKey;
 }
 
@@ -101,7 +108,10 @@ function verdict(r: PayoutReport): Known {
   const what = `batch ${r.batch_key}: ${r.confirmed} confirmed, ${r.failed} failed, ${r.pending} pending; cost ${sunToTrx(r.total_cost_sun)} TRX, burning would have cost ${sunToTrx(r.burn_cost_sun)} TRX`;
   if (r.pending > 0) return { outcomes: { USDT: { state: 'pending' }, TRX: { state: 'pending' } }, what, ids: { batch_key: r.batch_key } };
   const sent = r.rows.filter((row) => row.status === 'confirmed').reduce((sum, row) => sum + decimalToAtomic(row.amount, 6, 'amount'), 0n);
-  return { outcomes: { USDT: sent > 0n ? { state: 'spent', atomic: sent } : { state: 'none' }, TRX: { state: 'spent', atomic: BigInt(r.total_cost_sun) } }, what };
+  return {
+    outcomes: { USDT: sent > 0n ? { state: 'spent', atomic: sent } : { state: 'none' }, TRX: { state: 'spent', atomic: BigInt(r.total_cost_sun) } },
+    what,
+  };
 }
 
 export const PAYOUT_TOOLS = [
@@ -163,7 +173,15 @@ export const PAYOUT_TOOLS = [
         {
           tool: 'send_batch',
           lines: [
-            { currency: 'USDT', atomic: tokens, cap: { atomic: limits.maxWithdrawalAtomic, flag: '--max-withdrawal', off: 'token sends are off: the user can restart the server with --max-withdrawal AMOUNT; nothing was sent' } },
+            {
+              currency: 'USDT',
+              atomic: tokens,
+              cap: {
+                atomic: limits.maxWithdrawalAtomic,
+                flag: '--max-withdrawal',
+                off: 'token sends are off: the user can restart the server with --max-withdrawal AMOUNT; nothing was sent',
+              },
+            },
             { currency: 'TRX', atomic: BigInt(worst), cap: { atomic: limits.maxOrderSun, flag: '--max-order-trx', off: 'orders are off' } },
           ],
           summary,
@@ -173,7 +191,10 @@ export const PAYOUT_TOOLS = [
           run: send,
           done: (r) => verdict(r),
           // Whatever failed after the batch started, its journal knows what went out: reserved until looked up.
-          failed: () => ({ outcomes: { USDT: { state: 'pending' }, TRX: { state: 'pending' } }, what: 'the batch stopped; its journal says which rows went out' }),
+          failed: () => ({
+            outcomes: { USDT: { state: 'pending' }, TRX: { state: 'pending' } },
+            what: 'the batch stopped; its journal says which rows went out',
+          }),
           // A lookup reads the batch's journal and asks the node about its pending rows; it signs and orders nothing.
           lookup: async (_key, lookupSignal) => {
             const run = await batchRun(session, args, lookupSignal);

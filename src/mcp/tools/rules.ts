@@ -28,7 +28,11 @@ function inside(path: string, suffixes: readonly string[], field: string): strin
   const root = resolve('.');
   const full = resolve(root, path);
   if (!(full === root || full.startsWith(root + sep)) || !suffixes.some((s) => full.endsWith(s))) {
-    throw new ValidationError({ code: 'VALIDATION_ERROR', message: `${field}: must be a ${suffixes.join(', ')} file under the server's working directory`, details: { field } });
+    throw new ValidationError({
+      code: 'VALIDATION_ERROR',
+      message: `${field}: must be a ${suffixes.join(', ')} file under the server's working directory`,
+      details: { field },
+    });
   }
   return full;
 }
@@ -37,20 +41,36 @@ function inside(path: string, suffixes: readonly string[], field: string): strin
 async function journalEntries(path: string) {
   const m = await rulesModule();
   const full = inside(path, ['.jsonl'], 'journal');
-  if (!existsSync(full)) throw new NotFoundError({ code: 'NOT_FOUND', message: `journal: no file at ${path} (leave journal out to count from nothing)`, details: { field: 'journal' } });
+  if (!existsSync(full))
+    throw new NotFoundError({
+      code: 'NOT_FOUND',
+      message: `journal: no file at ${path} (leave journal out to count from nothing)`,
+      details: { field: 'journal' },
+    });
   return m.readJournalFile(full);
 }
 
 async function loadSource(args: z.output<typeof RulesSource>) {
   const m = await rulesModule();
   if ((args.file === undefined) === (args.rules === undefined)) {
-    throw new ValidationError({ code: 'VALIDATION_ERROR', message: 'give either file (a .json, .yaml or .yml path) or rules (the document)', details: { field: 'file' } });
+    throw new ValidationError({
+      code: 'VALIDATION_ERROR',
+      message: 'give either file (a .json, .yaml or .yml path) or rules (the document)',
+      details: { field: 'file' },
+    });
   }
   const file = args.file === undefined ? m.validateRules(args.rules, 'rules') : await m.loadRules(inside(args.file, RULES_FILES, 'file'));
   return { m, file };
 }
 
-const Decision = z.looseObject({ rule: z.string(), window: z.string(), outcome: z.string(), reason: z.string().optional(), cost_sun: z.number().optional(), summary: z.string().optional() });
+const Decision = z.looseObject({
+  rule: z.string(),
+  window: z.string(),
+  outcome: z.string(),
+  reason: z.string().optional(),
+  cost_sun: z.number().optional(),
+  summary: z.string().optional(),
+});
 
 export const RULES_TOOLS = [
   tool({
@@ -58,7 +78,7 @@ export const RULES_TOOLS = [
     title: 'Check a standing-rules file',
     description:
       'Validate a standing-rules file (JSON or YAML, the schema of `trx-rent/rules.schema.json`) and explain each rule in words. Read-only. ' +
-      'Give `file` (a .json, .yaml or .yml path under the server\'s working directory) or `rules` (the document itself). ' +
+      "Give `file` (a .json, .yaml or .yml path under the server's working directory) or `rules` (the document itself). " +
       'An invalid file is a VALIDATION_ERROR whose details.issues name each rule (id) and field.',
     access: 'read',
     input: RulesSource,
@@ -93,15 +113,24 @@ export const RULES_TOOLS = [
     name: 'rules_log',
     title: 'Read a standing-rules journal',
     description:
-      'The last entries of a standing-rules journal (.jsonl under the server\'s working directory): triggers, intents, done (order ids, cost_sun), ' +
+      "The last entries of a standing-rules journal (.jsonl under the server's working directory): triggers, intents, done (order ids, cost_sun), " +
       'failed, unknown (counted as spent), suppressed (and why), retired. Read-only; a missing journal is NOT_FOUND; credentials in URLs are masked.',
     access: 'read',
-    input: z.strictObject({ journal: z.string().min(1).max(4096), rule: z.string().min(1).max(48).optional(), limit: z.number().int().min(1).max(1000).optional() }),
+    input: z.strictObject({
+      journal: z.string().min(1).max(4096),
+      rule: z.string().min(1).max(48).optional(),
+      limit: z.number().int().min(1).max(1000).optional(),
+    }),
     output: z.looseObject({ entries: z.array(z.looseObject({ ts: z.number(), kind: z.string(), rule: z.string() })) }),
     fields: { journal: 'Path of the .jsonl journal', rule: 'One rule id only', limit: 'Last N entries (default 50)' },
     async run(args) {
       const all = await journalEntries(args.journal);
-      return { entries: all.filter((e) => !args.rule || e.rule === args.rule).slice(-(args.limit ?? 50)).map((e) => redactDeep({ ...e })) };
+      return {
+        entries: all
+          .filter((e) => !args.rule || e.rule === args.rule)
+          .slice(-(args.limit ?? 50))
+          .map((e) => redactDeep({ ...e })),
+      };
     },
   }),
 ];

@@ -43,7 +43,7 @@ const Payment = z.looseObject({
 const FIXED = `Costs ${X402_LIMITS.FIXED_PRICE_USD} USD per call`;
 const DYNAMIC = `Costs ${X402_LIMITS.DYNAMIC_MIN_USD} to ${X402_LIMITS.DYNAMIC_MAX_USD} USD per call`;
 const PAID =
-  ', paid through x402 from the server\'s wallet (USDT/USDC/USDD on TRON or USDC on Base). SPENDS MONEY: needs --allow-spend; capped per call (--max-payment) and in total for the server (--x402-budget, all sessions together); ' +
+  ", paid through x402 from the server's wallet (USDT/USDC/USDD on TRON or USDC on Base). SPENDS MONEY: needs --allow-spend; capped per call (--max-payment) and in total for the server (--x402-budget, all sessions together); " +
   'the user must confirm the price (elicitation). Returns { data, payment } (payment.amount_usd in USD).';
 
 /** A paid entry of the table that names its MCP tool. */
@@ -83,12 +83,18 @@ function paid<E extends PaidEntry, I extends ZodMiniType = InputOf<E>>(entry: E,
         result = await spec.call(client, args as z.output<I>, { signal });
       } catch (error) {
         if (client.spent !== before) {
-          session.guard.log(`paid ${entry.mcp.tool}, call failed (${isTrxRentError(error) ? error.code : 'error'}): the payment counts (x402 server total ${client.spent} of ${budget} USD)`);
+          session.guard.log(
+            `paid ${entry.mcp.tool}, call failed (${isTrxRentError(error) ? error.code : 'error'}): the payment counts (x402 server total ${client.spent} of ${budget} USD)`,
+          );
         }
         throw error;
       }
       const p = checkedReceipt(result.payment as PaymentReceipt | null);
-      const tx = p?.transaction ? `, tx ${p.transaction}` : p?.transaction_invalid ? ', tx invalid (the service reported a settlement transaction that is not a hash; not shown)' : '';
+      const tx = p?.transaction
+        ? `, tx ${p.transaction}`
+        : p?.transaction_invalid
+          ? ', tx invalid (the service reported a settlement transaction that is not a hash; not shown)'
+          : '';
       session.guard.log(
         p
           ? `paid ${entry.mcp.tool}: ${p.amount_usd} USD in ${p.symbol} on ${p.network_id} (${p.scheme})${tx} (x402 server total ${client.spent} of ${budget} USD)`
@@ -185,7 +191,7 @@ export const X402_TOOLS = [
   }),
   paid(X.x402Send, {
     title: 'x402: broadcast a signed USDT transfer',
-    what: 'Broadcast a USDT transfer the user already signed (signed_tx); the service buys the energy it needs. The transfer itself moves the user\'s USDT as signed.',
+    what: "Broadcast a USDT transfer the user already signed (signed_tx); the service buys the energy it needs. The transfer itself moves the user's USDT as signed.",
     fields: {
       to: 'Receiver (base58); must match the signed transfer',
       amount_usdt: amountField('USDT amount; must match the signed transfer'),

@@ -9,7 +9,18 @@ import type { PlainHandlers } from '../http/table.js';
  */
 type AccountControl = Pick<
   typeof CONTROL_ENDPOINTS,
-  'mockState' | 'mockCreateAccount' | 'mockCredit' | 'mockClock' | 'mockAdvanceClock' | 'mockWebhookDeliveries' | 'mockDeposit' | 'mockProvider' | 'mockTreasury' | 'mockInvariants' | 'mockOrder' | 'mockWithdrawal'
+  | 'mockState'
+  | 'mockCreateAccount'
+  | 'mockCredit'
+  | 'mockClock'
+  | 'mockAdvanceClock'
+  | 'mockWebhookDeliveries'
+  | 'mockDeposit'
+  | 'mockProvider'
+  | 'mockTreasury'
+  | 'mockInvariants'
+  | 'mockOrder'
+  | 'mockWithdrawal'
 >;
 
 export const accountControlHandlers = {
@@ -55,7 +66,15 @@ export const accountControlHandlers = {
       const account = input.memo !== undefined ? state.findAccountByMemo(input.memo) : state.getAccount(input.account_id ?? state.demo.account_id);
       if (!account) throw new MockApiError('NOT_FOUND', 'No account for that memo or account_id', { field: input.memo !== undefined ? 'memo' : 'account_id' });
       const record = state.simulateDeposit({ account_id: account.id, amount_sun: input.amount_sun, from_address: input.from_address });
-      return { status: 200, body: { tx_id: record.tx_id, status: 'pending', account_id: account.id, credit_at: new Date(record.created_at + state.timings.depositCreditMs).toISOString() } };
+      return {
+        status: 200,
+        body: {
+          tx_id: record.tx_id,
+          status: 'pending',
+          account_id: account.id,
+          credit_at: new Date(record.created_at + state.timings.depositCreditMs).toISOString(),
+        },
+      };
     },
   },
   mockProvider: {

@@ -41,7 +41,9 @@ export const moneyHandlers = {
     // The spec's withdraw row gives 400 INSUFFICIENT_BALANCE both for a short balance and for an
     // invalid address; the mock follows it literally (details.reason tells them apart).
     onInvalid: (error) =>
-      error.code === 'INVALID_ADDRESS' ? new MockApiError('INSUFFICIENT_BALANCE', error.message, { ...error.details, field: 'address', reason: 'INVALID_ADDRESS' }) : error,
+      error.code === 'INVALID_ADDRESS'
+        ? new MockApiError('INSUFFICIENT_BALANCE', error.message, { ...error.details, field: 'address', reason: 'INVALID_ADDRESS' })
+        : error,
     handle: ({ state, input: { body }, account }) => ({ status: 200, body: withdrawalShape(state.money.withdraw(account, body)) }),
   },
   broadcastTransaction: {

@@ -46,12 +46,17 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 export function refuseForeign(method: string, host: string | undefined, origin: string | undefined, options: LocalGuardOptions): MockResponse | undefined {
   if (host !== undefined && !options.exposed && !isLoopbackHost(hostnameOf(host.trim()))) {
-    return errorResult(403, 'FORBIDDEN', 'The Host header is not a loopback name: this mock answers only requests addressed to 127.0.0.1, localhost or [::1] (start it with --host to serve other names)', {
-      field: 'Host',
-    });
+    return errorResult(
+      403,
+      'FORBIDDEN',
+      'The Host header is not a loopback name: this mock answers only requests addressed to 127.0.0.1, localhost or [::1] (start it with --host to serve other names)',
+      {
+        field: 'Host',
+      },
+    );
   }
   if (origin === undefined || SAFE_METHODS.has(method) || isLocalOrigin(origin, host)) return undefined;
-  return errorResult(403, 'FORBIDDEN', 'Cross-origin request refused: a web page on another origin may not change the mock\'s state', { field: 'Origin' });
+  return errorResult(403, 'FORBIDDEN', "Cross-origin request refused: a web page on another origin may not change the mock's state", { field: 'Origin' });
 }
 
 /** A loopback origin (any port), or the mock's own origin as its Host names it. */

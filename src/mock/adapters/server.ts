@@ -343,7 +343,12 @@ function observe(req: IncomingMessage, res: ServerResponse, answered: (entry: Re
   const report = () => {
     if (done) return;
     done = true;
-    answered({ method: req.method ?? 'GET', path: q === -1 ? target : target.slice(0, q), status: res.headersSent ? res.statusCode : 0, ms: performance.now() - started });
+    answered({
+      method: req.method ?? 'GET',
+      path: q === -1 ? target : target.slice(0, q),
+      status: res.headersSent ? res.statusCode : 0,
+      ms: performance.now() - started,
+    });
   };
   res.once('finish', report);
   res.once('close', report);
@@ -357,7 +362,14 @@ function tooLarge(req: IncomingMessage, res: ServerResponse, options: ServeOptio
   setTimeout(() => req.socket.destroy(), 2_000).unref();
 }
 
-async function dispatch(pipeline: MockPipeline, record: MockRequest, req: IncomingMessage, res: ServerResponse, cors: boolean, answers: AnswerBatch): Promise<void> {
+async function dispatch(
+  pipeline: MockPipeline,
+  record: MockRequest,
+  req: IncomingMessage,
+  res: ServerResponse,
+  cors: boolean,
+  answers: AnswerBatch,
+): Promise<void> {
   let response: MockResponse;
   try {
     response = (await pipeline.handle(record)) ?? errorResult(404, 'NOT_FOUND', `No route ${record.method} ${record.path}`);

@@ -95,7 +95,18 @@ export class ChainAccounts extends ChainLedger {
     this.willChange(address);
     let account = this.accounts.get(address);
     if (!account) {
-      account = { address, trx: 0n, tokens: new Map(), energyLimit: 0, energyUsed: 0, netLimit: 0, netUsed: 0, freeNetUsed: 0, createdAt: this.now(), inactive: true };
+      account = {
+        address,
+        trx: 0n,
+        tokens: new Map(),
+        energyLimit: 0,
+        energyUsed: 0,
+        netLimit: 0,
+        netUsed: 0,
+        freeNetUsed: 0,
+        createdAt: this.now(),
+        inactive: true,
+      };
       this.accounts.set(address, account);
     }
     return account;
@@ -137,7 +148,17 @@ export class ChainAccounts extends ChainLedger {
   allocate(address: string, trxSun: bigint, tokens: ReadonlyArray<readonly [ChainToken, bigint]> = []): void {
     if (this.accounts.has(address)) return;
     const balances = new Map(tokens.map(([token, amount]) => [token.address, amount] as const));
-    this.accounts.set(address, { address, trx: trxSun, tokens: balances, energyLimit: 0, energyUsed: 0, netLimit: 0, netUsed: 0, freeNetUsed: 0, createdAt: this.genesisTime });
+    this.accounts.set(address, {
+      address,
+      trx: trxSun,
+      tokens: balances,
+      energyLimit: 0,
+      energyUsed: 0,
+      netLimit: 0,
+      netUsed: 0,
+      freeNetUsed: 0,
+      createdAt: this.genesisTime,
+    });
   }
 
   /** Make an address an account (as an AccountCreateContract would), with no TRX. */
@@ -271,7 +292,15 @@ export class ChainAccounts extends ChainLedger {
    * {@link DelegationRefusedError} with java-tron's text. The order engine checks first (the
    * order fails with the refusal's reason), so this is a last guard.
    */
-  delegateResource(input: { from: string; to: string; resource: 'ENERGY' | 'BANDWIDTH'; amount: number; lockSec: number; success: boolean; label: string }): ChainTransaction {
+  delegateResource(input: {
+    from: string;
+    to: string;
+    resource: 'ENERGY' | 'BANDWIDTH';
+    amount: number;
+    lockSec: number;
+    success: boolean;
+    label: string;
+  }): ChainTransaction {
     const refusal = this.delegationRefusal(input.to);
     if (refusal) throw new DelegationRefusedError(refusal.reason, refusal.message);
     const txid = this.syntheticTxid();

@@ -22,11 +22,7 @@
  */
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
-import {
-  type DecodedTransaction,
-  type SignedTransactionLike,
-  decodeRawDataHex,
-} from '../../protocol/tron-transaction.js';
+import { type DecodedTransaction, type SignedTransactionLike, decodeRawDataHex } from '../../protocol/tron-transaction.js';
 import { toTronAddress, tronAddressToHex } from '../../utils/address.js';
 import type { ChainAccount, ChainTransaction, Trc20Transfer } from './types.js';
 import { CHAIN_PARAMETERS, bandwidthBytes, bandwidthPlan, payBandwidth, runEnergy } from './fees.js';
@@ -93,7 +89,8 @@ export class SimulatedChain extends ChainSynthetic {
     if (d.expiration < headTime + BLOCK_INTERVAL_MS) return expired;
     // TransactionCapsule.validatePubSignature: the signatures against the permission the contract names (permissions.ts).
     const signatures = Array.isArray(signed.signature) ? signed.signature : [];
-    if (signatures.some((sig) => typeof sig !== 'string' || !/^([0-9a-fA-F]{2})*$/.test(sig))) return { result: false, txid, code: 'SIGERROR', message: 'Validate signature error: miss sig or contract' };
+    if (signatures.some((sig) => typeof sig !== 'string' || !/^([0-9a-fA-F]{2})*$/.test(sig)))
+      return { result: false, txid, code: 'SIGERROR', message: 'Validate signature error: miss sig or contract' };
     const refusal = signatureRefusal(this.liveAccount(d.ownerAddress), d.ownerAddress, d.permissionId ?? 0, d.contractTypeId, signatures as string[], txid);
     if (refusal) return { result: false, txid, code: 'SIGERROR', message: `Validate signature error: ${refusal}` };
     // Manager.validateTapos: the reference must be one of the last 65,536 blocks.
@@ -122,7 +119,8 @@ export class SimulatedChain extends ChainSynthetic {
     let needSun = BigInt(bandwidthBytes(rawHex, 1) * CHAIN_PARAMETERS.getTransactionFee);
     if (d.contractType === 'TransferContract' && d.amountSun !== undefined) {
       needSun += d.amountSun;
-      if (d.toAddress && !this.isActivated(d.toAddress)) needSun += BigInt(CHAIN_PARAMETERS.getCreateNewAccountFeeInSystemContract + CHAIN_PARAMETERS.getCreateAccountFee);
+      if (d.toAddress && !this.isActivated(d.toAddress))
+        needSun += BigInt(CHAIN_PARAMETERS.getCreateNewAccountFeeInSystemContract + CHAIN_PARAMETERS.getCreateAccountFee);
     } else if (d.trc20Transfer && d.contractAddress) {
       const token = this.token(d.contractAddress);
       if (!token) return;
@@ -195,12 +193,14 @@ export class SimulatedChain extends ChainSynthetic {
       from.trx -= BigInt(multiSign);
       const outcome = this.callToken(token, owner, d.callData ?? '');
       const run = runEnergy(from, outcome, feeLimit);
-      const moved = run.result === 'SUCCESS' && outcome.status === 'SUCCESS' && outcome.transfer
-        ? this.moveToken(token, owner, outcome.transfer.to, outcome.transfer.amount, false)
-        : run.result === 'SUCCESS';
-      const transfer: Trc20Transfer | undefined = outcome.status === 'SUCCESS' && outcome.transfer && run.result === 'SUCCESS'
-        ? { txid, token, from: owner, to: outcome.transfer.to, amount: outcome.transfer.amount, block: 0, timestamp: 0 }
-        : undefined;
+      const moved =
+        run.result === 'SUCCESS' && outcome.status === 'SUCCESS' && outcome.transfer
+          ? this.moveToken(token, owner, outcome.transfer.to, outcome.transfer.amount, false)
+          : run.result === 'SUCCESS';
+      const transfer: Trc20Transfer | undefined =
+        outcome.status === 'SUCCESS' && outcome.transfer && run.result === 'SUCCESS'
+          ? { txid, token, from: owner, to: outcome.transfer.to, amount: outcome.transfer.amount, block: 0, timestamp: 0 }
+          : undefined;
       const netFeeSun = bandwidth.burnt;
       const transaction = this.record({
         txid,
@@ -235,7 +235,8 @@ export class SimulatedChain extends ChainSynthetic {
       const bandwidth = bandwidthPlan(from, netUsed, true);
       if (!bandwidth || multiSignShort(bandwidth.burnt)) return refuse('BANDWITH_ERROR', 'Account resource insufficient error.');
       const fee = CHAIN_PARAMETERS.getCreateNewAccountFeeInSystemContract;
-      if (from.trx - BigInt(bandwidth.burnt + multiSign) < BigInt(fee)) return refuse('CONTRACT_VALIDATE_ERROR', `${CONTRACT_VALIDATE}Validate CreateAccountActuator error, insufficient fee.`);
+      if (from.trx - BigInt(bandwidth.burnt + multiSign) < BigInt(fee))
+        return refuse('CONTRACT_VALIDATE_ERROR', `${CONTRACT_VALIDATE}Validate CreateAccountActuator error, insufficient fee.`);
       payBandwidth(from, netUsed, bandwidth);
       from.trx -= BigInt(fee + multiSign);
       this.activate(created);
@@ -250,7 +251,8 @@ export class SimulatedChain extends ChainSynthetic {
       if (problem) return refuse('CONTRACT_VALIDATE_ERROR', `${CONTRACT_VALIDATE}${problem}`);
       const fee = CHAIN_PARAMETERS.getUpdateAccountPermissionFee;
       const left = from.trx - BigInt(bandwidth.burnt + multiSign);
-      if (left < BigInt(fee)) return refuse('CONTRACT_EXE_ERROR', `Contract execute error : ${tronAddressToHex(owner)} insufficient balance, balance: ${left}, amount: ${fee}`);
+      if (left < BigInt(fee))
+        return refuse('CONTRACT_EXE_ERROR', `Contract execute error : ${tronAddressToHex(owner)} insufficient balance, balance: ${left}, amount: ${fee}`);
       payBandwidth(from, netUsed, bandwidth);
       from.trx -= BigInt(fee + multiSign);
       applyPermissionUpdate(from, d.permissionUpdate);
@@ -260,8 +262,20 @@ export class SimulatedChain extends ChainSynthetic {
   }
 
   /** A system contract that ran (no energy): its record with the bandwidth burnt, the fees (`fees`, its own `contractFee` among them). */
-  #systemContract(base: Pick<ChainTransaction, 'txid' | 'tx' | 'owner' | 'contractType' | 'netUsed'>, burnt: number, fees: number, contractFee: number): BroadcastResult {
-    const transaction = this.record({ ...base, result: 'SUCCESS', energyUsed: 0, feeSun: burnt + fees, ...(burnt ? { netFeeSun: burnt } : {}), contractFeeSun: contractFee });
+  #systemContract(
+    base: Pick<ChainTransaction, 'txid' | 'tx' | 'owner' | 'contractType' | 'netUsed'>,
+    burnt: number,
+    fees: number,
+    contractFee: number,
+  ): BroadcastResult {
+    const transaction = this.record({
+      ...base,
+      result: 'SUCCESS',
+      energyUsed: 0,
+      feeSun: burnt + fees,
+      ...(burnt ? { netFeeSun: burnt } : {}),
+      contractFeeSun: contractFee,
+    });
     return { result: true, txid: base.txid, code: 'SUCCESS', transaction };
   }
 

@@ -60,7 +60,6 @@ export function withPenalty(base: number, factor: number): { energy: number; pen
   return { energy: base + penalty, penalty };
 }
 
-
 /** What a call did. `result` is the return data (hex); on REVERT, the revert data ('' when none). */
 export type CallOutcome =
   | { status: 'SUCCESS'; energy: number; penalty: number; result: string; transfer?: { to: string; amount: bigint } }
@@ -140,7 +139,15 @@ export const TRC20_ABI = [
   abiEntry('decimals', [], ['uint8'], 'View'),
   abiEntry('totalSupply', [], ['uint256'], 'View'),
   abiEntry('balanceOf', [['who', 'address']], ['uint256'], 'View'),
-  abiEntry('transfer', [['_to', 'address'], ['_value', 'uint256']], ['bool'], 'Nonpayable'),
+  abiEntry(
+    'transfer',
+    [
+      ['_to', 'address'],
+      ['_value', 'uint256'],
+    ],
+    ['bool'],
+    'Nonpayable',
+  ),
   {
     anonymous: false,
     inputs: [

@@ -63,7 +63,9 @@ export function buildTransaction(
   const head = chain.height();
   const id = chain.blockId(head);
   const raw_data: Record<string, unknown> = {
-    contract: [{ parameter: { value, type_url: `type.googleapis.com/protocol.${type}` }, type, ...(extra.Permission_id ? { Permission_id: extra.Permission_id } : {}) }],
+    contract: [
+      { parameter: { value, type_url: `type.googleapis.com/protocol.${type}` }, type, ...(extra.Permission_id ? { Permission_id: extra.Permission_id } : {}) },
+    ],
     ref_block_bytes: (head & 0xffff).toString(16).padStart(4, '0'),
     ref_block_hash: id.slice(16, 32),
     expiration: chain.blockTime(head) + EXPIRATION_MS,
@@ -144,7 +146,10 @@ export function triggerSmart(chain: SimulatedChain, body: Record<string, unknown
   const owner = addressOf(body.owner_address, 'owner_address');
   if (!chain.token(contract)) return { result: { code: 'CONTRACT_VALIDATE_ERROR', message: hexMessage('Smart contract is not exist.') } };
   const feeLimit = intField(body.fee_limit, 'fee_limit');
-  const tx = buildTransaction(chain, 'TriggerSmartContract', triggerValue(body, owner, contract, callData(body), visible), visible, { fee_limit: feeLimit, ...permissionIdOf(body) });
+  const tx = buildTransaction(chain, 'TriggerSmartContract', triggerValue(body, owner, contract, callData(body), visible), visible, {
+    fee_limit: feeLimit,
+    ...permissionIdOf(body),
+  });
   return { result: { result: true }, transaction: tx };
 }
 
@@ -168,5 +173,11 @@ export function createTransaction(chain: SimulatedChain, body: Record<string, un
   const amount = Number(body.amount);
   if (!Number.isSafeInteger(amount) || amount <= 0) throw new NodeError('amount must be a positive integer');
   if (!chain.isActivated(from)) throw new NodeError(`Validate TransferContract error, no OwnerAccount.`);
-  return buildTransaction(chain, 'TransferContract', { owner_address: show(from, visible), to_address: show(to, visible), amount }, visible, permissionIdOf(body));
+  return buildTransaction(
+    chain,
+    'TransferContract',
+    { owner_address: show(from, visible), to_address: show(to, visible), amount },
+    visible,
+    permissionIdOf(body),
+  );
 }

@@ -146,14 +146,17 @@ export function nodeCall(chain: SimulatedChain, method: string, body: Record<str
     case 'getaccountnet': {
       const resource = accountResource(chain, addressOf(body.address, 'address'));
       const net: Record<string, unknown> = {};
-      for (const key of ['freeNetUsed', 'freeNetLimit', 'NetUsed', 'NetLimit', 'TotalNetLimit', 'TotalNetWeight']) if (key in resource) net[key] = resource[key];
+      for (const key of ['freeNetUsed', 'freeNetLimit', 'NetUsed', 'NetLimit', 'TotalNetLimit', 'TotalNetWeight'])
+        if (key in resource) net[key] = resource[key];
       return net;
     }
     case 'broadcasttransaction': {
       if (body.raw_data === undefined && typeof body.raw_data_hex !== 'string') throw new NodeError('raw_data is required');
       const result = chain.broadcast(body as never, { strictTapos: true });
       // java-tron prints GrpcAPI.Return: on success `result: true` (code SUCCESS is the default, left out), then adds txid.
-      return result.result ? { result: true, txid: result.txid } : { code: result.code, ...(result.txid ? { txid: result.txid } : {}), message: hexMessage(result.message) };
+      return result.result
+        ? { result: true, txid: result.txid }
+        : { code: result.code, ...(result.txid ? { txid: result.txid } : {}), message: hexMessage(result.message) };
     }
     case 'broadcasthex': {
       let tx: ReturnType<typeof SimulatedChain.decodeTransactionHex>;
@@ -164,7 +167,13 @@ export function nodeCall(chain: SimulatedChain, method: string, body: Record<str
       }
       const result = chain.broadcast(tx as never, { strictTapos: true });
       // BroadcastHexServlet: result, code, message as text, the transaction as JSON text, txid.
-      return { result: result.result, code: result.code, message: result.result ? '' : result.message, transaction: JSON.stringify(chain.transactionJson(tx.txID) ?? tx), txid: result.txid ?? tx.txID };
+      return {
+        result: result.result,
+        code: result.code,
+        message: result.result ? '' : result.message,
+        transaction: JSON.stringify(chain.transactionJson(tx.txID) ?? tx),
+        txid: result.txid ?? tx.txID,
+      };
     }
     case 'gettransactionbyid': {
       const txid = String(body.value ?? '');
@@ -200,7 +209,14 @@ export function nodeCall(chain: SimulatedChain, method: string, body: Record<str
       if (name === 'getcontract') return contract;
       // Dynamic energy: the contract's current energy_factor (java-tron ContractStateCapsule).
       const factor = chain.energyFactor(address);
-      return { smart_contract: contract, contract_state: { energy_usage: 0, ...(factor ? { energy_factor: factor } : {}), update_cycle: Math.floor(chain.now() / CHAIN_PARAMETERS.getMaintenanceTimeInterval) } };
+      return {
+        smart_contract: contract,
+        contract_state: {
+          energy_usage: 0,
+          ...(factor ? { energy_factor: factor } : {}),
+          update_cycle: Math.floor(chain.now() / CHAIN_PARAMETERS.getMaintenanceTimeInterval),
+        },
+      };
     }
     case 'triggerconstantcontract':
       return triggerConstant(chain, body);
@@ -244,7 +260,10 @@ function accountJson(chain: SimulatedChain, address: string, visible: boolean, h
   if (!chain.isActivated(address, height)) return {};
   const contract = chain.isContract(address);
   const account = height === undefined ? chain.accounts.get(address) : chain.accountAt(address, height);
-  const out: Record<string, unknown> = { address: show(address, visible), create_time: contract ? chain.genesisTime : (account?.createdAt ?? chain.genesisTime) };
+  const out: Record<string, unknown> = {
+    address: show(address, visible),
+    create_time: contract ? chain.genesisTime : (account?.createdAt ?? chain.genesisTime),
+  };
   if (contract) out.type = 'Contract';
   if (!account) return out;
   if (account.trx > 0n) out.balance = Number(account.trx);

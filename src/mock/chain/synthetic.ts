@@ -26,7 +26,11 @@ export class ChainSynthetic extends ChainAccounts {
     const callData = encodeTransferCall(input.to, input.amount);
     return this.record({
       txid,
-      tx: this.syntheticTx(txid, 'TriggerSmartContract', { owner_address: tronAddressToHex(from), contract_address: tronAddressToHex(input.token.address), data: callData }),
+      tx: this.syntheticTx(txid, 'TriggerSmartContract', {
+        owner_address: tronAddressToHex(from),
+        contract_address: tronAddressToHex(input.token.address),
+        data: callData,
+      }),
       result: moved ? 'SUCCESS' : 'REVERT',
       owner: from,
       contractType: 'TriggerSmartContract',
@@ -51,7 +55,12 @@ export class ChainSynthetic extends ChainAccounts {
     const memoHex = input.memo === undefined ? undefined : bytesToHex(new TextEncoder().encode(input.memo));
     return this.record({
       txid,
-      tx: this.syntheticTx(txid, 'TransferContract', { owner_address: tronAddressToHex(input.from), to_address: tronAddressToHex(input.to), amount: Number(input.amountSun) }, memoHex),
+      tx: this.syntheticTx(
+        txid,
+        'TransferContract',
+        { owner_address: tronAddressToHex(input.from), to_address: tronAddressToHex(input.to), amount: Number(input.amountSun) },
+        memoHex,
+      ),
       result: 'SUCCESS',
       owner: input.from,
       contractType: 'TransferContract',
@@ -67,7 +76,11 @@ export class ChainSynthetic extends ChainAccounts {
     const txid = this.syntheticTxid();
     return this.record({
       txid,
-      tx: { txID: txid, raw_data: { contract: [{ type: 'TriggerSmartContract', parameter: { value: { owner_address: tronAddressToHex(owner) } } }], timestamp: this.now() }, signature: [] },
+      tx: {
+        txID: txid,
+        raw_data: { contract: [{ type: 'TriggerSmartContract', parameter: { value: { owner_address: tronAddressToHex(owner) } } }], timestamp: this.now() },
+        signature: [],
+      },
       result: 'SUCCESS',
       owner,
       contractType: 'TriggerSmartContract',

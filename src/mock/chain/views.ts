@@ -53,7 +53,8 @@ export function transactionInfoJson(tx: ChainTransaction, blockTime: number): Re
       ...(tx.energyPenalty ? { energy_penalty_total: tx.energyPenalty } : {}),
     },
   };
-  const value = ((tx.tx.raw_data as { contract?: { parameter?: { value?: { contract_address?: string } } }[] } | undefined)?.contract?.[0]?.parameter?.value ?? {}) as { contract_address?: string };
+  const value = ((tx.tx.raw_data as { contract?: { parameter?: { value?: { contract_address?: string } } }[] } | undefined)?.contract?.[0]?.parameter?.value ??
+    {}) as { contract_address?: string };
   if (tx.contractType === 'TriggerSmartContract' && value.contract_address) info.contract_address = value.contract_address;
   if (tx.transfer) {
     const t = tx.transfer;
@@ -61,11 +62,7 @@ export function transactionInfoJson(tx: ChainTransaction, blockTime: number): Re
     info.log = [
       {
         address: tronAddressToHex(t.token.address).slice(2),
-        topics: [
-          'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef',
-          addressWord(t.from),
-          addressWord(t.to),
-        ],
+        topics: ['ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef', addressWord(t.from), addressWord(t.to)],
         data: uintWord(t.amount),
       },
     ];

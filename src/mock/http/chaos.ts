@@ -102,7 +102,8 @@ export class Chaos {
       if (!m) throw new RangeError(`chaos.rules[${index}].route must be "METHOD /path", got ${JSON.stringify(rule.route)}`);
       if (!kind) throw new RangeError(`chaos.rules[${index}].kind is not a fault: ${JSON.stringify(rule.kind)}`);
       if (!(probability >= 0 && probability <= 1)) throw new RangeError(`chaos.rules[${index}].probability must be within [0, 1]`);
-      if (rule.times !== undefined && !(Number.isInteger(rule.times) && rule.times >= 0)) throw new RangeError(`chaos.rules[${index}].times must be a whole number`);
+      if (rule.times !== undefined && !(Number.isInteger(rule.times) && rule.times >= 0))
+        throw new RangeError(`chaos.rules[${index}].times must be a whole number`);
       const prefix = m[2]!.endsWith('*');
       return { index, method: m[1]!, path: prefix ? m[2]!.slice(0, -1) : m[2]!, prefix, kind, probability, left: rule.times ?? Infinity, holdMs: rule.holdMs };
     });

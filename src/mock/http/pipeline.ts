@@ -100,7 +100,8 @@ export function createPipeline(state: MockState, routes: readonly RouteDef[], op
     const hit = route.helper ? undefined : chaos.draw(request.headers.get('x-mock-chaos'), request.method, request.path);
     const fault = (limited.fault = hit?.kind);
     if (fault === 'reset') return errorResult(500, 'INTERNAL_ERROR', 'Connection reset (injected by chaos)'); // dropped unanswered
-    if (fault === 429) return errorResult(429, 'RATE_LIMITED', 'Too many requests (injected by chaos)', undefined, { 'retry-after': '1', 'x-mock-chaos': '429' });
+    if (fault === 429)
+      return errorResult(429, 'RATE_LIMITED', 'Too many requests (injected by chaos)', undefined, { 'retry-after': '1', 'x-mock-chaos': '429' });
     if (fault === 500) return errorResult(500, 'INTERNAL_ERROR', 'Unexpected error (injected by chaos)', undefined, { 'x-mock-chaos': '500' });
     if (fault === 503) return errorResult(503, 'MAINTENANCE', 'Platform maintenance (injected by chaos)', undefined, { 'x-mock-chaos': '503' });
 
@@ -122,7 +123,10 @@ export function createPipeline(state: MockState, routes: readonly RouteDef[], op
       auth = state.authenticate(request.headers);
       if (!auth) {
         const sent = request.headers.has('x-api-key') || request.headers.has('authorization');
-        throw new MockApiError('UNAUTHORIZED', sent ? 'Invalid, revoked or expired API key or JWT' : 'Missing credentials: send X-API-Key or Authorization: Bearer <JWT>');
+        throw new MockApiError(
+          'UNAUTHORIZED',
+          sent ? 'Invalid, revoked or expired API key or JWT' : 'Missing credentials: send X-API-Key or Authorization: Bearer <JWT>',
+        );
       }
       if (route.auth !== 'account' && !auth.permissions.has(route.auth)) {
         throw new MockApiError('FORBIDDEN', `This API key lacks the ${route.auth} permission`, { permission: route.auth });
@@ -272,7 +276,8 @@ function checkExact(entry: NonNullable<RouteDef['endpoint']>, text: string): voi
   const parsed: unknown = JSON.parse(text);
   const body = entry.dataEnvelope ? (parsed as { data?: unknown }).data : parsed;
   const result = exactShape(entry.response, body);
-  if (!result.ok) throw new MockApiError('INTERNAL_ERROR', `The mock's ${entry.id} response is not exactly its table shape: ${result.message}`, { endpoint: entry.id }, 500);
+  if (!result.ok)
+    throw new MockApiError('INTERNAL_ERROR', `The mock's ${entry.id} response is not exactly its table shape: ${result.message}`, { endpoint: entry.id }, 500);
 }
 
 function exactFromEnv(): false | 'account' | 'all' {

@@ -72,14 +72,21 @@ export type PlainHandlers<T extends Record<string, EndpointDef>> = { readonly [K
 export type HandlersOf<T extends Record<string, EndpointDef>> = { readonly [K in keyof T]: Handler<T[K]> | CustomHandler };
 
 /** Routes for a table's entries, each with its handler, in table order. */
-export function tableRoutes<T extends Record<string, EndpointDef & { id: string }>>(table: T, handlers: HandlersOf<T>, kind: 'service' | 'control'): RouteDef[] {
+export function tableRoutes<T extends Record<string, EndpointDef & { id: string }>>(
+  table: T,
+  handlers: HandlersOf<T>,
+  kind: 'service' | 'control',
+): RouteDef[] {
   return Object.values(table).map((entry) => {
     const handler = handlers[entry.id as keyof T] as (Handler<unknown> & Partial<CustomHandler>) | undefined;
     if (!handler) throw new Error(`${entry.id}: no handler`);
     const price = entry.price;
     const fixed = price ? fixedMicroUsd(price) : undefined;
     // The account table's build-time body check (src/api/account-checks.gen.ts), as the SDK uses it.
-    const bodyCheck = kind === 'service' && entry.api === 'account' ? ((BODY_CHECKS as Readonly<Record<string, FastCheck | null | undefined>>)[entry.id] ?? undefined) : undefined;
+    const bodyCheck =
+      kind === 'service' && entry.api === 'account'
+        ? ((BODY_CHECKS as Readonly<Record<string, FastCheck | null | undefined>>)[entry.id] ?? undefined)
+        : undefined;
     const route: RouteDef = {
       method: entry.method,
       path: routePattern(entry),
@@ -121,7 +128,12 @@ export function tableRoutes<T extends Record<string, EndpointDef & { id: string 
  * unchanged: test/api/checks.test.ts holds every check to zod) is used as it is; on false, zod
  * parses it and gives the value or the error, so nothing passes that zod would refuse.
  */
-function defaultInput(entry: EndpointDef, ctx: RouteContext, onInvalid?: (error: MockApiError) => MockApiError, bodyCheck?: FastCheck): EndpointInput<EndpointDef> {
+function defaultInput(
+  entry: EndpointDef,
+  ctx: RouteContext,
+  onInvalid?: (error: MockApiError) => MockApiError,
+  bodyCheck?: FastCheck,
+): EndpointInput<EndpointDef> {
   try {
     return {
       params: entry.params ? ctx.parse(entry.params, ctx.params) : undefined,

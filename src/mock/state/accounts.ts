@@ -77,7 +77,14 @@ export class Accounts {
   dump() {
     return {
       jwt_secret: [...this.#jwtSecret],
-      accounts: [...this.byId.values()].map((a) => ({ id: a.id, name: a.name, memo: a.memo, created_at: a.created_at, keys: [...a.keys.values()], ledger: a.ledger.dump() })),
+      accounts: [...this.byId.values()].map((a) => ({
+        id: a.id,
+        name: a.name,
+        memo: a.memo,
+        created_at: a.created_at,
+        keys: [...a.keys.values()],
+        ledger: a.ledger.dump(),
+      })),
     };
   }
 
@@ -208,4 +215,3 @@ function constantTimeEqual(a: string, b: string): boolean {
   for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
   return diff === 0;
 }
-

@@ -22,10 +22,7 @@ export interface Entry {
   response: StoredResponse | null; // null while in flight
 }
 
-export type BeginResult =
-  | { kind: 'new' }
-  | { kind: 'replay'; response: StoredResponse }
-  | { kind: 'conflict'; reason: 'different_parameters' | 'in_flight' };
+export type BeginResult = { kind: 'new' } | { kind: 'replay'; response: StoredResponse } | { kind: 'conflict'; reason: 'different_parameters' | 'in_flight' };
 
 /**
  * The store keeps keys in a Map and, beside it, a FIFO of entries in creation order, so the
@@ -120,4 +117,3 @@ export class IdempotencyStore {
     }
   }
 }
-

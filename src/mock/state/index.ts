@@ -155,7 +155,8 @@ export class MockState {
         currency === 'TRX'
           ? this.chain.syntheticTrxTransfer({ from: this.platformAddress, to, amountSun: BigInt(amount), label }).txid
           : this.chain.syntheticTransfer({ token: usdt, from: this.platformAddress, to, amount: BigInt(amount), mint: true, label }).txid,
-      deposit: (from, amountSun, memo, label) => this.chain.syntheticTrxTransfer({ from, to: this.platformAddress, amountSun: BigInt(amountSun), memo, label }).txid,
+      deposit: (from, amountSun, memo, label) =>
+        this.chain.syntheticTrxTransfer({ from, to: this.platformAddress, amountSun: BigInt(amountSun), memo, label }).txid,
     });
     const paidRng = this.rng.fork('x402');
     this.paid = new PaidMock(
@@ -396,4 +397,3 @@ export type { OrderTimings } from './order-rules.js';
 export type { Rng } from './rng.js';
 export type { WebhookDelivery, DeliveryAttempt, WebhookRecord } from './webhook-records.js';
 export { WEBHOOK_POLICY, RedeliverError } from './webhook-records.js';
-

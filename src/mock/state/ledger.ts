@@ -48,7 +48,13 @@ export class Ledger {
   }
 
   /** Everything the ledger holds, as plain data (see persist.ts). */
-  dump(): { pots: Record<Currency, Pot>; locks: Map<string, { currency: Currency; amount: number }>; journal: LedgerEntry[]; incoming: Record<Currency, number>; updatedAt: number } {
+  dump(): {
+    pots: Record<Currency, Pot>;
+    locks: Map<string, { currency: Currency; amount: number }>;
+    journal: LedgerEntry[];
+    incoming: Record<Currency, number>;
+    updatedAt: number;
+  } {
     return { pots: this.pots, locks: this.locks, journal: this.journal, incoming: this.#incoming, updatedAt: this.updatedAt };
   }
 
@@ -157,9 +163,7 @@ export class Ledger {
         if (!Number.isSafeInteger(v) || v < 0) out.push(`${label} ${currency}.${k} is ${v}, not a non-negative integer`);
       }
       if (p.credited !== p.available + p.locked + p.spent + p.withdrawn) {
-        out.push(
-          `${label} ${currency}: credited ${p.credited} != available ${p.available} + locked ${p.locked} + spent ${p.spent} + withdrawn ${p.withdrawn}`,
-        );
+        out.push(`${label} ${currency}: credited ${p.credited} != available ${p.available} + locked ${p.locked} + spent ${p.spent} + withdrawn ${p.withdrawn}`);
       }
       let held = 0;
       for (const lock of this.locks.values()) if (lock.currency === currency) held += lock.amount;

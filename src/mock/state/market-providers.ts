@@ -35,48 +35,121 @@ export const PROVIDERS: readonly ProviderDef[] = [
     id: 'tem',
     displayName: 'TEM',
     is_market: true,
-    energy: { tiers: [[HOUR, 48], [DAY, 88], [3 * DAY, 200], [7 * DAY, 420], [30 * DAY, 1650]], min: 65_000, capacity: 20_000_000 },
+    energy: {
+      tiers: [
+        [HOUR, 48],
+        [DAY, 88],
+        [3 * DAY, 200],
+        [7 * DAY, 420],
+        [30 * DAY, 1650],
+      ],
+      min: 65_000,
+      capacity: 20_000_000,
+    },
   },
   {
     id: 'tronsave',
     displayName: 'TronSave',
     is_market: true,
     energy: {
-      tiers: [[HOUR, 52], [DAY, 92], [3 * DAY, 210], [7 * DAY, 440], [14 * DAY, 840], [30 * DAY, 1700]],
+      tiers: [
+        [HOUR, 52],
+        [DAY, 92],
+        [3 * DAY, 210],
+        [7 * DAY, 440],
+        [14 * DAY, 840],
+        [30 * DAY, 1700],
+      ],
       min: 100_000,
       capacity: 50_000_000,
     },
-    bandwidth: { tiers: [[HOUR, 330], [DAY, 600], [3 * DAY, 1500]], min: 5_000, capacity: 2_000_000 },
+    bandwidth: {
+      tiers: [
+        [HOUR, 330],
+        [DAY, 600],
+        [3 * DAY, 1500],
+      ],
+      min: 5_000,
+      capacity: 2_000_000,
+    },
   },
   {
     id: 'netts',
     displayName: 'Netts',
     is_market: false,
-    energy: { tiers: [[5 * MIN, 40], [HOUR, 55], [DAY, 95], [3 * DAY, 220]], min: 65_000, capacity: 15_000_000 },
-    bandwidth: { tiers: [[HOUR, 350], [DAY, 640]], min: 1_000, capacity: 1_000_000 },
+    energy: {
+      tiers: [
+        [5 * MIN, 40],
+        [HOUR, 55],
+        [DAY, 95],
+        [3 * DAY, 220],
+      ],
+      min: 65_000,
+      capacity: 15_000_000,
+    },
+    bandwidth: {
+      tiers: [
+        [HOUR, 350],
+        [DAY, 640],
+      ],
+      min: 1_000,
+      capacity: 1_000_000,
+    },
   },
   {
     id: 'itrx',
     displayName: 'iTRX',
     is_market: false,
     energy: {
-      tiers: [[HOUR, 58], [DAY, 90], [3 * DAY, 205], [7 * DAY, 430], [14 * DAY, 830], [30 * DAY, 1680]],
+      tiers: [
+        [HOUR, 58],
+        [DAY, 90],
+        [3 * DAY, 205],
+        [7 * DAY, 430],
+        [14 * DAY, 830],
+        [30 * DAY, 1680],
+      ],
       min: 65_000,
       capacity: 30_000_000,
     },
-    bandwidth: { tiers: [[HOUR, 380], [DAY, 620], [7 * DAY, 2800]], min: 1_000, capacity: 1_500_000 },
+    bandwidth: {
+      tiers: [
+        [HOUR, 380],
+        [DAY, 620],
+        [7 * DAY, 2800],
+      ],
+      min: 1_000,
+      capacity: 1_500_000,
+    },
   },
   {
     id: 'catfee',
     displayName: 'CatFee',
     is_market: false,
-    energy: { tiers: [[HOUR, 62], [DAY, 98], [3 * DAY, 230]], min: 65_000, capacity: 10_000_000 },
+    energy: {
+      tiers: [
+        [HOUR, 62],
+        [DAY, 98],
+        [3 * DAY, 230],
+      ],
+      min: 65_000,
+      capacity: 10_000_000,
+    },
   },
   {
     id: 'powersun',
     displayName: 'PowerSun',
     is_market: false,
-    energy: { tiers: [[HOUR, 66], [DAY, 99], [7 * DAY, 450], [30 * DAY, 1720]], min: 65_000, capacity: 8_000_000 },
+    energy: {
+      tiers: [
+        [HOUR, 66],
+        [DAY, 99],
+        [7 * DAY, 450],
+        [30 * DAY, 1720],
+      ],
+      min: 65_000,
+      capacity: 8_000_000,
+    },
   },
 ];
 

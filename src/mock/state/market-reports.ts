@@ -29,11 +29,7 @@ export function bestPrice(snapshot: MarketSnapshot, resource: ResourceType, amou
  * 60 points per provider and resource (evenly spaced polls when the period has more).
  * Past polls are recomputed from the seed (overrides apply to the current poll only).
  */
-export function priceHistory(
-  model: PriceModel,
-  current: MarketSnapshot,
-  query: { provider?: string; resource?: ResourceType; period?: string },
-): PriceEntry[] {
+export function priceHistory(model: PriceModel, current: MarketSnapshot, query: { provider?: string; resource?: ResourceType; period?: string }): PriceEntry[] {
   const periodMs = PERIOD_MS[query.period ?? '24h'] ?? PERIOD_MS['24h']!;
   const polls = Math.max(1, Math.floor(periodMs / MARKET_RULES.POLL_INTERVAL_MS));
   const step = Math.max(1, Math.ceil(polls / 60));

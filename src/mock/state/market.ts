@@ -97,7 +97,11 @@ export class Market {
     // available, so after one the priced providers are reused and only availability is redone
     // (this was most of an order's cost: every order's consume re-priced the whole market).
     if (this.#base?.poll !== poll || this.#base.version !== this.#version) {
-      this.#base = { poll, version: this.#version, providers: PROVIDERS.map((def, index) => this.#pricing.providerAt(def, index, poll, this.#overrides.get(def.id))) };
+      this.#base = {
+        poll,
+        version: this.#version,
+        providers: PROVIDERS.map((def, index) => this.#pricing.providerAt(def, index, poll, this.#overrides.get(def.id))),
+      };
     }
     const providers = this.#consumed.size === 0 ? this.#base.providers : this.#base.providers.map((p) => this.#afterConsumption(p));
     return this.#remember(poll, { poll, polled_at: poll * MARKET_RULES.POLL_INTERVAL_MS, providers });

@@ -206,7 +206,8 @@ export class Money {
       const d = decodeRawDataHex(tx.raw_data_hex ?? encodeRawDataJson(tx.raw_data));
       if (d.permissionId || (tx.signature?.length ?? 0) > 1) decoded = d;
     }
-    if (!decoded) throw invalid('signed_tx', `Not a valid signed transaction (${verified.ok ? '' : verified.reason})`, { reason: verified.ok ? '' : verified.reason });
+    if (!decoded)
+      throw invalid('signed_tx', `Not a valid signed transaction (${verified.ok ? '' : verified.reason})`, { reason: verified.ok ? '' : verified.reason });
     const id = decoded.txID.toLowerCase();
     if (!this.broadcasted.has(id)) this.#broadcast(tx, id, decoded.expiration);
     return { tx_id: id, status: 'pending' };
@@ -259,7 +260,13 @@ export class Money {
 
   /** Deposits, withdrawals, accepted transaction ids, the treasury switch (see persist.ts). */
   dump() {
-    return { deposits: this.deposits, withdrawals: this.withdrawals, broadcasted: this.broadcasted, fail_withdrawals: this.failWithdrawals, evicted_withdrawn: this.evictedWithdrawn };
+    return {
+      deposits: this.deposits,
+      withdrawals: this.withdrawals,
+      broadcasted: this.broadcasted,
+      fail_withdrawals: this.failWithdrawals,
+      evicted_withdrawn: this.evictedWithdrawn,
+    };
   }
 
   /** Load a {@link dump}; pending deposits and withdrawals are scheduled again at their due time. */
@@ -282,7 +289,9 @@ export class Money {
       this.#withdrawalAge.push(record);
       const account = this.deps.accounts.get(record.account_id);
       if (account && record.status === 'PENDING') {
-        this.deps.scheduler.schedule(record.created_at + this.deps.timings.withdrawalMs, `withdraw ${record.id}`, () => this.#settleWithdrawal(account, record));
+        this.deps.scheduler.schedule(record.created_at + this.deps.timings.withdrawalMs, `withdraw ${record.id}`, () =>
+          this.#settleWithdrawal(account, record),
+        );
       }
     }
   }
@@ -309,10 +318,14 @@ export class Money {
     if (this.#network) {
       const outcome = this.#network(tx);
       if (!outcome.result) {
-        throw new MockApiError('BROADCAST_FAILED', `The network rejected the transaction: ${outcome.code ?? 'ERROR'}${outcome.message ? ` (${outcome.message})` : ''}`, {
-          reason: outcome.code ?? 'ERROR',
-          tx_id: id,
-        });
+        throw new MockApiError(
+          'BROADCAST_FAILED',
+          `The network rejected the transaction: ${outcome.code ?? 'ERROR'}${outcome.message ? ` (${outcome.message})` : ''}`,
+          {
+            reason: outcome.code ?? 'ERROR',
+            tx_id: id,
+          },
+        );
       }
       this.broadcasted.add(id);
       return;

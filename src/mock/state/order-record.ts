@@ -88,7 +88,12 @@ export function newOrderRecord(
 }
 
 /** The record of one share's delegation, confirmed (charged) or failed (free), with its transaction. */
-export function newFillRecord(order: OrderRecord, item: PlanItem, status: 'CONFIRMED' | 'FAILED', made: { id: string; tx_id: string; now: number; run: number }): FillRecord {
+export function newFillRecord(
+  order: OrderRecord,
+  item: PlanItem,
+  status: 'CONFIRMED' | 'FAILED',
+  made: { id: string; tx_id: string; now: number; run: number },
+): FillRecord {
   const { id, tx_id, now, run } = made;
   return {
     id,

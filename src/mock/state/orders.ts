@@ -63,7 +63,15 @@ export class OrderEngine {
        * Put a fill's delegation on the simulated chain; returns its transaction id. Without it
        * (the engine used alone), fills get a random id no node knows.
        */
-      delegate?: (fill: { provider: string; target: string; resource: ResourceType; amount: number; duration_sec: number; success: boolean; label: string }) => string;
+      delegate?: (fill: {
+        provider: string;
+        target: string;
+        resource: ResourceType;
+        amount: number;
+        duration_sec: number;
+        success: boolean;
+        label: string;
+      }) => string;
       /** Most orders kept (oldest finished ones forgotten first). @default Infinity */
       maxOrders?: number;
       /**
@@ -385,7 +393,8 @@ export class OrderEngine {
           label: id,
         })
       : this.deps.rng.hex(32);
-    if (status === 'CONFIRMED' && this.deps.delegate) this.#rentalEnds.at(now + order.duration_sec * 1000, order.target_address, order.resource_type, item.amount);
+    if (status === 'CONFIRMED' && this.deps.delegate)
+      this.#rentalEnds.at(now + order.duration_sec * 1000, order.target_address, order.resource_type, item.amount);
     return newFillRecord(order, item, status, { id, tx_id, now, run });
   }
 }

@@ -58,7 +58,8 @@ export function decodeState(text: string, source = 'state file'): SavedState {
     throw new Error(`${source} is not valid JSON: ${(error as Error).message}`);
   }
   const saved = parsed as Partial<SavedState> | null;
-  if (!saved || typeof saved !== 'object' || saved.format !== STATE_FORMAT) throw new Error(`${source} is not a trx-rent mock state file (no "format": "${STATE_FORMAT}")`);
+  if (!saved || typeof saved !== 'object' || saved.format !== STATE_FORMAT)
+    throw new Error(`${source} is not a trx-rent mock state file (no "format": "${STATE_FORMAT}")`);
   if (saved.version !== STATE_VERSION) throw new Error(`${source} has layout version ${String(saved.version)}; this trx-rent reads version ${STATE_VERSION}`);
   return saved as SavedState;
 }

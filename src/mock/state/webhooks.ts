@@ -156,7 +156,16 @@ export class WebhookHub {
     }
     if (payload) payload.timestamp = this.#stamp();
     const body = payload ? JSON.stringify(payload) : past.body;
-    return this.#enqueue({ url: hook.url, body, payload, secret: hook.secret, event: past.event, webhookId: hook.id, accountId: hook.account_id, redeliveryOf: past.id });
+    return this.#enqueue({
+      url: hook.url,
+      body,
+      payload,
+      secret: hook.secret,
+      event: past.event,
+      webhookId: hook.id,
+      accountId: hook.account_id,
+      redeliveryOf: past.id,
+    });
   }
 
   /** One delivery by id. */

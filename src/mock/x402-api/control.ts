@@ -21,7 +21,6 @@ const helper = { group: null, auth: 'public', helper: true, raw: true, statuses:
 const ok = (body: unknown): RouteResult => ({ status: 200, body });
 const invalid = (message: string, field: string) => new MockApiError('VALIDATION_ERROR', message, { field }, 400);
 
-
 function relayerAddress(ctx: RouteContext): RouteResult {
   const mock = ctx.state.paid;
   const user = ctx.params.user ?? '';
@@ -81,7 +80,18 @@ export const relayerRoutes: RouteDef[] = [
 
 type PaidControl = Pick<
   typeof CONTROL_ENDPOINTS,
-  'mockChainTransfer' | 'mockChainFund' | 'mockFundAddress' | 'mockChainAccount' | 'mockChainUsage' | 'mockChainUsageGet' | 'mockX402Config' | 'mockSetX402Config' | 'mockX402Payments' | 'mockInvoice' | 'mockReceive' | 'mockWatch'
+  | 'mockChainTransfer'
+  | 'mockChainFund'
+  | 'mockFundAddress'
+  | 'mockChainAccount'
+  | 'mockChainUsage'
+  | 'mockChainUsageGet'
+  | 'mockX402Config'
+  | 'mockSetX402Config'
+  | 'mockX402Payments'
+  | 'mockInvoice'
+  | 'mockReceive'
+  | 'mockWatch'
 >;
 
 /** The paid side's /__mock/ control handlers (facts and body schemas in `../control-endpoints.ts`). */
@@ -104,7 +114,8 @@ export const paidControlHandlers = {
         throw invalid((error as Error).message, 'amount');
       }
       if (amount <= 0n) throw invalid('amount must be positive', 'amount');
-      if (body.from !== undefined && chain.tokenBalance(body.from, token.address) < amount) throw invalid(`${body.from} holds less than ${body.amount} ${token.symbol}`, 'from');
+      if (body.from !== undefined && chain.tokenBalance(body.from, token.address) < amount)
+        throw invalid(`${body.from} holds less than ${body.amount} ${token.symbol}`, 'from');
       const tx = chain.syntheticTransfer({ token, to: body.to, amount, ...(body.from ? { from: body.from } : {}), label: 'helper' });
       ctx.state.tick();
       return ok({
@@ -164,7 +175,10 @@ export const paidControlHandlers = {
         energy_limit: a?.energyLimit ?? 0,
         energy_used: a?.energyUsed ?? 0,
         tokens: Object.fromEntries(
-          CHAIN_TOKENS.map((t) => [t.symbol === 'USDD' && t.address !== 'TPYmHEhy5n8TCEfYGqW2rPxsghSfzghPDn' ? 'USDD2' : t.symbol, atomicToDecimal(chain.tokenBalance(address, t.address), t.decimals)]),
+          CHAIN_TOKENS.map((t) => [
+            t.symbol === 'USDD' && t.address !== 'TPYmHEhy5n8TCEfYGqW2rPxsghSfzghPDn' ? 'USDD2' : t.symbol,
+            atomicToDecimal(chain.tokenBalance(address, t.address), t.decimals),
+          ]),
         ),
       });
     },
@@ -174,7 +188,14 @@ export const paidControlHandlers = {
     handle(ctx) {
       const b = ctx.input.body;
       ctx.state.tick();
-      return ok(ctx.state.usage.set({ address: b.address, energy_per_hour: b.energy_per_hour, every_sec: b.every_sec, until: b.for_sec === undefined ? undefined : ctx.state.now() + b.for_sec * 1000 }));
+      return ok(
+        ctx.state.usage.set({
+          address: b.address,
+          energy_per_hour: b.energy_per_hour,
+          every_sec: b.every_sec,
+          until: b.for_sec === undefined ? undefined : ctx.state.now() + b.for_sec * 1000,
+        }),
+      );
     },
   },
   mockChainUsageGet: {

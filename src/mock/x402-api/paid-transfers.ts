@@ -56,7 +56,10 @@ export function checkTransfer(mock: PaidMock, signedText: string, to: string, am
   }
   const token = mock.chain.token(d.contractAddress);
   if (!token || (onlyUsdt && token.address !== USDT.address)) {
-    throw fail(400, 'VALIDATION_ERROR', `${field} transfers ${d.contractAddress}, not ${onlyUsdt ? 'USDT' : 'a supported stablecoin'}`, { field, reason: 'unsupported_token' });
+    throw fail(400, 'VALIDATION_ERROR', `${field} transfers ${d.contractAddress}, not ${onlyUsdt ? 'USDT' : 'a supported stablecoin'}`, {
+      field,
+      reason: 'unsupported_token',
+    });
   }
   if (d.trc20Transfer.to !== to) throw fail(400, 'VALIDATION_ERROR', `${field} pays ${d.trc20Transfer.to}, not ${to}`, { field, reason: 'recipient_mismatch' });
   let expected: bigint;
@@ -66,7 +69,10 @@ export function checkTransfer(mock: PaidMock, signedText: string, to: string, am
     throw fail(400, 'VALIDATION_ERROR', `amount has more than ${token.decimals} decimals`, { field });
   }
   if (d.trc20Transfer.amount !== expected) {
-    throw fail(400, 'VALIDATION_ERROR', `${field} moves ${atomicToDecimal(d.trc20Transfer.amount, token.decimals)} ${token.symbol}, not ${amount}`, { field, reason: 'amount_mismatch' });
+    throw fail(400, 'VALIDATION_ERROR', `${field} moves ${atomicToDecimal(d.trc20Transfer.amount, token.decimals)} ${token.symbol}, not ${amount}`, {
+      field,
+      reason: 'amount_mismatch',
+    });
   }
   const now = mock.now();
   if (d.expiration <= now) throw fail(400, 'VALIDATION_ERROR', `${field} has expired`, { field, reason: 'TRANSACTION_EXPIRATION_ERROR' });

@@ -254,15 +254,24 @@ export const paidHandlers = {
         try {
           return { index: i, to: t.to, amount: t.amount, transfer: checkTransfer(mock, t.signed_tx, t.to, t.amount, `transfers.${i}.signed_tx`, false) };
         } catch (error) {
-          if (error instanceof MockApiError) return { index: i, to: t.to, amount: t.amount, error: error.message, reason: String(error.details?.reason ?? 'invalid') };
+          if (error instanceof MockApiError)
+            return { index: i, to: t.to, amount: t.amount, error: error.message, reason: String(error.details?.reason ?? 'invalid') };
           throw error;
         }
       });
     },
-    price: (mock, items) => dynamicPrice(energyToBuy(mock, items.flatMap((i) => ('transfer' in i && i.transfer ? [i.transfer] : []))), 1_300_000n),
+    price: (mock, items) =>
+      dynamicPrice(
+        energyToBuy(
+          mock,
+          items.flatMap((i) => ('transfer' in i && i.transfer ? [i.transfer] : [])),
+        ),
+        1_300_000n,
+      ),
     run(mock, items) {
       const results = items.map((item) => {
-        if (!('transfer' in item) || !item.transfer) return { index: item.index, to: item.to, amount: item.amount, status: 'failed', error: item.error, reason: item.reason };
+        if (!('transfer' in item) || !item.transfer)
+          return { index: item.index, to: item.to, amount: item.amount, status: 'failed', error: item.error, reason: item.reason };
         const r = executeTransfer(mock, item.transfer);
         if (!r.ok) return { index: item.index, to: item.to, amount: item.amount, status: 'failed', error: r.message, reason: r.code };
         return { index: item.index, to: item.to, amount: item.amount, txid: r.txid, status: r.status, resources: r.resources };

@@ -245,7 +245,6 @@ export class Paywall implements PaywallState {
     return verifyEvm(this, 1, payload.payload, offer, req);
   }
 
-
   // ---- shared ----
 
   /** With `requireFunds`: a failure when `holder` holds less than the offer (plus `extra`). */
@@ -261,7 +260,18 @@ export class Paywall implements PaywallState {
   /** Record a settled payment (the last 10 000 are kept) and build its response header. */
   settled(version: 1 | 2, offer: Requirement, payer: string, transaction: string, amount: string, req: PriceRequest): SettledResponse {
     const settlement = { success: true, transaction, network: offer.network, payer, amount };
-    this.payments.push({ x402Version: version, scheme: offer.scheme, network: offer.network, asset: offer.asset, amount, payer, payTo: offer.payTo, transaction, resource: req.url, at: this.now() });
+    this.payments.push({
+      x402Version: version,
+      scheme: offer.scheme,
+      network: offer.network,
+      asset: offer.asset,
+      amount,
+      payer,
+      payTo: offer.payTo,
+      transaction,
+      resource: req.url,
+      at: this.now(),
+    });
     if (this.payments.length > 10_000) this.payments.shift();
     return {
       header: encodeBase64Json(settlement),
@@ -305,10 +315,18 @@ function sameAsset(a: string, b: string): boolean {
 
 function recipientReason(scheme: string, network: string): string {
   if (!tronNetworkName(network)) return 'invalid_exact_evm_payload_recipient_mismatch';
-  return scheme === 'exact_permit' ? 'permit_payto_mismatch' : scheme === 'exact_gasfree' ? 'gasfree_payto_mismatch' : 'invalid_exact_tron_payload_recipient_mismatch';
+  return scheme === 'exact_permit'
+    ? 'permit_payto_mismatch'
+    : scheme === 'exact_gasfree'
+      ? 'gasfree_payto_mismatch'
+      : 'invalid_exact_tron_payload_recipient_mismatch';
 }
 
 function amountReason(scheme: string, network: string): string {
   if (!tronNetworkName(network)) return 'invalid_exact_evm_payload_authorization_value';
-  return scheme === 'exact_permit' ? 'permit_amount_insufficient' : scheme === 'exact_gasfree' ? 'gasfree_amount_mismatch' : 'invalid_exact_tron_payload_amount';
+  return scheme === 'exact_permit'
+    ? 'permit_amount_insufficient'
+    : scheme === 'exact_gasfree'
+      ? 'gasfree_amount_mismatch'
+      : 'invalid_exact_tron_payload_amount';
 }

@@ -12,14 +12,21 @@ import { transferWithAuthorizationTypedData } from '../../protocol/tip712.js';
 import { type PaywallState, type PriceRequest, type Requirement, type Verification, fail, recoverTypedData } from './paywall-terms.js';
 
 /** Verify an EIP-3009 authorization against the offer; `settle()` marks its nonce used. */
-export async function verifyEvm(paywall: PaywallState, version: 1 | 2, payload: Record<string, unknown>, offer: Requirement, req: PriceRequest): Promise<Verification> {
+export async function verifyEvm(
+  paywall: PaywallState,
+  version: 1 | 2,
+  payload: Record<string, unknown>,
+  offer: Requirement,
+  req: PriceRequest,
+): Promise<Verification> {
   const auth = payload.authorization as Record<string, unknown> | undefined;
   const signature = payload.signature;
   if (!auth || typeof signature !== 'string') return fail('invalid_payload', 'payload needs authorization and signature');
   const fields = ['from', 'to', 'value', 'validAfter', 'validBefore', 'nonce'] as const;
   for (const f of fields) if (typeof auth[f] !== 'string') return fail('invalid_payload', `authorization.${f} is missing`);
   const from = auth.from as string;
-  if (!/^0x[0-9a-fA-F]{40}$/.test(from) || !/^0x[0-9a-fA-F]{40}$/.test(auth.to as string)) return fail('invalid_payload', 'authorization addresses must be 0x addresses');
+  if (!/^0x[0-9a-fA-F]{40}$/.test(from) || !/^0x[0-9a-fA-F]{40}$/.test(auth.to as string))
+    return fail('invalid_payload', 'authorization addresses must be 0x addresses');
   if (!/^\d+$/.test(auth.value as string) || !/^\d+$/.test(auth.validAfter as string) || !/^\d+$/.test(auth.validBefore as string)) {
     return fail('invalid_payload', 'authorization numbers must be decimal strings', from);
   }
@@ -38,7 +45,8 @@ export async function verifyEvm(paywall: PaywallState, version: 1 | 2, payload: 
   }
   const nowS = BigInt(Math.floor(paywall.now() / 1000));
   if (BigInt(auth.validAfter as string) > nowS) return fail('invalid_exact_evm_payload_authorization_valid_after', 'the authorization is not valid yet', from);
-  if (BigInt(auth.validBefore as string) < nowS + 6n) return fail('invalid_exact_evm_payload_authorization_valid_before', 'the authorization has expired', from);
+  if (BigInt(auth.validBefore as string) < nowS + 6n)
+    return fail('invalid_exact_evm_payload_authorization_valid_before', 'the authorization has expired', from);
   const typed = transferWithAuthorizationTypedData(auth as never, {
     name: String(offer.extra.name),
     version: String(offer.extra.version),

@@ -33,7 +33,13 @@ export async function verifyPermit(paywall: PaywallState, payload: Record<string
     return fail('invalid_payload', 'payload needs paymentPermit and signature');
   }
   const buyer = permit.buyer;
-  for (const [name, value] of [['buyer', buyer], ['caller', permit.caller], ['payment.payTo', permit.payment.payTo], ['payment.payToken', permit.payment.payToken], ['fee.feeTo', permit.fee.feeTo]] as const) {
+  for (const [name, value] of [
+    ['buyer', buyer],
+    ['caller', permit.caller],
+    ['payment.payTo', permit.payment.payTo],
+    ['payment.payToken', permit.payment.payToken],
+    ['fee.feeTo', permit.fee.feeTo],
+  ] as const) {
     if (typeof value !== 'string' || !isTronAddress(value)) return fail('invalid_payload', `paymentPermit.${name} is not a TRON address`);
   }
   if (!/^\d+$/.test(String(permit.payment.payAmount)) || !/^\d+$/.test(String(permit.fee.feeAmount))) {
@@ -48,8 +54,10 @@ export async function verifyPermit(paywall: PaywallState, payload: Record<string
   if (permit.payment.payToken !== offer.asset) return fail('permit_token_mismatch', `payment.payToken is not ${offer.asset}`, buyer);
   if (BigInt(permit.payment.payAmount) < BigInt(offer.amount)) return fail('permit_amount_insufficient', `payment.payAmount is below ${offer.amount}`, buyer);
   const fee = offer.extra.fee as { feeTo: string; feeAmount: string };
-  if (permit.fee.feeTo !== fee.feeTo || BigInt(permit.fee.feeAmount) < BigInt(fee.feeAmount)) return fail('permit_fee_mismatch', 'fee does not match the offer', buyer);
-  if (permit.caller !== TRON_ZERO_ADDRESS && permit.caller !== MOCK_PAY_TO.facilitator) return fail('permit_caller_mismatch', 'caller must be the zero address or the facilitator', buyer);
+  if (permit.fee.feeTo !== fee.feeTo || BigInt(permit.fee.feeAmount) < BigInt(fee.feeAmount))
+    return fail('permit_fee_mismatch', 'fee does not match the offer', buyer);
+  if (permit.caller !== TRON_ZERO_ADDRESS && permit.caller !== MOCK_PAY_TO.facilitator)
+    return fail('permit_caller_mismatch', 'caller must be the zero address or the facilitator', buyer);
   const nowS = Math.floor(paywall.now() / 1000);
   if (Number(permit.meta.validAfter) > nowS) return fail('permit_not_yet_valid', 'validAfter is in the future', buyer);
   if (Number(permit.meta.validBefore) < nowS) return fail('permit_expired', 'the permit window has ended', buyer);
@@ -61,7 +69,8 @@ export async function verifyPermit(paywall: PaywallState, payload: Record<string
     return fail('invalid_payload', (error as Error).message, buyer);
   }
   const signer = await recoverTypedData(typed, signature);
-  if (!signer || signer.toLowerCase() !== tronAddressToEvmHex(buyer)) return fail('invalid_exact_permit_signature', 'the signature does not recover to buyer', buyer);
+  if (!signer || signer.toLowerCase() !== tronAddressToEvmHex(buyer))
+    return fail('invalid_exact_permit_signature', 'the signature does not recover to buyer', buyer);
   const funds = paywall.checkFunds(offer, buyer);
   if (funds) return funds;
   return {
@@ -70,7 +79,14 @@ export async function verifyPermit(paywall: PaywallState, payload: Record<string
     settle: () => {
       if (issued.used) return fail('permit_payment_id_used', 'meta.paymentId was already used', buyer);
       issued.used = true;
-      const tx = paywall.chain.syntheticTransfer({ token: offer.token as ChainToken, from: buyer, to: offer.payTo, amount: BigInt(permit.payment.payAmount), mint: !paywall.options.requireFunds, label: 'permit' });
+      const tx = paywall.chain.syntheticTransfer({
+        token: offer.token as ChainToken,
+        from: buyer,
+        to: offer.payTo,
+        amount: BigInt(permit.payment.payAmount),
+        mint: !paywall.options.requireFunds,
+        label: 'permit',
+      });
       return paywall.settled(2, offer, buyer, tx.txid, permit.payment.payAmount, req);
     },
   };
@@ -116,9 +132,24 @@ export async function verifyGasFree(paywall: PaywallState, payload: Record<strin
       if ((paywall.gasfreeNonces.get(user) ?? 0) !== Number(message.nonce)) return fail('gasfree_nonce_used', 'nonce already used', user);
       paywall.gasfreeNonces.set(user, Number(message.nonce) + 1);
       const mint = !paywall.options.requireFunds;
-      const tx = paywall.chain.syntheticTransfer({ token: offer.token as ChainToken, from: gasfreeAddress, to: offer.payTo, amount: BigInt(message.value), mint, label: 'gasfree' });
+      const tx = paywall.chain.syntheticTransfer({
+        token: offer.token as ChainToken,
+        from: gasfreeAddress,
+        to: offer.payTo,
+        amount: BigInt(message.value),
+        mint,
+        label: 'gasfree',
+      });
       const fee = BigInt(paywall.options.gasfreeTransferFee);
-      if (fee > 0n) paywall.chain.syntheticTransfer({ token: offer.token as ChainToken, from: gasfreeAddress, to: message.serviceProvider, amount: fee, mint, label: 'gasfree fee' });
+      if (fee > 0n)
+        paywall.chain.syntheticTransfer({
+          token: offer.token as ChainToken,
+          from: gasfreeAddress,
+          to: message.serviceProvider,
+          amount: fee,
+          mint,
+          label: 'gasfree fee',
+        });
       return paywall.settled(2, offer, user, tx.txid, message.value, req);
     },
   };
@@ -138,15 +169,19 @@ export async function verifyTronExact(paywall: PaywallState, payload: Record<str
     return fail('invalid_exact_tron_payload_transaction', 'not a TRC-20 transfer(address,uint256) call', from);
   }
   if (verified.signer !== from) return fail('invalid_exact_tron_payload_from_mismatch', 'from is not the transaction owner', from);
-  if (d.contractAddress !== offer.asset) return fail('invalid_exact_tron_payload_asset_mismatch', `the transfer calls ${d.contractAddress}, not ${offer.asset}`, from);
-  if (d.trc20Transfer.to !== offer.payTo) return fail('invalid_exact_tron_payload_recipient_mismatch', `the transfer pays ${d.trc20Transfer.to}, not payTo ${offer.payTo}`, from);
+  if (d.contractAddress !== offer.asset)
+    return fail('invalid_exact_tron_payload_asset_mismatch', `the transfer calls ${d.contractAddress}, not ${offer.asset}`, from);
+  if (d.trc20Transfer.to !== offer.payTo)
+    return fail('invalid_exact_tron_payload_recipient_mismatch', `the transfer pays ${d.trc20Transfer.to}, not payTo ${offer.payTo}`, from);
   if (d.trc20Transfer.amount < BigInt(offer.amount)) return fail('invalid_exact_tron_payload_amount', `the transfer amount is below ${offer.amount}`, from);
   const now = paywall.now();
   if (d.expiration <= now) return fail('invalid_exact_tron_payload_expired', 'the transaction has expired', from);
-  if (d.expiration > now + offer.maxTimeoutSeconds * 1000 + 60_000) return fail('invalid_exact_tron_payload_expiration_too_far', 'expiration is beyond maxTimeoutSeconds', from);
+  if (d.expiration > now + offer.maxTimeoutSeconds * 1000 + 60_000)
+    return fail('invalid_exact_tron_payload_expiration_too_far', 'expiration is beyond maxTimeoutSeconds', from);
   const txid = d.txID.toLowerCase();
   if (paywall.usedTxIds.has(txid) || paywall.chain.transactions.has(txid)) return fail('duplicate_settlement', 'this transaction was already used', from);
-  if (!paywall.chain.taposMatches(d.refBlockBytes, d.refBlockHash)) return fail('invalid_exact_tron_payload_reference_block', 'the reference block is not a recent block of this chain', from);
+  if (!paywall.chain.taposMatches(d.refBlockBytes, d.refBlockHash))
+    return fail('invalid_exact_tron_payload_reference_block', 'the reference block is not a recent block of this chain', from);
   const funds = paywall.checkFunds(offer, from);
   if (funds) return funds;
   return {

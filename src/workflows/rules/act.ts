@@ -61,7 +61,10 @@ async function price(ctx: ActContext, rule: Rule, copyOf?: { amount: number; res
   if (a.type === 'ensure') {
     const plan = await ctx.client.chain.plan({ address: target!, energy: a.energy ?? 0, bandwidth: a.bandwidth, duration: a.duration });
     if (!plan.rentals.length) {
-      const has = [a.energy !== undefined && `energy ${fmt(plan.before.energy)} ≥ ${fmt(a.energy)} wanted`, a.bandwidth !== undefined && `bandwidth ${fmt(plan.before.bandwidth)} ≥ ${fmt(a.bandwidth)} wanted`].filter(Boolean);
+      const has = [
+        a.energy !== undefined && `energy ${fmt(plan.before.energy)} ≥ ${fmt(a.energy)} wanted`,
+        a.bandwidth !== undefined && `bandwidth ${fmt(plan.before.bandwidth)} ≥ ${fmt(a.bandwidth)} wanted`,
+      ].filter(Boolean);
       return { cost_sun: 0, price_sun: 0, summary: `${target} has ${has.join(' and ')}: nothing to buy`, nothing: true };
     }
     const what = plan.rentals.map((r) => `${r.amount} ${r.resource.toLowerCase()}`).join(' and ');
@@ -117,7 +120,13 @@ async function suppress(ctx: ActContext, rule: Rule, window: string, reason: str
  * Act on `rule` for `window` (its trigger fired), within the rule's limits. `copyOf` renews a
  * rental (delegation_expiring with a buy action): same amount and resource.
  */
-export async function actOn(ctx: ActContext, rule: Rule, window: string, seen: Record<string, unknown>, copyOf?: { amount: number; resource: 'ENERGY' | 'BANDWIDTH' }): Promise<Decision> {
+export async function actOn(
+  ctx: ActContext,
+  rule: Rule,
+  window: string,
+  seen: Record<string, unknown>,
+  copyOf?: { amount: number; resource: 'ENERGY' | 'BANDWIDTH' },
+): Promise<Decision> {
   await ctx.journal.sync();
   const now = ctx.now();
   const state = limitState(ctx.journal.index, rule, now);
@@ -128,9 +137,11 @@ export async function actOn(ctx: ActContext, rule: Rule, window: string, seen: R
   const priced = await price(ctx, rule, copyOf);
   if (priced.nothing) return { rule: rule.id, window, outcome: 'nothing', summary: priced.summary };
   const { max_price } = rule.limits;
-  if (max_price !== undefined && priced.price_sun > max_price) return suppress(ctx, rule, window, 'max_price', { price_sun: priced.price_sun, max_price_sun: max_price });
+  if (max_price !== undefined && priced.price_sun > max_price)
+    return suppress(ctx, rule, window, 'max_price', { price_sun: priced.price_sun, max_price_sun: max_price });
   const blocked = blockedBy(rule, state, now, window, priced.cost_sun);
-  if (blocked) return suppress(ctx, rule, window, blocked, { cost_sun: priced.cost_sun, spent_24h_sun: state.spent_24h_sun, spent_total_sun: state.spent_total_sun });
+  if (blocked)
+    return suppress(ctx, rule, window, blocked, { cost_sun: priced.cost_sun, spent_24h_sun: state.spent_24h_sun, spent_total_sun: state.spent_total_sun });
   const key = idempotencyKey(rule, window);
   if (ctx.dryRun) return { rule: rule.id, window, outcome: 'would_act', cost_sun: priced.cost_sun, key, summary: priced.summary };
 
@@ -158,18 +169,30 @@ export async function actOn(ctx: ActContext, rule: Rule, window: string, seen: R
     await record(
       ctx,
       { kind: 'trigger', rule: rule.id, window, detail: seen },
-      { kind: 'intent', rule: rule.id, window, key, reserved_sun: cap ?? priced.cost_sun, detail: { summary: priced.summary, quoted_sun: priced.cost_sun, orders_journaled: true } },
+      {
+        kind: 'intent',
+        rule: rule.id,
+        window,
+        key,
+        reserved_sun: cap ?? priced.cost_sun,
+        detail: { summary: priced.summary, quoted_sun: priced.cost_sun, orders_journaled: true },
+      },
     );
     return { cap };
   });
   if ('blocked' in counted) {
     const late = counted.blocked;
     if (late === 'window_done') return { rule: rule.id, window, outcome: 'suppressed', reason: late };
-    return suppress(ctx, rule, window, late, { cost_sun: priced.cost_sun, spent_24h_sun: counted.state.spent_24h_sun, spent_total_sun: counted.state.spent_total_sun });
+    return suppress(ctx, rule, window, late, {
+      cost_sun: priced.cost_sun,
+      spent_24h_sun: counted.state.spent_24h_sun,
+      spent_total_sun: counted.state.spent_total_sun,
+    });
   }
   const cap = counted.cap;
   // Written down before each order is placed: a lost answer is looked up by this key and request.
-  const ordering = (orderKey: string | undefined, request: OrderRequest) => record(ctx, { kind: 'ordering', rule: rule.id, window, key, order_key: orderKey ?? key, request: { ...request } });
+  const ordering = (orderKey: string | undefined, request: OrderRequest) =>
+    record(ctx, { kind: 'ordering', rule: rule.id, window, key, order_key: orderKey ?? key, request: { ...request } });
   try {
     let cost = 0;
     let orderIds: string[] = [];
@@ -193,7 +216,13 @@ export async function actOn(ctx: ActContext, rule: Rule, window: string, seen: R
       const amount = Math.max(copyOf?.amount ?? a.amount, resource === 'ENERGY' ? LIMITS.MIN_ENERGY_AMOUNT : LIMITS.MIN_BANDWIDTH_AMOUNT);
       const maxPrice = cap === undefined ? max_price : Math.min(max_price ?? Infinity, Math.floor(cap / amount));
       if (maxPrice !== undefined && maxPrice <= 0) throw new TrxRentError({ code: 'SPENDING_CAP_EXCEEDED', message: 'no budget left' });
-      const request: OrderRequest = { resource_type: resource, amount, duration_sec: a.duration, target_address: target!, ...(maxPrice !== undefined ? { max_price_sun: maxPrice } : {}) };
+      const request: OrderRequest = {
+        resource_type: resource,
+        amount,
+        duration_sec: a.duration,
+        target_address: target!,
+        ...(maxPrice !== undefined ? { max_price_sun: maxPrice } : {}),
+      };
       await ordering(key, request);
       const created = await ctx.client.orders.create(request as Parameters<RulesClient['orders']['create']>[0], { idempotencyKey: key });
       const filled = await ctx.client.orders.waitFor(created.id, { timeoutMs: ctx.timeoutMs });

@@ -117,7 +117,8 @@ export function backtest(file: RulesFile, options: BacktestOptions): BacktestRes
       }
       const cost = Math.ceil(amount * price);
       const s = stats.get(rule.id)!;
-      const blocked = rule.limits.max_price !== undefined && price > rule.limits.max_price ? 'max_price' : blockedBy(rule, limitState(journal, rule, now), now, window, cost);
+      const blocked =
+        rule.limits.max_price !== undefined && price > rule.limits.max_price ? 'max_price' : blockedBy(rule, limitState(journal, rule, now), now, window, cost);
       if (blocked) {
         if (blocked !== 'window_done') s.suppressed[blocked] = (s.suppressed[blocked] ?? 0) + 1;
         continue;
@@ -128,7 +129,10 @@ export function backtest(file: RulesFile, options: BacktestOptions): BacktestRes
       s.runs++;
       s.spend_sun += cost;
       if (amount && target) {
-        rentals.set(target, [...(rentals.get(target) ?? []), { left: amount, ends: now + duration * 1000 }].sort((x, y) => x.ends - y.ends));
+        rentals.set(
+          target,
+          [...(rentals.get(target) ?? []), { left: amount, ends: now + duration * 1000 }].sort((x, y) => x.ends - y.ends),
+        );
       }
     }
   }

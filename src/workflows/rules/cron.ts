@@ -10,8 +10,25 @@
  */
 
 const NAMES: Record<string, number> = {
-  jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12,
-  sun: 0, mon: 1, tue: 2, wed: 3, thu: 4, fri: 5, sat: 6,
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  oct: 10,
+  nov: 11,
+  dec: 12,
+  sun: 0,
+  mon: 1,
+  tue: 2,
+  wed: 3,
+  thu: 4,
+  fri: 5,
+  sat: 6,
 };
 const FIELDS = [
   { name: 'minute', min: 0, max: 59 },
@@ -36,7 +53,8 @@ export interface CronSpec {
 function value(text: string, field: (typeof FIELDS)[number]): number {
   const named = NAMES[text.toLowerCase()];
   const n = named ?? (/^\d+$/.test(text) ? Number(text) : NaN);
-  if (!Number.isInteger(n) || n < field.min || n > field.max) throw new RangeError(`${field.name}: ${JSON.stringify(text)} is not in ${field.min}-${field.max}`);
+  if (!Number.isInteger(n) || n < field.min || n > field.max)
+    throw new RangeError(`${field.name}: ${JSON.stringify(text)} is not in ${field.min}-${field.max}`);
   return n;
 }
 
@@ -46,7 +64,8 @@ function parseField(text: string, field: (typeof FIELDS)[number]): Set<number> {
     const [range, stepText, extra] = part.split('/');
     if (extra !== undefined || range === undefined || range === '') throw new RangeError(`${field.name}: bad part ${JSON.stringify(part)}`);
     const step = stepText === undefined ? 1 : Number(stepText);
-    if (!Number.isInteger(step) || step < 1 || (stepText !== undefined && !/^\d+$/.test(stepText))) throw new RangeError(`${field.name}: bad step in ${JSON.stringify(part)}`);
+    if (!Number.isInteger(step) || step < 1 || (stepText !== undefined && !/^\d+$/.test(stepText)))
+      throw new RangeError(`${field.name}: bad step in ${JSON.stringify(part)}`);
     let lo: number;
     let hi: number;
     if (range === '*') [lo, hi] = [field.min, field.name === 'day-of-week' ? 6 : field.max];
@@ -89,12 +108,28 @@ const WEEKDAYS: Record<string, number> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 
 export function wallTime(ms: number, timeZone: string): { year: number; month: number; day: number; hour: number; minute: number; weekday: number } {
   let f = formatters.get(timeZone);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', weekday: 'short' });
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      weekday: 'short',
+    });
     formatters.set(timeZone, f);
   }
   const parts: Record<string, string> = {};
   for (const p of f.formatToParts(new Date(ms))) parts[p.type] = p.value;
-  return { year: Number(parts.year), month: Number(parts.month), day: Number(parts.day), hour: Number(parts.hour) % 24, minute: Number(parts.minute), weekday: WEEKDAYS[parts.weekday!] ?? 0 };
+  return {
+    year: Number(parts.year),
+    month: Number(parts.month),
+    day: Number(parts.day),
+    hour: Number(parts.hour) % 24,
+    minute: Number(parts.minute),
+    weekday: WEEKDAYS[parts.weekday!] ?? 0,
+  };
 }
 
 /** Whether the minute containing instant `ms` matches, on the wall clock of `timeZone`. */

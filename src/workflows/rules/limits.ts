@@ -57,7 +57,9 @@ export function limitState(entries: readonly RulesJournalEntry[] | RulesIndex, r
     }
   }
   const { max_spend_per_day: daily, max_total_spend: total } = rule.limits;
-  const left = [daily === undefined ? undefined : daily - spent24, total === undefined ? undefined : total - spentTotal].filter((v): v is number => v !== undefined);
+  const left = [daily === undefined ? undefined : daily - spent24, total === undefined ? undefined : total - spentTotal].filter(
+    (v): v is number => v !== undefined,
+  );
   const retired = index.retired(rule.id);
   return {
     spent_24h_sun: spent24,

@@ -32,7 +32,11 @@ export class RulesFileError extends ValidationError {
   readonly issues: RuleIssue[];
   constructor(source: string, issues: RuleIssue[]) {
     const lines = issues.map((i) => `${i.rule === undefined ? 'file' : `rule ${i.rule}`}: ${i.field}: ${i.message}`);
-    super({ code: 'VALIDATION_ERROR', message: `${source}: ${issues.length} problem${issues.length === 1 ? '' : 's'}\n  ${lines.join('\n  ')}`, details: { field: issues[0]?.field, rule: issues[0]?.rule, issues } });
+    super({
+      code: 'VALIDATION_ERROR',
+      message: `${source}: ${issues.length} problem${issues.length === 1 ? '' : 's'}\n  ${lines.join('\n  ')}`,
+      details: { field: issues[0]?.field, rule: issues[0]?.rule, issues },
+    });
     this.issues = issues;
   }
 }
@@ -45,7 +49,8 @@ function issuesOf(error: z.ZodError, raw: unknown): RuleIssue[] {
       const index = Number(path[1]);
       const id = (rules[index] as { id?: unknown } | undefined)?.id;
       const field = path.slice(2).join('.') || '(rule)';
-      const message = issue.code === 'invalid_union' && path.length === 3 ? `${issue.message}: type must be one of the documented ${path[2]} types` : issue.message;
+      const message =
+        issue.code === 'invalid_union' && path.length === 3 ? `${issue.message}: type must be one of the documented ${path[2]} types` : issue.message;
       return { rule: typeof id === 'string' && id ? id : `#${index + 1}`, field, message };
     }
     return { rule: undefined, field: path.join('.') || '(file)', message: issue.message };
@@ -123,7 +128,11 @@ export function parseRules(text: string, source = 'rules'): RulesFile {
   } catch (error) {
     const yamlish = /^\s*[A-Za-z_$][\w$]*\s*:/m.test(text) && !text.trim().startsWith('{');
     throw new RulesFileError(source, [
-      { rule: undefined, field: '(file)', message: yamlish ? 'this looks like YAML: name the file .yaml (or .yml) to read it as YAML' : `not JSON: ${(error as Error).message}` },
+      {
+        rule: undefined,
+        field: '(file)',
+        message: yamlish ? 'this looks like YAML: name the file .yaml (or .yml) to read it as YAML' : `not JSON: ${(error as Error).message}`,
+      },
     ]);
   }
   const duplicates = duplicateKeys(text);
@@ -140,11 +149,19 @@ export async function parseRulesYaml(text: string, source = 'rules'): Promise<Ru
   const { parseAllDocuments } = await loadYaml();
   const documents = parseAllDocuments(text, { prettyErrors: true, uniqueKeys: true, merge: false });
   const list = Array.isArray(documents) ? documents : [];
-  if (list.length !== 1) throw new RulesFileError(source, [{ rule: undefined, field: '(file)', message: `a rules file is one YAML document, found ${list.length}` }]);
+  if (list.length !== 1)
+    throw new RulesFileError(source, [{ rule: undefined, field: '(file)', message: `a rules file is one YAML document, found ${list.length}` }]);
   const document = list[0]!;
   const problems = [...document.errors, ...document.warnings];
   if (problems.length) {
-    throw new RulesFileError(source, problems.map((p) => ({ rule: undefined, field: '(file)', message: `YAML ${p.linePos ? `line ${p.linePos[0].line}, column ${p.linePos[0].col}` : ''}: ${p.message.split('\n')[0]}` })));
+    throw new RulesFileError(
+      source,
+      problems.map((p) => ({
+        rule: undefined,
+        field: '(file)',
+        message: `YAML ${p.linePos ? `line ${p.linePos[0].line}, column ${p.linePos[0].col}` : ''}: ${p.message.split('\n')[0]}`,
+      })),
+    );
   }
   let raw: unknown;
   try {

@@ -179,10 +179,14 @@ export class RuleRunner {
       try {
         await settleUnknown(this.#ctx, this.rules);
       } catch (error) {
-        out.push(this.#decided({ rule: this.rules[0]?.id ?? '', window: '', outcome: 'error', reason: `settling unknown outcomes: ${(error as Error).message}` }));
+        out.push(
+          this.#decided({ rule: this.rules[0]?.id ?? '', window: '', outcome: 'error', reason: `settling unknown outcomes: ${(error as Error).message}` }),
+        );
       }
     }
-    let filled: Promise<Array<{ id: string; target_address: string; resource_type: string; amount: number; duration_sec: number; filled_at?: unknown }>> | undefined;
+    let filled:
+      | Promise<Array<{ id: string; target_address: string; resource_type: string; amount: number; duration_sec: number; filled_at?: unknown }>>
+      | undefined;
     for (const rule of this.rules) {
       if (this.#stopping) return out;
       const t = rule.trigger;
@@ -191,7 +195,10 @@ export class RuleRunner {
           const p = await this.#price(prices, t.resource, t.duration);
           if (p !== undefined && p < t.price_sun) out.push(this.#decided(await actOn(this.#ctx, rule, levelWindow(rule, start), { price_sun: p })));
           else if (this.#explain) {
-            const why = p === undefined ? `no provider quotes ${t.resource.toLowerCase()} now: nothing to do` : `price ${grouped(p)} SUN ≥ level ${grouped(t.price_sun)} SUN: nothing to do`;
+            const why =
+              p === undefined
+                ? `no provider quotes ${t.resource.toLowerCase()} now: nothing to do`
+                : `price ${grouped(p)} SUN ≥ level ${grouped(t.price_sun)} SUN: nothing to do`;
             out.push(this.#decided(quiet(rule, why, { price_sun: p, level_sun: t.price_sun })));
           }
         } else if (t.type === 'schedule') {
@@ -200,7 +207,13 @@ export class RuleRunner {
           else if (this.#explain) {
             const next = nextScheduled(t, start);
             const when = next === undefined ? 'not within a year' : `next at ${new Date(next).toISOString().slice(0, 16)}Z`;
-            out.push(this.#decided(quiet(rule, `schedule "${t.cron}" (${t.timezone}) not due: ${when}`, { next_at: next === undefined ? undefined : new Date(next).toISOString() })));
+            out.push(
+              this.#decided(
+                quiet(rule, `schedule "${t.cron}" (${t.timezone}) not due: ${when}`, {
+                  next_at: next === undefined ? undefined : new Date(next).toISOString(),
+                }),
+              ),
+            );
           }
         } else if (t.type === 'delegation_expiring') {
           filled ??= this.#ctx.client.orders.list({ status: 'FILLED', limit: 100 }).then((page) => page.orders as never);
@@ -219,7 +232,17 @@ export class RuleRunner {
                 continue;
               }
             }
-            out.push(this.#decided(await actOn(this.#ctx, rule, `renew:${order.id}`, { order_id: order.id, ends_at: new Date(ends).toISOString() }, { amount: Number(order.amount), resource: t.resource })));
+            out.push(
+              this.#decided(
+                await actOn(
+                  this.#ctx,
+                  rule,
+                  `renew:${order.id}`,
+                  { order_id: order.id, ends_at: new Date(ends).toISOString() },
+                  { amount: Number(order.amount), resource: t.resource },
+                ),
+              ),
+            );
           }
           if (this.#explain && out.length === before) {
             const rental = `${t.resource === 'ENERGY' ? 'an energy' : 'a bandwidth'} rental to ${t.address}`;
@@ -256,8 +279,21 @@ export class RuleRunner {
         const t = rule.trigger;
         const low = t.type === 'energy_below' ? have.energy < t.energy : t.type === 'bandwidth_below' ? have.bandwidth < t.bandwidth : false;
         if (!low) {
-          if (this.#explain && t.type === 'energy_below') out.push(this.#decided(quiet(rule, `energy ${grouped(have.energy)} ≥ level ${grouped(t.energy)}: nothing to do`, { energy: have.energy, level: t.energy })));
-          if (this.#explain && t.type === 'bandwidth_below') out.push(this.#decided(quiet(rule, `bandwidth ${grouped(have.bandwidth)} ≥ level ${grouped(t.bandwidth)}: nothing to do`, { bandwidth: have.bandwidth, level: t.bandwidth })));
+          if (this.#explain && t.type === 'energy_below')
+            out.push(
+              this.#decided(
+                quiet(rule, `energy ${grouped(have.energy)} ≥ level ${grouped(t.energy)}: nothing to do`, { energy: have.energy, level: t.energy }),
+              ),
+            );
+          if (this.#explain && t.type === 'bandwidth_below')
+            out.push(
+              this.#decided(
+                quiet(rule, `bandwidth ${grouped(have.bandwidth)} ≥ level ${grouped(t.bandwidth)}: nothing to do`, {
+                  bandwidth: have.bandwidth,
+                  level: t.bandwidth,
+                }),
+              ),
+            );
           continue;
         }
         try {

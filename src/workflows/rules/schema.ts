@@ -55,7 +55,10 @@ export const PriceBelow = z.strictObject({
 /** `schedule`: a 5-field cron expression in a time zone. */
 export const Schedule = z.strictObject({
   type: z.literal('schedule'),
-  cron: z.string().refine(isValidCron, 'must be a 5-field cron expression (minute hour day-of-month month day-of-week), e.g. "0 9 * * 1-5"').describe('minute hour day-of-month month day-of-week'),
+  cron: z
+    .string()
+    .refine(isValidCron, 'must be a 5-field cron expression (minute hour day-of-month month day-of-week), e.g. "0 9 * * 1-5"')
+    .describe('minute hour day-of-month month day-of-week'),
   timezone: z
     .string()
     .refine((tz) => {
@@ -69,9 +72,17 @@ export const Schedule = z.strictObject({
     .default('UTC'),
 });
 /** `energy_below`: what `address` can spend is under `energy`. */
-export const EnergyBelow = z.strictObject({ type: z.literal('energy_below'), address, energy: units.describe('Fires while the address can spend less energy than this.') });
+export const EnergyBelow = z.strictObject({
+  type: z.literal('energy_below'),
+  address,
+  energy: units.describe('Fires while the address can spend less energy than this.'),
+});
 /** `bandwidth_below`: what `address` can spend is under `bandwidth`. */
-export const BandwidthBelow = z.strictObject({ type: z.literal('bandwidth_below'), address, bandwidth: units.describe('Fires while the address can spend less bandwidth than this.') });
+export const BandwidthBelow = z.strictObject({
+  type: z.literal('bandwidth_below'),
+  address,
+  bandwidth: units.describe('Fires while the address can spend less bandwidth than this.'),
+});
 /** `delegation_expiring`: a rental to `address` ends within `minutes_before`; renew it (only below `below_price_sun`, if given). */
 export const DelegationExpiring = z.strictObject({
   type: z.literal('delegation_expiring'),
@@ -120,7 +131,10 @@ export const Notify = z.strictObject({
   webhook: z
     .strictObject({
       url: z.url({ protocol: /^https?$/ }),
-      secret_env: z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'must be an environment variable name').describe('Environment variable holding the signing secret (never in the file).'),
+      secret_env: z
+        .string()
+        .regex(/^[A-Z_][A-Z0-9_]*$/, 'must be an environment variable name')
+        .describe('Environment variable holding the signing secret (never in the file).'),
     })
     .optional(),
   stdout: z.boolean().default(true).describe('NDJSON events on stdout.'),
@@ -153,7 +167,11 @@ export const RulesFile = z
       const a = rule.action;
       const hasAddress = 'address' in rule.trigger;
       if ((a.type === 'ensure' || a.type === 'buy') && !a.address && !hasAddress) {
-        ctx.addIssue({ code: 'custom', path: ['rules', i, 'action', 'address'], message: `a ${rule.trigger.type} trigger has no address: give the action one` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['rules', i, 'action', 'address'],
+          message: `a ${rule.trigger.type} trigger has no address: give the action one`,
+        });
       }
       if (a.type === 'ensure' && a.energy === undefined && a.bandwidth === undefined) {
         ctx.addIssue({ code: 'custom', path: ['rules', i, 'action', 'energy'], message: 'ensure needs energy or bandwidth' });

@@ -77,7 +77,11 @@ function schemeClient(
   scheme: TronScheme,
   create: (x402Version: number, requirements: Requirements, network: TronNetworkName, context: Parameters<CreatePayload>[2]) => ReturnType<CreatePayload>,
 ): SchemeClientLike {
-  return { scheme, findDefaultAsset, createPaymentPayload: async (x402Version, requirements, context) => create(x402Version, requirements, networkOf(requirements), context) };
+  return {
+    scheme,
+    findDefaultAsset,
+    createPaymentPayload: async (x402Version, requirements, context) => create(x402Version, requirements, networkOf(requirements), context),
+  };
 }
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -122,7 +126,12 @@ function exactPermitClient(signer: TronSigner, options: TronSchemeOptions, payme
     const fee = (requirements.extra?.fee ?? {}) as { feeTo?: string; feeAmount?: string; caller?: string };
     const feeTo = fee.feeTo ?? TRON_ZERO_ADDRESS;
     const caller = fee.caller ?? TRON_ZERO_ADDRESS;
-    for (const [name, value] of [['payTo', requirements.payTo], ['asset', requirements.asset], ['fee.feeTo', feeTo], ['fee.caller', caller]] as const) {
+    for (const [name, value] of [
+      ['payTo', requirements.payTo],
+      ['asset', requirements.asset],
+      ['fee.feeTo', feeTo],
+      ['fee.caller', caller],
+    ] as const) {
       if (!isTronAddress(value)) throw new Error(`exact_permit ${name} is not a TRON address: ${value}`);
     }
     const permit: PaymentPermitJson = {
@@ -180,7 +189,10 @@ function exactGasFreeClient(signer: TronSigner, options: TronSchemeOptions, cont
     const fee = (requirements.extra?.fee ?? undefined) as { feeTo?: string; feeAmount?: string } | undefined;
     let provider = fee?.feeTo;
     if (!provider) {
-      const providers = unwrapRelayer<{ providers: Array<{ address: string }> }>(await context.requestJson(`${relayer}/api/v1/config/provider/all`), 'provider list').providers;
+      const providers = unwrapRelayer<{ providers: Array<{ address: string }> }>(
+        await context.requestJson(`${relayer}/api/v1/config/provider/all`),
+        'provider list',
+      ).providers;
       provider = providers?.find((p) => isTronAddress(p.address))?.address;
       if (!provider) throw new Error('GasFree relayer lists no service provider');
     }

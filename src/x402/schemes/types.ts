@@ -21,7 +21,15 @@ export interface SchemeClientLike {
   findDefaultAsset?: (asset: string, network: string) => { asset: string; decimals: number; symbol: string } | undefined;
   createPaymentPayload(
     x402Version: number,
-    requirements: Record<string, unknown> & { scheme: string; network: string; asset: string; amount: string; payTo: string; maxTimeoutSeconds: number; extra: Record<string, unknown> },
+    requirements: Record<string, unknown> & {
+      scheme: string;
+      network: string;
+      asset: string;
+      amount: string;
+      payTo: string;
+      maxTimeoutSeconds: number;
+      extra: Record<string, unknown>;
+    },
     context?: { extensions?: Record<string, unknown>; maxAmountPerPayment?: string },
   ): Promise<{ x402Version: number; payload: Record<string, unknown>; extensions?: Record<string, unknown> }>;
 }

@@ -16,7 +16,10 @@ function service(env: Record<string, string>, connection: Connection, fetch: typ
   return new ClientService({ config, runtime: { env, fetch }, verbose: false, version: '9.9.9', debug: () => {} });
 }
 
-const connected: Connection = { baseUrl: { value: BASE, source: { kind: 'flag', flag: '--base-url' } }, apiKey: { value: 'sk_test_1', source: { kind: 'env', name: 'TRX_RENT_API_KEY' } } };
+const connected: Connection = {
+  baseUrl: { value: BASE, source: { kind: 'flag', flag: '--base-url' } },
+  apiKey: { value: 'sk_test_1', source: { kind: 'env', name: 'TRX_RENT_API_KEY' } },
+};
 
 describe('request limits', () => {
   it('reads a timeout per attempt and a retry count from the environment; the SDK defaults without them', () => {
@@ -67,7 +70,10 @@ describe('the run client', () => {
   });
 
   it('needs a base URL (CONFIGURATION_ERROR, exit 2) and, for an authenticated command, a key (UNAUTHORIZED, exit 3)', async () => {
-    await expect(service({}, { baseUrl: undefined, apiKey: undefined }).client({ auth: false })).rejects.toMatchObject({ code: 'CONFIGURATION_ERROR', exitCode: 2 });
+    await expect(service({}, { baseUrl: undefined, apiKey: undefined }).client({ auth: false })).rejects.toMatchObject({
+      code: 'CONFIGURATION_ERROR',
+      exitCode: 2,
+    });
     await expect(service({}, { baseUrl: connected.baseUrl, apiKey: undefined }).client()).rejects.toMatchObject({ code: 'UNAUTHORIZED', exitCode: 3 });
     await expect(service({}, { baseUrl: connected.baseUrl, apiKey: undefined }).client({ auth: false })).resolves.toBeDefined();
   });

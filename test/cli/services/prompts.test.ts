@@ -13,7 +13,9 @@ const noTerminal = (opts: { yes?: boolean; json?: boolean } = {}) => new PromptS
 
 describe('the prompts service without a terminal', () => {
   it('refuses to confirm (CONFIRMATION_REQUIRED, exit 2) unless --yes answers', async () => {
-    const refused = await noTerminal().confirm('Buy 65,000 energy for 2.275 TRX?', 'place an order').catch((e: unknown) => e);
+    const refused = await noTerminal()
+      .confirm('Buy 65,000 energy for 2.275 TRX?', 'place an order')
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(UsageError);
     expect(refused).toMatchObject({ code: 'CONFIRMATION_REQUIRED', exitCode: 2, hint: 'pass --yes to confirm non-interactively' });
     expect((refused as Error).message).toBe('refusing to place an order without confirmation (no terminal to ask on)');
@@ -29,11 +31,21 @@ describe('the prompts service without a terminal', () => {
         duration: { value: undefined, label: '--duration', default: '1h', ask },
       })
       .catch((e: unknown) => e);
-    expect(missing).toMatchObject({ code: 'MISSING_ARGUMENT', exitCode: 2, message: 'missing --to ADDRESS, AMOUNT', hint: 'pass them as arguments, or run on a terminal to be asked' });
-    const quiet = await noTerminal({ json: true }).inputs<{ to: string }>({ to: { value: undefined, label: '--to ADDRESS' } }).catch((e: unknown) => e);
+    expect(missing).toMatchObject({
+      code: 'MISSING_ARGUMENT',
+      exitCode: 2,
+      message: 'missing --to ADDRESS, AMOUNT',
+      hint: 'pass them as arguments, or run on a terminal to be asked',
+    });
+    const quiet = await noTerminal({ json: true })
+      .inputs<{ to: string }>({ to: { value: undefined, label: '--to ADDRESS' } })
+      .catch((e: unknown) => e);
     expect(quiet).toMatchObject({ hint: 'pass them as arguments (prompts are off with --yes/--json)' });
     await expect(
-      noTerminal().inputs<{ to: string; duration: string }>({ to: { value: 'TJCn', label: '--to', ask }, duration: { value: undefined, label: '--duration', default: '1h', ask } }),
+      noTerminal().inputs<{ to: string; duration: string }>({
+        to: { value: 'TJCn', label: '--to', ask },
+        duration: { value: undefined, label: '--duration', default: '1h', ask },
+      }),
     ).resolves.toEqual({ to: 'TJCn', duration: '1h' });
   });
 

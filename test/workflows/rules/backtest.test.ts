@@ -16,7 +16,12 @@ describe('backtest', () => {
     const file = parseRules(
       JSON.stringify({
         rules: [
-          { id: 'cheap', trigger: { type: 'price_below', price_sun: 60 }, action: { type: 'buy', address: testAddress(500), amount: 65_000, duration: '1h' }, limits: { max_runs_per_day: 1 } },
+          {
+            id: 'cheap',
+            trigger: { type: 'price_below', price_sun: 60 },
+            action: { type: 'buy', address: testAddress(500), amount: 65_000, duration: '1h' },
+            limits: { max_runs_per_day: 1 },
+          },
           // END is 03:00, so the replay's first instant is 03:00 the day before: [start, end) holds one 03:00.
           { id: 'nightly', trigger: { type: 'schedule', cron: '0 3 * * *' }, action: { type: 'notify' } },
         ],
@@ -34,7 +39,18 @@ describe('backtest', () => {
 
   it('a watched address spends exactly days × 24 h of energy', () => {
     const address = testAddress(501);
-    const file = parseRules(JSON.stringify({ rules: [{ id: 'hot', trigger: { type: 'energy_below', address, energy: 65_000 }, action: { type: 'ensure', energy: 130_000 }, limits: { max_runs_per_day: 1 } }] }));
+    const file = parseRules(
+      JSON.stringify({
+        rules: [
+          {
+            id: 'hot',
+            trigger: { type: 'energy_below', address, energy: 65_000 },
+            action: { type: 'ensure', energy: 130_000 },
+            limits: { max_runs_per_day: 1 },
+          },
+        ],
+      }),
+    );
     const result = backtest(file, { prices, end: END, days: 1, energyPerHour: 65_000 });
     expect(result.energy_used).toBe(24 * 65_000);
     expect(result.burn_all_sun).toBe(24 * 65_000 * 100);

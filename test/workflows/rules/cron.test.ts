@@ -13,7 +13,18 @@ describe('cron', () => {
     expect([...s.weekdays]).toEqual([1, 2, 3, 4, 5]);
     expect([...parseCron('0 0 * * 7').weekdays]).toEqual([0]);
     expect([...parseCron('5/20 * * * *').minutes]).toEqual([5, 25, 45]);
-    for (const bad of ['* * * *', '60 * * * *', '* 24 * * *', '* * 0 * *', '* * * 13 *', '* * * * 8', '5-1 * * * *', '*/0 * * * *', 'a * * * *', '1,,2 * * * *']) {
+    for (const bad of [
+      '* * * *',
+      '60 * * * *',
+      '* 24 * * *',
+      '* * 0 * *',
+      '* * * 13 *',
+      '* * * * 8',
+      '5-1 * * * *',
+      '*/0 * * * *',
+      'a * * * *',
+      '1,,2 * * * *',
+    ]) {
       expect(isValidCron(bad), bad).toBe(false);
     }
     expect(() => parseCron('* 25 * * *')).toThrow(/hour/);

@@ -34,7 +34,15 @@ describe('a day of energy_below + ensure with a daily limit', () => {
     const started = world.time.now();
     await world.control('/__mock/chain/usage', { address, energy_per_hour: 150_000, every_sec: 60, for_sec: 26 * 3600 });
     const journal = new MemoryJournal();
-    const runner = new RuleRunner({ client: world.client(), rules, journal, dryRun: false, clock: (await import('../../../src/index.js')).virtualClock(world.time), tickMs: MINUTE, nodeRequestsPerSecond: 5 });
+    const runner = new RuleRunner({
+      client: world.client(),
+      rules,
+      journal,
+      dryRun: false,
+      clock: (await import('../../../src/index.js')).virtualClock(world.time),
+      tickMs: MINUTE,
+      nodeRequestsPerSecond: 5,
+    });
     const real = performance.now();
     // Bounded: one tick per minute of mock time, for a day.
     await runner.run({ maxTicks: 24 * 60 });
@@ -55,7 +63,7 @@ describe('a day of energy_below + ensure with a daily limit', () => {
       expect(inWindow).toBeLessThanOrEqual(limitTrx * 1_000_000);
     }
     // 2. The journal accounts for every order: same ids, same costs.
-    const actions = actionsOf((await journal.entries()), 'hot-wallet');
+    const actions = actionsOf(await journal.entries(), 'hot-wallet');
     const journaled = actions.flatMap((a) => a.order_ids);
     expect(new Set(journaled)).toEqual(new Set(orders.map((o) => o.id)));
     expect(journaled.length).toBe(orders.length);

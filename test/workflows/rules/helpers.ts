@@ -17,7 +17,10 @@ export async function startWorld(seed: number, demoTrx = 100_000) {
   const mock: MockServer = await startMockServer({ seed, clock: time, rateLimits: false, demoBalance: { trx_sun: demoTrx * 1_000_000 } });
   const client = () => new TrxRent({ baseUrl: mock.url, apiKey: mock.state.demo.api_key, tronNode: mock.url, clock: virtualClock(time), maxRetries: 0 });
   const control = async (path: string, body?: unknown) => {
-    const r = await fetch(`${mock.url}${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const r = await fetch(
+      `${mock.url}${path}`,
+      body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+    );
     if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
     return r.json() as Promise<Record<string, unknown>>;
   };

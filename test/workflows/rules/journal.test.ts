@@ -30,7 +30,7 @@ describe('FileJournal', () => {
     expect((await c.entries()).map((e) => e.ts)).toEqual([1, 2, 4]);
     expect(readFileSync(path, 'utf8').split('\n').filter(Boolean)).toHaveLength(3);
     // k2 never resolved: it counts at its reservation.
-    expect(actionsOf((await c.entries()), 'r').map((x) => [x.outcome, x.spent_sun])).toEqual([
+    expect(actionsOf(await c.entries(), 'r').map((x) => [x.outcome, x.spent_sun])).toEqual([
       ['done', 7],
       ['unknown', 5],
     ]);
@@ -41,13 +41,19 @@ describe('a damaged rules journal', () => {
   it('refuses with JOURNAL_CORRUPT naming the line, from the file, from text and from a record that is not an entry', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rules-journal-'));
     const torn = join(dir, 'torn.jsonl');
-    writeFileSync(torn, '{"ts":1,"kind":"intent","rule":"r","key":"k","reserved_sun":9}\n{"ts":2,"ki\n{"ts":3,"kind":"done","rule":"r","key":"k","cost_sun":4}\n', { mode: 0o600 });
+    writeFileSync(
+      torn,
+      '{"ts":1,"kind":"intent","rule":"r","key":"k","reserved_sun":9}\n{"ts":2,"ki\n{"ts":3,"kind":"done","rule":"r","key":"k","cost_sun":4}\n',
+      { mode: 0o600 },
+    );
     await expect(readJournalFile(torn)).rejects.toMatchObject({ code: 'JOURNAL_CORRUPT', details: { line: 2 } });
     await expect(readJournalFile(torn)).rejects.toThrow(/line 2 is damaged/);
     const other = join(dir, 'other.jsonl');
     writeFileSync(other, '{"ts":1,"kind":"intent","rule":"r"}\n{"type":"record"}\n', { mode: 0o600 });
     await expect(readJournalFile(other)).rejects.toMatchObject({ code: 'JOURNAL_CORRUPT', details: { line: 2 } });
-    expect(() => parseJournal('{"ts":1,"kind":"intent","rule":"r"}\nnot json\n{"ts":2,"kind":"done","rule":"r"}\n')).toThrow(expect.objectContaining({ code: 'JOURNAL_CORRUPT' }));
+    expect(() => parseJournal('{"ts":1,"kind":"intent","rule":"r"}\nnot json\n{"ts":2,"kind":"done","rule":"r"}\n')).toThrow(
+      expect.objectContaining({ code: 'JOURNAL_CORRUPT' }),
+    );
     // The unterminated end alone is a crash's torn line: dropped.
     expect(parseJournal('{"ts":1,"kind":"intent","rule":"r"}\n{"ts":2,"ki').map((e) => e.ts)).toEqual([1]);
     // A file that is not there reads as empty and is not created.

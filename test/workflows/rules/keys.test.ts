@@ -23,7 +23,11 @@ const toNextWindow = () => world.time.advance(Math.ceil(world.time.now() / WINDO
 
 /** A rule that fires on every tick (any price is below 1 TRX per unit) and buys for `address`. */
 const buyFor = (address: string, amount = 65_000) =>
-  parseRules(JSON.stringify({ rules: [{ id: 'stock', trigger: { type: 'price_below', price_sun: 1_000_000 }, action: { type: 'buy', address, amount, duration: '1h' } }] }));
+  parseRules(
+    JSON.stringify({
+      rules: [{ id: 'stock', trigger: { type: 'price_below', price_sun: 1_000_000 }, action: { type: 'buy', address, amount, duration: '1h' } }],
+    }),
+  );
 
 const runner = (rules: ReturnType<typeof parseRules>, journal: MemoryJournal, tickMs = MINUTE) =>
   new RuleRunner({ client: world.client(), rules, journal, dryRun: false, clock: virtualClock(world.time), tickMs, nodeRequestsPerSecond: 5 });
@@ -72,7 +76,17 @@ describe('Idempotency-Keys hash what the rule does', () => {
     const a = buyFor(testAddress(382)).rules[0]!;
     expect(idempotencyKey(a, window)).toBe(idempotencyKey(buyFor(testAddress(382)).rules[0]!, window));
     expect(idempotencyKey(a, window)).not.toBe(idempotencyKey(buyFor(testAddress(382), 130_000).rules[0]!, window));
-    const spelled = parseRules(JSON.stringify({ rules: [{ id: 'stock', trigger: { price_sun: 1_000_000, type: 'price_below', duration: 3600 }, action: { duration: 3600, amount: 65_000, address: testAddress(382), type: 'buy' } }] }));
+    const spelled = parseRules(
+      JSON.stringify({
+        rules: [
+          {
+            id: 'stock',
+            trigger: { price_sun: 1_000_000, type: 'price_below', duration: 3600 },
+            action: { duration: 3600, amount: 65_000, address: testAddress(382), type: 'buy' },
+          },
+        ],
+      }),
+    );
     expect(idempotencyKey(spelled.rules[0]!, window)).toBe(idempotencyKey(a, window));
     expect(idempotencyKey(a, window)).toMatch(/^rule-[0-9a-f]{46}$/);
   });
@@ -97,7 +111,8 @@ describe('Idempotency-Keys hash what the rule does', () => {
 describe('windows as fine as min_interval', () => {
   it('level windows are named to the second when the slot is not whole minutes, to the minute otherwise', () => {
     const at = Date.UTC(2026, 10, 28, 10, 10, 0);
-    const rule = (limits: Record<string, unknown>) => parseRules(JSON.stringify({ rules: [{ id: 'r', trigger: { type: 'price_below', price_sun: 50 }, action: { type: 'notify' }, limits }] })).rules[0]!;
+    const rule = (limits: Record<string, unknown>) =>
+      parseRules(JSON.stringify({ rules: [{ id: 'r', trigger: { type: 'price_below', price_sun: 50 }, action: { type: 'notify' }, limits }] })).rules[0]!;
     const fine = rule({ min_interval: '20s' });
     expect([0, 20_000, 40_000, 59_999].map((d) => levelWindow(fine, at + d))).toEqual([
       'price_below:2026-11-28T10:10:00Z',
@@ -110,7 +125,11 @@ describe('windows as fine as min_interval', () => {
   });
 
   it('a rule with min_interval 20s acts three times a minute on 10 s ticks', async () => {
-    const rules = parseRules(JSON.stringify({ rules: [{ id: 'often', trigger: { type: 'price_below', price_sun: 1_000_000 }, action: { type: 'notify' }, limits: { min_interval: '20s' } }] }));
+    const rules = parseRules(
+      JSON.stringify({
+        rules: [{ id: 'often', trigger: { type: 'price_below', price_sun: 1_000_000 }, action: { type: 'notify' }, limits: { min_interval: '20s' } }],
+      }),
+    );
     world.time.advance(Math.ceil(world.time.now() / MINUTE) * MINUTE - world.time.now());
     const journal = new MemoryJournal();
     await runner(rules, journal, 10_000).run({ maxTicks: 6 });

@@ -35,14 +35,30 @@ afterAll(async () => {
 
 const PASSWORD = 'hunter2-very-secret';
 const rulesWith = (url: string) =>
-  parseRules(JSON.stringify({ notify: { webhook: { url, secret_env: 'HOOK_SECRET' } }, rules: [{ id: 'ping', trigger: { type: 'price_below', price_sun: 1_000_000 }, action: { type: 'notify', message: 'hi' } }] }));
+  parseRules(
+    JSON.stringify({
+      notify: { webhook: { url, secret_env: 'HOOK_SECRET' } },
+      rules: [{ id: 'ping', trigger: { type: 'price_below', price_sun: 1_000_000 }, action: { type: 'notify', message: 'hi' } }],
+    }),
+  );
 const runner = (rules: ReturnType<typeof rulesWith>, env: Record<string, string>, journal = new MemoryJournal()) =>
-  new RuleRunner({ client: world.client(), rules, journal, dryRun: false, clock: virtualClock(world.time), tickMs: MINUTE, nodeRequestsPerSecond: 5, notify: { env } });
+  new RuleRunner({
+    client: world.client(),
+    rules,
+    journal,
+    dryRun: false,
+    clock: virtualClock(world.time),
+    tickMs: MINUTE,
+    nodeRequestsPerSecond: 5,
+    notify: { env },
+  });
 
 describe('rule webhooks', () => {
   it('an unset secret: warned before the run, on the decision and in the journal, never with the password', async () => {
     const rules = rulesWith(`http://alice:${PASSWORD}@127.0.0.1:${port}/hook`);
-    expect(notifyWarnings(rules, {})).toEqual([`notify webhook http://[redacted]@127.0.0.1:${port}/hook (rule ping): HOOK_SECRET is not set, so its events cannot be signed and are not sent (each is journaled as not sent)`]);
+    expect(notifyWarnings(rules, {})).toEqual([
+      `notify webhook http://[redacted]@127.0.0.1:${port}/hook (rule ping): HOOK_SECRET is not set, so its events cannot be signed and are not sent (each is journaled as not sent)`,
+    ]);
     expect(notifyWarnings(rules, { HOOK_SECRET: 'whsec_x' })).toEqual([]);
     const journal = new MemoryJournal();
     const r = runner(rules, {}, journal);
@@ -52,7 +68,7 @@ describe('rule webhooks', () => {
     expect(decisions).toEqual([expect.objectContaining({ rule: 'ping', outcome: 'acted', notify_error: expect.stringContaining('HOOK_SECRET is not set') })]);
     expect((await journal.entries()).find((e) => e.kind === 'notified')).toMatchObject({ reason: expect.stringContaining('not sent: HOOK_SECRET is not set') });
     expect(received.length).toBe(before);
-    expect(JSON.stringify([(await journal.entries()), decisions, r.warnings])).not.toContain(PASSWORD);
+    expect(JSON.stringify([await journal.entries(), decisions, r.warnings])).not.toContain(PASSWORD);
   });
 
   it('user:password@ in the URL goes as Basic authorization; the event is signed and delivered', async () => {

@@ -20,7 +20,10 @@ describe('a plan says why a rule is quiet', () => {
     const [rich, poor] = [testAddress(390), testAddress(391)];
     world.activate(rich, poor);
     const sdk = world.client();
-    const rented = await sdk.orders.waitFor((await sdk.orders.create({ resource_type: 'ENERGY', amount: 80_000, duration_sec: 3600, target_address: rich })).id, { timeoutMs: 5 * MINUTE });
+    const rented = await sdk.orders.waitFor(
+      (await sdk.orders.create({ resource_type: 'ENERGY', amount: 80_000, duration_sec: 3600, target_address: rich })).id,
+      { timeoutMs: 5 * MINUTE },
+    );
     const energy = (await sdk.resources.read(rich)).energy;
     expect(energy).toBeGreaterThanOrEqual(65_000);
     const rules = parseRules(
@@ -36,20 +39,41 @@ describe('a plan says why a rule is quiet', () => {
         ],
       }),
     );
-    const runner = new RuleRunner({ client: sdk, rules, journal: new MemoryJournal(), dryRun: true, clock: virtualClock(world.time), nodeRequestsPerSecond: 5 });
+    const runner = new RuleRunner({
+      client: sdk,
+      rules,
+      journal: new MemoryJournal(),
+      dryRun: true,
+      clock: virtualClock(world.time),
+      nodeRequestsPerSecond: 5,
+    });
     const decisions = await runner.plan();
     const of = (id: string) => decisions.filter((d) => d.rule === id);
     const grouped = energy.toLocaleString('en-US');
-    expect(of('hot')).toEqual([expect.objectContaining({ outcome: 'nothing', reason: `energy ${grouped} ≥ level 65,000: nothing to do`, detail: { energy, level: 65_000 } })]);
+    expect(of('hot')).toEqual([
+      expect.objectContaining({ outcome: 'nothing', reason: `energy ${grouped} ≥ level 65,000: nothing to do`, detail: { energy, level: 65_000 } }),
+    ]);
     expect(of('bw')).toEqual([expect.objectContaining({ outcome: 'nothing', reason: expect.stringMatching(/^bandwidth [\d,]+ ≥ level 1: nothing to do$/) })]);
-    expect(of('cheap')).toEqual([expect.objectContaining({ outcome: 'nothing', reason: expect.stringMatching(/^price [\d,.]+ SUN ≥ level 1 SUN: nothing to do$/) })]);
+    expect(of('cheap')).toEqual([
+      expect.objectContaining({ outcome: 'nothing', reason: expect.stringMatching(/^price [\d,.]+ SUN ≥ level 1 SUN: nothing to do$/) }),
+    ]);
     const next = of('nightly')[0]!;
-    expect(next).toMatchObject({ outcome: 'nothing', reason: expect.stringMatching(/^schedule "0 3 \* \* \*" \(UTC\) not due: next at \d{4}-\d\d-\d\dT03:00Z$/) });
+    expect(next).toMatchObject({
+      outcome: 'nothing',
+      reason: expect.stringMatching(/^schedule "0 3 \* \* \*" \(UTC\) not due: next at \d{4}-\d\d-\d\dT03:00Z$/),
+    });
     expect(Date.parse(String(next.detail!.next_at))).toBeGreaterThan(world.time.now());
     expect(of('renew')).toEqual([expect.objectContaining({ outcome: 'nothing', reason: `no energy rental to ${poor} ends within 10 min: nothing to do` })]);
     expect(of('enough')).toEqual([expect.objectContaining({ outcome: 'nothing', summary: `${rich} has energy ${grouped} ≥ 32,000 wanted: nothing to buy` })]);
     // A run's ticks report only what fired: no decision for the quiet ones.
-    const ticked = await new RuleRunner({ client: sdk, rules, journal: new MemoryJournal(), dryRun: true, clock: virtualClock(world.time), nodeRequestsPerSecond: 5 }).tick();
+    const ticked = await new RuleRunner({
+      client: sdk,
+      rules,
+      journal: new MemoryJournal(),
+      dryRun: true,
+      clock: virtualClock(world.time),
+      nodeRequestsPerSecond: 5,
+    }).tick();
     expect(ticked.filter((d) => ['hot', 'bw', 'cheap', 'nightly', 'renew'].includes(d.rule))).toEqual([]);
     expect(rented.status).toBe('FILLED');
   }, 60_000);

@@ -18,7 +18,15 @@ beforeAll(async () => {
 afterAll(() => world.mock.close());
 
 const runner = (rules: unknown, extra: Partial<ConstructorParameters<typeof RuleRunner>[0]> = {}) =>
-  new RuleRunner({ client: world.client(), rules: parseRules(JSON.stringify(rules)), dryRun: false, clock: virtualClock(world.time), tickMs: MINUTE, nodeRequestsPerSecond: 5, ...extra });
+  new RuleRunner({
+    client: world.client(),
+    rules: parseRules(JSON.stringify(rules)),
+    dryRun: false,
+    clock: virtualClock(world.time),
+    tickMs: MINUTE,
+    nodeRequestsPerSecond: 5,
+    ...extra,
+  });
 
 describe('RuleRunner', () => {
   it('schedule + notify: a signed webhook per cron minute (our verifier accepts it) and NDJSON lines', async () => {
@@ -35,7 +43,10 @@ describe('RuleRunner', () => {
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`;
     const lines: string[] = [];
     const r = runner(
-      { notify: { webhook: { url, secret_env: 'HOOK_SECRET' } }, rules: [{ id: 'half-hourly', trigger: { type: 'schedule', cron: '*/30 * * * *' }, action: { type: 'notify', message: 'check' } }] },
+      {
+        notify: { webhook: { url, secret_env: 'HOOK_SECRET' } },
+        rules: [{ id: 'half-hourly', trigger: { type: 'schedule', cron: '*/30 * * * *' }, action: { type: 'notify', message: 'check' } }],
+      },
       { notify: { writeLine: (l) => lines.push(l), env: { HOOK_SECRET: 'whsec_test' } } },
     );
     const start = Math.ceil(world.time.now() / HOUR) * HOUR;
@@ -51,7 +62,10 @@ describe('RuleRunner', () => {
       expect((event.data as unknown as { rule: string }).rule).toBe('half-hourly');
     }
     await expect(constructWebhookEvent(received[0]!.body, received[0]!.signature, 'wrong', { skipTimestampCheck: true })).rejects.toThrow(/does not match/);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ event: 'rule.action', data: { rule: 'half-hourly', message: 'check', window: expect.stringMatching(/^cron:/) } });
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      event: 'rule.action',
+      data: { rule: 'half-hourly', message: 'check', window: expect.stringMatching(/^cron:/) },
+    });
   });
 
   it('price_below + buy: acts at most max_runs_per_day times, at least min_interval apart', async () => {
@@ -59,7 +73,16 @@ describe('RuleRunner', () => {
     world.activate(address);
     const journal = new MemoryJournal();
     const r = runner(
-      { rules: [{ id: 'cheap', trigger: { type: 'price_below', price_sun: 100_000 }, action: { type: 'buy', address, amount: 65_000, duration: '1h' }, limits: { max_runs_per_day: 2, min_interval: '20m' } }] },
+      {
+        rules: [
+          {
+            id: 'cheap',
+            trigger: { type: 'price_below', price_sun: 100_000 },
+            action: { type: 'buy', address, amount: 65_000, duration: '1h' },
+            limits: { max_runs_per_day: 2, min_interval: '20m' },
+          },
+        ],
+      },
       { journal },
     );
     await r.run({ maxTicks: 90 });
@@ -74,9 +97,14 @@ describe('RuleRunner', () => {
     const address = testAddress(41);
     world.activate(address);
     const sdk = world.client();
-    const first = await sdk.orders.waitFor((await sdk.orders.create({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: address })).id, { timeoutMs: 5 * MINUTE });
+    const first = await sdk.orders.waitFor(
+      (await sdk.orders.create({ resource_type: 'ENERGY', amount: 65_000, duration_sec: 3600, target_address: address })).id,
+      { timeoutMs: 5 * MINUTE },
+    );
     const ends = Date.parse(String(first.filled_at)) + 3600_000;
-    const r = runner({ rules: [{ id: 'renew', trigger: { type: 'delegation_expiring', address, minutes_before: 10 }, action: { type: 'buy', amount: 65_000, duration: '1h' } }] });
+    const r = runner({
+      rules: [{ id: 'renew', trigger: { type: 'delegation_expiring', address, minutes_before: 10 }, action: { type: 'buy', amount: 65_000, duration: '1h' } }],
+    });
     await r.run({ maxTicks: 65 });
     const renewals = (await world.allOrders()).filter((o) => o.target_address === address && o.id !== first.id);
     // One renewal of the first rental (the renewal's own end is past the run).
@@ -102,7 +130,16 @@ describe('RuleRunner', () => {
       },
     };
     const journal = new MemoryJournal();
-    const file = { rules: [{ id: 'lossy', trigger: { type: 'energy_below', address, energy: 50_000 }, action: { type: 'ensure', energy: 100_000 }, limits: { max_spend_per_day: '30' } }] };
+    const file = {
+      rules: [
+        {
+          id: 'lossy',
+          trigger: { type: 'energy_below', address, energy: 50_000 },
+          action: { type: 'ensure', energy: 100_000 },
+          limits: { max_spend_per_day: '30' },
+        },
+      ],
+    };
     const r = runner(file, { client: lost, journal });
     await r.run({ maxTicks: 1 });
     const rule = parseRules(JSON.stringify(file)).rules[0]!;
@@ -143,7 +180,10 @@ describe('RuleRunner', () => {
       },
     };
     const journal = new MemoryJournal();
-    r = runner({ rules: [{ id: 'term', trigger: { type: 'energy_below', address, energy: 50_000 }, action: { type: 'ensure', energy: 100_000 } }] }, { client, journal });
+    r = runner(
+      { rules: [{ id: 'term', trigger: { type: 'energy_below', address, energy: 50_000 }, action: { type: 'ensure', energy: 100_000 } }] },
+      { client, journal },
+    );
     await r.run({ maxTicks: 100 });
     await stopped;
     expect((await journal.entries()).map((e) => e.kind)).toEqual(['trigger', 'intent', 'ordering', 'done']);

@@ -53,7 +53,12 @@ describe('the rules file', () => {
     const file = {
       rules: [
         { id: 'ok', trigger: { type: 'schedule', cron: '0 9 * * *' }, action: { type: 'notify' } },
-        { id: 'hot-wallet', trigger: { type: 'energy_below', address: 'TnotAnAddress', energy: 65000 }, action: { type: 'ensure', energy: 200000 }, limits: { max_spend_per_day: '1.2345678', min_interval: 'soon' } },
+        {
+          id: 'hot-wallet',
+          trigger: { type: 'energy_below', address: 'TnotAnAddress', energy: 65000 },
+          action: { type: 'ensure', energy: 200000 },
+          limits: { max_spend_per_day: '1.2345678', min_interval: 'soon' },
+        },
         { id: 'cron', trigger: { type: 'schedule', cron: '61 * * * *', timezone: 'Mars/Olympus' }, action: { type: 'buy', amount: 65000 } },
         { trigger: { type: 'price_below', price_sun: 50 }, action: { type: 'notify' } },
       ],
@@ -116,7 +121,9 @@ describe('duplicate keys in a JSON rules file', () => {
     const error = caught(text);
     expect(error).toBeInstanceOf(RulesFileError);
     expect(error.code).toBe('VALIDATION_ERROR');
-    expect(error.issues).toEqual([{ rule: 'hot', field: 'limits.max_spend_per_day', line: 10, message: expect.stringContaining('duplicate key "max_spend_per_day" on line 10') }]);
+    expect(error.issues).toEqual([
+      { rule: 'hot', field: 'limits.max_spend_per_day', line: 10, message: expect.stringContaining('duplicate key "max_spend_per_day" on line 10') },
+    ]);
     expect(error.message).toContain('rule hot: limits.max_spend_per_day: duplicate key "max_spend_per_day" on line 10');
   });
 
@@ -127,12 +134,17 @@ describe('duplicate keys in a JSON rules file', () => {
     const top = caught('{"version":1,\n"rules":[],\n"version":1}');
     expect(top.issues).toEqual([expect.objectContaining({ rule: undefined, field: 'version', line: 3 })]);
     // The same key in sibling objects, and a key-like string value, are fine.
-    const fine = '{"rules":[{"id":"a","trigger":{"type":"schedule","cron":"0 9 * * *"},"action":{"type":"notify","message":"id: type"}},{"id":"b","trigger":{"type":"schedule","cron":"0 9 * * *"},"action":{"type":"notify","message":"\\"type\\": x"}}]}';
+    const fine =
+      '{"rules":[{"id":"a","trigger":{"type":"schedule","cron":"0 9 * * *"},"action":{"type":"notify","message":"id: type"}},{"id":"b","trigger":{"type":"schedule","cron":"0 9 * * *"},"action":{"type":"notify","message":"\\"type\\": x"}}]}';
     expect(parseRules(fine).rules.map((r) => r.id)).toEqual(['a', 'b']);
   });
 });
 
-const problems = (promise: Promise<unknown>) => promise.then(() => [], (e: RulesFileError) => (e instanceof RulesFileError ? e.issues.map((i) => `${i.rule ?? 'file'} ${i.field}: ${i.message}`) : [String(e)]));
+const problems = (promise: Promise<unknown>) =>
+  promise.then(
+    () => [],
+    (e: RulesFileError) => (e instanceof RulesFileError ? e.issues.map((i) => `${i.rule ?? 'file'} ${i.field}: ${i.message}`) : [String(e)]),
+  );
 
 describe('YAML rules files (the optional peer yaml)', () => {
   it("examples/rules/rules.yaml is the README's example, read through the same schemas; loadRules picks YAML by the name", async () => {
@@ -153,14 +165,18 @@ describe('YAML rules files (the optional peer yaml)', () => {
   });
 
   it('a bad YAML file gets errors naming the line, or the rule and field; duplicate keys and several documents are refused', async () => {
-    expect(await problems(parseRulesYaml('rules:\n  - id: a\n    id: b\n', 'r.yaml'))).toEqual([expect.stringMatching(/^file \(file\): YAML line 3, column 5: Map keys must be unique/)]);
+    expect(await problems(parseRulesYaml('rules:\n  - id: a\n    id: b\n', 'r.yaml'))).toEqual([
+      expect.stringMatching(/^file \(file\): YAML line 3, column 5: Map keys must be unique/),
+    ]);
     expect(await problems(parseRulesYaml('rules: [\n', 'r.yaml'))).toEqual([expect.stringMatching(/^file \(file\): YAML line \d+/)]);
     expect(await problems(parseRulesYaml('rules: []\n---\nrules: []\n', 'r.yaml'))).toEqual(['file (file): a rules file is one YAML document, found 2']);
-    const bad = 'rules:\n  - id: hot\n    trigger: { type: energy_below, address: TnotAnAddress, energy: 65000 }\n    action: { type: ensure, energy: 200000 }\n    limits: { min_interval: soon }\n';
+    const bad =
+      'rules:\n  - id: hot\n    trigger: { type: energy_below, address: TnotAnAddress, energy: 65000 }\n    action: { type: ensure, energy: 200000 }\n    limits: { min_interval: soon }\n';
     const found = await problems(parseRulesYaml(bad, 'r.yaml'));
     expect(found.map((f) => f.split(':')[0])).toEqual(expect.arrayContaining(['hot trigger.address', 'hot limits.min_interval']));
     // An alias bomb is cut off, not expanded.
-    const bomb = 'a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\nrules: []\n';
+    const bomb =
+      'a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\nrules: []\n';
     expect(await problems(parseRulesYaml(bomb, 'r.yaml'))).toEqual([expect.stringMatching(/^file \(file\): YAML: .*alias/i)]);
   });
 });

@@ -22,13 +22,29 @@ async function failoverDay(seed: number, journals: (address: string) => { a: Jou
     world.activate(address);
     const rules = parseRules(
       JSON.stringify({
-        rules: [{ id: 'hot', trigger: { type: 'energy_below', address, energy: 40_000 }, action: { type: 'ensure', energy: 200_000, duration: '2h' }, limits: { max_spend_per_day: String(LIMIT_TRX), min_interval: '5m' } }],
+        rules: [
+          {
+            id: 'hot',
+            trigger: { type: 'energy_below', address, energy: 40_000 },
+            action: { type: 'ensure', energy: 200_000, duration: '2h' },
+            limits: { max_spend_per_day: String(LIMIT_TRX), min_interval: '5m' },
+          },
+        ],
       }),
     );
     await world.control('/__mock/chain/usage', { address, energy_per_hour: 150_000, every_sec: 60, for_sec: 26 * 3600 });
     const { a: ja, b: jb } = journals(address);
     const runner = (journal: Journal, runnerId: string) =>
-      new RuleRunner({ client: world.client(), rules, journal, runnerId, dryRun: false, clock: virtualClock(world.time), tickMs: MINUTE, nodeRequestsPerSecond: 5 });
+      new RuleRunner({
+        client: world.client(),
+        rules,
+        journal,
+        runnerId,
+        dryRun: false,
+        clock: virtualClock(world.time),
+        tickMs: MINUTE,
+        nodeRequestsPerSecond: 5,
+      });
     const started = world.time.now();
     // A alone for 8 h; A and B together (each tick of either moves the shared clock) for about
     // 8 h; B alone, after A stopped, for the rest of the day.
@@ -43,14 +59,14 @@ async function failoverDay(seed: number, journals: (address: string) => { a: Jou
     const orders = await Promise.all(listed.map((o) => sdk.orders.get(o.id)));
     const costs = orders.map((o) => ({ at: Date.parse(String(o.created_at)), cost: Number(o.total_cost_sun) }));
     const worst = Math.max(...costs.map((o) => costs.filter((c) => c.at > o.at - DAY && c.at <= o.at).reduce((s, c) => s + c.cost, 0)));
-    return { worst, orders: orders.length, started, entries: [...(await ja.entries()), ...(jb === ja ? [] : (await jb.entries()))] };
+    return { worst, orders: orders.length, started, entries: [...(await ja.entries()), ...(jb === ja ? [] : await jb.entries())] };
   } finally {
     await world.mock.close();
   }
 }
 
 describe('two runners on one journal file', () => {
-  it('count each other\'s spend: the daily limit holds across A, A+B and B after a failover', async () => {
+  it("count each other's spend: the daily limit holds across A, A+B and B after a failover", async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'rules-shared-')), 'rules.journal.jsonl');
     // Two FileJournal instances on one file, as two processes would have.
     const shared = await failoverDay(71, () => ({ a: new FileJournal(path), b: new FileJournal(path) }));
@@ -67,6 +83,8 @@ describe('two runners on one journal file', () => {
     // The control: B with a journal of its own spends past the limit after A stopped.
     const apart = await failoverDay(71, () => ({ a: new MemoryJournal(), b: new MemoryJournal() }));
     expect(apart.worst, 'separate journals let the pair overspend (the test can fail)').toBeGreaterThan(LIMIT_TRX * 1_000_000);
-    console.log(`shared journal: ${shared.orders} orders, worst 24 h ${shared.worst / 1e6} TRX; apart: ${apart.orders} orders, worst 24 h ${apart.worst / 1e6} TRX (limit ${LIMIT_TRX})`);
+    console.log(
+      `shared journal: ${shared.orders} orders, worst 24 h ${shared.worst / 1e6} TRX; apart: ${apart.orders} orders, worst 24 h ${apart.worst / 1e6} TRX (limit ${LIMIT_TRX})`,
+    );
   }, 180_000);
 });

@@ -17,7 +17,7 @@ afterAll(() => world.mock.close());
 /** A seeded generator, so a failure replays. */
 function rng(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 describe('two runners, journal-less restarts', () => {
@@ -60,7 +60,15 @@ describe('two runners, journal-less restarts', () => {
       for (let n = 0; n < 100 && world.time.now() - started < 8 * HOUR; n++) {
         restarts++;
         // A fresh runner with an empty journal each time: nothing remembered but the keys on the service.
-        const runner = new RuleRunner({ client: flaky, rules, journal: new MemoryJournal(), dryRun: false, clock: virtualClock(world.time), tickMs: MINUTE, nodeRequestsPerSecond: 5 });
+        const runner = new RuleRunner({
+          client: flaky,
+          rules,
+          journal: new MemoryJournal(),
+          dryRun: false,
+          clock: virtualClock(world.time),
+          tickMs: MINUTE,
+          nodeRequestsPerSecond: 5,
+        });
         await runner.run({ maxTicks: 1 + Math.floor(random() * 40) });
       }
     };

@@ -31,8 +31,7 @@ async function runKeysCreate(ctx: Context, { opts }: { opts: KeysCreateOptions }
     name: {
       value: opts.name?.trim() || undefined,
       label: '--name NAME',
-      ask: async (p) =>
-        (await p.input({ message: 'Name for the key?', validate: (v: string) => (v.trim() ? true : 'A name is required') })).trim(),
+      ask: async (p) => (await p.input({ message: 'Name for the key?', validate: (v: string) => (v.trim() ? true : 'A name is required') })).trim(),
     },
     permissions: {
       value: opts.permissions ? parseList(opts.permissions).map((v) => parseChoice(v, PERMISSIONS, '--permissions')) : undefined,

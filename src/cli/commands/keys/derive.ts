@@ -63,7 +63,8 @@ async function runKeysDerive(ctx: Context, { opts }: { opts: KeysDeriveOptions }
       'MISSING_ARGUMENT',
     );
   }
-  if (opts.mnemonicFile === '-' && opts.passphraseFile === '-') throw new UsageError('stdin can carry the words or the passphrase, not both', 'pass --passphrase-file FILE');
+  if (opts.mnemonicFile === '-' && opts.passphraseFile === '-')
+    throw new UsageError('stdin can carry the words or the passphrase, not both', 'pass --passphrase-file FILE');
   const passphrase = opts.passphraseFile ? await secretOf(ctx, opts.passphraseFile, '--passphrase-file') : undefined;
   if (passphrase !== undefined && opts.seedFile) throw new UsageError('--passphrase-file applies to a mnemonic, not to a seed');
   const source = opts.mnemonicFile
@@ -74,7 +75,11 @@ async function runKeysDerive(ctx: Context, { opts }: { opts: KeysDeriveOptions }
     rows,
     () =>
       renderTable(
-        [{ header: 'INDEX', truncate: 'none' }, { header: 'PATH', truncate: 'none' }, { header: 'ADDRESS', truncate: 'none' }],
+        [
+          { header: 'INDEX', truncate: 'none' },
+          { header: 'PATH', truncate: 'none' },
+          { header: 'ADDRESS', truncate: 'none' },
+        ],
         rows.map((r) => [String(r.index), r.path, r.address]),
         ctx.out.s,
       ),

@@ -13,9 +13,9 @@ import { registerKeysRevoke } from './revoke.js';
 
 const command: CommandModule = {
   description:
-    'Create an API key (its secret is printed once, as the command\'s output) or revoke one ' +
+    "Create an API key (its secret is printed once, as the command's output) or revoke one " +
     '(immediate and irreversible; asks to confirm unless --yes); derive TRON deposit addresses ' +
-    'from an HD wallet\'s mnemonic file (never printed).',
+    "from an HD wallet's mnemonic file (never printed).",
   register(cmd: Command) {
     registerKeysCreate(cmd);
     registerKeysList(cmd);

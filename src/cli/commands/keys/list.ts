@@ -9,10 +9,7 @@ import { UsageError } from '../../errors.js';
 
 /** Add `keys list` to `cmd`. */
 export function registerKeysList(cmd: Command): void {
-  cmd
-    .command('list')
-    .description('(keys cannot be listed: explains why and what to do)')
-    .action(action(runKeysList));
+  cmd.command('list').description('(keys cannot be listed: explains why and what to do)').action(action(runKeysList));
 }
 
 async function runKeysList() {

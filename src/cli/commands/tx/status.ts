@@ -22,8 +22,8 @@ export function registerTxStatus(cmd: Command): void {
   cmd
     .usage('TXID [--node URL] [--expiration MS] | sign|approvals|broadcast FILE')
     .argument('<txid>', 'the transaction id (64 hex), e.g. from `send` or its error')
-    .option('--node <url>', 'TRON full node to read (env TRX_RENT_TRON_NODE; default TronGrid, the mock\'s own with --mock)')
-    .option('--expiration <ms>', 'the transaction\'s expiration (ms since the epoch; default: from the transfer `send` kept)')
+    .option('--node <url>', "TRON full node to read (env TRX_RENT_TRON_NODE; default TronGrid, the mock's own with --mock)")
+    .option('--expiration <ms>', "the transaction's expiration (ms since the epoch; default: from the transfer `send` kept)")
     .addHelpText('after', '\nExamples:\n  trx-rent tx 7c1f…e9\n  trx-rent tx 7c1f…e9 --json')
     .action(action<[string], TxOptions>(runTx));
 }
@@ -73,4 +73,3 @@ async function runTx(ctx: Context, { args: [txid], opts }: { args: [string]; opt
   const out = { ...shown, ...(kept ? { idempotency_key: kept.key } : {}) };
   ctx.out.result(out, () => render(out));
 }
-

@@ -39,8 +39,7 @@ async function runWebhooksCreate(ctx: Context, { opts }: { opts: WebhooksCreateO
     events: {
       value: parseEvents(opts.events),
       label: '--events LIST',
-      ask: (p) =>
-        p.checkbox({ message: 'Events?', choices: EVENTS.map((value) => ({ value, checked: true })), required: true }),
+      ask: (p) => p.checkbox({ message: 'Events?', choices: EVENTS.map((value) => ({ value, checked: true })), required: true }),
     },
   });
   const client = await ctx.clients.client();

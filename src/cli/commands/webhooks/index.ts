@@ -18,8 +18,7 @@ import { registerWebhooksVerify } from './verify.js';
 
 const command: CommandModule = {
   description:
-    'Manage webhook endpoints, verify a delivery, or run a local receiver that verifies each ' +
-    'delivery, prints it and forwards it (like `stripe listen`).',
+    'Manage webhook endpoints, verify a delivery, or run a local receiver that verifies each ' + 'delivery, prints it and forwards it (like `stripe listen`).',
   register(cmd: Command) {
     registerWebhooksCreate(cmd);
     registerWebhooksList(cmd);

@@ -73,7 +73,11 @@ async function listen(ctx: Context, opts: ListenOptions): Promise<number> {
   if (given) ctx.debug(`webhook secret from ${describeSource(given.source)}`);
   if (!secret && !register) {
     if (!ctx.interactive) {
-      throw new UsageError('missing --secret', `set ${ENV.webhookSecret}, pass --secret-file FILE (or - for stdin), or use --register / --mock`, 'MISSING_ARGUMENT');
+      throw new UsageError(
+        'missing --secret',
+        `set ${ENV.webhookSecret}, pass --secret-file FILE (or - for stdin), or use --register / --mock`,
+        'MISSING_ARGUMENT',
+      );
     }
     secret = await (await ctx.ask.prompts()).password({ message: 'Webhook signing secret?', mask: '*' });
   }

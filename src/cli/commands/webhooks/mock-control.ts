@@ -26,10 +26,14 @@ export async function mockControl(ctx: Context, method: 'GET' | 'POST', path: st
   } catch (error) {
     const e = error as { status?: number; code?: string };
     if (e.status === 404 && e.code === 'NOT_FOUND' && /^No route /.test(String((error as Error).message))) {
-      throw new CliError('NOT_AVAILABLE', `${ctx.config.connection?.baseUrl?.value ?? client.http.baseUrl} has no ${path.split('?')[0]}: this command drives the mock server`, {
-        exitCode: EXIT.USAGE,
-        hint: 'run it against `trx-rent mock` (TRX_RENT_BASE_URL=http://127.0.0.1:8787) or with --mock',
-      });
+      throw new CliError(
+        'NOT_AVAILABLE',
+        `${ctx.config.connection?.baseUrl?.value ?? client.http.baseUrl} has no ${path.split('?')[0]}: this command drives the mock server`,
+        {
+          exitCode: EXIT.USAGE,
+          hint: 'run it against `trx-rent mock` (TRX_RENT_BASE_URL=http://127.0.0.1:8787) or with --mock',
+        },
+      );
     }
     throw error;
   }

@@ -17,6 +17,8 @@ export function registerWebhooksReactivate(cmd: Command): void {
 }
 
 async function runWebhooksReactivate(ctx: Context, { args: [id] }: { args: [string] }) {
-  const result = (await mockControl(ctx, 'POST', `/__mock/webhooks/${encodeURIComponent(id.trim())}/reactivate`)) as { webhook: { id: string; is_active: boolean } };
+  const result = (await mockControl(ctx, 'POST', `/__mock/webhooks/${encodeURIComponent(id.trim())}/reactivate`)) as {
+    webhook: { id: string; is_active: boolean };
+  };
   ctx.out.result(result.webhook, () => `${ctx.out.s.green('✓')} Webhook ${result.webhook.id} is active again.`);
 }

@@ -11,7 +11,7 @@ import { mockControl } from './mock-control.js';
 export function registerWebhooksRedeliver(cmd: Command): void {
   cmd
     .command('redeliver')
-    .description('mock only: send a past delivery\'s event again (a new delivery, re-stamped and re-signed)')
+    .description("mock only: send a past delivery's event again (a new delivery, re-stamped and re-signed)")
     .argument('<delivery-id>', 'delivery id (see `webhooks deliveries`)')
     .action(action<[string]>(runWebhooksRedeliver));
 }
@@ -20,5 +20,8 @@ async function runWebhooksRedeliver(ctx: Context, { args: [id] }: { args: [strin
   const result = (await mockControl(ctx, 'POST', `/__mock/webhooks/deliveries/${encodeURIComponent(id.trim())}/redeliver`)) as {
     delivery: { id: string; event: string; url: string };
   };
-  ctx.out.result(result.delivery, () => `${ctx.out.s.green('✓')} Redelivering ${result.delivery.event} to ${result.delivery.url} (delivery ${result.delivery.id}).`);
+  ctx.out.result(
+    result.delivery,
+    () => `${ctx.out.s.green('✓')} Redelivering ${result.delivery.event} to ${result.delivery.url} (delivery ${result.delivery.id}).`,
+  );
 }

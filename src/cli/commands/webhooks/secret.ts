@@ -23,14 +23,20 @@ export const DEFAULT_TOLERANCE_SEC = 300;
  * `--tolerance N` (N >= 1) changes the window; only `--no-timestamp-check` turns it off
  * (`--tolerance 0` used to, silently: it is now a usage error that names the flag).
  */
-export function replayCheck(opts: { tolerance?: string | undefined; timestampCheck?: boolean | undefined }): { toleranceSec?: number; skipTimestampCheck?: true } {
+export function replayCheck(opts: { tolerance?: string | undefined; timestampCheck?: boolean | undefined }): {
+  toleranceSec?: number;
+  skipTimestampCheck?: true;
+} {
   if (opts.timestampCheck === false) {
     if (opts.tolerance !== undefined) throw new UsageError('--tolerance and --no-timestamp-check contradict each other', 'pass one of them');
     return { skipTimestampCheck: true };
   }
   if (opts.tolerance === undefined) return {};
   if (/^\s*0+\s*$/.test(opts.tolerance)) {
-    throw new UsageError('--tolerance 0 no longer turns the replay check off', 'pass --no-timestamp-check to skip it on purpose, or a window of 1 second or more');
+    throw new UsageError(
+      '--tolerance 0 no longer turns the replay check off',
+      'pass --no-timestamp-check to skip it on purpose, or a window of 1 second or more',
+    );
   }
   return { toleranceSec: parseInteger(opts.tolerance, '--tolerance', { min: 1 }) };
 }

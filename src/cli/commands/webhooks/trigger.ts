@@ -18,7 +18,10 @@ export function registerWebhooksTrigger(cmd: Command): void {
     .description('mock only: fire EVENT (sample data of its real shape) at the webhooks subscribed to it, like `stripe trigger`')
     .argument('[event]', EVENTS.join(' | '))
     .option('--data <json>', "the event's data object instead of the sample")
-    .addHelpText('after', '\nExample: trx-rent webhooks listen --register --forward-to http://localhost:3000/webhooks, then in another terminal: trx-rent webhooks trigger order.filled')
+    .addHelpText(
+      'after',
+      '\nExample: trx-rent webhooks listen --register --forward-to http://localhost:3000/webhooks, then in another terminal: trx-rent webhooks trigger order.filled',
+    )
     .action(action<[string?], WebhooksTriggerOptions>(runWebhooksTrigger));
 }
 
@@ -48,7 +51,8 @@ async function runWebhooksTrigger(ctx: Context, { args: [eventArg], opts }: { ar
   };
   ctx.out.result(result, () => {
     const s = ctx.out.s;
-    if (!result.deliveries.length) return `${s.yellow('!')} No webhook of this account subscribes to ${event}: nothing sent (register one: trx-rent webhooks listen --register).`;
+    if (!result.deliveries.length)
+      return `${s.yellow('!')} No webhook of this account subscribes to ${event}: nothing sent (register one: trx-rent webhooks listen --register).`;
     return result.deliveries
       .map((d) => `${d.status === 'skipped' ? s.yellow('skipped') : s.green('✓ sent')} ${event} to ${d.url} (webhook ${d.webhook_id}, delivery ${d.id})`)
       .join('\n');

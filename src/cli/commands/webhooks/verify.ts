@@ -37,7 +37,8 @@ async function runWebhooksVerify(ctx: Context, { opts }: { opts: WebhooksVerifyO
   const secret = await ctx.config.resolver.webhookSecret(opts);
   const missing = [...(secret ? [] : [`--secret (or --secret-file, ${ENV.webhookSecret})`]), ...(opts.signature ? [] : ['--signature'])];
   if (ctx.stdin.isTTY) missing.push('the body on stdin');
-  if (missing.length) throw new UsageError(`missing ${missing.join(', ')}`, 'trx-rent webhooks verify --secret-file FILE --signature "sha256=…" < body.json', 'MISSING_ARGUMENT');
+  if (missing.length)
+    throw new UsageError(`missing ${missing.join(', ')}`, 'trx-rent webhooks verify --secret-file FILE --signature "sha256=…" < body.json', 'MISSING_ARGUMENT');
   ctx.debug(`webhook secret from ${describeSource(secret!.source)}`);
   const replay = replayCheck(opts);
   const raw = await ctx.readStdinBytes();

@@ -8,7 +8,9 @@ import { type PaidOptions, paid, paidOptions } from './paid.js';
 
 /** Add `x402 network` to `cmd`. */
 export function registerX402Network(cmd: Command): void {
-  paidOptions(cmd.command('network').description('TRON chain parameters').option('--summary', 'the short form')).action(action<[], X402NetworkOptions>(runX402Network));
+  paidOptions(cmd.command('network').description('TRON chain parameters').option('--summary', 'the short form')).action(
+    action<[], X402NetworkOptions>(runX402Network),
+  );
 }
 
 interface X402NetworkOptions extends PaidOptions {

@@ -35,13 +35,19 @@ const WALLET_HELP =
 /** Add the wallet and payment options ({@link PaidOptions}) and the wallet help to `cmd`. */
 export function paidOptions(cmd: Command): Command {
   return cmd
-    .option('--key-file <path>', `wallet key file: a hex private key, or JSON {"tron": "…", "evm": "…"}; "-": stdin (or env ${ENV.x402TronKey} / ${ENV.x402EvmKey})`)
+    .option(
+      '--key-file <path>',
+      `wallet key file: a hex private key, or JSON {"tron": "…", "evm": "…"}; "-": stdin (or env ${ENV.x402TronKey} / ${ENV.x402EvmKey})`,
+    )
     .option('--pay-with <chain>', 'tron (USDT/USDC/USDD) or base (USDC); default: every wallet found')
     .option('--max-payment <usd>', 'most this call may cost, in USD (default: the documented price of a call)')
     .option('--prefer <list>', 'preferred offers, comma separated: tron, base, USDT, tron/USDD, exact_permit…')
     .option('--scheme <scheme>', 'TRON scheme: exact_permit, exact_gasfree or exact (default: any)')
     .option('--gasfree-relayer <url>', 'GasFree relayer for exact_gasfree (default: BankofAI, or the embedded mock’s)')
-    .option('--full-node <url>', 'TRON full node for reference blocks (the same setting as --tron-node elsewhere: env TRX_RENT_TRON_NODE, profile tron_node; default: the mock\'s own when the base URL is a reference mock, else TronGrid)')
+    .option(
+      '--full-node <url>',
+      "TRON full node for reference blocks (the same setting as --tron-node elsewhere: env TRX_RENT_TRON_NODE, profile tron_node; default: the mock's own when the base URL is a reference mock, else TronGrid)",
+    )
     .addOption(new Option('--tron-node <url>', 'the same as --full-node').hideHelp())
     .addHelpText('after', WALLET_HELP);
 }
@@ -67,7 +73,11 @@ async function findWallet(ctx: Context, opts: PaidOptions): Promise<X402Keys> {
     return opts.payWith === 'base' ? { evm: { value: `0x${value}`, source: { kind: 'mock' } } } : { tron: { value, source: { kind: 'mock' } } };
   }
   if (!ctx.interactive) {
-    throw new UsageError('no wallet to pay with', `pass --key-file FILE or set ${ENV.x402TronKey} / ${ENV.x402EvmKey} (a key is never taken as an argument)`, 'MISSING_ARGUMENT');
+    throw new UsageError(
+      'no wallet to pay with',
+      `pass --key-file FILE or set ${ENV.x402TronKey} / ${ENV.x402EvmKey} (a key is never taken as an argument)`,
+      'MISSING_ARGUMENT',
+    );
   }
   const { password } = await ctx.ask.prompts();
   const chain = opts.payWith === 'base' ? 'evm' : 'tron';
@@ -127,7 +137,14 @@ export async function paidClient(ctx: Context, opts: PaidOptions): Promise<PaidR
     baseUrl,
     payers,
     ...(opts.maxPayment !== undefined ? { maxPayment: opts.maxPayment } : {}),
-    ...(opts.prefer ? { prefer: opts.prefer.split(',').map((p) => p.trim()).filter(Boolean) } : {}),
+    ...(opts.prefer
+      ? {
+          prefer: opts.prefer
+            .split(',')
+            .map((p) => p.trim())
+            .filter(Boolean),
+        }
+      : {}),
     headers: { 'user-agent': `trx-rent-cli/${ctx.version}` },
     fetch: ctx.fetch,
     logLevel: ctx.opts.verbose ? 'debug' : 'off',
@@ -163,7 +180,9 @@ export async function paid<T>(
     const s = ctx.out.s;
     const body = (human && Array.isArray(result.data) && result.data.length ? human(result.data, s) : renderData(result.data, s)).replace(/\n$/, '');
     const receipt = payment
-      ? s.dim(`paid ${payment.amount_usd} USD in ${payment.symbol} on ${run.sdk.networkLabel(payment.network)} (${payment.scheme})${payment.transaction ? `, tx ${payment.transaction}` : ''}`)
+      ? s.dim(
+          `paid ${payment.amount_usd} USD in ${payment.symbol} on ${run.sdk.networkLabel(payment.network)} (${payment.scheme})${payment.transaction ? `, tx ${payment.transaction}` : ''}`,
+        )
       : s.dim('no payment was asked for');
     return `${body}\n${receipt}`;
   });

@@ -13,7 +13,12 @@ import { type PaidOptions, paid, paidOptions } from './paid.js';
 
 /** Add `x402 prices` to `cmd`. */
 export function registerX402Prices(cmd: Command): void {
-  paidOptions(cmd.command('prices').description('energy/bandwidth prices from several providers').argument('[resource]', orList([...RESOURCES, 'all']), 'all')).action(action<[string], PaidOptions>(runX402Prices));
+  paidOptions(
+    cmd
+      .command('prices')
+      .description('energy/bandwidth prices from several providers')
+      .argument('[resource]', orList([...RESOURCES, 'all']), 'all'),
+  ).action(action<[string], PaidOptions>(runX402Prices));
 }
 
 /** The resource types of the API, as the argument takes them. */
@@ -22,7 +27,12 @@ const RESOURCES = RESOURCE_TYPES.map((r) => r.toLowerCase() as Lowercase<(typeof
 async function runX402Prices(ctx: Context, { args: [resource], opts }: { args: [string]; opts: PaidOptions }) {
   const r = resource.toLowerCase();
   const query = r === 'all' ? {} : { resource: parseChoice(r, RESOURCES, 'resource').toUpperCase() as (typeof RESOURCE_TYPES)[number] };
-  await paid(ctx, opts, ({ client }) => client.prices(query), (rows, s) => renderX402Prices(rows as unknown as Array<Record<string, unknown>>, s));
+  await paid(
+    ctx,
+    opts,
+    ({ client }) => client.prices(query),
+    (rows, s) => renderX402Prices(rows as unknown as Array<Record<string, unknown>>, s),
+  );
 }
 
 /** x402 prices with the headers and digit grouping of `trx-rent prices` (SUN/UNIT, TIER, AVAILABLE). */

@@ -10,7 +10,12 @@ import { type PaidOptions, paid, paidOptions } from './paid.js';
 /** Add `x402 swap-quote` to `cmd`. */
 export function registerX402SwapQuote(cmd: Command): void {
   paidOptions(
-    cmd.command('swap-quote').description('DEX quote for a token swap').argument('<from>', 'symbol or contract').argument('<to>', 'symbol or contract').argument('<amount>', 'amount of <from>'),
+    cmd
+      .command('swap-quote')
+      .description('DEX quote for a token swap')
+      .argument('<from>', 'symbol or contract')
+      .argument('<to>', 'symbol or contract')
+      .argument('<amount>', 'amount of <from>'),
   ).action(action<[string, string, string], PaidOptions>(runX402SwapQuote));
 }
 

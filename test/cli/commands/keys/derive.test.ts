@@ -18,7 +18,7 @@ chmodSync(wordsFile, 0o600);
 const noWords = (r: { stdout: string; stderr: string }) => expect(`${r.stdout}${r.stderr}`).not.toMatch(/abandon|about/);
 
 describe('keys derive', () => {
-  it('--count --from --account --json: index, path and address of each index, the SDK\'s (no API, no key printed)', async () => {
+  it("--count --from --account --json: index, path and address of each index, the SDK's (no API, no key printed)", async () => {
     const r = await runCliInProcess(['keys', 'derive', '--count', '3', '--from', '5', '--account', '1', '--mnemonic-file', wordsFile, '--json']);
     expect(r.code, r.stderr).toBe(0);
     const rows = json<Array<Record<string, unknown>>>(r);
@@ -30,7 +30,12 @@ describe('keys derive', () => {
   });
 
   it('prints a table at a terminal, and reads the words from stdin with --mnemonic-file -', async () => {
-    const r = await runCliInProcess(['keys', 'derive', '--count', '2', '--mnemonic-file', '-'], { input: WORDS, isTTY: { stdout: true }, columns: 120, env: { NO_COLOR: '1' } });
+    const r = await runCliInProcess(['keys', 'derive', '--count', '2', '--mnemonic-file', '-'], {
+      input: WORDS,
+      isTTY: { stdout: true },
+      columns: 120,
+      env: { NO_COLOR: '1' },
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/INDEX\s+PATH\s+ADDRESS/);
     expect(r.stdout).toContain("m/44'/195'/0'/0/1");
