@@ -199,7 +199,17 @@ describe('the running mock', { timeout: 90_000 }, () => {
 
   it('what spends is declared in the registry, and each subcommand it names exists', async () => {
     const spends = Object.fromEntries(REGISTRY.filter((e) => e.spends).map((e) => [e.name, e.spends]));
-    expect(spends).toEqual({ buy: true, ensure: true, send: true, sweep: true, withdraw: true, broadcast: true, deposit: ['submit'], rules: ['run'], tx: ['broadcast'] });
+    expect(spends).toEqual({
+      buy: true,
+      ensure: true,
+      send: true,
+      sweep: true,
+      withdraw: true,
+      broadcast: true,
+      deposit: ['submit'],
+      rules: ['run'],
+      tx: ['broadcast'],
+    });
     for (const entry of REGISTRY) {
       if (!Array.isArray(entry.spends)) continue;
       const cmd = new Command(entry.name);
