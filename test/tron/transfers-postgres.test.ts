@@ -72,6 +72,24 @@ function send(args: string[]): Promise<{ tx_id?: string; error?: string; message
   });
 }
 
+/** Energy and bandwidth delegated to `address` by a provider, enough for two transfers without renting. */
+function giveResources(address: string): void {
+  for (const [resource, amount] of [
+    ['ENERGY', 1_000_000],
+    ['BANDWIDTH', 10_000],
+  ] as const) {
+    mock.state.chain.delegateResource({
+      from: labelAddress('resources provider'),
+      to: address,
+      resource,
+      amount,
+      lockSec: 0,
+      success: true,
+      label: 'test resources',
+    });
+  }
+}
+
 let pg: PgServer;
 let mock: MockServer;
 beforeAll(async () => {
@@ -84,6 +102,10 @@ afterAll(async () => {
 describe('transfers.send with the PostgreSQL store', { timeout: 120_000 }, () => {
   it('one key, two processes, one signature: the second reports the first transaction', async () => {
     const s = sender(mock, 0x39);
+    // The sender has the energy already: the two processes race to sign, not to rent. (Renting,
+    // the one that finds no record yet waits for a delegation the other's transfer used up, until
+    // its timeout: a known liveness gap, never a second payment.)
+    giveResources(s.address);
     const acct = account(mock);
     const keyFile = join(dir, 'key');
     writeFileSync(keyFile, `${s.privateKey}\n`, { mode: 0o600 });
@@ -106,6 +128,7 @@ describe('transfers.send with the PostgreSQL store', { timeout: 120_000 }, () =>
 
   it('the CLI: `trx-rent send usdt --store postgres://…` twice at once with one key, separate config directories: one signature', async () => {
     const s = sender(mock, 0x3b);
+    giveResources(s.address);
     const acct = account(mock);
     const to = labelAddress('cli one key two runs');
     const store = `${pg.url}?schema=transfers_cli`;
@@ -125,6 +148,9 @@ describe('transfers.send with the PostgreSQL store', { timeout: 120_000 }, () =>
 
   it('for contrast, two hosts on separate file stores with one key sign twice', async () => {
     const s = sender(mock, 0x3a);
+    // Energy and bandwidth enough for both already on the sender: neither host rents, so the
+    // contrast is the signing alone.
+    giveResources(s.address);
     const acct = account(mock);
     const keyFile = join(dir, 'key2');
     writeFileSync(keyFile, `${s.privateKey}\n`, { mode: 0o600 });
