@@ -70,7 +70,16 @@ export { OrderPage, type WaitForOptions } from './resources/orders.js';
 export type { CreateDepositParams, CreatedDeposit, DepositSigner, DepositTronWeb } from './resources/deposits.js';
 // The signer interface (types only: the adapters are in `trx-rent/signers`, with secp256k1).
 export type { Signer, SignableTransaction } from './protocol/signers/signature.js';
-export type { SignerInput } from './protocol/signer.js';
+export type { SignerInput, TronWebSigner } from './protocol/signer.js';
+export type { Journal, JournalRecord, Store } from './store/types.js';
+export type { ClaimedWrite, RowClaims } from './store/postgres-claims.js';
+export type { TransferEntry, TransferIndex } from './tron/transfer-store.js';
+export type { BatchService, FinalEntry, PayoutIndex, PayoutJournalEntry, RowClaimer } from './workflows/payouts/journal.js';
+export type { OverrunQuestion } from './workflows/payouts/types.js';
+export type { SharedPayoutLedger } from './workflows/payouts/shared-journal.js';
+export type { Deposit, TransferWatch, WatchEvent, WatchTransfersParams } from './tron/watch.js';
+export type { SweepEvent, SweepOptions, SweepPlan, SweepPlanSource, SweepReport, SweepReportRow, SweepSource } from './workflows/sweep/types.js';
+export type { SweepRun } from './workflows/sweep/run.js';
 export * from './errors/index.js';
 export { isTronAddress, toTronAddress, tronAddressToHex } from './utils/address.js';
 export { type Clock, type AdvanceableTime, type PollOptions, type PollStep, systemClock, virtualClock, pollUntil } from './utils/clock.js';

@@ -18,7 +18,11 @@ export interface PayoutClient {
   prices: Prices;
   transactions: Transactions;
   chain: Chain;
-  http: { clock: Clock; account(): { origin: string; account: string } };
+  http: {
+    clock: Clock;
+    /** The service's origin and a fingerprint of the API key (a batch's journal is bound to them). */
+    account(): { origin: string; account: string };
+  };
 }
 
 /** `client.transfers`: estimate, send, status, many transfers with one rental (`sendMany`, `batch`), and sweeps of many deposit addresses (`sweep`). */

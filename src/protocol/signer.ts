@@ -22,10 +22,13 @@ export type { SignableTransaction, Signer } from './signers/signature.js';
 /** A TronWeb instance as far as a signer needs one: a default account and `trx.sign`. */
 export interface TronWebSigner {
   defaultAddress?: { base58?: string | false } | undefined;
-  trx: { sign(tx: never, privateKey?: string): Promise<unknown> };
+  trx: {
+    /** Sign a transaction (TronWeb's own `trx.sign`). */
+    sign(tx: never, privateKey?: string): Promise<unknown>;
+  };
 }
 
-/** Anything {@link toSigner} accepts: a {@link Signer}, `{ privateKey, permissionId? }`, a private key as 64 hex, or a TronWeb instance. */
+/** Anything `toSigner` accepts: a {@link Signer}, `{ privateKey, permissionId? }`, a private key as 64 hex, or a TronWeb instance. */
 export type SignerInput = Signer | { privateKey: string; permissionId?: number | undefined } | string | TronWebSigner;
 
 /** A resolved signer: the sender's address and either the key (hex, no 0x) or the TronWeb instance. */

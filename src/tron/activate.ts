@@ -21,7 +21,7 @@ import type { Activation, ActivationPlan, EngineDeps } from './types.js';
 /** What a new account's activation sends when the caller names no amount: 1 SUN (any amount activates). */
 export const DEFAULT_ACTIVATION_SUN = 1;
 
-/** What {@link planActivation} and {@link activateAccount} take. */
+/** What `planActivation` and `activateAccount` take. */
 export interface ActivateParams {
   /** The address to activate (base58). */
   address: string;

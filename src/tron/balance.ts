@@ -11,7 +11,7 @@ import type { NodeCallOptions, TronNode } from './node.js';
 import { readTarget } from './target.js';
 import type { TokenInfo, TokenRef } from './types.js';
 
-/** What `client.chain.balance` ({@link readBalance}) reads: an address's TRX, and a token's balance when one is named. */
+/** What `client.chain.balance` (`readBalance`) reads: an address's TRX, and a token's balance when one is named. */
 export type ChainBalance = {
   address: string;
   /** An account on chain (it has received TRX, or an AccountCreate); tokens alone do not make one. */

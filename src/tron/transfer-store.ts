@@ -34,6 +34,7 @@ export class TransferIndex {
     }
   }
 
+  /** The record kept under `key` (a copy), or undefined. */
   get(key: string): TransferRecord | undefined {
     const found = this.#records.get(key);
     return found && structuredClone(found);

@@ -25,7 +25,7 @@ import type { TokenInfo } from './types.js';
 /** keccak256("Transfer(address,address,uint256)"): topic 0 of an ERC-20/TRC-20 Transfer log. */
 export const TRANSFER_TOPIC = 'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 
-/** What {@link watchTransfers} takes. */
+/** What `client.chain.watchTransfers` takes. */
 export interface WatchTransfersParams {
   /** The deposit addresses (base58) whose incoming transfers are reported. */
   addresses: readonly string[];

@@ -289,7 +289,7 @@ export class ChainAccounts extends ChainLedger {
    * on `getaccountresource` until {@link undelegateResource} takes it back.
    * A receiver java-tron refuses (no account, or a contract: {@link delegationRefusal}) gets no
    * transaction at all, as a contract that fails validation never reaches a block: this throws
-   * {@link DelegationRefusedError} with java-tron's text. The order engine checks first (the
+   * `DelegationRefusedError` with java-tron's text. The order engine checks first (the
    * order fails with the refusal's reason), so this is a last guard.
    */
   delegateResource(input: {

@@ -49,7 +49,8 @@ export type PayoutJournalEntry =
 export type JournalEntry = PayoutJournalEntry;
 
 type OrderEntry = Extract<PayoutJournalEntry, { type: 'order' }>;
-type FinalEntry = Extract<PayoutJournalEntry, { type: 'confirmed' | 'failed' }>;
+/** A row's final entry: confirmed or failed. */
+export type FinalEntry = Extract<PayoutJournalEntry, { type: 'confirmed' | 'failed' }>;
 type ApprovalEntry = Extract<PayoutJournalEntry, { type: 'approved' }>;
 
 /** What the entries read so far say, by row and by order key (each entry folded in once). */
@@ -68,6 +69,7 @@ export class PayoutIndex {
   /** What the filled orders cost, SUN. */
   spentSun = 0;
 
+  /** Fold one entry in (each entry once, in journal order). */
   apply(entry: PayoutJournalEntry): void {
     switch (entry.type) {
       case 'batch':

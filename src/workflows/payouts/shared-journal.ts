@@ -13,7 +13,7 @@ import type { PostgresJournal, PostgresStore } from '../../store/postgres.js';
 import type { ClaimedWrite, RowClaims } from '../../store/postgres-claims.js';
 import { PayoutLedger, type PayoutJournalEntry } from './journal.js';
 
-/** A {@link PayoutLedger} whose rows are claimed (see the module comment). */
+/** A payout ledger (`PayoutLedger`) whose rows are claimed (see the module comment). */
 export class SharedPayoutLedger extends PayoutLedger {
   readonly claims: RowClaims;
   readonly #owned: PostgresStore | undefined;
@@ -46,6 +46,7 @@ export class SharedPayoutLedger extends PayoutLedger {
     return this.claims.append(entries, fenced);
   }
 
+  /** Release the row claims, then the journal (and the store it opened, if it opened one). */
   override async close(): Promise<void> {
     await this.claims.close();
     await super.close();

@@ -36,6 +36,7 @@ export interface SweepOptions {
   key?: string | undefined;
   /** Shown the plan; false or a throw cancels before anything is spent. @default accept */
   confirm?: ((plan: SweepPlan) => boolean | Promise<boolean>) | undefined;
+  /** Each step of the sweep, as it happens (progress displays, NDJSON in the CLI). */
   onEvent?: ((event: SweepEvent) => void) | undefined;
   signal?: AbortSignal | undefined;
 }
