@@ -158,8 +158,9 @@ describe('minimums are checked before sending; preview explains a provider minim
   it('preview names a provider whose minimum order is above the amount', async () => {
     // TronSave (in the mock) takes energy orders from 100,000 units. Its stock is held well above
     // the amount, so the reason is the minimum and not a moment short of units (the mock's
-    // market moves with real time, and a loaded machine once caught it short).
-    mock.state.setProviderOverride('tronsave', { available_energy: 50_000_000 });
+    // market moves with real time, and a loaded machine once caught it short). It is held online
+    // too: the mock takes providers offline at random polls, and offline it lists 0 units.
+    mock.state.setProviderOverride('tronsave', { online: true, available_energy: 50_000_000 });
     onTestFinished(() => mock.state.setProviderOverride('tronsave', null));
     const r = await runCliInProcess(['preview', '65000', '--duration', '1h', '--json'], { env });
     expect(r.code, r.stderr).toBe(0);
