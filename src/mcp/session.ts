@@ -10,7 +10,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { fileTransferStore } from '../tron/transfer-store.js';
+import { fileTransferStore, storeTransfers } from '../tron/transfer-store.js';
+import type { Store } from '../store/types.js';
 import { TrxRent } from '../client.js';
 import { TrxRentError } from '../errors/index.js';
 import { X402Client } from '../x402/client.js';
@@ -66,6 +67,13 @@ export interface McpServerOptions {
    * config directory. @default `~/.trx-rent/mcp`
    */
   stateDir?: string | undefined;
+  /**
+   * A store several servers share (`postgres://…`, or an open {@link Store}): the spend journal
+   * (`mcp.spends`: the session cap counts what every server on it spent, across restarts) and
+   * send_token's signed transfers (`mcp.transfers`) live there instead of `stateDir`. Payout
+   * batches and sweeps keep their journals in `stateDir`. @default none
+   */
+  store?: string | Store | undefined;
 }
 
 /** The tool call in progress: x402's payment hook asks the user through it. */
@@ -88,10 +96,21 @@ export class Session {
   readonly guard: SpendGuard;
   #x402: X402Client | undefined;
   readonly #debug: Logger;
+  /** The shared store, opened on first use (closed with the session when opened here from a URL). */
+  readonly #store: Store | undefined;
 
   constructor(options: McpServerOptions) {
     this.options = options;
     const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+    this.#store = options.store === undefined ? undefined : lazyStore(options.store);
+    const restore = (open: OpenSpend) =>
+      chainJob(
+        this.api,
+        Effects.restore(open.effects),
+        () => Promise.reject(new TrxRentError({ code: 'INTERNAL_ERROR', message: 'a spend of an earlier run is only looked up, never run again' })),
+        () => ({ outcomes: {}, what: '' }),
+        open.token,
+      );
     this.guard = new SpendGuard({
       allowSpend: Boolean(options.allowSpend),
       spendWithoutConfirmation: options.spendWithoutConfirmation,
@@ -100,22 +119,21 @@ export class Session {
       log: (line) => log(`trx-rent mcp: ${line}`),
       // With a state folder, chain spends are written down there and outlive the process; a
       // spend an earlier process left unsettled is looked up (never run again) before the next.
-      ...(options.stateDir
+      // On a shared store, every spend is, and the servers on it share the session cap.
+      ...(this.#store
         ? {
-            journal: async () => {
-              const [{ fileStore }, { SpendJournal }] = await Promise.all([import('../store/file.js'), import('./spend-journal.js')]);
-              return new SpendJournal(await fileStore(options.stateDir!).journal('spends'));
-            },
-            restore: (open: OpenSpend) =>
-              chainJob(
-                this.api,
-                Effects.restore(open.effects),
-                () => Promise.reject(new TrxRentError({ code: 'INTERNAL_ERROR', message: 'a spend of an earlier run is only looked up, never run again' })),
-                () => ({ outcomes: {}, what: '' }),
-                open.token,
-              ),
+            shared: async (caps, total) => (await import('./spend-shared.js')).SharedSpends.open(this.#store!, caps, total),
+            restore,
           }
-        : {}),
+        : options.stateDir
+          ? {
+              journal: async () => {
+                const [{ fileStore }, { SpendJournal }] = await Promise.all([import('../store/file.js'), import('./spend-journal.js')]);
+                return new SpendJournal(await fileStore(options.stateDir!).journal('spends'));
+              },
+              restore,
+            }
+          : {}),
     });
     // TRX_RENT_LOG=debug: the SDK's debug lines (an x402 settlement's tx among them) go to the
     // same sink, one sanitised line each.
@@ -133,9 +151,18 @@ export class Session {
       headers: options.userAgent ? { 'user-agent': options.userAgent } : undefined,
       // An agent waits on the tool call: a long Retry-After becomes a RATE_LIMITED tool error.
       retry: { maxRetryAfterMs: 10_000 },
-      // send_token's signed transfers outlive the process: a retry after a restart lands the same transaction.
-      transferStore: fileTransferStore(join(options.stateDir ?? join(homedir(), '.trx-rent', 'mcp'), 'transfers')),
+      // send_token's signed transfers outlive the process: a retry after a restart lands the same
+      // transaction (on a shared store, a retry through another server too).
+      transferStore: this.#store
+        ? storeTransfers(this.#store, 'mcp.transfers')
+        : fileTransferStore(join(options.stateDir ?? join(homedir(), '.trx-rent', 'mcp'), 'transfers')),
     });
+  }
+
+  /** Let go of what the server holds on its store (its spend journal's holds; the store, when opened from a URL). */
+  async close(): Promise<void> {
+    await this.guard.close();
+    await this.#store?.close();
   }
 
   /** The x402 client of this server process (one budget for every session). */
@@ -187,4 +214,17 @@ export class Session {
     }
     this.guard.log(`paying ${call.tool}: ${what}`);
   }
+}
+
+/** `spec` as a store opened on first use; `close` closes it only when it was opened here (from a URL). */
+function lazyStore(spec: string | Store): Store {
+  if (typeof spec !== 'string') return { kind: spec.kind, where: spec.where, journal: (name) => spec.journal(name), close: async () => {} };
+  let opened: Promise<Store> | undefined;
+  const open = () => (opened ??= import('../store/open.js').then((m) => m.openStore(spec)));
+  return {
+    kind: 'lazy',
+    where: '',
+    journal: async (name) => (await open()).journal(name),
+    close: async () => void (await (await opened?.catch(() => undefined))?.close()),
+  };
 }

@@ -19,6 +19,8 @@
  *
  * With a spend journal (`spend-journal.ts`), a chain spend left unsettled by an earlier process
  * (killed mid-spend, or of unknown outcome) is held again by the next and looked up like any other.
+ * On a store servers share (`spend-shared.ts`), the session cap counts what all of them spent,
+ * and a server that died leaves its open spends to one of the others.
  *
  * Every log line and confirmation text is one sanitised line (src/mcp/text.ts): server text
  * cannot move the cursor, forge a line, ring the bell or write the clipboard.
@@ -31,6 +33,8 @@ import { type Clock, systemClock } from '../utils/clock.js';
 import type { ResolvedLimits } from './limits.js';
 import { type Currency, type Known, type Outcome, type SpendJob, SpendRefusedError, allOf, codeOf, safely, unknownOutcome } from './outcome.js';
 import { type OpenSpend, type SpendJournal, begin, heldAgain } from './spend-journal.js';
+import type { SharedSpends } from './spend-shared.js';
+import { type Confirmer, approval, boundedLookup } from './spend-steps.js';
 import { type SpendRequest, capTotals, checkCallCap, checkSessionCap, perCurrency } from './spend-caps.js';
 import { oneLine } from './text.js';
 import { type Reservation, SpendingCap } from '../utils/spending-cap.js';
@@ -53,11 +57,7 @@ export {
 /** What a tool does: reads, changes something that is not money (webhooks), or spends. */
 export type Access = 'read' | 'write' | 'spend';
 
-/**
- * Asks the user to approve `message`: true approved, false declined (or cancelled), undefined
- * when the client cannot ask (no elicitation support).
- */
-export type Confirmer = (message: string) => Promise<boolean | undefined>;
+export type { Confirmer } from './spend-steps.js';
 
 export type { SpendLine, SpendRequest } from './spend-caps.js';
 
@@ -77,6 +77,8 @@ interface Unknown {
   held: Map<Currency, Reservation>;
   /** Currencies already settled (a later verdict on them is not counted twice). */
   settled: Set<Currency>;
+  /** What was counted as spent so far, per currency (the journal's `settled` record names it). */
+  counted: Map<Currency, bigint>;
   job: SpendJob<unknown>;
 }
 
@@ -96,10 +98,13 @@ export class SpendGuard {
   readonly #unknown = new Set<Unknown>();
   #inFlight = 0;
   #reconciling: Promise<void> | undefined;
-  readonly #openJournal: (() => Promise<SpendJournal>) | undefined;
+  #openJournal: (() => Promise<SpendJournal>) | undefined;
   #journal: Promise<SpendJournal | undefined> | undefined;
   readonly #restoreJob: ((spend: OpenSpend) => SpendJob<unknown>) | undefined;
   #restored: Promise<void> | undefined;
+  /** The caps shared with the other servers on a store, when there is one. */
+  readonly #shared: Promise<SharedSpends> | undefined;
+  #adopting: Promise<void> | undefined;
 
   constructor(options: {
     allowSpend: boolean;
@@ -113,6 +118,11 @@ export class SpendGuard {
     /** The spend journal (opened on first use), and the lookup job of a spend an earlier process left in it. @default none */
     journal?: (() => Promise<SpendJournal>) | undefined;
     restore?: ((spend: OpenSpend) => SpendJob<unknown>) | undefined;
+    /**
+     * Share the session cap with the other servers on a store: joins them with the guard's caps
+     * (called once, at once). Its journal replaces `journal`. @default none (this process's caps)
+     */
+    shared?: ((caps: Record<Currency, SpendingCap>, sessionAtomic: bigint) => Promise<SharedSpends>) | undefined;
   }) {
     this.allowSpend = options.allowSpend;
     this.spendWithoutConfirmation = Boolean(options.spendWithoutConfirmation);
@@ -124,6 +134,16 @@ export class SpendGuard {
     this.#restoreJob = options.restore;
     const total = options.limits.sessionAtomic;
     this.#caps = { TRX: new SpendingCap({ total }), USDT: new SpendingCap({ total }) };
+    if (options.shared) {
+      this.#shared = options.shared(this.#caps, total);
+      this.#shared.catch(() => {}); // a store that cannot be joined refuses each spend (JOURNAL_UNAVAILABLE)
+      this.#openJournal = async () => (await this.#shared!).journal;
+    }
+  }
+
+  /** Stop sharing: let go of what the shared store holds for this server. */
+  async close(): Promise<void> {
+    await (await this.#shared?.catch(() => undefined))?.close();
   }
 
   /** Spent so far by this server process, per currency, in 6-decimal units. */
@@ -166,26 +186,7 @@ export class SpendGuard {
    * declined, or no way to ask (unless the server spends without confirmation).
    */
   async confirm(ask: Confirmer, what: string): Promise<void> {
-    const text = oneLine(what);
-    let answer: boolean | undefined;
-    try {
-      answer = await ask(`${text}. Approve?`);
-    } catch (error) {
-      throw new SpendRefusedError(
-        'DECLINED',
-        `Could not get the user's confirmation (${oneLine(String((error as Error)?.message ?? error))}); nothing was spent.`,
-      );
-    }
-    if (answer === true) return;
-    if (answer === false) throw new SpendRefusedError('DECLINED', 'The user declined; nothing was spent.');
-    if (!this.spendWithoutConfirmation) {
-      throw new SpendRefusedError(
-        'CONFIRMATION_REQUIRED',
-        'This client cannot ask the user to confirm a spend (it declares no elicitation support), so nothing was spent. ' +
-          'Use a client that supports elicitation, or the user can restart the server with --spend-without-confirmation (the caps still apply).',
-      );
-    }
-    this.log(`not confirmed (the client cannot ask; --spend-without-confirmation): ${text}`);
+    await approval(ask, oneLine(what), this.spendWithoutConfirmation, (line) => this.log(line));
   }
 
   /**
@@ -195,7 +196,8 @@ export class SpendGuard {
    */
   async spend<T>(request: SpendRequest, ask: Confirmer, job: SpendJob<T>): Promise<T> {
     for (const line of request.lines) checkCallCap(request, line);
-    await this.restore();
+    // On a shared store, before each spend: the open spends of servers that died since.
+    await (this.#shared && !inLookup.getStore() ? this.adopt() : this.restore());
     // A spend started by a lookup must not wait for the reconciliation that runs the lookup.
     if (this.#unknown.size && !inLookup.getStore()) await this.reconcile();
     if (this.#unknown.size + this.#inFlight >= MAX_OPEN_SPENDS) {
@@ -205,8 +207,9 @@ export class SpendGuard {
         { limit: 'open spends', in_flight: this.#inFlight, unknown: this.#unknown.size, max: MAX_OPEN_SPENDS },
       );
     }
-    // From here to the reservation nothing awaits: the check and the reservation are one step.
-    for (const line of request.lines) checkSessionCap(request, line, this.#caps[line.currency], this.limits.sessionAtomic);
+    // From here to the reservation nothing awaits: the check and the reservation are one step
+    // (on a shared store, one section under the shared journal's lock: SharedSpends.reserve).
+    if (!this.#shared) for (const line of request.lines) checkSessionCap(request, line, this.#caps[line.currency], this.limits.sessionAtomic);
     this.#inFlight++;
     try {
       return await this.#reserveAndRun(request, ask, job);
@@ -216,26 +219,34 @@ export class SpendGuard {
   }
 
   async #reserveAndRun<T>(request: SpendRequest, ask: Confirmer, job: SpendJob<T>): Promise<T> {
-    const held = new Map<Currency, Reservation>();
-    for (const [currency, atomic] of perCurrency(request)) {
+    const key = randomUUID();
+    // A store that cannot be joined: JOURNAL_UNAVAILABLE, nothing reserved, nothing sent.
+    const shared = this.#shared && (await this.#shared.catch((e: unknown) => this.#refuseUnjournaled(new Map(), request, e)));
+    let held = new Map<Currency, Reservation>();
+    if (shared) {
+      // Checked, reserved and written down with every server's spends in view (SESSION_LIMIT past the shared cap).
+      held = await shared
+        .reserve(request, key, job.journaled)
+        .catch((e: unknown) => (e instanceof SpendRefusedError ? Promise.reject(e) : this.#refuseUnjournaled(held, request, e)));
+    } else {
       // Checked just before with nothing awaited since: it fits.
-      held.set(currency, this.#caps[currency].reserve(atomic)!);
+      for (const [currency, atomic] of perCurrency(request)) held.set(currency, this.#caps[currency].reserve(atomic)!);
     }
     try {
       await this.confirm(ask, request.summary);
     } catch (error) {
       this.#release(held);
+      if (shared) await this.#note(`that ${key} is settled`, (j) => j.settled(key));
       this.log(`refused ${request.tool}: ${request.summary} (${codeOf(error)})`);
       throw error;
     }
-    const key = randomUUID();
-    const entry: Unknown = { tool: request.tool, key, summary: request.summary, held, settled: new Set(), job: job as SpendJob<unknown> };
+    const entry: Unknown = { tool: request.tool, key, summary: request.summary, held, settled: new Set(), counted: new Map(), job: job as SpendJob<unknown> };
     // A chain spend is written down before anything is sent (a journal that fails refuses the spend).
     const journal = job.journaled
-      ? await begin(this.#spendJournal(), { key, tool: request.tool, summary: request.summary, held }, job.journaled).catch((e: unknown) =>
+      ? await begin(this.#spendJournal(), { key, tool: request.tool, summary: request.summary, held }, job.journaled, Boolean(shared)).catch((e: unknown) =>
           this.#refuseUnjournaled(held, request, e),
         )
-      : undefined;
+      : shared?.journal;
     let result: T;
     try {
       result = await job.run(key);
@@ -247,13 +258,13 @@ export class SpendGuard {
           : safely(() => job.failed(error, key), held);
       const counted = this.#apply(entry, known);
       if (held.size === 0) {
-        if (journal) await this.#note(`that ${key} is settled`, (j) => j.settled(key));
+        if (journal) await this.#note(`that ${key} is settled`, (j) => j.settled(key, entry.counted));
         this.log(
           `${counted ? 'spent' : 'not spent'} ${request.tool}: ${known.what} (${codeOf(error)}; ${capTotals(this.#caps, this.limits.sessionAtomic, request)})`,
         );
         throw error;
       }
-      if (journal) await this.#note(`what ${key} did`, (j) => j.effects(key, job.journaled!.effects.snapshot() as never));
+      if (journal && job.journaled) await this.#note(`what ${key} did`, (j) => j.effects(key, job.journaled!.effects.snapshot() as never));
       this.#unknown.add(entry);
       this.log(
         `outcome unknown ${request.tool}: ${request.summary}; ${known.what}; stays reserved until looked up (idempotency key ${key}) (${capTotals(this.#caps, this.limits.sessionAtomic, request)})`,
@@ -264,7 +275,7 @@ export class SpendGuard {
     this.#apply(entry, known);
     // Done means done: a currency the job did not price is counted as reserved.
     this.#apply(entry, { outcomes: allOf(held, { state: 'spent' }), what: '' });
-    if (journal) await this.#note(`that ${key} is settled`, (j) => j.settled(key));
+    if (journal) await this.#note(`that ${key} is settled`, (j) => j.settled(key, entry.counted));
     this.log(`spent ${request.tool}: ${known.what} (${capTotals(this.#caps, this.limits.sessionAtomic, request)})`);
     return result;
   }
@@ -289,19 +300,39 @@ export class SpendGuard {
   /** The spend journal, when there is one (opened once; one that cannot open refuses every chain spend). */
   #spendJournal = (): Promise<SpendJournal | undefined> => (this.#journal ??= this.#openJournal ? this.#openJournal() : Promise.resolve(undefined));
 
-  /** Hold again (once per process, before the first spend) what an earlier process left unsettled in the spend journal; the next reconciliation looks it up. */
+  /**
+   * Hold again (once per process, before the first spend) what an earlier process left unsettled
+   * in the spend journal; the next reconciliation looks it up. On a shared store: what servers
+   * that died left open (see {@link adopt}).
+   */
   restore(): Promise<void> {
     this.#restored ??= (async () => {
+      if (this.#shared) return this.adopt();
       const journal = await this.#spendJournal();
       if (!journal || !this.#restoreJob) return;
-      for (const { open, held, settled } of await heldAgain(journal, this.#caps)) {
-        this.#unknown.add({ tool: open.tool, key: open.key, summary: open.summary, held, settled, job: this.#restoreJob(open) });
-        this.log(
-          `outcome unknown ${open.tool} (left by an earlier run of the server): ${open.summary}; stays reserved until looked up (idempotency key ${open.key})`,
-        );
-      }
+      for (const { open, held, settled } of await heldAgain(journal, this.#caps)) this.#held(open, held, settled, 'left by an earlier run of the server');
     })();
     return this.#restored;
+  }
+
+  /**
+   * On a shared store: adopt the open spends of servers that died (one server adopts each), to
+   * be looked up by the next reconciliation. Done before each spend; one adoption at a time.
+   */
+  adopt(): Promise<void> {
+    const shared = this.#shared;
+    if (!shared || !this.#restoreJob) return Promise.resolve();
+    this.#adopting ??= (async () => {
+      for (const { open, held, settled } of await (await shared).adopt((line) => this.log(line)))
+        this.#held(open, held, settled, 'left by a server that stopped');
+    })().finally(() => (this.#adopting = undefined));
+    return this.#adopting;
+  }
+
+  #held(open: OpenSpend, held: Map<Currency, Reservation>, settled: Set<Currency>, whose: string): void {
+    const counted = new Map([...settled].map((currency) => [currency, open.held[currency] ?? 0n]));
+    this.#unknown.add({ tool: open.tool, key: open.key, summary: open.summary, held, settled, counted, job: this.#restoreJob!(open) });
+    this.log(`outcome unknown ${open.tool} (${whose}): ${open.summary}; stays reserved until looked up (idempotency key ${open.key})`);
   }
 
   /** Write `write` to the spend journal; a failure is logged (the spend itself is decided). */
@@ -312,26 +343,7 @@ export class SpendGuard {
   }
 
   async #lookUp(entry: Unknown): Promise<void> {
-    const controller = new AbortController();
-    const timeout = new AbortController();
-    // The deadline: aborts the lookup's requests, and stops waiting for one that ignores its signal.
-    const expired = this.#clock.sleep(this.#lookupTimeoutMs, timeout.signal).then(
-      () => {
-        controller.abort(
-          new TrxRentError({ code: 'TIMEOUT', message: `lookup of ${entry.tool} (idempotency key ${entry.key}) took over ${this.#lookupTimeoutMs} ms` }),
-        );
-        return undefined;
-      },
-      () => undefined,
-    );
-    let known: Known | undefined;
-    try {
-      known = await inLookup.run(true, () => Promise.race([entry.job.lookup(entry.key, controller.signal), expired]));
-    } catch {
-      known = undefined; // nothing learnt: stays reserved
-    } finally {
-      timeout.abort();
-    }
+    const known = await boundedLookup(entry.job, entry, this.#clock, this.#lookupTimeoutMs, (fn) => inLookup.run(true, fn));
     if (!known || !this.#unknown.has(entry)) return;
     const before = new Map(entry.held);
     const counted = this.#apply(entry, known);
@@ -340,7 +352,7 @@ export class SpendGuard {
     const totals = capTotals(this.#caps, this.limits.sessionAtomic, { lines: [...before.keys()].map((currency) => ({ currency })) });
     if (entry.held.size === 0) {
       this.#unknown.delete(entry);
-      await this.#note(`that ${entry.key} is settled`, (j) => j.settled(entry.key));
+      await this.#note(`that ${entry.key} is settled`, (j) => j.settled(entry.key, entry.counted));
       this.log(
         `${counted ? 'found' : 'not spent'} ${entry.tool} (idempotency key ${entry.key}): ${known.what}${counted ? '' : '; reservation released'} (${totals})`,
       );
@@ -362,6 +374,7 @@ export class SpendGuard {
         const charge = outcome.atomic ?? held?.amount ?? 0n;
         if (held) held.commit(charge > 0n ? charge : 0n);
         else this.#caps[currency].record(charge);
+        if (charge > 0n) entry.counted.set(currency, (entry.counted.get(currency) ?? 0n) + charge);
         counted = true;
       } else held?.release();
     }

@@ -35,7 +35,8 @@ export interface Served {
 export async function serveStdio(options: McpServerOptions, io: { stdin?: Readable; stdout?: Writable } = {}, shared?: Session): Promise<Served> {
   const { StdioServerTransport } = await loadMcpStdio();
   const stdin = io.stdin ?? process.stdin;
-  const server = await createMcpServer(options, shared ?? new Session(options));
+  const session = shared ?? new Session(options);
+  const server = await createMcpServer(options, session);
   const transport = new StdioServerTransport(stdin, io.stdout ?? process.stdout);
   let done!: () => void;
   const closed = new Promise<void>((resolve) => (done = resolve));
@@ -50,6 +51,8 @@ export async function serveStdio(options: McpServerOptions, io: { stdin?: Readab
       stdin.off('end', end);
       stdin.off('close', end);
       await server.close().catch(() => undefined);
+      // A session made here lets go of its store (its holds on a shared one).
+      if (!shared) await session.close().catch(() => undefined);
       done();
     },
   };
@@ -247,6 +250,7 @@ export async function serveHttp(options: McpServerOptions, listen: HttpListen, s
       sessions.clear();
       http.closeAllConnections?.();
       await new Promise<void>((resolve) => http.close(() => resolve()));
+      if (!shared) await state.close().catch(() => undefined);
       done();
     },
   };

@@ -105,16 +105,16 @@ function lazy(open: () => Promise<TransferStore>): TransferStore {
 }
 
 /**
- * The transfer records of `store` (its journal `transfers`): a {@link Store}, or a store's
- * setting as `new TrxRent({ store })` takes it (`postgres://…`, a folder, `memory`), opened on
- * first use (the PostgreSQL store's module and `pg` load only then).
+ * The transfer records of `store` (its journal `journal`, `transfers` by default): a
+ * {@link Store}, or a store's setting as `new TrxRent({ store })` takes it (`postgres://…`, a
+ * folder, `memory`), opened on first use (the PostgreSQL store's module and `pg` load only then).
  */
-export function storeTransfers(store: Store | string): TransferStore {
+export function storeTransfers(store: Store | string, journal = 'transfers'): TransferStore {
   if (typeof store === 'string') {
     if (store === '') throw new TrxRentError({ code: 'CONFIGURATION_ERROR', message: 'store must be a postgres:// URL, a folder or "memory"' });
-    return lazy(async () => journalTransferStore(await (await (await import('../store/open.js')).openStore(store)).journal('transfers')));
+    return lazy(async () => journalTransferStore(await (await (await import('../store/open.js')).openStore(store)).journal(journal)));
   }
-  return lazy(async () => journalTransferStore(await store.journal('transfers')));
+  return lazy(async () => journalTransferStore(await store.journal(journal)));
 }
 
 /** Records in this process's memory (the default of `transfers.send`): a retry in the same process is safe. */

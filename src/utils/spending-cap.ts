@@ -83,9 +83,13 @@ export class SpendingCap {
     return undefined;
   }
 
-  /** Reserve `amount`; undefined (nothing reserved) when it does not fit. */
-  reserve(amount: bigint): Reservation | undefined {
-    if (this.refusal(amount) !== undefined) return undefined;
+  /**
+   * Reserve `amount`; undefined (nothing reserved) when it does not fit. With `force`, reserved
+   * whatever the cap (a spend someone else already made, held here until it settles).
+   */
+  reserve(amount: bigint, options: { force?: boolean | undefined } = {}): Reservation | undefined {
+    if (amount < 0n) throw new RangeError(`a spend cannot be negative: ${amount}`);
+    if (!options.force && this.refusal(amount) !== undefined) return undefined;
     this.#reserved += amount;
     let held = amount;
     let open = true;

@@ -12,6 +12,7 @@ import { type Context, action } from '../context.js';
 import { UsageError } from '../errors.js';
 import { parseInteger } from '../parse.js';
 import { ENV, describeSource, missingKeyProblem, readSecretFile } from '../settings.js';
+import { storeSetting } from '../store-setting.js';
 import type { CommandModule } from '../types.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_LIMITS, DEFAULT_MAX_SESSIONS, MIN_TOKEN_LENGTH, type SpendLimits } from '../../mcp/limits.js';
 
@@ -32,6 +33,7 @@ interface McpOptions {
   maxSessions?: string;
   saveLimits?: boolean;
   tronNode?: string;
+  store?: string;
 }
 
 /** The HTTP bearer token's environment variable. */
@@ -120,6 +122,10 @@ const command: CommandModule = {
         '--tron-node <url>',
         `TRON full node for ensure_resources, send_token and x402 payments (env ${ENV.tronNode}, profile tron_node; default: the mock's own when the base URL is a reference mock, else TronGrid with ${ENV.tronNodeApiKey})`,
       )
+      .option(
+        '--store <url>',
+        `share the spend caps and signed transfers with the other servers on a PostgreSQL store: postgres://user:password@host/db (env ${ENV.store}; default: this server's own state folder)`,
+      )
       .option('--save-limits', 'save the caps given as flags to the profile (mcp_* settings) and exit')
       .addHelpText(
         'after',
@@ -191,6 +197,8 @@ async function runMcp(ctx: Context, { opts }: { opts: McpOptions }) {
   }
 
   const log = (line: string) => void ctx.runtime.stderr.write(`${line}\n`);
+  const store = storeSetting(ctx, opts.store);
+  const storeWhere = store && (await import('../../store/postgres-url.js')).parsePostgresUrl(store.url).where;
   // The same node setting as ensure and send (flag > environment > profile > the mock's own).
   const tronNode = await ctx.chain.tronNode(opts.tronNode, await ctx.clients.clientFor(baseUrl, undefined, { maxRetries: 0 }));
   const options = {
@@ -211,6 +219,7 @@ async function runMcp(ctx: Context, { opts }: { opts: McpOptions }) {
     version: ctx.version,
     userAgent: `trx-rent-mcp/${ctx.version}`,
     stateDir: join(ctx.runtime.configDir || (await import('../config.js')).defaultConfigDir(), 'mcp'),
+    ...(store ? { store: store.url } : {}),
   };
   const transports = await import('../../mcp/transports.js');
   const where = mock ? `the embedded mock at ${baseUrl}` : `${baseUrl} (${describeSource(settings.baseUrl.source)})`;
@@ -222,7 +231,7 @@ async function runMcp(ctx: Context, { opts }: { opts: McpOptions }) {
     : `no API key (only public tools work)${withheld ? `: ${withheld.message}; ${withheld.hint}` : ''}`;
   const mode = !opts.allowSpend
     ? 'read-only (start with --allow-spend to let tools spend)'
-    : `spending allowed within the caps (shared by all sessions)${opts.spendWithoutConfirmation ? ', also when the client cannot ask the user (--spend-without-confirmation)' : '; each spend confirmed by the user'}`;
+    : `spending allowed within the caps (shared by all sessions${storeWhere ? `, and by every server on the store ${storeWhere}` : ''})${opts.spendWithoutConfirmation ? ', also when the client cannot ask the user (--spend-without-confirmation)' : '; each spend confirmed by the user'}`;
   let served: { closed: Promise<void>; close(): Promise<void> };
   if (port !== undefined) {
     const http = await transports.serveHttp(options, { port, host: '127.0.0.1', token: token?.value, idleTimeoutMs, maxSessions });
