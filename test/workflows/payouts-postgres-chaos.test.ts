@@ -15,10 +15,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildSync } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { postgresStore } from '../../src/store/postgres.js';
+import { buildPayoutWorker } from '../helpers/payout-worker.js';
 import { type PgServer, startPostgres } from '../helpers/postgres.js';
 import { USDT, account, ordersOf, paid, payouts, sender } from './payouts-helpers.js';
 
@@ -30,37 +30,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 mkdirSync(join(ROOT, '.tmp'), { recursive: true });
 const dir = mkdtempSync(join(ROOT, '.tmp', 'payouts-pg-chaos-'));
 
-/** `BASE_URL API_KEY STORE_URL KEY_FILE ROWS_FILE NAME LEASE_MS`: run the batch as one worker; exit 0 when it is complete. */
-const WORKER = join(dir, 'worker.mjs');
-writeFileSync(
-  join(dir, 'worker.ts'),
-  `import { readFileSync } from 'node:fs';
-import { TrxRent } from ${JSON.stringify(join(ROOT, 'src/index.ts'))};
-import { sharedPayoutJournal } from ${JSON.stringify(join(ROOT, 'src/workflows/payouts/shared-journal.ts'))};
-const [baseUrl, apiKey, url, keyFile, rowsFile, name, lease] = process.argv.slice(2);
-const client = new TrxRent({ baseUrl, apiKey, tronNode: baseUrl, retry: { baseDelayMs: 5, maxDelayMs: 100 } });
-const journal = await sharedPayoutJournal(url, name, { leaseMs: Number(lease) });
-const rows = JSON.parse(readFileSync(rowsFile, 'utf8'));
-const report = await client.transfers.sendMany(rows, {
-  signer: { privateKey: readFileSync(keyFile, 'utf8').trim() },
-  journal,
-  concurrency: 4,
-  rowTimeoutMs: 60_000,
-  onEvent: (e) => { if (e.event === 'confirmed') console.log('confirmed ' + e.id); },
-});
-console.log(JSON.stringify({ complete: report.complete, confirmed: report.confirmed }));
-process.exit(report.complete ? 0 : 3);
-`,
-);
-buildSync({
-  entryPoints: [join(dir, 'worker.ts')],
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  outfile: WORKER,
-  logLevel: 'error',
-  external: ['tronweb', 'pg'],
-});
+const WORKER = buildPayoutWorker(dir);
 
 /** mulberry32, for the kill points (the seed is printed on failure). */
 function rng(seed: number): () => number {
