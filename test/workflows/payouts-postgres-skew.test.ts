@@ -11,7 +11,7 @@
  * `now() + lease` (a lease on the skewed worker's clock would be 60 s longer); and the journal
  * shows the skew was real (the skewed worker's times run a minute ahead of the server's).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
