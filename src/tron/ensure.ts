@@ -90,6 +90,12 @@ export interface EnsureInternals {
   orderKeys?: { energy: string; bandwidth: string } | undefined;
   /** The caller's deadline (send's total timeout). */
   deadline?: Deadline | undefined;
+  /**
+   * Asked at each look at the node while waiting for the delegation: true ends the wait at once
+   * with what the node shows (send: another process signed this key's transfer meanwhile, and its
+   * transaction may have used the delegation up; the caller lands that one instead).
+   */
+  needless?: (() => Promise<boolean>) | undefined;
 }
 
 /** Attach what is known (stage, order id, keys) to an error from a step that may have had an effect. */
@@ -240,11 +246,14 @@ async function ensureLocked(deps: EngineDeps, params: EnsureParams, internals: E
 
   // FILLED is the service's word; the node's is the one a transaction will meet.
   const orderIds = { order_id: result.order?.id ?? result.bandwidth_order?.id };
+  let needless = false;
   try {
     result.after = await pollUntil<Spendable>(
       async () => {
         const now = spendable(await deps.node.getAccountResource(target, { signal, timeoutMs: deadline.budget() }));
-        return now.energy >= energy && now.bandwidth >= bandwidth ? { done: true, value: now } : { done: false, last: now };
+        if (now.energy >= energy && now.bandwidth >= bandwidth) return { done: true, value: now };
+        needless = (await internals.needless?.()) === true;
+        return needless ? { done: true, value: now } : { done: false, last: now };
       },
       {
         timeoutMs: deadline.left(),
@@ -262,6 +271,6 @@ async function ensureLocked(deps: EngineDeps, params: EnsureParams, internals: E
   } catch (error) {
     throw withDetails(error, { stage: 'delegation', ...orderIds });
   }
-  onProgress?.({ step: 'delegated', after: result.after });
+  if (!needless) onProgress?.({ step: 'delegated', after: result.after });
   return result;
 }

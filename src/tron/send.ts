@@ -149,7 +149,13 @@ async function sendLocked(deps: EngineDeps, params: SendTransferParams, who: Who
             onProgress?.(e);
           },
         },
-        { orderKeys: { energy: `${key}:energy`, bandwidth: `${key}:bw` }, deadline },
+        {
+          orderKeys: { energy: `${key}:energy`, bandwidth: `${key}:bw` },
+          deadline,
+          // Another process with this key may sign while this one waits for the delegation, and
+          // its transaction use the delegation up: once the key has a record, stop waiting and land it.
+          needless: async () => (await store.get(key)) !== undefined,
+        },
       );
     } catch (error) {
       if (error instanceof TrxRentError && error.code !== 'CANCELLED' && error.code !== 'TIMEOUT' && !signal?.aborted) {

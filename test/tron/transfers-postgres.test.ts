@@ -5,8 +5,11 @@
  * idempotency key at the same moment; the transfer protocol signs inside the store's exclusive
  * section after reading again, so one signs and the other lands the first's transaction. The
  * judge is the mock's chain: one transfer from the sender; both processes report its tx id; the
- * store holds one record for the key. Then the same pair on separate file stores (separate
- * config directories, as two hosts would be) for contrast: two signatures.
+ * store holds one record for the key. With no energy up front, the second process reaches the
+ * delegation after the first's transaction used it up: it sees the key's record while it waits
+ * and lands that transaction instead of waiting for energy until its timeout. Then the same pair
+ * on separate file stores (separate config directories, as two hosts would be) for contrast:
+ * two signatures.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -18,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { postgresStore } from '../../src/store/postgres.js';
 import { type PgServer, startPostgres } from '../helpers/postgres.js';
-import { account, paid, sender } from '../workflows/payouts-helpers.js';
+import { account, ordersOf, paid, sender } from '../workflows/payouts-helpers.js';
 import { labelAddress } from '../../src/mock/chain/labels.js';
 import { runCliInProcess } from '../cli/run.js';
 
@@ -26,19 +29,33 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 mkdirSync(join(ROOT, '.tmp'), { recursive: true });
 const dir = mkdtempSync(join(ROOT, '.tmp', 'transfers-pg-'));
 
-/** `BASE_URL API_KEY STORE KEY_FILE TO AMOUNT IDEMPOTENCY_KEY`: send once, print `{ tx_id }` or `{ error }`. */
+/**
+ * `BASE_URL API_KEY STORE KEY_FILE TO AMOUNT IDEMPOTENCY_KEY [GO_FILE]`: send once (within 60 s),
+ * print `{ tx_id, resumed, steps }` or `{ error, steps }` (steps: the progress events' names).
+ * With GO_FILE, the send waits after its estimate (its `confirm`) until that file exists.
+ */
 const WORKER = join(dir, 'worker.mjs');
 writeFileSync(
   join(dir, 'worker.ts'),
-  `import { readFileSync } from 'node:fs';
+  `import { existsSync, readFileSync } from 'node:fs';
 import { TrxRent } from ${JSON.stringify(join(ROOT, 'src/index.ts'))};
-const [baseUrl, apiKey, store, keyFile, to, amount, idempotencyKey] = process.argv.slice(2);
+const [baseUrl, apiKey, store, keyFile, to, amount, idempotencyKey, go] = process.argv.slice(2);
 const client = new TrxRent({ baseUrl, apiKey, tronNode: baseUrl, store, retry: { baseDelayMs: 5, maxDelayMs: 50 } });
+const steps = [];
+const confirm = go
+  ? async () => {
+      for (let i = 0; i < 1200 && !existsSync(go); i++) await new Promise((r) => setTimeout(r, 50));
+      return true;
+    }
+  : undefined;
 try {
-  const sent = await client.transfers.send({ token: 'USDT', to, amount, signer: { privateKey: readFileSync(keyFile, 'utf8').trim() }, idempotencyKey });
-  console.log(JSON.stringify({ tx_id: sent.tx_id }));
+  const sent = await client.transfers.send({
+    token: 'USDT', to, amount, signer: { privateKey: readFileSync(keyFile, 'utf8').trim() }, idempotencyKey,
+    timeoutMs: 60_000, confirm, onProgress: (e) => steps.push(e.step),
+  });
+  console.log(JSON.stringify({ tx_id: sent.tx_id, resumed: sent.resumed, steps }));
 } catch (e) {
-  console.log(JSON.stringify({ error: e.code ?? e.message, message: e.message }));
+  console.log(JSON.stringify({ error: e.code ?? e.message, message: e.message, steps }));
 }
 process.exit(0);
 `,
@@ -53,7 +70,7 @@ buildSync({
   external: ['tronweb', 'pg'],
 });
 
-function send(args: string[]): Promise<{ tx_id?: string; error?: string; message?: string }> {
+function send(args: string[]): Promise<{ tx_id?: string; resumed?: boolean; steps?: string[]; error?: string; message?: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [WORKER, ...args], { stdio: ['ignore', 'pipe', 'pipe'], cwd: ROOT });
     let out = '';
@@ -102,9 +119,7 @@ afterAll(async () => {
 describe('transfers.send with the PostgreSQL store', { timeout: 120_000 }, () => {
   it('one key, two processes, one signature: the second reports the first transaction', async () => {
     const s = sender(mock, 0x39);
-    // The sender has the energy already: the two processes race to sign, not to rent. (Renting,
-    // the one that finds no record yet waits for a delegation the other's transfer used up, until
-    // its timeout: a known liveness gap, never a second payment.)
+    // The sender has the energy already: the two processes race to sign, not to rent.
     giveResources(s.address);
     const acct = account(mock);
     const keyFile = join(dir, 'key');
@@ -124,6 +139,37 @@ describe('transfers.send with the PostgreSQL store', { timeout: 120_000 }, () =>
     const records = (await j.read()).filter((e) => e.type === 'record');
     expect(records.map((e) => [e.record!.key, e.record!.tx_id])).toEqual([['pay-invoice-39', a.tx_id]]);
     await j.close();
+  });
+
+  it('no energy up front: the second reaches the delegation after the first used it up, sees the record and lands that transaction (no wait for energy)', async () => {
+    const s = sender(mock, 0x3c);
+    const acct = account(mock);
+    const keyFile = join(dir, 'key3');
+    writeFileSync(keyFile, `${s.privateKey}\n`, { mode: 0o600 });
+    const to = labelAddress('one key two processes renting');
+    const store = `${pg.url}?schema=transfers_rent`;
+    const go = join(dir, 'go-rent');
+    const args = [mock.url, acct.apiKey, store, keyFile, to, '3.5', 'pay-invoice-41'];
+    // The second estimates with the first, then waits (its confirm) until the first has paid:
+    // the energy they both rented (one order, one key) is used up by then.
+    const second = send([...args, go]);
+    const first = await send(args);
+    expect(first.error, first.message).toBeUndefined();
+    expect(paid(mock, s.address).get(to)?.count).toBe(1);
+    writeFileSync(go, '');
+    const late = await second;
+    // The outcome: the first's transaction, resumed, not a TIMEOUT waiting for energy.
+    expect(late.error, `${late.message} (${late.steps?.join(', ')})`).toBeUndefined();
+    expect(late.tx_id).toBe(first.tx_id);
+    expect(late.resumed).toBe(true);
+    // Its log: it rented (the same order) and stopped waiting for the delegation; it never signed.
+    expect(late.steps).toEqual(expect.arrayContaining(['estimated', 'ordered', 'filled', 'resumed']));
+    expect(late.steps).not.toContain('delegated');
+    expect(late.steps).not.toContain('signed');
+    expect(first.steps).toEqual(expect.arrayContaining(['ordered', 'delegated', 'signed']));
+    // The chain: one transfer; the service: one order for the key's energy.
+    expect([...paid(mock, s.address).entries()]).toEqual([[to, { count: 1, atomic: 3_500_000n }]]);
+    expect(ordersOf(mock, acct.accountId).filter((o) => o.target_address === s.address)).toHaveLength(1);
   });
 
   it('the CLI: `trx-rent send usdt --store postgres://…` twice at once with one key, separate config directories: one signature', async () => {
