@@ -65,3 +65,25 @@ export async function checkout(pool: PgPool): Promise<PgClient> {
   }
   return client;
 }
+
+/** SQLSTATE of a lock wait that ran past `lock_timeout`. */
+const LOCK_NOT_AVAILABLE = '55P03';
+
+/**
+ * Wait up to `ms` in the server's queue for the two-key session advisory lock `keys` (hashed
+ * with `hashtext`) on `client`; false when the wait ran out. The lock is the session's: it
+ * outlives the transaction that only bounds the wait.
+ */
+export async function waitForAdvisoryLock(client: PgQueryable, keys: [string, string], ms: number): Promise<boolean> {
+  await client.query('BEGIN');
+  try {
+    await client.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.floor(ms))}`);
+    await client.query('SELECT pg_advisory_lock(hashtext($1), hashtext($2))', keys);
+    await client.query('COMMIT');
+    return true;
+  } catch (error) {
+    await client.query('ROLLBACK');
+    if ((error as { code?: string }).code === LOCK_NOT_AVAILABLE) return false;
+    throw error;
+  }
+}

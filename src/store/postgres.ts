@@ -24,7 +24,7 @@
 import { TrxRentError } from '../errors/index.js';
 import { corruptError, fencedError, lockedError } from './errors.js';
 import { type MigrationReport, migrate, quoteIdent } from './postgres-migrations.js';
-import { type PgClient, type PgPool, type PgQueryable, checkout, newPool } from './postgres-pg.js';
+import { type PgClient, type PgPool, type PgQueryable, checkout, newPool, waitForAdvisoryLock } from './postgres-pg.js';
 import { DEFAULT_LEASE_MS, parsePostgresUrl } from './postgres-url.js';
 import { sleep, whoAmI } from './postgres-who.js';
 import type { Journal, JournalRecord, Store } from './types.js';
@@ -207,7 +207,12 @@ export class PostgresJournal<R extends JournalRecord = JournalRecord> implements
     return next;
   }
 
-  /** Take the journal's session lock on a connection of its own, waiting up to `waitMs` (and for another's live lease to end). */
+  /**
+   * Take the journal's session lock on a connection of its own, waiting up to `waitMs` (and for
+   * another's live lease to end). The wait for the lock is the server's own queue (a blocking
+   * `pg_advisory_lock` under `lock_timeout`, in slices of at most a second so an abort is heard):
+   * the next waiter gets it the moment it is let go, however many processes contend.
+   */
   async #lock(waitMs: number, signal?: AbortSignal): Promise<PgClient> {
     const deadline = Date.now() + waitMs;
     let pause = 20;
@@ -216,8 +221,7 @@ export class PostgresJournal<R extends JournalRecord = JournalRecord> implements
       const client = await checkout(this.#db.pool);
       let held: LeaseRow | undefined;
       try {
-        const got = (await client.query('SELECT pg_try_advisory_lock(hashtext($1), hashtext($2)) AS got', this.#lockArgs())).rows[0]?.got === true;
-        if (got) {
+        if (await waitForAdvisoryLock(client, this.#lockArgs(), Math.max(1, Math.min(1_000, deadline - Date.now())))) {
           const row = await this.#leaseOn(client);
           if (!row?.live) return client;
           held = row;
@@ -235,8 +239,11 @@ export class PostgresJournal<R extends JournalRecord = JournalRecord> implements
           `the advisory lock of ${this.journal} in ${this.#db.s}`,
         );
       }
-      await sleep(Math.min(pause, Math.max(1, deadline - Date.now())), signal);
-      pause = Math.min(pause * 2, 500);
+      // Another's live lease (a hold) is not a queue: look again after a pause.
+      if (held) {
+        await sleep(Math.min(pause, Math.max(1, deadline - Date.now())), signal);
+        pause = Math.min(pause * 2, 500);
+      }
     }
   }
 
