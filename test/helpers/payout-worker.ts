@@ -10,6 +10,7 @@
  * clock is off would be: `Date.now()` and `new Date()` of the whole process (so the SDK's clock,
  * the transactions' timestamps, the journal's times and anything else that reads the time), while
  * timers keep running at the real pace (they are monotonic on a real host too).
+ * `TRX_RENT_TEST_MAX_COST_SUN` sets the batch's `maxCostSun` (its budget for rentals).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -46,13 +47,22 @@ if (skew) {
 const client = new TrxRent({ baseUrl, apiKey, tronNode: baseUrl, retry: { baseDelayMs: 5, maxDelayMs: 100 } });
 const journal = await sharedPayoutJournal(url, name, { leaseMs: Number(lease) });
 const rows = JSON.parse(readFileSync(rowsFile, 'utf8'));
-const report = await client.transfers.sendMany(rows, {
-  signer: { privateKey: readFileSync(keyFile, 'utf8').trim() },
-  journal,
-  concurrency: 4,
-  rowTimeoutMs: 60_000,
-  onEvent: (e) => { if (e.event === 'confirmed') console.log('confirmed ' + e.id); },
-});
+let report;
+try {
+  report = await client.transfers.sendMany(rows, {
+    signer: { privateKey: readFileSync(keyFile, 'utf8').trim() },
+    journal,
+    concurrency: 4,
+    rowTimeoutMs: 60_000,
+    maxCostSun: process.env.TRX_RENT_TEST_MAX_COST_SUN ? Number(process.env.TRX_RENT_TEST_MAX_COST_SUN) : undefined,
+    onEvent: (e) => { if (e.event === 'confirmed') console.log('confirmed ' + e.id); },
+  });
+} catch (e) {
+  const chain = [];
+  for (let c = e; c && chain.length < 4; c = c.cause) chain.push({ code: c.code, message: c.message, details: c.details });
+  console.error(JSON.stringify({ error: chain }, (_k, v) => (typeof v === 'bigint' ? String(v) : v)));
+  process.exit(1);
+}
 console.log(JSON.stringify({ complete: report.complete, confirmed: report.confirmed }));
 process.exit(report.complete ? 0 : 3);
 `,

@@ -353,7 +353,8 @@ export class PayoutRun {
     const journal = this.#journal!;
     const claims = journal.claims;
     if (!claims || !journal.exclusive) return fn();
-    await journal.exclusive(`${this.#key}:batch`, async () => {
+    // `::` never begins a row's id: this section is never a row's (see SharedPayoutLedger.exclusive).
+    await journal.exclusive(`${this.#key}::batch`, async () => {
       await journal.sync();
       await fn();
       await then?.(claims);

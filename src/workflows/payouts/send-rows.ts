@@ -59,9 +59,12 @@ export async function send(ctx: SendContext): Promise<void> {
         await Promise.allSettled([...inflight]);
         left = (await deps.chain.read(from)).energy;
         if (left < energy && !options.allowBurn && !stop.aborted) {
-          const want = Math.max(energy, Math.ceil((unreserved * (100 + margin)) / 100));
-          const ensured = await topUp(`${ctx.key}:topup:${++topups}`, want, energy);
-          left = ensured!.after.energy;
+          if (journal.claims) left = await sharedTopUp(energy);
+          else {
+            const want = Math.max(energy, Math.ceil((unreserved * (100 + margin)) / 100));
+            const ensured = await topUp(`${ctx.key}:topup:${++topups}`, want, energy);
+            left = ensured!.after.energy;
+          }
         }
       }
       left -= energy;
@@ -151,6 +154,35 @@ export async function send(ctx: SendContext): Promise<void> {
         timeoutMessage: () => `No provider could rent ${want} energy for ${from} in 20 minutes; the rows not sent resume from the journal`,
       },
     );
+
+  /**
+   * A top-up on a journal workers share: one worker at a time, inside the journal's exclusive
+   * section after reading it again; the node is read again there (another worker's top-up may
+   * have come), the top-up is sized by the rows not final in the journal (every worker's), and
+   * its key numbered after the top-ups the journal holds. The energy the node shows after.
+   */
+  const sharedTopUp = async (energy: number): Promise<number> => {
+    // Bounded: each turn waits for the lock up to its default wait (another's top-up taking long).
+    for (let turn = 0; ; turn++) {
+      try {
+        return await journal.exclusive!(
+          `${ctx.key}::topup`,
+          async () => {
+            await journal.sync();
+            const now = (await deps.chain.read(from)).energy;
+            if (now >= energy) return now;
+            const open = ctx.rows.filter((r) => !index.finals.has(r.id)).reduce((s, r) => s + (ctx.estimates.get(r.id)?.energy ?? 0), 0);
+            const n = [...index.orders.keys()].filter((k) => k.includes(':topup:')).length;
+            const ensured = await topUp(`${ctx.key}:topup:${n + 1}`, Math.max(energy, Math.ceil((open * (100 + margin)) / 100)), energy);
+            return ensured!.after.energy;
+          },
+          stop,
+        );
+      } catch (error) {
+        if ((error as { code?: string })?.code !== 'JOURNAL_LOCKED' || turn >= 40 || stop.aborted) throw error;
+      }
+    }
+  };
 
   /** A top-up past the budget: asked (`confirmOverrun`); a yes is journaled as a new approval, the budget raised. */
   const raiseBudget = async (energy: number, refusal: TrxRentError): Promise<boolean> => {

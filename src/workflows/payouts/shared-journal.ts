@@ -4,9 +4,12 @@
  * and every entry about a row (its transfer record, broadcast, deletion, final state) is written
  * only while that worker's claim on the row is current: a worker whose lease passed has its late
  * write refused (JOURNAL_FENCED), and a row's final entry marks it done in the same transaction.
- * Signing stays inside the journal's exclusive section (an advisory lock across hosts), after
- * reading again, so a row is signed once whoever claims it; the batch's rental is placed once,
- * by whichever worker comes first, under the same section.
+ * So a row's claim is what makes it signed once: its worker signs after reading the journal again
+ * and stores the record (fenced by the claim, in the write's own transaction) before the
+ * broadcast; a worker whose claim passed cannot store its signature, so never sends it, and the
+ * row's next worker reads the record first. Workers sign their rows side by side, not in turn.
+ * The batch's rental is placed once, by whichever worker comes first, inside the journal's
+ * exclusive section (an advisory lock across hosts), as is any signing of a row not claimed.
  * @module
  */
 import type { PostgresJournal, PostgresStore } from '../../store/postgres.js';
@@ -23,6 +26,17 @@ export class SharedPayoutLedger extends PayoutLedger {
     super(journal);
     this.claims = claims;
     this.#owned = owned;
+  }
+
+  /**
+   * A row this worker holds the claim on runs without the journal's lock (the claim fences its
+   * record, see the module comment); anything else (the batch's rental, a top-up: keys whose
+   * tail begins with `:`, never a row's id) inside it.
+   */
+  override exclusive<T>(key: string, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const batch = this.index.batch?.key;
+    const row = batch && key.startsWith(`${batch}:`) ? key.slice(batch.length + 1) : undefined;
+    return row !== undefined && this.claims.holds(row) ? fn() : super.exclusive(key, fn, signal);
   }
 
   /** A no-op: a shared journal has no single holder (rows are claimed instead). */
