@@ -16,6 +16,7 @@ const sections = [
   'sweep',
   'journal',
   'store',
+  'payouts-workers',
   'import',
   'footprint',
   'install',
