@@ -10,7 +10,9 @@
  * clock is off would be: `Date.now()` and `new Date()` of the whole process (so the SDK's clock,
  * the transactions' timestamps, the journal's times and anything else that reads the time), while
  * timers keep running at the real pace (they are monotonic on a real host too).
- * `TRX_RENT_TEST_MAX_COST_SUN` sets the batch's `maxCostSun` (its budget for rentals).
+ * `TRX_RENT_TEST_MAX_COST_SUN` sets the batch's `maxCostSun` (its budget for rentals);
+ * `TRX_RENT_TEST_ALLOW_INSECURE_HTTP=1` lets the client send its key over plain http to an
+ * address that is not loopback (a veth pair between namespaces on this machine).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -44,7 +46,8 @@ if (skew) {
   }
   globalThis.Date = SkewedDate;
 }
-const client = new TrxRent({ baseUrl, apiKey, tronNode: baseUrl, retry: { baseDelayMs: 5, maxDelayMs: 100 } });
+const allowInsecureHttp = process.env.TRX_RENT_TEST_ALLOW_INSECURE_HTTP === '1';
+const client = new TrxRent({ baseUrl, apiKey, tronNode: baseUrl, allowInsecureHttp, retry: { baseDelayMs: 5, maxDelayMs: 100 } });
 const journal = await sharedPayoutJournal(url, name, { leaseMs: Number(lease) });
 const rows = JSON.parse(readFileSync(rowsFile, 'utf8'));
 let report;

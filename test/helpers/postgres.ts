@@ -8,7 +8,7 @@
  * refuses to run as root, so under root the server runs as `nobody` (setpriv).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, chownSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { freePort } from './ports.js';
@@ -82,8 +82,12 @@ function run(bin: string, args: string[], options: { allowFail?: boolean } = {})
   return r.stdout;
 }
 
-/** Start a throwaway server (about 2 s); stop it in afterAll. */
-export async function startPostgres(): Promise<PgServer> {
+/**
+ * Start a throwaway server (about 2 s); stop it in afterAll. `listen`: more addresses to listen
+ * on beside 127.0.0.1 (a veth pair's end, test/helpers/netns.ts), and `allow` the networks (CIDR)
+ * whose clients may log in there with the password.
+ */
+export async function startPostgres(options: { listen?: readonly string[]; allow?: readonly string[] } = {}): Promise<PgServer> {
   const { dir: bin, source } = await postgresBin();
   const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const root = mkdtempSync(join(tmpdir(), 'trx-rent-pg-'));
@@ -97,10 +101,12 @@ export async function startPostgres(): Promise<PgServer> {
   }
   chmodSync(root, 0o700);
   run(join(bin, 'initdb'), ['-D', data, '-U', 'trx', '--pwfile', pwfile, '--auth=scram-sha-256', '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions']);
+  for (const cidr of options.allow ?? []) appendFileSync(join(data, 'pg_hba.conf'), `host all all ${cidr} scram-sha-256\n`);
   const port = await freePort();
   const log = join(root, 'server.log');
-  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${root} -c fsync=off -c full_page_writes=off -c max_connections=200`;
-  const start = () => run(join(bin, 'pg_ctl'), ['-D', data, '-o', options, '-l', log, '-w', '-t', '60', 'start']);
+  const listen = ['127.0.0.1', ...(options.listen ?? [])].join(',');
+  const serverOptions = `-c listen_addresses=${listen} -p ${port} -k ${root} -c fsync=off -c full_page_writes=off -c max_connections=200`;
+  const start = () => run(join(bin, 'pg_ctl'), ['-D', data, '-o', serverOptions, '-l', log, '-w', '-t', '60', 'start']);
   const halt = (mode: string) => run(join(bin, 'pg_ctl'), ['-D', data, '-m', mode, '-w', 'stop'], { allowFail: true });
   start();
   let stopped = false;
