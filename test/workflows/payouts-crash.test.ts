@@ -9,7 +9,7 @@ import { TrxRent } from '../../src/index.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { MemoryJournal as StoreJournal } from '../../src/store/memory.js';
 import type { JournalRecord } from '../../src/store/types.js';
-import { MemoryJournal, PayoutLedger } from '../../src/workflows/payouts/index.js';
+import { MemoryJournal, PayoutLedger, type PayoutJournalEntry } from '../../src/workflows/payouts/index.js';
 import { account, ordersOf, paid, payouts, sender } from './payouts-helpers.js';
 
 /** A journal whose writes fail from the (k+1)-th record on, as if the process died there (what was written before stays). */
@@ -64,6 +64,8 @@ describe('a crash between any two steps', { timeout: 90_000 }, () => {
   });
 });
 
+const isOrder = (e: PayoutJournalEntry): e is Extract<PayoutJournalEntry, { type: 'order' }> => e.type === 'order';
+
 /** A journal that dies at the first write after a top-up's order filled on the service (its cost not written down yet). */
 class DiesAfterTopUp extends StoreJournal {
   constructor() {
@@ -103,7 +105,10 @@ describe('a crash between a top-up order and its journaled fill', { timeout: 90_
       );
       expect(outcome).toBe('CRASH');
       expect(taken).toBeGreaterThan(0);
-      const placing = dying.entries().filter((e) => e.type === 'order' && String(e.key).includes(':topup:'));
+      const placing = dying
+        .entries()
+        .filter(isOrder)
+        .filter((e) => e.key.includes(':topup:'));
       expect(placing).toEqual([expect.objectContaining({ state: 'placing', max_price_sun: expect.any(Number) })]);
       const before = ordersOf(mock, acct.accountId).filter((o) => o.target_address === s.address);
       const resumedJournal = new MemoryJournal(dying.entries());
@@ -112,14 +117,14 @@ describe('a crash between a top-up order and its journaled fill', { timeout: 90_
       for (const r of rows) expect(paid(mock, s.address).get(r.to)?.count, r.id).toBe(1);
       // The service's order log is the judge: the top-up the crash left is the same order after
       // the resume (its key answered it again), not a second one for the same need.
-      const entries = resumedJournal.entries();
-      const topUp = entries.filter((e) => e.type === 'order' && e.key === placing[0]!.key && e.state === 'filled');
+      const entries = resumedJournal.entries().filter(isOrder);
+      const topUp = entries.filter((e) => e.key === placing[0]!.key && e.state === 'filled');
       expect(topUp).toHaveLength(1);
       expect(before.map((o) => o.id)).toContain(topUp[0]!.order_id);
       const after = ordersOf(mock, acct.accountId).filter((o) => o.target_address === s.address);
       // What the journal counts as spent is what the service charged, every order included.
       const charged = after.filter((o) => o.status === 'FILLED').reduce((n, o) => n + Number(o.total_cost_sun), 0);
-      const filled = new Map(entries.filter((e) => e.type === 'order' && e.state === 'filled').map((e) => [e.key, Number(e.cost_sun)]));
+      const filled = new Map(entries.filter((e) => e.state === 'filled').map((e) => [e.key, Number(e.cost_sun)]));
       expect([...filled.values()].reduce((n, c) => n + c, 0)).toBe(charged);
     } finally {
       clearInterval(reclaim);
