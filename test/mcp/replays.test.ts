@@ -13,9 +13,9 @@ import { Session } from '../../src/mcp/session.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
 import { pollUntil } from '../../src/utils/clock.js';
-import { type Hostile, type Seen, hostileServer, json } from '../security/hostile.js';
+import { type Hostile, type Seen, json } from '../security/hostile.js';
 import { addressMaker } from '../helpers/wallets.js';
-import { KEYS, accept, call, connect, errorOf, ok } from './helpers.js';
+import { KEYS, accept, call, connect, errorOf, ok, proxy as mockProxy } from './helpers.js';
 
 let mock: MockServer;
 let api: TrxRent;
@@ -39,21 +39,9 @@ afterAll(async () => {
 const orderCount = async () => (await api.orders.list({ limit: 1 })).total;
 const { fresh, target } = addressMaker(() => mock, 'replays');
 
-/** A loopback proxy to the mock; `tamper` may answer a request itself (return true). */
+/** A loopback proxy to the mock, closed after the file; `tamper` may answer a request itself (return true). */
 async function proxy(tamper: (req: Seen, res: ServerResponse) => boolean | void): Promise<Hostile> {
-  const h = await hostileServer((req, res) => {
-    if (tamper(req, res) === true) return;
-    void (async () => {
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && !['host', 'connection', 'content-length'].includes(k)) headers[k] = v;
-      const forward = () => fetch(`${mock.url}${req.url}`, { method: req.method, headers, body: req.method === 'GET' ? undefined : req.body });
-      // one retry: a pooled connection the mock closed meanwhile is the proxy's fault, not the test's subject
-      const upstream = await forward().catch(forward);
-      const body = await upstream.text();
-      res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
-      res.end(body);
-    })().catch(() => res.destroy());
-  });
+  const h = await mockProxy(mock, tamper);
   hostiles.push(h);
   return h;
 }
