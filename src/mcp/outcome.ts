@@ -118,7 +118,10 @@ export function keyedPost<T>(
     failed: (error) => (guardOutcome(error) === 'refused' ? nothing(error) : { outcomes: {}, what: `no answer (${codeOf(error)})` }),
     async lookup(key, signal) {
       if (sentAt !== undefined && now() - sentAt > REPLAY_WINDOW_MS) {
-        return { outcomes: { [currency]: { state: 'spent' } }, what: `not replayed: its Idempotency-Key is older than ${REPLAY_WINDOW_MS / 3_600_000} h (counted at what was reserved)` };
+        return {
+          outcomes: { [currency]: { state: 'spent' } },
+          what: `not replayed: its Idempotency-Key is older than ${REPLAY_WINDOW_MS / 3_600_000} h (counted at what was reserved)`,
+        };
       }
       try {
         return done(await post(key, signal));

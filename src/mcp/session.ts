@@ -41,6 +41,12 @@ export interface McpServerOptions {
   tronFullNode?: string | undefined;
   /** TronGrid's API key for that node (TRON-PRO-API-KEY), sent to the node only. */
   tronNodeApiKey?: string | undefined;
+  /**
+   * How long one `send_token` may take in all (estimate, rental, broadcast, receipt), ms; past it
+   * the tool reports what it knows (an unknown outcome once the transfer was broadcast).
+   * @default 120000 (`transfers.send`'s)
+   */
+  sendTimeoutMs?: number | undefined;
   /** GasFree relayer for x402 `exact_gasfree` payments (the mock serves one). Default: BankofAI's. */
   gasfreeRelayer?: string | undefined;
   /** Tools that write or spend run only when this is true. @default false */
@@ -157,7 +163,7 @@ export class Session {
 
   /** USD the x402 payments of this server count against its budget: its client's, and those an earlier process left unknown. */
   x402Spent(): string {
-    return attoToUsd((this.#x402 ? usdToAtto(this.#x402.spent) : 0n) + this.guard.x402Carried);
+    return attoToUsd((this.#x402 ? usdToAtto(this.#x402.spent) : 0n) + this.guard.records.x402Carried);
   }
 
   /**
@@ -187,7 +193,7 @@ export class Session {
     }
     const { maxPayment, x402Budget } = this.guard.limits;
     // What an earlier process paid with an unknown outcome counts against this one's budget.
-    const left = usdToAtto(x402Budget, 'x402Budget') - this.guard.x402Carried;
+    const left = usdToAtto(x402Budget, 'x402Budget') - this.guard.records.x402Carried;
     this.#x402 = new X402Client({
       baseUrl,
       payers,

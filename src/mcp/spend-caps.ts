@@ -72,11 +72,7 @@ export function perCurrency(request: SpendRequest): Map<Currency, bigint> {
  * `settled`): spent, committed at its charge (a currency nobody reserved, a fee burnt, recorded);
  * nothing, released; pending, kept. True when anything was counted as spent.
  */
-export function settleLines(
-  caps: Record<Currency, SpendingCap>,
-  spend: { held: Map<Currency, Reservation>; settled: Set<Currency> },
-  known: Known,
-): boolean {
+export function settleLines(caps: Record<Currency, SpendingCap>, spend: { held: Map<Currency, Reservation>; settled: Set<Currency> }, known: Known): boolean {
   let counted = false;
   for (const [currency, outcome] of Object.entries(known.outcomes) as Array<[Currency, Outcome]>) {
     if (outcome.state === 'pending' || spend.settled.has(currency)) continue;

@@ -95,7 +95,17 @@ export class SpendJournal {
         const held: Partial<Record<Currency, bigint>> = {};
         for (const [currency, atomic] of Object.entries(r.held ?? {})) held[currency as Currency] = BigInt(atomic);
         const token = r.token ? { currency: r.token.currency, atomic: BigInt(r.token.atomic), label: r.token.label } : undefined;
-        const open: OpenSpend = { key: r.key, tool: r.tool, summary: r.summary, held, at: r.at, token, effects: r.effects, request: r.request, payment: r.payment };
+        const open: OpenSpend = {
+          key: r.key,
+          tool: r.tool,
+          summary: r.summary,
+          held,
+          at: r.at,
+          token,
+          effects: r.effects,
+          request: r.request,
+          payment: r.payment,
+        };
         this.#open.set(r.key, open);
         if (open.request) this.#unanswered.set(r.key, { spend: open, state: 'open' });
       } else if (r.type === 'effects') {

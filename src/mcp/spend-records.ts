@@ -21,6 +21,7 @@ export class SpendRecords {
   readonly #log: (line: string) => void;
   readonly #clock: Clock;
   #journal: Promise<SpendJournal> | undefined;
+  #x402Carried = 0n;
 
   constructor(open: (() => Promise<SpendJournal>) | undefined, log: (line: string) => void, clock: Clock) {
     this.#open = open ?? (async () => new SpendJournal(new MemoryJournal('spends')));
@@ -53,13 +54,12 @@ export class SpendRecords {
 
   /**
    * The spends an earlier process left unsettled: the x402 payments counted (no lookup settles
-   * them: the paid API keeps no idempotency) and settled, their total returned in atto-USD
-   * (`maxPayment`, a damaged record's price); the others held again against `caps`
-   * (`heldAgain`), and those nothing could hold (all past the caps: counted) settled.
+   * them: the paid API keeps no idempotency), added to {@link x402Carried} (`maxPayment`, a
+   * damaged record's price) and settled; the others held again against `caps` (`heldAgain`) and
+   * returned, but those nothing could hold (all past the caps: counted), settled.
    */
-  async leftOver(caps: Record<Currency, SpendingCap>, maxPayment: string): Promise<{ held: HeldAgain[]; x402Atto: bigint }> {
+  async leftOver(caps: Record<Currency, SpendingCap>, maxPayment: string): Promise<HeldAgain[]> {
     const held: HeldAgain[] = [];
-    let x402Atto = 0n;
     for (const left of await heldAgain(await this.journal(), caps)) {
       const { open } = left;
       if (!open.payment && left.held.size) {
@@ -67,14 +67,19 @@ export class SpendRecords {
         continue;
       }
       for (const reservation of left.held.values()) reservation.release();
-      if (open.payment) x402Atto += atto(open.payment.amount_usd, maxPayment);
+      if (open.payment) this.#x402Carried += atto(open.payment.amount_usd, maxPayment);
       await this.note(`that ${open.key} is counted`, (j) => j.settled(open.key, { verdict: 'spent', answered: false }));
       this.#log(
         `counted ${open.tool} (left by an earlier run of the server): ${open.summary}; its outcome is unknown and ` +
           (open.payment ? "no lookup settles an x402 payment: it counts against this server's x402 budget" : 'it counts against the caps'),
       );
     }
-    return { held, x402Atto };
+    return held;
+  }
+
+  /** What x402 payments an earlier process left of unknown outcome count against this one's x402 budget, atto-USD. */
+  get x402Carried(): bigint {
+    return this.#x402Carried;
   }
 
   /**

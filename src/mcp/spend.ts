@@ -105,8 +105,6 @@ export class SpendGuard {
   readonly records: SpendRecords;
   readonly #restoreJob: ((spend: OpenSpend) => SpendJob<unknown>) | undefined;
   #restored: Promise<void> | undefined;
-  /** x402 payments an earlier process left of unknown outcome, counted against this one's x402 budget (atto-USD). */
-  #x402Carried = 0n;
 
   constructor(options: {
     allowSpend: boolean;
@@ -299,17 +297,14 @@ export class SpendGuard {
     return this.#reconciling;
   }
 
-
   /**
    * Hold again (once per process, at start-up or before the first spend) what an earlier process
    * left unsettled in the spend journal; the next reconciliation looks it up. An x402 payment has
-   * no lookup: it counts against this process's x402 budget (`x402Carried`), once.
+   * no lookup: it counts against this process's x402 budget (`records.x402Carried`), once.
    */
   restore(): Promise<void> {
     this.#restored ??= (async () => {
-      const { held, x402Atto } = await this.records.leftOver(this.#caps, this.limits.maxPayment);
-      this.#x402Carried += x402Atto;
-      for (const { open, held: reserved, settled } of held) {
+      for (const { open, held: reserved, settled } of await this.records.leftOver(this.#caps, this.limits.maxPayment)) {
         if (!this.#restoreJob) {
           this.#release(reserved); // a guard that cannot look anything up holds nothing of it
           continue;
@@ -321,11 +316,6 @@ export class SpendGuard {
       }
     })();
     return this.#restored;
-  }
-
-  /** What x402 payments of an earlier process count against this one's x402 budget, atto-USD (known once {@link restore} is done). */
-  get x402Carried(): bigint {
-    return this.#x402Carried;
   }
 
   /**
@@ -343,12 +333,17 @@ export class SpendGuard {
     // Open in the journal but not unknown here: in flight (here or in another process), not lost.
     if (prior.state === 'open' && !unknown) return undefined;
     if (unknown) {
-      const still = new TrxRentError({ code: 'OUTCOME_UNKNOWN', message: `The same ${tool} (same arguments) was sent before and could not be looked up yet; nothing new was sent.` });
+      const still = new TrxRentError({
+        code: 'OUTCOME_UNKNOWN',
+        message: `The same ${tool} (same arguments) was sent before and could not be looked up yet; nothing new was sent.`,
+      });
       throw unknownOutcome(still, unknown.held, key, undefined, tool);
     }
     const value = await this.#restoreJob(prior.spend).run(key);
     await this.records.note(`that ${key} was answered`, (j) => j.answered(key));
-    this.log(`answered ${tool} again (idempotency key ${key}): ${prior.spend.summary}; the retry of a spend whose answer was lost, replayed with its key: nothing new sent or counted`);
+    this.log(
+      `answered ${tool} again (idempotency key ${key}): ${prior.spend.summary}; the retry of a spend whose answer was lost, replayed with its key: nothing new sent or counted`,
+    );
     return { value };
   }
 
@@ -395,4 +390,3 @@ export class SpendGuard {
     held.clear();
   }
 }
-

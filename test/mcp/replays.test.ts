@@ -64,6 +64,8 @@ describe('send_token whose receipt poll fails', () => {
       tronFullNode: node.url,
       allowSpend: true,
       limits: { maxWithdrawal: '100' },
+      // The send gives up at this deadline (120 s by default): long after the broadcast and a few receipt polls.
+      sendTimeoutMs: 30_000,
       log: (l) => logs.push(l),
     });
     const logs: string[] = [];
@@ -75,8 +77,8 @@ describe('send_token whose receipt poll fails', () => {
     const txBefore = sentFromWallet();
     try {
       // The engine waits the node's faults out (polling, re-broadcasting the same bytes) until
-      // the send's deadline (transfers.send's default 120 s), then gives up: outcome unknown.
-      const first = errorOf(await call(c.client, 'send_token', { token: 'USDT', to: paid, amount: '1.5' }, 180_000));
+      // the send's deadline (sendTimeoutMs), then gives up: outcome unknown.
+      const first = errorOf(await call(c.client, 'send_token', { token: 'USDT', to: paid, amount: '1.5' }, 60_000));
       expect(first.code, first.message).toBe('TIMEOUT');
       expect(first.message).toMatch(/outcome is unknown/);
       expect(first.details).toMatchObject({
@@ -128,7 +130,7 @@ describe('send_token whose receipt poll fails', () => {
     } finally {
       await c.close();
     }
-  }, 300_000);
+  }, 120_000);
 });
 
 describe('ensure_resources whose order answer is lost', () => {

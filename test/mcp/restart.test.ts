@@ -51,7 +51,7 @@ async function server(configDir: string, flags: string[], baseUrl = mock.url): P
 
 /** Until the server's stderr has a line matching `pattern` (bounded). */
 async function logged(s: Spawned, pattern: RegExp): Promise<string> {
-  return pollUntil(
+  return pollUntil<string>(
     async () => {
       const line = s
         .stderr()
