@@ -6,6 +6,11 @@
  * server process on that folder holds it again before anything else and looks it up by the
  * same key and body: found, counted at the order's real cost, settled in the journal, so a third
  * process finds nothing open. The mock's order log is the judge: one order.
+ *
+ * Keyed POSTs (create_order, withdraw) are in the same journal with their body and arguments: a
+ * call again with the same arguments after a lost answer is its retry (refused while the first
+ * cannot be looked up, then answered with the first's order by its key, once); the journal view's
+ * index of unanswered spends; and a replay past its window is never sent.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
