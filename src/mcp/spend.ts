@@ -17,8 +17,12 @@
  * tried before the next spend, each lookup bounded in time; a lookup cannot wait on the
  * reconciliation it runs in, and at most {@link MAX_OPEN_SPENDS} spends are open at once.
  *
- * With a spend journal (`spend-journal.ts`), a chain spend left unsettled by an earlier process
- * (killed mid-spend, or of unknown outcome) is held again by the next and looked up like any other.
+ * Every spend with a journal (`spend-journal.ts`: chain spends, keyed POSTs, x402 payments) is
+ * written down before it is sent; one left unsettled by an earlier process (killed mid-spend, or
+ * of unknown outcome) is held again by the next (an x402 payment counted against its budget) and
+ * looked up like any other. A call that repeats, argument for argument, a keyed POST whose
+ * answer its caller never got is that spend's retry: answered by replaying its key, nothing new
+ * sent or counted. Without a state folder the journal is in memory.
  *
  * Every log line and confirmation text is one sanitised line (src/mcp/text.ts): server text
  * cannot move the cursor, forge a line, ring the bell or write the clipboard.
@@ -29,9 +33,10 @@ import { randomUUID } from 'node:crypto';
 import { TrxRentError } from '../errors/index.js';
 import { type Clock, systemClock } from '../utils/clock.js';
 import type { ResolvedLimits } from './limits.js';
-import { type Currency, type Known, type Outcome, type SpendJob, SpendRefusedError, allOf, codeOf, safely, unknownOutcome } from './outcome.js';
-import { type OpenSpend, type SpendJournal, begin, heldAgain } from './spend-journal.js';
-import { type SpendRequest, capTotals, checkCallCap, checkSessionCap, perCurrency } from './spend-caps.js';
+import { type Currency, type Known, REPLAY_WINDOW_MS, type SpendJob, SpendRefusedError, allOf, codeOf, safely, unknownOutcome } from './outcome.js';
+import { type OpenSpend, type SpendJournal, begin } from './spend-journal.js';
+import { SpendRecords } from './spend-records.js';
+import { type SpendRequest, capTotals, checkCallCap, checkSessionCap, perCurrency, settleLines } from './spend-caps.js';
 import { oneLine } from './text.js';
 import { type Reservation, SpendingCap } from '../utils/spending-cap.js';
 
@@ -96,8 +101,8 @@ export class SpendGuard {
   readonly #unknown = new Set<Unknown>();
   #inFlight = 0;
   #reconciling: Promise<void> | undefined;
-  readonly #openJournal: (() => Promise<SpendJournal>) | undefined;
-  #journal: Promise<SpendJournal | undefined> | undefined;
+  /** The spend journal: what is written before a spend is sent and after; the x402 payments' too (`paying`, `paid`). */
+  readonly records: SpendRecords;
   readonly #restoreJob: ((spend: OpenSpend) => SpendJob<unknown>) | undefined;
   #restored: Promise<void> | undefined;
 
@@ -110,7 +115,7 @@ export class SpendGuard {
     clock?: Clock | undefined;
     /** @default LOOKUP_TIMEOUT_MS */
     lookupTimeoutMs?: number | undefined;
-    /** The spend journal (opened on first use), and the lookup job of a spend an earlier process left in it. @default none */
+    /** The spend journal (opened on first use), and the lookup job of a spend an earlier process left in it. @default one in memory */
     journal?: (() => Promise<SpendJournal>) | undefined;
     restore?: ((spend: OpenSpend) => SpendJob<unknown>) | undefined;
   }) {
@@ -120,7 +125,7 @@ export class SpendGuard {
     this.#log = options.log;
     this.#clock = options.clock ?? systemClock;
     this.#lookupTimeoutMs = options.lookupTimeoutMs ?? LOOKUP_TIMEOUT_MS;
-    this.#openJournal = options.journal;
+    this.records = new SpendRecords(options.journal, (line) => this.log(line), this.#clock);
     this.#restoreJob = options.restore;
     const total = options.limits.sessionAtomic;
     this.#caps = { TRX: new SpendingCap({ total }), USDT: new SpendingCap({ total }) };
@@ -198,6 +203,8 @@ export class SpendGuard {
     await this.restore();
     // A spend started by a lookup must not wait for the reconciliation that runs the lookup.
     if (this.#unknown.size && !inLookup.getStore()) await this.reconcile();
+    const retried = await this.#retry(request.tool, job);
+    if (retried) return retried.value as T;
     if (this.#unknown.size + this.#inFlight >= MAX_OPEN_SPENDS) {
       throw new SpendRefusedError(
         'SESSION_LIMIT',
@@ -232,8 +239,11 @@ export class SpendGuard {
     const entry: Unknown = { tool: request.tool, key, summary: request.summary, held, settled: new Set(), job: job as SpendJob<unknown> };
     // A chain spend is written down before anything is sent (a journal that fails refuses the spend).
     const journal = job.journaled
-      ? await begin(this.#spendJournal(), { key, tool: request.tool, summary: request.summary, held }, job.journaled).catch((e: unknown) =>
-          this.#refuseUnjournaled(held, request, e),
+      ? await begin(this.records.journal(), { key, tool: request.tool, summary: request.summary, at: this.#clock.now(), held }, job.journaled).catch(
+          (e: unknown) => {
+            this.#release(held); // a spend whose journal could not be written: nothing is sent
+            throw this.records.unjournaled(request, e);
+          },
         )
       : undefined;
     let result: T;
@@ -245,26 +255,27 @@ export class SpendGuard {
         error instanceof SpendRefusedError
           ? { outcomes: allOf(held, { state: 'none' }), what: `refused (${error.code})` }
           : safely(() => job.failed(error, key), held);
-      const counted = this.#apply(entry, known);
+      const counted = settleLines(this.#caps, entry, known);
       if (held.size === 0) {
-        if (journal) await this.#note(`that ${key} is settled`, (j) => j.settled(key));
+        if (journal) await this.records.note(`that ${key} is settled`, (j) => j.settled(key, { verdict: counted ? 'spent' : 'none', answered: true }));
         this.log(
           `${counted ? 'spent' : 'not spent'} ${request.tool}: ${known.what} (${codeOf(error)}; ${capTotals(this.#caps, this.limits.sessionAtomic, request)})`,
         );
         throw error;
       }
-      if (journal) await this.#note(`what ${key} did`, (j) => j.effects(key, job.journaled!.effects.snapshot() as never));
+      const effects = job.journaled?.effects;
+      if (journal && effects) await this.records.note(`what ${key} did`, (j) => j.effects(key, effects.snapshot() as never));
       this.#unknown.add(entry);
       this.log(
         `outcome unknown ${request.tool}: ${request.summary}; ${known.what}; stays reserved until looked up (idempotency key ${key}) (${capTotals(this.#caps, this.limits.sessionAtomic, request)})`,
       );
-      throw unknownOutcome(error, entry.held, key, known.ids);
+      throw unknownOutcome(error, entry.held, key, known.ids, job.journaled?.request ? request.tool : undefined);
     }
     const known = safely(() => job.done(result), held, 'spent');
-    this.#apply(entry, known);
+    settleLines(this.#caps, entry, known);
     // Done means done: a currency the job did not price is counted as reserved.
-    this.#apply(entry, { outcomes: allOf(held, { state: 'spent' }), what: '' });
-    if (journal) await this.#note(`that ${key} is settled`, (j) => j.settled(key));
+    settleLines(this.#caps, entry, { outcomes: allOf(held, { state: 'spent' }), what: '' });
+    if (journal) await this.records.note(`that ${key} is settled`, (j) => j.settled(key, { verdict: 'spent', answered: true }));
     this.log(`spent ${request.tool}: ${known.what} (${capTotals(this.#caps, this.limits.sessionAtomic, request)})`);
     return result;
   }
@@ -286,16 +297,19 @@ export class SpendGuard {
     return this.#reconciling;
   }
 
-  /** The spend journal, when there is one (opened once; one that cannot open refuses every chain spend). */
-  #spendJournal = (): Promise<SpendJournal | undefined> => (this.#journal ??= this.#openJournal ? this.#openJournal() : Promise.resolve(undefined));
-
-  /** Hold again (once per process, before the first spend) what an earlier process left unsettled in the spend journal; the next reconciliation looks it up. */
+  /**
+   * Hold again (once per process, at start-up or before the first spend) what an earlier process
+   * left unsettled in the spend journal; the next reconciliation looks it up. An x402 payment has
+   * no lookup: it counts against this process's x402 budget (`records.x402Carried`), once.
+   */
   restore(): Promise<void> {
     this.#restored ??= (async () => {
-      const journal = await this.#spendJournal();
-      if (!journal || !this.#restoreJob) return;
-      for (const { open, held, settled } of await heldAgain(journal, this.#caps)) {
-        this.#unknown.add({ tool: open.tool, key: open.key, summary: open.summary, held, settled, job: this.#restoreJob(open) });
+      for (const { open, held: reserved, settled } of await this.records.leftOver(this.#caps, this.limits.maxPayment)) {
+        if (!this.#restoreJob) {
+          this.#release(reserved); // a guard that cannot look anything up holds nothing of it
+          continue;
+        }
+        this.#unknown.add({ tool: open.tool, key: open.key, summary: open.summary, held: reserved, settled, job: this.#restoreJob(open) });
         this.log(
           `outcome unknown ${open.tool} (left by an earlier run of the server): ${open.summary}; stays reserved until looked up (idempotency key ${open.key})`,
         );
@@ -304,11 +318,33 @@ export class SpendGuard {
     return this.#restored;
   }
 
-  /** Write `write` to the spend journal; a failure is logged (the spend itself is decided). */
-  #note(what: string, write: (journal: SpendJournal) => Promise<void>): Promise<void> {
-    return this.#spendJournal()
-      .then((journal) => journal && write(journal))
-      .catch((error: unknown) => this.log(`the spend journal could not record ${what}: ${(error as Error).message}`));
+  /**
+   * A call that repeats a keyed POST whose answer its caller never got (same tool and arguments,
+   * within the replay window): answered by replaying that spend's key and body (the service
+   * answers with what it did), nothing new sent or counted. Still unknown: refused, nothing sent.
+   */
+  async #retry(tool: string, job: SpendJob<unknown>): Promise<{ value: unknown } | undefined> {
+    const args = job.journaled?.request?.args;
+    const journal = args === undefined || inLookup.getStore() ? undefined : await this.records.journal();
+    const prior = journal && (await journal.unanswered(tool, args!, this.#clock.now() - REPLAY_WINDOW_MS));
+    if (!prior || !this.#restoreJob) return undefined;
+    const key = prior.spend.key;
+    const unknown = [...this.#unknown].find((e) => e.key === key);
+    // Open in the journal but not unknown here: in flight (here or in another process), not lost.
+    if (prior.state === 'open' && !unknown) return undefined;
+    if (unknown) {
+      const still = new TrxRentError({
+        code: 'OUTCOME_UNKNOWN',
+        message: `The same ${tool} (same arguments) was sent before and could not be looked up yet; nothing new was sent.`,
+      });
+      throw unknownOutcome(still, unknown.held, key, undefined, tool);
+    }
+    const value = await this.#restoreJob(prior.spend).run(key);
+    await this.records.note(`that ${key} was answered`, (j) => j.answered(key));
+    this.log(
+      `answered ${tool} again (idempotency key ${key}): ${prior.spend.summary}; the retry of a spend whose answer was lost, replayed with its key: nothing new sent or counted`,
+    );
+    return { value };
   }
 
   async #lookUp(entry: Unknown): Promise<void> {
@@ -334,48 +370,19 @@ export class SpendGuard {
     }
     if (!known || !this.#unknown.has(entry)) return;
     const before = new Map(entry.held);
-    const counted = this.#apply(entry, known);
+    const counted = settleLines(this.#caps, entry, known);
     // Nothing settled: every currency still held as it was.
     if (entry.held.size === before.size) return;
     const totals = capTotals(this.#caps, this.limits.sessionAtomic, { lines: [...before.keys()].map((currency) => ({ currency })) });
     if (entry.held.size === 0) {
       this.#unknown.delete(entry);
-      await this.#note(`that ${entry.key} is settled`, (j) => j.settled(entry.key));
+      await this.records.note(`that ${entry.key} is settled`, (j) => j.settled(entry.key, { verdict: counted ? 'spent' : 'none', answered: false }));
       this.log(
         `${counted ? 'found' : 'not spent'} ${entry.tool} (idempotency key ${entry.key}): ${known.what}${counted ? '' : '; reservation released'} (${totals})`,
       );
     } else {
       this.log(`found in part ${entry.tool} (idempotency key ${entry.key}): ${known.what}; the rest stays reserved (${totals})`);
     }
-  }
-
-  /** Settles what `known` says of `entry`'s held lines; true when anything was counted as spent. */
-  #apply(entry: Unknown, known: Known): boolean {
-    let counted = false;
-    for (const [currency, outcome] of Object.entries(known.outcomes) as Array<[Currency, Outcome]>) {
-      if (outcome.state === 'pending' || entry.settled.has(currency)) continue;
-      entry.settled.add(currency);
-      const held = entry.held.get(currency);
-      entry.held.delete(currency);
-      if (outcome.state === 'spent') {
-        // The charge once known; a currency nobody reserved (a fee burnt) still counts.
-        const charge = outcome.atomic ?? held?.amount ?? 0n;
-        if (held) held.commit(charge > 0n ? charge : 0n);
-        else this.#caps[currency].record(charge);
-        counted = true;
-      } else held?.release();
-    }
-    return counted;
-  }
-
-  #refuseUnjournaled(held: Map<Currency, Reservation>, request: SpendRequest, error: unknown): never {
-    this.#release(held); // a chain spend whose journal could not be written: nothing is sent
-    this.log(`refused ${request.tool}: ${request.summary} (the spend journal could not be written: ${(error as Error).message})`);
-    throw new TrxRentError({
-      code: 'JOURNAL_UNAVAILABLE',
-      message: `The server could not write this spend down before sending it (${(error as Error).message}); nothing was sent.`,
-      cause: error,
-    });
   }
 
   #release(held: Map<Currency, Reservation>): void {
