@@ -24,7 +24,12 @@ let kmsClient: KMSClient;
 beforeAll(async () => {
   mock = await startMockServer({ seed: 4142, rateLimits: false, timings: { selectMs: 10, fillMs: 20, verifyMs: 30 } });
   kms = await startKmsStandIn();
-  kmsClient = new KMSClient({ region: 'us-east-1', endpoint: kms.url, credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'test-secret' }, maxAttempts: 1 });
+  kmsClient = new KMSClient({
+    region: 'us-east-1',
+    endpoint: kms.url,
+    credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'test-secret' },
+    maxAttempts: 1,
+  });
 });
 afterAll(async () => {
   kmsClient?.destroy();
@@ -68,7 +73,8 @@ describe('sweep sources signed by any Signer', { timeout: 90_000 }, () => {
       { name: 'TronWeb', signer: tronWeb, address: privateKeyToTronAddress(key('tronweb')), amount: 15_000_005n, activated: true },
       { name: 'refused', signer: refused, amount: 16_000_006n, activated: true },
     ];
-    const addressOf = (s: (typeof sources)[number]) => ('privateKey' in s ? privateKeyToTronAddress(s.privateKey) : (s.address ?? (s.signer as { address: string }).address));
+    const addressOf = (s: (typeof sources)[number]) =>
+      'privateKey' in s ? privateKeyToTronAddress(s.privateKey) : (s.address ?? (s.signer as { address: string }).address);
     for (const s of sources) deposit(addressOf(s), s.amount, s.activated);
     const fund = funding(mock, 'signers');
     const to = treasury(mock, 'signers');

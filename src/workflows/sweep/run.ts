@@ -77,7 +77,8 @@ export class SweepRun {
     if (!Array.isArray(this.#sources) || this.#sources.length === 0)
       throw new TrxRentError({ code: 'VALIDATION_ERROR', message: 'sources: give at least one source', details: { field: 'sources' } });
     this.#sources.forEach((source, i) => {
-      const given = source && typeof source === 'object' && 'signer' in source ? source.signer : { privateKey: (source as { privateKey?: string })?.privateKey ?? '' };
+      const given =
+        source && typeof source === 'object' && 'signer' in source ? source.signer : { privateKey: (source as { privateKey?: string })?.privateKey ?? '' };
       let signer: Resolved;
       try {
         // A lone signer signs for its own address: the source is the signer's account.

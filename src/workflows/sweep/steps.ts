@@ -71,7 +71,15 @@ export async function activateSource(ctx: StepContext, p: Planned): Promise<void
           signer: ctx.funding!,
           signal,
           onSigned: async (tx) => {
-            signed = { type: 'activation', address: p.address, state: 'signed', tx_id: tx.tx_id, expiration: tx.expiration, signed: tx.signed, at: clock.now() };
+            signed = {
+              type: 'activation',
+              address: p.address,
+              state: 'signed',
+              tx_id: tx.tx_id,
+              expiration: tx.expiration,
+              signed: tx.signed,
+              at: clock.now(),
+            };
             await journal.append(signed);
             ctx.emit({ event: 'activation', address: p.address, state: 'signed', tx_id: tx.tx_id });
           },
