@@ -23,9 +23,13 @@ export const DEFAULT_ACTIVATION_SUN = 1;
 
 /** A signed activation exactly as it is broadcast (`/wallet/broadcasttransaction`, `visible: false`). */
 export interface SignedActivation {
+  /** sha256 of `raw_data_hex`. */
   txID: string;
+  /** The raw data as JSON (tronweb's shape). */
   raw_data: unknown;
+  /** The raw data's protobuf bytes, hex: what the txID hashes and the node decodes. */
   raw_data_hex: string;
+  /** The funding wallet's signature (65 bytes hex). */
   signature: string[];
 }
 
