@@ -2,11 +2,13 @@
  * The crash points of a sweep that must leave a source to be swept, never ended unswept, on the
  * mock's manual clock (the client on `virtualClock`, so every wait is deterministic): an energy
  * order that ends FAILED (the market moved between the order and its execution; nothing charged)
- * in the run and just before a crash, and a crash between the signed activation's journal line and
- * its broadcast. A crash is a stop at that exact step (`run.stop()` from the step's event): what the
- * journal holds then is what a SIGKILL there leaves. The judge is the mock's chain and order log.
+ * in the run and just before a crash, a crash between the signed activation's journal line and
+ * its broadcast, and a kill in the middle of the plan's one large write (a killed process's write
+ * can end part-way: the journal holds a prefix of it, its last line torn). A crash is a stop at that
+ * exact step (`run.stop()` from the step's event): what the journal holds then is what a SIGKILL
+ * there leaves; the torn plan is that journal cut short. The judge is the mock's chain and order log.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -153,5 +155,31 @@ describe('sweep crash points', { timeout: 60_000 }, () => {
     expect(report.rows.find((r) => r.address === unactivated.address)?.activation_tx_id).toBe(signedTx);
     // It could: its bytes are in the journal line written before the broadcast.
     expect(line.signed.txID.toLowerCase()).toBe(signedTx);
+  });
+
+  it("a kill in the middle of the plan's write (a prefix of its lines, the last torn): the resume plans again and sweeps every source", async () => {
+    const sources = depositSources(mock, 12, 'resume d');
+    const fund = funding(mock, 'resume d');
+    const to = treasury(mock, 'resume d');
+    const acct = account(mock, '100000');
+    const journal = join(mkdtempSync(join(tmpdir(), 'sweep-resume-')), 'sweep.journal');
+    const c = client(acct.apiKey);
+    const options = { to, min: '10', funding: { privateKey: fund.privateKey }, journal, concurrency: 1 };
+    // The plan's write, whole: stopped at the first progress event, before anything is spent.
+    const first = await c.transfers.sweepRun(sources, { ...options, onEvent: (e) => e.event === 'progress' && first.stop() });
+    await first.start();
+    expect(ordersOf(mock, acct.accountId)).toEqual([]);
+    const text = readFileSync(journal, 'utf8');
+    const group = text.slice(0, text.indexOf('"state":"started"'));
+    const lines = group.split('\n');
+    // What a kill in the middle of that write leaves: its first half of lines and half a line.
+    const half = Math.floor(lines.length / 2);
+    const cut = `${lines.slice(0, half).join('\n')}\n${lines[half]!.slice(0, 40)}`;
+    writeFileSync(journal, cut);
+
+    const report = await c.transfers.sweep(sources, options);
+    const { eligible } = expectSweptOnce(sources, to, acct.accountId);
+    expect(report).toMatchObject({ complete: true, swept: eligible.length, failed: 0, pending: 0 });
+    expect(report.rows.filter((r) => r.status === 'below_min').length).toBe(sources.length - eligible.length);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The sweep journal: every step of a sweep written down before it is taken (the sources and the
- * amounts confirmed, each activation signed, each order placed, each source swept), read back on a
- * resume. A view over one journal of the store (`src/store`): the transfer protocol's entries
+ * amounts confirmed, then the sweep's head, in one write; each activation signed, each order
+ * placed, each source swept), read back on a resume. A journal with no head holds no sweep. A view over one journal of the store (`src/store`): the transfer protocol's entries
  * (`record`, `broadcast`, `delete`, keyed `<sweep key>:<address>`) plus the sweep's own, folded into
  * an index as they are read, so it is also the {@link TransferStore} of every source's transfer.
  * @module
@@ -89,10 +89,13 @@ export class SweepIndex {
       case 'sweep':
         this.head ??= entry;
         break;
+      // A source's latest plan line wins (lines a cut-short plan left before its head are planned again).
       case 'planned':
+        this.belowMin.delete(entry.address);
         this.planned.set(entry.address, entry);
         break;
       case 'below_min':
+        this.planned.delete(entry.address);
         this.belowMin.set(entry.address, entry);
         break;
       case 'approved':

@@ -189,7 +189,9 @@ export class SweepRun {
         const { hash } = sweepKeyOf(plan.to, plan.token.address, this.#addresses, this.#options.key);
         // Each order's share of the budget, in proportion to its quote, fixed with the confirmation.
         const scale = plan.total_cost_sun > 0 ? budget / plan.total_cost_sun : 1;
-        writes.push({ type: 'sweep', key: plan.key, to: plan.to, token: plan.token.address, sources_hash: hash, sources: plan.sources, at: clock.now() });
+        // Each source's line first, the sweep's head after them: a write a crash cut short (a large
+        // write can end part-way when the process is killed) holds no head, so the resume plans
+        // again rather than take the sources it lost for none.
         for (const r of plan.rows) {
           if (r.action !== 'sweep') {
             writes.push({ type: 'below_min', address: r.address, amount_atomic: r.balance_atomic });
@@ -206,6 +208,7 @@ export class SweepRun {
             activate: !r.activated,
           });
         }
+        writes.push({ type: 'sweep', key: plan.key, to: plan.to, token: plan.token.address, sources_hash: hash, sources: plan.sources, at: clock.now() });
       }
       writes.push({ type: 'approved', cost_sun: plan.total_cost_sun, budget_sun: budget, at: clock.now() }, { type: 'run', state: 'started', at: clock.now() });
       await journal.append(...writes);
