@@ -11,9 +11,8 @@
  * @module
  */
 import { TimeoutError, TrxRentError } from '../../errors/index.js';
-import { type TransferDeps, transferOnce } from '../../tron/transfer.js';
 import type { UncheckedSigners } from '../../tron/account-signers.js';
-import type { TransferWho } from '../../tron/transfer.js';
+import { type TransferDeps, type TransferWho, transferOnce } from '../../tron/transfer.js';
 import type { SendTronWeb } from '../../tron/types.js';
 import { atomicToDecimal } from '../../utils/units.js';
 import { eachLimit } from '../payouts/deps.js';
