@@ -6,7 +6,10 @@
  * and order answers after they took effect, answers 5xx on the node and 429 on orders (waited
  * out and shown as `retrying` events). The judge is the mock's chain: the treasury received each
  * swept balance exactly once, nothing from a source below the minimum, each unactivated source
- * was activated once; the journal and the report agree with it.
+ * was activated once, each source got one filled order (an order the market failed charged
+ * nothing and was followed by a new one); the journal and the report agree with it. The seed is
+ * SWEEP_CHAOS_SEED (default 41041, the seed of the CI run that found a source ended by a FAILED
+ * order); each run's wall time is printed, never asserted.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
