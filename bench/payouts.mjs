@@ -8,16 +8,16 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { secp256k1 } from '@noble/curves/secp256k1';
-import { keccak_256 } from '@noble/hashes/sha3';
-import { bytesToHex } from '@noble/hashes/utils';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { TrxRent, toTronAddress, trxToSun } from '../dist/index.js';
 import { startMockServer } from '../dist/mock/index.js';
 
 const ROWS = Number(process.env.PAYOUTS_BENCH_ROWS ?? 1_000);
 
 function addressOf(privateKey) {
-  const pub = secp256k1.getPublicKey(privateKey, false).slice(1);
+  const pub = secp256k1.getPublicKey(hexToBytes(privateKey), false).slice(1);
   return toTronAddress(`41${bytesToHex(keccak_256(pub)).slice(-40)}`);
 }
 

@@ -47,6 +47,7 @@ export type {
   ActivationPlan,
   Activation,
   ActivateParams,
+  SignedActivation,
   RentalTarget,
   ChainBalance,
   ProgressEvent,

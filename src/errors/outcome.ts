@@ -32,6 +32,8 @@ const NOTHING_DONE = new Set([
   'TARGET_NOT_ACTIVATED',
   'PERMISSION_DENIED',
   'NO_WALLET',
+  // The x402 payer could not produce a payment: nothing was signed or sent.
+  'PAYMENT_SIGNING_FAILED',
 ]);
 
 /**

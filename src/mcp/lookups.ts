@@ -1,9 +1,10 @@
 /**
- * Settling a chain spend of unknown outcome from its journal (`effects.ts`), read-only: an
- * order by its id (`orders.get`), an order request whose answer was lost by replaying the SAME
- * Idempotency-Key and body (the service answers with what the first request created), and the
- * signed transfer by its tx id on the node ({@link lookupTransfer}). Nothing is signed, no new
- * key is used, and the tool is never run again.
+ * Settling a spend of unknown outcome from its journal, read-only: for a chain spend
+ * (`effects.ts`), an order by its id (`orders.get`), an order request whose answer was lost by
+ * replaying the SAME Idempotency-Key and body (the service answers with what the first request
+ * created), and the signed transfer by its tx id on the node ({@link lookupTransfer}); for a
+ * keyed POST an earlier process left (create_order, withdraw: {@link keyedReplay}), its request
+ * replayed with its key. Nothing is signed, no new key is used, and the tool is never run again.
  * @module
  */
 import type { TrxRent } from '../client.js';
@@ -12,7 +13,8 @@ import type { ACCOUNT_WIRE } from '../api/account.js';
 import type { BodyOf } from '../api/types.js';
 import type { TransferState } from '../tron/identity.js';
 import { type Effects, type OrderView, unsettled } from './effects.js';
-import { type Currency, INCONCLUSIVE, type Known, type SpendJob, guardOutcome } from './outcome.js';
+import { type Currency, INCONCLUSIVE, type Known, type SpendJob, guardOutcome, keyedPost, money } from './outcome.js';
+import type { OpenSpend } from './spend-journal.js';
 
 /** What {@link lookupTransfer} found. */
 export interface TransferLookup {
@@ -84,4 +86,33 @@ export function chainJob<T>(
       return effects.known(token);
     },
   };
+}
+
+/**
+ * The job of a keyed POST an earlier process left in the journal (`open.request`): its run and
+ * its lookup send the journaled body again with the spend's key as Idempotency-Key (the service
+ * answers with what the first request did, or does it now within the reservation already held),
+ * within the replay window from when it was written (`keyedPost`).
+ */
+export function keyedReplay(api: TrxRent, open: OpenSpend & { request: NonNullable<OpenSpend['request']> }, now?: () => number): SpendJob<unknown> {
+  const currency = (Object.keys(open.held)[0] ?? 'TRX') as Currency;
+  const journal = { request: open.request, sentAt: open.at ?? 0, now };
+  if (open.request.endpoint === 'createOrder') {
+    const body = open.request.body as BodyOf<(typeof ACCOUNT_WIRE)['createOrder']>;
+    return keyedPost(
+      currency,
+      (idempotencyKey, signal) => api.orders.create(body, { idempotencyKey, signal }),
+      (o) => `order ${o.id} (${o.status}) ${o.amount} ${o.resource_type} to ${o.target_address}`,
+      (o) => (typeof o.total_cost_sun === 'number' ? BigInt(o.total_cost_sun) : undefined),
+      journal,
+    );
+  }
+  const body = open.request.body as BodyOf<(typeof ACCOUNT_WIRE)['createWithdrawal']>;
+  return keyedPost(
+    currency,
+    (idempotencyKey, signal) => api.withdrawals.create(body, { idempotencyKey, signal }),
+    (w) => `withdrawal ${w.id} (${w.status}) of ${money(BigInt(body.amount), body.currency)} to ${body.address}`,
+    undefined,
+    journal,
+  );
 }

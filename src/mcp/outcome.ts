@@ -2,11 +2,16 @@
  * What a spend did, as the guard (`spend.ts`) reads it: the currencies, the guard's own refusal,
  * a job's verdict per currency (spent with its charge, nothing, or not known yet), how one
  * request's error reads (a definite refusal or an unknown outcome), and the job of a spend that
- * is one keyed POST (create_order, withdraw), whose lookup is its replay with the same key.
+ * is one keyed POST (create_order, withdraw), whose lookup is its replay with the same key
+ * within half the key's 24 h (the rules' window: past it a replay could place a new order).
  * @module
  */
 import { TrxRentError, isTrxRentError, outcomeOf } from '../errors/index.js';
+import { LIMITS } from '../schemas/limits.js';
 import { atomicToDecimal } from '../utils/units.js';
+
+/** How long after a keyed POST its replay is still its lookup: half the service's 24 h key validity (as the rules'). */
+export const REPLAY_WINDOW_MS = LIMITS.IDEMPOTENCY_TTL_MS / 2;
 
 /** The currencies a spend is capped in (TRX in SUN, USDT in 6-decimal units). */
 export type Currency = 'TRX' | 'USDT';
@@ -43,17 +48,33 @@ export interface SpendJob<T> {
   done(result: T): Known;
   failed(error: unknown, idempotencyKey: string): Known;
   lookup(idempotencyKey: string, signal: AbortSignal): Promise<Known>;
-  /**
-   * What the server's spend journal keeps of a chain spend (its effects, bound to the journal
-   * while it runs, and the token it moves), so that a later server process can look it up.
-   */
-  journaled?: { effects: JournaledEffects; token?: { currency: Currency; atomic: bigint; label: string } | undefined } | undefined;
+  /** What the server's spend journal keeps of the spend, so that a later server process can look it up. */
+  journaled?: Journaled | undefined;
 }
 
 /** The part of `effects.ts`'s journal of a spend that the guard writes down (its snapshot is an `EffectsSnapshot`). */
 export interface JournaledEffects {
   snapshot(): object;
   bind(sink: (snapshot: object) => Promise<void>): void;
+}
+
+/** The request of a spend that is one keyed POST: replayed with the spend's key (its Idempotency-Key) to settle it. */
+export interface KeyedRequest {
+  endpoint: 'createOrder' | 'createWithdrawal';
+  /** The body as sent. */
+  body: Record<string, unknown>;
+  /** The tool's arguments as the agent gave them, canonical JSON: a call again with the same ones is a retry. */
+  args: string;
+}
+
+/**
+ * What the spend journal (`spend-journal.ts`) keeps of a spend: a chain spend's effects (bound
+ * to the journal while it runs) and the token it moves, or a keyed POST's request.
+ */
+export interface Journaled {
+  effects?: JournaledEffects | undefined;
+  token?: { currency: Currency; atomic: bigint; label: string } | undefined;
+  request?: KeyedRequest | undefined;
 }
 
 /** Answers to a replay that do not tell whether the first request was carried out. */
@@ -71,21 +92,37 @@ export function guardOutcome(error: unknown): 'refused' | 'unknown' {
 
 /**
  * The job of a spend that is one keyed POST (create_order, withdraw): replaying it with the same
- * key is the lookup. `charged` gives the charge once the answer shows it (default: what was reserved).
+ * key is the lookup, within {@link REPLAY_WINDOW_MS} of the first attempt (past it, it counts as
+ * spent at what was reserved, never replayed). `charged` gives the charge once the answer shows
+ * it (default: what was reserved). `journal`: the request the spend journal keeps, and when it
+ * was first sent (a spend an earlier process left) with the clock that reads the window.
  */
 export function keyedPost<T>(
   currency: Currency,
   post: (idempotencyKey: string, signal?: AbortSignal) => Promise<T>,
   describe: (result: T) => string,
   charged?: (result: T) => bigint | undefined,
+  journal?: { request: KeyedRequest; sentAt?: number | undefined; now?: (() => number) | undefined },
 ): SpendJob<T> {
   const done = (result: T): Known => ({ outcomes: { [currency]: { state: 'spent', atomic: charged?.(result) } }, what: describe(result) });
   const nothing = (error: unknown): Known => ({ outcomes: { [currency]: { state: 'none' } }, what: `refused (${codeOf(error)})` });
+  const now = journal?.now ?? Date.now;
+  let sentAt = journal?.sentAt;
   return {
-    run: (key) => post(key),
+    ...(journal ? { journaled: { request: journal.request } } : {}),
+    run: (key) => {
+      sentAt ??= now();
+      return post(key);
+    },
     done,
     failed: (error) => (guardOutcome(error) === 'refused' ? nothing(error) : { outcomes: {}, what: `no answer (${codeOf(error)})` }),
     async lookup(key, signal) {
+      if (sentAt !== undefined && now() - sentAt > REPLAY_WINDOW_MS) {
+        return {
+          outcomes: { [currency]: { state: 'spent' } },
+          what: `not replayed: its Idempotency-Key is older than ${REPLAY_WINDOW_MS / 3_600_000} h (counted at what was reserved)`,
+        };
+      }
       try {
         return done(await post(key, signal));
       } catch (error) {
@@ -121,8 +158,17 @@ export function safely(verdict: () => Known, held: Map<Currency, unknown>, fallb
   }
 }
 
-/** The error of a spend whose outcome is unknown: the SDK's code, and what the agent should know. */
-export function unknownOutcome(error: unknown, reserved: Map<Currency, { amount: bigint }>, key: string, ids?: Record<string, unknown>): TrxRentError {
+/**
+ * The error of a spend whose outcome is unknown: the SDK's code, and what the agent should know.
+ * `retried`: the tool of a keyed POST, which a call again with the same arguments retries.
+ */
+export function unknownOutcome(
+  error: unknown,
+  reserved: Map<Currency, { amount: bigint }>,
+  key: string,
+  ids?: Record<string, unknown>,
+  retried?: string,
+): TrxRentError {
   const base = isTrxRentError(error) ? error : undefined;
   const held = [...reserved].map(([currency, r]) => money(r.amount, currency)).join(' and ');
   return new TrxRentError({
@@ -131,7 +177,9 @@ export function unknownOutcome(error: unknown, reserved: Map<Currency, { amount:
     message:
       `${base?.message ?? String((error as Error)?.message ?? error)} The outcome is unknown: it may have gone through. ` +
       `${held} stays reserved against the caps until the server looks it up by what it recorded (the order, the transaction, idempotency key ${key}; checked before the next spend). ` +
-      'Check list_orders (or get_balance) before trying again: running the tool again would be a new spend.',
+      (retried
+        ? `Calling ${retried} again with the same arguments (within ${REPLAY_WINDOW_MS / 3_600_000} h) is answered with what this call did (the same Idempotency-Key), never a second spend.`
+        : 'Check list_orders (or get_balance) before trying again: running the tool again would be a new spend.'),
     details: { ...base?.details, ...ids, outcome: 'unknown', idempotency_key: key },
     requestId: base?.requestId,
     cause: error,

@@ -50,6 +50,8 @@ let listed: Array<Record<string, unknown>> | undefined;
 export async function createMcpServer(options: McpServerOptions, shared?: Session): Promise<Server> {
   const [{ Server: ServerClass }, types] = await Promise.all([loadMcpServer(), loadMcpTypes()]);
   const session = shared ?? new Session(options);
+  // Spends an earlier process left unsettled are looked up now, not only before the next spend.
+  session.startUp();
   const server = new ServerClass(
     { name: 'trx-rent', title: 'trx-rent: TRON energy rental', version: options.version ?? '0.0.0' },
     { capabilities: { tools: {} }, instructions: instructions(session) },

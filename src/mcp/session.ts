@@ -15,12 +15,13 @@ import type { Store } from '../store/types.js';
 import { TrxRent } from '../client.js';
 import { TrxRentError } from '../errors/index.js';
 import { X402Client } from '../x402/client.js';
+import { attoToUsd, usdToAtto } from '../x402/offers.js';
 import type { PaymentQuote } from '../x402/types.js';
 import { evmPayer, tronPayer, type Payer } from '../x402/payers.js';
 import type { Logger } from '../http/log.js';
 import { resolveLimits, type SpendLimits } from './limits.js';
 import { Effects, recordingFetch } from './effects.js';
-import { chainJob } from './lookups.js';
+import { chainJob, keyedReplay } from './lookups.js';
 import type { OpenSpend } from './spend-journal.js';
 import { oneLine } from './text.js';
 import { SpendGuard, SpendRefusedError, type Confirmer } from './spend.js';
@@ -41,6 +42,12 @@ export interface McpServerOptions {
   tronFullNode?: string | undefined;
   /** TronGrid's API key for that node (TRON-PRO-API-KEY), sent to the node only. */
   tronNodeApiKey?: string | undefined;
+  /**
+   * How long one `send_token` may take in all (estimate, rental, broadcast, receipt), ms; past it
+   * the tool reports what it knows (an unknown outcome once the transfer was broadcast).
+   * @default 120000 (`transfers.send`'s)
+   */
+  sendTimeoutMs?: number | undefined;
   /** GasFree relayer for x402 `exact_gasfree` payments (the mock serves one). Default: BankofAI's. */
   gasfreeRelayer?: string | undefined;
   /** Tools that write or spend run only when this is true. @default false */
@@ -76,10 +83,11 @@ export interface McpServerOptions {
   store?: string | Store | undefined;
 }
 
-/** The tool call in progress: x402's payment hook asks the user through it. */
+/** The tool call in progress: x402's payment hook asks the user through it, and notes the payment's journal key in it. */
 interface CallScope {
   tool: string;
   ask: Confirmer;
+  payments?: string[] | undefined;
 }
 
 const currentCall = new AsyncLocalStorage<CallScope>();
@@ -98,42 +106,44 @@ export class Session {
   readonly #debug: Logger;
   /** The shared store, opened on first use (closed with the session when opened here from a URL). */
   readonly #store: Store | undefined;
+  #started = false;
 
   constructor(options: McpServerOptions) {
     this.options = options;
     const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
     this.#store = options.store === undefined ? undefined : lazyStore(options.store);
+    // A keyed POST is replayed with its key (its retry too); a chain spend looked up from its effects.
     const restore = (open: OpenSpend) =>
-      chainJob(
-        this.api,
-        Effects.restore(open.effects),
-        () => Promise.reject(new TrxRentError({ code: 'INTERNAL_ERROR', message: 'a spend of an earlier run is only looked up, never run again' })),
-        () => ({ outcomes: {}, what: '' }),
-        open.token,
-      );
+      open.request
+        ? keyedReplay(this.api, { ...open, request: open.request })
+        : chainJob(
+            this.api,
+            Effects.restore(open.effects ?? { slots: [] }),
+            () => Promise.reject(new TrxRentError({ code: 'INTERNAL_ERROR', message: 'a spend of an earlier run is only looked up, never run again' })),
+            () => ({ outcomes: {}, what: '' }),
+            open.token,
+          );
     this.guard = new SpendGuard({
       allowSpend: Boolean(options.allowSpend),
       spendWithoutConfirmation: options.spendWithoutConfirmation,
       limits: resolveLimits(options.limits),
       // The guard sanitises each line (server text in it cannot drive the terminal).
       log: (line) => log(`trx-rent mcp: ${line}`),
-      // With a state folder, chain spends are written down there and outlive the process; a
-      // spend an earlier process left unsettled is looked up (never run again) before the next.
-      // On a shared store, every spend is, and the servers on it share the session cap.
+      // With a state folder, spends are written down there and outlive the process (else in
+      // memory); a spend an earlier process left unsettled is looked up (never run again) at
+      // start-up and before the next spend. On a shared store, every spend is written there, and
+      // the servers on it share the session cap.
       ...(this.#store
-        ? {
-            shared: async (caps, total) => (await import('./spend-shared.js')).SharedSpends.open(this.#store!, caps, total),
-            restore,
-          }
+        ? { shared: async (caps, total) => (await import('./spend-shared.js')).SharedSpends.open(this.#store!, caps, total) }
         : options.stateDir
           ? {
               journal: async () => {
                 const [{ fileStore }, { SpendJournal }] = await Promise.all([import('../store/file.js'), import('./spend-journal.js')]);
                 return new SpendJournal(await fileStore(options.stateDir!).journal('spends'));
               },
-              restore,
             }
           : {}),
+      restore,
     });
     // TRX_RENT_LOG=debug: the SDK's debug lines (an x402 settlement's tx among them) go to the
     // same sink, one sanitised line each.
@@ -165,7 +175,25 @@ export class Session {
     await this.#store?.close();
   }
 
-  /** The x402 client of this server process (one budget for every session). */
+  /**
+   * At start-up, when spending is allowed: what an earlier process left unsettled in the spend
+   * journal is held again and looked up, in the background (each spend waits for it anyway). Once.
+   */
+  startUp(): void {
+    if (this.#started || !this.guard.allowSpend) return;
+    this.#started = true;
+    void this.guard.reconcile();
+  }
+
+  /** USD the x402 payments of this server count against its budget: its client's, and those an earlier process left unknown. */
+  x402Spent(): string {
+    return attoToUsd((this.#x402 ? usdToAtto(this.#x402.spent) : 0n) + this.guard.records.x402Carried);
+  }
+
+  /**
+   * The x402 client of this server process (one budget for every session, less what an earlier
+   * process's unknown payments count: call it once the guard's `restore()` is done).
+   */
   x402(): X402Client {
     if (this.#x402) return this.#x402;
     const { wallet, baseUrl } = this.options;
@@ -188,11 +216,13 @@ export class Session {
       });
     }
     const { maxPayment, x402Budget } = this.guard.limits;
+    // What an earlier process paid with an unknown outcome counts against this one's budget.
+    const left = usdToAtto(x402Budget, 'x402Budget') - this.guard.records.x402Carried;
     this.#x402 = new X402Client({
       baseUrl,
       payers,
       maxPayment,
-      budget: x402Budget,
+      budget: attoToUsd(left > 0n ? left : 0n),
       fetch: this.options.fetch,
       headers: this.options.userAgent ? { 'user-agent': this.options.userAgent } : undefined,
       onPayment: (quote) => this.#confirmPayment(quote),
@@ -212,7 +242,24 @@ export class Session {
       this.guard.log(`refused ${call.tool}: ${what} (${(error as TrxRentError).code})`);
       throw error;
     }
+    // Written down before it is signed: a server restarted after a lost answer still counts it.
+    const key = await this.guard.records.paying(call.tool, what, {
+      amount_usd: quote.amount_usd,
+      amount: quote.amount,
+      symbol: quote.symbol,
+      network: quote.network,
+      scheme: quote.scheme,
+      pay_to: quote.payTo,
+      call: `${quote.method} ${quote.path}`,
+    });
+    (call.payments ??= []).push(key);
     this.guard.log(`paying ${call.tool}: ${what}`);
+  }
+
+  /** The x402 call in progress ended (`error` undefined: answered): its payment settled in the journal by the SDK's one verdict, or left open while unknown. */
+  async paymentEnded(error?: unknown): Promise<void> {
+    const call = currentCall.getStore();
+    for (const key of call?.payments?.splice(0) ?? []) await this.guard.records.paid(key, call!.tool, error);
   }
 }
 

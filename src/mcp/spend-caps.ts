@@ -4,8 +4,8 @@
  * @module
  */
 import { atomicToDecimal } from '../utils/units.js';
-import type { SpendingCap } from '../utils/spending-cap.js';
-import { type Currency, SpendRefusedError, money } from './outcome.js';
+import type { Reservation, SpendingCap } from '../utils/spending-cap.js';
+import { type Currency, type Known, type Outcome, SpendRefusedError, money } from './outcome.js';
 
 /** One currency a spend may move, with its per-call cap. */
 export interface SpendLine {
@@ -65,4 +65,33 @@ export function perCurrency(request: SpendRequest): Map<Currency, bigint> {
   const sums = new Map<Currency, bigint>();
   for (const { currency, atomic } of request.lines) sums.set(currency, (sums.get(currency) ?? 0n) + atomic);
   return sums;
+}
+
+/**
+ * Settles what `known` says of a spend's held lines (`held`, minus the currencies already
+ * `settled`): spent, committed at its charge (a currency nobody reserved, a fee burnt, recorded);
+ * nothing, released; pending, kept; what was counted added to `counted` (the journal's `settled`
+ * record names it, for the other servers on a shared store). True when anything was counted as spent.
+ */
+export function settleLines(
+  caps: Record<Currency, SpendingCap>,
+  spend: { held: Map<Currency, Reservation>; settled: Set<Currency>; counted?: Map<Currency, bigint> | undefined },
+  known: Known,
+): boolean {
+  let counted = false;
+  for (const [currency, outcome] of Object.entries(known.outcomes) as Array<[Currency, Outcome]>) {
+    if (outcome.state === 'pending' || spend.settled.has(currency)) continue;
+    spend.settled.add(currency);
+    const held = spend.held.get(currency);
+    spend.held.delete(currency);
+    if (outcome.state === 'spent') {
+      // The charge once known; a currency nobody reserved (a fee burnt) still counts.
+      const charge = outcome.atomic ?? held?.amount ?? 0n;
+      if (held) held.commit(charge > 0n ? charge : 0n);
+      else caps[currency].record(charge);
+      if (charge > 0n) spend.counted?.set(currency, (spend.counted.get(currency) ?? 0n) + charge);
+      counted = true;
+    } else held?.release();
+  }
+  return counted;
 }

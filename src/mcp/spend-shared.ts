@@ -14,12 +14,18 @@
  *   journal was left by a server that died: the first server to take that hold adopts its open
  *   spends (and keeps the hold, so no other server adopts them too), looks them up like its own
  *   unknown outcomes, or counts one that has nothing to look up by (`lookup: false`) as spent.
+ *   An x402 payment it adopts is returned like the others, for the guard to count against this
+ *   server's x402 budget (`SpendRecords.carry`): the paid API keeps no idempotency.
+ *
+ * Every kind of record of the file journal goes here too: a keyed POST's request (create_order,
+ * withdraw: replayed with its key by whichever server adopts it, or answers a retry on any
+ * server), an x402 payment's quote, `answered`. Each spend this server writes is stamped with it.
  * @module
  */
 import { randomUUID } from 'node:crypto';
 import type { Journal, Store } from '../store/types.js';
 import type { Reservation, SpendingCap } from '../utils/spending-cap.js';
-import type { Currency } from './outcome.js';
+import type { Currency, Journaled } from './outcome.js';
 import { type SpendRequest, checkSessionCap, perCurrency } from './spend-caps.js';
 import type { EffectsSnapshot } from './effects.js';
 import { type OpenSpend, type SpendRecord, SpendJournal } from './spend-journal.js';
@@ -64,7 +70,7 @@ export class SharedSpends {
     this.#caps = caps;
     this.#sessionAtomic = sessionAtomic;
     this.server = server;
-    this.journal = new SpendJournal(journal, { onRecord: (r) => this.#fold(r) });
+    this.journal = new SpendJournal(journal, { onRecord: (r) => this.#fold(r), owner: { server, own: (key) => this.#local.add(key) } });
   }
 
   /** Join the servers on `store`: hold this server's liveness journal and read every spend recorded there. */
@@ -99,13 +105,10 @@ export class SharedSpends {
   /**
    * Under the journal's lock, after reading the others' records: the session cap of every line
    * checked (SESSION_LIMIT when the servers together are past it), each currency reserved, and
-   * the spend written with its server. A journal that cannot be written reserves nothing.
+   * the spend written with its server, at `at` (ms), with what the journal keeps of it
+   * (`journaled`: none, nothing to look it up by). A journal that cannot be written reserves nothing.
    */
-  reserve(
-    request: SpendRequest,
-    key: string,
-    journaled: { effects: { snapshot(): object }; token?: OpenSpend['token'] } | undefined,
-  ): Promise<Map<Currency, Reservation>> {
+  reserve(request: SpendRequest, key: string, journaled: Journaled | undefined, at: number): Promise<Map<Currency, Reservation>> {
     return this.journal.exclusive(async () => {
       await this.journal.sync();
       for (const line of request.lines) checkSessionCap(request, line, this.#caps[line.currency], this.#sessionAtomic);
@@ -120,8 +123,10 @@ export class SharedSpends {
           tool: request.tool,
           summary: request.summary,
           held: Object.fromEntries([...held].map(([c, r]) => [c, r.amount])),
+          at,
           token: journaled?.token,
-          effects: (journaled?.effects.snapshot() as EffectsSnapshot | undefined) ?? { slots: [] },
+          effects: journaled?.effects?.snapshot() as EffectsSnapshot | undefined,
+          request: journaled?.request,
         });
       } catch (error) {
         for (const reservation of held.values()) reservation.release();
@@ -168,7 +173,7 @@ export class SharedSpends {
             counted.set(currency, reservation.amount);
             reservation.commit();
           }
-          await this.journal.settled(key, counted);
+          await this.journal.settled(key, { verdict: 'spent', answered: false, counted });
           log(`counted ${spend.tool} (left open by a server that stopped; nothing to look it up by): ${spend.summary}`);
         } else out.push({ open: spend, held: mirrored.held, settled: new Set() });
       }

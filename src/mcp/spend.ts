@@ -17,10 +17,15 @@
  * tried before the next spend, each lookup bounded in time; a lookup cannot wait on the
  * reconciliation it runs in, and at most {@link MAX_OPEN_SPENDS} spends are open at once.
  *
- * With a spend journal (`spend-journal.ts`), a chain spend left unsettled by an earlier process
- * (killed mid-spend, or of unknown outcome) is held again by the next and looked up like any other.
- * On a store servers share (`spend-shared.ts`), the session cap counts what all of them spent,
- * and a server that died leaves its open spends to one of the others.
+ * Every spend with a journal (`spend-journal.ts`: chain spends, keyed POSTs, x402 payments) is
+ * written down before it is sent; one left unsettled by an earlier process (killed mid-spend, or
+ * of unknown outcome) is held again by the next (an x402 payment counted against its budget) and
+ * looked up like any other. A call that repeats, argument for argument, a keyed POST whose
+ * answer its caller never got is that spend's retry: answered by replaying its key, nothing new
+ * sent or counted. Without a state folder the journal is in memory. On a store servers share
+ * (`spend-shared.ts`), that journal is the store's: the session cap counts what all of them
+ * spent, and a server that died leaves its open spends (keyed POSTs and x402 payments among
+ * them) to one of the others.
  *
  * Every log line and confirmation text is one sanitised line (src/mcp/text.ts): server text
  * cannot move the cursor, forge a line, ring the bell or write the clipboard.
@@ -28,14 +33,14 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import { TrxRentError } from '../errors/index.js';
 import { type Clock, systemClock } from '../utils/clock.js';
 import type { ResolvedLimits } from './limits.js';
-import { type Currency, type Known, type Outcome, type SpendJob, SpendRefusedError, allOf, codeOf, safely, unknownOutcome } from './outcome.js';
-import { type OpenSpend, type SpendJournal, begin, heldAgain } from './spend-journal.js';
+import { type Currency, type Known, type SpendJob, SpendRefusedError, allOf, codeOf, safely, unknownOutcome } from './outcome.js';
+import { type OpenSpend, type SpendJournal, begin } from './spend-journal.js';
+import { SpendRecords } from './spend-records.js';
 import type { SharedSpends } from './spend-shared.js';
 import { type Confirmer, approval, boundedLookup } from './spend-steps.js';
-import { type SpendRequest, capTotals, checkCallCap, checkSessionCap, perCurrency } from './spend-caps.js';
+import { type SpendRequest, capTotals, checkCallCap, checkSessionCap, perCurrency, settleLines } from './spend-caps.js';
 import { oneLine } from './text.js';
 import { type Reservation, SpendingCap } from '../utils/spending-cap.js';
 
@@ -98,8 +103,8 @@ export class SpendGuard {
   readonly #unknown = new Set<Unknown>();
   #inFlight = 0;
   #reconciling: Promise<void> | undefined;
-  #openJournal: (() => Promise<SpendJournal>) | undefined;
-  #journal: Promise<SpendJournal | undefined> | undefined;
+  /** The spend journal: what is written before a spend is sent and after; the x402 payments' too (`paying`, `paid`). */
+  readonly records: SpendRecords;
   readonly #restoreJob: ((spend: OpenSpend) => SpendJob<unknown>) | undefined;
   #restored: Promise<void> | undefined;
   /** The caps shared with the other servers on a store, when there is one. */
@@ -115,7 +120,7 @@ export class SpendGuard {
     clock?: Clock | undefined;
     /** @default LOOKUP_TIMEOUT_MS */
     lookupTimeoutMs?: number | undefined;
-    /** The spend journal (opened on first use), and the lookup job of a spend an earlier process left in it. @default none */
+    /** The spend journal (opened on first use), and the lookup job of a spend an earlier process left in it. @default one in memory */
     journal?: (() => Promise<SpendJournal>) | undefined;
     restore?: ((spend: OpenSpend) => SpendJob<unknown>) | undefined;
     /**
@@ -130,14 +135,14 @@ export class SpendGuard {
     this.#log = options.log;
     this.#clock = options.clock ?? systemClock;
     this.#lookupTimeoutMs = options.lookupTimeoutMs ?? LOOKUP_TIMEOUT_MS;
-    this.#openJournal = options.journal;
+    const journal = options.shared ? async () => (await this.#shared!).journal : options.journal;
+    this.records = new SpendRecords(journal, (line) => this.log(line), this.#clock);
     this.#restoreJob = options.restore;
     const total = options.limits.sessionAtomic;
     this.#caps = { TRX: new SpendingCap({ total }), USDT: new SpendingCap({ total }) };
     if (options.shared) {
       this.#shared = options.shared(this.#caps, total);
       this.#shared.catch(() => {}); // a store that cannot be joined refuses each spend (JOURNAL_UNAVAILABLE)
-      this.#openJournal = async () => (await this.#shared!).journal;
     }
   }
 
@@ -200,6 +205,10 @@ export class SpendGuard {
     await (this.#shared && !inLookup.getStore() ? this.adopt() : this.restore());
     // A spend started by a lookup must not wait for the reconciliation that runs the lookup.
     if (this.#unknown.size && !inLookup.getStore()) await this.reconcile();
+    // A call repeating a keyed POST whose answer was lost: answered by its replay (`SpendRecords.retry`).
+    const restoreJob = inLookup.getStore() ? undefined : this.#restoreJob;
+    const retried = restoreJob && (await this.records.retry(request.tool, job, restoreJob, (key) => [...this.#unknown].find((e) => e.key === key)?.held));
+    if (retried) return retried.value as T;
     if (this.#unknown.size + this.#inFlight >= MAX_OPEN_SPENDS) {
       throw new SpendRefusedError(
         'SESSION_LIMIT',
@@ -220,14 +229,15 @@ export class SpendGuard {
 
   async #reserveAndRun<T>(request: SpendRequest, ask: Confirmer, job: SpendJob<T>): Promise<T> {
     const key = randomUUID();
+    const at = this.#clock.now();
     // A store that cannot be joined: JOURNAL_UNAVAILABLE, nothing reserved, nothing sent.
-    const shared = this.#shared && (await this.#shared.catch((e: unknown) => this.#refuseUnjournaled(new Map(), request, e)));
+    const shared = this.#shared && (await this.#shared.catch((e: unknown) => this.#unjournaled(new Map(), request, e)));
     let held = new Map<Currency, Reservation>();
     if (shared) {
       // Checked, reserved and written down with every server's spends in view (SESSION_LIMIT past the shared cap).
       held = await shared
-        .reserve(request, key, job.journaled)
-        .catch((e: unknown) => (e instanceof SpendRefusedError ? Promise.reject(e) : this.#refuseUnjournaled(held, request, e)));
+        .reserve(request, key, job.journaled, at)
+        .catch((e: unknown) => (e instanceof SpendRefusedError ? Promise.reject(e) : this.#unjournaled(held, request, e)));
     } else {
       // Checked just before with nothing awaited since: it fits.
       for (const [currency, atomic] of perCurrency(request)) held.set(currency, this.#caps[currency].reserve(atomic)!);
@@ -236,15 +246,16 @@ export class SpendGuard {
       await this.confirm(ask, request.summary);
     } catch (error) {
       this.#release(held);
-      if (shared) await this.#note(`that ${key} is settled`, (j) => j.settled(key));
+      if (shared) await this.records.note(`that ${key} is settled`, (j) => j.settled(key, { verdict: 'none', answered: true }));
       this.log(`refused ${request.tool}: ${request.summary} (${codeOf(error)})`);
       throw error;
     }
     const entry: Unknown = { tool: request.tool, key, summary: request.summary, held, settled: new Set(), counted: new Map(), job: job as SpendJob<unknown> };
-    // A chain spend is written down before anything is sent (a journal that fails refuses the spend).
+    // A journaled spend is written down before anything is sent (a journal that fails refuses the
+    // spend); on a shared store every spend was, with its reservation.
     const journal = job.journaled
-      ? await begin(this.#spendJournal(), { key, tool: request.tool, summary: request.summary, held }, job.journaled, Boolean(shared)).catch((e: unknown) =>
-          this.#refuseUnjournaled(held, request, e),
+      ? await begin(this.records.journal(), { key, tool: request.tool, summary: request.summary, at, held }, job.journaled, Boolean(shared)).catch(
+          (e: unknown) => this.#unjournaled(held, request, e),
         )
       : shared?.journal;
     let result: T;
@@ -256,26 +267,30 @@ export class SpendGuard {
         error instanceof SpendRefusedError
           ? { outcomes: allOf(held, { state: 'none' }), what: `refused (${error.code})` }
           : safely(() => job.failed(error, key), held);
-      const counted = this.#apply(entry, known);
+      const counted = settleLines(this.#caps, entry, known);
       if (held.size === 0) {
-        if (journal) await this.#note(`that ${key} is settled`, (j) => j.settled(key, entry.counted));
+        if (journal)
+          await this.records.note(`that ${key} is settled`, (j) =>
+            j.settled(key, { verdict: counted ? 'spent' : 'none', answered: true, counted: entry.counted }),
+          );
         this.log(
           `${counted ? 'spent' : 'not spent'} ${request.tool}: ${known.what} (${codeOf(error)}; ${capTotals(this.#caps, this.limits.sessionAtomic, request)})`,
         );
         throw error;
       }
-      if (journal && job.journaled) await this.#note(`what ${key} did`, (j) => j.effects(key, job.journaled!.effects.snapshot() as never));
+      const effects = job.journaled?.effects;
+      if (journal && effects) await this.records.note(`what ${key} did`, (j) => j.effects(key, effects.snapshot() as never));
       this.#unknown.add(entry);
       this.log(
         `outcome unknown ${request.tool}: ${request.summary}; ${known.what}; stays reserved until looked up (idempotency key ${key}) (${capTotals(this.#caps, this.limits.sessionAtomic, request)})`,
       );
-      throw unknownOutcome(error, entry.held, key, known.ids);
+      throw unknownOutcome(error, entry.held, key, known.ids, job.journaled?.request ? request.tool : undefined);
     }
     const known = safely(() => job.done(result), held, 'spent');
-    this.#apply(entry, known);
+    settleLines(this.#caps, entry, known);
     // Done means done: a currency the job did not price is counted as reserved.
-    this.#apply(entry, { outcomes: allOf(held, { state: 'spent' }), what: '' });
-    if (journal) await this.#note(`that ${key} is settled`, (j) => j.settled(key, entry.counted));
+    settleLines(this.#caps, entry, { outcomes: allOf(held, { state: 'spent' }), what: '' });
+    if (journal) await this.records.note(`that ${key} is settled`, (j) => j.settled(key, { verdict: 'spent', answered: true, counted: entry.counted }));
     this.log(`spent ${request.tool}: ${known.what} (${capTotals(this.#caps, this.limits.sessionAtomic, request)})`);
     return result;
   }
@@ -297,34 +312,38 @@ export class SpendGuard {
     return this.#reconciling;
   }
 
-  /** The spend journal, when there is one (opened once; one that cannot open refuses every chain spend). */
-  #spendJournal = (): Promise<SpendJournal | undefined> => (this.#journal ??= this.#openJournal ? this.#openJournal() : Promise.resolve(undefined));
-
   /**
-   * Hold again (once per process, before the first spend) what an earlier process left unsettled
-   * in the spend journal; the next reconciliation looks it up. On a shared store: what servers
-   * that died left open (see {@link adopt}).
+   * Hold again (once per process, at start-up or before the first spend) what an earlier process
+   * left unsettled in the spend journal; the next reconciliation looks it up. An x402 payment has
+   * no lookup: it counts against this process's x402 budget (`records.x402Carried`), once. On a
+   * shared store: what servers that died left open (see {@link adopt}).
    */
   restore(): Promise<void> {
     this.#restored ??= (async () => {
       if (this.#shared) return this.adopt();
-      const journal = await this.#spendJournal();
-      if (!journal || !this.#restoreJob) return;
-      for (const { open, held, settled } of await heldAgain(journal, this.#caps)) this.#held(open, held, settled, 'left by an earlier run of the server');
+      for (const { open, held: reserved, settled } of await this.records.leftOver(this.#caps, this.limits.maxPayment)) {
+        if (!this.#restoreJob) {
+          this.#release(reserved); // a guard that cannot look anything up holds nothing of it
+          continue;
+        }
+        this.#held(open, reserved, settled, 'left by an earlier run of the server');
+      }
     })();
     return this.#restored;
   }
 
   /**
    * On a shared store: adopt the open spends of servers that died (one server adopts each), to
-   * be looked up by the next reconciliation. Done before each spend; one adoption at a time.
+   * be looked up by the next reconciliation (an x402 payment counted against this server's x402
+   * budget, as `restore` does). Done before each spend; one adoption at a time.
    */
   adopt(): Promise<void> {
     const shared = this.#shared;
     if (!shared || !this.#restoreJob) return Promise.resolve();
     this.#adopting ??= (async () => {
-      for (const { open, held, settled } of await (await shared).adopt((line) => this.log(line)))
-        this.#held(open, held, settled, 'left by a server that stopped');
+      const whose = 'left by a server that stopped';
+      const adopted = await (await shared).adopt((line) => this.log(line));
+      for (const { open, held, settled } of await this.records.carry(adopted, this.limits.maxPayment, whose)) this.#held(open, held, settled, whose);
     })().finally(() => (this.#adopting = undefined));
     return this.#adopting;
   }
@@ -335,24 +354,19 @@ export class SpendGuard {
     this.log(`outcome unknown ${open.tool} (${whose}): ${open.summary}; stays reserved until looked up (idempotency key ${open.key})`);
   }
 
-  /** Write `write` to the spend journal; a failure is logged (the spend itself is decided). */
-  #note(what: string, write: (journal: SpendJournal) => Promise<void>): Promise<void> {
-    return this.#spendJournal()
-      .then((journal) => journal && write(journal))
-      .catch((error: unknown) => this.log(`the spend journal could not record ${what}: ${(error as Error).message}`));
-  }
-
   async #lookUp(entry: Unknown): Promise<void> {
     const known = await boundedLookup(entry.job, entry, this.#clock, this.#lookupTimeoutMs, (fn) => inLookup.run(true, fn));
     if (!known || !this.#unknown.has(entry)) return;
     const before = new Map(entry.held);
-    const counted = this.#apply(entry, known);
+    const counted = settleLines(this.#caps, entry, known);
     // Nothing settled: every currency still held as it was.
     if (entry.held.size === before.size) return;
     const totals = capTotals(this.#caps, this.limits.sessionAtomic, { lines: [...before.keys()].map((currency) => ({ currency })) });
     if (entry.held.size === 0) {
       this.#unknown.delete(entry);
-      await this.#note(`that ${entry.key} is settled`, (j) => j.settled(entry.key, entry.counted));
+      await this.records.note(`that ${entry.key} is settled`, (j) =>
+        j.settled(entry.key, { verdict: counted ? 'spent' : 'none', answered: false, counted: entry.counted }),
+      );
       this.log(
         `${counted ? 'found' : 'not spent'} ${entry.tool} (idempotency key ${entry.key}): ${known.what}${counted ? '' : '; reservation released'} (${totals})`,
       );
@@ -361,34 +375,10 @@ export class SpendGuard {
     }
   }
 
-  /** Settles what `known` says of `entry`'s held lines; true when anything was counted as spent. */
-  #apply(entry: Unknown, known: Known): boolean {
-    let counted = false;
-    for (const [currency, outcome] of Object.entries(known.outcomes) as Array<[Currency, Outcome]>) {
-      if (outcome.state === 'pending' || entry.settled.has(currency)) continue;
-      entry.settled.add(currency);
-      const held = entry.held.get(currency);
-      entry.held.delete(currency);
-      if (outcome.state === 'spent') {
-        // The charge once known; a currency nobody reserved (a fee burnt) still counts.
-        const charge = outcome.atomic ?? held?.amount ?? 0n;
-        if (held) held.commit(charge > 0n ? charge : 0n);
-        else this.#caps[currency].record(charge);
-        if (charge > 0n) entry.counted.set(currency, (entry.counted.get(currency) ?? 0n) + charge);
-        counted = true;
-      } else held?.release();
-    }
-    return counted;
-  }
-
-  #refuseUnjournaled(held: Map<Currency, Reservation>, request: SpendRequest, error: unknown): never {
-    this.#release(held); // a chain spend whose journal could not be written: nothing is sent
-    this.log(`refused ${request.tool}: ${request.summary} (the spend journal could not be written: ${(error as Error).message})`);
-    throw new TrxRentError({
-      code: 'JOURNAL_UNAVAILABLE',
-      message: `The server could not write this spend down before sending it (${(error as Error).message}); nothing was sent.`,
-      cause: error,
-    });
+  /** A spend whose journal could not be written (or whose shared store could not be joined): released, JOURNAL_UNAVAILABLE, nothing sent. */
+  #unjournaled(held: Map<Currency, Reservation>, request: SpendRequest, error: unknown): never {
+    this.#release(held);
+    throw this.records.unjournaled(request, error);
   }
 
   #release(held: Map<Currency, Reservation>): void {

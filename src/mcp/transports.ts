@@ -114,6 +114,7 @@ export async function serveHttp(options: McpServerOptions, listen: HttpListen, s
   if (!(idleTimeoutMs > 0) || !Number.isSafeInteger(maxSessions) || maxSessions < 1) throw new RangeError('idleTimeoutMs and maxSessions must be positive');
   const expected = digest(token);
   const state = shared ?? new Session(options);
+  state.startUp(); // what an earlier process left is looked up now, before the first MCP session
   const log = (line: string) => state.guard.log(line);
 
   const [{ StreamableHTTPServerTransport }, { isInitializeRequest }] = await Promise.all([loadMcpStreamableHttp(), loadMcpTypes()]);

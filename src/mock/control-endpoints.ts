@@ -15,6 +15,7 @@ import { PERMISSIONS } from '../schemas/enums.js';
 import { WEBHOOK_EVENTS } from '../schemas/enums.js';
 import { TRON_SCHEMES } from '../protocol/networks.js';
 import { type EndpointDef, withIds } from '../api/types.js';
+import { DepositsBody, FundAddressBody, FundBody, TransferBody, UsageBody } from './chain-control-bodies.js';
 
 const sunAmount = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const Any = z.unknown();
@@ -71,46 +72,6 @@ export const DeliveryQuery = z.strictObject({
   event: z.string().optional(),
   account_id: z.string().optional(),
   status: z.string().optional(),
-});
-/** POST /__mock/chain/transfer: without `from`, the faucet pays; with it, `from` must hold the amount. */
-export const TransferBody = z.strictObject({
-  to: tronAddress,
-  amount: z.union([z.string().min(1).max(80), z.number().positive()]).transform(String),
-  token: z.string().min(1).max(64).optional(),
-  from: z.optional(tronAddress),
-});
-/** POST /__mock/chain/fund */
-export const FundBody = z.strictObject({ address: tronAddress, amount_sun: z.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
-/**
- * POST /__mock/fund: give an address TRX (which activates it, as on java-tron) and then USDT,
- * from the faucet; amounts in TRX and USDT as decimal strings (or numbers).
- */
-export const FundAddressBody = z
-  .strictObject({
-    address: tronAddress,
-    trx: z
-      .union([z.string().regex(/^\d+(\.\d{1,6})?$/, 'trx must be a decimal amount of TRX'), z.number().nonnegative()])
-      .transform(String)
-      .optional(),
-    usdt: z
-      .union([z.string().regex(/^\d+(\.\d{1,6})?$/, 'usdt must be a decimal amount of USDT'), z.number().nonnegative()])
-      .transform(String)
-      .optional(),
-  })
-  .refine((b) => b.trx !== undefined || b.usdt !== undefined, { message: 'give trx, usdt or both', path: ['trx'] });
-
-/** POST /__mock/chain/usage: the address spends energy over time on the mock clock (0 stops it). */
-export const UsageBody = z.strictObject({
-  address: tronAddress,
-  energy_per_hour: z.number().int().nonnegative().max(1_000_000_000),
-  every_sec: z.number().int().min(1).max(86_400).optional(),
-  /** Stop after this long (seconds of mock time). */
-  for_sec: z
-    .number()
-    .int()
-    .positive()
-    .max(366 * 86_400)
-    .optional(),
 });
 /** POST /__mock/x402/config: the paywall's options, each optional. */
 export const PaywallConfigBody = z.strictObject({
@@ -317,6 +278,33 @@ export const CONTROL_ENDPOINTS = withIds({
     params: z.strictObject({ address: z.string().min(1) }),
     response: Any,
     errors: [{ code: 'NOT_FOUND', status: 404, when: 'no usage pattern for that address' }],
+  },
+  mockChainDeposits: {
+    ...control,
+    method: 'POST',
+    path: '/__mock/chain/deposits',
+    summary: 'Customers pay into deposit addresses over time on the mock clock (one deposit every every_sec)',
+    body: DepositsBody,
+    response: Any,
+    errors: BAD,
+  },
+  mockChainDepositsGet: {
+    ...control,
+    method: 'GET',
+    path: '/__mock/chain/deposits/{id}',
+    summary: 'A deposit pattern and every deposit it made (tx id, address, amount, mock time)',
+    params: z.strictObject({ id: z.string().min(1) }),
+    response: Any,
+    errors: [{ code: 'NOT_FOUND', status: 404, when: 'no deposit pattern with that id' }],
+  },
+  mockChainDepositsStop: {
+    ...control,
+    method: 'DELETE',
+    path: '/__mock/chain/deposits/{id}',
+    summary: 'Stop a deposit pattern (its deposits so far stay)',
+    params: z.strictObject({ id: z.string().min(1) }),
+    response: Any,
+    errors: [{ code: 'NOT_FOUND', status: 404, when: 'no deposit pattern with that id' }],
   },
   mockX402Config: { ...control, method: 'GET', path: '/__mock/x402/config', summary: "The paywall's options", response: Any, errors: [] },
   mockSetX402Config: {

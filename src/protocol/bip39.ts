@@ -6,9 +6,8 @@
  * package does not depend on @scure/bip39 itself.
  * @module
  */
-import { pbkdf2Async } from '@noble/hashes/pbkdf2';
-import { sha256 } from '@noble/hashes/sha256';
-import { sha512 } from '@noble/hashes/sha512';
+import { pbkdf2Async } from '@noble/hashes/pbkdf2.js';
+import { sha256, sha512 } from '@noble/hashes/sha2.js';
 import { ENGLISH_WORDS } from './bip39-english.js';
 
 let indexes: Map<string, number> | undefined;

@@ -11,7 +11,7 @@
  * field, never its value. Loaded lazily (`client.chain.deriveAddresses`), never with the core.
  * @module
  */
-import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { HDKey } from '@scure/bip32';
 import { ValidationError } from '../errors/index.js';
 import { mnemonicToEntropy, mnemonicToSeed, mnemonicWords } from './bip39.js';

@@ -8,7 +8,7 @@
  * with the signing code (secp256k1), never with the core.
  * @module
  */
-import { hexToBytes } from '@noble/hashes/utils';
+import { hexToBytes } from '@noble/hashes/utils.js';
 import { ValidationError } from '../errors/index.js';
 import { isTronAddress } from '../utils/address.js';
 import { privateKeyToTronAddress, recoverTransactionSigner } from './tron-keys.js';

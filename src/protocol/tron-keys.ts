@@ -3,9 +3,9 @@
  * a txID in the form TRON nodes expect (r || s || v), and recovering the signer from one.
  * @module
  */
-import { secp256k1 } from '@noble/curves/secp256k1';
-import { keccak_256 } from '@noble/hashes/sha3';
-import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { toTronAddress } from '../utils/address.js';
 
 function normaliseKey(privateKeyHex: string): Uint8Array {
@@ -16,7 +16,7 @@ function normaliseKey(privateKeyHex: string): Uint8Array {
 
 /** The base58 address that owns an uncompressed or compressed secp256k1 public key. */
 export function publicKeyToTronAddress(publicKey: Uint8Array): string {
-  const point = secp256k1.ProjectivePoint.fromHex(publicKey).toRawBytes(false);
+  const point = secp256k1.Point.fromBytes(publicKey).toBytes(false);
   return toTronAddress(`41${bytesToHex(keccak_256(point.subarray(1)).subarray(12))}`);
 }
 
@@ -27,8 +27,9 @@ export function privateKeyToTronAddress(privateKeyHex: string): string {
 
 /** Signature over the txID as TRON nodes expect it: r || s || v (v = 27 + recovery), 130 hex. */
 export function signTransactionId(txID: string, privateKeyHex: string): string {
-  const sig = secp256k1.sign(hexToBytes(txID), normaliseKey(privateKeyHex));
-  return `${sig.toCompactHex()}${(sig.recovery + 27).toString(16).padStart(2, '0')}`;
+  // 'recovered' is the recovery id then r || s; the digest is the txID itself (no prehash).
+  const sig = secp256k1.sign(hexToBytes(txID), normaliseKey(privateKeyHex), { prehash: false, format: 'recovered' });
+  return `${bytesToHex(sig.subarray(1))}${(sig[0]! + 27).toString(16).padStart(2, '0')}`;
 }
 
 /** The base58 address whose key made `signatureHex` over `txID`, or undefined if none. */
@@ -39,8 +40,8 @@ export function recoverTransactionSigner(txID: string, signatureHex: string): st
     let v = Number.parseInt(hex.slice(128), 16);
     if (v >= 27) v -= 27;
     if (v !== 0 && v !== 1) return undefined;
-    const sig = secp256k1.Signature.fromCompact(hex.slice(0, 128)).addRecoveryBit(v);
-    return publicKeyToTronAddress(sig.recoverPublicKey(hexToBytes(txID)).toRawBytes(false));
+    const sig = secp256k1.Signature.fromHex(hex.slice(0, 128), 'compact').addRecoveryBit(v);
+    return publicKeyToTronAddress(sig.recoverPublicKey(hexToBytes(txID)).toBytes(false));
   } catch {
     return undefined;
   }

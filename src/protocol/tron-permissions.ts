@@ -8,7 +8,7 @@
  * read it). Addresses are base58 here.
  * @module
  */
-import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { isTronAddress, toTronAddress, tronAddressToHex } from '../utils/address.js';
 import { fieldBytes, fieldVarint, readPb } from './protobuf.js';
 

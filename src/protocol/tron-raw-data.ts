@@ -4,8 +4,8 @@
  * field order, for the two contracts trx-rent builds and checks.
  * @module
  */
-import { sha256 } from '@noble/hashes/sha2';
-import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { isTronAddress, toTronAddress, tronAddressToHex } from '../utils/address.js';
 import { decodeTransferCall } from './abi.js';
 import { fieldBytes, fieldVarint, type PbField, readPb } from './protobuf.js';

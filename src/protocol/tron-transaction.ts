@@ -6,7 +6,7 @@
  * never the `raw_data` JSON that travels next to it.
  * @module
  */
-import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { isTronAddress, toTronAddress, tronAddressToHex } from '../utils/address.js';
 import { encodeTransferCall } from './abi.js';
 import { fieldBytes, fieldVarint } from './protobuf.js';

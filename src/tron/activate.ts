@@ -21,6 +21,18 @@ import type { Activation, ActivationPlan, EngineDeps } from './types.js';
 /** What a new account's activation sends when the caller names no amount: 1 SUN (any amount activates). */
 export const DEFAULT_ACTIVATION_SUN = 1;
 
+/** A signed activation exactly as it is broadcast (`/wallet/broadcasttransaction`, `visible: false`). */
+export interface SignedActivation {
+  /** sha256 of `raw_data_hex`. */
+  txID: string;
+  /** The raw data as JSON (tronweb's shape). */
+  raw_data: unknown;
+  /** The raw data's protobuf bytes, hex: what the txID hashes and the node decodes. */
+  raw_data_hex: string;
+  /** The funding wallet's signature (65 bytes hex). */
+  signature: string[];
+}
+
 /** What `planActivation` and `activateAccount` take. */
 export interface ActivateParams {
   /** The address to activate (base58). */
@@ -36,10 +48,11 @@ export interface ActivateParams {
   /** Give up waiting for the receipt at this instant of the client's clock. @default now + 60 s */
   deadline?: number | undefined;
   /**
-   * Told of the signed activation before it is broadcast (a journal writes it down, so a resume
-   * lands this transaction instead of signing a second one while it may still land).
+   * Told of the signed activation before it is broadcast, its bytes included (a journal writes it
+   * down, so a resume broadcasts and lands this transaction instead of signing a second one while
+   * it may still land).
    */
-  onSigned?: ((tx: { tx_id: string; expiration: number }) => Promise<void> | void) | undefined;
+  onSigned?: ((tx: { tx_id: string; expiration: number; signed: SignedActivation }) => Promise<void> | void) | undefined;
 }
 
 /**
@@ -146,11 +159,9 @@ export async function activateAccount(deps: Pick<EngineDeps, 'node' | 'http'>, p
   }
   const txId = d.txID.toLowerCase();
   checkAbort(signal);
-  await params.onSigned?.({ tx_id: txId, expiration: d.expiration });
-  const answer = await node.broadcastTransaction(
-    { txID: signed.txID, raw_data: signed.raw_data, raw_data_hex: signed.raw_data_hex, signature: signed.signature, visible: false },
-    { signal },
-  );
+  const bytes: SignedActivation = { txID: signed.txID, raw_data: signed.raw_data, raw_data_hex: signed.raw_data_hex, signature: signed.signature };
+  await params.onSigned?.({ tx_id: txId, expiration: d.expiration, signed: bytes });
+  const answer = await node.broadcastTransaction({ ...bytes, visible: false }, { signal });
   if (answer.result !== true && !/DUP_TRANSACTION/i.test(String(answer.code))) {
     throw new TrxRentError({
       code: 'TRANSFER_FAILED',

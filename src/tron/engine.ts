@@ -9,7 +9,7 @@
 export type * from './types.js';
 export { estimateTransfer } from './estimate.js';
 export { ensureResources, planEnsure, type EnsureInternals } from './ensure.js';
-export { activateAccount, planActivation, type ActivateParams } from './activate.js';
+export { activateAccount, planActivation, type ActivateParams, type SignedActivation } from './activate.js';
 export { checkRentalTarget, type RentalTarget } from './target.js';
 export { readBalance, type ChainBalance } from './balance.js';
 export { DEFAULT_MAX_FEE_LIMIT_SUN, DEFAULT_TIMEOUT_MS, NODE_BOUNDS, optionCost } from './inputs.js';

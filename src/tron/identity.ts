@@ -162,7 +162,11 @@ export function isDuplicateBroadcast(error: unknown): boolean {
  * polling (5xx, 429, lost answers) are waited out until the deadline; a receipt for another id
  * ends it at once (NODE_ERROR).
  */
-export async function landTransfer(node: TronNode, record: TransferRecord, options: LandOptions): Promise<TransferStatus> {
+export async function landTransfer(
+  node: TronNode,
+  record: Pick<TransferRecord, 'tx_id' | 'expiration' | 'signed'>,
+  options: LandOptions,
+): Promise<TransferStatus> {
   const { clock, signal } = options;
   const every = options.rebroadcastEveryMs ?? 10_000;
   let lastBroadcast = options.broadcastFirst === false ? clock.now() : -Infinity;

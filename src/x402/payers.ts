@@ -12,9 +12,9 @@
  * never sent. Addresses are derived locally with @noble (no peer needed to construct a payer).
  * @module
  */
-import { secp256k1 } from '@noble/curves/secp256k1';
-import { keccak_256 } from '@noble/hashes/sha3';
-import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { ValidationError } from '../errors/index.js';
 import { isTronAddress } from '../utils/address.js';
 import { type SignableTransaction, type Signer, signTransactionWith, toSigner, withPermissionId } from '../protocol/signer.js';
@@ -50,7 +50,7 @@ function normaliseKey(privateKey: string, field: string): string {
   const hex = privateKey.trim().replace(/^0x/i, '');
   if (!/^[0-9a-fA-F]{64}$/.test(hex)) throw invalidKey(field);
   const n = BigInt(`0x${hex}`);
-  if (n === 0n || n >= secp256k1.CURVE.n) throw invalidKey(field);
+  if (n === 0n || n >= secp256k1.Point.Fn.ORDER) throw invalidKey(field);
   return hex.toLowerCase();
 }
 

@@ -344,7 +344,7 @@ describe('what derives from the endpoint table (src/api)', () => {
 /**
  * The rooms inside `src/mock` (each folder, and each file at its root) and the rooms each may
  * import: the one statement of their direction, bottom first. `shared` and the control table
- * import no room; the chain, the paid side's state (`x402`) and `MockState` (`state`) stand on
+ * (with its chain routes' bodies, `chain-control-bodies.ts`) import no other room; the chain, the paid side's state (`x402`) and `MockState` (`state`) stand on
  * them; the pipeline and its route records (`http`) on the state; the handlers (`account`,
  * `x402-api`, `node-routes.ts`) on the pipeline's records; the handler maps and the whole table
  * on the handlers; the adapters that serve the table (`adapters`, `msw.ts`) and the entry
@@ -352,7 +352,8 @@ describe('what derives from the endpoint table (src/api)', () => {
  */
 const MOCK_ROOMS: Readonly<Record<string, readonly string[]>> = {
   shared: [],
-  'control-endpoints.ts': [],
+  'chain-control-bodies.ts': [],
+  'control-endpoints.ts': ['chain-control-bodies.ts'],
   chain: ['shared'],
   x402: ['chain', 'shared'],
   state: ['x402', 'chain', 'shared'],

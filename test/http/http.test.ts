@@ -382,11 +382,13 @@ describe('retries', () => {
     const server = await serve((req) => {
       if (req.url.includes('/orders/hang')) {
         hung++;
-        return { status: 200, body: {}, delayMs: 1_000 };
+        return { status: 200, body: {}, delayMs: 6_000 };
       }
       return { status: 200, body: priceBody };
     });
-    const client = new TrxRent({ baseUrl: server.url, apiKey: KEY, timeoutMs: 200, maxRetries: 0 });
+    // A timeout well above what a loaded machine takes for 22 quick answers (200 ms timed one out
+    // on Node 24 under load), and a hang well above the timeout.
+    const client = new TrxRent({ baseUrl: server.url, apiKey: KEY, timeoutMs: 1_500, maxRetries: 0 });
     for (let i = 0; i < 40; i++) await client.prices.list(); // the lent controllers go round
     // Alone: the timed-out call's controller is aborted, so it must not be lent again.
     await expect(client.orders.get('hang')).rejects.toBeInstanceOf(TimeoutError);

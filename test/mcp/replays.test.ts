@@ -13,9 +13,9 @@ import { Session } from '../../src/mcp/session.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
 import { pollUntil } from '../../src/utils/clock.js';
-import { type Hostile, type Seen, hostileServer, json } from '../security/hostile.js';
+import { type Hostile, type Seen, json } from '../security/hostile.js';
 import { addressMaker } from '../helpers/wallets.js';
-import { KEYS, accept, call, connect, errorOf, ok } from './helpers.js';
+import { KEYS, accept, call, connect, errorOf, ok, proxy as mockProxy } from './helpers.js';
 
 let mock: MockServer;
 let api: TrxRent;
@@ -39,21 +39,9 @@ afterAll(async () => {
 const orderCount = async () => (await api.orders.list({ limit: 1 })).total;
 const { fresh, target } = addressMaker(() => mock, 'replays');
 
-/** A loopback proxy to the mock; `tamper` may answer a request itself (return true). */
+/** A loopback proxy to the mock, closed after the file; `tamper` may answer a request itself (return true). */
 async function proxy(tamper: (req: Seen, res: ServerResponse) => boolean | void): Promise<Hostile> {
-  const h = await hostileServer((req, res) => {
-    if (tamper(req, res) === true) return;
-    void (async () => {
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && !['host', 'connection', 'content-length'].includes(k)) headers[k] = v;
-      const forward = () => fetch(`${mock.url}${req.url}`, { method: req.method, headers, body: req.method === 'GET' ? undefined : req.body });
-      // one retry: a pooled connection the mock closed meanwhile is the proxy's fault, not the test's subject
-      const upstream = await forward().catch(forward);
-      const body = await upstream.text();
-      res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
-      res.end(body);
-    })().catch(() => res.destroy());
-  });
+  const h = await mockProxy(mock, tamper);
   hostiles.push(h);
   return h;
 }
@@ -76,6 +64,8 @@ describe('send_token whose receipt poll fails', () => {
       tronFullNode: node.url,
       allowSpend: true,
       limits: { maxWithdrawal: '100' },
+      // The send gives up at this deadline (120 s by default): long after the broadcast and a few receipt polls.
+      sendTimeoutMs: 30_000,
       log: (l) => logs.push(l),
     });
     const logs: string[] = [];
@@ -87,8 +77,8 @@ describe('send_token whose receipt poll fails', () => {
     const txBefore = sentFromWallet();
     try {
       // The engine waits the node's faults out (polling, re-broadcasting the same bytes) until
-      // the send's deadline (transfers.send's default 120 s), then gives up: outcome unknown.
-      const first = errorOf(await call(c.client, 'send_token', { token: 'USDT', to: paid, amount: '1.5' }, 180_000));
+      // the send's deadline (sendTimeoutMs), then gives up: outcome unknown.
+      const first = errorOf(await call(c.client, 'send_token', { token: 'USDT', to: paid, amount: '1.5' }, 60_000));
       expect(first.code, first.message).toBe('TIMEOUT');
       expect(first.message).toMatch(/outcome is unknown/);
       expect(first.details).toMatchObject({
@@ -140,7 +130,7 @@ describe('send_token whose receipt poll fails', () => {
     } finally {
       await c.close();
     }
-  }, 300_000);
+  }, 120_000);
 });
 
 describe('ensure_resources whose order answer is lost', () => {

@@ -8,7 +8,12 @@
  * - two servers asked at once for the last of the cap: one order placed, the other refused;
  * - the servers' own folders, for contrast: each takes the spend;
  * - in-process, on the same database: a server that dies with a spend open leaves it to another,
- *   which counts it (nothing to look it up by) and settles it once for every server.
+ *   which counts it (nothing to look it up by) and settles it once for every server;
+ * - the spend journal's keyed POST and x402 records on the shared journal: a server that dies
+ *   after its create_order left (answer lost) and with an x402 payment of unknown outcome; one
+ *   other adopts both: the order found by replaying its key (one order on the mock), the payment
+ *   counted against its x402 budget; a call with the same arguments on a third server is answered
+ *   with that order, nothing new sent or counted.
  *
  * The store's URL carries a password: no server prints it. The mock's order log is the judge.
  */
@@ -20,8 +25,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canonicalJson } from '../../src/internal/json.js';
 import { Session } from '../../src/mcp/session.js';
 import { keyedPost } from '../../src/mcp/spend.js';
+import { usdToAtto } from '../../src/x402/offers.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { postgresStore } from '../../src/store/postgres.js';
 import { type PgServer, startPostgres } from '../helpers/postgres.js';
@@ -191,6 +198,95 @@ describe('MCP servers on one PostgreSQL store share the session cap', { timeout:
     await expect(later.guard.spend(line(later, 1n), async () => true, noop)).rejects.toMatchObject({ code: 'SESSION_LIMIT' });
     expect(later.guard.spent('TRX')).toBe(10_000_000n);
     await Promise.all([watcher.close(), heir.close(), later.close()]);
+    await store.close();
+  });
+
+  it("a dead server's keyed create_order and x402 payment in the shared journal: adopted by one other, the order found by its key, the payment counted once", async () => {
+    const store = postgresStore(`${pg.url}?schema=mcp_keyed`, { leaseMs: 500 });
+    const session = () =>
+      new Session({
+        baseUrl: mock.url,
+        apiKey: mock.apiKey,
+        allowSpend: true,
+        spendWithoutConfirmation: true,
+        limits: { sessionLimit: '10', maxOrderTrx: '8', x402Budget: '1' },
+        store,
+        log: () => {},
+      });
+    const body = { ...ORDER, duration_sec: 7200 };
+    const request = { endpoint: 'createOrder' as const, body, args: canonicalJson(body) };
+    const line = (s: Session, atomic: bigint) => ({
+      tool: 'create_order',
+      lines: [{ currency: 'TRX' as const, atomic, cap: { atomic: s.guard.limits.maxOrderSun, flag: '--max-order-trx', off: 'off' } }],
+      summary: `a spend of ${atomic} SUN`,
+    });
+    const charged = (o: { total_cost_sun?: number | null }) => (typeof o.total_cost_sun === 'number' ? BigInt(o.total_cost_sun) : undefined);
+    const orderJob = (post: (key: string) => Promise<unknown>) => keyedPost('TRX', post, () => 'order', charged as never, { request });
+    const before = ordersPlaced();
+    const dying = session();
+    let sent!: () => void;
+    const placed = new Promise<void>((r) => (sent = r));
+    // The order reaches the service; its answer never reaches the server, which dies with the spend open.
+    void dying.guard.spend(
+      line(dying, 5_980_000n),
+      async () => true,
+      orderJob(async (key) => {
+        await dying.api.orders.create(body as never, { idempotencyKey: key });
+        sent();
+        return new Promise<never>(() => {});
+      }),
+    );
+    await placed;
+    // An x402 payment written down (approved, about to be signed) whose call never ends.
+    await dying.guard.records.paying('x402_network', 'a paid call', {
+      amount_usd: '0.25',
+      amount: '250000',
+      symbol: 'USDT',
+      network: 'tron:nile',
+      scheme: 'exact',
+      pay_to: TARGET,
+      call: 'GET /x402/tron/network',
+    });
+    expect(ordersPlaced() - before).toBe(1);
+    await dying.guard.close();
+    const [heir, other] = [session(), session()];
+    const noop = keyedPost(
+      'TRX',
+      async () => ({}),
+      () => 'done',
+    );
+    // The heir's next spend adopts both: the order looked up by replaying its key, the payment counted.
+    await heir.guard.spend(line(heir, 1_000_000n), async () => true, noop);
+    expect(heir.guard.unknownOutcomes).toBe(0);
+    expect(heir.guard.reserved('TRX')).toBe(0n);
+    const order = heir.guard.spent('TRX') - 1_000_000n;
+    expect(order > 0n && order <= 5_980_000n).toBe(true);
+    expect(heir.guard.records.x402Carried).toBe(usdToAtto('0.25'));
+    expect(heir.x402Spent()).toBe('0.25');
+    expect(ordersPlaced() - before).toBe(1);
+    // Another server adopts nothing more (each spend once) and counts what the heir settled.
+    await other.guard.spend(line(other, 1n), async () => true, noop);
+    expect(other.guard.records.x402Carried).toBe(0n);
+    expect(other.guard.spent('TRX')).toBe(heir.guard.spent('TRX') + 1n);
+    // The same create_order again, on a third server: answered with the first order (its key replayed), nothing new.
+    const id = mock.state.orders
+      .all()
+      .filter((o) => o.target_address === TARGET)
+      .at(-1)!.id;
+    let posted = 0;
+    const again = await other.guard.spend(
+      line(other, 5_980_000n),
+      async () => true,
+      orderJob(async () => {
+        posted++;
+        return {};
+      }),
+    );
+    expect(posted).toBe(0);
+    expect((again as { id: string }).id).toBe(id);
+    expect(other.guard.spent('TRX')).toBe(heir.guard.spent('TRX') + 1n);
+    expect(ordersPlaced() - before).toBe(1);
+    await Promise.all([heir.close(), other.close()]);
     await store.close();
   });
 });

@@ -1,14 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { type CallToolResult, type ElicitResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { TOOLS } from '../../src/mcp/tools/index.js';
-import { TARGET, errorOf, ok } from './helpers.js';
+import { TARGET, errorOf, ok, spawnMcp } from './helpers.js';
 
 /**
  * The built command as an MCP client starts it: `node bin/trx-rent.js mcp --mock` spawned by the
@@ -17,37 +16,7 @@ import { TARGET, errorOf, ok } from './helpers.js';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'bin', 'trx-rent.js');
 
-interface Spawned {
-  client: Client;
-  stderr: () => string;
-  close(): Promise<number>;
-}
-
-async function spawnServer(args: string[], answers?: ElicitResult[], configDir = mkdtempSync(join(tmpdir(), 'trx-rent-mcp-'))): Promise<Spawned> {
-  if (!existsSync(join(root, 'dist', 'cli', 'index.js'))) throw new Error('dist/cli/index.js is missing: run `npm run build` (or `npx tsup`) first');
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [bin, 'mcp', '--mock', ...args],
-    cwd: root,
-    stderr: 'pipe',
-    // Only what the server needs: no API key or wallet leaks in from the developer's shell.
-    env: { PATH: process.env.PATH ?? '', TRX_RENT_CONFIG_DIR: configDir, NO_COLOR: '1' },
-  });
-  let err = '';
-  transport.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-  const client = new Client({ name: 'trx-rent-stdio-test', version: '1.0.0' }, { capabilities: answers ? { elicitation: { form: {} } } : {} });
-  if (answers) client.setRequestHandler(ElicitRequestSchema, async () => answers.shift() ?? { action: 'decline' });
-  await client.connect(transport, { timeout: 15_000 });
-  return {
-    client,
-    stderr: () => err,
-    async close() {
-      const started = Date.now();
-      await client.close();
-      return Date.now() - started;
-    },
-  };
-}
+const spawnServer = (args: string[], answers?: ElicitResult[], configDir?: string) => spawnMcp(['mcp', '--mock', ...args], { answers, configDir });
 
 const call = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
   (await client.callTool({ name, arguments: args }, undefined, { timeout: 20_000 })) as CallToolResult;

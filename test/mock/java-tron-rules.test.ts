@@ -3,8 +3,8 @@
  * class (tronprotocol/java-tron) whose rule it checks, and reads the outcome back from the node
  * routes and the chain itself.
  */
-import { sha256 } from '@noble/hashes/sha2';
-import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MockServer } from '../../src/mock/index.js';
 import { TAPOS_WINDOW_BLOCKS } from '../../src/mock/chain/blocks.js';

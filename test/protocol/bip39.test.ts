@@ -6,7 +6,7 @@
  * accepts it; the seed gives tronweb's address.
  */
 import { createHash } from 'node:crypto';
-import { sha256 } from '@noble/hashes/sha256';
+import { sha256 } from '@noble/hashes/sha2.js';
 import { TronWeb } from 'tronweb';
 import { describe, expect, it } from 'vitest';
 import { ENGLISH_WORDS } from '../../src/protocol/bip39-english.js';

@@ -8,8 +8,8 @@
  * chain, and the refusals: a key of another spec, a KMS answering with another key.
  */
 import { KMSClient } from '@aws-sdk/client-kms';
-import { secp256k1 } from '@noble/curves/secp256k1';
-import { bytesToHex } from '@noble/hashes/utils';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
 import { utils as tronwebUtils } from 'tronweb';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +19,7 @@ import { tronAddressToHex } from '../../src/utils/address.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { type KmsStandIn, startKmsStandIn } from '../helpers/kms-server.js';
 
-const HALF_N = secp256k1.CURVE.n >> 1n;
+const HALF_N = secp256k1.Point.Fn.ORDER >> 1n;
 let kms: KmsStandIn;
 let client: KMSClient;
 let mock: MockServer;
@@ -36,7 +36,7 @@ afterAll(async () => {
 });
 
 /** Whether a DER signature the stand-in returned had a high s (counted with noble, not the adapter's decoder). */
-const highS = (der: Buffer) => secp256k1.Signature.fromDER(der).s > HALF_N;
+const highS = (der: Buffer) => secp256k1.Signature.fromBytes(der, 'der').s > HALF_N;
 
 describe('fromAwsKms against a loopback KMS', () => {
   it('signs random digests with random keys; noble and tronweb both verify every signature, high-s answers included', async () => {
@@ -65,7 +65,7 @@ describe('fromAwsKms against a loopback KMS', () => {
         const compact = signature.subarray(0, 64);
         // noble: valid over the digest as given (no re-hash), low s required, recovers to the KMS key.
         expect(secp256k1.verify(compact, digest, publicKey, { prehash: false, lowS: true })).toBe(true);
-        const recovered = secp256k1.Signature.fromCompact(compact)
+        const recovered = secp256k1.Signature.fromBytes(compact, 'compact')
           .addRecoveryBit(signature[64]! - 27)
           .recoverPublicKey(digest);
         expect(recovered.toHex(false)).toBe(bytesToHex(publicKey));

@@ -5,8 +5,8 @@
  * `signTransactionWith` (signs the txID, appends, refuses what it must) and `withPermissionId`
  * (the same bytes tronweb builds for a `Permission_id`).
  */
-import { secp256k1 } from '@noble/curves/secp256k1';
-import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { TronWeb, utils as tronwebUtils } from 'tronweb';
 import { describe, expect, it } from 'vitest';
 import {
@@ -28,7 +28,7 @@ const OTHER = '1f'.repeat(32);
 const ADDRESS = privateKeyToTronAddress(KEY);
 const TO = 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW';
 const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
-const N = secp256k1.CURVE.n;
+const N = secp256k1.Point.Fn.ORDER;
 const digestOf = (i: number) => hexToBytes(bytesToHex(new TextEncoder().encode(`digest ${i}`.padEnd(32, '.'))));
 const recovered = (digest: Uint8Array, sig: Uint8Array | string) =>
   tronwebUtils.crypto.ecRecover(bytesToHex(digest), typeof sig === 'string' ? sig : bytesToHex(sig)).toLowerCase();
@@ -56,17 +56,17 @@ describe('adapters', () => {
   it('fromSignFunction: a high s made low (v flipped), hex or bytes, 64 or 65 bytes; a signature by another key refused', async () => {
     const digest = digestOf(99);
     const high = (d: Uint8Array, key: string) => {
-      const sig = secp256k1.sign(d, hexToBytes(key));
+      const sig = secp256k1.Signature.fromBytes(secp256k1.sign(d, hexToBytes(key), { prehash: false, format: 'recovered' }), 'recovered');
       // The same signature with s in the upper half and the recovery bit of that form: what an HSM may return.
       const s = N - sig.s;
-      return `${sig.r.toString(16).padStart(64, '0')}${s.toString(16).padStart(64, '0')}${(27 + (sig.recovery ^ 1)).toString(16)}`;
+      return `${sig.r.toString(16).padStart(64, '0')}${s.toString(16).padStart(64, '0')}${(27 + (sig.recovery! ^ 1)).toString(16)}`;
     };
     const forms = [
       (d: Uint8Array) => `0x${high(d, KEY)}`,
       (d: Uint8Array) => hexToBytes(high(d, KEY).slice(0, 128)),
       (d: Uint8Array) => {
-        const s = secp256k1.sign(d, hexToBytes(KEY));
-        return Uint8Array.from([...s.toCompactRawBytes(), s.recovery]);
+        const s = secp256k1.sign(d, hexToBytes(KEY), { prehash: false, format: 'recovered' });
+        return Uint8Array.from([...s.subarray(1), s[0]!]);
       },
     ];
     for (const form of forms) {

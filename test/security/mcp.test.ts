@@ -455,16 +455,22 @@ describe('security: hostile services cannot drive the terminal or the agent thro
       const posts = () => h.seen.filter((s) => s.method === 'POST' && s.url === '/api/v1/orders');
       expect(new Set(posts().map((s) => s.headers['idempotency-key']))).toEqual(new Set([key]));
 
-      // another session, still rate limited: the replay proves nothing, the cap stays taken
-      const second = errorOf(await call(b, 'create_order', ORDER));
+      // another session, another order (the same one again would be the first's retry), still
+      // rate limited: the replay proves nothing, the cap stays taken
+      const another = { ...ORDER, duration_sec: 7200 };
+      const second = errorOf(await call(b, 'create_order', another));
       expect(second.code).toBe('SESSION_LIMIT');
       expect(second.message).toMatch(/13 TRX reserved/);
 
       // the service answers again: the key's replay finds the order, which counts as spent
       mode = 'pass';
-      const third = errorOf(await call(b, 'create_order', ORDER));
+      const third = errorOf(await call(b, 'create_order', another));
       expect(third.code).toBe('SESSION_LIMIT');
       expect(await count()).toBe(before + 1); // the replay created nothing new
+      // the first call again is its retry: answered with the order its key placed, nothing new
+      const retried = ok<{ order: { id: string } }>(await call(b, 'create_order', ORDER));
+      expect(server.stderr()).toMatch(new RegExp(`found create_order \\(idempotency key ${key}\\): order ${retried.order.id} `));
+      expect(await count()).toBe(before + 1);
       const err = server.stderr();
       expect(err).toMatch(new RegExp(`outcome unknown create_order: .*idempotency key ${key}`));
       expect(err).toMatch(new RegExp(`found create_order \\(idempotency key ${key}\\): order \\S+ `));

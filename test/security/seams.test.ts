@@ -67,7 +67,7 @@ function runCliWithInput(args: string[], input: string, env: Record<string, stri
   });
 }
 
-describe('security: a profile key stays with its origin (real CLI process)', () => {
+describe('security: a profile key stays with its origin (real CLI process)', { timeout: 90_000 }, () => {
   it('the key login saved for A is not sent to B from TRX_RENT_BASE_URL or --base-url; the error says how to fix it', async () => {
     const a = await server((_req, res) => json(res, 200, BALANCE));
     const b = await server((_req, res) => json(res, 200, BALANCE));
@@ -203,7 +203,7 @@ describe('security: a profile key stays with its origin (real CLI process)', () 
   });
 });
 
-describe('security: deposit prepare checks what it tells people to pay (real CLI process)', () => {
+describe('security: deposit prepare checks what it tells people to pay (real CLI process)', { timeout: 90_000 }, () => {
   const memo = 'TRXR-7Q2K';
   const hex = Buffer.from(memo).toString('hex');
   const good = { address: ADDRESS, memo, amount_sun: 5_000_000, memo_hex: hex, note: 'sign and submit' };

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { sha256 as nobleSha256 } from '@noble/hashes/sha2';
+import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { createBase58check } from '@scure/base';
 import { describe, expect, it } from 'vitest';
 import { decodeBase58check, encodeBase58check, sha256 } from '../../src/utils/base58check.js';

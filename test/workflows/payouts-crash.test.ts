@@ -9,8 +9,8 @@ import { TrxRent } from '../../src/index.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { MemoryJournal as StoreJournal } from '../../src/store/memory.js';
 import type { JournalRecord } from '../../src/store/types.js';
-import { MemoryJournal, PayoutLedger } from '../../src/workflows/payouts/index.js';
-import { account, paid, payouts, sender } from './payouts-helpers.js';
+import { MemoryJournal, PayoutLedger, type PayoutJournalEntry } from '../../src/workflows/payouts/index.js';
+import { account, ordersOf, paid, payouts, sender } from './payouts-helpers.js';
 
 /** A journal whose writes fail from the (k+1)-th record on, as if the process died there (what was written before stays). */
 class CrashingJournal extends StoreJournal {
@@ -60,6 +60,74 @@ describe('a crash between any two steps', { timeout: 90_000 }, () => {
       expect(resumed.complete, `k=${k}`).toBe(true);
       const chain = paid(mock, s.address);
       for (const r of rows) expect(chain.get(r.to)?.count, `k=${k} row ${r.id}`).toBe(1);
+    }
+  });
+});
+
+const isOrder = (e: PayoutJournalEntry): e is Extract<PayoutJournalEntry, { type: 'order' }> => e.type === 'order';
+
+/** A journal that dies at the first write after a top-up's order filled on the service (its cost not written down yet). */
+class DiesAfterTopUp extends StoreJournal {
+  constructor() {
+    super('topup-crash');
+  }
+  override async append(records: readonly JournalRecord[]): Promise<void> {
+    for (const r of records) {
+      if (r.type === 'order' && r.state === 'filled' && String(r.key).includes(':topup:'))
+        throw Object.assign(new Error('crash (simulated)'), { code: 'CRASH' });
+      await super.append([r]);
+    }
+  }
+}
+
+describe('a crash between a top-up order and its journaled fill', { timeout: 90_000 }, () => {
+  it('the resume sends the journaled request again with its key: one order, its cost counted, every row paid once', async () => {
+    const acct = account(mock, '1000000');
+    const client = new TrxRent({ baseUrl: mock.url, apiKey: acct.apiKey, tronNode: mock.url, maxRetries: 2 });
+    const s = sender(mock, 77);
+    const rows = payouts(mock, 6, 'topup-crash');
+    // Force a top-up as a provider reclaiming a delegation would: once the first row has landed,
+    // 70 % of the batch's energy is taken back, so the rows after it find their energy short.
+    let taken = 0;
+    const reclaim = setInterval(() => {
+      if (taken || paid(mock, s.address).size === 0) return;
+      const filled = ordersOf(mock, acct.accountId).find((o) => o.resource_type === 'ENERGY' && o.target_address === s.address && o.status === 'FILLED');
+      if (!filled) return;
+      taken = Math.floor(Number(filled.amount) * 0.7);
+      mock.state.chain.undelegateResource(s.address, 'ENERGY', taken);
+    }, 2);
+    try {
+      const options = { signer: { privateKey: s.privateKey }, concurrency: 1, maxCostSun: 500_000_000 };
+      const dying = new PayoutLedger(new DiesAfterTopUp());
+      const outcome = await client.transfers.sendMany(rows, { ...options, journal: dying }).then(
+        () => 'finished',
+        (e: { code?: string }) => e.code,
+      );
+      expect(outcome).toBe('CRASH');
+      expect(taken).toBeGreaterThan(0);
+      const placing = dying
+        .entries()
+        .filter(isOrder)
+        .filter((e) => e.key.includes(':topup:'));
+      expect(placing).toEqual([expect.objectContaining({ state: 'placing', max_price_sun: expect.any(Number) })]);
+      const before = ordersOf(mock, acct.accountId).filter((o) => o.target_address === s.address);
+      const resumedJournal = new MemoryJournal(dying.entries());
+      const resumed = await client.transfers.sendMany(rows, { ...options, journal: resumedJournal });
+      expect(resumed.complete).toBe(true);
+      for (const r of rows) expect(paid(mock, s.address).get(r.to)?.count, r.id).toBe(1);
+      // The service's order log is the judge: the top-up the crash left is the same order after
+      // the resume (its key answered it again), not a second one for the same need.
+      const entries = resumedJournal.entries().filter(isOrder);
+      const topUp = entries.filter((e) => e.key === placing[0]!.key && e.state === 'filled');
+      expect(topUp).toHaveLength(1);
+      expect(before.map((o) => o.id)).toContain(topUp[0]!.order_id);
+      const after = ordersOf(mock, acct.accountId).filter((o) => o.target_address === s.address);
+      // What the journal counts as spent is what the service charged, every order included.
+      const charged = after.filter((o) => o.status === 'FILLED').reduce((n, o) => n + Number(o.total_cost_sun), 0);
+      const filled = new Map(entries.filter((e) => e.state === 'filled').map((e) => [e.key, Number(e.cost_sun)]));
+      expect([...filled.values()].reduce((n, c) => n + c, 0)).toBe(charged);
+    } finally {
+      clearInterval(reclaim);
     }
   });
 });

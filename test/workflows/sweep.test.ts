@@ -2,7 +2,9 @@
  * `client.transfers.sweep` on the in-process mock: deposit addresses of all sizes, some never
  * activated and some below the minimum, swept into a treasury with one energy order per source;
  * the judge is the mock's chain (each balance received once, each unactivated source activated
- * once) and its order log. Then a sweep stopped half-way and resumed from its journal file.
+ * once) and its order log; the same call again on the finished journal spends nothing. Stops and
+ * resumes at each crash point: sweep-resume.test.ts; signers: sweep-signers.test.ts; SIGKILLs:
+ * sweep-chaos.test.ts.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

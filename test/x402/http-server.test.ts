@@ -5,8 +5,8 @@ import { startMockServer, type MockServer } from '../../src/mock/index.js';
 import { getSimulatedChain } from '../../src/mock/x402/index.js';
 import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
 import { X402Client, evmPayer, signTrc20Transfer, tronPayer } from '../../src/x402/index.js';
-import { secp256k1 } from '@noble/curves/secp256k1';
-import { hexToBytes } from '@noble/hashes/utils';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { hexToBytes } from '@noble/hashes/utils.js';
 import { fromSignFunction } from '../../src/protocol/signers/index.js';
 import { KEYS } from './helpers.js';
 
@@ -51,7 +51,7 @@ describe('deposits.create', () => {
       address: privateKeyToTronAddress(KEYS.tron),
       sign: (digest) => {
         digests.push(digest);
-        return secp256k1.sign(digest, hexToBytes(KEYS.tron)).toCompactRawBytes();
+        return secp256k1.sign(digest, hexToBytes(KEYS.tron), { prehash: false });
       },
     });
     const deposit = await client.deposits.create({ amount_sun: 2_000_000, signer, fullHost: server.url });

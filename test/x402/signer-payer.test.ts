@@ -5,8 +5,8 @@
  * digest signed, the `exact` scheme's transfer is signed by txID; the mock's paywall verifies
  * every signature and settles, from the signer's address.
  */
-import { secp256k1 } from '@noble/curves/secp256k1';
-import { hexToBytes } from '@noble/hashes/utils';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { hexToBytes } from '@noble/hashes/utils.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { fromSignFunction } from '../../src/protocol/signers/index.js';
 import { privateKeyToTronAddress } from '../../src/protocol/tron-transaction.js';
@@ -20,7 +20,7 @@ beforeAll(() => {
 afterAll(() => mock.close());
 
 const ADDRESS = privateKeyToTronAddress(KEYS.tron);
-const N = secp256k1.CURVE.n;
+const N = secp256k1.Point.Fn.ORDER;
 
 /** Signs like a KMS that returns the high-s form and no recovery id; counts the digests it saw. */
 function highSigner() {
@@ -29,7 +29,7 @@ function highSigner() {
     address: ADDRESS,
     sign(digest) {
       seen.push(digest);
-      const sig = secp256k1.sign(digest, hexToBytes(KEYS.tron));
+      const sig = secp256k1.Signature.fromBytes(secp256k1.sign(digest, hexToBytes(KEYS.tron), { prehash: false }), 'compact');
       return `${sig.r.toString(16).padStart(64, '0')}${(N - sig.s).toString(16).padStart(64, '0')}`;
     },
   });

@@ -7,7 +7,8 @@
  * after a crash resumes and sweeps or activates nothing twice. `--watch` then follows the deposits
  * (`client.chain.watchTransfers`) and sweeps each address again once its balance passes `--min`.
  * Keys come from a file (one hex key a line) or an HD mnemonic file, never from the command line,
- * and appear in no output.
+ * and appear in no output; sources signed by a KMS key or a function are the SDK's
+ * (`client.transfers.sweep` takes any `Signer` per source).
  * @module
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -51,7 +52,10 @@ const command: CommandModule = {
     cmd
       .usage('--to TREASURY (--from FILE | --hd RANGE --mnemonic-file FILE) [--min 10] [--plan] [--yes] [--json]')
       .option('--to <address>', 'the treasury that receives every swept balance')
-      .option('--from <file>', "the deposit addresses' private keys, one hex key a line (chmod 600)")
+      .option(
+        '--from <file>',
+        "the deposit addresses' private keys, one hex key a line (chmod 600; a KMS or other Signer per source: the SDK's transfers.sweep)",
+      )
       .option('--hd <range>', "HD deposit addresses m/44'/195'/account'/0/index for indexes FROM-TO (e.g. 0-499)")
       .option('--mnemonic-file <path>', 'the BIP-39 words for --hd (a file, or - for stdin); never an argument')
       .option('--account <n>', "the account of m/44'/195'/account'/0/index", '0')

@@ -203,6 +203,7 @@ export const CHAIN_TOOLS = [
               maxCostSun: rentSun,
               // The caller's id is the transfer's identity (kept in the server's state folder across restarts).
               idempotencyKey: args.id ? `mcp-send-${args.id}` : idempotencyKey,
+              timeoutMs: session.options.sendTimeoutMs,
               signal,
               onProgress: effects.onProgress,
             }),

@@ -4,6 +4,7 @@
  */
 import { LIMITS } from '../../schemas/limits.js';
 import { ACCOUNT_WIRE as E } from '../../api/account.js';
+import { canonicalJson } from '../../internal/json.js';
 import { keyedPost, money } from '../spend.js';
 import { tool } from '../tool.js';
 
@@ -55,6 +56,9 @@ export const MONEY_TOOLS = [
           args.currency,
           (idempotencyKey, replaySignal) => session.api.withdrawals.create(args, { signal: replaySignal ?? signal, idempotencyKey }),
           (w) => `withdrawal ${w.id} (${w.status}) of ${money(atomic, args.currency)} to ${args.address}`,
+          undefined,
+          // Journaled before it leaves: replayed with its key to settle a lost answer, or to answer a call again with the same arguments.
+          { request: { endpoint: 'createWithdrawal', body: args, args: canonicalJson(args) } },
         ),
       );
     },

@@ -8,6 +8,7 @@ import { OrderFailedError, TrxRentError } from '../../errors/index.js';
 import { LIMITS } from '../../schemas/limits.js';
 import { FINAL_ORDER_STATUSES } from '../../schemas/orders.js';
 import { ACCOUNT_WIRE as E } from '../../api/account.js';
+import { canonicalJson } from '../../internal/json.js';
 
 const Order = E.createOrder.response;
 import { sunToTrx } from '../../utils/units.js';
@@ -92,16 +93,21 @@ export const ORDER_TOOLS = [
           summary,
         },
         ask,
-        // One keyed POST: its replay with the same key is the lookup of an unknown outcome.
+        // One keyed POST, journaled before it leaves: its replay with the same key is the lookup of
+        // an unknown outcome (by this process or the next), and answers a call again with the same arguments.
         keyedPost(
           'TRX',
           (idempotencyKey, replaySignal) => session.api.orders.create(body, { signal: replaySignal ?? signal, idempotencyKey }),
           (o) => `order ${o.id} (${o.status}) ${args.amount} ${args.resource_type} to ${args.target_address}, at most ${sunToTrx(maxCost)} TRX`,
           // The charge once the answer shows it (a new order has none yet: the most it can cost).
           (o) => (typeof o.total_cost_sun === 'number' ? BigInt(o.total_cost_sun) : undefined),
+          { request: { endpoint: 'createOrder', body, args: canonicalJson(args) } },
         ),
       );
-      return { order, max_price_sun: price, max_cost_sun: maxCost, max_cost_trx: sunToTrx(maxCost) };
+      // A retry is answered with the first call's order, pinned to the price it was sent with.
+      const pinned = typeof order.max_price_sun === 'number' ? order.max_price_sun : price;
+      const most = Math.ceil(args.amount * pinned);
+      return { order, max_price_sun: pinned, max_cost_sun: most, max_cost_trx: sunToTrx(most) };
     },
   }),
   tool({

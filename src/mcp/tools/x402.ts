@@ -3,7 +3,10 @@
  * x402 wallet (USDT, USDC or USDD on TRON, or USDC on Base), so every tool here spends: it needs
  * --allow-spend, each payment is capped (--max-payment) and counted against the session budget
  * (--x402-budget) by the x402 client before anything is signed, and the user is asked to
- * confirm the price (session.ts) when the client supports it.
+ * confirm the price (session.ts) when the client supports it. Each payment is written to the
+ * spend journal once approved, before it is signed, and settled when the call ends; one whose
+ * outcome is unknown (no answer, a 5xx) stays open there, so a server restarted on the same state
+ * folder counts it against its budget (the paid API has no idempotency: it is never replayed).
  */
 import * as z from 'zod';
 import type { ZodMiniType } from 'zod/mini';
@@ -75,6 +78,8 @@ function paid<E extends PaidEntry, I extends ZodMiniType = InputOf<E>>(entry: E,
     output: z.object({ data: entry.response, payment: Payment.nullable() }) as ZodMiniType,
     fields: spec.fields,
     async run(args, { session, signal }) {
+      // What an earlier process paid with an unknown outcome counts first (the journal's x402 payments).
+      await session.guard.restore();
       const client = session.x402();
       const before = client.spent;
       const budget = session.guard.limits.x402Budget;
@@ -82,13 +87,15 @@ function paid<E extends PaidEntry, I extends ZodMiniType = InputOf<E>>(entry: E,
       try {
         result = await spec.call(client, args as z.output<I>, { signal });
       } catch (error) {
+        await session.paymentEnded(error);
         if (client.spent !== before) {
           session.guard.log(
-            `paid ${entry.mcp.tool}, call failed (${isTrxRentError(error) ? error.code : 'error'}): the payment counts (x402 server total ${client.spent} of ${budget} USD)`,
+            `paid ${entry.mcp.tool}, call failed (${isTrxRentError(error) ? error.code : 'error'}): the payment counts (x402 server total ${session.x402Spent()} of ${budget} USD)`,
           );
         }
         throw error;
       }
+      await session.paymentEnded();
       const p = checkedReceipt(result.payment as PaymentReceipt | null);
       const tx = p?.transaction
         ? `, tx ${p.transaction}`
@@ -97,7 +104,7 @@ function paid<E extends PaidEntry, I extends ZodMiniType = InputOf<E>>(entry: E,
           : '';
       session.guard.log(
         p
-          ? `paid ${entry.mcp.tool}: ${p.amount_usd} USD in ${p.symbol} on ${p.network_id} (${p.scheme})${tx} (x402 server total ${client.spent} of ${budget} USD)`
+          ? `paid ${entry.mcp.tool}: ${p.amount_usd} USD in ${p.symbol} on ${p.network_id} (${p.scheme})${tx} (x402 server total ${session.x402Spent()} of ${budget} USD)`
           : `${entry.mcp.tool}: no payment was asked for`,
       );
       return { data: result.data, payment: p };

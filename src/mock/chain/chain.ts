@@ -20,8 +20,8 @@
  * `Manager.consumeMultiSignFee`. src/mock/README.md lists them with what the mock leaves out.
  * @module
  */
-import { sha256 } from '@noble/hashes/sha2';
-import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { type DecodedTransaction, type SignedTransactionLike, decodeRawDataHex } from '../../protocol/tron-transaction.js';
 import { toTronAddress, tronAddressToHex } from '../../utils/address.js';
 import type { ChainAccount, ChainTransaction, Trc20Transfer } from './types.js';

@@ -12,8 +12,8 @@
  *   return data (the `Error(string)` ABI data when the contract gives a reason).
  * @module
  */
-import { keccak_256 } from '@noble/hashes/sha3';
-import { bytesToHex } from '@noble/hashes/utils';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
 import { toTronAddress } from '../../utils/address.js';
 import { encodeErrorString, encodeString, uintWord } from '../../protocol/abi.js';
 

@@ -4,7 +4,7 @@
  * (the faucet, witnesses, treasuries, invoice addresses). Same seed and text, same id, on every run.
  * @module
  */
-import { sha256 } from '@noble/hashes/sha2';
+import { sha256 } from '@noble/hashes/sha2.js';
 import { toTronAddress } from '../../utils/address.js';
 
 const ENCODER = new TextEncoder();

@@ -5,8 +5,8 @@
  * `EstimateEnergyServlet`, `Wallet.callConstantContract`, `Wallet.estimateEnergy`).
  * @module
  */
-import { sha256 } from '@noble/hashes/sha2';
-import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { encodeRawDataJson } from '../../protocol/tron-transaction.js';
 import { isTronAddress, toTronAddress, tronAddressToHex } from '../../utils/address.js';
 import type { SimulatedChain } from './chain.js';

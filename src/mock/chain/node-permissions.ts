@@ -9,8 +9,8 @@
  * is enough (ENOUGH_PERMISSION = 0) or the list is read (SUCCESS = 0).
  * @module
  */
-import { sha256 } from '@noble/hashes/sha2';
-import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { type DecodedTransaction, decodeRawDataHex } from '../../protocol/tron-transaction.js';
 import { type PermissionUpdate, permissionJson, permissionUpdateFromJson, permissionUpdateJson } from '../../protocol/tron-permissions.js';
 import type { SimulatedChain } from './chain.js';

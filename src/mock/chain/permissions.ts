@@ -10,8 +10,8 @@
  * `AccountPermissionUpdateActuator.validate` does. Texts are java-tron's, verbatim.
  * @module
  */
-import { secp256k1 } from '@noble/curves/secp256k1';
-import { hexToBytes } from '@noble/hashes/utils';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { hexToBytes } from '@noble/hashes/utils.js';
 import { type Permission, type PermissionUpdate, allowsOperation, permissionJson } from '../../protocol/tron-permissions.js';
 import { publicKeyToTronAddress } from '../../protocol/tron-keys.js';
 import { isTronAddress } from '../../utils/address.js';
@@ -95,8 +95,8 @@ export function recoverForNode(txid: string, signatureHex: string): { address: s
     address = recoverSigner(txid, `${hex.slice(0, 128)}${(27 + recovery).toString(16)}`);
   } else {
     try {
-      const point = secp256k1.Signature.fromCompact(hex.slice(0, 128)).addRecoveryBit(recovery).recoverPublicKey(hexToBytes(txid));
-      address = publicKeyToTronAddress(point.toRawBytes(false));
+      const point = secp256k1.Signature.fromHex(hex.slice(0, 128), 'compact').addRecoveryBit(recovery).recoverPublicKey(hexToBytes(txid));
+      address = publicKeyToTronAddress(point.toBytes(false));
     } catch {
       address = undefined;
     }

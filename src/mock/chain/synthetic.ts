@@ -5,7 +5,7 @@
  * receipt like a broadcast one. The fourth layer of `SimulatedChain`, over its accounts.
  * @module
  */
-import { bytesToHex } from '@noble/hashes/utils';
+import { bytesToHex } from '@noble/hashes/utils.js';
 import { encodeTransferCall } from '../../protocol/abi.js';
 import { tronAddressToHex } from '../../utils/address.js';
 import type { ChainToken, ChainTransaction, Trc20Transfer } from './types.js';

@@ -3,8 +3,8 @@
  * `gettransactioninfobyid`'s receipt and the decoding of a `broadcasthex` payload.
  * @module
  */
-import { sha256 } from '@noble/hashes/sha2';
-import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { type SignedTransactionLike, encodeRawDataJson } from '../../protocol/tron-transaction.js';
 import { tronAddressToHex } from '../../utils/address.js';
 import type { ChainTransaction } from './types.js';

@@ -12,8 +12,8 @@
  *
  * @module
  */
-import { sha256 } from '@noble/hashes/sha2';
-import { bytesToHex } from '@noble/hashes/utils';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
 import type * as z from 'zod/mini';
 import { LIMITS } from '../../schemas/limits.js';
 import { HEADERS, decodeBase64Json } from '../../protocol/codec.js';

@@ -1,5 +1,5 @@
-import { hmac } from '@noble/hashes/hmac';
-import { sha256 } from '@noble/hashes/sha2';
+import { hmac } from '@noble/hashes/hmac.js';
+import { sha256 } from '@noble/hashes/sha2.js';
 import { base64urlnopad } from '@scure/base';
 import { PERMISSIONS, type Permission } from '../../schemas/keys.js';
 import { Ledger } from './ledger.js';

@@ -4,8 +4,8 @@
  * script or a test can name them.
  * @module
  */
-import { sha256 } from '@noble/hashes/sha2';
-import { bytesToHex } from '@noble/hashes/utils';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
 import { toTronAddress } from '../../utils/address.js';
 import { labelAddress } from '../chain/chain.js';
 

@@ -25,6 +25,7 @@ import type { WebhookDelivery, WebhookRecord } from './webhook-records.js';
 import type { WebhookEventType } from '../../schemas/webhooks.js';
 import { SimulatedChain } from '../chain/chain.js';
 import { UsagePatterns } from '../chain/usage.js';
+import { DepositPatterns } from '../chain/deposits.js';
 import { SANDBOX_TRX_SUN, SANDBOX_USDT_ATOMIC, sandboxAccounts } from '../chain/sandbox.js';
 import { PaidMock } from '../x402/paid.js';
 import { isLoopbackHost } from '../../internal/net.js';
@@ -62,6 +63,8 @@ export class MockState {
   readonly chain: SimulatedChain;
   /** Addresses spending energy over time on the mock clock (`POST /__mock/chain/usage`). */
   readonly usage: UsagePatterns;
+  /** Customers paying into deposit addresses over time on the mock clock (`POST /__mock/chain/deposits`). */
+  readonly deposits: DepositPatterns;
   /** The paid side (/x402/tron/*): paywall, watchers, DEX, on this state's chain and market. */
   readonly paid: PaidMock;
   readonly timings: MockTimings;
@@ -144,9 +147,9 @@ export class MockState {
       ...(saved ? { genesisTime: saved.chain.genesis_time } : {}),
     });
     this.usage = new UsagePatterns(this.chain, this.scheduler, now);
-    // Deposits submitted to the account API are broadcast on this chain, like any transaction.
-    // Test wallets have no on-chain history, so a sender is funded for a TRX shortfall; tokens are
-    // not minted: a TRC-20 transfer (POST /broadcast) moves only what the sender holds.
+    this.deposits = new DepositPatterns(this.chain, this.scheduler, now, this.rng.fork('deposit patterns').next);
+    // Deposits submitted to the account API land on this chain. Test wallets have no history, so a
+    // sender is funded for a TRX shortfall; a TRC-20 transfer moves only what the sender holds.
     this.money.attachNetwork((tx) => this.chain.broadcast(tx as never, { fundShortfall: 'trx' }));
     // Withdrawals and simulated deposits are transactions on the same chain, so balances agree.
     const usdt = this.chain.token('USDT')!;
@@ -170,9 +173,7 @@ export class MockState {
       },
       options.x402,
     );
-    this.scheduler.onError = (error) => {
-      this.taskErrors.push(error);
-    };
+    this.scheduler.onError = (error) => void this.taskErrors.push(error);
     this.#driver = new ClockDriver(this.clock, this.scheduler, this.webhooks);
     this.scheduler.onChange = () => this.#driver.arm();
     if (saved) {

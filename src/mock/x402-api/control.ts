@@ -86,6 +86,9 @@ type PaidControl = Pick<
   | 'mockChainAccount'
   | 'mockChainUsage'
   | 'mockChainUsageGet'
+  | 'mockChainDeposits'
+  | 'mockChainDepositsGet'
+  | 'mockChainDepositsStop'
   | 'mockX402Config'
   | 'mockSetX402Config'
   | 'mockX402Payments'
@@ -203,6 +206,33 @@ export const paidControlHandlers = {
       const pattern = ctx.state.usage.get(ctx.input.params.address);
       if (!pattern) throw new MockApiError('NOT_FOUND', 'no usage pattern for that address', { field: 'address' }, 404);
       return ok(pattern);
+    },
+  },
+  /** Customers pay into deposit addresses over time: { addresses, token?, every_sec?, min?, max?, for_sec?, count? }. */
+  mockChainDeposits: {
+    handle(ctx) {
+      const b = ctx.input.body;
+      ctx.state.tick();
+      const until = b.for_sec === undefined ? undefined : ctx.state.now() + b.for_sec * 1000;
+      try {
+        return ok(ctx.state.deposits.start({ ...b, until }));
+      } catch (error) {
+        if (error instanceof RangeError) throw invalid(error.message, 'min');
+        throw error;
+      }
+    },
+  },
+  mockChainDepositsGet: {
+    handle(ctx) {
+      const pattern = ctx.state.deposits.get(ctx.input.params.id);
+      if (!pattern) throw new MockApiError('NOT_FOUND', 'no deposit pattern with that id', { field: 'id' }, 404);
+      return ok(pattern);
+    },
+  },
+  mockChainDepositsStop: {
+    handle(ctx) {
+      if (!ctx.state.deposits.stop(ctx.input.params.id)) throw new MockApiError('NOT_FOUND', 'no deposit pattern with that id', { field: 'id' }, 404);
+      return ok(ctx.state.deposits.get(ctx.input.params.id));
     },
   },
   mockX402Config: { handle: (ctx) => ok(ctx.state.paid.paywall.options) },

@@ -5,9 +5,9 @@
  * ({@link PaywallState}), and the TIP-712 / EIP-712 signer recovery the signed schemes use.
  * @module
  */
-import { sha256 } from '@noble/hashes/sha2';
-import { keccak_256 } from '@noble/hashes/sha3';
-import { bytesToHex } from '@noble/hashes/utils';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
 import { toTronAddress, tronAddressToEvmHex } from '../../utils/address.js';
 import { GASFREE_CONTROLLERS, type TronScheme } from '../../protocol/networks.js';
 import { loadViem } from '../../peers/index.js';

@@ -5,8 +5,8 @@
  * settled by recording the nonce (no EVM chain is simulated).
  * @module
  */
-import { keccak_256 } from '@noble/hashes/sha3';
-import { bytesToHex } from '@noble/hashes/utils';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
 import { evmChainId, normaliseNetwork } from '../../protocol/networks.js';
 import { transferWithAuthorizationTypedData } from '../../protocol/tip712.js';
 import { type PaywallState, type PriceRequest, type Requirement, type Verification, fail, recoverTypedData } from './paywall-terms.js';

@@ -5,7 +5,7 @@
  * OID 1.3.132.0.10). Strict: a structure that is not exactly one of these is refused.
  * @module
  */
-import { bytesToHex } from '@noble/hashes/utils';
+import { bytesToHex } from '@noble/hashes/utils.js';
 
 interface Tlv {
   tag: number;

@@ -3,8 +3,8 @@
  * kept in a closure (never a property, never serialised, never logged, never sent).
  * @module
  */
-import { secp256k1 } from '@noble/curves/secp256k1';
-import { hexToBytes } from '@noble/hashes/utils';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { hexToBytes } from '@noble/hashes/utils.js';
 import { ValidationError } from '../../errors/index.js';
 import { publicKeyToTronAddress } from '../tron-keys.js';
 import { type Signer, checkPermissionId, signerJson } from './signature.js';
@@ -19,7 +19,7 @@ export interface SignerOptions {
 export function privateKeyBytes(privateKey: unknown, field = 'privateKey'): Uint8Array {
   const hex = typeof privateKey === 'string' ? privateKey.trim().replace(/^0x/i, '') : '';
   const n = /^[0-9a-fA-F]{64}$/.test(hex) ? BigInt(`0x${hex}`) : 0n;
-  if (n === 0n || n >= secp256k1.CURVE.n) {
+  if (n === 0n || n >= secp256k1.Point.Fn.ORDER) {
     throw new ValidationError({
       code: 'VALIDATION_ERROR',
       message: `${field} must be a secp256k1 private key: 64 hex characters, with or without 0x`,
@@ -40,10 +40,11 @@ export function fromPrivateKey(privateKey: string, options: SignerOptions = {}):
     async signDigest(digest: Uint8Array): Promise<Uint8Array> {
       if (!(digest instanceof Uint8Array) || digest.length !== 32) throw new TypeError('signDigest takes a 32-byte digest');
       // noble signs with low s (lowS: true) and returns the recovery id of the low-s form.
-      const sig = secp256k1.sign(digest, key);
+      const sig = secp256k1.sign(digest, key, { prehash: false, format: 'recovered' });
+      // 'recovered' is the recovery id then r || s; TRON puts it last, as 27 + id.
       const out = new Uint8Array(65);
-      out.set(sig.toCompactRawBytes(), 0);
-      out[64] = 27 + sig.recovery;
+      out.set(sig.subarray(1), 0);
+      out[64] = 27 + sig[0]!;
       return out;
     },
     toJSON: signerJson('privateKey', address, permissionId),

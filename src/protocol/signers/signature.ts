@@ -7,8 +7,8 @@
  * @module
  */
 import { nameClass } from '../../errors/name.js';
-import { secp256k1 } from '@noble/curves/secp256k1';
-import { bytesToHex, hexToBytes } from '@noble/hashes/utils';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { publicKeyToTronAddress } from '../tron-keys.js';
 
 /**
@@ -49,7 +49,7 @@ export interface SignableTransaction {
   visible?: boolean | undefined;
 }
 
-const N = secp256k1.CURVE.n;
+const N = secp256k1.Point.Fn.ORDER;
 const HALF_N = N >> 1n;
 
 /** A signature that is not what the signer's address would make: never sent anywhere. */
@@ -65,8 +65,8 @@ function bigintOf(bytes: Uint8Array): bigint {
 
 function recoveredAddress(r: bigint, s: bigint, recovery: number, digest: Uint8Array): string | undefined {
   try {
-    const point = new secp256k1.Signature(r, s).addRecoveryBit(recovery).recoverPublicKey(digest);
-    return publicKeyToTronAddress(point.toRawBytes(false));
+    const point = new secp256k1.Signature(r, s, recovery).recoverPublicKey(digest);
+    return publicKeyToTronAddress(point.toBytes(false));
   } catch {
     return undefined;
   }

@@ -68,8 +68,14 @@ export async function rentForBatch(ctx: RentContext): Promise<void> {
   // A worker that comes after the shared batch's rental filled: the worker that filled it
   // waited for the delegation, and the rows count the node's energy before each signature.
   const filledBefore = journal.claims !== undefined && ordersOf(journal).length > 0 && ordersOf(journal).every((o) => o.state === 'filled');
-  for (const o of ordersOf(journal).filter((e) => e.state === 'placing' && !e.key.includes(':topup:'))) {
+  // A top-up journaled as placing is one a run crashed on: its request is sent again with its key
+  // (the service answers the same order if the first one got there) and its cost counted before
+  // the rows go on, so a resume never rents past the budget by forgetting it.
+  for (const o of ordersOf(journal).filter((e) => e.state === 'placing' && (!e.key.includes(':topup:') || e.max_price_sun !== undefined))) {
     if (stop.aborted) throw stop.reason;
+    // A top-up's rows went before it: those are sent, the rest wait (the journal says which).
+    const topUp = o.key.includes(':topup:');
+    const unsent = topUp ? 'the rows not sent yet wait for it' : 'no row was sent';
     emit({ event: 'order', state: 'placing', key: o.key, resource: o.resource, amount: o.amount });
     const maxPrice = o.max_price_sun ?? Math.max(1, Math.floor(Math.max(0, budget - journal.index.spentSun) / o.amount));
     const created = await orders.create(
@@ -96,8 +102,8 @@ export async function rentForBatch(ctx: RentContext): Promise<void> {
       emit({ event: 'order', state: 'failed', key: o.key, resource: o.resource, amount: o.amount, order_id: created.id });
       throw new TrxRentError({
         code: 'ORDER_FAILED',
-        message: `The batch's order ${created.id} did not fill (${reason}); no row was sent`,
-        details: { stage: 'order', transfer_sent: false, order_id: created.id, idempotency_key: o.key },
+        message: `The batch's order ${created.id} did not fill (${reason}); ${unsent}`,
+        details: { stage: 'order', ...(topUp ? {} : { transfer_sent: false }), order_id: created.id, idempotency_key: o.key },
         cause: done,
       });
     }
@@ -116,8 +122,15 @@ export async function rentForBatch(ctx: RentContext): Promise<void> {
     if (cost > maxPrice * o.amount || journal.index.spentSun > budget) {
       throw new TrxRentError({
         code: 'SPENDING_CAP_EXCEEDED',
-        message: `The service charged ${cost} SUN for order ${created.id}, above its share of the batch's budget (${maxPrice * o.amount} SUN at most ${maxPrice} SUN per unit; ${budget} SUN in all); no row was sent`,
-        details: { stage: 'order', transfer_sent: false, order_id: created.id, charged_sun: cost, max_cost_sun: maxPrice * o.amount, budget_sun: budget },
+        message: `The service charged ${cost} SUN for order ${created.id}, above its share of the batch's budget (${maxPrice * o.amount} SUN at most ${maxPrice} SUN per unit; ${budget} SUN in all); ${unsent}`,
+        details: {
+          stage: 'order',
+          ...(topUp ? {} : { transfer_sent: false }),
+          order_id: created.id,
+          charged_sun: cost,
+          max_cost_sun: maxPrice * o.amount,
+          budget_sun: budget,
+        },
       });
     }
   }

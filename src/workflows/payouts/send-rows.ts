@@ -89,7 +89,7 @@ export async function send(ctx: SendContext): Promise<void> {
    * Rent `want` more energy with `chain.ensure` under what is left of the budget; when no
    * provider can take that much now, ask for half (not below what the row needs), and at the
    * floor wait for the market's next price poll (30 s of the run's clock). Journaled right
-   * before the order is placed (ensure's confirm), so a top-up refused by the cap writes
+   * before the order is sent (ensure's beforeOrder), so a top-up refused by the cap writes
    * nothing; past the budget, `confirmOverrun` is asked, else the run stops.
    */
   const topUp = (key: string, want: number, floor: number) =>
@@ -105,10 +105,13 @@ export async function send(ctx: SendContext): Promise<void> {
               maxCostSun: cap,
               idempotencyKey: key,
               signal: stop,
-              confirm: async () => {
-                await journal.append({ type: 'order', key, state: 'placing', resource: 'ENERGY', amount: want, at: clock.now() });
-                emit({ event: 'order', state: 'placing', key, resource: 'ENERGY', amount: want });
-                return true;
+              // The exact request, written down right before it is sent: a resume after a crash
+              // sends it again with its key (rent.ts), so the service answers the same order and
+              // its cost counts against the budget before anything else is rented.
+              beforeOrder: async ({ request }) => {
+                const { amount, max_price_sun } = request;
+                await journal.append({ type: 'order', key, state: 'placing', resource: 'ENERGY', amount, max_price_sun, at: clock.now() });
+                emit({ event: 'order', state: 'placing', key, resource: 'ENERGY', amount });
               },
             });
             await journal.append({

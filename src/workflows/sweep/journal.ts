@@ -1,12 +1,13 @@
 /**
  * The sweep journal: every step of a sweep written down before it is taken (the sources and the
- * amounts confirmed, each activation signed, each order placed, each source swept), read back on a
- * resume. A view over one journal of the store (`src/store`): the transfer protocol's entries
+ * amounts confirmed, then the sweep's head, in one write; each activation signed, each order
+ * placed, each source swept), read back on a resume. A journal with no head holds no sweep. A view over one journal of the store (`src/store`): the transfer protocol's entries
  * (`record`, `broadcast`, `delete`, keyed `<sweep key>:<address>`) plus the sweep's own, folded into
  * an index as they are read, so it is also the {@link TransferStore} of every source's transfer.
  * @module
  */
 import type { Journal, JournalRecord } from '../../store/types.js';
+import type { SignedActivation } from '../../tron/activate.js';
 import type { TransferRecord, TransferStore } from '../../tron/identity.js';
 import { TransferIndex } from '../../tron/transfer-store.js';
 
@@ -26,26 +27,35 @@ export type SweepJournalEntry =
   /** A source left alone: below `min` when the sweep was confirmed. */
   | { type: 'below_min'; address: string; amount_atomic: string }
   | { type: 'approved'; cost_sun: number; budget_sun: number; at: number }
+  /** `signed`: the activation's bytes, written before they are broadcast (a resume broadcasts these, never signs a second one while they may land). */
   | {
       type: 'activation';
       address: string;
       state: 'signed' | 'done' | 'failed';
       tx_id?: string | undefined;
       expiration?: number | undefined;
+      signed?: SignedActivation | undefined;
       fee_sun?: number | undefined;
       reason?: string | undefined;
       at: number;
     }
+  /**
+   * A source's energy order under its Idempotency-Key (`<sweep key>:<address>`, then `:2`, `:3` …
+   * for the orders after a FAILED one: `attempt`). `failed` with `retry`: the order ended FAILED
+   * and charged nothing, so the source gets a new order; without: the source has failed.
+   */
   | {
       type: 'order';
       key: string;
       address: string;
       state: 'placing' | 'filled' | 'failed';
       amount: number;
+      attempt?: number | undefined;
       max_price_sun?: number | undefined;
       order_id?: string | undefined;
       cost_sun?: number | undefined;
       reason?: string | undefined;
+      retry?: boolean | undefined;
       at: number;
     }
   | { type: 'record'; record: TransferRecord }
@@ -65,7 +75,7 @@ export class SweepIndex {
   readonly belowMin = new Map<string, Of<'below_min'>>();
   /** Each source's activation, latest state merged. */
   readonly activations = new Map<string, Of<'activation'>>();
-  /** Each order's latest state, by source. */
+  /** Each source's latest order (its latest state merged), by source. */
   readonly orders = new Map<string, Of<'order'>>();
   readonly finals = new Map<string, Of<'swept'> | Of<'failed'>>();
   readonly records = new TransferIndex();
@@ -79,10 +89,13 @@ export class SweepIndex {
       case 'sweep':
         this.head ??= entry;
         break;
+      // A source's latest plan line wins (lines a cut-short plan left before its head are planned again).
       case 'planned':
+        this.belowMin.delete(entry.address);
         this.planned.set(entry.address, entry);
         break;
       case 'below_min':
+        this.planned.delete(entry.address);
         this.belowMin.set(entry.address, entry);
         break;
       case 'approved':
@@ -95,9 +108,11 @@ export class SweepIndex {
         break;
       }
       case 'order': {
+        // A new key is a new order (the one before it failed): nothing of the old one carries over.
         const had = this.orders.get(entry.address);
-        if (entry.state === 'filled' && had?.state !== 'filled') this.spentSun += entry.cost_sun ?? 0;
-        this.orders.set(entry.address, { ...had, ...entry });
+        const same = had?.key === entry.key ? had : undefined;
+        if (entry.state === 'filled' && same?.state !== 'filled') this.spentSun += entry.cost_sun ?? 0;
+        this.orders.set(entry.address, { ...same, ...entry });
         break;
       }
       case 'swept':

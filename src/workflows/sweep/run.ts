@@ -11,8 +11,9 @@
  * @module
  */
 import { TimeoutError, TrxRentError } from '../../errors/index.js';
-import { type TransferDeps, transferOnce } from '../../tron/transfer.js';
-import type { TransferSigner } from '../../tron/types.js';
+import type { UncheckedSigners } from '../../tron/account-signers.js';
+import { type TransferDeps, type TransferWho, transferOnce } from '../../tron/transfer.js';
+import type { SendTronWeb } from '../../tron/types.js';
 import { atomicToDecimal } from '../../utils/units.js';
 import { eachLimit } from '../payouts/deps.js';
 import type { SweepDeps } from './deps.js';
@@ -35,9 +36,10 @@ const STOPS_THE_RUN = new Set([
   'SENDER_NOT_ACTIVATED',
 ]);
 /** Errors final for one source: journaled as failed (anything else leaves it pending for a resume). */
-const FAILS_THE_SOURCE = new Set(['ORDER_FAILED', 'TRANSFER_FAILED', 'TRANSFER_EXPIRED', 'SIMULATION_FAILED']);
+const FAILS_THE_SOURCE = new Set(['ORDER_FAILED', 'TRANSFER_FAILED', 'TRANSFER_EXPIRED', 'SIMULATION_FAILED', 'PERMISSION_DENIED']);
 
-type Resolved = import('../../protocol/signer.js').ResolvedSigner<import('../../tron/types.js').SendTronWeb>;
+/** A source's signer as given: a key or TronWeb instance, or a `Signer` (KMS, function) to check against its account on chain. */
+type Resolved = import('../../protocol/signer.js').ResolvedSigner<SendTronWeb> | UncheckedSigners;
 
 /** A sweep that can be planned, started, stopped and resumed (same sources, same journal). */
 export class SweepRun {
@@ -45,6 +47,8 @@ export class SweepRun {
   readonly #options: SweepOptions;
   readonly #stop = new AbortController();
   #signers = new Map<string, Resolved>();
+  /** Each source's signer once checked (a `Signer`: against its account on the node). */
+  #checked = new Map<string, TransferWho>();
   #addresses: string[] = [];
   #journal: SweepLedger | undefined;
   #plan: SweepPlan | undefined;
@@ -68,18 +72,20 @@ export class SweepRun {
 
   async #resolveSources(): Promise<void> {
     if (this.#addresses.length) return;
-    const { resolveSigner } = await import('../../protocol/signer.js');
+    const { transferSigners } = await import('../../tron/account-signers.js');
     if (!Array.isArray(this.#sources) || this.#sources.length === 0)
       throw new TrxRentError({ code: 'VALIDATION_ERROR', message: 'sources: give at least one source', details: { field: 'sources' } });
     this.#sources.forEach((source, i) => {
-      const given = (source as { signer?: TransferSigner }).signer ?? ({ privateKey: (source as { privateKey: string }).privateKey } as TransferSigner);
+      const given =
+        source && typeof source === 'object' && 'signer' in source ? source.signer : { privateKey: (source as { privateKey?: string })?.privateKey ?? '' };
       let signer: Resolved;
       try {
-        signer = resolveSigner(given as never) as Resolved;
+        // A lone signer signs for its own address: the source is the signer's account.
+        signer = transferSigners({ signer: given });
       } catch {
         throw new TrxRentError({
           code: 'VALIDATION_ERROR',
-          message: `sources[${i}]: pass { privateKey } or { signer } for each source`,
+          message: `sources[${i}]: pass { privateKey } or { signer } (a Signer such as fromAwsKms or fromSignFunction, or a TronWeb instance) for each source`,
           details: { field: `sources[${i}]` },
         });
       }
@@ -182,7 +188,9 @@ export class SweepRun {
         const { hash } = sweepKeyOf(plan.to, plan.token.address, this.#addresses, this.#options.key);
         // Each order's share of the budget, in proportion to its quote, fixed with the confirmation.
         const scale = plan.total_cost_sun > 0 ? budget / plan.total_cost_sun : 1;
-        writes.push({ type: 'sweep', key: plan.key, to: plan.to, token: plan.token.address, sources_hash: hash, sources: plan.sources, at: clock.now() });
+        // Each source's line first, the sweep's head after them: a write a crash cut short (a large
+        // write can end part-way when the process is killed) holds no head, so the resume plans
+        // again rather than take the sources it lost for none.
         for (const r of plan.rows) {
           if (r.action !== 'sweep') {
             writes.push({ type: 'below_min', address: r.address, amount_atomic: r.balance_atomic });
@@ -199,6 +207,7 @@ export class SweepRun {
             activate: !r.activated,
           });
         }
+        writes.push({ type: 'sweep', key: plan.key, to: plan.to, token: plan.token.address, sources_hash: hash, sources: plan.sources, at: clock.now() });
       }
       writes.push({ type: 'approved', cost_sun: plan.total_cost_sun, budget_sun: budget, at: clock.now() }, { type: 'run', state: 'started', at: clock.now() });
       await journal.append(...writes);
@@ -214,7 +223,11 @@ export class SweepRun {
           try {
             await this.#source(p, plan, budget);
           } catch (error) {
-            if (this.#stop.signal.aborted || error instanceof TimeoutError) return;
+            if (this.#stop.signal.aborted) return;
+            if (error instanceof TimeoutError) {
+              this.#emit({ event: 'failed', address: p.address, reason: `left pending: ${error.message}` });
+              return;
+            }
             const code = String((error as TrxRentError)?.code);
             // The budget and the wiring stop the run; one source's trouble stops only that source.
             if (STOPS_THE_RUN.has(code)) throw error;
@@ -258,11 +271,12 @@ export class SweepRun {
     const ctx: StepContext = { deps: this.#deps, journal, plan, budget, signal, funding: this.#options.funding, emit: (e) => this.#emit(e), overBudget };
     await activateSource(ctx, p);
     const key = `${plan.key}:${p.address}`;
+    // A Signer is checked against the account (now that it is one) before anything is rented for it.
+    const signer = await this.#signerOf(p.address);
     // No delegation to wait for once its sweep is signed: that transfer may have used the energy.
     if ((await journal.get(key)) === undefined) await rentEnergy(ctx, p);
 
     // ---- the sweep: once, through the one transfer protocol ----
-    const signer = this.#signers.get(p.address)!;
     const protocol: TransferDeps = {
       node,
       clock,
@@ -312,6 +326,16 @@ export class SweepRun {
       message: `The sweep of ${p.address} expired unconfirmed five times`,
       details: { transfer_sent: false, idempotency_key: key },
     });
+  }
+
+  /** The source's signer; a `Signer` checked against its account's permission on the node (PERMISSION_DENIED), once. */
+  async #signerOf(address: string): Promise<TransferWho> {
+    const known = this.#checked.get(address);
+    if (known) return known;
+    const { checkedSigners } = await import('../../tron/account-signers.js');
+    const who = await checkedSigners(this.#deps.node, this.#signers.get(address)!, this.#stop.signal);
+    this.#checked.set(address, who);
+    return who;
   }
 
   /** The report from the journal. */

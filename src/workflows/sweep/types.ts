@@ -5,8 +5,14 @@
 import type { SignerInput } from '../../protocol/signer.js';
 import type { SendTronWeb } from '../../tron/types.js';
 
-/** A deposit address and what signs for it: `{ privateKey }` (a `client.chain.deriveKeys` key is one), or `{ signer }`. */
-export type SweepSource = { privateKey: string; address?: string | undefined } | { signer: { privateKey: string } | SendTronWeb; address?: string | undefined };
+/**
+ * A deposit address and what signs for it: `{ privateKey }` (a `client.chain.deriveKeys` key is
+ * one), or `{ signer }`: any signer (`{ privateKey }`, a TronWeb instance, or a `Signer` from
+ * `trx-rent/signers`: `fromAwsKms`, `fromSignFunction`, `fromPrivateKey`), whose address is the
+ * source. A `Signer` is checked against the source's account on the node (its permission and
+ * weight) before anything is rented for it (PERMISSION_DENIED fails that source).
+ */
+export type SweepSource = { privateKey: string; address?: string | undefined } | { signer: SignerInput | SendTronWeb; address?: string | undefined };
 
 /** Options of `client.transfers.sweep`. */
 export interface SweepOptions {
