@@ -31,7 +31,7 @@ export interface PaymentIntent {
   network: string;
   scheme: string;
   pay_to: string;
-  /** `GET /x402/tron/prices`. */
+  /** The paid call, as method and path (its table entry says which endpoint). */
   call: string;
 }
 
