@@ -4,7 +4,8 @@
  * row signed anew only once its transaction is known dead). Energy is counted before each
  * signature; short, the run waits for the rows in flight, reads the node, and tops up with
  * `chain.ensure` under what is left of the budget (or burns, when allowed). On a journal several
- * workers share, the rows are claimed one at a time instead of taken in order.
+ * workers share, the rows are claimed one at a time instead of taken in order, and the energy is
+ * counted in the journal by every worker together (`shared-energy.ts`).
  * @module
  */
 import { TimeoutError, TrxRentError } from '../../errors/index.js';
