@@ -29,14 +29,14 @@ export async function run() {
   writeFileSync(
     entry,
     `export { startPostgres } from ${JSON.stringify(join(ROOT, 'test/helpers/postgres.ts'))};
-export { buildPayoutWorker } from ${JSON.stringify(join(ROOT, 'test/helpers/payout-worker.ts'))};
+export { buildPayoutWorker, workerEnv } from ${JSON.stringify(join(ROOT, 'test/helpers/payout-worker.ts'))};
 export { account, paid, payouts, sender } from ${JSON.stringify(join(ROOT, 'test/workflows/payouts-helpers.ts'))};
 export { startMockServer } from ${JSON.stringify(join(ROOT, 'src/mock/index.ts'))};
 export { postgresStore } from ${JSON.stringify(join(ROOT, 'src/store/postgres.ts'))};`,
   );
   const out = join(dir, 'bench.mjs');
   await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', outfile: out, logLevel: 'error', external: ['pg', 'tronweb', 'esbuild'] });
-  const { startPostgres, buildPayoutWorker, account, paid, payouts, sender, startMockServer, postgresStore } = await import(out);
+  const { startPostgres, buildPayoutWorker, workerEnv, account, paid, payouts, sender, startMockServer, postgresStore } = await import(out);
   const worker = buildPayoutWorker(dir);
 
   const pg = await startPostgres();
@@ -58,14 +58,16 @@ export { postgresStore } from ${JSON.stringify(join(ROOT, 'src/store/postgres.ts
       writeFileSync(keyFile, `${s.privateKey}\n`, { mode: 0o600 });
       const rowsFile = join(dir, `rows-${n}.json`);
       writeFileSync(rowsFile, JSON.stringify(rows));
-      const args = [worker, mock.url, acct.apiKey, `${pg.url}?schema=bench_workers`, keyFile, rowsFile, `bench-${n}-workers`, '15000'];
+      const args = [worker, mock.url, keyFile, rowsFile, `bench-${n}-workers`, '15000'];
+      // The API key and the store's URL (its password) in the environment, never in argv.
+      const env = workerEnv(acct.apiKey, `${pg.url}?schema=bench_workers`);
       const started = performance.now();
       const codes = await Promise.all(
         Array.from(
           { length: n },
           () =>
             new Promise((resolve) => {
-              const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+              const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env });
               let stderr = '';
               child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-2_000)));
               child.on('close', (code) => {

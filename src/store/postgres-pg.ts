@@ -69,17 +69,22 @@ export async function checkout(pool: PgPool): Promise<PgClient> {
 /** SQLSTATE of a lock wait that ran past `lock_timeout`. */
 const LOCK_NOT_AVAILABLE = '55P03';
 
+/** `value` as an SQL string literal (standard_conforming_strings: only `'` is special). */
+function literal(value: string): string {
+  return `'${value.replace(/'/g, "''")}'`;
+}
+
 /**
  * Wait up to `ms` in the server's queue for the two-key session advisory lock `keys` (hashed
  * with `hashtext`) on `client`; false when the wait ran out. The lock is the session's: it
- * outlives the transaction that only bounds the wait.
+ * outlives the transaction that only bounds the wait. One round trip (the statements sent
+ * together, the keys as literals), a second only when the wait ran out.
  */
 export async function waitForAdvisoryLock(client: PgQueryable, keys: [string, string], ms: number): Promise<boolean> {
-  await client.query('BEGIN');
   try {
-    await client.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.floor(ms))}`);
-    await client.query('SELECT pg_advisory_lock(hashtext($1), hashtext($2))', keys);
-    await client.query('COMMIT');
+    await client.query(
+      `BEGIN; SET LOCAL lock_timeout = ${Math.max(1, Math.floor(ms))}; SELECT pg_advisory_lock(hashtext(${literal(keys[0])}), hashtext(${literal(keys[1])})); COMMIT`,
+    );
     return true;
   } catch (error) {
     await client.query('ROLLBACK');

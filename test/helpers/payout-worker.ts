@@ -5,7 +5,9 @@
  * rows in ROWS_FILE with the key in KEY_FILE, printing `confirmed <id>` per row it confirmed and
  * a JSON summary last; exit 0 when the batch is complete, 3 when it stopped short.
  *
- * argv: `BASE_URL API_KEY STORE_URL KEY_FILE ROWS_FILE NAME LEASE_MS`. The environment's
+ * argv: `BASE_URL KEY_FILE ROWS_FILE NAME LEASE_MS`; the API key and the store's URL (its password
+ * in it) come in the environment, never in argv: `TRX_RENT_TEST_API_KEY`, `TRX_RENT_TEST_STORE`
+ * ({@link workerEnv}). The environment's
  * `TRX_RENT_TEST_CLOCK_SKEW_MS` shifts the worker's wall clock by that many ms, as a host whose
  * clock is off would be: `Date.now()` and `new Date()` of the whole process (so the SDK's clock,
  * the transactions' timestamps, the journal's times and anything else that reads the time), while
@@ -21,6 +23,11 @@ import { buildSync } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
+/** The worker's environment: this process's, with the API key and the store's URL (and `more`). */
+export function workerEnv(apiKey: string, store: string, more: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, TRX_RENT_TEST_API_KEY: apiKey, TRX_RENT_TEST_STORE: store, ...more };
+}
+
 /** Write and bundle the worker into `dir`; the script's path (run it with `node`). */
 export function buildPayoutWorker(dir: string): string {
   const source = join(dir, 'payout-worker.ts');
@@ -30,7 +37,9 @@ export function buildPayoutWorker(dir: string): string {
     `import { readFileSync } from 'node:fs';
 import { TrxRent } from ${JSON.stringify(join(ROOT, 'src/index.ts'))};
 import { sharedPayoutJournal } from ${JSON.stringify(join(ROOT, 'src/workflows/payouts/shared-journal.ts'))};
-const [baseUrl, apiKey, url, keyFile, rowsFile, name, lease] = process.argv.slice(2);
+const [baseUrl, keyFile, rowsFile, name, lease] = process.argv.slice(2);
+const apiKey = process.env.TRX_RENT_TEST_API_KEY;
+const url = process.env.TRX_RENT_TEST_STORE;
 const skew = Number(process.env.TRX_RENT_TEST_CLOCK_SKEW_MS ?? 0);
 if (skew) {
   const RealDate = Date;

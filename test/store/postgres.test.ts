@@ -77,6 +77,31 @@ afterAll(async () => {
 }, 120_000);
 
 describe('the PostgreSQL store', { timeout: 120_000 }, () => {
+  it("an exclusive section waits in the server's queue for another holder: refused after its wait, entered once the other lets go", async () => {
+    const store = postgresStore(pg.url, { schema: 'queue' });
+    const [a, b] = [await store.journal('q'), await store.journal('q')];
+    let letGo!: () => void;
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    let entered!: () => void;
+    const inside = new Promise<void>((resolve) => (entered = resolve));
+    const first = a.exclusive(async () => {
+      entered();
+      await held;
+    });
+    await inside;
+    // A wait of two slices (the server's lock_timeout is given a second at a time) runs out.
+    await expect(b.exclusive(async () => 'entered', { waitMs: 1_500 })).rejects.toMatchObject({ code: 'JOURNAL_LOCKED' });
+    const second = b.exclusive(async () => 'entered', { waitMs: 20_000 });
+    letGo();
+    await first;
+    expect(await second).toBe('entered');
+    // The connections are sound after a wait that ran out: the journal still reads and writes.
+    await b.append([{ type: 'after' }]);
+    expect(await a.read()).toEqual([{ type: 'after' }]);
+    await Promise.all([a.close(), b.close()]);
+    await store.close();
+  });
+
   it('never prints the password: where, journal names and refusals show it masked', async () => {
     const store = postgresStore(pg.url, { schema: 'masked' });
     expect(store.where).toBe(`postgres://trx:***@127.0.0.1:${pg.port}/postgres?schema=masked`);

@@ -30,7 +30,9 @@ mkdirSync(join(ROOT, '.tmp'), { recursive: true });
 const dir = mkdtempSync(join(ROOT, '.tmp', 'transfers-pg-'));
 
 /**
- * `BASE_URL API_KEY STORE KEY_FILE TO AMOUNT IDEMPOTENCY_KEY [GO_FILE]`: send once (within 60 s),
+ * `API_KEY STORE BASE_URL KEY_FILE TO AMOUNT IDEMPOTENCY_KEY [GO_FILE]`, the first two (secrets:
+ * the key, the store's password) in the environment (`TRX_RENT_TEST_API_KEY`,
+ * `TRX_RENT_TEST_STORE`), the others in argv: send once (within 60 s),
  * print `{ tx_id, resumed, steps }` or `{ error, steps }` (steps: the progress events' names).
  * With GO_FILE, the send waits after its estimate (its `confirm`) until that file exists.
  */
@@ -39,7 +41,9 @@ writeFileSync(
   join(dir, 'worker.ts'),
   `import { existsSync, readFileSync } from 'node:fs';
 import { TrxRent } from ${JSON.stringify(join(ROOT, 'src/index.ts'))};
-const [baseUrl, apiKey, store, keyFile, to, amount, idempotencyKey, go] = process.argv.slice(2);
+const [baseUrl, keyFile, to, amount, idempotencyKey, go] = process.argv.slice(2);
+const apiKey = process.env.TRX_RENT_TEST_API_KEY;
+const store = process.env.TRX_RENT_TEST_STORE;
 const client = new TrxRent({ baseUrl, apiKey, tronNode: baseUrl, store, retry: { baseDelayMs: 5, maxDelayMs: 50 } });
 const steps = [];
 const confirm = go
@@ -70,9 +74,11 @@ buildSync({
   external: ['tronweb', 'pg'],
 });
 
-function send(args: string[]): Promise<{ tx_id?: string; resumed?: boolean; steps?: string[]; error?: string; message?: string }> {
+/** Run the worker: `[API_KEY, STORE, ...argv]`, the first two passed in its environment. */
+function send([apiKey, store, ...args]: string[]): Promise<{ tx_id?: string; resumed?: boolean; steps?: string[]; error?: string; message?: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [WORKER, ...args], { stdio: ['ignore', 'pipe', 'pipe'], cwd: ROOT });
+    const env = { ...process.env, TRX_RENT_TEST_API_KEY: apiKey, TRX_RENT_TEST_STORE: store };
+    const child = spawn(process.execPath, [WORKER, ...args], { stdio: ['ignore', 'pipe', 'pipe'], cwd: ROOT, env });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
@@ -126,7 +132,7 @@ describe('transfers.send with the PostgreSQL store', { timeout: 120_000 }, () =>
     writeFileSync(keyFile, `${s.privateKey}\n`, { mode: 0o600 });
     const to = labelAddress('one key two processes');
     const store = `${pg.url}?schema=transfers`;
-    const args = [mock.url, acct.apiKey, store, keyFile, to, '7.25', 'pay-invoice-39'];
+    const args = [acct.apiKey, store, mock.url, keyFile, to, '7.25', 'pay-invoice-39'];
     const [a, b] = await Promise.all([send(args), send(args)]);
     expect(a.error, a.message).toBeUndefined();
     expect(b.error, b.message).toBeUndefined();
@@ -149,7 +155,7 @@ describe('transfers.send with the PostgreSQL store', { timeout: 120_000 }, () =>
     const to = labelAddress('one key two processes renting');
     const store = `${pg.url}?schema=transfers_rent`;
     const go = join(dir, 'go-rent');
-    const args = [mock.url, acct.apiKey, store, keyFile, to, '3.5', 'pay-invoice-41'];
+    const args = [acct.apiKey, store, mock.url, keyFile, to, '3.5', 'pay-invoice-41'];
     // The second estimates with the first, then waits (its confirm) until the first has paid:
     // the energy they both rented (one order, one key) is used up by then.
     const second = send([...args, go]);
@@ -202,7 +208,7 @@ describe('transfers.send with the PostgreSQL store', { timeout: 120_000 }, () =>
     writeFileSync(keyFile, `${s.privateKey}\n`, { mode: 0o600 });
     const to = labelAddress('one key two hosts on files');
     const [a, b] = (await Promise.all(
-      ['host-a', 'host-b'].map((host) => send([mock.url, acct.apiKey, mkdtempSync(join(tmpdir(), `${host}-`)), keyFile, to, '1.5', 'pay-invoice-40'])),
+      ['host-a', 'host-b'].map((host) => send([acct.apiKey, mkdtempSync(join(tmpdir(), `${host}-`)), mock.url, keyFile, to, '1.5', 'pay-invoice-40'])),
     )) as [{ tx_id?: string }, { tx_id?: string }];
     expect(a.tx_id).toMatch(/^[0-9a-f]{64}$/);
     expect(b.tx_id).toMatch(/^[0-9a-f]{64}$/);

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { postgresStore } from '../../src/store/postgres.js';
-import { buildPayoutWorker } from '../helpers/payout-worker.js';
+import { buildPayoutWorker, workerEnv } from '../helpers/payout-worker.js';
 import { type PgServer, startPostgres } from '../helpers/postgres.js';
 import { USDT, account, ordersOf, paid, payouts, sender } from './payouts-helpers.js';
 
@@ -70,7 +70,8 @@ describe('payouts across workers on PostgreSQL, under chaos', { timeout: 15 * 60
     writeFileSync(rowsFile, JSON.stringify(rows));
     const store = `${pg.url}?schema=payouts`;
     const name = 'payouts-chaos';
-    const args = [WORKER, mock.url, acct.apiKey, store, keyFile, rowsFile, name, String(LEASE_MS)];
+    const args = [WORKER, mock.url, keyFile, rowsFile, name, String(LEASE_MS)];
+    const env = workerEnv(acct.apiKey, store);
     const random = rng(SEED);
 
     const running = new Set<ChildProcess>();
@@ -80,7 +81,7 @@ describe('payouts across workers on PostgreSQL, under chaos', { timeout: 15 * 60
     let finished = false;
     const start = () => {
       spawned++;
-      const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
       running.add(child);
       let confirmed = 0;
       let stderr = '';

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { postgresStore } from '../../src/store/postgres.js';
 import { type NetHosts, makeNetHosts, netnsUnavailable } from '../helpers/netns.js';
-import { buildPayoutWorker } from '../helpers/payout-worker.js';
+import { buildPayoutWorker, workerEnv } from '../helpers/payout-worker.js';
 import { type PgServer, startPostgres } from '../helpers/postgres.js';
 import { account, paid, payouts, sender } from './payouts-helpers.js';
 
@@ -63,14 +63,14 @@ describe('payouts across workers in separate network namespaces', { timeout: 5 *
       const storeUrl = `postgres://trx:${pg!.password}@${serverAddress}:${pg!.port}/postgres?schema=netns`;
       expect(mock!.url).toContain(serverAddress);
       const name = 'payouts-netns';
-      const args = [process.execPath, worker, mock!.url, acct.apiKey, storeUrl, keyFile, rowsFile, name, String(LEASE_MS)];
+      const args = [process.execPath, worker, mock!.url, keyFile, rowsFile, name, String(LEASE_MS)];
 
       let confirmed = 0;
       const exits: Array<{ host: string; code: number | null; signal: NodeJS.Signals | null; stderr: string }> = [];
       const start = (host: (typeof hosts)[number]) => {
         const { cmd, args: argv } = host.command(args);
         // Plain http to the mock over the veth pair: a network inside this machine.
-        const env = { ...process.env, TRX_RENT_TEST_ALLOW_INSECURE_HTTP: '1' };
+        const env = workerEnv(acct.apiKey, storeUrl, { TRX_RENT_TEST_ALLOW_INSECURE_HTTP: '1' });
         const child: ChildProcess = spawn(cmd, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
         let stderr = '';
         child.stdout!.on(

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { postgresStore } from '../../src/store/postgres.js';
-import { buildPayoutWorker } from '../helpers/payout-worker.js';
+import { buildPayoutWorker, workerEnv } from '../helpers/payout-worker.js';
 import { type PgServer, startPostgres } from '../helpers/postgres.js';
 import { account, paid, payouts, sender } from './payouts-helpers.js';
 
@@ -50,7 +50,7 @@ describe('payouts across workers whose clocks disagree by a minute', { timeout: 
     writeFileSync(rowsFile, JSON.stringify(rows));
     const url = `${pg.url}?schema=skew`;
     const name = 'payouts-skew';
-    const args = [WORKER, mock.url, acct.apiKey, url, keyFile, rowsFile, name, String(LEASE_MS)];
+    const args = [WORKER, mock.url, keyFile, rowsFile, name, String(LEASE_MS)];
 
     const confirmedBy = { ahead: 0, plain: 0 };
     const exits: Array<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> = [];
@@ -58,7 +58,7 @@ describe('payouts across workers whose clocks disagree by a minute', { timeout: 
       const child = spawn(process.execPath, args, {
         cwd: ROOT,
         stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, TRX_RENT_TEST_CLOCK_SKEW_MS: String(skew) },
+        env: workerEnv(acct.apiKey, url, { TRX_RENT_TEST_CLOCK_SKEW_MS: String(skew) }),
       });
       let stderr = '';
       child.stdout!.on('data', (d: Buffer) => {

@@ -43,6 +43,8 @@ export type PayoutJournalEntry =
   | { type: 'delete'; key: string; reason: string; tx_id?: string | undefined }
   | { type: 'confirmed'; id: string; tx_id: string; block: number; energy_used: number; fee_sun: number; at: number }
   | { type: 'failed'; id: string; reason: string; tx_id?: string; at: number }
+  /** On a journal workers share: a worker counted the row's energy against the sender's, until the row is final (`shared-energy.ts`). */
+  | { type: 'counted'; id: string; energy: number; at: number }
   | { type: 'run'; state: 'started' | 'stopped' | 'finished'; at: number };
 
 /** @deprecated The old name of {@link PayoutJournalEntry}. */
@@ -64,6 +66,8 @@ export class PayoutIndex {
   /** Rows that ended, confirmed or failed. */
   readonly finals = new Map<string, FinalEntry>();
   readonly records = new TransferIndex();
+  /** Each row's energy counted against the sender's by a worker of a shared batch (the latest count). */
+  readonly counted = new Map<string, number>();
   confirmed = 0;
   failed = 0;
   /** What the filled orders cost, SUN. */
@@ -87,6 +91,9 @@ export class PayoutIndex {
       case 'approved':
         this.approval = entry;
         break;
+      case 'counted':
+        this.counted.set(entry.id, entry.energy);
+        break;
       case 'confirmed':
         if (!this.finals.has(entry.id)) {
           this.finals.set(entry.id, entry);
@@ -102,6 +109,13 @@ export class PayoutIndex {
       default:
         this.records.apply(entry as JournalRecord);
     }
+  }
+
+  /** The energy counted for rows not final yet, but `except`'s. */
+  countedOpen(except?: string): number {
+    let sum = 0;
+    for (const [id, energy] of this.counted) if (id !== except && !this.finals.has(id)) sum += energy;
+    return sum;
   }
 }
 

@@ -4,7 +4,8 @@
  * row signed anew only once its transaction is known dead). Energy is counted before each
  * signature; short, the run waits for the rows in flight, reads the node, and tops up with
  * `chain.ensure` under what is left of the budget (or burns, when allowed). On a journal several
- * workers share, the rows are claimed one at a time instead of taken in order.
+ * workers share, the rows are claimed one at a time instead of taken in order, and the energy is
+ * counted in the journal by every worker together (`shared-energy.ts`).
  * @module
  */
 import { TimeoutError, TrxRentError } from '../../errors/index.js';
@@ -59,12 +60,9 @@ export async function send(ctx: SendContext): Promise<void> {
         await Promise.allSettled([...inflight]);
         left = (await deps.chain.read(from)).energy;
         if (left < energy && !options.allowBurn && !stop.aborted) {
-          if (journal.claims) left = await sharedTopUp(energy);
-          else {
-            const want = Math.max(energy, Math.ceil((unreserved * (100 + margin)) / 100));
-            const ensured = await topUp(`${ctx.key}:topup:${++topups}`, want, energy);
-            left = ensured!.after.energy;
-          }
+          const want = Math.max(energy, Math.ceil((unreserved * (100 + margin)) / 100));
+          const ensured = await topUp(`${ctx.key}:topup:${++topups}`, want, energy);
+          left = ensured!.after.energy;
         }
       }
       left -= energy;
@@ -159,33 +157,28 @@ export async function send(ctx: SendContext): Promise<void> {
     );
 
   /**
-   * A top-up on a journal workers share: one worker at a time, inside the journal's exclusive
-   * section after reading it again; the node is read again there (another worker's top-up may
-   * have come), the top-up is sized by the rows not final in the journal (every worker's), and
-   * its key numbered after the top-ups the journal holds. The energy the node shows after.
+   * On a journal workers share, the energy is counted in the journal by every worker
+   * (`shared-energy.ts`); a top-up there is sized by the rows not final (every worker's) and
+   * keyed after the top-ups the journal holds.
    */
-  const sharedTopUp = async (energy: number): Promise<number> => {
-    // Bounded: each turn waits for the lock up to its default wait (another's top-up taking long).
-    for (let turn = 0; ; turn++) {
-      try {
-        return await journal.exclusive!(
-          `${ctx.key}::topup`,
-          async () => {
-            await journal.sync();
-            const now = (await deps.chain.read(from)).energy;
-            if (now >= energy) return now;
+  const sharedReserve =
+    journal.claims && !options.allowBurn
+      ? (await import('./shared-energy.js')).sharedEnergy({
+          journal,
+          key: ctx.key,
+          read: async () => (await deps.chain.read(from)).energy,
+          topUp: async (energy) => {
             const open = ctx.rows.filter((r) => !index.finals.has(r.id)).reduce((s, r) => s + (ctx.estimates.get(r.id)?.energy ?? 0), 0);
             const n = [...index.orders.keys()].filter((k) => k.includes(':topup:')).length;
             const ensured = await topUp(`${ctx.key}:topup:${n + 1}`, Math.max(energy, Math.ceil((open * (100 + margin)) / 100)), energy);
             return ensured!.after.energy;
           },
+          clock,
           stop,
-        );
-      } catch (error) {
-        if ((error as { code?: string })?.code !== 'JOURNAL_LOCKED' || turn >= 40 || stop.aborted) throw error;
-      }
-    }
-  };
+          settleMs: 30_000,
+          timeoutMs: rowTimeout,
+        })
+      : undefined;
 
   /** A top-up past the budget: asked (`confirmOverrun`); a yes is journaled as a new approval, the budget raised. */
   const raiseBudget = async (energy: number, refusal: TrxRentError): Promise<boolean> => {
@@ -295,7 +288,7 @@ export async function send(ctx: SendContext): Promise<void> {
             rebroadcastEveryMs: options.rebroadcastEveryMs,
             refBlock,
             chainMaxFeeLimit,
-            prepare: () => reserve(energy),
+            prepare: sharedReserve ? () => sharedReserve(row.id, energy) : () => reserve(energy),
             onEvent,
           },
         );
