@@ -8,7 +8,8 @@
  * store agrees (one `confirmed` per row with the chain's transaction, every claim done); the
  * batch's rental was placed once (the mock's order log).
  *
- * Rows: the issue's 1,000 by default (37 to 83 s here, 2 cores under other load, with 20 kills);
+ * Rows: the issue's 1,000 by default, with 20 kills (54 s alone at load 4 on 2 cores, up to
+ * 2.5 min beside other test files under load 9);
  * `PAYOUTS_PG_CHAOS_ROWS=200` runs a shorter one.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
