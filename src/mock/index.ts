@@ -39,3 +39,4 @@ export { GENESIS_ACCOUNTS } from './chain/accounts.js';
 export { SOLIDIFIED_LAG_BLOCKS } from './chain/blocks.js';
 export type { CallOutcome, TokenView } from './chain/contracts.js';
 export type { UsagePatterns } from './chain/usage.js';
+export type { DepositPattern, DepositPatternInput, DepositPatterns, PatternDeposit } from './chain/deposits.js';
