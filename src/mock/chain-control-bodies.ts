@@ -7,6 +7,20 @@
 import * as z from 'zod';
 import { tronAddress } from '../schemas/common.js';
 
+/** Seconds of mock time a pattern runs at most (a year). */
+const forSec = z
+  .number()
+  .int()
+  .positive()
+  .max(366 * 86_400)
+  .optional();
+/** An optional decimal amount of a 6-decimal token. */
+const decimalUnits = (field: string) =>
+  z
+    .string()
+    .regex(/^\d+(\.\d{1,6})?$/, `${field} must be a decimal amount`)
+    .optional();
+
 /** POST /__mock/chain/transfer: without `from`, the faucet pays; with it, `from` must hold the amount. */
 export const TransferBody = z.strictObject({
   to: tronAddress,
@@ -40,12 +54,7 @@ export const UsageBody = z.strictObject({
   energy_per_hour: z.number().int().nonnegative().max(1_000_000_000),
   every_sec: z.number().int().min(1).max(86_400).optional(),
   /** Stop after this long (seconds of mock time). */
-  for_sec: z
-    .number()
-    .int()
-    .positive()
-    .max(366 * 86_400)
-    .optional(),
+  for_sec: forSec,
 });
 /** POST /__mock/chain/deposits: customers pay into the addresses over time on the mock clock. */
 export const DepositsBody = z.strictObject({
@@ -53,20 +62,9 @@ export const DepositsBody = z.strictObject({
   token: z.enum(['USDT', 'USDC', 'USDD']).optional(),
   every_sec: z.number().int().min(1).max(86_400).optional(),
   /** Each deposit's amount is drawn in [min, max] (decimal token units). */
-  min: z
-    .string()
-    .regex(/^\d+(\.\d{1,6})?$/, 'min must be a decimal amount')
-    .optional(),
-  max: z
-    .string()
-    .regex(/^\d+(\.\d{1,6})?$/, 'max must be a decimal amount')
-    .optional(),
+  min: decimalUnits('min'),
+  max: decimalUnits('max'),
   /** Stop after this long (seconds of mock time), or after `count` deposits. */
-  for_sec: z
-    .number()
-    .int()
-    .positive()
-    .max(366 * 86_400)
-    .optional(),
+  for_sec: forSec,
   count: z.number().int().positive().max(1_000_000).optional(),
 });
