@@ -12,7 +12,7 @@
  * two signatures.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,12 +34,13 @@ const dir = mkdtempSync(join(ROOT, '.tmp', 'transfers-pg-'));
  * the key, the store's password) in the environment (`TRX_RENT_TEST_API_KEY`,
  * `TRX_RENT_TEST_STORE`), the others in argv: send once (within 60 s),
  * print `{ tx_id, resumed, steps }` or `{ error, steps }` (steps: the progress events' names).
- * With GO_FILE, the send waits after its estimate (its `confirm`) until that file exists.
+ * With GO_FILE, the send writes GO_FILE.estimated after its estimate (its `confirm` is called)
+ * and then waits until GO_FILE exists.
  */
 const WORKER = join(dir, 'worker.mjs');
 writeFileSync(
   join(dir, 'worker.ts'),
-  `import { existsSync, readFileSync } from 'node:fs';
+  `import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { TrxRent } from ${JSON.stringify(join(ROOT, 'src/index.ts'))};
 const [baseUrl, keyFile, to, amount, idempotencyKey, go] = process.argv.slice(2);
 const apiKey = process.env.TRX_RENT_TEST_API_KEY;
@@ -48,6 +49,7 @@ const client = new TrxRent({ baseUrl, apiKey, tronNode: baseUrl, store, retry: {
 const steps = [];
 const confirm = go
   ? async () => {
+      writeFileSync(go + '.estimated', '');
       for (let i = 0; i < 1200 && !existsSync(go); i++) await new Promise((r) => setTimeout(r, 50));
       return true;
     }
@@ -156,9 +158,13 @@ describe('transfers.send with the PostgreSQL store', { timeout: 120_000 }, () =>
     const store = `${pg.url}?schema=transfers_rent`;
     const go = join(dir, 'go-rent');
     const args = [acct.apiKey, store, mock.url, keyFile, to, '3.5', 'pay-invoice-41'];
-    // The second estimates with the first, then waits (its confirm) until the first has paid:
-    // the energy they both rented (one order, one key) is used up by then.
+    // The second estimates first (no energy on the sender: it must rent), then waits (its
+    // confirm) until the first has paid: the energy they both rented (one order, one key) is
+    // used up by then. The first starts only once the second has estimated: started together,
+    // a slow second could estimate after the first's delegation and see no deficit at all.
     const second = send([...args, go]);
+    for (let i = 0; i < 1200 && !existsSync(`${go}.estimated`); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(existsSync(`${go}.estimated`), 'the second process estimated').toBe(true);
     const first = await send(args);
     expect(first.error, first.message).toBeUndefined();
     expect(paid(mock, s.address).get(to)?.count).toBe(1);
