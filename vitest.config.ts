@@ -10,10 +10,11 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // vitest's default is one worker less than the cores: one worker on this 2-core machine, and
-    // most files wait on sockets and child processes, not the CPU. Two workers here took the
-    // suite from 231 s to 126 s (2026-11-26), every test passing.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // vitest's default is one worker less than the cores: one worker on a 2-core machine, and
+    // most files wait on sockets and child processes, not the CPU. Three workers on the 2-core
+    // machine: the whole suite in 828 s against 1,100 s with two (2026-12-08, fresh clone,
+    // every test passing; the CPU was 94 % busy, so more would only queue).
+    maxWorkers: Math.max(3, availableParallelism() - 1),
     // The mock holds every success body of both APIs to its table schema with no extra keys
     // (src/internal/exact.ts): an answer with one key too many is a 500 naming it. The variable
     // is inherited, so mocks the tests start as processes (the CLI's) are held too.

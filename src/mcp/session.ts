@@ -43,9 +43,10 @@ export interface McpServerOptions {
   /** TronGrid's API key for that node (TRON-PRO-API-KEY), sent to the node only. */
   tronNodeApiKey?: string | undefined;
   /**
-   * How long one `send_token` may take in all (estimate, rental, broadcast, receipt), ms; past it
-   * the tool reports what it knows (an unknown outcome once the transfer was broadcast).
-   * @default 120000 (`transfers.send`'s)
+   * How long one `send_token`, or one row of `send_batch`, may take in all (estimate, rental,
+   * broadcast, receipt), ms; past it the tool reports what it knows (an unknown outcome once the
+   * transfer was broadcast; a batch row stays pending in its journal).
+   * @default 120000 for `send_token` (`transfers.send`'s), 300000 for a `send_batch` row (`sendMany`'s `rowTimeoutMs`)
    */
   sendTimeoutMs?: number | undefined;
   /** GasFree relayer for x402 `exact_gasfree` payments (the mock serves one). Default: BankofAI's. */

@@ -44,6 +44,32 @@ async function sandbox(dir: string, configDir: string) {
   return { url: info.url, sender: info.wallet.address, mock };
 }
 
+/**
+ * Once `sender`'s USDT balance drops (its transfer is in a block), advance the mock's clock by
+ * a minute (`POST /__mock/clock/advance`): the solidified block, 19 blocks behind the head,
+ * passes the transfer's block at once. `stop` ends the watch (and reports a failed advance).
+ */
+function solidifySoon(url: string, sender: string) {
+  let stopped = false;
+  const watch = (async () => {
+    const start = await usdtOf(url, sender);
+    for (let i = 0; i < 1_200 && !stopped; i++) {
+      if ((await usdtOf(url, sender)) < start) {
+        const moved = await fetch(`${url}/__mock/clock/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"ms":60000}' });
+        if (!moved.ok) throw new Error(`advance: ${moved.status} ${await moved.text()}`);
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  return {
+    stop: async () => {
+      stopped = true;
+      await watch;
+    },
+  };
+}
+
 describe("the README's sandbox: mock --wallet in terminal 1, commands in terminal 2", { timeout: 240_000 }, () => {
   it('terminal 1: npx trx-rent mock --wallet key.txt; terminal 2: npx trx-rent send … --key-file key.txt --yes', async () => {
     const lines = commands(block('npx trx-rent mock --wallet key.txt'));
@@ -77,11 +103,16 @@ describe("the README's sandbox: mock --wallet in terminal 1, commands in termina
       const env = shellEnv(configDir);
       const before = await usdtOf(url, GENESIS);
       for (const line of lines.slice(0, 2)) {
+        // `--solidified` waits for 19 more blocks (57 s of the mock's time): once the transfer
+        // is in a block, the sandbox's clock is moved a minute on, as its control route lets a
+        // user do, so the command as written ends without a minute of real waiting.
+        const hurry = line.includes('--solidified') ? solidifySoon(url, sender) : undefined;
         const asked = await linePty(fill(line), [{ expect: /Send 10 USDT from T\w+ to T\w+ for about .*\? \(y\/N\)/, send: 'y\r' }], {
           cwd: dir,
           env,
           timeout: 150_000,
         });
+        await hurry?.stop();
         expect(asked.unmatched, asked.output).toEqual([]);
         expect(asked.code, asked.output).toBe(0);
       }

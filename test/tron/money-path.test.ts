@@ -154,6 +154,8 @@ const ENTRY_POINTS: EntryPoint[] = [
           apiKey: w.apiKey,
           allowSpend: true,
           limits: { maxWithdrawal: '10', maxOrderTrx: '150', sessionLimit: '1000' },
+          // As the payout row's 6 s above: a hidden receipt leaves the row pending, and the retry settles it.
+          sendTimeoutMs: 6_000,
         },
         accept,
       );

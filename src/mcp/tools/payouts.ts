@@ -100,7 +100,8 @@ async function batchRun(session: Session, args: z.output<typeof BatchInput>, sig
   const node = await session.api.chain.node();
   const place = createHash('sha256').update(`${session.api.http.baseUrl} ${node.baseUrl}`).digest('hex').slice(0, 8);
   const journal = join(dir, `${batchKeyOf(from, rows).key}-${place}.journal`);
-  return session.api.transfers.batch(args.payouts, { ...signing, token: args.token, duration: args.duration_sec, journal, signal, maxCostSun });
+  const rowTimeoutMs = session.options.sendTimeoutMs;
+  return session.api.transfers.batch(args.payouts, { ...signing, token: args.token, duration: args.duration_sec, journal, signal, maxCostSun, rowTimeoutMs });
 }
 
 /** What a batch's report says it spent: the confirmed rows' tokens and its cost in TRX; unknown while a row is pending. */
