@@ -154,6 +154,42 @@ export interface PtyStep {
 }
 
 /**
+ * Feeds a terminal's output to `steps` in turn: each waits for its `expect` in the output after
+ * the previous step's match (line breaks folded), then `type`s its `send` 50 ms later. A chunk
+ * that holds several steps' texts (a loaded machine coalesces writes) matches them all, each in
+ * the text after the one before; the output is kept whole and folded again as it grows, so an
+ * escape sequence split across chunks still reads as one.
+ */
+export function ptySteps(steps: PtyStep[], type: (text: string) => void, cr: 'drop' | 'newline' = 'drop') {
+  let output = '';
+  const pending = [...steps];
+  const matched: string[] = [];
+  // Where the last match ended, in the folded output (text before it is settled: its escapes closed).
+  let from = 0;
+  let typed = 0;
+  return {
+    feed(chunk: string): void {
+      output += chunk;
+      if (pending.length === 0) return;
+      const folded = fold(output, cr);
+      for (let step = pending[0]; step; step = pending[0]) {
+        const m = step.expect.exec(folded.slice(from));
+        if (!m) break;
+        pending.shift();
+        matched.push(step.expect.source);
+        from += m.index + m[0].length;
+        setTimeout(() => type(step.send), 50 * ++typed);
+      }
+    },
+    get output() {
+      return output;
+    },
+    matched,
+    unmatched: () => pending.map((s) => s.expect.source),
+  };
+}
+
+/**
  * The built CLI in a pseudo-terminal (util-linux `script`), the terminal's width set by stty as
  * in a person's terminal (wide by default, so prompts do not wrap); each step waits for its
  * `expect` in the output since the last step (line breaks folded), then types its `send`.
@@ -173,25 +209,13 @@ export function inPty(
     env: cleanEnv({ ...env, TERM: 'xterm', LINES: '50' }),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  let output = '';
-  let seen = 0;
-  const pending = [...steps];
-  const matched: string[] = [];
-  child.stdout!.on('data', (d: Buffer) => {
-    output += d.toString();
-    const step = pending[0];
-    if (step && step.expect.test(fold(output.slice(seen), cr))) {
-      pending.shift();
-      matched.push(step.expect.source);
-      seen = output.length;
-      setTimeout(() => child.stdin!.write(step.send), 50);
-    }
-  });
+  const screen = ptySteps(steps, (text) => child.stdin!.write(text), cr);
+  child.stdout!.on('data', (d: Buffer) => screen.feed(d.toString()));
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   return new Promise((resolve) => {
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, output: plain(output, cr), matched, unmatched: pending.map((s) => s.expect.source) });
+      resolve({ code, output: plain(screen.output, cr), matched: screen.matched, unmatched: screen.unmatched() });
     });
   });
 }

@@ -9,7 +9,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { fold, plain } from '../cli/helpers.js';
+import { plain, ptySteps } from '../cli/helpers.js';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 export const readmeText = readFileSync(join(root, 'README.md'), 'utf8');
@@ -191,23 +191,13 @@ export function linePty(
     env: { ...options.env, TERM: 'xterm', LINES: '50' },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  let output = '';
-  let seen = 0;
-  const pending = [...steps];
-  child.stdout!.on('data', (d: Buffer) => {
-    output += d.toString();
-    const step = pending[0];
-    if (step && step.expect.test(fold(output.slice(seen)))) {
-      pending.shift();
-      seen = output.length;
-      setTimeout(() => child.stdin!.write(step.send), 50);
-    }
-  });
+  const screen = ptySteps(steps, (text) => child.stdin!.write(text));
+  child.stdout!.on('data', (d: Buffer) => screen.feed(d.toString()));
   const timer = setTimeout(() => child.kill('SIGKILL'), options.timeout);
   return new Promise((resolve) => {
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, output: plain(output), unmatched: pending.map((s) => s.expect.source) });
+      resolve({ code, output: plain(screen.output), unmatched: screen.unmatched() });
     });
   });
 }
