@@ -309,24 +309,32 @@ export class ChainAccounts extends ChainLedger {
       if (input.resource === 'ENERGY') target.energyLimit += input.amount;
       else target.netLimit += input.amount;
     }
-    return this.record({
-      txid,
-      tx: this.syntheticTx(txid, 'DelegateResourceContract', {
-        owner_address: this.hexOf(input.from),
-        receiver_address: this.hexOf(input.to),
-        resource: input.resource,
-        // The simulated chain has no staking: the delegated amount stands in for the staked SUN.
-        balance: input.amount,
-        lock: true,
-        lock_period: Math.ceil(input.lockSec / 3),
-      }),
-      result: input.success ? 'SUCCESS' : 'REVERT',
-      owner: input.from,
-      contractType: 'DelegateResourceContract',
-      energyUsed: 0,
-      netUsed: 280,
-      feeSun: 0,
-    });
+    // One clock read for the body's time and the block's (every fill makes one of these).
+    const now = this.now();
+    const value = {
+      owner_address: this.hexOf(input.from),
+      receiver_address: this.hexOf(input.to),
+      resource: input.resource,
+      // The simulated chain has no staking: the delegated amount stands in for the staked SUN.
+      balance: input.amount,
+      lock: true,
+      lock_period: Math.ceil(input.lockSec / 3),
+    };
+    return this.record(
+      {
+        txid,
+        tx: this.syntheticTx(txid, 'DelegateResourceContract', value, undefined, now),
+        result: input.success ? 'SUCCESS' : 'REVERT',
+        owner: input.from,
+        contractType: 'DelegateResourceContract',
+        energyUsed: 0,
+        netUsed: 280,
+        feeSun: 0,
+        block: 0,
+        timestamp: 0,
+      },
+      now,
+    );
   }
 
   /** The rental ended: take back what {@link delegateResource} gave. */
