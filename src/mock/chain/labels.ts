@@ -51,12 +51,24 @@ export class SyntheticIds {
     const key = this.#key;
     const lo = n >>> 0;
     const hi = Math.floor(n / 0x1_0000_0000) >>> 0;
-    const parts = new Array<string>(8);
-    parts[0] = hex8(fmix32(lo ^ key[0]!));
-    parts[1] = hex8(fmix32(hi ^ key[1]!));
-    for (let i = 2; i < 8; i++) parts[i] = hex8(fmix32((lo + Math.imul(i, 0x9e3779b9)) ^ hi ^ key[i]!));
+    // Four two-digit parts per word into one reused array, one join: only the id is allocated
+    // (eight four-part concatenations made three strings each, for every fill).
+    const parts = ID_PARTS;
+    put(parts, 0, fmix32(lo ^ key[0]!));
+    put(parts, 4, fmix32(hi ^ key[1]!));
+    for (let i = 2; i < 8; i++) put(parts, 4 * i, fmix32((lo + Math.imul(i, 0x9e3779b9)) ^ hi ^ key[i]!));
     return parts.join('');
   }
+}
+
+const ID_PARTS = new Array<string>(32);
+
+/** The four bytes of `x`, high first, as two-digit hex parts at `at`. */
+function put(parts: string[], at: number, x: number): void {
+  parts[at] = BYTE_HEX[x >>> 24]!;
+  parts[at + 1] = BYTE_HEX[(x >>> 16) & 0xff]!;
+  parts[at + 2] = BYTE_HEX[(x >>> 8) & 0xff]!;
+  parts[at + 3] = BYTE_HEX[x & 0xff]!;
 }
 
 /** murmur3's 32-bit finaliser: a bijection on 32-bit integers that mixes every bit. */
@@ -68,8 +80,4 @@ function fmix32(x: number): number {
   h = Math.imul(h, 0xc2b2ae35);
   h ^= h >>> 16;
   return h >>> 0;
-}
-
-function hex8(x: number): string {
-  return BYTE_HEX[x >>> 24]! + BYTE_HEX[(x >>> 16) & 0xff]! + BYTE_HEX[(x >>> 8) & 0xff]! + BYTE_HEX[x & 0xff]!;
 }

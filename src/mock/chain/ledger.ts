@@ -101,7 +101,10 @@ export class ChainLedger extends ChainBlocks {
    * profile of POST /orders). A caller on the hot path writes `block: 0, timestamp: 0` last in
    * its literal: the keys keep their order, and the object needs no second store for them.
    */
-  protected record(entry: Omit<ChainTransaction, 'block' | 'timestamp'> & Partial<Pick<ChainTransaction, 'block' | 'timestamp'>>, at = this.now()): ChainTransaction {
+  protected record(
+    entry: Omit<ChainTransaction, 'block' | 'timestamp'> & Partial<Pick<ChainTransaction, 'block' | 'timestamp'>>,
+    at = this.now(),
+  ): ChainTransaction {
     const block = this.height(at);
     const tx = entry as ChainTransaction;
     tx.block = block;
@@ -134,9 +137,7 @@ export class ChainLedger extends ChainBlocks {
     const contract = [{ parameter: { value, type_url: typeUrl(type) }, type }];
     // Two literals, not `{ contract, ...(dataHex ? { data } : {}), … }`: a spread into a literal
     // cost about 1 us per transaction on Node 20 (every fill makes one). Same keys, same order.
-    const raw_data = dataHex
-      ? { contract, data: dataHex, timestamp: now, expiration: now + 60_000 }
-      : { contract, timestamp: now, expiration: now + 60_000 };
+    const raw_data = dataHex ? { contract, data: dataHex, timestamp: now, expiration: now + 60_000 } : { contract, timestamp: now, expiration: now + 60_000 };
     return { txID: txid, raw_data, signature: [] };
   }
 

@@ -286,7 +286,11 @@ export function createPipeline(state: MockState, routes: readonly RouteDef[], op
       const extra = fault === 'slow' ? SLOW_HEADERS : undefined;
       // Object.assign, not `{ ...headers, ...result.headers, … }`: spreads into a literal that
       // gains keys cost microseconds each on Node 20. The same keys, in the same order.
-      return { status: result.status, headers: Object.assign({ 'content-type': CONTENT_JSON }, headers, result.headers, paidHeaders, extra), body: wrap(route, text) };
+      return {
+        status: result.status,
+        headers: Object.assign({ 'content-type': CONTENT_JSON }, headers, result.headers, paidHeaders, extra),
+        body: wrap(route, text),
+      };
     } finally {
       if (idem) state.idempotency.abandon(idem.scope, idem.key);
     }

@@ -31,9 +31,10 @@ export function createRng(seed: number): Rng {
   };
   const int = (max: number) => Math.floor(next() * max);
   // Joined, not grown with +=: ids (orders, fills) are kept for the retention period, and a +=
-  // chain keeps a tree of two-character pieces behind each one (see hashHex in chain.ts).
+  // chain keeps a tree of two-character pieces behind each one (see hashHex in chain.ts). The
+  // parts go into a scratch array (join keeps none of it): only the id itself is allocated.
   const hex = (bytes: number) => {
-    const parts = new Array<string>(bytes);
+    const parts = scratch(bytes);
     for (let i = 0; i < bytes; i++) parts[i] = HEX[int(256)]!;
     return parts.join('');
   };
@@ -43,9 +44,18 @@ export function createRng(seed: number): Rng {
     int,
     hex,
     uuid() {
-      const h = hex(16);
-      const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
-      return [h.slice(0, 8), h.slice(8, 12), `4${h.slice(13, 16)}`, `${variant}${h.slice(17, 20)}`, h.slice(20, 32)].join('-');
+      // 16 bytes drawn in order, written as 8-4-4-4-12 hex digits with the version nibble (the
+      // 13th digit) set to 4 and the variant's two high bits (17th digit) to 10.
+      const parts = UUID_PARTS;
+      let at = 0;
+      for (let i = 0; i < 16; i++) {
+        let byte = int(256);
+        if (i === 6) byte = 0x40 | (byte & 0x0f);
+        else if (i === 8) byte = ((((byte >> 4) & 0x3) | 0x8) << 4) | (byte & 0x0f);
+        parts[at++] = HEX[byte]!;
+        if (i === 3 || i === 5 || i === 7 || i === 9) parts[at++] = '-';
+      }
+      return parts.join('');
     },
     fork(label: string) {
       return createRng(hash32(seed, label));
@@ -54,6 +64,14 @@ export function createRng(seed: number): Rng {
 }
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/** Reused arrays of parts for `hex` (one per length) and `uuid`: never kept past a join. */
+const SCRATCH: string[][] = [];
+const UUID_PARTS = new Array<string>(20);
+function scratch(length: number): string[] {
+  if (length > 64) return new Array<string>(length);
+  return (SCRATCH[length] ??= new Array<string>(length));
+}
 
 /** 32-bit hash of numbers and strings (murmur3-style mixing). */
 export function hash32(...parts: Array<number | string>): number {
