@@ -6,6 +6,7 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { toTronAddress } from '../../utils/address.js';
+import { HexText } from '../shared/hex-text.js';
 
 const ENCODER = new TextEncoder();
 const BYTE_HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
@@ -51,25 +52,16 @@ export class SyntheticIds {
     const key = this.#key;
     const lo = n >>> 0;
     const hi = Math.floor(n / 0x1_0000_0000) >>> 0;
-    // Four two-digit parts per word into one reused array, one join: only the id is allocated
-    // (eight four-part concatenations made three strings each, for every fill).
-    const parts = ID_PARTS;
-    put(parts, 0, fmix32(lo ^ key[0]!));
-    put(parts, 4, fmix32(hi ^ key[1]!));
-    for (let i = 2; i < 8; i++) put(parts, 4 * i, fmix32((lo + Math.imul(i, 0x9e3779b9)) ^ hi ^ key[i]!));
-    return parts.join('');
+    // Written into one reused buffer and decoded once (shared/hex-text.ts): the id alone is allocated.
+    const out = ID_TEXT;
+    out.word(0, fmix32(lo ^ key[0]!));
+    out.word(8, fmix32(hi ^ key[1]!));
+    for (let i = 2; i < 8; i++) out.word(8 * i, fmix32((lo + Math.imul(i, 0x9e3779b9)) ^ hi ^ key[i]!));
+    return out.text();
   }
 }
 
-const ID_PARTS = new Array<string>(32);
-
-/** The four bytes of `x`, high first, as two-digit hex parts at `at`. */
-function put(parts: string[], at: number, x: number): void {
-  parts[at] = BYTE_HEX[x >>> 24]!;
-  parts[at + 1] = BYTE_HEX[(x >>> 16) & 0xff]!;
-  parts[at + 2] = BYTE_HEX[(x >>> 8) & 0xff]!;
-  parts[at + 3] = BYTE_HEX[x & 0xff]!;
-}
+const ID_TEXT = new HexText(64);
 
 /** murmur3's 32-bit finaliser: a bijection on 32-bit integers that mixes every bit. */
 function fmix32(x: number): number {
