@@ -31,6 +31,8 @@ export class ChainLedger extends ChainBlocks {
   readonly #hexes = new Map<string, string>();
   /** Transactions oldest first, for retention (iterating the Map from its start walks deleted slots). */
   readonly #age = new Fifo<ChainTransaction>();
+  /** Set once a transaction id was recorded over an existing one (then #age may hold a stale record). */
+  #replaced = false;
   /** The accounts' records before each change of the blocks not yet solidified (the solidity node's view). */
   readonly #history = new AccountHistory();
 
@@ -102,7 +104,9 @@ export class ChainLedger extends ChainBlocks {
     const tx = entry as ChainTransaction;
     tx.block = block;
     tx.timestamp = at;
+    const size = this.transactions.size;
     this.transactions.set(tx.txid, tx);
+    if (this.transactions.size === size) this.#replaced = true; // an id recorded again: see #forgetOldest
     this.#age.push(tx);
     this.#broadcasted.add(tx.txid);
     this.#blockList(block).push(tx.txid);
@@ -144,6 +148,7 @@ export class ChainLedger extends ChainBlocks {
     this.transactions.clear();
     this.#byBlock.clear();
     this.#age.clear();
+    this.#replaced = false;
     for (const [txid, tx] of d.transactions) {
       this.transactions.set(txid, tx);
       this.#age.push(tx);
@@ -186,8 +191,12 @@ export class ChainLedger extends ChainBlocks {
   /** Retention: drop the oldest transaction (Map order is insertion order, so O(1)). */
   #forgetOldest(): void {
     const oldest = this.#age.shift();
-    if (!oldest || this.transactions.get(oldest.txid) !== oldest) return;
-    this.transactions.delete(oldest.txid);
+    if (!oldest) return;
+    // Forget it unless its id now names another record (recorded again since): that one stays.
+    // Ids are unique (the duplicate check, a counter for the mock's own), so the lookup that
+    // tells is made only once an id was ever recorded twice; otherwise delete says it all.
+    if (this.#replaced && this.transactions.get(oldest.txid) !== oldest) return;
+    if (!this.transactions.delete(oldest.txid)) return;
     this.#broadcasted.delete(oldest.txid);
     const list = this.#byBlock.get(oldest.block);
     if (!list) return;
