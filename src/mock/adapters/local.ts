@@ -40,12 +40,25 @@ export function hostnameOf(host: string): string {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** The Host header value checked last and its verdict: a client sends the same one on every request. */
+let lastHost: string | undefined;
+let lastLoopback = false;
+
+/** Whether a Host header value names a loopback host (the last value's verdict is remembered). */
+function loopbackHostHeader(host: string): boolean {
+  if (host !== lastHost) {
+    lastLoopback = isLoopbackHost(hostnameOf(host.trim()));
+    lastHost = host;
+  }
+  return lastLoopback;
+}
+
 /**
  * The refusal for a request that did not come from this machine's tools or pages, or undefined
  * to let it through. `host` and `origin` are the raw header values (undefined when absent).
  */
 export function refuseForeign(method: string, host: string | undefined, origin: string | undefined, options: LocalGuardOptions): MockResponse | undefined {
-  if (host !== undefined && !options.exposed && !isLoopbackHost(hostnameOf(host.trim()))) {
+  if (host !== undefined && !options.exposed && !loopbackHostHeader(host)) {
     return errorResult(
       403,
       'FORBIDDEN',

@@ -12,6 +12,7 @@ import { isTronAddress } from '../../utils/address.js';
 import type { ChainAccount, ChainToken, ChainTransaction } from './types.js';
 import { ChainLedger } from './ledger.js';
 import { labelAddress } from './labels.js';
+import { DelegationRecord } from './records.js';
 
 /**
  * Energy a TRC-20 transfer uses at the default energy factor, penalty included: to an address
@@ -309,24 +310,16 @@ export class ChainAccounts extends ChainLedger {
       if (input.resource === 'ENERGY') target.energyLimit += input.amount;
       else target.netLimit += input.amount;
     }
-    return this.record({
-      txid,
-      tx: this.syntheticTx(txid, 'DelegateResourceContract', {
-        owner_address: this.hexOf(input.from),
-        receiver_address: this.hexOf(input.to),
-        resource: input.resource,
-        // The simulated chain has no staking: the delegated amount stands in for the staked SUN.
-        balance: input.amount,
-        lock: true,
-        lock_period: Math.ceil(input.lockSec / 3),
-      }),
-      result: input.success ? 'SUCCESS' : 'REVERT',
+    // The body is built when read (records.ts); its time is the record's, one clock read.
+    const record = new DelegationRecord(txid, input.success, {
       owner: input.from,
-      contractType: 'DelegateResourceContract',
-      energyUsed: 0,
-      netUsed: 280,
-      feeSun: 0,
+      ownerHex: this.hexOf(input.from),
+      receiverHex: this.hexOf(input.to),
+      resource: input.resource,
+      balance: input.amount,
+      lockPeriod: Math.ceil(input.lockSec / 3),
     });
+    return this.record(record);
   }
 
   /** The rental ended: take back what {@link delegateResource} gave. */

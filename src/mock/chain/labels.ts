@@ -6,6 +6,7 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { toTronAddress } from '../../utils/address.js';
+import { HexText } from '../shared/hex-text.js';
 
 const ENCODER = new TextEncoder();
 const BYTE_HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
@@ -51,13 +52,16 @@ export class SyntheticIds {
     const key = this.#key;
     const lo = n >>> 0;
     const hi = Math.floor(n / 0x1_0000_0000) >>> 0;
-    const parts = new Array<string>(8);
-    parts[0] = hex8(fmix32(lo ^ key[0]!));
-    parts[1] = hex8(fmix32(hi ^ key[1]!));
-    for (let i = 2; i < 8; i++) parts[i] = hex8(fmix32((lo + Math.imul(i, 0x9e3779b9)) ^ hi ^ key[i]!));
-    return parts.join('');
+    // Written into one reused buffer and decoded once (shared/hex-text.ts): the id alone is allocated.
+    const out = ID_TEXT;
+    out.word(0, fmix32(lo ^ key[0]!));
+    out.word(8, fmix32(hi ^ key[1]!));
+    for (let i = 2; i < 8; i++) out.word(8 * i, fmix32((lo + Math.imul(i, 0x9e3779b9)) ^ hi ^ key[i]!));
+    return out.text();
   }
 }
+
+const ID_TEXT = new HexText(64);
 
 /** murmur3's 32-bit finaliser: a bijection on 32-bit integers that mixes every bit. */
 function fmix32(x: number): number {
@@ -68,8 +72,4 @@ function fmix32(x: number): number {
   h = Math.imul(h, 0xc2b2ae35);
   h ^= h >>> 16;
   return h >>> 0;
-}
-
-function hex8(x: number): string {
-  return BYTE_HEX[x >>> 24]! + BYTE_HEX[(x >>> 16) & 0xff]! + BYTE_HEX[(x >>> 8) & 0xff]! + BYTE_HEX[x & 0xff]!;
 }

@@ -131,7 +131,8 @@ const JSON_TYPE = 'application/json';
 
 /** A JSON response record. */
 export function jsonResult(status: number, body: string, headers?: Record<string, string>): MockResponse {
-  return { status, headers: headers ? { 'content-type': JSON_TYPE, ...headers } : { 'content-type': JSON_TYPE }, body };
+  // Object.assign rather than a spread into the literal (a spread that adds keys costs microseconds on Node 20).
+  return { status, headers: headers ? Object.assign({ 'content-type': JSON_TYPE }, headers) : { 'content-type': JSON_TYPE }, body };
 }
 
 /** An error envelope response record. */

@@ -47,6 +47,7 @@ export class Accounts {
   readonly byId = new Map<string, MockAccount>();
   readonly #byMemo = new Map<string, MockAccount>();
   readonly #keysBySecret = new Map<string, ApiKeyRecord>();
+  readonly #permissionSets = new WeakMap<ApiKeyRecord, { list: Permission[]; length: number; set: ReadonlySet<Permission> }>();
   #jwtSecret: Uint8Array;
 
   constructor(
@@ -195,7 +196,16 @@ export class Accounts {
     const key = this.#keysBySecret.get(secret);
     const account = key && this.byId.get(key.account_id);
     if (!key || !account) return undefined;
-    return { account, key, permissions: new Set(key.permissions), via: 'api_key' };
+    return { account, key, permissions: this.#permissionsOf(key), via: 'api_key' };
+  }
+
+  /** A key's permissions as a Set, built again only when its list changed (not once per request). */
+  #permissionsOf(key: ApiKeyRecord): ReadonlySet<Permission> {
+    const cached = this.#permissionSets.get(key);
+    if (cached && cached.list === key.permissions && cached.length === key.permissions.length) return cached.set;
+    const set = new Set(key.permissions);
+    this.#permissionSets.set(key, { list: key.permissions, length: key.permissions.length, set });
+    return set;
   }
 
   #sign(data: string): string {

@@ -41,6 +41,14 @@ export class Ledger {
   readonly journal: LedgerEntry[] = [];
   /** Credits accepted but not yet made (pending deposits). */
   readonly #incoming: Record<Currency, number> = { TRX: 0, USDT: 0 };
+  /**
+   * The lock looked up last, and its entry (undefined: none): an order's fill reads one lock
+   * several times in a row (cover, spend, release), and with thousands of orders open each
+   * lookup in \`locks\` was a cache miss. Every change to \`locks\` goes through this class and
+   * keeps it true.
+   */
+  #lastRef: string | undefined;
+  #lastHeld: { currency: Currency; amount: number } | undefined;
   updatedAt: number;
 
   constructor(private readonly now: () => number) {
@@ -63,6 +71,8 @@ export class Ledger {
     Object.assign(this.pots.TRX, d.pots.TRX);
     Object.assign(this.pots.USDT, d.pots.USDT);
     this.locks.clear();
+    this.#lastRef = undefined;
+    this.#lastHeld = undefined;
     for (const [ref, held] of d.locks) this.locks.set(ref, held);
     this.journal.splice(0, this.journal.length, ...d.journal);
     Object.assign(this.#incoming, d.incoming);
@@ -78,7 +88,7 @@ export class Ledger {
   }
 
   lockedFor(ref: string): number {
-    return this.locks.get(ref)?.amount ?? 0;
+    return this.#held(ref)?.amount ?? 0;
   }
 
   /** Whether `amount` more can ever be credited (balances stay exact integers). */
@@ -124,15 +134,22 @@ export class Ledger {
     }
     pot.available -= amount;
     pot.locked += amount;
-    const held = this.locks.get(ref);
+    const held = this.#held(ref);
     if (held && held.currency !== currency) throw new Error(`lock ${ref} is held in ${held.currency}`);
-    this.locks.set(ref, { currency, amount: (held?.amount ?? 0) + amount });
+    // An existing entry grows in place (as #shrink shrinks it): one lookup, no new object.
+    if (held) held.amount += amount;
+    else {
+      const entry = { currency, amount };
+      this.locks.set(ref, entry);
+      this.#lastRef = ref;
+      this.#lastHeld = entry;
+    }
     this.#record('lock', currency, amount, ref);
   }
 
   /** Return part (or, with no amount, all) of a lock to available. */
   release(ref: string, amount?: number): void {
-    const held = this.locks.get(ref);
+    const held = this.#held(ref);
     if (!held) return;
     const value = amount ?? held.amount;
     checkAmount(value);
@@ -174,7 +191,7 @@ export class Ledger {
 
   #consume(ref: string, amount: number, kind: 'spend' | 'withdraw'): void {
     checkAmount(amount);
-    const held = this.locks.get(ref);
+    const held = this.#held(ref);
     if (!held || held.amount < amount) throw new Error(`${kind} ${amount} exceeds lock ${ref} (${held?.amount ?? 0})`);
     const pot = this.pots[held.currency];
     pot.locked -= amount;
@@ -186,7 +203,19 @@ export class Ledger {
 
   #shrink(ref: string, held: { currency: Currency; amount: number }, by: number): void {
     held.amount -= by;
-    if (held.amount === 0) this.locks.delete(ref);
+    if (held.amount === 0) {
+      this.locks.delete(ref);
+      if (this.#lastRef === ref) this.#lastHeld = undefined;
+    }
+  }
+
+  /** The lock `ref` (the one looked up last is remembered). */
+  #held(ref: string): { currency: Currency; amount: number } | undefined {
+    if (ref === this.#lastRef) return this.#lastHeld;
+    const held = this.locks.get(ref);
+    this.#lastRef = ref;
+    this.#lastHeld = held;
+    return held;
   }
 
   #record(kind: LedgerEntry['kind'], currency: Currency, amount: number, ref: string): void {

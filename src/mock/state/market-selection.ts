@@ -5,7 +5,6 @@
  * @module
  */
 import type { ResourceType } from '../../schemas/common.js';
-import type { ResourceOffer } from './market-providers.js';
 import type { MarketSnapshot, PricePointOut, ProviderSnapshot } from './market-pricing.js';
 
 /** What a preview or an order asks of the market: resource, amount, duration, price cap. */
@@ -74,9 +73,9 @@ export function selectProviders(query: SelectionQuery, snapshot: MarketSnapshot)
     offering++;
     smallestMin = Math.min(smallestMin, offer.min);
     if (query.amount === undefined || query.amount >= offer.min) belowAll = false;
-    const fit = fitFor(p, query);
-    if (!fit) continue;
-    const { tier, available } = fit;
+    const tier = fitFor(p, query);
+    if (!tier) continue;
+    const available = availableOf(p, query.resource);
     candidates.push({
       provider: p.def.id,
       displayName: p.def.displayName,
@@ -120,15 +119,14 @@ export function cheapestProvider(query: SelectionQuery, snapshot: MarketSnapshot
   let bestMin = 0;
   const cap = query.max_price_sun;
   for (const p of snapshot.providers) {
-    const fit = fitFor(p, query);
-    if (!fit) continue;
-    const { offer, tier, available } = fit;
+    const tier = fitFor(p, query);
+    if (!tier) continue;
     if (cap != null && tier.price_sun > cap) continue;
     if (best && bestTier && (tier.price_sun > bestTier.price_sun || (tier.price_sun === bestTier.price_sun && p.def.id > best.def.id))) continue;
     best = p;
     bestTier = tier;
-    bestAvailable = available;
-    bestMin = offer.min;
+    bestAvailable = availableOf(p, query.resource);
+    bestMin = (query.resource === 'ENERGY' ? p.def.energy : p.def.bandwidth)!.min;
   }
   if (!best || !bestTier) return null;
   return {
@@ -178,20 +176,34 @@ export function planItem(c: Candidate, amount: number): PlanItem {
 }
 
 /**
- * Whether a provider can take a query, and at which tier and supply: online, offering the
- * resource, not excluded, a tier at least as long as asked, the amount within its minimum and
- * availability. The one rule `selectProviders` and `cheapestProvider` share.
+ * The tier at which a provider can take a query, or undefined: online, offering the resource,
+ * not excluded, a tier at least as long as asked, the amount within its minimum and
+ * availability. The one rule `selectProviders` and `cheapestProvider` share. It returns the
+ * tier alone (callers read the offer and the supply from the provider): every order asks it of
+ * every provider twice, and an object per answer was garbage each time.
  */
-function fitFor(p: ProviderSnapshot, query: SelectionQuery): { offer: ResourceOffer; tier: PricePointOut; available: number } | undefined {
-  const offer = query.resource === 'ENERGY' ? p.def.energy : p.def.bandwidth;
+function fitFor(p: ProviderSnapshot, query: SelectionQuery): PricePointOut | undefined {
+  const energy = query.resource === 'ENERGY';
+  const offer = energy ? p.def.energy : p.def.bandwidth;
   if (!offer || !p.online || query.exclude?.has(p.def.id)) return undefined;
-  const points = query.resource === 'ENERGY' ? p.energy_prices : p.bandwidth_prices;
-  const tier = points.find((t) => t.duration_sec >= query.duration_sec);
+  const points = energy ? p.energy_prices : p.bandwidth_prices;
+  let tier: PricePointOut | undefined;
+  for (const t of points) {
+    if (t.duration_sec >= query.duration_sec) {
+      tier = t;
+      break;
+    }
+  }
   if (!tier) return undefined;
-  const available = query.resource === 'ENERGY' ? p.available_energy : p.available_bandwidth;
+  const available = energy ? p.available_energy : p.available_bandwidth;
   if (query.amount !== undefined && (query.amount < offer.min || query.amount > available)) return undefined;
   if (available <= 0) return undefined;
-  return { offer, tier, available };
+  return tier;
+}
+
+/** What the provider has left of the resource in this poll. */
+function availableOf(p: ProviderSnapshot, resource: ResourceType): number {
+  return resource === 'ENERGY' ? p.available_energy : p.available_bandwidth;
 }
 
 /** What a plan costs in all (SUN). */

@@ -114,8 +114,8 @@ export class Market {
 
   /** A provider of the poll's base with this poll's delegations taken off its availability. */
   #afterConsumption(p: ProviderSnapshot): ProviderSnapshot {
-    const energy = this.#consumed.get(`${p.def.id}:ENERGY`) ?? 0;
-    const bandwidth = this.#consumed.get(`${p.def.id}:BANDWIDTH`) ?? 0;
+    const energy = this.#consumed.get(consumedKey(p.def.id, 'ENERGY')) ?? 0;
+    const bandwidth = this.#consumed.get(consumedKey(p.def.id, 'BANDWIDTH')) ?? 0;
     if (energy === 0 && bandwidth === 0) return p;
     return { ...p, available_energy: Math.max(0, p.available_energy - energy), available_bandwidth: Math.max(0, p.available_bandwidth - bandwidth) };
   }
@@ -158,13 +158,19 @@ export class Market {
   /** Record a delegation against this poll's availability. */
   consume(providerId: string, resource: ResourceType, amount: number): void {
     const before = this.snapshot(); // rolls #consumed over to the current poll
-    const key = `${providerId}:${resource}`;
+    const key = consumedKey(providerId, resource);
     this.#consumed.set(key, (this.#consumed.get(key) ?? 0) + amount);
     this.#consumedVersion++;
     // Only this provider's availability changed: the next snapshot is the current one with that
     // provider redone (rebuilding all of them on every order's delegation was garbage per order).
     const base = this.#base;
-    const at = before.providers.findIndex((p) => p.def.id === providerId);
+    let at = -1;
+    for (let i = 0; i < before.providers.length; i++) {
+      if (before.providers[i]!.def.id === providerId) {
+        at = i;
+        break;
+      }
+    }
     if (!base || at === -1) return;
     const providers = before.providers.slice();
     providers[at] = this.#afterConsumption(base.providers[at]!);
@@ -193,4 +199,16 @@ export class Market {
   stats(): { best_price_sun: number; avg_price_sun: number; total_providers: number; cheapest_changes_24h: number } {
     return priceStats(this.#pricing, this.snapshot());
   }
+}
+
+/** `${provider}:${resource}`, the key of #consumed, made once per pair (a template per delegation was a new string to hash). */
+const CONSUMED_KEYS: Partial<Record<string, Map<string, string>>> = { ENERGY: new Map(), BANDWIDTH: new Map() };
+function consumedKey(provider: string, resource: ResourceType): string {
+  const keys = CONSUMED_KEYS[resource];
+  let key = keys?.get(provider);
+  if (key === undefined) {
+    key = `${provider}:${resource}`;
+    if (keys && keys.size < 1_024) keys.set(provider, key);
+  }
+  return key;
 }

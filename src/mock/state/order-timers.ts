@@ -139,7 +139,7 @@ export class RentalEnds {
   /** The rental of `amount` on `target` ends at `at` (ms, rounded up to the second). */
   at(at: number, target: string, resource: ResourceType, amount: number): void {
     const second = Math.ceil(at / 1000) * 1000;
-    const key = `${second} ${target} ${resource}`;
+    const key = this.#key(second, target, resource);
     const pending = this.pending.get(key);
     if (pending) {
       pending.amount += amount;
@@ -151,6 +151,21 @@ export class RentalEnds {
       this.pending.delete(key);
       this.onEnd(entry.target, entry.resource, entry.amount);
     });
+  }
+
+  /** The last key made, and what it was made of: the fills of a second mostly share one. */
+  #last = { second: Number.NaN, target: '', resource: '', key: '' };
+
+  /** `${second} ${target} ${resource}`, made again only when one of them changed. */
+  #key(second: number, target: string, resource: ResourceType): string {
+    const last = this.#last;
+    if (last.second !== second || last.target !== target || last.resource !== resource) {
+      last.second = second;
+      last.target = target;
+      last.resource = resource;
+      last.key = `${second} ${target} ${resource}`;
+    }
+    return last.key;
   }
 
   /** Schedule again the ends of a saved {@link pending} map. */

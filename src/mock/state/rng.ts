@@ -4,6 +4,7 @@
  * at poll n is a pure function of (seed, p, n) and never depends on who asked first.
  * @module
  */
+import { HexText } from '../shared/hex-text.js';
 
 /** A seeded random stream (mulberry32): the same seed gives the same ids, secrets and chaos draws. */
 export interface Rng {
@@ -30,12 +31,12 @@ export function createRng(seed: number): Rng {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   const int = (max: number) => Math.floor(next() * max);
-  // Joined, not grown with +=: ids (orders, fills) are kept for the retention period, and a +=
-  // chain keeps a tree of two-character pieces behind each one (see hashHex in chain.ts).
+  // Written into a reused buffer and decoded once (shared/hex-text.ts): one flat string per id,
+  // nothing else allocated (ids are kept for the retention period).
   const hex = (bytes: number) => {
-    const parts = new Array<string>(bytes);
-    for (let i = 0; i < bytes; i++) parts[i] = HEX[int(256)]!;
-    return parts.join('');
+    const out = hexText(bytes * 2);
+    for (let i = 0; i < bytes; i++) out.byte(2 * i, int(256));
+    return out.text();
   };
   return {
     seed,
@@ -43,9 +44,19 @@ export function createRng(seed: number): Rng {
     int,
     hex,
     uuid() {
-      const h = hex(16);
-      const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
-      return [h.slice(0, 8), h.slice(8, 12), `4${h.slice(13, 16)}`, `${variant}${h.slice(17, 20)}`, h.slice(20, 32)].join('-');
+      // 16 bytes drawn in order, written as 8-4-4-4-12 hex digits with the version nibble (the
+      // 13th digit) set to 4 and the variant's two high bits (17th digit) to 10.
+      const out = UUID_TEXT;
+      let at = 0;
+      for (let i = 0; i < 16; i++) {
+        let byte = int(256);
+        if (i === 6) byte = 0x40 | (byte & 0x0f);
+        else if (i === 8) byte = ((((byte >> 4) & 0x3) | 0x8) << 4) | (byte & 0x0f);
+        out.byte(at, byte);
+        at += 2;
+        if (i === 3 || i === 5 || i === 7 || i === 9) out.char(at++, 0x2d); // '-'
+      }
+      return out.text();
     },
     fork(label: string) {
       return createRng(hash32(seed, label));
@@ -53,7 +64,13 @@ export function createRng(seed: number): Rng {
   };
 }
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+/** Reused buffers for `hex` (one per length) and `uuid`: each call writes every byte of its own. */
+const HEX_TEXTS: HexText[] = [];
+const UUID_TEXT = new HexText(36);
+function hexText(length: number): HexText {
+  if (length > 128) return new HexText(length);
+  return (HEX_TEXTS[length] ??= new HexText(length));
+}
 
 /** 32-bit hash of numbers and strings (murmur3-style mixing). */
 export function hash32(...parts: Array<number | string>): number {
