@@ -166,12 +166,13 @@ export function ptySteps(steps: PtyStep[], type: (text: string) => void, cr: 'dr
   const matched: string[] = [];
   // Where the last match ended, in the folded output (text before it is settled: its escapes closed).
   let from = 0;
-  let typed = 0;
   return {
     feed(chunk: string): void {
       output += chunk;
       if (pending.length === 0) return;
       const folded = fold(output, cr);
+      // Steps matched in one chunk type in their order, 50 ms apart.
+      let typed = 0;
       for (let step = pending[0]; step; step = pending[0]) {
         const m = step.expect.exec(folded.slice(from));
         if (!m) break;
